@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian packages tujit needs, only those that are missing.
+# Idempotent: when everything is present it runs one `dpkg-query` and returns.
+set -euo pipefail
+
+# Why each package is here (README.md "Dependencies" says the same):
+#   llvm-19-dev                  ORC LLJIT back end (codegen/)
+#   libboost-program-options-dev the `tujit` command line (harness/)
+#   libbenchmark-dev             Google Benchmark sweeps (harness/)
+#   catch2                       the test suite (tests/)
+#   nlohmann-json3-dev           JSON reports (every --json); saves a hand-written emitter/parser
+#   libfmt-dev                   formatting of diagnostics and reports (g++ 12 has no std::format)
+PACKAGES=(
+  cmake make g++ pkg-config
+  llvm-19-dev libzstd-dev   # LLVM 19's CMake config links zstd::libzstd_shared
+  libboost-program-options-dev
+  libbenchmark-dev
+  catch2
+  nlohmann-json3-dev
+  libfmt-dev
+)
+PACKAGES+=("$@")
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+  [ "$status" = "installed" ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}" >&2
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine's package lists may be empty: refresh them once before installing.
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

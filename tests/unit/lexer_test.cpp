@@ -1,0 +1,58 @@
+#include "ir/lex/token.h"
+
+#include <catch2/catch.hpp>
+
+using namespace tujit;
+using namespace tujit::ir;
+
+namespace {
+std::vector<Token> lex_ok(const SourceBuffer& src) {
+  Diagnostics ds;
+  auto toks = lex(src, ds);
+  INFO((ds.empty() ? std::string() : render(ds.front(), &src)));
+  CHECK(ds.empty());
+  return toks;
+}
+} // namespace
+
+TEST_CASE("lexer: kernel-language tokens", "[lexer]") {
+  SourceBuffer src("t", "fn f<'l, const T: Tu>(x: &mut A) -> m![B / 64 # {N}] { x.y::<_>() } // c\n"
+                        "/* a /* nested */ comment */ 1_024 'c' \"s\\\"\" r#\"raw\"# 1.5");
+  auto t = lex_ok(src);
+  std::vector<std::string> texts;
+  for (auto& k : t) texts.emplace_back(k.text);
+  std::vector<std::string> want = {"fn", "f", "<", "'l", ",", "const", "T", ":", "Tu", ">",
+                                   "(", "x", ":", "&", "mut", "A", ")", "->", "m", "!", "[",
+                                   "B", "/", "64", "#", "{", "N", "}", "]", "{", "x", ".",
+                                   "y", "::", "<", "_", ">", "(", ")", "}", "1_024", "'c'",
+                                   "\"s\\\"\"", "r#\"raw\"#", "1.5", ""};
+  CHECK(texts == want);
+  CHECK(t[3].kind == TokenKind::Lifetime);
+  CHECK(t[40].int_value() == 1024u);
+  CHECK_FALSE(t[40].is_plain_decimal());
+  CHECK(t[41].kind == TokenKind::Char);
+  CHECK(t[43].kind == TokenKind::String);
+  CHECK(t[44].kind == TokenKind::Float);
+  CHECK(t.back().kind == TokenKind::Eof);
+}
+
+TEST_CASE("lexer: int_value rejects overflow, hex and suffixes", "[lexer]") {
+  SourceBuffer src("t", "18446744073709551615 18446744073709551616 0x10 8u32");
+  auto t = lex_ok(src);
+  CHECK(t[0].int_value() == 18446744073709551615ull);
+  CHECK_FALSE(t[1].int_value().has_value());
+  CHECK_FALSE(t[2].int_value().has_value());
+  CHECK_FALSE(t[3].int_value().has_value());
+}
+
+TEST_CASE("lexer: bad bytes and unterminated constructs are diagnostics", "[lexer]") {
+  SourceBuffer src("t", std::string("a \xff b \xc3\xa9 `\n/* open", 16));
+  Diagnostics ds;
+  auto t = lex(src, ds);
+  REQUIRE(ds.size() == 4);
+  CHECK(ds[0].message.find("invalid UTF-8") != std::string::npos);
+  CHECK(ds[1].message.find("non-ASCII") != std::string::npos);
+  CHECK(ds[2].message.find("unexpected character") != std::string::npos);
+  CHECK(ds[3].message.find("unterminated block comment") != std::string::npos);
+  CHECK(t.back().kind == TokenKind::Eof);
+}
