@@ -10,6 +10,7 @@ set -euo pipefail
 #   catch2                       the test suite (tests/)
 #   nlohmann-json3-dev           JSON reports (every --json); saves a hand-written emitter/parser
 #   libfmt-dev                   formatting of diagnostics and reports (g++ 12 has no std::format)
+#   ccache                       compiler cache; CMake uses it when present
 PACKAGES=(
   cmake make g++ pkg-config
   llvm-19-dev libzstd-dev   # LLVM 19's CMake config links zstd::libzstd_shared
@@ -18,6 +19,7 @@ PACKAGES=(
   catch2
   nlohmann-json3-dev
   libfmt-dev
+  ccache        # optional speed-up: rebuilds across build trees (CMake uses it when present)
 )
 PACKAGES+=("$@")
 

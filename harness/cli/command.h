@@ -36,6 +36,7 @@ const std::vector<Command>& commands();
 int run_cli(const std::vector<std::string>& argv, CommandIO& io);
 
 // Subcommand entry points (one file each).
+int run_check(const std::vector<std::string>& args, CommandIO& io);
 int run_map(const std::vector<std::string>& args, CommandIO& io);
 int run_version(const std::vector<std::string>& args, CommandIO& io);
 

@@ -7,6 +7,7 @@ namespace tujit::cli {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
+      {"check", "parse, infer and check every stage of a kernel spec", &run_check},
       {"map", "a mapping's size, normal form and cells (spec/mapping.md)", &run_map},
       {"version", "tujit, LLVM and host CPU versions", &run_version},
   };

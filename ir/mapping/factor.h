@@ -102,6 +102,10 @@ struct Leaf {
   std::uint64_t live = 1;   // the term's count / E_before(first pad)/stride / 1
   bool group = false;       // several terms merged by a Pad (rendered `[...] # n`)
   bool pure_padding = false;
+  /// Index of the first Pad that wraps the leaf as a whole (last + 1 when none): for a single
+  /// Term/Bcast leaf first + 1; for a group the Pad that merged it (its inner leaves, with their
+  /// own Pads, are the factors [first, first_pad)); for pure padding `first`.
+  std::size_t first_pad = 0;
 };
 std::vector<Leaf> leaves(const FactorList& l);
 
@@ -118,6 +122,10 @@ Mapping remove_padding(const Mapping& m);
 
 /// §4.7 padding_per_stride: leaf stride → leaf extent over the leaves of normalize(M).
 std::map<std::uint64_t, std::uint64_t> padding_per_stride(const FactorList& l);
+
+/// How many times, since the program started, a bounded loop of the factor algebra ran out of
+/// iterations or an internal invariant failed. Each is a bug; tests assert it stays 0.
+std::uint64_t factor_internal_errors();
 
 // ---- §8 byte/flit helpers ------------------------------------------------------------------
 constexpr std::uint64_t size_in_bytes(std::uint64_t bits, std::uint64_t len) { return len * bits / 8; }

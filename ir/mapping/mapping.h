@@ -48,7 +48,11 @@ bool index_equivalent(const Index& a, const Index& b);
 
 /// What a mapping position holds (mapping.md §2).
 struct Cell {
+  // The enumerator `Index` names the same thing as the type ir::Index; -Wshadow flags that.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wshadow"
   enum class Kind : std::uint8_t { Index, Padding, OutOfBounds };
+#pragma GCC diagnostic pop
   Kind kind = Kind::OutOfBounds;
   Index index;                           // Kind::Index (may be empty: a live broadcast cell)
   PaddingKind padding = PaddingKind::Top; // Kind::Padding
@@ -99,6 +103,8 @@ public:
 
   Kind kind() const;
   std::uint64_t size() const;
+  /// Height of the tree (1 for a leaf). Parsers bound it so that recursive walks stay shallow.
+  std::size_t depth() const;
   /// Symbol: the axis.
   const Axis& axis() const;
   /// Broadcast count, Stride s, Modulo m, Resize r, Padding t.

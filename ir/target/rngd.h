@@ -46,6 +46,14 @@ struct TensorUnitDescription {
   std::uint64_t sequencer_max_loop_size = 65536;
   std::uint32_t fetch_max_read_bytes = 32;   // one flit per read
   std::uint32_t sub_context_read_bytes = 8;  // sub-context fetch reads 8 B
+  std::uint32_t packet_align_bytes = 8;      // Fetch/Switch/Collect-input packets are whole 8 B
+                                             // words (datapath.md §5, §7; PACKET_ALIGN_BYTES)
+
+  // --- element storage (scalars.md §2, §5.5) ---
+  std::uint32_t trf_integer_widening_bits = 1; // TRF stores i4/i5 as 5 bits, i8/i9 as 9 bits
+
+  /// Bits in one flit: FE(D) = flit_bits() / BITS(D) elements (scalars.md §2, §5.2).
+  constexpr std::uint32_t flit_bits() const { return flit_bytes * bits_per_byte; }
 };
 
 /// The only target tujit knows today.

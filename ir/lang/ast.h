@@ -1,0 +1,126 @@
+// Syntax tree of the kernel spec language (spec/kernel-language.md "Grammar"). It keeps only what
+// can change a kernel's meaning; attributes, `use`, `extern crate`, lifetimes and driver
+// statements are dropped by the parser. Mapping bodies stay as token ranges: they are parsed in
+// sema (ir/lang/sema.cpp), once the axes and aliases they refer to are known.
+#pragma once
+
+#include "ir/lex/token.h"
+#include "ir/support/diagnostic.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tujit::ir::lang {
+
+/// A type as written: `m![…]`, a name (scalar, alias, generic, `Context`), a tensor type with its
+/// arguments, `_`, `{ T }` (unwrapped by the parser) or something outside the subset.
+struct TypeExpr {
+  enum class Kind : std::uint8_t {
+    Mapping, // m![ body ]
+    Name,    // IDENT or a path `Tu::Main`; with `args` when written `Name<…>`
+    Infer,   // `_`
+    Other,   // a literal, `()`, a tuple: not part of the kernel language
+  };
+  Kind kind = Kind::Other;
+  SourceSpan span;
+  std::string name;           // Name: the last path segment (`Main` for `Tu::Main`)
+  bool is_path = false;       // Name: written with `::`
+  bool braced = false;        // written `{ … }`
+  bool has_args = false;      // Name: written with `<…>`
+  std::vector<TypeExpr> args; // Name: generic arguments, lifetimes dropped
+  std::vector<Token> body;    // Mapping: the tokens strictly between `m![` and `]`
+  bool is_ref = false;        // written `&T` / `&mut T`
+};
+
+/// An expression of a kernel body: `input`, `ctx.main`, method chains, arguments.
+struct Expr {
+  enum class Kind : std::uint8_t {
+    Name,       // IDENT
+    Field,      // receiver.IDENT
+    MethodCall, // receiver.IDENT::<targs>(args)
+    Ref,        // &expr / &mut expr (operand in `inner`)
+    Int,        // integer literal, optionally negated
+    LaneMode,   // LaneMode::Interleaved / LaneMode::Sequential
+    Other, // anything outside the subset that still parsed (paths, free calls, floats, strings)
+  };
+  Kind kind = Kind::Other;
+  SourceSpan span;
+  std::string name;            // Name/Field/MethodCall: the identifier; LaneMode: the variant
+  SourceSpan name_span;        // of `name`
+  std::unique_ptr<Expr> inner; // Field/MethodCall: receiver; Ref: operand
+  bool ref_mut = false;        // Ref
+  bool has_turbofish = false;  // MethodCall
+  std::vector<TypeExpr> targs; // MethodCall
+  std::vector<Expr> args;      // MethodCall
+  std::int64_t int_value = 0;  // Int
+  bool int_overflow = false;   // Int that does not fit i64
+};
+
+struct Param {
+  std::string name;
+  SourceSpan span; // the name
+  TypeExpr type;
+};
+
+struct Stmt {
+  enum class Kind : std::uint8_t { Let, Expr };
+  Kind kind = Kind::Expr;
+  SourceSpan span;
+  std::string name; // Let: the bound name (`_` allowed)
+  SourceSpan name_span;
+  std::optional<TypeExpr> annotation; // Let
+  std::optional<Expr> value;          // Let (may be absent: `let x;`), Expr
+};
+
+struct FnItem {
+  std::string name;
+  SourceSpan name_span;
+  SourceSpan span;                   // `fn` … closing `}`
+  std::vector<std::string> generics; // const and type generic names (`T`, `B`); lifetimes dropped
+  std::vector<Param> params;
+  std::optional<TypeExpr> ret;
+  std::vector<Stmt> body;   // statements of the body (driver fns too; sema decides)
+  std::optional<Expr> tail; // the tail expression
+  bool body_parsed = false; // false when the fn has no body (a syntax error)
+  /// Refused operations (vector_*, commit*, …) seen in statements the parser skipped as driver
+  /// code: name and span, reported as warnings.
+  std::vector<std::pair<std::string, SourceSpan>> skipped_refused;
+};
+
+struct AxesDecl {
+  SourceSpan span;         // `axes!`
+  std::vector<Token> body; // between the brackets
+};
+
+struct TypeAlias {
+  std::string name;
+  SourceSpan name_span;
+  TypeExpr type;
+};
+
+/// `const NAME: ty = INT;` — usable as `{ NAME }` in mapping number positions (mapping.md D-15).
+struct ConstItem {
+  std::string name;
+  SourceSpan name_span;
+  std::optional<std::uint64_t> value; // nullopt when not a plain natural literal
+};
+
+struct FileAst {
+  std::vector<AxesDecl> axes;
+  std::vector<TypeAlias> aliases;
+  std::vector<ConstItem> consts;
+  std::vector<FnItem> fns; // every fn, top level or nested, in source order
+  /// Refused operations seen in skipped top-level driver code (warnings).
+  std::vector<std::pair<std::string, SourceSpan>> skipped_refused;
+};
+
+/// The calls tujit recognises but does not simulate (kernel-language.md "Operations"):
+/// `vector_*`, `cast`, `transpose`, `commit*`, `dma*`, `switch`, and the DMA moves `to_dm` /
+/// `to_hbm`.
+bool is_refused_operation(std::string_view method);
+
+} // namespace tujit::ir::lang

@@ -1,0 +1,210 @@
+#include "ir/lang/kernel.h"
+
+#include "ir/lang/sema.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+namespace tujit::ir {
+
+std::string_view to_string(StageOp op) {
+  switch (op) {
+  case StageOp::Fetch:
+    return "fetch";
+  case StageOp::FetchCast:
+    return "fetch_cast";
+  case StageOp::FetchZeroPointSub:
+    return "fetch_zero_point_sub";
+  case StageOp::Collect:
+    return "collect";
+  case StageOp::ToTrf:
+    return "to_trf";
+  case StageOp::ToVrf:
+    return "to_vrf";
+  case StageOp::ContractOuter:
+    return "contract_outer";
+  case StageOp::ContractPacket:
+    return "contract_packet";
+  case StageOp::ContractTime:
+    return "contract_time";
+  case StageOp::ContractLane:
+    return "contract_lane";
+  }
+  return "?";
+}
+
+std::string_view to_string(LaneMode m) {
+  return m == LaneMode::Interleaved ? "Interleaved" : "Sequential";
+}
+
+namespace {
+
+/// kernel-language.md "Diagnostics": several independent errors are reported, up to a limit.
+constexpr std::size_t kMaxErrors = 20;
+
+void finish(Diagnostics& ds) {
+  std::stable_sort(ds.begin(), ds.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    std::uint32_t oa = a.span ? a.span->offset : 0;
+    std::uint32_t ob = b.span ? b.span->offset : 0;
+    return oa < ob;
+  });
+  // Drop exact duplicates (the same alias error seen from two uses).
+  Diagnostics out;
+  std::set<std::tuple<std::string, std::uint32_t, std::string>> seen;
+  std::size_t errors = 0, warnings = 0;
+  bool truncated = false;
+  for (auto& d : ds) {
+    auto key = std::make_tuple(d.code, d.span ? d.span->offset : 0u, d.message);
+    if (!seen.insert(key).second) continue;
+    std::size_t& count = d.severity == Severity::Error ? errors : warnings;
+    if (count >= kMaxErrors) {
+      truncated = true;
+      continue;
+    }
+    ++count;
+    out.push_back(std::move(d));
+  }
+  if (truncated) {
+    Diagnostic n;
+    n.severity = Severity::Note;
+    n.code = "E-PARSE-204";
+    n.stage = "parse";
+    n.message = fmt::format("too many diagnostics; only the first {} errors are shown", kMaxErrors);
+    out.push_back(std::move(n));
+  }
+  ds = std::move(out);
+}
+
+/// Bytes the lexer reports one by one: invalid UTF-8 and ASCII control characters. A binary file
+/// holds millions of them; above this many, they are reported once and lexed as spaces.
+constexpr std::size_t kMaxJunkBytes = 10000;
+
+bool is_junk_ascii(unsigned char c) {
+  return (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') || c == 0x7F;
+}
+
+/// Offsets of the junk bytes (invalid UTF-8 sequences byte by byte, ASCII control characters).
+std::vector<std::uint32_t> junk_bytes(const std::string& t) {
+  std::vector<std::uint32_t> out;
+  for (std::size_t i = 0; i < t.size();) {
+    auto c = static_cast<unsigned char>(t[i]);
+    if (c < 0x80) {
+      if (is_junk_ascii(c)) out.push_back(static_cast<std::uint32_t>(i));
+      ++i;
+      continue;
+    }
+    std::size_t want = c >= 0xF8 ? 0 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
+    std::size_t k = 1;
+    while (want && k < want && i + k < t.size() &&
+           (static_cast<unsigned char>(t[i + k]) & 0xC0) == 0x80)
+      ++k;
+    if (want && k == want) {
+      i += want;
+      continue;
+    }
+    out.push_back(static_cast<std::uint32_t>(i));
+    ++i;
+  }
+  return out;
+}
+
+bool inside(SourceSpan inner, SourceSpan outer) {
+  return inner.offset >= outer.offset && inner.offset < outer.end();
+}
+
+} // namespace
+
+SpecAnalysis analyze(SourceBuffer source) {
+  SpecAnalysis out{SpecFile{std::move(source), {}, {}, {}}, {}};
+  Diagnostics& diags = out.diagnostics;
+  const SourceBuffer& src = out.file.source;
+  if (src.text().size() >= 0xFFFFFFF0u) {
+    diags.push_back(make_error("E-PARSE-001", "file too large (4 GiB or more)"));
+    diags.back().stage = "parse";
+    return out;
+  }
+  // Lex a copy with junk bytes blanked when there are too many of them (same offsets).
+  std::optional<SourceBuffer> blanked;
+  if (auto junk = junk_bytes(src.text()); junk.size() > kMaxJunkBytes) {
+    std::string copy = src.text();
+    for (std::uint32_t o : junk) copy[o] = ' ';
+    Diagnostic d = make_error(
+        "E-PARSE-001",
+        fmt::format("this file is not kernel source text: {} bytes are invalid UTF-8 or control "
+                    "characters",
+                    junk.size()),
+        SourceSpan{junk.front(), 1}, {"they are read as spaces; the first one is shown"});
+    d.stage = "parse";
+    diags.push_back(std::move(d));
+    blanked.emplace(src.name(), std::move(copy));
+  }
+  std::vector<Token> tokens = lex(blanked ? *blanked : src, diags);
+  lang::ParsedFile parsed = lang::parse_file(tokens, diags);
+  lang::Resolver resolver(parsed.ast, diags);
+  resolver.collect();
+
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < parsed.ast.fns.size(); ++i) {
+    const lang::FnItem& fn = parsed.ast.fns[i];
+    Diagnostics kd;
+    auto k = lang::type_kernel(fn, resolver, kd);
+    if (!k) {
+      lang::warn_refused_in_driver(fn, diags);
+      continue;
+    }
+    for (auto& d : parsed.body_diags[i]) kd.push_back(std::move(d));
+    if (!names.insert(k->name).second) {
+      Diagnostic d =
+          make_error("E-TYPE-022", fmt::format("a kernel named `{}` is defined twice", k->name),
+                     k->name_span, {"kernel names select kernels (`--kernel NAME`)"});
+      d.stage = "type";
+      kd.push_back(std::move(d));
+    }
+    k->ok = k->ok && !has_errors(kd);
+    for (auto& d : kd) diags.push_back(std::move(d));
+    out.file.kernels.push_back(std::move(*k));
+  }
+  for (auto& d : diags) {
+    if (d.severity != Severity::Error || !d.span) continue;
+    for (auto& k : out.file.kernels)
+      if (inside(*d.span, k.span)) k.ok = false;
+  }
+  if (out.file.kernels.empty() && !has_errors(diags)) {
+    Diagnostic d = make_error("E-PARSE-206", "no kernel in this file", SourceSpan{0, 0},
+                              {"a kernel is a `fn` with at least one tensor-typed parameter "
+                               "(spec/kernel-language.md)"});
+    d.stage = "parse";
+    diags.push_back(std::move(d));
+  }
+  out.file.axes = resolver.axes();
+  for (const auto& d : diags)
+    if (d.severity == Severity::Warning) out.file.warnings.push_back(d);
+  finish(diags);
+  return out;
+}
+
+Result<SpecFile> analyze_spec(SourceBuffer source) {
+  SpecAnalysis a = analyze(std::move(source));
+  if (has_errors(a.diagnostics)) return std::move(a.diagnostics);
+  return std::move(a.file);
+}
+
+Result<SpecFile> load_spec(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    Diagnostic d = make_error("E-IO-001", fmt::format("cannot read `{}`", path));
+    return d;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return make_error("E-IO-001", fmt::format("cannot read `{}`", path));
+  return analyze_spec(SourceBuffer(path, ss.str()));
+}
+
+} // namespace tujit::ir

@@ -1,0 +1,115 @@
+// The typed kernel: what the front end (ir/lang/) hands to the stage verifiers (ir/verify/),
+// lowering and the CLI. Every stage of every chain in a kernel body, with its input and output
+// tensor types fully resolved (spec/contraction.md §3) and every mapping an ir::Mapping carrying
+// the source span it came from, so a verifier can point its diagnostic at the right `m![…]`.
+#pragma once
+
+#include "ir/lang/types.h"
+#include "ir/mapping/mapping.h"
+#include "ir/support/diagnostic.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tujit::ir {
+
+/// One call of the typestate chain (kernel-language.md "Operations in a kernel body").
+enum class StageOp : std::uint8_t {
+  Fetch,             // BeginTensor .fetch::<Time, Packet>()           -> FetchTensor
+  FetchCast,         // FetchTensor .fetch_cast::<D2>()                -> FetchTensor of D2
+  FetchZeroPointSub, // FetchTensor .fetch_zero_point_sub::<i5|i9>(zp) -> FetchTensor of i5/i9
+  Collect,           // FetchTensor .collect::<Time, Packet>()         -> CollectTensor
+  ToTrf,             // CollectTensor .to_trf::<Lane, Element>()       -> TrfTensor
+  ToVrf,             // CollectTensor .to_vrf::<Element>()             -> VrfTensor
+  ContractOuter,     // CollectTensor .contract_outer::<OT, OP, Lane, TrfElement, TrfD>(&trf)
+  ContractPacket,    // ContractOuterTensor .contract_packet::<OutPacket>()
+  ContractTime,      // ContractPacketTensor .contract_time::<OutTime>()
+  ContractLane,      // ContractTimeTensor .contract_lane::<OutTime, OutPacket>(LaneMode::…)
+};
+/// The method name ("fetch", "contract_outer", …); also the `stage` of spec/cli.md where one
+/// exists.
+std::string_view to_string(StageOp op);
+
+enum class LaneMode : std::uint8_t { Interleaved, Sequential };
+std::string_view to_string(LaneMode m);
+
+/// The context a chain runs in (`ctx.main` / `ctx.sub`); Unknown when the chain starts from a
+/// kernel parameter (the caller chose the context).
+enum class ContextKind : std::uint8_t { Unknown, Main, Sub };
+
+struct Stage {
+  StageOp op = StageOp::Fetch;
+  SourceSpan span;      // the method name through the closing `)`
+  SourceSpan name_span; // the method name
+  TensorType input;     // the tensor the method is called on
+  TensorType output;    // what it produces (declared or inferred type arguments applied)
+  /// Each type argument as used (explicit or inferred), with its span: the explicit argument, or
+  /// the place it was inferred from. Order as in the method's signature.
+  std::vector<SpannedMapping> type_args;
+  /// contract_outer: the TRF operand (its name and type).
+  std::optional<TensorType> trf;
+  std::string trf_name;
+  SourceSpan trf_span;
+  /// contract_lane: the Lane Folder mode.
+  std::optional<LaneMode> lane_mode;
+  SourceSpan lane_mode_span;
+  /// fetch_zero_point_sub: the zero point (checked against the source range by the verifier).
+  std::optional<std::int64_t> zero_point;
+  SourceSpan zero_point_span;
+  /// fetch_cast / fetch_zero_point_sub: the target type.
+  std::optional<ScalarType> cast_to;
+  ContextKind context = ContextKind::Unknown;
+  /// Index of the statement (chain) this stage belongs to, in body order; the tail is the last.
+  std::size_t chain = 0;
+  /// The `let` name the chain's result is bound to (empty for the tail / a bare statement).
+  std::string bound_to;
+};
+
+/// A kernel input or other parameter.
+struct KernelParam {
+  std::string name;
+  SourceSpan span; // the name
+  bool by_ref = false;
+  bool is_context = false;          // `ctx: &mut Context`
+  std::optional<TensorType> tensor; // set for tensor-typed parameters (kernel inputs)
+};
+
+struct Kernel {
+  std::string name;
+  SourceSpan span;      // the whole fn
+  SourceSpan name_span; // the fn name
+  std::vector<KernelParam> params;
+  /// Every typed stage, in evaluation order (statement order; within a chain, call order).
+  std::vector<Stage> stages;
+  std::optional<TensorType> declared_return; // the `-> Type`, when it is a tensor type
+  std::optional<TensorType> returned;        // what the tail expression produces
+  /// False when any error diagnostic of the front end points into this kernel.
+  bool ok = true;
+};
+
+struct SpecFile {
+  SourceBuffer source;
+  AxisTable axes;
+  std::vector<Kernel> kernels;
+  /// Warnings (e.g. refused operations in ignored driver code): not errors, still worth showing.
+  Diagnostics warnings;
+};
+
+/// Everything analyze() learned: the file (always, possibly with fewer kernels) and every
+/// diagnostic (errors and warnings, sorted by position, at most ~20 errors).
+struct SpecAnalysis {
+  SpecFile file;
+  Diagnostics diagnostics;
+};
+
+/// Lex, parse, resolve axes/aliases, type every chain. Never throws, never aborts on any input.
+SpecAnalysis analyze(SourceBuffer source);
+
+/// The file's kernels, or every diagnostic when there is any error.
+Result<SpecFile> analyze_spec(SourceBuffer source);
+/// Reads `path` (an unreadable file is one E-IO-001 diagnostic) and analyze_spec()s it.
+Result<SpecFile> load_spec(const std::string& path);
+
+} // namespace tujit::ir

@@ -1,0 +1,208 @@
+// Internal to the kernel-language parser (ir/lang/parser.cpp, parser_syntax.cpp): the Parser
+// class shared by its two translation units. Not for use outside ir/lang/.
+#pragma once
+
+#include "ir/lang/parser.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+namespace tujit::ir::lang::detail {
+
+inline constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+
+inline bool is_opener(const Token& t) {
+  return t.kind == TokenKind::Punct && (t.text == "(" || t.text == "[" || t.text == "{");
+}
+inline bool is_closer(const Token& t) {
+  return t.kind == TokenKind::Punct && (t.text == ")" || t.text == "]" || t.text == "}");
+}
+inline char closer_for(std::string_view opener) {
+  return opener == "(" ? ')' : opener == "[" ? ']' : '}';
+}
+
+inline SourceSpan join(SourceSpan a, SourceSpan b) {
+  if (b.end() < a.offset) return a;
+  return SourceSpan{a.offset, b.end() - a.offset};
+}
+class Parser {
+public:
+  Parser(std::span<const Token> tokens, Diagnostics& diags) : t_(tokens), file_diags_(diags) {
+    eof_ = t_.empty() ? 0 : t_.size() - 1;
+    cur_ = &file_diags_;
+    match_brackets();
+  }
+
+  ParsedFile run() {
+    parse_items(eof_, /*in_body=*/false);
+    return std::move(out_);
+  }
+
+private:
+  // ---- tokens ---------------------------------------------------------------------------------
+  const Token& tok(std::size_t i) const { return t_[i < eof_ ? i : eof_]; }
+  const Token& peek(std::size_t k = 0) const { return tok(p_ + k); }
+  bool at_punct(std::string_view p, std::size_t k = 0) const { return peek(k).is_punct(p); }
+  bool at_ident(std::string_view n, std::size_t k = 0) const { return peek(k).is_ident(n); }
+  /// The closer of the group opened at `i` (eof_ when unbalanced).
+  std::size_t close_of(std::size_t i) const {
+    if (i >= match_.size() || match_[i] == kNone || match_[i] < i) return eof_;
+    return match_[i];
+  }
+
+  static std::string describe(const Token& t) {
+    if (t.kind == TokenKind::Eof) return "end of file";
+    std::string_view s = t.text;
+    if (s.size() > 24) return fmt::format("`{}…`", s.substr(0, 24));
+    return fmt::format("`{}`", s);
+  }
+
+  void error(std::string code, std::string msg, SourceSpan span,
+             std::vector<std::string> notes = {}) {
+    // Only the first ~20 are shown (kernel.cpp); a garbage file must not fill memory.
+    if (++reported_ > kMaxParseDiagnostics) return;
+    Diagnostic d = make_error(std::move(code), std::move(msg), span, std::move(notes));
+    d.stage = "parse";
+    cur_->push_back(std::move(d));
+  }
+  void expected(std::string_view what, const Token& found) {
+    error("E-PARSE-203", fmt::format("expected {}, found {}", what, describe(found)), found.span);
+  }
+
+  // ---- brackets (iterative: never recurses, so 100k-deep nesting is safe) -------------------
+  void match_brackets();
+
+  // ---- skipping ---------------------------------------------------------------------------
+  /// Skips one statement of driver code (or after an error) up to and including `;` at this
+  /// level, or up to `end`. A brace group ends the statement unless a `.`/`?`/`;`/`else`
+  /// continues it. Records refused operations seen as `.name` (warnings when in driver code).
+  void skip_stmt(std::size_t end, std::vector<std::pair<std::string, SourceSpan>>* refused);
+
+  void scan_refused(std::size_t from, std::size_t to,
+                    std::vector<std::pair<std::string, SourceSpan>>& out) const {
+    for (std::size_t i = from; i + 1 < to && i + 1 < eof_; ++i) {
+      if (t_[i].is_punct(".") && t_[i + 1].is(TokenKind::Ident) &&
+          is_refused_operation(t_[i + 1].text))
+        out.emplace_back(std::string(t_[i + 1].text), t_[i + 1].span);
+    }
+  }
+
+  /// Skips `#[…]` / `#![…]`. At `#`.
+  void skip_attribute() {
+    ++p_;
+    if (at_punct("!")) ++p_;
+    if (at_punct("[")) p_ = close_of(p_) + 1;
+  }
+
+  // ---- items ------------------------------------------------------------------------------
+  /// Items (and, inside fn bodies that are not kernels, driver statements) up to `end`.
+  void parse_items(std::size_t end, bool in_body) {
+    (void)in_body;
+    while (p_ < end) {
+      std::size_t before = p_;
+      if (!parse_item_if_any(end)) skip_stmt(end, &out_.ast.skipped_refused);
+      if (p_ == before) ++p_; // progress guarantee
+    }
+  }
+
+  /// Parses one item if the tokens at p_ start one; false when they do not (caller skips).
+  bool parse_item_if_any(std::size_t end);
+
+  /// Diagnostics of file-global items go to the file, not to the enclosing fn body.
+  struct FileScope {
+    Parser& p;
+    Diagnostics* saved;
+    explicit FileScope(Parser& pp) : p(pp), saved(pp.cur_) { p.cur_ = &p.file_diags_; }
+    ~FileScope() { p.cur_ = saved; }
+    FileScope(const FileScope&) = delete;
+    FileScope& operator=(const FileScope&) = delete;
+  };
+
+  void parse_axes_decl(std::size_t end);
+
+  void parse_type_alias(std::size_t end);
+
+  void parse_const(std::size_t end);
+
+  /// Skips `<…>` counting angle brackets (generics of aliases we do not need).
+  void skip_generics();
+
+  /// `<'l, const T: Tu, B: Backend>`: the names of const and type generics.
+  std::vector<std::string> parse_generics();
+
+  void parse_fn();
+
+  void parse_params(std::size_t close, FnItem& fn);
+
+  // ---- types ------------------------------------------------------------------------------
+  struct DepthGuard {
+    Parser& p;
+    explicit DepthGuard(Parser& pp) : p(pp) { ++p.depth_; }
+    ~DepthGuard() { --p.depth_; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+  };
+  bool too_deep() {
+    if (depth_ <= kMaxNesting) return false;
+    if (!too_deep_reported_) {
+      too_deep_reported_ = true;
+      error("E-PARSE-202", fmt::format("nesting deeper than {} levels", kMaxNesting), peek().span);
+    }
+    return true;
+  }
+  /// After a too-deep cut: skip the current token (or its whole group).
+  void skip_one() {
+    if (is_opener(peek()))
+      p_ = close_of(p_) + 1;
+    else
+      ++p_;
+  }
+
+  TypeExpr parse_type(int);
+
+  /// Lifetime arguments (`'l,`) carry no meaning for tujit.
+  void skip_lifetime_args() {
+    while (peek().is(TokenKind::Lifetime)) {
+      ++p_;
+      if (at_punct(",")) ++p_;
+    }
+  }
+
+  /// `::<A, B, …>` after a method name. At `::`.
+  bool parse_turbofish(std::vector<TypeExpr>& out);
+
+  // ---- expressions ------------------------------------------------------------------------
+  Expr parse_expr();
+
+  void parse_args(std::size_t close, std::vector<Expr>& out);
+
+  Expr parse_primary();
+
+  // ---- blocks -----------------------------------------------------------------------------
+  void parse_block(std::size_t end, FnItem& fn) {
+    while (p_ < end) {
+      std::size_t before = p_;
+      parse_stmt(end, fn);
+      if (p_ == before) ++p_;
+    }
+  }
+
+  void parse_stmt(std::size_t end, FnItem& fn);
+
+  void parse_let(std::size_t end, FnItem& fn);
+
+  std::span<const Token> t_;
+  Diagnostics& file_diags_;
+  Diagnostics* cur_;
+  std::vector<std::size_t> match_;
+  std::size_t eof_ = 0;
+  std::size_t p_ = 0;
+  std::size_t depth_ = 0;
+  bool too_deep_reported_ = false;
+  std::size_t reported_ = 0;
+  static constexpr std::size_t kMaxParseDiagnostics = 5000;
+  ParsedFile out_;
+};
+
+} // namespace tujit::ir::lang::detail

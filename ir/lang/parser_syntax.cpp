@@ -1,0 +1,428 @@
+#include "ir/lang/parser_impl.h"
+
+// Types, expressions and blocks of the kernel language (spec/kernel-language.md "Grammar": type,
+// tensor_type, block, stmt, expr, call, arg).
+
+namespace tujit::ir::lang::detail {
+
+TypeExpr Parser::parse_type(int) {
+  DepthGuard g(*this);
+  TypeExpr ty;
+  ty.span = peek().span;
+  if (too_deep()) {
+    skip_one();
+    return ty;
+  }
+  while (peek().is(TokenKind::Lifetime)) ++p_;
+  const Token& tk = peek();
+  ty.span = tk.span;
+  if (tk.is_punct("&")) {
+    ++p_;
+    while (peek().is(TokenKind::Lifetime)) ++p_;
+    if (at_ident("mut")) ++p_;
+    TypeExpr inner = parse_type(0);
+    inner.is_ref = true;
+    inner.span = join(tk.span, inner.span);
+    return inner;
+  }
+  if (tk.is_ident("m") && at_punct("!", 1)) {
+    if (!is_opener(peek(2))) {
+      p_ += 2;
+      expected("`[` after `m!`", peek());
+      return ty;
+    }
+    std::size_t open = p_ + 2;
+    std::size_t close = close_of(open);
+    ty.kind = TypeExpr::Kind::Mapping;
+    ty.body.assign(t_.begin() + static_cast<std::ptrdiff_t>(open + 1),
+                   t_.begin() + static_cast<std::ptrdiff_t>(close));
+    ty.span = join(tk.span, tok(close).span);
+    p_ = close + 1;
+    return ty;
+  }
+  if (tk.is_ident("_")) {
+    ++p_;
+    ty.kind = TypeExpr::Kind::Infer;
+    return ty;
+  }
+  if (tk.is_punct("{")) {
+    std::size_t close = close_of(p_);
+    ++p_;
+    TypeExpr inner = parse_type(0);
+    if (p_ != close) expected("`}` after the braced type", peek());
+    p_ = close + 1;
+    inner.braced = true;
+    inner.span = join(tk.span, tok(close).span);
+    return inner;
+  }
+  if (tk.is_punct("(") || tk.is_punct("[")) {
+    std::size_t close = close_of(p_);
+    ty.span = join(tk.span, tok(close).span);
+    p_ = close + 1;
+    return ty; // unit, tuples, arrays: not kernel-language types
+  }
+  if (tk.is(TokenKind::Int)) {
+    ++p_;
+    return ty;
+  }
+  if (tk.kind != TokenKind::Ident) {
+    expected("a type", tk);
+    return ty;
+  }
+  ty.kind = TypeExpr::Kind::Name;
+  if (at_punct("::", 1) && peek(2).is(TokenKind::Ident) && !at_punct("::", 0)) {
+    while (peek().kind == TokenKind::Ident && at_punct("::", 1) && peek(2).kind == TokenKind::Ident)
+      p_ += 2;
+    ty.is_path = true;
+  }
+  ty.name = std::string(peek().text);
+  ty.span = join(tk.span, peek().span);
+  ++p_;
+  if (at_punct("<")) {
+    ty.has_args = true;
+    ++p_;
+    while (true) {
+      skip_lifetime_args();
+      if (at_punct(">")) break;
+      std::size_t before = p_;
+      ty.args.push_back(parse_type(0));
+      if (p_ == before) return ty; // parse_type reported the problem
+      if (at_punct(",")) {
+        ++p_;
+        continue;
+      }
+      if (at_punct(">")) break;
+      expected(fmt::format("`,` or `>` in the arguments of `{}`", ty.name), peek());
+      return ty;
+    }
+    ty.span = join(ty.span, peek().span);
+    ++p_; // >
+  }
+  return ty;
+}
+
+bool Parser::parse_turbofish(std::vector<TypeExpr>& out) {
+  p_ += 2; // :: <
+  while (true) {
+    skip_lifetime_args();
+    if (at_punct(">")) {
+      ++p_;
+      return true;
+    }
+    std::size_t before = p_;
+    out.push_back(parse_type(0));
+    if (p_ == before) return false;
+    if (at_punct(",")) {
+      ++p_;
+      continue;
+    }
+    if (at_punct(">")) {
+      ++p_;
+      return true;
+    }
+    expected("`,` or `>` in the type arguments", peek());
+    return false;
+  }
+}
+
+Expr Parser::parse_expr() {
+  DepthGuard g(*this);
+  if (too_deep()) {
+    Expr e;
+    e.span = peek().span;
+    skip_one();
+    return e;
+  }
+  Expr e = parse_primary();
+  std::size_t links = 0;
+  while (true) {
+    // Each link nests the AST one level (and sema recurses on it): bound the chain length.
+    if ((at_punct("?") || at_punct(".")) && ++links > kMaxChainLength) {
+      error("E-PARSE-202", fmt::format("method chain longer than {} calls", kMaxChainLength),
+            peek().span,
+            {"kernel chains have about ten calls; tujit refuses longer ones rather than "
+             "recurse without bound"});
+      while (p_ < eof_ && !at_punct(";") && !is_closer(peek())) skip_one();
+      return e;
+    }
+    if (at_punct("?")) {
+      e.span = join(e.span, peek().span);
+      ++p_;
+      continue;
+    }
+    if (!at_punct(".")) break;
+    const Token& nm = peek(1);
+    if (nm.is(TokenKind::Int)) { // tuple field
+      Expr f;
+      f.kind = Expr::Kind::Other;
+      f.span = join(e.span, nm.span);
+      f.inner = std::make_unique<Expr>(std::move(e));
+      e = std::move(f);
+      p_ += 2;
+      continue;
+    }
+    if (nm.kind != TokenKind::Ident) {
+      expected("a method or field name after `.`", nm);
+      ++p_;
+      break;
+    }
+    p_ += 2;
+    Expr call;
+    call.name = std::string(nm.text);
+    call.name_span = nm.span;
+    call.inner = std::make_unique<Expr>(std::move(e));
+    if (at_punct("::") && at_punct("<", 1)) {
+      call.has_turbofish = true;
+      if (!parse_turbofish(call.targs)) {
+        call.kind = Expr::Kind::MethodCall;
+        call.span = join(call.name_span, tok(p_ > 0 ? p_ - 1 : 0).span);
+        return call;
+      }
+    }
+    if (at_punct("(")) {
+      call.kind = Expr::Kind::MethodCall;
+      std::size_t close = close_of(p_);
+      ++p_;
+      parse_args(close, call.args);
+      p_ = close + 1;
+      call.span = join(call.name_span, tok(close).span);
+    } else if (call.has_turbofish) {
+      expected(fmt::format("`(` after `{}::<…>`", call.name), peek());
+      call.kind = Expr::Kind::MethodCall;
+      call.span = call.name_span;
+    } else {
+      call.kind = Expr::Kind::Field;
+      call.span = join(call.inner->span, nm.span);
+    }
+    e = std::move(call);
+  }
+  return e;
+}
+
+void Parser::parse_args(std::size_t close, std::vector<Expr>& out) {
+  while (p_ < close) {
+    std::size_t before = p_;
+    std::size_t errs = cur_->size();
+    out.push_back(parse_expr());
+    if (cur_->size() != errs || p_ == before) {
+      p_ = close;
+      return;
+    }
+    if (at_punct(",")) {
+      ++p_;
+    } else if (p_ != close) {
+      expected("`,` or `)` after an argument", peek());
+      p_ = close;
+      return;
+    }
+  }
+}
+
+Expr Parser::parse_primary() {
+  Expr e;
+  const Token& tk = peek();
+  e.span = tk.span;
+  if (tk.is_punct("&")) {
+    ++p_;
+    e.kind = Expr::Kind::Ref;
+    if (at_ident("mut")) {
+      e.ref_mut = true;
+      ++p_;
+    }
+    Expr inner = parse_expr();
+    e.span = join(tk.span, inner.span);
+    e.inner = std::make_unique<Expr>(std::move(inner));
+    return e;
+  }
+  if (tk.is_punct("-") && peek(1).is(TokenKind::Int)) {
+    ++p_;
+    Expr v = parse_primary();
+    v.int_value = -v.int_value;
+    v.span = join(tk.span, v.span);
+    return v;
+  }
+  if (tk.is(TokenKind::Int)) {
+    ++p_;
+    e.kind = Expr::Kind::Int;
+    auto v = tk.int_value();
+    if (!v || *v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+      e.int_overflow = true;
+    else
+      e.int_value = static_cast<std::int64_t>(*v);
+    return e;
+  }
+  if (tk.is(TokenKind::Float) || tk.is(TokenKind::String) || tk.is(TokenKind::Char)) {
+    ++p_;
+    return e;
+  }
+  if (tk.is_punct("(") || tk.is_punct("[") || tk.is_punct("{")) {
+    std::size_t close = close_of(p_);
+    e.span = join(tk.span, tok(close).span);
+    p_ = close + 1;
+    return e;
+  }
+  if (tk.kind != TokenKind::Ident || tk.is_ident("let") || tk.is_ident("fn")) {
+    expected("an expression", tk);
+    if (!is_closer(tk) && !tk.is_punct(";")) ++p_;
+    return e;
+  }
+  // A path: `a`, `LaneMode::Interleaved`, `Tensor::zero`, `Vec::<u8>::new`.
+  std::size_t segments = 1;
+  std::string first(tk.text);
+  ++p_;
+  std::string last = first;
+  SourceSpan last_span = tk.span;
+  while (at_punct("::")) {
+    if (at_punct("<", 1)) {
+      std::vector<TypeExpr> ignored;
+      if (!parse_turbofish(ignored)) return e;
+      continue;
+    }
+    if (!peek(1).is(TokenKind::Ident)) {
+      expected("an identifier after `::`", peek(1));
+      ++p_;
+      return e;
+    }
+    last = std::string(peek(1).text);
+    last_span = peek(1).span;
+    p_ += 2;
+    ++segments;
+  }
+  e.span = join(tk.span, last_span);
+  if (segments == 2 && first == "LaneMode") {
+    e.kind = Expr::Kind::LaneMode;
+    e.name = last;
+    e.name_span = last_span;
+    return e;
+  }
+  if (at_punct("!") && segments == 1) { // macro call: driver code
+    ++p_;
+    if (is_opener(peek())) {
+      std::size_t close = close_of(p_);
+      e.span = join(tk.span, tok(close).span);
+      p_ = close + 1;
+    }
+    return e;
+  }
+  if (at_punct("(")) { // free function or associated function call
+    std::size_t close = close_of(p_);
+    e.span = join(tk.span, tok(close).span);
+    e.name = last;
+    p_ = close + 1;
+    return e;
+  }
+  if (segments > 1) {
+    e.name = last;
+    return e;
+  }
+  e.kind = Expr::Kind::Name;
+  e.name = first;
+  e.name_span = tk.span;
+  return e;
+}
+
+void Parser::parse_stmt(std::size_t end, FnItem& fn) {
+  const Token& tk = peek();
+  if (tk.is_ident("let")) {
+    parse_let(end, fn);
+    return;
+  }
+  if (tk.is_punct("#") || tk.is_punct(";")) {
+    parse_item_if_any(end);
+    return;
+  }
+  if (tk.kind == TokenKind::Ident) {
+    static constexpr std::string_view kItemWords[] = {
+        "fn",    "type", "const",  "use",    "pub",         "struct", "enum",   "impl",
+        "trait", "mod",  "static", "extern", "macro_rules", "axes",   "unsafe", "async"};
+    for (auto w : kItemWords) {
+      if (tk.text != w) continue;
+      if (w == "axes" && !at_punct("!", 1)) break;
+      std::size_t start = p_;
+      if (!parse_item_if_any(end)) skip_stmt(end, &fn.skipped_refused);
+      if (p_ == start) ++p_;
+      return;
+    }
+    static constexpr std::string_view kControl[] = {"if",    "for",    "while", "loop",
+                                                    "match", "return", "break", "continue"};
+    for (auto w : kControl) {
+      if (tk.text != w) continue;
+      error("E-PARSE-205", fmt::format("`{}` is not part of the kernel language", tk.text), tk.span,
+            {"a kernel body is a sequence of `let` bindings and method chains "
+             "(spec/kernel-language.md \"Grammar\")"});
+      skip_stmt(end, &fn.skipped_refused);
+      return;
+    }
+    if (at_punct("!", 1)) { // macro statement (println!, assert!): driver code
+      skip_stmt(end, &fn.skipped_refused);
+      return;
+    }
+  }
+  std::size_t start = p_;
+  std::size_t errs = cur_->size();
+  Expr e = parse_expr();
+  if (cur_->size() != errs) {
+    skip_stmt(end, &fn.skipped_refused);
+    return;
+  }
+  Stmt s;
+  s.kind = Stmt::Kind::Expr;
+  s.span = e.span;
+  if (at_punct(";")) {
+    ++p_;
+    s.value = std::move(e);
+    fn.body.push_back(std::move(s));
+    return;
+  }
+  if (p_ >= end) {
+    fn.tail = std::move(e);
+    return;
+  }
+  (void)start;
+  expected("`;` or `}` after the expression", peek());
+  skip_stmt(end, &fn.skipped_refused);
+}
+
+void Parser::parse_let(std::size_t end, FnItem& fn) {
+  Stmt s;
+  s.kind = Stmt::Kind::Let;
+  s.span = peek().span;
+  ++p_; // let
+  if (at_ident("mut")) ++p_;
+  const Token& nm = peek();
+  if (nm.kind != TokenKind::Ident) {
+    expected("a name after `let`", nm);
+    skip_stmt(end, &fn.skipped_refused);
+    return;
+  }
+  s.name = std::string(nm.text);
+  s.name_span = nm.span;
+  ++p_;
+  std::size_t errs = cur_->size();
+  if (at_punct(":")) {
+    ++p_;
+    s.annotation = parse_type(0);
+    if (cur_->size() != errs) {
+      skip_stmt(end, &fn.skipped_refused);
+      return;
+    }
+  }
+  if (at_punct("=")) {
+    ++p_;
+    s.value = parse_expr();
+    if (cur_->size() != errs) {
+      skip_stmt(end, &fn.skipped_refused);
+      return;
+    }
+    s.span = join(s.span, s.value->span);
+  }
+  if (!at_punct(";")) {
+    expected("`;` after the `let` statement", peek());
+    skip_stmt(end, &fn.skipped_refused);
+    return;
+  }
+  ++p_;
+  fn.body.push_back(std::move(s));
+}
+
+} // namespace tujit::ir::lang::detail

@@ -1,0 +1,771 @@
+#include "ir/lang/sema.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace tujit::ir::lang {
+
+namespace {
+
+/// What an expression of a kernel body evaluates to.
+struct Value {
+  enum class Kind : std::uint8_t {
+    Tensor,
+    View,    // `x.view()` of a DmTensor (the argument of `begin`)
+    CtxRoot, // a `&mut Context` parameter
+    Context, // `ctx.main` / `ctx.sub`
+    Opaque,  // a number, `ctx.tdma`, a non-tensor parameter: fine as an argument
+    Error,   // already diagnosed
+  };
+  Kind kind = Kind::Error;
+  TensorType tensor;
+  ContextKind ctx = ContextKind::Unknown;
+  std::string name; // the variable a Tensor came from (for TRF operands)
+  SourceSpan span;
+};
+
+struct MethodParam {
+  std::string_view name;
+  bool scalar = false;
+};
+
+struct MethodInfo {
+  std::string_view name;
+  StageOp op;
+  TensorKind input;
+  std::vector<MethodParam> params; // type arguments
+  std::size_t min_targs;           // when a turbofish is written
+};
+
+const std::vector<MethodInfo>& methods() {
+  static const std::vector<MethodInfo> table = {
+      {"fetch", StageOp::Fetch, TensorKind::Begin, {{"Time"}, {"Packet"}}, 2},
+      {"fetch_cast", StageOp::FetchCast, TensorKind::Fetch, {{"D", true}}, 1},
+      {"fetch_zero_point_sub", StageOp::FetchZeroPointSub, TensorKind::Fetch, {{"D", true}}, 1},
+      {"collect", StageOp::Collect, TensorKind::Fetch, {{"Time"}, {"Packet"}}, 2},
+      {"to_trf", StageOp::ToTrf, TensorKind::Collect, {{"Lane"}, {"Element"}}, 2},
+      {"to_vrf", StageOp::ToVrf, TensorKind::Collect, {{"Element"}}, 1},
+      {"contract_outer",
+       StageOp::ContractOuter,
+       TensorKind::Collect,
+       {{"OutTime"}, {"OutPacket"}, {"Lane"}, {"TrfElement"}, {"TrfD", true}},
+       2},
+      {"contract_packet", StageOp::ContractPacket, TensorKind::ContractOuter, {{"OutPacket"}}, 1},
+      {"contract_time", StageOp::ContractTime, TensorKind::ContractPacket, {{"OutTime"}}, 1},
+      {"contract_lane",
+       StageOp::ContractLane,
+       TensorKind::ContractTime,
+       {{"OutTime"}, {"OutPacket"}},
+       2},
+  };
+  return table;
+}
+
+const MethodInfo* find_method(std::string_view name) {
+  for (const auto& m : methods())
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+std::string known_methods() {
+  std::string out = "begin, view";
+  for (const auto& m : methods()) out += fmt::format(", {}", m.name);
+  return out;
+}
+
+/// The output slot a method's type argument lands in (for inference from an expected type).
+std::optional<Slot> output_slot(StageOp op, std::size_t i) {
+  switch (op) {
+  case StageOp::Fetch:
+  case StageOp::Collect:
+  case StageOp::ContractLane:
+    return i == 0 ? Slot::Time : Slot::Packet;
+  case StageOp::ToTrf:
+    return i == 0 ? Slot::Lane : Slot::Element;
+  case StageOp::ToVrf:
+    return Slot::Element;
+  case StageOp::ContractOuter:
+    if (i == 0) return Slot::Time;
+    if (i == 1) return Slot::Packet;
+    if (i == 2) return Slot::Lane;
+    return std::nullopt;
+  case StageOp::ContractPacket:
+    return Slot::Packet;
+  case StageOp::ContractTime:
+    return Slot::Time;
+  case StageOp::FetchCast:
+  case StageOp::FetchZeroPointSub:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+TensorKind output_kind(StageOp op) {
+  switch (op) {
+  case StageOp::Fetch:
+  case StageOp::FetchCast:
+  case StageOp::FetchZeroPointSub:
+    return TensorKind::Fetch;
+  case StageOp::Collect:
+    return TensorKind::Collect;
+  case StageOp::ToTrf:
+    return TensorKind::Trf;
+  case StageOp::ToVrf:
+    return TensorKind::Vrf;
+  case StageOp::ContractOuter:
+    return TensorKind::ContractOuter;
+  case StageOp::ContractPacket:
+    return TensorKind::ContractPacket;
+  case StageOp::ContractTime:
+    return TensorKind::ContractTime;
+  case StageOp::ContractLane:
+    return TensorKind::Contract;
+  }
+  return TensorKind::Fetch;
+}
+
+std::string mtext(const Mapping& m) {
+  return "m![" + m.to_string() + "]";
+}
+
+class KernelTyper {
+public:
+  KernelTyper(const FnItem& fn, Resolver& r, Diagnostics& d) : fn_(fn), r_(r), diags_(d) {}
+
+  std::optional<Kernel> run() {
+    r_.set_generics(fn_.generics);
+    bool any_tensor = false;
+    for (const auto& p : fn_.params) any_tensor = any_tensor || r_.looks_like_tensor(p.type);
+    if (!any_tensor) return std::nullopt;
+
+    k_.name = fn_.name;
+    k_.span = fn_.span;
+    k_.name_span = fn_.name_span;
+    for (const auto& p : fn_.params) type_param(p);
+    if (fn_.ret) {
+      Resolved ret = r_.resolve(*fn_.ret);
+      if (ret.kind == Resolved::Kind::Tensor) k_.declared_return = ret.tensor;
+      if (ret.kind == Resolved::Kind::Error) k_.ok = false;
+    }
+    std::size_t chain = 0;
+    for (const auto& s : fn_.body) {
+      chain_ = chain++;
+      type_stmt(s);
+    }
+    if (fn_.tail) {
+      chain_ = chain;
+      bound_to_.clear();
+      const TensorType* expected = k_.declared_return ? &*k_.declared_return : nullptr;
+      Value v = type_expr(*fn_.tail, expected, /*top=*/true);
+      if (v.kind == Value::Kind::Tensor) {
+        k_.returned = v.tensor;
+        if (expected) check_declared(*expected, v.tensor, "return type");
+      }
+    } else if (k_.declared_return) {
+      error("E-TYPE-018",
+            fmt::format("kernel `{}` declares that it returns `{}`, but its body ends without a "
+                        "tail expression",
+                        fn_.name, tensor_type_name(k_.declared_return->kind)),
+            fn_.ret->span, {"end the body with the chain that produces the result (no `;`)"});
+    }
+    return std::move(k_);
+  }
+
+private:
+  void error(std::string code, std::string msg, SourceSpan span,
+             std::vector<std::string> notes = {}) {
+    if (diags_.size() > 5000) return; // only ~20 are shown; bound the memory
+    Diagnostic d = make_error(std::move(code), std::move(msg), span, std::move(notes));
+    d.stage = "type";
+    diags_.push_back(std::move(d));
+  }
+
+  void type_param(const Param& p) {
+    KernelParam kp;
+    kp.name = p.name;
+    kp.span = p.span;
+    kp.by_ref = p.type.is_ref;
+    Resolved r = r_.resolve(p.type);
+    Value v;
+    v.span = p.span;
+    v.name = p.name;
+    if (r.kind == Resolved::Kind::Tensor) {
+      kp.tensor = r.tensor;
+      v.kind = Value::Kind::Tensor;
+      v.tensor = r.tensor;
+    } else if (r.kind == Resolved::Kind::Context) {
+      kp.is_context = true;
+      v.kind = Value::Kind::CtxRoot;
+    } else if (r.kind == Resolved::Kind::Error) {
+      v.kind = Value::Kind::Error;
+      k_.ok = false; // e.g. a broken alias: diagnosed at its definition, outside the kernel
+    } else {
+      v.kind = Value::Kind::Opaque;
+    }
+    env_[p.name] = v;
+    k_.params.push_back(std::move(kp));
+  }
+
+  void type_stmt(const Stmt& s) {
+    bound_to_ = s.kind == Stmt::Kind::Let ? s.name : std::string();
+    std::optional<TensorType> annotation;
+    bool annotation_error = false;
+    if (s.annotation) {
+      Resolved r = r_.resolve(*s.annotation);
+      if (r.kind == Resolved::Kind::Tensor) annotation = r.tensor;
+      annotation_error = r.kind == Resolved::Kind::Error;
+      if (annotation_error) k_.ok = false;
+    }
+    Value v;
+    if (s.value) {
+      v = type_expr(*s.value, annotation ? &*annotation : nullptr, /*top=*/true);
+      if (annotation && v.kind == Value::Kind::Tensor)
+        check_declared(*annotation, v.tensor, fmt::format("type of `{}`", s.name));
+    } else {
+      v.kind = Value::Kind::Opaque;
+    }
+    if (s.kind != Stmt::Kind::Let) return;
+    if (annotation) {
+      v.kind = Value::Kind::Tensor;
+      v.tensor = *annotation; // the binding has its declared type (checked above)
+    } else if (annotation_error) {
+      v.kind = Value::Kind::Error;
+    }
+    v.name = s.name;
+    if (s.name != "_") env_[s.name] = std::move(v);
+  }
+
+  /// "declared X, but the chain produces Y" for every differing part.
+  void check_declared(const TensorType& declared, const TensorType& produced,
+                      const std::string& where) {
+    for (const auto& d : compare_types(declared, produced)) {
+      error(
+          "E-TYPE-013",
+          fmt::format("declared {} {}, but the chain produces {}", d.what, d.declared, d.produced),
+          d.span,
+          {fmt::format("the {} says `{}`", where, to_string(declared)),
+           fmt::format("the chain produces `{}`", to_string(produced))});
+    }
+  }
+
+  Value type_expr(const Expr& e, const TensorType* expected, bool top) {
+    Value v;
+    v.span = e.span;
+    switch (e.kind) {
+    case Expr::Kind::Name: {
+      auto it = env_.find(e.name);
+      if (it == env_.end()) {
+        error("E-TYPE-017", fmt::format("unknown name `{}`", e.name), e.span,
+              {"a chain starts from a parameter, a `let` binding, or `ctx.main` / `ctx.sub` of "
+               "a `&mut Context` parameter"});
+        return v;
+      }
+      v = it->second;
+      v.span = e.span;
+      return v;
+    }
+    case Expr::Kind::Ref:
+      return type_expr(*e.inner, expected, top);
+    case Expr::Kind::Int:
+    case Expr::Kind::LaneMode:
+      v.kind = Value::Kind::Opaque;
+      return v;
+    case Expr::Kind::Field: {
+      Value base = type_expr(*e.inner, nullptr, false);
+      if (base.kind == Value::Kind::Error) return v;
+      if (base.kind == Value::Kind::CtxRoot) {
+        if (e.name == "main" || e.name == "sub") {
+          v.kind = Value::Kind::Context;
+          v.ctx = e.name == "main" ? ContextKind::Main : ContextKind::Sub;
+          return v;
+        }
+        v.kind = Value::Kind::Opaque; // ctx.tdma and other contexts
+        return v;
+      }
+      if (base.kind == Value::Kind::Opaque) {
+        v.kind = Value::Kind::Opaque;
+        return v;
+      }
+      error("E-TYPE-021", fmt::format("`{}` has no field `{}`", describe_value(base), e.name),
+            e.name_span);
+      return v;
+    }
+    case Expr::Kind::MethodCall:
+      return type_call(e, expected, top);
+    case Expr::Kind::Other:
+      if (top)
+        error("E-TYPE-021", "this expression is not part of the kernel language", e.span,
+              {"a kernel body is `let` bindings and method chains on tensors "
+               "(spec/kernel-language.md \"Grammar\")"});
+      else
+        v.kind = Value::Kind::Opaque;
+      return v;
+    }
+    return v;
+  }
+
+  static std::string describe_value(const Value& v) {
+    switch (v.kind) {
+    case Value::Kind::Tensor:
+      return fmt::format("a {}", tensor_type_name(v.tensor.kind));
+    case Value::Kind::View:
+      return "a DmTensor view";
+    case Value::Kind::CtxRoot:
+      return "the context";
+    case Value::Kind::Context:
+      return v.ctx == ContextKind::Main ? "`ctx.main`" : "`ctx.sub`";
+    case Value::Kind::Opaque:
+      return "a value outside the kernel language";
+    case Value::Kind::Error:
+      break;
+    }
+    return "an invalid value";
+  }
+
+  Value type_call(const Expr& call, const TensorType* expected, bool top) {
+    (void)top;
+    Value recv = type_expr(*call.inner, nullptr, false);
+    Value v;
+    v.span = call.span;
+    if (is_refused_operation(call.name)) {
+      error("E-TYPE-009", fmt::format("not simulated by tujit: {}", call.name), call.name_span,
+            {"tujit simulates the Tensor Unit's fetch, collect, register-file and contraction "
+             "stages; Vector Engine, Cast, Transpose, Commit, Switch and DMA calls are refused "
+             "(spec/kernel-language.md)"});
+      return v;
+    }
+    if (recv.kind == Value::Kind::Error) return v;
+    if (call.name == "view") {
+      if (recv.kind == Value::Kind::Tensor && recv.tensor.kind == TensorKind::Dm &&
+          call.args.empty()) {
+        v = recv;
+        v.kind = Value::Kind::View;
+        return v;
+      }
+      error("E-TYPE-010", fmt::format("`view()` needs a DmTensor, found {}", describe_value(recv)),
+            call.name_span);
+      return v;
+    }
+    if (call.name == "begin") return type_begin(call, recv);
+    const MethodInfo* m = find_method(call.name);
+    if (!m) {
+      if (recv.kind == Value::Kind::Opaque) { // e.g. `n.min(4)` on a non-tensor parameter
+        v.kind = Value::Kind::Opaque;
+        return v;
+      }
+      error("E-TYPE-008", fmt::format("unknown method `{}` in a kernel body", call.name),
+            call.name_span, {fmt::format("the kernel language knows: {}", known_methods())});
+      return v;
+    }
+    if (recv.kind != Value::Kind::Tensor || recv.tensor.kind != m->input) {
+      error("E-TYPE-010",
+            fmt::format("`{}` is a method of {}, but it is called on {}", call.name,
+                        tensor_type_name(m->input), describe_value(recv)),
+            call.name_span,
+            {"the typestate chain is: begin → fetch → [fetch_cast | fetch_zero_point_sub] → "
+             "collect → to_trf | to_vrf | contract_outer → contract_packet → contract_time → "
+             "contract_lane (spec/contraction.md §3)"});
+      return v;
+    }
+    return type_stage(call, *m, recv, expected);
+  }
+
+  Value type_begin(const Expr& call, const Value& recv) {
+    Value v;
+    v.span = call.span;
+    if (recv.kind != Value::Kind::Context) {
+      error("E-TYPE-010",
+            fmt::format("`begin` is called on `ctx.main` or `ctx.sub`, not on {}",
+                        describe_value(recv)),
+            call.name_span);
+      return v;
+    }
+    if (call.args.size() != 1) {
+      error("E-TYPE-016",
+            fmt::format("`begin` takes one argument (`x.view()` of a DmTensor), found {}",
+                        call.args.size()),
+            call.span);
+      return v;
+    }
+    Value arg = type_expr(call.args[0], nullptr, false);
+    if (arg.kind == Value::Kind::Error) return v;
+    if (arg.kind != Value::Kind::View &&
+        !(arg.kind == Value::Kind::Tensor && arg.tensor.kind == TensorKind::Dm)) {
+      error("E-TYPE-016",
+            fmt::format("`begin` needs `x.view()` of a DmTensor, found {}", describe_value(arg)),
+            call.args[0].span);
+      return v;
+    }
+    // furiosa-opt context.rs: begin yields BeginTensor<D, Chip, Cluster, Slice, m![1], Element>.
+    const TensorType& dm = arg.tensor;
+    TensorType t;
+    t.kind = TensorKind::Begin;
+    t.dtype = dm.dtype;
+    t.dtype_span = dm.dtype_span;
+    t.span = call.span;
+    for (Slot s : {Slot::Chip, Slot::Cluster, Slot::Slice})
+      if (dm.get(s)) t.set(s, *dm.get(s));
+    t.set(Slot::Time, SpannedMapping{Mapping(), call.span});
+    if (dm.get(Slot::Element)) t.set(Slot::Packet, *dm.get(Slot::Element));
+    v.kind = Value::Kind::Tensor;
+    v.tensor = std::move(t);
+    v.ctx = recv.ctx;
+    return v;
+  }
+
+  /// A type argument: explicit (and resolved), or still to be inferred.
+  struct TypeArg {
+    bool explicit_ = false;
+    std::optional<SpannedMapping> mapping;
+    std::optional<ScalarType> scalar;
+    SourceSpan span;
+  };
+
+  Value type_stage(const Expr& call, const MethodInfo& m, const Value& recv,
+                   const TensorType* expected) {
+    Value fail;
+    fail.span = call.span;
+    const TensorType& in = recv.tensor;
+    const std::size_t n = m.params.size();
+    if (call.has_turbofish && (call.targs.size() < m.min_targs || call.targs.size() > n)) {
+      std::string names;
+      for (const auto& p : m.params) names += (names.empty() ? "" : ", ") + std::string(p.name);
+      error("E-TYPE-011",
+            fmt::format("`{}` takes {} type argument{} ({}), found {}", call.name, n,
+                        n == 1 ? "" : "s", names, call.targs.size()),
+            call.name_span, {"write `_` for an argument tujit should infer"});
+      return fail;
+    }
+    // Resolve the explicit arguments.
+    std::vector<TypeArg> args(n);
+    bool ok = true;
+    for (std::size_t i = 0; i < n && i < call.targs.size(); ++i) {
+      const TypeExpr& t = call.targs[i];
+      if (t.kind == TypeExpr::Kind::Infer) continue;
+      std::string what = fmt::format("`{}` of `{}`", m.params[i].name, call.name);
+      args[i].explicit_ = true;
+      args[i].span = t.span;
+      if (m.params[i].scalar) {
+        args[i].scalar = r_.resolve_scalar(t, what);
+        ok = ok && args[i].scalar.has_value();
+      } else {
+        args[i].mapping = r_.resolve_mapping(t, what);
+        ok = ok && args[i].mapping.has_value();
+      }
+    }
+    if (!ok) return fail;
+
+    Stage st;
+    st.op = m.op;
+    st.span = call.span;
+    st.name_span = call.name_span;
+    st.input = in;
+    st.context = recv.ctx;
+    st.chain = chain_;
+    st.bound_to = bound_to_;
+
+    // contract_outer: Lane, TrfElement, TrfD come from the TRF operand.
+    if (m.op == StageOp::ContractOuter && !type_trf_operand(call, in, args, st)) return fail;
+
+    // Inference from the expected type (let annotation / declared return) for the last call.
+    const TensorType* exp = expected && expected->kind == output_kind(m.op) ? expected : nullptr;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (args[i].mapping || args[i].scalar) continue;
+      if (exp) {
+        if (m.params[i].scalar) {
+          args[i].scalar = exp->dtype;
+          args[i].span = exp->dtype_span;
+          continue;
+        }
+        if (auto slot = output_slot(m.op, i); slot && exp->get(*slot)) {
+          args[i].mapping = *exp->get(*slot);
+          continue;
+        }
+      }
+      error("E-TYPE-012", fmt::format("cannot infer `{}` of `{}`", m.params[i].name, call.name),
+            call.name_span,
+            {fmt::format("write it as a type argument (`{}::<…>`), or annotate the `let` / the "
+                         "return type so that the result's type is known",
+                         call.name)});
+      ok = false;
+    }
+    if (!ok) return fail;
+    for (const auto& a : args) {
+      if (a.mapping) st.type_args.push_back(*a.mapping);
+    }
+
+    TensorType out = in;
+    out.kind = output_kind(m.op);
+    out.span = call.span;
+    out.slots = {};
+    for (Slot s : {Slot::Chip, Slot::Cluster, Slot::Slice})
+      if (in.get(s)) out.set(s, *in.get(s));
+    switch (m.op) {
+    case StageOp::Fetch:
+    case StageOp::Collect:
+      out.set(Slot::Time, *args[0].mapping);
+      out.set(Slot::Packet, *args[1].mapping);
+      break;
+    case StageOp::FetchCast:
+      out.dtype = *args[0].scalar;
+      out.dtype_span = args[0].span;
+      out.slots = in.slots;
+      st.cast_to = out.dtype;
+      break;
+    case StageOp::FetchZeroPointSub:
+      if (!type_zero_point(call, in, *args[0].scalar, args[0].span, st)) return fail;
+      out.dtype = *args[0].scalar;
+      out.dtype_span = args[0].span;
+      out.slots = in.slots;
+      st.cast_to = out.dtype;
+      break;
+    case StageOp::ToTrf:
+      out.set(Slot::Lane, *args[0].mapping);
+      out.set(Slot::Element, *args[1].mapping);
+      break;
+    case StageOp::ToVrf:
+      if (is_staging(in.dtype)) {
+        error("E-TYPE-019",
+              fmt::format("a stream of {} cannot be stored with `to_vrf`", name(in.dtype)),
+              call.name_span,
+              {"zero-point staging types (i5, i9) exist only between the Fetch Adapter and "
+               "contract_outer (spec/contraction.md §2.2)"});
+        return fail;
+      }
+      if (!is_vector_engine_scalar(in.dtype)) {
+        error("E-TYPE-019",
+              fmt::format("the VRF holds i32 or f32, but this stream is {}", name(in.dtype)),
+              call.name_span,
+              {"VRF contents are Vector Engine scalars (spec/scalars.md §1, spec/contraction.md "
+               "§3: to_vrf D ∈ {i32, f32}); widen with fetch_cast first"});
+        return fail;
+      }
+      out.set(Slot::Element, *args[0].mapping);
+      break;
+    case StageOp::ContractOuter:
+      out.storage = in.dtype;
+      out.dtype = *contraction_accumulator(in.dtype, *args[4].scalar); // checked in trf operand
+      out.dtype_span = call.name_span;
+      out.set(Slot::Lane, *args[2].mapping);
+      out.set(Slot::Time, *args[0].mapping);
+      out.set(Slot::Packet, *args[1].mapping);
+      break;
+    case StageOp::ContractPacket:
+      out.set(Slot::Lane, *in.get(Slot::Lane));
+      out.set(Slot::Time, *in.get(Slot::Time));
+      out.set(Slot::Packet, *args[0].mapping);
+      break;
+    case StageOp::ContractTime:
+      out.set(Slot::Lane, *in.get(Slot::Lane));
+      out.set(Slot::Time, *args[0].mapping);
+      out.set(Slot::Packet, *in.get(Slot::Packet));
+      out.pre_time = in.get(Slot::Time) ? std::optional(*in.get(Slot::Time)) : std::nullopt;
+      break;
+    case StageOp::ContractLane:
+      if (!type_lane_mode(call, st)) return fail;
+      out.set(Slot::Time, *args[0].mapping);
+      out.set(Slot::Packet, *args[1].mapping);
+      out.pre_time = in.pre_time;
+      // The Lane Folder needs the Lane it folds; it stays readable from the stage's input.
+      break;
+    }
+    if (m.op != StageOp::ContractOuter && m.op != StageOp::ContractLane &&
+        m.op != StageOp::ContractPacket && m.op != StageOp::ContractTime)
+      out.storage.reset();
+    if (m.op == StageOp::ToTrf || m.op == StageOp::ToVrf) out.pre_time.reset();
+    if (m.op != StageOp::ContractOuter && m.op != StageOp::ContractPacket &&
+        m.op != StageOp::ContractTime && m.op != StageOp::ContractLane)
+      out.pre_time.reset();
+    // Calls without any argument list besides contract_outer / contract_lane / zero point.
+    if (m.op != StageOp::ContractOuter && m.op != StageOp::ContractLane &&
+        m.op != StageOp::FetchZeroPointSub && !check_no_args(call, m.op))
+      return fail;
+
+    st.output = out;
+    k_.stages.push_back(std::move(st));
+    Value v;
+    v.kind = Value::Kind::Tensor;
+    v.tensor = std::move(out);
+    v.ctx = recv.ctx;
+    v.span = call.span;
+    return v;
+  }
+
+  bool check_no_args(const Expr& call, StageOp op) {
+    // to_vrf/to_trf may name the context they run in: `(&mut ctx.sub)`.
+    std::size_t allowed = (op == StageOp::ToVrf || op == StageOp::ToTrf) ? 1 : 0;
+    if (call.args.size() <= allowed) {
+      for (const auto& a : call.args) {
+        Value v = type_expr(a, nullptr, false);
+        if (v.kind == Value::Kind::Error) return false;
+        if (v.kind != Value::Kind::Context) {
+          error("E-TYPE-016",
+                fmt::format("`{}` takes an optional context argument (`&mut ctx.sub`), found {}",
+                            call.name, describe_value(v)),
+                a.span);
+          return false;
+        }
+      }
+      return true;
+    }
+    error("E-TYPE-016",
+          fmt::format("`{}` takes {} arguments, found {}", call.name,
+                      allowed == 0 ? "no" : "at most one", call.args.size()),
+          call.args[allowed].span);
+    return false;
+  }
+
+  bool type_trf_operand(const Expr& call, const TensorType& in, std::vector<TypeArg>& args,
+                        Stage& st) {
+    if (call.args.size() != 1) {
+      error("E-TYPE-016",
+            fmt::format("`contract_outer` takes one argument (the TRF operand), found {}",
+                        call.args.size()),
+            call.span);
+      return false;
+    }
+    const Expr& a = call.args[0];
+    Value trf = type_expr(a, nullptr, false);
+    if (trf.kind == Value::Kind::Error) return false;
+    if (trf.kind != Value::Kind::Tensor || trf.tensor.kind != TensorKind::Trf) {
+      error("E-TYPE-016",
+            fmt::format("the argument of `contract_outer` must be a TrfTensor, found {}",
+                        describe_value(trf)),
+            a.span);
+      return false;
+    }
+    const TensorType& t = trf.tensor;
+    st.trf = t;
+    st.trf_name = trf.name;
+    st.trf_span = a.span;
+    bool ok = true;
+    // The TRF operand sits in the same Chip / Cluster / Slice as the stream (one type parameter
+    // each in furiosa-opt's signature).
+    for (Slot s : {Slot::Chip, Slot::Cluster, Slot::Slice}) {
+      if (!in.get(s) || !t.get(s)) continue;
+      if (same_mapping(in.mapping(s), t.mapping(s))) continue;
+      error("E-TYPE-020",
+            fmt::format("the TRF operand `{}` has {} {}, but the stream has {}", st.trf_name,
+                        to_string(s), mtext(t.mapping(s)), mtext(in.mapping(s))),
+            a.span,
+            {"contract_outer pairs a stream and a TRF tensor of the same Chip, Cluster "
+             "and Slice (spec/contraction.md §3)"});
+      ok = false;
+    }
+    auto agree = [&](std::size_t i, Slot s, std::string_view pname) {
+      const SpannedMapping* from = t.get(s);
+      if (!from) return;
+      if (args[i].mapping) {
+        if (!same_mapping(args[i].mapping->mapping, from->mapping)) {
+          error("E-TYPE-013",
+                fmt::format("declared {} {}, but the chain produces {}", pname,
+                            mtext(args[i].mapping->mapping), mtext(from->mapping)),
+                args[i].span,
+                {fmt::format("`{}` of contract_outer is the TRF operand `{}`'s {}", pname,
+                             st.trf_name, to_string(s))});
+          ok = false;
+        }
+        return;
+      }
+      args[i].mapping = *from;
+    };
+    agree(2, Slot::Lane, "Lane");
+    agree(3, Slot::Element, "TrfElement");
+    if (args[4].scalar && *args[4].scalar != t.dtype) {
+      error("E-TYPE-013",
+            fmt::format("declared TrfD {}, but the chain produces {}", name(*args[4].scalar),
+                        name(t.dtype)),
+            args[4].span,
+            {fmt::format("`TrfD` of contract_outer is the element type of the TRF operand `{}`",
+                         st.trf_name)});
+      ok = false;
+    }
+    args[4].scalar = t.dtype;
+    if (!contraction_accumulator(in.dtype, t.dtype)) {
+      error("E-TYPE-014",
+            fmt::format("contract_outer cannot multiply a stream of {} by a TRF operand of {}",
+                        name(in.dtype), name(t.dtype)),
+            call.name_span, {explain_contraction_refusal(in.dtype, t.dtype)});
+      ok = false;
+    }
+    return ok;
+  }
+
+  bool type_zero_point(const Expr& call, const TensorType& in, ScalarType to, SourceSpan to_span,
+                       Stage& st) {
+    if (!is_zero_point_sub(in.dtype, to)) {
+      auto want = zero_point_staging_type(in.dtype);
+      error("E-TYPE-015",
+            want ? fmt::format("fetch_zero_point_sub turns a stream of {} into {}, not {}",
+                               name(in.dtype), name(*want), name(to))
+                 : fmt::format("fetch_zero_point_sub needs a stream of i4 or i8, found {}",
+                               name(in.dtype)),
+            want ? to_span : call.name_span,
+            {"zero-point subtraction is i4 → i5 or i8 → i9 (spec/contraction.md §2.2)"});
+      return false;
+    }
+    if (call.args.size() != 1 || call.args[0].kind != Expr::Kind::Int ||
+        call.args[0].int_overflow) {
+      error("E-TYPE-016", "`fetch_zero_point_sub` takes one integer literal (the zero point)",
+            call.args.empty() ? call.span : call.args[0].span);
+      return false;
+    }
+    st.zero_point = call.args[0].int_value;
+    st.zero_point_span = call.args[0].span;
+    return true;
+  }
+
+  bool type_lane_mode(const Expr& call, Stage& st) {
+    if (call.args.size() == 1 && call.args[0].kind == Expr::Kind::LaneMode &&
+        (call.args[0].name == "Interleaved" || call.args[0].name == "Sequential")) {
+      st.lane_mode =
+          call.args[0].name == "Interleaved" ? LaneMode::Interleaved : LaneMode::Sequential;
+      st.lane_mode_span = call.args[0].span;
+      return true;
+    }
+    error("E-TYPE-016",
+          "`contract_lane` takes one argument: `LaneMode::Interleaved` or `LaneMode::Sequential`",
+          call.args.empty() ? call.span : call.args[0].span);
+    return false;
+  }
+
+  const FnItem& fn_;
+  Resolver& r_;
+  Diagnostics& diags_;
+  Kernel k_;
+  std::map<std::string, Value> env_;
+  std::size_t chain_ = 0;
+  std::string bound_to_;
+};
+
+void collect_refused(const Expr& e, std::vector<std::pair<std::string, SourceSpan>>& out,
+                     std::size_t depth = 0) {
+  if (depth > 512) return;
+  if (e.kind == Expr::Kind::MethodCall && is_refused_operation(e.name))
+    out.emplace_back(e.name, e.name_span);
+  if (e.inner) collect_refused(*e.inner, out, depth + 1);
+  for (const auto& a : e.args) collect_refused(a, out, depth + 1);
+}
+
+} // namespace
+
+std::optional<Kernel> type_kernel(const FnItem& fn, Resolver& resolver, Diagnostics& diags) {
+  return KernelTyper(fn, resolver, diags).run();
+}
+
+void warn_refused_in_driver(const FnItem& fn, Diagnostics& diags) {
+  std::vector<std::pair<std::string, SourceSpan>> found = fn.skipped_refused;
+  for (const auto& s : fn.body)
+    if (s.value) collect_refused(*s.value, found);
+  if (fn.tail) collect_refused(*fn.tail, found);
+  for (const auto& [name, span] : found) {
+    Diagnostic d = make_error("E-TYPE-009", fmt::format("not simulated by tujit: {}", name), span,
+                              {"this call is in driver code, which tujit ignores"});
+    d.severity = Severity::Warning;
+    d.stage = "type";
+    diags.push_back(std::move(d));
+  }
+}
+
+} // namespace tujit::ir::lang

@@ -1,0 +1,56 @@
+// Lane Folder verifier (`contract_lane`, spec/contraction.md §8): relocates Lane into the output
+// packet (Interleaved) or the output time (Sequential), sums nothing, emits 8-element flits, and
+// checks that the slot chunks of one slot group fit the 1024-cell accumulator.
+#pragma once
+
+#include "ir/mapping/mapping.h"
+#include "ir/support/diagnostic.h"
+#include "ir/verify/stage_check.h"
+
+#include <cstdint>
+#include <string_view>
+
+namespace tujit::ir::verify {
+
+/// Where the Lane Folder puts Lane (contraction.md §8).
+enum class LaneMode : std::uint8_t {
+  Interleaved, // T3 = [T2, P2], P3 = [Lane # 8]
+  Sequential,  // T3 = [T2, Lane, pad8(P2) / 8], P3 = pad8(P2) % 8
+};
+std::string_view to_string(LaneMode m); // "Interleaved" | "Sequential"
+
+/// What `contract_lane::<T3, P3>(mode)` reads.
+struct LaneInputs {
+  LaneMode mode = LaneMode::Interleaved;
+  Mapping lane;            // Lane
+  Mapping t2;              // Time after the Time Reducer
+  Mapping p2;              // Packet after the Packet Reducer
+  Mapping t3;              // declared OutTime
+  Mapping p3;              // declared OutPacket
+  Mapping pre_reduce_time; // OT remembered by contract_time
+};
+
+/// Derived parameters of the Lane Folder (contraction.md §7 capacity, §8, §10).
+struct LaneDerived {
+  LaneMode mode = LaneMode::Interleaved;
+  std::uint64_t inner_time = 1;    // InnerTime: slots one slot group keeps open
+  std::uint64_t padded_lane = 8;   // Lane cells per chunk (Interleaved: Lane padded to 8)
+  std::uint64_t padded_packet = 1; // packet cells per chunk (Sequential: P2 padded to 32)
+  std::uint64_t slot_capacity = 1; // chunks that fit: Interleaved 128/|P2|, Sequential 32/|Lane|
+  std::uint64_t accumulator_cells = 0; // padded_lane * inner_time * padded_packet (<= 1024)
+  std::uint64_t output_flits = 0;      // |T3|: one 8-element flit per OutTime position
+  std::uint64_t flits_per_slot = 1;    // Interleaved |P2|; Sequential |Lane| * ceil(|P2| / 8)
+  std::uint64_t drain_flits = 1;       // flits of the last slot group: InnerTime * flits_per_slot
+                                       // (contraction.md §10 cycle model "drain")
+
+  /// Keys: mode, inner_time, padded_lane, padded_packet, slot_capacity, accumulator_cells,
+  /// output_flits, flits_per_slot, drain_flits.
+  DerivedTable to_table() const;
+};
+
+/// Runs the rules of contraction.md §8 in order (first failure wins). Codes:
+/// E-LANE-001 PacketTooWide, -002 OutPacketSize, -003 OutPacketMismatch, -004 OutTimeMismatch,
+/// -005 OuterTimeMismatch, -006 InconsistentReduceTime, -007 BufferExceeded.
+Result<LaneDerived> contract_lane(const LaneInputs& in);
+
+} // namespace tujit::ir::verify

@@ -1,0 +1,28 @@
+// Common shape of every stage verifier (spec/contraction.md §4–§8, spec/datapath.md): a pure
+// function from the stage's mappings and element types to either its derived parameters or the
+// diagnostics that name the rule, the mappings involved and the values that broke it.
+#pragma once
+
+#include "ir/mapping/mapping.h"
+#include "ir/support/diagnostic.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tujit::ir::verify {
+
+/// One derived value for reports (`tujit check --json` stages[].derived, `tujit explain`):
+/// a number, a flag, a word, or a mapping (printed as `m![…]` body text).
+using DerivedValue = std::variant<std::uint64_t, bool, std::string, Mapping>;
+using DerivedTable = std::map<std::string, DerivedValue>; // key: snake_case, e.g. "pack_size"
+
+/// A rule failure: code (E-TRF-001 …), the rule's name as the reference calls it
+/// (e.g. "LaneSize", "ExceedsCapacity"), a kernel author's message, and notes with the rule and
+/// the values. `span` is left empty: the caller (the kernel checker) attaches the call's span.
+Diagnostic rule_error(std::string code, std::string stage, std::string rule_name,
+                      std::string message, std::vector<std::string> notes = {});
+
+} // namespace tujit::ir::verify

@@ -1,0 +1,29 @@
+// book: docs/src/computing-tensors/contraction-engine/index.md — batched bf16 matmul with the contraction axis K walked in Time (one element per packet)
+#![feature(adt_const_params)]
+extern crate furiosa_opt_std;
+use furiosa_opt_std::prelude::*;
+axes![V = 32, M = 32, N = 8, K = 32];
+
+type Chip    = m![1];
+type Cluster = m![M / 16];
+type Slice   = m![M % 16, V % 16];
+type Lane    = m![N];
+
+// contraction.md §11 ex 1: PackSize 1, ReadSize 1 (narrow), depth 0, K reduced in Time, InnerTime 1.
+fn bmatmul_k_in_time<'l, const T: Tu>(
+    input: CollectTensor<'l, T, bf16, Chip, Cluster, Slice, m![V / 16, K], m![1 # 16]>,
+    trf: &TrfTensor<bf16, Chip, Cluster, Slice, Lane, m![K]>,
+) -> ContractTensor<'l, T, f32, Chip, Cluster, Slice, m![V / 16], m![N]> {
+    input
+         .contract_outer::<m![V / 16, K], m![1 # 16], _, _, _>(trf)
+         .contract_packet::<m![1]>()
+         .contract_time::<m![V / 16]>()
+         .contract_lane::<m![V / 16], m![N]>(LaneMode::Interleaved)
+}
+
+// Driver code of the snippet (not part of the kernel).
+let mut ctx = Context::acquire();
+
+let a: CollectTensor<'_, _, bf16, Chip, Cluster, Slice, m![V / 16, K], m![1 # 16]> = CollectTensor::new(&mut ctx.main, Tensor::zero());
+let b: TrfTensor<bf16, Chip, Cluster, Slice, Lane, m![K]> = TrfTensor::new();
+let _o = bmatmul_k_in_time(a, &b);

@@ -1,0 +1,37 @@
+// book: furiosa-opt-examples/src/contract_outer_assertions.rs — i8 contraction over E = 32 (one flit per packet)
+// source: furiosa-opt-examples/src/contract_outer_assertions.rs (cpacket_mapping::valid_one_collect_flit)
+// Derived from the book's kernel: HBM transfers, cast, commit and write-back removed; the DM
+// operands are parameters and the kernel returns the contract_lane stream.
+use furiosa_opt_std::prelude::*;
+
+axes![A = 8, B = 64, C = 128, D = 64, E = 32, F = 6, R = 8, T = 5, U = 3, V = 2];
+
+type Chip = m![1];
+type Cluster = m![1 # 2];
+type Slice = m![1 # 256];
+type Lane = m![R];
+
+// Derived values: PackSize 1, TimeBroadcast 1, ReadSize 32 (32 B, narrow), depth 5, InnerTime 1.
+pub fn valid_one_collect_flit<'l>(
+    ctx: &'l mut Context,
+    input_dm: &DmTensor<i8, Chip, Cluster, Slice, m![A, E]>,
+    trf_dm: &DmTensor<i8, Chip, Cluster, Slice, m![R, E]>,
+) -> ContractTensor<'l, { Tu::Main }, i32, Chip, Cluster, Slice, m![A], m![R # 8]> {
+    let trf: TrfTensor<i8, Chip, Cluster, Slice, Lane, m![E]> = ctx
+        .sub
+        .begin(trf_dm.view())
+        .fetch::<m![R], m![E]>()
+        .fetch_cast::<i8>()
+        .collect::<m![R], m![E]>()
+        .to_trf();
+
+    ctx.main
+        .begin(input_dm.view())
+        .fetch::<m![A], m![E]>()
+        .fetch_cast::<i8>()
+        .collect::<m![A], m![E]>()
+        .contract_outer::<m![A], m![E], _, _, _>(&trf)
+        .contract_packet::<m![1]>()
+        .contract_time::<m![A]>()
+        .contract_lane::<m![A], m![R # 8]>(LaneMode::Interleaved)
+}

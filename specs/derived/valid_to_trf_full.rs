@@ -1,0 +1,22 @@
+// book: furiosa-opt-examples/src/contract_outer_assertions.rs — i8 TRF store with A across the 8 lanes
+// source: furiosa-opt-examples/src/contract_outer_assertions.rs (trf_size::valid_to_trf_full)
+// Derived from the book's kernel: HBM transfer removed; the DM operand is a parameter.
+use furiosa_opt_std::prelude::*;
+
+axes![A = 8, B = 64, C = 128, D = 64, E = 32, F = 6, R = 8, T = 5, U = 3, V = 2];
+
+type Chip = m![1];
+type Cluster = m![1 # 2];
+type Slice = m![1 # 256];
+type Lane = m![R];
+
+// Derived values: FlitsPerLane 2, 64 B per lane, 512 B total.
+pub fn valid_to_trf_full(ctx: &mut Context, trf_dm: &DmTensor<i8, Chip, Cluster, Slice, m![A, B]>) {
+    let _trf: TrfTensor<i8, Chip, Cluster, Slice, m![A], m![B]> = ctx
+        .sub
+        .begin(trf_dm.view())
+        .fetch::<m![A], m![B]>()
+        .fetch_cast::<i8>()
+        .collect::<m![A, B / 32], m![B % 32]>()
+        .to_trf();
+}

@@ -1,0 +1,21 @@
+// expect: ToTrfError::ElementMismatch (contraction.md §4.2 rule 5, §12 #7)
+// source: furiosa-opt-examples/src/negative/contract_outer_assertions.rs (trf_mapping::invalid_mapping)
+// Derived from the book's kernel: HBM transfer removed; the DM operand is a parameter.
+use furiosa_opt_std::prelude::*;
+
+axes![A = 8, B = 64, C = 128, D = 64, E = 32, F = 6, R = 8, T = 5, U = 3, V = 2];
+
+type Chip = m![1];
+type Cluster = m![1 # 2];
+type Slice = m![1 # 256];
+type Lane = m![R];
+
+pub fn invalid_mapping(ctx: &mut Context, trf_dm: &DmTensor<i8, Chip, Cluster, Slice, m![R, B]>) {
+    let _trf: TrfTensor<i8, Chip, Cluster, Slice, Lane, m![A, C]> = ctx
+        .sub
+        .begin(trf_dm.view())
+        .fetch::<m![R], m![B]>()
+        .fetch_cast::<i8>()
+        .collect::<m![R, B / 32], m![B % 32]>()
+        .to_trf();
+}

@@ -1,0 +1,25 @@
+// book: docs/src/computing-tensors/contraction-engine/lane-folder.md — Lane Folder only, Sequential: the lanes move into OutTime, P splits into 8-element flits
+#![feature(adt_const_params)]
+extern crate furiosa_opt_std;
+use furiosa_opt_std::prelude::*;
+axes![N = 8, M = 4, P = 16];
+
+// contraction.md §11 ex 10: InnerTime 1, 64 output flits.
+fn lane_sequential<'l, const T: Tu>(
+    input: ContractTimeTensor<'l, T, f32, m![1], m![1 # 2], m![1 # 256], m![N], m![M], m![P]>,
+) -> ContractTensor<'l, T, f32, m![1], m![1 # 2], m![1 # 256], m![M, N, P / 8], m![P % 8]> {
+    input.contract_lane::<m![M, N, P / 8], m![P % 8]>(LaneMode::Sequential)
+}
+
+// Driver code of the snippet (not part of the kernel).
+let mut ctx = Context::acquire();
+
+let a: CollectTensor<'_, _, bf16, m![1], m![1 # 2], m![1 # 256], m![M], m![P]> = CollectTensor::new(&mut ctx.main, Tensor::zero());
+let b: TrfTensor<bf16, m![1], m![1 # 2], m![1 # 256], m![N], m![P]> = TrfTensor::new();
+
+let i: ContractTimeTensor<'_, _, f32, m![1], m![1 # 2], m![1 # 256], m![N], m![M], m![P]> = a
+    .contract_outer::<m![M], m![P], m![N], m![P], _>(&b)
+    .contract_packet::<m![P]>()
+    .contract_time::<m![M]>();
+
+let _o = lane_sequential(i);

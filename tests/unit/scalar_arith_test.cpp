@@ -1,0 +1,239 @@
+// Integer wrap / zero point, fixed point, the f4e2m1 host encoder and the traits, each against an
+// independent computation written here (modular arithmetic, double arithmetic, exact distances).
+#include "ir/types/scalar_type.h"
+#include "runtime/scalar/bf16.h"
+#include "runtime/scalar/f4e2m1.h"
+#include "runtime/scalar/f8.h"
+#include "runtime/scalar/fixed_point.h"
+#include "runtime/scalar/float_bits.h"
+#include "runtime/scalar/integer.h"
+#include "runtime/scalar/scalar_traits.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <vector>
+
+using namespace tujit;
+using namespace tujit::runtime;
+using ir::ScalarType;
+
+namespace {
+
+/// Two's complement truncation by modular arithmetic: v mod 2^k, then shifted into
+/// [-2^(k-1), 2^(k-1)).
+std::int64_t ref_wrap(std::int64_t v, unsigned k) {
+  const std::int64_t m = std::int64_t{1} << k;
+  std::int64_t r = ((v % m) + m) % m;
+  return r >= m / 2 ? r - m : r;
+}
+
+std::vector<std::int32_t> interesting_i32() {
+  std::vector<std::int32_t> vs = {0,
+                                  1,
+                                  -1,
+                                  7,
+                                  8,
+                                  -8,
+                                  -9,
+                                  15,
+                                  16,
+                                  -16,
+                                  -17,
+                                  127,
+                                  128,
+                                  -128,
+                                  -129,
+                                  255,
+                                  256,
+                                  -256,
+                                  -257,
+                                  32767,
+                                  32768,
+                                  -32768,
+                                  -32769,
+                                  65535,
+                                  65536,
+                                  std::numeric_limits<std::int32_t>::max(),
+                                  std::numeric_limits<std::int32_t>::min()};
+  std::mt19937 rng(7u);
+  for (int i = 0; i < 2000; ++i) vs.push_back(static_cast<std::int32_t>(rng()));
+  return vs;
+}
+
+} // namespace
+
+TEST_CASE("Wrap(k) equals modular two's-complement truncation", "[scalar]") {
+  std::size_t mismatches = 0;
+  for (std::int32_t v : interesting_i32())
+    for (unsigned k = 1; k <= 32; ++k)
+      if (wrap(v, k) != ref_wrap(v, k)) ++mismatches;
+  CHECK(mismatches == 0);
+  for (std::int32_t v : interesting_i32()) {
+    INFO("v " << v);
+    CHECK(narrow_i4(v) == ref_wrap(v, 4));
+    CHECK(narrow_i5(v) == ref_wrap(v, 5));
+    CHECK(narrow_i8(v) == ref_wrap(v, 8));
+    CHECK(narrow_i9(v) == ref_wrap(v, 9));
+    CHECK(narrow_i16(v) == ref_wrap(v, 16));
+  }
+  CHECK(narrow_i5(16) == -16); // §3.1 examples
+  CHECK(narrow_i9(256) == -256);
+}
+
+TEST_CASE("zero-point subtraction over every in-range value and zero point", "[scalar]") {
+  for (int v = -8; v <= 7; ++v)
+    for (int zp = -8; zp <= 7; ++zp) {
+      // in range: the residual fits i5 unchanged (§6)
+      CHECK(zero_point_sub_i4_to_i5(static_cast<std::int8_t>(v), zp) == v - zp);
+    }
+  std::size_t mismatches = 0;
+  for (int v = -128; v <= 127; ++v)
+    for (int zp = -128; zp <= 127; ++zp)
+      if (zero_point_sub_i8_to_i9(static_cast<std::int8_t>(v), zp) != v - zp) ++mismatches;
+  CHECK(mismatches == 0);
+  // Out of range (refused at verification) the arithmetic is still Wrap(5) / Wrap(9).
+  CHECK(zero_point_sub_i4_to_i5(-8, 9) == ref_wrap(-17, 5));
+  CHECK(zero_point_sub_i8_to_i9(-128, 200) == ref_wrap(-328, 9));
+}
+
+TEST_CASE("i32 contraction arithmetic wraps (scalars.md §7)", "[scalar]") {
+  for (std::int32_t a : interesting_i32())
+    for (std::int32_t b : {0, 1, -1, 3, 65536, std::numeric_limits<std::int32_t>::min()}) {
+      CHECK(wrapping_add_i32(a, b) == ref_wrap(std::int64_t{a} + b, 32));
+      CHECK(wrapping_mul_i32(a, b) ==
+            ref_wrap((std::int64_t{a} * b) % (std::int64_t{1} << 32), 32));
+    }
+}
+
+TEST_CASE("fxp_to_f32 equals the RNE conversion of the exact value v·2^(iw-31)", "[scalar]") {
+  std::size_t mismatches = 0, checked = 0;
+  std::ostringstream first;
+  std::vector<std::int32_t> vs = interesting_i32();
+  for (std::int32_t base : {1 << 24, 1 << 25, 1 << 30})
+    for (std::int32_t d = -130; d <= 130; ++d) vs.push_back(base + d); // rounding boundaries
+  for (std::int32_t v : vs)
+    for (std::uint32_t iw = 0; iw <= 31; ++iw) {
+      // double holds v exactly; scaling by a power of two is exact; the double -> float
+      // conversion is IEEE round-to-nearest-even.
+      const double exact = std::ldexp(static_cast<double>(v), static_cast<int>(iw) - 31);
+      const std::uint32_t want = f32_bits(static_cast<float>(exact));
+      const std::uint32_t got = fxp_to_f32(v, iw);
+      ++checked;
+      if (got != want) {
+        if (mismatches++ < 5) first << "v=" << v << " iw=" << iw << " got " << got << "\n";
+      }
+    }
+  INFO(first.str());
+  CHECK(mismatches == 0);
+  CHECK(checked > 60000);
+}
+
+TEST_CASE("f32_to_fxp equals round-half-away of x·2^(31-iw), clamped", "[scalar]") {
+  auto ref = [](std::uint32_t x, std::uint32_t iw) -> std::int64_t {
+    const float f = f32_from_bits(x);
+    if (std::isnan(f)) return std::signbit(f) ? INT32_MIN : INT32_MAX;
+    const double r = std::round(std::ldexp(static_cast<double>(f), 31 - static_cast<int>(iw)));
+    if (r >= 2147483647.0) return INT32_MAX;
+    if (r <= -2147483648.0) return INT32_MIN;
+    return static_cast<std::int64_t>(r);
+  };
+  std::vector<std::uint32_t> xs = {0x00000000u, 0x80000000u, 0x7F800000u, 0xFF800000u,
+                                   0x7FC00000u, 0xFFC00000u, 0x00000001u, 0x3F800000u,
+                                   0xBF800000u, 0x3F000000u, 0x4F000000u, 0xCF000000u,
+                                   0x4EFFFFFFu, 0xCEFFFFFFu, 0x4F000001u, 0xCF000001u};
+  std::mt19937 rng(11u);
+  for (int i = 0; i < 20000; ++i) {
+    // random values around the i32 scale for a random iw: exponent near 127 ± 40
+    const auto r1 = static_cast<std::uint32_t>(rng()), r2 = static_cast<std::uint32_t>(rng());
+    const std::uint32_t e = 87u + r1 % 80u;
+    xs.push_back((r2 & 0x80000000u) | (e << 23) | (r2 & 0x7FFFFFu));
+  }
+  for (std::int32_t k = -40; k <= 40; ++k) // exact halves: (k + 0.5)·2^-(31-iw) at iw = 31
+    xs.push_back(f32_bits(static_cast<float>(k) + 0.5f));
+  std::size_t mismatches = 0;
+  for (std::uint32_t x : xs)
+    for (std::uint32_t iw = 0; iw <= 31; ++iw)
+      if (f32_to_fxp(x, iw) != ref(x, iw)) ++mismatches;
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("f4e2m1 host encoder: nearest code, ties to the lower code", "[scalar]") {
+  const double values[16] = {0, 0.5, 1, 1.5, 2, 3, 4, 6, -0.0, -0.5, -1, -1.5, -2, -3, -4, -6};
+  // Exact-distance model; on the grid k/1024 in [-8, 8] every f32 error is exact, so the
+  // encoder's f32 error computation agrees with it.
+  auto ref = [&](double x) {
+    unsigned best = 0;
+    for (unsigned c = 1; c < 16; ++c)
+      if (std::fabs(values[c] - x) < std::fabs(values[best] - x)) best = c;
+    return best;
+  };
+  std::size_t mismatches = 0;
+  for (int k = -8192; k <= 8192; ++k) {
+    const double x = k / 1024.0;
+    if (enc_e2m1_host(f32_bits(static_cast<float>(x))) != ref(x)) ++mismatches;
+  }
+  CHECK(mismatches == 0);
+  for (unsigned c = 0; c < 16; ++c) {
+    INFO("code " << c);
+    // every value encodes to its first code (−0 equals +0, so it encodes to code 0)
+    CHECK(enc_e2m1_host(dec_e2m1(static_cast<std::uint8_t>(c))) == (c == 8 ? 0u : c));
+  }
+  CHECK(enc_e2m1_host(f32_bits(0.25f)) == 0x0);  // tie 0 / 0.5 -> lower code
+  CHECK(enc_e2m1_host(f32_bits(5.0f)) == 0x6);   // tie 4 / 6 -> code 6 (4.0)
+  CHECK(enc_e2m1_host(f32_bits(-5.0f)) == 0xE);  // tie −4 / −6 -> code 14 (−4.0)
+  CHECK(enc_e2m1_host(f32_bits(-0.25f)) == 0x0); // tie +0 / −0.5 -> code 0
+  CHECK(enc_e2m1_host(f32_bits(100.0f)) == 0x7);
+  CHECK(enc_e2m1_host(0x7F800000u) == 0x0); // every error is inf: the first code stays
+}
+
+TEST_CASE("traits: widths from ir, hardware widen/narrow per type", "[scalar]") {
+  using I4 = ScalarTraits<ScalarType::I4>;
+  using I9 = ScalarTraits<ScalarType::I9>;
+  using B = ScalarTraits<ScalarType::BF16>;
+  using E4 = ScalarTraits<ScalarType::F8E4M3>;
+  using E5 = ScalarTraits<ScalarType::F8E5M2>;
+  STATIC_REQUIRE(I4::wire_bits == 4);
+  STATIC_REQUIRE(I4::staging_bits == 4);
+  STATIC_REQUIRE(I9::wire_bits == 8);
+  STATIC_REQUIRE(I9::staging_bits == 16);
+  STATIC_REQUIRE(std::is_same_v<I9::Host, std::int16_t>);
+  STATIC_REQUIRE(std::is_same_v<ScalarTraits<ScalarType::I5>::Host, std::int8_t>);
+  STATIC_REQUIRE(std::is_same_v<B::Accumulator, float>);
+  STATIC_REQUIRE(std::is_same_v<I4::Accumulator, std::int32_t>);
+  CHECK(I4::narrow(8) == -8);
+  CHECK(I9::narrow(256) == -256);
+  CHECK(I9::widen(-256) == -256);
+  CHECK(f32_bits(B::widen(Bf16{0x8001})) == 0x80000000u); // hardware form: flushed
+  CHECK(B::narrow(f32_from_bits(0x00400000u)) == Bf16{0x0000});
+  CHECK(f32_bits(E4::widen(F8E4M3{0x7E})) == 0x43E00000u);
+  CHECK(E4::narrow(1000.0f) == F8E4M3{0x7E});
+  CHECK(E5::narrow(1.125f) == F8E5M2{0x3D});
+  CHECK(F4E2M1::from_bits(0xF3) == F4E2M1{0x3});
+  CHECK(ScalarTraits<ScalarType::F4E2M1>::to_f32(F4E2M1{0xF}) == -6.0f);
+  // run-time dispatch reaches the matching traits
+  for (ScalarType t : ir::kAllScalarTypes) {
+    INFO(ir::name(t));
+    CHECK(visit_scalar_type(t, [](auto tag) { return ScalarTraits<decltype(tag)::value>::type; }) ==
+          t);
+  }
+  // vector reinterpret both ways keeps the bits (§5.6)
+  CHECK(reinterpret_i32_as_f32(0x3F800000) == f32_bits(1.0f));
+  CHECK(reinterpret_f32_as_i32(0xBF800000u) == static_cast<std::int32_t>(0xBF800000u));
+}
+
+TEST_CASE("conversions are constant expressions (usable in tables and static checks)", "[scalar]") {
+  STATIC_REQUIRE(narrow_bf16(0x3F818000u) == 0x3F82);       // §8 #3
+  STATIC_REQUIRE(widen_bf16(0x7F81) == 0x7FC00000u);        // §8 #24
+  STATIC_REQUIRE(enc_e4m3(0x3F980000u) == 0x3A);            // §8 #43
+  STATIC_REQUIRE(dec_e4m3(0x07) == 0x3C600000u);            // §8 #51
+  STATIC_REQUIRE(enc_e5m2(0x38600000u) == 0x03);            // §8 #63
+  STATIC_REQUIRE(dec_e5m2(0x83) == 0xB8400000u);            // §8 #69
+  STATIC_REQUIRE(fxp_to_f32(0x7FFFFFFF, 0) == 0x3F800000u); // §8 #95
+  STATIC_REQUIRE(f32_to_fxp(0x40200000u, 31) == 3);         // §8 #98
+  STATIC_REQUIRE(wrap(40000, 16) == -25536);                // §8 #77
+}
