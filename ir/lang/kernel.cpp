@@ -39,10 +39,6 @@ std::string_view to_string(StageOp op) {
   return "?";
 }
 
-std::string_view to_string(LaneMode m) {
-  return m == LaneMode::Interleaved ? "Interleaved" : "Sequential";
-}
-
 namespace {
 
 /// kernel-language.md "Diagnostics": several independent errors are reported, up to a limit.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ir/lang/types.h"
+#include "ir/types/lane_mode.h"
 #include "ir/mapping/mapping.h"
 #include "ir/support/diagnostic.h"
 
@@ -32,8 +33,6 @@ enum class StageOp : std::uint8_t {
 /// exists.
 std::string_view to_string(StageOp op);
 
-enum class LaneMode : std::uint8_t { Interleaved, Sequential };
-std::string_view to_string(LaneMode m);
 
 /// The context a chain runs in (`ctx.main` / `ctx.sub`); Unknown when the chain starts from a
 /// kernel parameter (the caller chose the context).

@@ -81,6 +81,17 @@ private:
   }
 
   void error(std::size_t at, std::size_t len, std::string msg) {
+    // A binary or mis-encoded file would otherwise yield one diagnostic per byte: report the
+    // first kMaxLexErrors, then one summary, and keep lexing (bad bytes act as whitespace).
+    if (++errors_ > kMaxLexErrors) {
+      if (errors_ == kMaxLexErrors + 1) {
+        diags_.push_back(make_error("E-PARSE-001",
+                                    "too many lexical errors; further ones are not reported",
+                                    SourceSpan{static_cast<std::uint32_t>(at), 1}));
+        diags_.back().stage = "parse";
+      }
+      return;
+    }
     diags_.push_back(make_error("E-PARSE-001", std::move(msg),
                                 SourceSpan{static_cast<std::uint32_t>(at),
                                            static_cast<std::uint32_t>(len)}));
@@ -238,6 +249,8 @@ private:
   std::string_view t_;
   Diagnostics& diags_;
   std::size_t i_ = 0;
+  std::size_t errors_ = 0;
+  static constexpr std::size_t kMaxLexErrors = 100;
 };
 
 } // namespace

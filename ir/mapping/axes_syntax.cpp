@@ -63,7 +63,7 @@ Result<std::vector<Axis>> parse_axes(std::span<const Token> body) {
     auto n = syntax_detail::nat_value(*size);
     if (!n) return n.diagnostics();
     if (*n == 0)
-      return parse_error("E-MAP-007", fmt::format("axis `{}` has size 0", name.text), size->span,
+      return parse_error("E-TYPE-307", fmt::format("axis `{}` has size 0", name.text), size->span,
                          {"axis sizes must be >= 1 (mapping.md §1.3, §10 D-7)"});
     out.push_back(Axis{std::string(name.text), *n});
     name_spans.push_back(name.span);

@@ -315,7 +315,7 @@ Result<std::vector<DivideTerm>> divide_exact(const FactorList& d, const FactorLi
   }
   const bool many = div.divisor.unmatched.size() > 1;
   Diagnostic diag = make_error(
-      "E-MAP-DIV-001", fmt::format("{} of the {} `[{}]` {} not {} of the {} `[{}]`", digits,
+      "E-TYPE-331", fmt::format("{} of the {} `[{}]` {} not {} of the {} `[{}]`", digits,
                                    names.divisor, render_text(v), many ? "are" : "is",
                                    many ? "factors" : "a factor", names.dividend, render_text(d)));
   diag.stage = "type";

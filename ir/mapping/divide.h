@@ -95,7 +95,7 @@ std::pair<FactorList, FactorList> refine_and_lift(const FactorList& d, const Fac
 /// `d` and `v` are canonical lists (outputs of factorize/normalize).
 Division divide_relaxed(const FactorList& d, const FactorList& v);
 
-/// §7.2 divide_exact: the terms, or an error (E-MAP-DIV-001, stage "type") naming the divisor
+/// §7.2 divide_exact: the terms, or an error (E-TYPE-331, stage "type") naming the divisor
 /// digits that are not factors of the dividend.
 Result<std::vector<DivideTerm>> divide_exact(const FactorList& d, const FactorList& v,
                                              const DivideNames& names = {});
@@ -119,7 +119,7 @@ struct Residues {
 /// tile length `len` (1 <= len <= the term's resize): the dividend keeps the first `len` values
 /// of that digit and pads the rest of it (Top for read views, Bottom for mutable views); other
 /// matched digits become Top holes as in the relaxed residue. The divisor side is its relaxed
-/// residue. Errors (E-MAP-DIV-002): no such term, or `len` out of range.
+/// residue. Errors (E-TYPE-332): no such term, or `len` out of range.
 Result<Residues> tile_residues(const Division& division, std::size_t term, std::uint64_t len,
                                bool mutable_view);
 
@@ -131,7 +131,7 @@ struct TermBounds {
 };
 
 /// §7.4 bounds {min, max} of every matched digit (parallel to `terms`). Error "misaligned"
-/// (E-MAP-DIV-003) when a matched digit is not a single-term leaf of its side.
+/// (E-TYPE-333) when a matched digit is not a single-term leaf of its side.
 Result<std::vector<TermBounds>> term_bounds(const Division& division);
 
 /// §7.4 padding ranges of one side in stride space, merged where they touch, ascending.
@@ -139,7 +139,7 @@ Result<std::vector<TermBounds>> term_bounds(const Division& division);
 /// (the variant the contiguous tail uses).
 std::vector<StrideRange> padding_ranges(const DivisionSide& side, bool live_start = false);
 
-/// §7.4 remainder (compacted quotient) of one side; error "misaligned" (E-MAP-DIV-003) when a
+/// §7.4 remainder (compacted quotient) of one side; error "misaligned" (E-TYPE-333) when a
 /// matched digit lies inside a group leaf.
 Result<FactorList> remainder(const DivisionSide& side);
 

@@ -44,7 +44,7 @@ Diagnostic misaligned(const DivisionSide& side, const Leaf& leaf) {
     if (f.is_pad()) f.total /= leaf.stride;
     block.factors.push_back(std::move(f));
   }
-  return type_error("E-MAP-DIV-003",
+  return type_error("E-TYPE-333",
                     fmt::format("misaligned: a matched digit lies inside the padded block `{}` "
                                 "(at position stride {}), so it cannot be taken out on its own",
                                 render_text(block), leaf.stride),
@@ -95,7 +95,7 @@ FactorList relaxed_residue_of(const DivisionSide& side) {
 Result<Residues> tile_residues(const Division& division, std::size_t term, std::uint64_t len,
                                bool mutable_view) {
   if (term >= division.terms.size())
-    return type_error("E-MAP-DIV-002",
+    return type_error("E-TYPE-332",
                       fmt::format("the tile index is not a factor of the tiled mapping `[{}]`",
                                   render_text(division.dividend.refined)),
                       {fmt::format("the division matched {} digit(s); asked for digit {}",
@@ -103,7 +103,7 @@ Result<Residues> tile_residues(const Division& division, std::size_t term, std::
   const std::uint64_t count = division.terms[term].resize;
   if (len < 1 || len > count)
     return type_error(
-        "E-MAP-DIV-002",
+        "E-TYPE-332",
         fmt::format("tile length {} is out of range for a tiled digit of {} values", len, count),
         {"rule (mapping.md §7.3): 1 <= LEN <= the count of the tiled digit"});
 
@@ -140,7 +140,7 @@ Result<std::vector<TermBounds>> term_bounds(const Division& division) {
       const std::size_t factor = ok_d ? p.divisor_factor : p.dividend_factor;
       for (const Leaf& leaf : leaves(side.refined))
         if (factor >= leaf.first && factor <= leaf.last) return misaligned(side, leaf);
-      return type_error("E-MAP-DIV-003", "misaligned: a matched digit is not an axis leaf");
+      return type_error("E-TYPE-333", "misaligned: a matched digit is not an axis leaf");
     }
     out.push_back(b);
   }

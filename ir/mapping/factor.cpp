@@ -191,7 +191,7 @@ std::vector<Axis> referenced_axes(const FactorList& l) {
 
 Diagnostic not_divisible(std::string_view what, std::uint64_t size, std::uint64_t n) {
   return make_error(
-      "E-TYPE-120",
+      "E-TYPE-320",
       fmt::format("{} {} does not divide the mapping's SIZE {}: not divisible", what, n, size),
       std::nullopt, {"mapping.md §5: split_at(L, n) needs n >= 1 and n dividing SIZE(L)"});
 }

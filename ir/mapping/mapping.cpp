@@ -134,7 +134,7 @@ const NodePtr& identity_node() {
 
 Diagnostic map_error(std::string code, std::string msg, std::vector<std::string> notes) {
   Diagnostic d = make_error(std::move(code), std::move(msg), std::nullopt, std::move(notes));
-  d.stage = "parse";
+  d.stage = "type"; // static validity (mapping.md §1.3) is a type-level rule
   return d;
 }
 
@@ -217,7 +217,7 @@ Mapping Mapping::symbol(const Axis& a) {
 
 Result<Mapping> Mapping::broadcast(std::uint64_t n) {
   if (n == 0)
-    return map_error("E-MAP-001", "a broadcast must have at least one position",
+    return map_error("E-TYPE-301", "a broadcast must have at least one position",
                      {"rule: `n` needs n >= 1 (mapping.md §1.3, D-7); got 0"});
   if (n == 1) return Mapping();
   auto p = std::make_shared<Node>();
@@ -230,7 +230,7 @@ Result<Mapping> Mapping::broadcast(std::uint64_t n) {
 Result<Mapping> Mapping::pair(const Mapping& major, const Mapping& minor) {
   std::uint64_t size = 0;
   if (__builtin_mul_overflow(major.size(), minor.size(), &size))
-    return map_error("E-MAP-006", "the pair's size does not fit 64 bits",
+    return map_error("E-TYPE-306", "the pair's size does not fit 64 bits",
                      {fmt::format("SIZE(major) = {} times SIZE(minor) = {} overflows u64 "
                                   "(mapping.md §1.3)",
                                   major.size(), minor.size())});
@@ -257,11 +257,11 @@ std::shared_ptr<Mapping::Node> unary(Mapping::Kind k, const Mapping& x, std::uin
 
 Result<Mapping> Mapping::stride(const Mapping& x, std::uint64_t s) {
   if (s == 0)
-    return map_error("E-MAP-002", "stride by 0",
+    return map_error("E-TYPE-302", "stride by 0",
                      {"rule: `x / s` needs s >= 1 (mapping.md §1.3, D-7)"});
   if (x.size() % s != 0)
     return map_error(
-        "E-MAP-002", fmt::format("stride {} does not divide the operand's size {}", s, x.size()),
+        "E-TYPE-302", fmt::format("stride {} does not divide the operand's size {}", s, x.size()),
         {fmt::format("rule: `x / s` needs s | SIZE(x) (mapping.md §1.3); {} mod {} = {}", x.size(),
                      s, x.size() % s)});
   return Mapping(unary(Kind::Stride, x, s, x.size() / s));
@@ -269,11 +269,11 @@ Result<Mapping> Mapping::stride(const Mapping& x, std::uint64_t s) {
 
 Result<Mapping> Mapping::modulo(const Mapping& x, std::uint64_t m) {
   if (m == 0)
-    return map_error("E-MAP-003", "modulo by 0",
+    return map_error("E-TYPE-303", "modulo by 0",
                      {"rule: `x % m` needs m >= 1 (mapping.md §1.3, D-7)"});
   if (x.size() % m != 0)
     return map_error(
-        "E-MAP-003", fmt::format("modulo {} does not divide the operand's size {}", m, x.size()),
+        "E-TYPE-303", fmt::format("modulo {} does not divide the operand's size {}", m, x.size()),
         {fmt::format("rule: `x % m` needs m | SIZE(x) (mapping.md §1.3); {} mod {} = {}", x.size(),
                      m, x.size() % m)});
   return Mapping(unary(Kind::Modulo, x, m, m));
@@ -281,10 +281,10 @@ Result<Mapping> Mapping::modulo(const Mapping& x, std::uint64_t m) {
 
 Result<Mapping> Mapping::resize(const Mapping& x, std::uint64_t r) {
   if (r == 0)
-    return map_error("E-MAP-004", "resize to 0",
+    return map_error("E-TYPE-304", "resize to 0",
                      {"rule: `x = r` needs r >= 1 (mapping.md §1.3, D-7)"});
   if (r > x.size())
-    return map_error("E-MAP-004",
+    return map_error("E-TYPE-304",
                      fmt::format("resize to {} is larger than the operand's size {}", r, x.size()),
                      {fmt::format("rule: `x = r` needs r <= SIZE(x) (mapping.md §1.3, D-6); use "
                                   "`# {}` to pad instead",
@@ -294,11 +294,11 @@ Result<Mapping> Mapping::resize(const Mapping& x, std::uint64_t r) {
 
 Result<Mapping> Mapping::padding(const Mapping& x, std::uint64_t t, PaddingKind k) {
   if (t == 0)
-    return map_error("E-MAP-005", "padding to 0",
+    return map_error("E-TYPE-305", "padding to 0",
                      {"rule: `x # t` needs t >= 1 (mapping.md §1.3, D-7)"});
   if (t < x.size())
     return map_error(
-        "E-MAP-005",
+        "E-TYPE-305",
         fmt::format("padding to {} is smaller than the operand's size {}", t, x.size()),
         {fmt::format("rule: `x # t` needs t >= SIZE(x) (mapping.md §1.3, D-6); use "
                      "`= {}` to keep a prefix instead",

@@ -133,7 +133,7 @@ Result<FactorList> padding(const FactorList& l, std::uint64_t t, PaddingKind k) 
   const std::uint64_t size = l.size();
   if (t < size)
     return make_error(
-        "E-TYPE-121",
+        "E-TYPE-321",
         fmt::format("cannot pad a mapping of SIZE {} to {}: padding must not shrink", size, t),
         std::nullopt, {"mapping.md §1.3: `x # t` needs t >= SIZE(x) (§10 D-6)"});
   if (t == size) return l;

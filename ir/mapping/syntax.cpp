@@ -342,7 +342,7 @@ private:
   }
 
   void fail_static(Diagnostics ds, SourceSpan at) {
-    Diagnostic d = ds.empty() ? make_error("E-MAP-000", "invalid mapping") : std::move(ds.front());
+    Diagnostic d = ds.empty() ? make_error("E-TYPE-300", "invalid mapping") : std::move(ds.front());
     d.span = at;
     d.stage = "parse";
     diag_ = std::move(d);
@@ -421,7 +421,7 @@ Result<Index> parse_index(std::span<const Token> body, const MappingContext& ctx
                              ? fmt::format("is out of bounds (SIZE {})", m->size())
                              : fmt::format("is {} padding", to_string(c.padding));
       Diagnostic d = make_error(
-          "E-MAP-008", fmt::format("position {} of `{}` {}", value, m->to_string(), what),
+          "E-TYPE-308", fmt::format("position {} of `{}` {}", value, m->to_string(), what),
           syntax_detail::join(lhs_span, value_span),
           {"an index assignment must select a live cell of its mapping (mapping.md §2)"});
       d.stage = "parse";

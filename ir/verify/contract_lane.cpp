@@ -39,11 +39,7 @@ std::string lane_padded_text(const Mapping& lane, std::uint64_t bus) {
 
 } // namespace
 
-std::string_view to_string(LaneMode m) {
-  return m == LaneMode::Interleaved ? "Interleaved" : "Sequential";
-}
-
-DerivedTable LaneDerived::to_table() const {
+DerivedTable ContractLaneDerived::to_table() const {
   DerivedTable t;
   t["mode"] = std::string(to_string(mode));
   t["inner_time"] = inner_time;
@@ -57,7 +53,7 @@ DerivedTable LaneDerived::to_table() const {
   return t;
 }
 
-Result<LaneDerived> contract_lane(const LaneInputs& in) {
+Result<ContractLaneDerived> verify_contract_lane(const ContractLaneInput& in) {
   const auto& hw = target::kRngd;
   const bool interleaved = in.mode == LaneMode::Interleaved;
   const std::string mode(to_string(in.mode));
@@ -168,7 +164,7 @@ Result<LaneDerived> contract_lane(const LaneInputs& in) {
 
   // Rule 7: one slot = one [Lane, P2] chunk; the mode pads one side (Interleaved: Lane to the
   // 8-wide bus; Sequential: P2 to the 32 accumulator columns).
-  LaneDerived out;
+  ContractLaneDerived out;
   out.mode = in.mode;
   out.inner_time = inner_time_from_reduced(divide_relaxed(pre, t2), t2.size());
   out.padded_lane = interleaved ? align_up(lane_size, bus) : lane_size;

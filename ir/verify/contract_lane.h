@@ -7,20 +7,16 @@
 #include "ir/support/diagnostic.h"
 #include "ir/verify/stage_check.h"
 
+#include "ir/types/lane_mode.h"
+
 #include <cstdint>
 #include <string_view>
 
 namespace tujit::ir::verify {
 
-/// Where the Lane Folder puts Lane (contraction.md §8).
-enum class LaneMode : std::uint8_t {
-  Interleaved, // T3 = [T2, P2], P3 = [Lane # 8]
-  Sequential,  // T3 = [T2, Lane, pad8(P2) / 8], P3 = pad8(P2) % 8
-};
-std::string_view to_string(LaneMode m); // "Interleaved" | "Sequential"
 
 /// What `contract_lane::<T3, P3>(mode)` reads.
-struct LaneInputs {
+struct ContractLaneInput {
   LaneMode mode = LaneMode::Interleaved;
   Mapping lane;            // Lane
   Mapping t2;              // Time after the Time Reducer
@@ -31,7 +27,7 @@ struct LaneInputs {
 };
 
 /// Derived parameters of the Lane Folder (contraction.md §7 capacity, §8, §10).
-struct LaneDerived {
+struct ContractLaneDerived {
   LaneMode mode = LaneMode::Interleaved;
   std::uint64_t inner_time = 1;    // InnerTime: slots one slot group keeps open
   std::uint64_t padded_lane = 8;   // Lane cells per chunk (Interleaved: Lane padded to 8)
@@ -51,6 +47,6 @@ struct LaneDerived {
 /// Runs the rules of contraction.md §8 in order (first failure wins). Codes:
 /// E-LANE-001 PacketTooWide, -002 OutPacketSize, -003 OutPacketMismatch, -004 OutTimeMismatch,
 /// -005 OuterTimeMismatch, -006 InconsistentReduceTime, -007 BufferExceeded.
-Result<LaneDerived> contract_lane(const LaneInputs& in);
+Result<ContractLaneDerived> verify_contract_lane(const ContractLaneInput& in);
 
 } // namespace tujit::ir::verify

@@ -34,7 +34,7 @@ std::string bytes_text(std::uint64_t bits) {
 
 } // namespace
 
-DerivedTable PacketDerived::to_table() const {
+DerivedTable ContractPacketDerived::to_table() const {
   DerivedTable t;
   t["depth"] = std::uint64_t{depth};
   t["group"] = group;
@@ -45,7 +45,7 @@ DerivedTable PacketDerived::to_table() const {
   return t;
 }
 
-Result<PacketDerived> contract_packet(const PacketInputs& in) {
+Result<ContractPacketDerived> verify_contract_packet(const ContractPacketInput& in) {
   const auto& hw = target::kRngd;
   const std::uint64_t op_size = in.out_packet.size();
   const std::uint64_t p2_size = in.p2.size();
@@ -105,7 +105,7 @@ Result<PacketDerived> contract_packet(const PacketInputs& in) {
     if (!s) continue; // unreachable: 2^d divides |OP| by construction
     const FactorList rp_strip = remove_padding(s->outer);
     if (rp_strip == p2_strip) {
-      PacketDerived out;
+      ContractPacketDerived out;
       out.depth = d;
       out.group = g;
       out.reduce_packet = s->outer;

@@ -15,14 +15,14 @@ namespace tujit::ir::verify {
 
 /// What `contract_packet::<P2>()` reads: the stream storage type and the Outer stage's
 /// OutPacket, plus the declared OutPacket.
-struct PacketInputs {
+struct ContractPacketInput {
   ScalarType dtype = ScalarType::BF16; // stream storage type D (sizes are in its wire bits)
   Mapping out_packet;                  // OP: the packet leaving the Outer stage
   Mapping p2;                          // P2: the declared OutPacket of contract_packet
 };
 
 /// Derived parameters of the Packet Reducer (contraction.md §6).
-struct PacketDerived {
+struct ContractPacketDerived {
   std::uint32_t depth = 0;        // d: tree depth, the smallest qualifying one ([MODEL])
   std::uint64_t group = 1;        // 2^d: adjacent OP cells summed into one column
   FactorList reduce_packet;       // RP = split(OP, 2^d).outer
@@ -38,6 +38,6 @@ struct PacketDerived {
 /// E-PACKET-001 InvalidPacketSize, -002 OutPacketTooWide, -003 OutPacketNotPow2,
 /// -004 NotAContraction, -005 NotAContractionOperand (a type the Multiplier has no MAC for;
 /// checked first, normally caught by contract_outer).
-Result<PacketDerived> contract_packet(const PacketInputs& in);
+Result<ContractPacketDerived> verify_contract_packet(const ContractPacketInput& in);
 
 } // namespace tujit::ir::verify

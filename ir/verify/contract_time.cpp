@@ -32,7 +32,7 @@ std::string first_message(const Diagnostics& ds) {
 
 } // namespace
 
-DerivedTable TimeDerived::to_table() const {
+DerivedTable ContractTimeDerived::to_table() const {
   DerivedTable t;
   t["inner_time"] = inner_time;
   t["slots_needed"] = slots_needed;
@@ -67,7 +67,7 @@ Result<std::uint64_t> inner_time_of(const Mapping& time, const Mapping& out_time
   return inner_time_from_reduced(divide_relaxed(d, v), v.size());
 }
 
-Result<TimeDerived> contract_time(const TimeInputs& in) {
+Result<ContractTimeDerived> verify_contract_time(const ContractTimeInput& in) {
   const FactorList ot = factorize(in.ot);
   const FactorList t2 = factorize(in.t2);
 
@@ -138,7 +138,7 @@ Result<TimeDerived> contract_time(const TimeInputs& in) {
     }
   }
 
-  TimeDerived out;
+  ContractTimeDerived out;
   out.terms = terms;
   Division full = divide_relaxed(ot, t2);
   for (const auto& u : full.dividend.unmatched) out.reduced.push_back(u);

@@ -16,13 +16,13 @@
 namespace tujit::ir::verify {
 
 /// What `contract_time::<T2>()` reads.
-struct TimeInputs {
+struct ContractTimeInput {
   Mapping ot; // OT: the time entering the Time Reducer (the Outer stage's OutTime)
   Mapping t2; // T2: the declared OutTime
 };
 
 /// Derived parameters of the Time Reducer (contraction.md §7).
-struct TimeDerived {
+struct ContractTimeDerived {
   /// divide_exact(OT, T2): the retained digits, outermost first in OT (dividend_stride
   /// descending), with their strides in OT (dividend) and in T2 (divisor).
   std::vector<DivideTerm> terms;
@@ -43,7 +43,7 @@ struct TimeDerived {
 
 /// Runs the rules of contraction.md §7 in order (first failure wins). Codes:
 /// E-TIME-001 Indivisible, -002 OrderNotPreserved, -003 LeadingPadding, -004 PaddingNotPreserved.
-Result<TimeDerived> contract_time(const TimeInputs& in);
+Result<ContractTimeDerived> verify_contract_time(const ContractTimeInput& in);
 
 /// InnerTime by the rule of contraction.md §7 on a division of the pre-reduce time by the reduced
 /// time: let R be the outermost reduced digit (unmatched digit of the refined dividend); the

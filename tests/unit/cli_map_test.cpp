@@ -119,7 +119,7 @@ TEST_CASE("tujit map: a bad mapping exits 1 with the caret under its column", "[
   Run r = tujit_map({"--axes", "A=8,B=512", "B / 64, B % 30"});
   CHECK(r.status == 1);
   CHECK(r.out.empty());
-  CHECK(r.err.find("E-MAP-003") != std::string::npos);
+  CHECK(r.err.find("E-TYPE-303") != std::string::npos);
   CHECK(r.err.find("MAPPING:1:11:") != std::string::npos); // the `%` of `% 30`
   CHECK(caret_column(r.err) == 10);
   r = tujit_map({"--axes", "A=8", "A, Q"});

@@ -56,3 +56,12 @@ TEST_CASE("lexer: bad bytes and unterminated constructs are diagnostics", "[lexe
   CHECK(ds[3].message.find("unterminated block comment") != std::string::npos);
   CHECK(t.back().kind == TokenKind::Eof);
 }
+
+TEST_CASE("lexer: a binary file yields a bounded number of diagnostics", "[lexer]") {
+  SourceBuffer src("bin", std::string(1'000'000, '\xff'));
+  Diagnostics ds;
+  auto t = lex(src, ds);
+  CHECK(ds.size() == 101);
+  CHECK(ds.back().message.find("too many lexical errors") != std::string::npos);
+  CHECK(t.size() == 1);
+}

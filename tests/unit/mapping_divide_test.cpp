@@ -153,7 +153,7 @@ TEST_CASE("divide: vector 40 partial division, unmatched digits, remainders", "[
   auto exact = divide_exact(F(ax, "A / 8, B"), F(ax, "B, C"), DivideNames{"time", "out-time"});
   REQUIRE_FALSE(exact.ok());
   const Diagnostic& diag = exact.diagnostics().front();
-  CHECK(diag.code == "E-MAP-DIV-001");
+  CHECK(diag.code == "E-TYPE-331");
   CHECK(diag.stage == "type");
   CHECK(diag.message == "`C` of the out-time `[B, C]` is not a factor of the time `[A / 8, B]`");
   REQUIRE(diag.notes.size() == 3);
@@ -274,7 +274,7 @@ TEST_CASE("divide: remainder of a matched digit inside a group leaf is misaligne
   REQUIRE(d.terms.size() == 1);
   auto r = remainder(d.dividend);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.diagnostics().front().code == "E-MAP-DIV-003");
+  CHECK(r.diagnostics().front().code == "E-TYPE-333");
   CHECK(r.diagnostics().front().message.find("misaligned") != std::string::npos);
   CHECK_FALSE(term_bounds(d).ok());
 }

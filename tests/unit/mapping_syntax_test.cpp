@@ -220,18 +220,18 @@ TEST_CASE("syntax: NAT is decimal digits fitting u64 (D-16)", "[mapping-syntax]"
 TEST_CASE("syntax: static validity errors point at the operator (§1.3, D-6, D-7)",
           "[mapping-syntax]") {
   AxisTable t = axes_of({{"A", 8}, {"X", std::uint64_t{1} << 32}});
-  expect_err("A / 3", t, "E-MAP-002", 2);
-  expect_err("A / 0", t, "E-MAP-002", 2);
-  expect_err("A % 3", t, "E-MAP-003", 2);
-  expect_err("A % 0", t, "E-MAP-003", 2);
-  expect_err("A = 9", t, "E-MAP-004", 2);
-  expect_err("A = 0", t, "E-MAP-004", 2);
-  expect_err("A # 7", t, "E-MAP-005", 2);
-  expect_err("A #{!} 0", t, "E-MAP-005", 2);
-  expect_err("0", t, "E-MAP-001", 0);
-  expect_err("A, 0", t, "E-MAP-001", 3);
-  expect_err("A, X, X", t, "E-MAP-006", 4); // X·X overflows; the fold reports the outer comma
-  expect_err("A / 2, A / 3", t, "E-MAP-002", 9);
+  expect_err("A / 3", t, "E-TYPE-302", 2);
+  expect_err("A / 0", t, "E-TYPE-302", 2);
+  expect_err("A % 3", t, "E-TYPE-303", 2);
+  expect_err("A % 0", t, "E-TYPE-303", 2);
+  expect_err("A = 9", t, "E-TYPE-304", 2);
+  expect_err("A = 0", t, "E-TYPE-304", 2);
+  expect_err("A # 7", t, "E-TYPE-305", 2);
+  expect_err("A #{!} 0", t, "E-TYPE-305", 2);
+  expect_err("0", t, "E-TYPE-301", 0);
+  expect_err("A, 0", t, "E-TYPE-301", 3);
+  expect_err("A, X, X", t, "E-TYPE-306", 4); // X·X overflows; the fold reports the outer comma
+  expect_err("A / 2, A / 3", t, "E-TYPE-302", 9);
   Diagnostic d = parse_err("A / 3", t);
   CHECK(d.message.find('3') != std::string::npos);
   CHECK(d.message.find('8') != std::string::npos);
@@ -316,9 +316,9 @@ TEST_CASE("syntax: number escapes `{ 8 }`, `{ N }`, `{ X::SIZE }` (§9 #11)", "[
   CHECK(equivalent_by_map(p("1 # {Out::SIZE}"), p("1 # 64")));
   // §9 #11 writes `A #{!} {Out::SIZE}` and `A #{0} {N}` with A = 512: both pad to less than
   // SIZE(A) and are rejected under D-6, exactly like their literal spellings.
-  perr("A #{!} {Out::SIZE}", "E-MAP-005", 2);
-  perr("A #{!} 64", "E-MAP-005", 2);
-  perr("A #{0} {N}", "E-MAP-005", 2);
+  perr("A #{!} {Out::SIZE}", "E-TYPE-305", 2);
+  perr("A #{!} 64", "E-TYPE-305", 2);
+  perr("A #{0} {N}", "E-TYPE-305", 2);
   // Errors inside escapes.
   perr("A / {Q}", "E-PARSE-108", 5);
   perr("A / {Q::SIZE}", "E-PARSE-108", 5);
@@ -326,7 +326,7 @@ TEST_CASE("syntax: number escapes `{ 8 }`, `{ N }`, `{ X::SIZE }` (§9 #11)", "[
   perr("A / {N + 1}", "E-PARSE-108", 5);
   perr("A / {}", "E-PARSE-108", 5);
   perr("A / {N", "E-PARSE-108", 5);
-  perr("A / {0}", "E-MAP-002", 2);
+  perr("A / {0}", "E-TYPE-302", 2);
 }
 
 TEST_CASE("syntax: operand escapes `{ Alias }` and `{ m![…] }` (§9 #11)", "[mapping-syntax]") {
@@ -444,7 +444,7 @@ TEST_CASE("axes: every rejection with its position", "[mapping-syntax]") {
   err("A =", "E-PARSE-111", 3);
   err("A = B", "E-PARSE-111", 4);
   err("A = 8 B = 2", "E-PARSE-111", 6);
-  err("A = 0", "E-MAP-007", 4);
+  err("A = 0", "E-TYPE-307", 4);
   err("A = 1_024", "E-PARSE-105", 4);
   err("A = 0x10", "E-PARSE-105", 4);
   err("A = 99999999999999999999", "E-PARSE-105", 4);
@@ -494,7 +494,7 @@ TEST_CASE("index: assignments combine in written order (§2, §9 #10, #11)", "[m
   CHECK(*r1 == Index{{"A", 0}});
   auto r3 = index_of("A / 32 = 8: {N}", ca); // position 32 of a SIZE-8 mapping
   REQUIRE_FALSE(r3.ok());
-  CHECK(r3.diagnostics().front().code == "E-MAP-008");
+  CHECK(r3.diagnostics().front().code == "E-TYPE-308");
 }
 
 TEST_CASE("index: rejections with positions", "[mapping-syntax]") {
@@ -518,8 +518,8 @@ TEST_CASE("index: rejections with positions", "[mapping-syntax]") {
   err(",", "E-PARSE-101", 0);
   err("A: 1,, B: 1", "E-PARSE-112", 5);
   err(": 1", "E-PARSE-101", 0);
-  err("A / 2: 2", "E-MAP-008", 0); // position 2 of a SIZE-2 mapping
-  err("A # 8: 5", "E-MAP-008", 0); // a padding cell
+  err("A / 2: 2", "E-TYPE-308", 0); // position 2 of a SIZE-2 mapping
+  err("A # 8: 5", "E-TYPE-308", 0); // a padding cell
   err("A: 1_0", "E-PARSE-105", 3);
   err("C: 1", "E-PARSE-107", 0);
   err("(A: 1)", "E-PARSE-103", 2);

@@ -65,8 +65,8 @@ TEST_CASE("the reduce-stage verifiers diagnose arbitrary mappings without crashi
     const Mapping op = sized(a, op_cells);
     const std::uint64_t g2 = std::uint64_t{1} << (rng() % 8);
     const Mapping p2 = (rng() % 2 == 0 && op_cells % g2 == 0) ? *Mapping::stride(op, g2) : b;
-    accepted_or_diagnosed(contract_packet(PacketInputs{t, op, p2}), "E-PACKET-");
-    accepted_or_diagnosed(contract_packet(PacketInputs{t, a, b}), "E-PACKET-");
+    accepted_or_diagnosed(verify_contract_packet(ContractPacketInput{t, op, p2}), "E-PACKET-");
+    accepted_or_diagnosed(verify_contract_packet(ContractPacketInput{t, a, b}), "E-PACKET-");
 
     // contract_time: T2 random, or a stride / modulo piece of OT, or OT itself.
     Mapping t2 = b;
@@ -74,7 +74,7 @@ TEST_CASE("the reduce-stage verifiers diagnose arbitrary mappings without crashi
     if (pick == 1) t2 = a;
     if (pick == 2 && a.size() % 2 == 0) t2 = *Mapping::stride(a, 2);
     if (pick == 3 && a.size() % 2 == 0) t2 = *Mapping::modulo(a, a.size() / 2);
-    accepted_or_diagnosed(contract_time(TimeInputs{a, t2}), "E-TIME-");
+    accepted_or_diagnosed(verify_contract_time(ContractTimeInput{a, t2}), "E-TIME-");
     auto it = inner_time_of(a, t2);
     if (!it.ok()) CHECK_FALSE(it.diagnostics().empty());
 
@@ -88,6 +88,6 @@ TEST_CASE("the reduce-stage verifiers diagnose arbitrary mappings without crashi
       if (pr.ok()) t3 = *pr;
     }
     for (LaneMode mode : {LaneMode::Interleaved, LaneMode::Sequential})
-      accepted_or_diagnosed(contract_lane(LaneInputs{mode, lane, t2, pk, t3, p3, a}), "E-LANE-");
+      accepted_or_diagnosed(verify_contract_lane(ContractLaneInput{mode, lane, t2, pk, t3, p3, a}), "E-LANE-");
   }
 }

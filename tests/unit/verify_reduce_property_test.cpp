@@ -254,7 +254,7 @@ TEST_CASE("random valid contraction tails are accepted with the brute-force Inne
     Axes ax(g.axes_text);
     const Tail t = build_tail(g, ax, g.group, g.mode);
 
-    auto pk = contract_packet(PacketInputs{g.dtype, t.op, t.p2});
+    auto pk = verify_contract_packet(ContractPacketInput{g.dtype, t.op, t.p2});
     INFO(why(pk));
     REQUIRE(pk.ok());
     CHECK(pk->group <= g.group);
@@ -264,7 +264,7 @@ TEST_CASE("random valid contraction tails are accepted with the brute-force Inne
     const std::uint64_t bf = inner_time_brute_force(g.ot);
     CHECK(bf == inner_time_rule(g.ot));
 
-    auto tm = contract_time(TimeInputs{t.ot, t.t2});
+    auto tm = verify_contract_time(ContractTimeInput{t.ot, t.t2});
     INFO(why(tm));
     REQUIRE(tm.ok());
     CHECK(tm->inner_time == bf);
@@ -277,7 +277,7 @@ TEST_CASE("random valid contraction tails are accepted with the brute-force Inne
       CHECK(inner_time_from_division(*terms, padding_per_stride(ot), ot.size(), t2.size()) == bf);
     }
 
-    auto ln = contract_lane(LaneInputs{g.mode, t.lane, t.t2, t.p2, t.t3, t.p3, t.ot});
+    auto ln = verify_contract_lane(ContractLaneInput{g.mode, t.lane, t.t2, t.p2, t.t3, t.p3, t.ot});
     const std::uint64_t cols = g.op_size / g.group;
     const std::uint64_t cells = g.mode == LaneMode::Interleaved ? 8 * bf * cols : g.lanes * bf * 32;
     if (cells <= 1024) {
@@ -323,13 +323,13 @@ TEST_CASE("single-term mutations are accepted or rejected with a diagnostic",
       const auto b = kept[pick(rng, 0, kept.size() - 1)];
       if (a == b || g.ot[a].axis == g.ot[b].axis) break;
       std::swap(g.ot[a], g.ot[b]); // T2 order swapped; OT keeps its own text
-      auto r = contract_time(TimeInputs{t.ot, ax(g.t2_text())});
+      auto r = verify_contract_time(ContractTimeInput{t.ot, ax(g.t2_text())});
       REQUIRE_FALSE(r.ok());
       CHECK(r.diagnostics().front().code == "E-TIME-002");
       break;
     }
     case 1: { // a foreign axis in T2 → Indivisible
-      auto r = contract_time(TimeInputs{t.ot, ax(g.t2_text() + ", Z")});
+      auto r = verify_contract_time(ContractTimeInput{t.ot, ax(g.t2_text() + ", Z")});
       REQUIRE_FALSE(r.ok());
       CHECK(r.diagnostics().front().code == "E-TIME-001");
       break;
@@ -349,9 +349,9 @@ TEST_CASE("single-term mutations are accepted or rejected with a diagnostic",
       if (t2.empty()) t2 = pool[pick(rng, 0, pool.size() - 1)];
       auto t2m = ir::parse_mapping_text(t2, ax.table);
       if (!t2m.ok()) break; // e.g. an axis named twice may overshoot: not a verifier input
-      accepted_or_diagnosed(contract_time(TimeInputs{t.ot, *t2m}));
+      accepted_or_diagnosed(verify_contract_time(ContractTimeInput{t.ot, *t2m}));
       accepted_or_diagnosed(
-          contract_lane(LaneInputs{g.mode, t.lane, *t2m, t.p2, t.t3, t.p3, t.ot}));
+          verify_contract_lane(ContractLaneInput{g.mode, t.lane, *t2m, t.p2, t.t3, t.p3, t.ot}));
       break;
     }
     case 3: { // another depth for P2 (T3/P3 left as they were)
@@ -359,18 +359,18 @@ TEST_CASE("single-term mutations are accepted or rejected with a diagnostic",
           pick(rng, 0, 1) == 0 ? g.group * 2 : std::max<std::uint64_t>(1, g.group / 2);
       if (other > g.op_size) break;
       auto p2 = must(Mapping::stride(t.op, other));
-      accepted_or_diagnosed(contract_packet(PacketInputs{g.dtype, t.op, p2}));
-      accepted_or_diagnosed(contract_lane(LaneInputs{g.mode, t.lane, t.t2, p2, t.t3, t.p3, t.ot}));
+      accepted_or_diagnosed(verify_contract_packet(ContractPacketInput{g.dtype, t.op, p2}));
+      accepted_or_diagnosed(verify_contract_lane(ContractLaneInput{g.mode, t.lane, t.t2, p2, t.t3, t.p3, t.ot}));
       break;
     }
     case 4: { // the other lane mode with the same T3/P3
       const LaneMode other =
           g.mode == LaneMode::Interleaved ? LaneMode::Sequential : LaneMode::Interleaved;
-      accepted_or_diagnosed(contract_lane(LaneInputs{other, t.lane, t.t2, t.p2, t.t3, t.p3, t.ot}));
+      accepted_or_diagnosed(verify_contract_lane(ContractLaneInput{other, t.lane, t.t2, t.p2, t.t3, t.p3, t.ot}));
       break;
     }
     case 5: { // P3 without the padding to 8 → OutPacketSize when Lane < 8
-      auto r = contract_lane(LaneInputs{LaneMode::Interleaved, t.lane, t.t2, t.p2,
+      auto r = verify_contract_lane(ContractLaneInput{LaneMode::Interleaved, t.lane, t.t2, t.p2,
                                         must(Mapping::pair(t.t2, t.p2)), t.lane, t.ot});
       if (g.lanes < 8) {
         REQUIRE_FALSE(r.ok());
@@ -383,7 +383,7 @@ TEST_CASE("single-term mutations are accepted or rejected with a diagnostic",
     default: { // another element type for the same packet
       const ScalarType types[] = {ScalarType::I4, ScalarType::I8, ScalarType::BF16, ScalarType::F32,
                                   ScalarType::I16};
-      accepted_or_diagnosed(contract_packet(PacketInputs{types[pick(rng, 0, 4)], t.op, t.p2}));
+      accepted_or_diagnosed(verify_contract_packet(ContractPacketInput{types[pick(rng, 0, 4)], t.op, t.p2}));
       break;
     }
     }
@@ -421,11 +421,11 @@ TEST_CASE("InnerTime when the kept digits are outer pieces of whole axes",
     Axes ax(axes);
     const std::uint64_t bf = inner_time_brute_force(model);
     CHECK(bf == inner_time_rule(model));
-    auto tm = contract_time(TimeInputs{ax(ot), ax(t2)});
+    auto tm = verify_contract_time(ContractTimeInput{ax(ot), ax(t2)});
     INFO(why(tm));
     REQUIRE(tm.ok());
     CHECK(tm->inner_time == bf);
-    auto ln = contract_lane(LaneInputs{LaneMode::Interleaved, ax("N"), ax(t2), ax("P"),
+    auto ln = verify_contract_lane(ContractLaneInput{LaneMode::Interleaved, ax("N"), ax(t2), ax("P"),
                                        ax(t2 + ", P"), ax("N"), ax(ot)});
     if (8 * bf * 16 <= 1024) {
       INFO(why(ln));
