@@ -37,7 +37,9 @@ int run_cli(const std::vector<std::string>& argv, CommandIO& io);
 
 // Subcommand entry points (one file each).
 int run_check(const std::vector<std::string>& args, CommandIO& io);
+int run_explain(const std::vector<std::string>& args, CommandIO& io);
 int run_map(const std::vector<std::string>& args, CommandIO& io);
+int run_stage(const std::vector<std::string>& args, CommandIO& io);
 int run_version(const std::vector<std::string>& args, CommandIO& io);
 
 } // namespace tujit::cli

@@ -8,7 +8,9 @@ namespace tujit::cli {
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"check", "parse, infer and check every stage of a kernel spec", &run_check},
+      {"explain", "each stage's mappings and derived parameters, for a person", &run_explain},
       {"map", "a mapping's size, normal form and cells (spec/mapping.md)", &run_map},
+      {"stage", "one stage verifier on bare mappings: derived values or the rule", &run_stage},
       {"version", "tujit, LLVM and host CPU versions", &run_version},
   };
   return table;

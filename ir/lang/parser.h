@@ -1,6 +1,6 @@
 // Parser of the kernel spec language (spec/kernel-language.md "Grammar"): tokens → FileAst.
 // It never fails as a whole: syntax errors become diagnostics (E-PARSE-2nn, stage "parse", table
-// in ir/lang/error_codes.md) and parsing resumes at the next `;`, `}` or item.
+// in docs/errors.md) and parsing resumes at the next `;`, `}` or item.
 #pragma once
 
 #include "ir/lang/ast.h"

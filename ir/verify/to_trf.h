@@ -45,7 +45,7 @@ struct ToTrfDerived {
   DerivedTable to_table() const;
 };
 
-/// Rules, first failure wins (codes in docs/errors-outer.md):
+/// Rules, first failure wins (codes in docs/errors.md):
 ///   E-TRF-006 PacketNotOneFlit (precondition: the input is a Collect stream), then §4.2:
 ///   E-TRF-001 LaneSize, E-TRF-002 ExceedsCapacity, E-TRF-003 LaneDoesNotDivideTime,
 ///   E-TRF-004 LaneMismatch, E-TRF-005 ElementMismatch.

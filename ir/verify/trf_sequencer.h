@@ -68,7 +68,7 @@ std::vector<TrfLoopEntry> merge_loops(const std::vector<TrfLoopEntry>& loops);
 /// S6 on a loop configuration: wide reads need every non-zero stride to be a multiple of 64 B;
 /// narrow reads a multiple of RS elements with the RS-element read inside one 32 B bank word.
 /// (For configurations derived by verify_trf_sequencer this always holds, see
-/// docs/errors-outer.md.)
+/// docs/errors.md, E-OUTER-015.)
 std::optional<Diagnostic> check_trf_alignment(ScalarType weight, std::uint64_t read_size,
                                               const std::vector<TrfLoopEntry>& loops);
 

@@ -2,6 +2,8 @@
 // an axes list, compare mappings by normal form, and assert on rule failures.
 #pragma once
 
+#include "tests/support/mapping_fixture.h"
+
 #include "ir/mapping/factor.h"
 #include "ir/mapping/mapping.h"
 #include "ir/mapping/syntax.h"
@@ -23,55 +25,10 @@
 
 namespace tujit::testing::verify_outer {
 
-/// Parsed axes plus a mapping parser over them; a parse failure fails the test.
-struct Axes {
-  explicit Axes(std::string_view text) {
-    auto r = ir::parse_axes_text(text);
-    INFO("axes: " << text);
-    REQUIRE(r.ok());
-    table = *r;
-  }
-  ir::Mapping operator()(std::string_view text) const {
-    auto r = ir::parse_mapping_text(text, table);
-    INFO("mapping: " << text);
-    if (!r.ok())
-      for (const auto& d : r.diagnostics()) INFO(d.message);
-    REQUIRE(r.ok());
-    return *r;
-  }
-  /// True when `m` normalizes to the same canonical list as `text` (mapping.md §4, "≡").
-  bool same(const ir::Mapping& m, std::string_view text) const {
-    return ir::factorize(m) == ir::factorize((*this)(text));
-  }
-  ir::AxisTable table;
-};
-
-/// The first diagnostic of a failed result, after checking its code and reference rule name.
-template <class T>
-Diagnostic expect_rule(const Result<T>& r, std::string_view code, std::string_view rule) {
-  REQUIRE_FALSE(r.ok());
-  REQUIRE_FALSE(r.diagnostics().empty());
-  const Diagnostic& d = r.diagnostics().front();
-  INFO("message: " << d.message);
-  CHECK(d.code == code);
-  CHECK(d.severity == Severity::Error);
-  CHECK_FALSE(d.message.empty());
-  const std::string want = "rule: " + std::string(rule);
-  CHECK(std::find(d.notes.begin(), d.notes.end(), want) != d.notes.end());
-  return d;
-}
-
-template <class T>
-std::string why(const Result<T>& r) {
-  if (r.ok()) return "ok";
-  std::string s;
-  for (const auto& d : r.diagnostics()) s += d.code + ": " + d.message + "\n";
-  return s;
-}
-
-inline bool contains(std::string_view hay, std::string_view needle) {
-  return hay.find(needle) != std::string_view::npos;
-}
+using testing::Axes;
+using testing::contains;
+using testing::expect_rule;
+using testing::why;
 
 /// Sum of live indexes (mapping.md §2: contributions for one axis add).
 inline ir::Index add(ir::Index a, const ir::Index& b) {

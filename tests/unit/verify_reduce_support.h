@@ -2,6 +2,8 @@
 // ("[verify-reduce]"): parse bare mappings over an axes list, and assert on rule failures.
 #pragma once
 
+#include "tests/support/mapping_fixture.h"
+
 #include "ir/mapping/mapping.h"
 #include "ir/mapping/syntax.h"
 #include "ir/support/diagnostic.h"
@@ -14,50 +16,9 @@
 
 namespace tujit::testing::verify_reduce {
 
-/// Parsed axes plus a mapping parser over them; a parse failure fails the test.
-struct Axes {
-  explicit Axes(std::string_view text) {
-    auto r = ir::parse_axes_text(text);
-    INFO("axes: " << text);
-    REQUIRE(r.ok());
-    table = *r;
-  }
-  ir::Mapping operator()(std::string_view text) const {
-    auto r = ir::parse_mapping_text(text, table);
-    INFO("mapping: " << text);
-    if (!r.ok())
-      for (const auto& d : r.diagnostics()) INFO(d.message);
-    REQUIRE(r.ok());
-    return *r;
-  }
-  ir::AxisTable table;
-};
-
-/// The first diagnostic of a failed result, after checking its code and reference rule name.
-template <class T>
-Diagnostic expect_rule(const Result<T>& r, std::string_view code, std::string_view rule) {
-  REQUIRE_FALSE(r.ok());
-  REQUIRE_FALSE(r.diagnostics().empty());
-  const Diagnostic& d = r.diagnostics().front();
-  INFO("message: " << d.message);
-  CHECK(d.code == code);
-  CHECK(d.severity == Severity::Error);
-  const std::string want = "rule: " + std::string(rule);
-  CHECK(std::find(d.notes.begin(), d.notes.end(), want) != d.notes.end());
-  return d;
-}
-
-/// Prints the diagnostics of a failed result (for INFO on unexpected failures).
-template <class T>
-std::string why(const Result<T>& r) {
-  if (r.ok()) return "ok";
-  std::string s;
-  for (const auto& d : r.diagnostics()) s += d.code + ": " + d.message + "\n";
-  return s;
-}
-
-inline bool contains(std::string_view hay, std::string_view needle) {
-  return hay.find(needle) != std::string_view::npos;
-}
+using testing::Axes;
+using testing::contains;
+using testing::expect_rule;
+using testing::why;
 
 } // namespace tujit::testing::verify_reduce

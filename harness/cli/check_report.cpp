@@ -1,0 +1,124 @@
+#include "harness/cli/check_report.h"
+#include "harness/cli/derived_json.h"
+
+
+#include <algorithm>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+namespace tujit::cli {
+
+namespace {
+
+bool inside(SourceSpan s, SourceSpan k) {
+  return s.offset >= k.offset && s.offset < k.end();
+}
+
+nlohmann::json diagnostic_json(const Diagnostic& d, const SourceBuffer& src) {
+  std::uint32_t line = 0, col = 0;
+  if (d.span) std::tie(line, col) = src.line_col(d.span->offset);
+  nlohmann::json j = {{"severity", std::string(to_string(d.severity))},
+                      {"code", d.code},
+                      {"stage", d.stage},
+                      {"message", d.message},
+                      {"file", src.name()},
+                      {"line", line},
+                      {"col", col}};
+  j["notes"] = d.notes;
+  return j;
+}
+
+nlohmann::json kernel_json(const ir::Kernel& k, const ir::verify::KernelCheck& kc,
+                           const SourceBuffer& src) {
+  nlohmann::json stages = nlohmann::json::array();
+  for (std::size_t i = 0; i < k.stages.size(); ++i) {
+    const auto& s = k.stages[i];
+    auto [line, col] = src.line_col(s.name_span.offset);
+    nlohmann::json derived = nlohmann::json::object();
+    nlohmann::json notes = nlohmann::json::array();
+    if (i < kc.stages.size()) {
+      for (const auto& [key, v] : kc.stages[i].derived) derived[key] = to_json(v);
+      notes = kc.stages[i].notes;
+    }
+    stages.push_back({{"op", std::string(ir::to_string(s.op))},
+                      {"derived", derived},
+                      {"notes", notes},
+                      {"line", line},
+                      {"col", col},
+                      {"output", ir::to_string(s.output)}});
+  }
+  return {{"name", k.name}, {"ok", k.ok && kc.ok()}, {"stages", stages}};
+}
+
+} // namespace
+
+std::optional<int> load_checked(std::string_view cmd, const std::string& path,
+                                const std::optional<std::string>& kernel, CommandIO& io,
+                                CheckedSpec& out) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  if (in) text << in.rdbuf();
+  if (!in || in.bad()) {
+    io.err << "tujit " << cmd << ": cannot read '" << path << "'\n";
+    return kExitUsage;
+  }
+  out.analysis.emplace(ir::analyze(SourceBuffer(path, text.str())));
+  const auto& kernels = out.analysis->file.kernels;
+  out.selected.clear();
+  for (std::size_t i = 0; i < kernels.size(); ++i) out.selected.push_back(i);
+  Diagnostics front = out.analysis->diagnostics;
+  if (kernel) {
+    std::optional<std::size_t> pick;
+    for (std::size_t i = 0; i < kernels.size(); ++i)
+      if (kernels[i].name == *kernel) pick = i;
+    if (!pick) {
+      std::string names;
+      for (const auto& k : kernels) names += (names.empty() ? "" : ", ") + k.name;
+      io.err << "tujit " << cmd << ": no kernel named '" << *kernel << "' in '" << path << "'"
+             << (names.empty() ? std::string(" (it defines none)") : "; its kernels are: " + names)
+             << "\n";
+      return kExitUsage;
+    }
+    out.selected = {*pick};
+    // Keep the kernel's diagnostics and the file-level ones (outside every kernel).
+    Diagnostics keep;
+    for (const auto& d : front) {
+      bool in_other = false;
+      if (d.span && !inside(*d.span, kernels[*pick].span))
+        for (std::size_t i = 0; i < kernels.size(); ++i)
+          in_other = in_other || (i != *pick && inside(*d.span, kernels[i].span));
+      if (!in_other) keep.push_back(d);
+    }
+    front = std::move(keep);
+  }
+  out.shown = std::move(front);
+  out.checks.clear();
+  for (std::size_t i : out.selected) {
+    // A kernel the front end refused has incomplete types: its stages are not verified.
+    if (!kernels[i].ok) {
+      ir::verify::KernelCheck kc;
+      kc.kernel = kernels[i].name;
+      out.checks.push_back(std::move(kc));
+      continue;
+    }
+    out.checks.push_back(ir::verify::check_kernel(out.analysis->file, kernels[i]));
+    const Diagnostics more = out.checks.back().all_diagnostics();
+    out.shown.insert(out.shown.end(), more.begin(), more.end());
+  }
+  return std::nullopt;
+}
+
+nlohmann::json check_json(const CheckedSpec& c) {
+  const SourceBuffer& src = c.analysis->file.source;
+  nlohmann::json doc;
+  doc["kernels"] = nlohmann::json::array();
+  for (std::size_t n = 0; n < c.selected.size(); ++n)
+    doc["kernels"].push_back(
+        kernel_json(c.analysis->file.kernels[c.selected[n]], c.checks[n], src));
+  doc["diagnostics"] = nlohmann::json::array();
+  for (const auto& d : c.shown) doc["diagnostics"].push_back(diagnostic_json(d, src));
+  return doc;
+}
+
+} // namespace tujit::cli

@@ -1,0 +1,36 @@
+// Shared by `tujit check` and `tujit explain` (spec/cli.md): read a spec file, analyze it, pick
+// the kernels (`--kernel NAME`), run the kernel checker on each, and build check's JSON document.
+#pragma once
+
+#include "harness/cli/command.h"
+#include "ir/lang/kernel.h"
+#include "ir/verify/kernel_checker.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tujit::cli {
+
+struct CheckedSpec {
+  std::optional<ir::SpecAnalysis> analysis;    // set by load_checked
+  std::vector<std::size_t> selected;           // indices into analysis.file.kernels
+  std::vector<ir::verify::KernelCheck> checks; // one per selected kernel
+  Diagnostics shown;                           // front end + verifier diagnostics, in order
+  int status() const { return has_errors(shown) ? kExitUserError : kExitOk; }
+};
+
+/// Reads and checks `path`; on a usage/I-O problem prints `cmd: …` on io.err and returns the exit
+/// status (kExitUsage) instead.
+std::optional<int> load_checked(std::string_view cmd, const std::string& path,
+                                const std::optional<std::string>& kernel, CommandIO& io,
+                                CheckedSpec& out);
+
+
+/// check's JSON document: {"kernels": [{name, ok, stages: [{op, derived, line, col, output,
+/// notes}]}], "diagnostics": [{severity, code, stage, message, file, line, col, notes}]}.
+nlohmann::json check_json(const CheckedSpec& c);
+
+} // namespace tujit::cli

@@ -1,0 +1,119 @@
+// `tujit check --json` derived values and `tujit explain` in-process (spec/cli.md, issue 4).
+#include "harness/cli/command.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <sstream>
+
+using namespace tujit::cli;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+Run cli(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  CommandIO io{out, err};
+  args.insert(args.begin(), "tujit");
+  int status = run_cli(args, io);
+  return {status, out.str(), err.str()};
+}
+
+std::string spec(const std::string& rel) {
+  return (fs::path(TUJIT_SOURCE_DIR) / rel).string();
+}
+
+const nlohmann::json* stage(const nlohmann::json& kernel, const std::string& op) {
+  for (const auto& s : kernel["stages"])
+    if (s["op"] == op) return &s;
+  return nullptr;
+}
+
+} // namespace
+
+TEST_CASE("tujit check --json fills stages[].derived", "[kernel-check]") {
+  // contraction.md §11 ex 2 (bmatmul_m_in_time): PS 2, TB 1, LB 8, RS 32, PB 1, d 5, IT 1.
+  auto r = cli({"check", spec("specs/bmatmul_m_in_time.rs"), "--json"});
+  INFO(r.out << r.err);
+  REQUIRE(r.status == kExitOk);
+  auto doc = nlohmann::json::parse(r.out);
+  REQUIRE(doc["kernels"].size() == 1);
+  const auto& k = doc["kernels"][0];
+  CHECK(k["ok"] == true);
+  const auto* outer = stage(k, "contract_outer");
+  REQUIRE(outer);
+  const auto& d = (*outer)["derived"];
+  CHECK(d["pack_size"] == 2);
+  CHECK(d["lane_broadcast"] == 8);
+  CHECK(d["read_size"] == 32);
+  CHECK(d["packet_broadcast_size"] == 1);
+  // A mapping is its `m![…]` body text, as `tujit stage --json` and `tujit map` print it.
+  REQUIRE(d["time_broadcast"].is_string());
+  CHECK(d["time_broadcast"] == "1"); // contraction.md §11 ex 2: TB 1
+  CHECK((*stage(k, "contract_packet"))["derived"]["depth"] == 5);
+  CHECK((*stage(k, "contract_time"))["derived"]["inner_time"] == 1);
+  CHECK(doc["diagnostics"].empty());
+}
+
+TEST_CASE("tujit check --json reports verifier diagnostics with file:line:col", "[kernel-check]") {
+  // contraction.md §12 #1: a TRF of 3 lanes.
+  const std::string file = spec("specs/invalid/invalid_size_3.rs");
+  auto r = cli({"check", file, "--json"});
+  INFO(r.out << r.err);
+  CHECK(r.status == kExitUserError);
+  auto doc = nlohmann::json::parse(r.out);
+  REQUIRE(!doc["diagnostics"].empty());
+  const auto& d = doc["diagnostics"][0];
+  CHECK(d["code"] == "E-TRF-001");
+  CHECK(d["stage"] == "to_trf");
+  CHECK(d["severity"] == "error");
+  CHECK(d["file"] == file);
+  CHECK(d["line"].get<int>() > 1);
+  CHECK(d["col"].get<int>() > 0);
+  CHECK(doc["kernels"][0]["ok"] == false);
+  // Text mode: rendered with a caret on stderr.
+  auto t = cli({"check", file});
+  CHECK(t.status == kExitUserError);
+  CHECK(t.err.find("error[E-TRF-001]") != std::string::npos);
+  CHECK(t.err.find("^") != std::string::npos);
+  CHECK(t.out.find("FAILED") != std::string::npos);
+}
+
+TEST_CASE("tujit explain prints mappings and derived values per stage", "[kernel-check]") {
+  auto r = cli({"explain", spec("specs/reduce_b.rs")});
+  INFO(r.out << r.err);
+  REQUIRE(r.status == kExitOk);
+  for (const char* want : {"contract_outer", "contract_packet", "contract_time", "contract_lane",
+                           "in:", "out:", "Time m![", "pack_size", "read_size", "inner_time"})
+    CHECK(r.out.find(want) != std::string::npos);
+  // The derived table is aligned: every value of one stage starts in the same column.
+  // contraction.md §11 ex 8: InnerTime 8.
+  CHECK(r.out.find("inner_time") != std::string::npos);
+  bool found_it8 = false;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find(" inner_time ") != std::string::npos && line.find(" 8") != std::string::npos)
+      found_it8 = true;
+  CHECK(found_it8);
+  // No placeholders for the later issues' Sequencer IR / cycle summary.
+  CHECK(r.out.find("cycle") == std::string::npos);
+}
+
+TEST_CASE("tujit explain --json is check's JSON", "[kernel-check]") {
+  const std::string file = spec("specs/matmul.rs");
+  auto e = cli({"explain", file, "--json"});
+  auto c = cli({"check", file, "--json"});
+  REQUIRE(e.status == kExitOk);
+  CHECK(nlohmann::json::parse(e.out) == nlohmann::json::parse(c.out));
+  auto bad = cli({"explain", file, "--kernel", "nope"});
+  CHECK(bad.status == kExitUsage);
+  CHECK(bad.err.find("matmul") != std::string::npos);
+  CHECK(cli({"explain"}).status == kExitUsage);
+}
