@@ -1,0 +1,388 @@
+#include "runtime/layout/layout.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+namespace tujit::runtime {
+
+namespace {
+
+using ir::Slot;
+using ir::TensorKind;
+
+CellState state_of(ir::PaddingKind k) {
+  switch (k) {
+  case ir::PaddingKind::Zero:
+    return CellState::Zero;
+  case ir::PaddingKind::Top:
+    return CellState::Top;
+  case ir::PaddingKind::Bottom:
+    return CellState::Bottom;
+  }
+  return CellState::Bottom;
+}
+
+bool mul_overflows(std::uint64_t a, std::uint64_t b) {
+  return b != 0 && a > std::numeric_limits<std::uint64_t>::max() / b;
+}
+
+// The cells of one image dimension in dense form: per position, a state and (when Live) one
+// coordinate per logical axis. Pieces are combined major → minor as mapping.md §2 combine.
+struct DenseDim {
+  std::uint64_t size = 1;
+  std::vector<CellState> state;
+  std::vector<std::uint64_t> coord; // size × axes
+};
+
+Result<DenseDim> dense_dim(const LayoutDim& dim, const std::vector<ir::Axis>& axes) {
+  const std::size_t na = axes.size();
+  DenseDim d;
+  d.size = dim.size;
+  d.state.assign(dim.size, CellState::Live);
+  d.coord.assign(dim.size * na, 0);
+  std::uint64_t minor = dim.size; // product of the sizes of this piece and the pieces inside it
+  for (std::size_t k = 0; k < dim.mappings.size(); ++k) {
+    const ir::Mapping& m = dim.mappings[k];
+    const std::uint64_t msize = m.size();
+    minor /= msize;
+    // One map() per position of the piece, then spread over the dimension.
+    std::vector<CellState> pst(msize, CellState::Live);
+    std::vector<std::uint64_t> pco(msize * na, 0);
+    for (std::uint64_t p = 0; p < msize; ++p) {
+      ir::Cell c = m.map(p);
+      if (c.kind == ir::Cell::Kind::Padding) {
+        pst[p] = state_of(c.padding);
+        continue;
+      }
+      if (c.kind == ir::Cell::Kind::OutOfBounds) { // unreachable: p < SIZE
+        pst[p] = CellState::Bottom;
+        continue;
+      }
+      for (const auto& [name, v] : c.index) {
+        if (v == 0) continue;
+        std::size_t a = 0;
+        while (a < na && axes[a].name != name) ++a;
+        if (a == na)
+          return make_error("E-RUN-002",
+                            fmt::format("the {} mapping `{}` names axis {}, which is not an axis "
+                                        "of the logical tensor",
+                                        ir::to_string(dim.slots[k]), m.to_string(), name));
+        pco[p * na + a] += v;
+      }
+    }
+    for (std::uint64_t pos = 0; pos < dim.size; ++pos) {
+      if (d.state[pos] != CellState::Live) continue; // a more major piece is padding
+      const std::uint64_t p = (pos / minor) % msize;
+      if (pst[p] != CellState::Live) {
+        d.state[pos] = pst[p];
+        continue;
+      }
+      for (std::size_t a = 0; a < na; ++a) d.coord[pos * na + a] += pco[p * na + a];
+    }
+  }
+  return d;
+}
+
+LayoutDim make_dim(const ir::TensorType& type, std::initializer_list<Slot> slots) {
+  LayoutDim d;
+  for (Slot s : slots) {
+    d.slots.push_back(s);
+    d.mappings.push_back(type.mapping(s));
+  }
+  return d;
+}
+
+} // namespace
+
+std::string LayoutPlan::position_text(std::uint64_t s, std::uint64_t o, std::uint64_t i) const {
+  std::string out;
+  auto put = [&](const LayoutDim& d, std::uint64_t pos) {
+    std::uint64_t minor = d.size;
+    for (std::size_t k = 0; k < d.mappings.size(); ++k) {
+      minor /= d.mappings[k].size();
+      out += fmt::format("{}{} {}", out.empty() ? "" : ", ", ir::to_string(d.slots[k]),
+                         (pos / minor) % d.mappings[k].size());
+    }
+  };
+  put(spatial, s);
+  put(outer, o);
+  put(inner, i);
+  return out;
+}
+
+Result<LayoutPlan> layout_plan(const ir::TensorType& type) {
+  LayoutPlan p;
+  p.spatial = make_dim(type, {Slot::Chip, Slot::Cluster, Slot::Slice});
+  switch (type.kind) {
+  case TensorKind::Begin:
+  case TensorKind::Fetch:
+  case TensorKind::Collect:
+  case TensorKind::Contract:
+    p.outer = make_dim(type, {Slot::Time});
+    p.inner = make_dim(type, {Slot::Packet});
+    break;
+  case TensorKind::Trf:
+    p.outer = make_dim(type, {Slot::Lane});
+    p.inner = make_dim(type, {Slot::Element});
+    break;
+  case TensorKind::ContractOuter:
+  case TensorKind::ContractPacket:
+  case TensorKind::ContractTime:
+    p.outer = make_dim(type, {Slot::Lane, Slot::Time});
+    p.inner = make_dim(type, {Slot::Packet});
+    break;
+  case TensorKind::Vrf:
+  case TensorKind::Dm:
+  case TensorKind::Hbm:
+    p.inner = make_dim(type, {Slot::Element});
+    break;
+  }
+  for (LayoutDim* d : {&p.spatial, &p.outer, &p.inner}) {
+    d->size = 1;
+    for (const auto& m : d->mappings) {
+      if (mul_overflows(d->size, m.size()))
+        return make_error("E-RUN-003", fmt::format("the layout of {} has too many cells to count",
+                                                   ir::to_string(type)));
+      d->size *= m.size();
+    }
+  }
+  return p;
+}
+
+Result<LayoutCells> layout_cells(const ir::TensorType& type, const std::vector<ir::Axis>& axes,
+                                 std::uint64_t max_cells) {
+  auto plan = layout_plan(type);
+  if (!plan) return std::move(plan).take_diagnostics();
+  const std::uint64_t S = plan->spatial.size, O = plan->outer.size, I = plan->inner.size;
+  if (mul_overflows(S, O) || mul_overflows(S * O, I) || S * O * I > max_cells)
+    return make_error("E-RUN-001",
+                      fmt::format("the device image of {} has {} × {} × {} cells, more than the "
+                                  "limit of {}",
+                                  ir::to_string(type), S, O, I, max_cells));
+  auto ds = dense_dim(plan->spatial, axes);
+  if (!ds) return std::move(ds).take_diagnostics();
+  auto dout = dense_dim(plan->outer, axes);
+  if (!dout) return std::move(dout).take_diagnostics();
+  auto din = dense_dim(plan->inner, axes);
+  if (!din) return std::move(din).take_diagnostics();
+
+  const std::size_t na = axes.size();
+  LayoutCells cells;
+  cells.offset.assign(S * O * I, 0);
+  cells.state.assign(S * O * I, CellState::Live);
+
+  // Fast path: when no axis can overshoot (the largest coordinates of the three dimensions sum
+  // below the axis size), a cell's offset is the sum of its dimensions' row-major offsets.
+  bool no_overshoot = true;
+  std::vector<std::vector<std::uint64_t>> lin(3);
+  const DenseDim* dims[3] = {&*ds, &*dout, &*din};
+  for (std::size_t a = 0; a < na; ++a) {
+    std::uint64_t total = 0;
+    for (const DenseDim* d : dims) {
+      std::uint64_t mx = 0;
+      for (std::uint64_t p = 0; p < d->size; ++p)
+        if (d->state[p] == CellState::Live) mx = std::max(mx, d->coord[p * na + a]);
+      total += mx;
+    }
+    no_overshoot = no_overshoot && total < axes[a].size;
+  }
+  if (no_overshoot) {
+    for (int k = 0; k < 3; ++k) {
+      const DenseDim* d = dims[k];
+      lin[k].assign(d->size, 0);
+      for (std::uint64_t p = 0; p < d->size; ++p) {
+        std::uint64_t off = 0;
+        for (std::size_t a = 0; a < na; ++a) off = off * axes[a].size + d->coord[p * na + a];
+        lin[k][p] = off;
+      }
+    }
+    for (std::uint64_t s = 0; s < S; ++s)
+      for (std::uint64_t o = 0; o < O; ++o) {
+        CellState so = ds->state[s] != CellState::Live ? ds->state[s] : dout->state[o];
+        const std::uint64_t base = lin[0][s] + lin[1][o];
+        for (std::uint64_t i = 0; i < I; ++i) {
+          const std::uint64_t idx = (s * O + o) * I + i;
+          const CellState st = so != CellState::Live ? so : din->state[i];
+          cells.state[idx] = st;
+          if (st == CellState::Live) cells.offset[idx] = base + lin[2][i];
+        }
+      }
+    cells.plan = std::move(plan).value();
+    return cells;
+  }
+
+  std::vector<std::uint64_t> c(na);
+  for (std::uint64_t s = 0; s < S; ++s) {
+    for (std::uint64_t o = 0; o < O; ++o) {
+      for (std::uint64_t i = 0; i < I; ++i) {
+        const std::uint64_t idx = (s * O + o) * I + i;
+        // combine: the most major non-index piece wins (mapping.md §2).
+        CellState st = ds->state[s];
+        if (st == CellState::Live) st = dout->state[o];
+        if (st == CellState::Live) st = din->state[i];
+        cells.state[idx] = st;
+        if (st != CellState::Live) continue;
+        std::uint64_t off = 0;
+        for (std::size_t a = 0; a < na; ++a) {
+          c[a] = ds->coord[s * na + a] + dout->coord[o * na + a] + din->coord[i * na + a];
+          if (c[a] >= axes[a].size) // finalize: overshoot (mapping.md §2)
+            return make_error(
+                "E-RUN-002",
+                fmt::format("the cell at {} of {} overshoots axis {}: coordinate {} is not below "
+                            "its size {}",
+                            plan->position_text(s, o, i), ir::to_string(type), axes[a].name, c[a],
+                            axes[a].size));
+          off = off * axes[a].size + c[a];
+        }
+        cells.offset[idx] = off;
+      }
+    }
+  }
+  cells.plan = std::move(plan).value();
+  return cells;
+}
+
+Result<DeviceImage> to_device(const LogicalTensor& t, const ir::TensorType& type,
+                              std::uint64_t max_cells) {
+  if (t.dtype != type.dtype)
+    return make_error("E-RUN-004", fmt::format("a {} tensor cannot be laid out as {}",
+                                               ir::name(t.dtype), ir::to_string(type)));
+  auto cells = layout_cells(type, t.axes, max_cells);
+  if (!cells) return std::move(cells).take_diagnostics();
+  DeviceImage img(t.dtype, cells->plan.spatial.size, cells->plan.outer.size,
+                  cells->plan.inner.size);
+  const std::uint32_t poison = poison_bits(t.dtype);
+  for (std::uint64_t k = 0; k < img.cells(); ++k) {
+    img.state[k] = cells->state[k];
+    switch (cells->state[k]) {
+    case CellState::Live:
+      img.bits[k] = t.bits[cells->offset[k]];
+      break;
+    case CellState::Top:
+      img.bits[k] = poison;
+      break;
+    case CellState::Zero:
+    case CellState::Bottom:
+      img.bits[k] = 0;
+      break;
+    }
+  }
+  return img;
+}
+
+Result<LogicalTensor> from_device(const DeviceImage& image, const ir::TensorType& type,
+                                  const ir::AxisTable& table, std::uint64_t max_cells) {
+  auto axes = tensor_axes(type, table);
+  auto cells = layout_cells(type, axes, max_cells);
+  if (!cells) return std::move(cells).take_diagnostics();
+  const LayoutPlan& plan = cells->plan;
+  if (image.dtype != type.dtype || image.spatial != plan.spatial.size ||
+      image.outer != plan.outer.size || image.inner != plan.inner.size ||
+      image.bits.size() != image.cells())
+    return make_error("E-RUN-004",
+                      fmt::format("the device image ({}, {} × {} × {} cells) does not match the "
+                                  "layout of {} ({} × {} × {})",
+                                  ir::name(image.dtype), image.spatial, image.outer, image.inner,
+                                  ir::to_string(type), plan.spatial.size, plan.outer.size,
+                                  plan.inner.size));
+  auto t = make_logical_tensor(type.dtype, axes, max_cells);
+  if (!t) return std::move(t).take_diagnostics();
+  constexpr std::uint64_t kUnwritten = std::numeric_limits<std::uint64_t>::max();
+  std::vector<std::uint64_t> writer(t->elements(), kUnwritten); // first cell holding it
+  auto cell_text = [&](std::uint64_t k) {
+    std::uint64_t i = k % image.inner, o = (k / image.inner) % image.outer,
+                  s = k / image.inner / image.outer;
+    return plan.position_text(s, o, i);
+  };
+  for (std::uint64_t k = 0; k < image.cells(); ++k) {
+    if (cells->state[k] != CellState::Live) continue;
+    const std::uint64_t off = cells->offset[k];
+    if (writer[off] == kUnwritten) {
+      writer[off] = k;
+      t->bits[off] = image.bits[k];
+    } else if (t->bits[off] != image.bits[k]) {
+      return make_error(
+          "E-RUN-005",
+          fmt::format("output element {} is held by two cells with different bits: {:#010x} at "
+                      "{} and {:#010x} at {}",
+                      t->coordinate_text(off), t->bits[off], cell_text(writer[off]), image.bits[k],
+                      cell_text(k)));
+    }
+  }
+  for (std::uint64_t off = 0; off < writer.size(); ++off)
+    if (writer[off] == kUnwritten)
+      return make_error(
+          "E-RUN-005",
+          fmt::format("output element {} is not held by any live cell of {}",
+                      t->coordinate_text(off), ir::to_string(type)),
+          std::nullopt,
+          {"every coordinate of the output's axes must be produced (spec/cli.md: the output is "
+           "the logical tensor over the axes its mappings use); a mapping that holds only some "
+           "digits of an axis leaves the others unwritten"});
+  return std::move(t).value();
+}
+
+Result<LayoutCoverage> layout_coverage(const ir::TensorType& type,
+                                       const std::vector<ir::Axis>& axes, std::uint64_t max_cells) {
+  auto cells = layout_cells(type, axes, max_cells);
+  if (!cells) return std::move(cells).take_diagnostics();
+  auto t = make_logical_tensor(type.dtype, axes, max_cells);
+  if (!t) return std::move(t).take_diagnostics();
+  std::vector<bool> seen(t->elements(), false);
+  for (std::uint64_t k = 0; k < cells->state.size(); ++k)
+    if (cells->state[k] == CellState::Live) seen[cells->offset[k]] = true;
+  LayoutCoverage cov;
+  for (std::uint64_t off = 0; off < seen.size(); ++off) {
+    if (seen[off]) continue;
+    if (cov.unreached++ == 0) cov.first_unreached = t->coordinate_text(off);
+  }
+  return cov;
+}
+
+Result<LogicalTensor> device_view(const LogicalTensor& t, const ir::TensorType& type,
+                                  std::uint64_t max_cells) {
+  auto cells = layout_cells(type, t.axes, max_cells);
+  if (!cells) return std::move(cells).take_diagnostics();
+  const std::size_t na = t.axes.size();
+  std::vector<bool> seen(t.elements(), false);
+  std::vector<std::uint64_t> reach(na, 0); // r_a: 1 + the largest coordinate reached
+  std::uint64_t distinct = 0;
+  for (std::uint64_t k = 0; k < cells->state.size(); ++k) {
+    if (cells->state[k] != CellState::Live || seen[cells->offset[k]]) continue;
+    seen[cells->offset[k]] = true;
+    ++distinct;
+    std::uint64_t off = cells->offset[k];
+    for (std::size_t a = na; a-- > 0;) {
+      reach[a] = std::max(reach[a], off % t.axes[a].size + 1);
+      off /= t.axes[a].size;
+    }
+  }
+  std::uint64_t box = 1;
+  bool divides = true;
+  for (std::size_t a = 0; a < na; ++a) {
+    box *= reach[a];
+    divides = divides && reach[a] != 0 && t.axes[a].size % reach[a] == 0;
+  }
+  if (box != distinct || !divides)
+    return make_error("E-RUN-006",
+                      fmt::format("{} reaches {} of the {} logical elements, not a box of low "
+                                  "digits of its axes",
+                                  ir::to_string(type), distinct, t.elements()));
+  if (distinct == t.elements()) return t;
+  LogicalTensor v = t;
+  std::vector<std::uint64_t> c(na);
+  for (std::uint64_t off = 0; off < t.elements(); ++off) {
+    std::uint64_t rest = off, src = 0;
+    for (std::size_t a = na; a-- > 0;) {
+      c[a] = rest % t.axes[a].size;
+      rest /= t.axes[a].size;
+    }
+    for (std::size_t a = 0; a < na; ++a) src = src * t.axes[a].size + c[a] % reach[a];
+    v.bits[off] = t.bits[src];
+  }
+  return v;
+}
+
+} // namespace tujit::runtime

@@ -1,0 +1,168 @@
+#include "runtime/npy/npy_convert.h"
+
+#include "runtime/scalar/float_bits.h"
+#include "runtime/tensor/float_round.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+namespace tujit::runtime {
+
+namespace {
+
+std::uint64_t load_le(const std::uint8_t* p, std::uint32_t n) {
+  std::uint64_t v = 0;
+  for (std::uint32_t k = 0; k < n; ++k) v |= std::uint64_t{p[k]} << (8 * k);
+  return v;
+}
+
+std::int64_t load_integer(NpyDtype d, const std::uint8_t* p) {
+  switch (d) {
+  case NpyDtype::I1:
+    return static_cast<std::int8_t>(p[0]);
+  case NpyDtype::U1:
+    return p[0];
+  case NpyDtype::I2:
+    return static_cast<std::int16_t>(load_le(p, 2));
+  case NpyDtype::U2:
+    return static_cast<std::int64_t>(load_le(p, 2));
+  case NpyDtype::I4:
+    return static_cast<std::int32_t>(load_le(p, 4));
+  case NpyDtype::I8:
+    return static_cast<std::int64_t>(load_le(p, 8));
+  default:
+    return 0;
+  }
+}
+
+double load_float(NpyDtype d, const std::uint8_t* p) {
+  if (d == NpyDtype::F4)
+    return static_cast<double>(f32_from_bits(static_cast<std::uint32_t>(load_le(p, 4))));
+  double v;
+  std::uint64_t raw = load_le(p, 8);
+  std::memcpy(&v, &raw, sizeof v);
+  return v;
+}
+
+bool is_float_npy(NpyDtype d) {
+  return d == NpyDtype::F4 || d == NpyDtype::F8;
+}
+
+} // namespace
+
+Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
+                                      std::vector<ir::Axis> axes, std::string_view name,
+                                      const NpyConvertOptions& opt) {
+  auto made = make_logical_tensor(dtype, std::move(axes));
+  if (!made) return std::move(made).take_diagnostics();
+  LogicalTensor t = std::move(made).value();
+  const std::string axes_note = [&] {
+    std::string s = "the logical tensor's axes, in `axes!` declaration order: ";
+    for (std::size_t k = 0; k < t.axes.size(); ++k)
+      s += fmt::format("{}{}={}", k ? ", " : "", t.axes[k].name, t.axes[k].size);
+    return t.axes.empty() ? std::string("the parameter is a scalar (shape [])") : s;
+  }();
+  if (a.shape != t.shape())
+    return make_error("E-NPY-002",
+                      fmt::format("input {}: the .npy array has shape {}, the parameter needs {}",
+                                  name, shape_text(a.shape), shape_text(t.shape())),
+                      std::nullopt, {axes_note});
+  const std::uint32_t w = npy_item_bytes(a.dtype);
+  const std::string_view tname = ir::name(dtype);
+  auto bad_dtype = [&](std::string_view expected) {
+    return make_error("E-NPY-003",
+                      fmt::format("input {}: a {} parameter cannot be read from {} data", name,
+                                  tname, npy_descr(a.dtype)),
+                      std::nullopt, {fmt::format("expected {}", expected)});
+  };
+
+  if (ir::is_integer(dtype)) {
+    if (is_float_npy(a.dtype)) return bad_dtype("|i1 <i2 <i4 <i8 |u1 <u2 (integers)");
+    const auto range = *ir::integer_range(dtype);
+    for (std::uint64_t k = 0; k < t.elements(); ++k) {
+      std::int64_t v = load_integer(a.dtype, a.data.data() + k * w);
+      if (v < range.first || v > range.second)
+        return make_error("E-NPY-004",
+                          fmt::format("input {}: element {} is {}, outside the {} range [{}, {}]",
+                                      name, t.coordinate_text(k), v, tname, range.first,
+                                      range.second));
+      t.bits[k] = static_cast<std::uint32_t>(v); // sign-extended container (u8: 0..255)
+    }
+    return t;
+  }
+
+  if (dtype == ir::ScalarType::BF16 && a.dtype == NpyDtype::U2) {
+    if (!opt.bf16_raw_bits)
+      return bad_dtype("<f4 or <f8 (rounded to bf16), or <u2 raw bf16 bits with the raw-bits "
+                       "option");
+    for (std::uint64_t k = 0; k < t.elements(); ++k)
+      t.bits[k] = static_cast<std::uint32_t>(load_le(a.data.data() + k * w, 2));
+    return t;
+  }
+  if (!is_float_npy(a.dtype) || dtype == ir::ScalarType::F4E2M1)
+    return bad_dtype(dtype == ir::ScalarType::F4E2M1 ? "no .npy form (f4e2m1 inputs are not "
+                                                       "supported)"
+                                                     : "<f4 or <f8");
+  for (std::uint64_t k = 0; k < t.elements(); ++k) {
+    const double v = load_float(a.dtype, a.data.data() + k * w);
+    FloatRounding r = round_double_to(dtype, v);
+    if (r.status == FloatRounding::Status::Overflow)
+      return make_error("E-NPY-004",
+                        fmt::format("input {}: element {} is {}, beyond the largest finite {} "
+                                    "({})",
+                                    name, t.coordinate_text(k), v, tname, max_finite(dtype)));
+    if (r.status == FloatRounding::Status::NotRepresentable)
+      return make_error("E-NPY-004",
+                        fmt::format("input {}: element {} is {}, which {} cannot represent (it "
+                                    "has no infinity)",
+                                    name, t.coordinate_text(k), v, tname));
+    t.bits[k] = r.bits;
+  }
+  return t;
+}
+
+NpyArray npy_from_tensor(const LogicalTensor& t, const NpyConvertOptions& opt) {
+  NpyArray a;
+  a.shape = t.shape();
+  auto put = [&](std::uint64_t v, std::uint32_t n) {
+    for (std::uint32_t k = 0; k < n; ++k) a.data.push_back(static_cast<std::uint8_t>(v >> (8 * k)));
+  };
+  switch (t.dtype) {
+  case ir::ScalarType::I32:
+    a.dtype = NpyDtype::I4;
+    break;
+  case ir::ScalarType::F32:
+    a.dtype = NpyDtype::F4;
+    break;
+  case ir::ScalarType::I4:
+  case ir::ScalarType::I5:
+  case ir::ScalarType::I8:
+    a.dtype = NpyDtype::I1;
+    break;
+  case ir::ScalarType::I9:
+  case ir::ScalarType::I16:
+    a.dtype = NpyDtype::I2;
+    break;
+  case ir::ScalarType::U8:
+    a.dtype = NpyDtype::U1;
+    break;
+  case ir::ScalarType::BF16:
+    a.dtype = opt.bf16_raw_bits ? NpyDtype::U2 : NpyDtype::F4;
+    break;
+  default:
+    a.dtype = NpyDtype::F4;
+    break; // f8 / f4e2m1: exact values as f32
+  }
+  const std::uint32_t w = npy_item_bytes(a.dtype);
+  a.data.reserve(t.elements() * w);
+  for (std::uint32_t b : t.bits) {
+    if (a.dtype == NpyDtype::F4 && t.dtype != ir::ScalarType::F32)
+      put(f32_bits(static_cast<float>(element_value(t.dtype, b))), 4); // exact: f8/bf16 ⊂ f32
+    else
+      put(b, w); // container bits: sign-extended integers truncate to their width
+  }
+  return a;
+}
+
+} // namespace tujit::runtime

@@ -1,0 +1,106 @@
+// The float64 oracle (issue 5; spec/contraction.md §9.5): a contraction computed as a plain
+// einsum over the LOGICAL tensors — out[o] = Σ widen(a)·widen(b) over the contracted axes —
+// independent of layouts, stages and summation order, for checking what an engine produced.
+//
+// Output axes are the output's axes; contracted axes are the operands' axes not in the output.
+// It iterates output × contracted coordinates with running offsets: memory is the operands plus
+// the output, never the outer product.
+//
+// Tolerance (floats; integers must match exactly after wrapping to i32). Derivation, with
+// u = 2^-24 the unit roundoff of binary32 and P = Σ|products| of one output cell:
+// - bf16 × bf16 and f8 × f8 products have at most 8 × 8 significand bits, so each product is
+//   exact in f32 (unless it leaves the f32 exponent range, covered by the absolute term below).
+// - The Packet Reducer's tree of depth d (contraction.md §9.2) puts every product through d
+//   additions; each rounds with relative error ≤ u on a partial sum whose magnitude is at most
+//   the sum of the |products| below it: at most d·u·P in total.
+// - The Time Reducer adds n_flits tree results one after the other onto +0: each of those
+//   additions rounds with error ≤ u·(partial sum) ≤ u·P, at most n_flits·u·P.
+// So |f32 result − exact| ≤ (d + n_flits)·u·P to first order. The bound used is
+//     tol = (d + n_flits)·2^-24·P·(1 + 2^-16) + n_products·2^-149 + n_products·2^-52·P
+// — the (1 + 2^-16) covers the second-order terms ((1+u)^k − 1 ≤ k·u·(1 + k·u) with k·u < 2^-16
+// for any k < 256), the 2^-149 term covers products or sums that fall into the f32 subnormal
+// range (absolute error at most half a subnormal step each), and the last term covers the
+// oracle's own double rounding. An exact-match check is not possible for floats because the
+// hardware order (tree then flits) differs from any einsum order.
+#pragma once
+
+#include "ir/lang/kernel.h"
+#include "ir/support/diagnostic.h"
+#include "runtime/tensor/logical_tensor.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tujit::runtime {
+
+/// One operand: the logical tensor and the zero point subtracted from integer elements
+/// (fetch_zero_point_sub, contraction.md §2.2; 0 when absent).
+struct OracleOperand {
+  const LogicalTensor* tensor = nullptr;
+  std::int64_t zero_point = 0;
+};
+
+/// The exact (integers) or double (floats) result per output element, in logical order.
+struct OracleReference {
+  ir::ScalarType accumulator = ir::ScalarType::F32;
+  std::vector<ir::Axis> axes;       // output axes
+  std::vector<ir::Axis> contracted; // summed axes
+  std::vector<double> value;        // floats: Σ products in double
+  std::vector<double> abs_sum;      // floats: Σ |products|
+  std::vector<std::int32_t> exact;  // integers: Σ products wrapped to i32
+  std::uint64_t products_per_output = 0;
+};
+
+/// Both operands' dtypes must be a contraction pair (contraction.md §2.1); the accumulator is
+/// the stream's. E-ORACLE-001 for an illegal pair, E-RUN-001 for an output over the element
+/// limit.
+Result<OracleReference> einsum_oracle(const OracleOperand& stream, const OracleOperand& weight,
+                                      const std::vector<ir::Axis>& out_axes,
+                                      std::uint64_t max_elements = kDefaultMaxElements);
+
+/// The two parameters of the tolerance bound above.
+struct ToleranceModel {
+  std::uint32_t tree_depth = 0; // d of the Packet Reducer
+  std::uint64_t flits = 1;      // flits accumulated into one output cell (|OT| / |T2|)
+};
+double oracle_tolerance(const ToleranceModel& m, double abs_sum, std::uint64_t products);
+
+/// d from the kernel's contract_packet (verify_contract_packet) and n_flits = |OT| / |T2| from
+/// its contract_time; E-ORACLE-002 when the kernel has no such stages.
+Result<ToleranceModel> tolerance_model_for_kernel(const ir::Kernel& k);
+
+struct OracleMismatch {
+  std::string coordinate; // "M=3, N=5"
+  double expected = 0;
+  double actual = 0;
+  double tolerance = 0; // 0 for integers
+};
+
+struct OracleComparison {
+  bool ok = true;
+  std::uint64_t checked = 0;
+  std::uint64_t mismatches = 0;
+  double max_abs_err = 0;
+  double max_err_over_tolerance = 0;            // floats: max err / tol (≤ 1 when ok)
+  std::string worst;                            // coordinate of the largest error
+  std::vector<OracleMismatch> first_mismatches; // at most 8
+};
+
+/// Compares an engine's output (dtype = the accumulator, same axes) with the reference.
+/// E-ORACLE-003 when axes or dtype differ.
+Result<OracleComparison> compare_with_oracle(const OracleReference& ref,
+                                             const LogicalTensor& actual,
+                                             const ToleranceModel& model);
+
+/// Whether a plain einsum describes the kernel: nullopt when it does, else the reason. The
+/// output must hold every coordinate of its axes; an operand may hold only the low digits of an
+/// axis (it is then read through runtime/layout device_view: replicated over the others), any
+/// other partial coverage means the device never touches some logical coordinates and the
+/// oracle would have to guess ("oracle not applicable").
+std::optional<std::string> oracle_not_applicable(const ir::TensorType& output,
+                                                 const std::vector<const ir::TensorType*>& operands,
+                                                 const ir::AxisTable& table);
+
+} // namespace tujit::runtime

@@ -1,0 +1,186 @@
+// Logical tensors: SHA-256 against the FIPS 180-4 / NIST example vectors, splitmix64 against its
+// published definition, the seeded fill, host rounding of doubles to the device float formats
+// (against the independent scalar encoders of runtime/scalar and hand-worked ties), and the
+// logical byte image.
+#include "ir/mapping/syntax.h"
+#include "runtime/scalar/bf16.h"
+#include "runtime/scalar/f8.h"
+#include "runtime/scalar/float_bits.h"
+#include "runtime/tensor/float_round.h"
+#include "runtime/tensor/logical_tensor.h"
+#include "runtime/tensor/sha256.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+using namespace tujit;
+using namespace tujit::runtime;
+using ir::ScalarType;
+
+namespace {
+std::string sha_of(const std::string& s) {
+  return sha256_hex({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()});
+}
+} // namespace
+
+TEST_CASE("sha256: FIPS 180-4 example vectors", "[tensor]") {
+  CHECK(sha_of("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(sha_of("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(sha_of("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  CHECK(sha_of("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopq"
+               "klmnopqrlmnopqrsmnopqrstnopqrstu") ==
+        "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
+  // One million 'a', fed in uneven pieces to exercise the block buffering.
+  Sha256 h;
+  std::string chunk(997, 'a');
+  std::size_t left = 1000000;
+  while (left > 0) {
+    std::size_t n = std::min(left, chunk.size());
+    h.update({reinterpret_cast<const std::uint8_t*>(chunk.data()), n});
+    left -= n;
+  }
+  std::string hex;
+  for (auto b : h.finish()) hex += "0123456789abcdef"[b >> 4], hex += "0123456789abcdef"[b & 15];
+  CHECK(hex == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+TEST_CASE("splitmix64: the published sequence for seed 0", "[tensor]") {
+  SplitMix64 g(0);
+  CHECK(g.next() == 0xE220A8397B1DCDAFull);
+  CHECK(g.next() == 0x6E789E6AA1B965F4ull);
+  CHECK(g.next() == 0x06C45D188009454Full);
+  SplitMix64 b(7);
+  for (int k = 0; k < 1000; ++k) CHECK(b.below(10) < 10);
+  CHECK(parameter_seed(0, "a") != parameter_seed(0, "b"));
+  CHECK(parameter_seed(0, "a") == parameter_seed(0, "a"));
+  CHECK(parameter_seed(0, "a") != parameter_seed(1, "a"));
+}
+
+TEST_CASE("fill_random: deterministic, in range, both signs, every dtype", "[tensor]") {
+  ir::Axis A{"A", 4096};
+  for (ScalarType t : ir::kAllScalarTypes) {
+    INFO(ir::name(t));
+    auto x = make_logical_tensor(t, {A});
+    REQUIRE(x.ok());
+    LogicalTensor a = *x, b = *x, c = *x;
+    fill_random(a, 42);
+    fill_random(b, 42);
+    fill_random(c, 43);
+    CHECK(a.bits == b.bits);
+    CHECK(a.bits != c.bits);
+    double lo = INFINITY, hi = -INFINITY;
+    for (auto bits : a.bits) {
+      double v = element_value(t, bits);
+      REQUIRE(std::isfinite(v));
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    if (auto r = ir::integer_range(t); r && t != ScalarType::I32) {
+      CHECK(lo >= static_cast<double>(r->first));
+      CHECK(hi <= static_cast<double>(r->second));
+      if (ir::wire_bits(t) <= 8) { // 4096 draws reach both ends of a ≤ 9-bit range
+        CHECK(lo == static_cast<double>(r->first));
+        CHECK(hi == static_cast<double>(r->second));
+      }
+    } else if (t == ScalarType::I32) {
+      CHECK(lo >= -1048576.0);
+      CHECK(hi <= 1048576.0);
+      CHECK(lo < 0);
+    } else if (t != ScalarType::F4E2M1) {
+      CHECK(lo >= -1.0);
+      CHECK(hi <= 1.0);
+      CHECK(lo < -0.5);
+      CHECK(hi > 0.5);
+    }
+  }
+}
+
+TEST_CASE("round_double_to: RNE against the independent encoders", "[tensor]") {
+  SplitMix64 g(5);
+  for (int k = 0; k < 200000; ++k) {
+    // Random finite f32 bit patterns of every magnitude (NaN / inf excluded).
+    auto x = static_cast<std::uint32_t>(g.next());
+    if ((x & 0x7F800000u) == 0x7F800000u) continue;
+    const double d = static_cast<double>(f32_from_bits(x));
+    INFO(std::hex << x);
+    auto bf = round_double_to(ScalarType::BF16, d);
+    if (bf.status == FloatRounding::Status::Ok)
+      REQUIRE(bf.bits == bf16_literal_from_f32(x)); // scalars.md §4.1 literal form = plain RNE
+    else
+      REQUIRE((bf16_literal_from_f32(x) & 0x7FFFu) == 0x7F80u); // RNE overflows to inf
+    if (std::fabs(d) <= 448.0) // enc_e4m3 is RNE below its saturation (scalars.md §4.2)
+      REQUIRE(round_double_to(ScalarType::F8E4M3, d).bits == enc_e4m3(x));
+    REQUIRE(round_double_to(ScalarType::F32, d).bits == x);
+  }
+}
+
+TEST_CASE("round_double_to: hand-worked ties, double rounding, overflow", "[tensor]") {
+  // 1 + 2^-8 + 2^-30: rounding to f32 first gives the tie 1 + 2^-8, then even → 1.0 (0x3F80);
+  // rounding once goes up to 0x3F81.
+  CHECK(round_double_to(ScalarType::BF16, 1.0 + 0x1p-8 + 0x1p-30).bits == 0x3F81u);
+  CHECK(round_double_to(ScalarType::BF16, 1.0 + 0x1p-8).bits == 0x3F80u);
+  // f8e5m2 by RNE (not the Cast Engine's half-up of scalars.md §4.3): 1.125 is the tie between
+  // 1.0 (0x3C) and 1.25 (0x3D) → even 0x3C; 1.375 between 1.25 and 1.5 → even 0x3E.
+  CHECK(round_double_to(ScalarType::F8E5M2, 1.125).bits == 0x3Cu);
+  CHECK(round_double_to(ScalarType::F8E5M2, 1.375).bits == 0x3Eu);
+  CHECK(round_double_to(ScalarType::F8E5M2, -3.0).bits == 0xC2u);
+  // 3.5·2^-16 lies between the subnormal 3·2^-16 (0x03) and the normal 2^-14 (0x04): a tie,
+  // even → 0x04 (the Cast Engine clamps to 0x03).
+  CHECK(round_double_to(ScalarType::F8E5M2, 3.5 * 0x1p-16).bits == 0x04u);
+  CHECK(round_double_to(ScalarType::F8E5M2, 0x1p-17).bits == 0x00u); // tie 0 / 2^-16 → 0
+  CHECK(round_double_to(ScalarType::F8E5M2, 57344.0).bits == 0x7Bu);
+  CHECK(round_double_to(ScalarType::F8E5M2, 60000.0).bits == 0x7Bu); // below the 61440 tie
+  CHECK(round_double_to(ScalarType::F8E5M2, 61440.0).status == FloatRounding::Status::Overflow);
+  CHECK(round_double_to(ScalarType::F8E5M2, -INFINITY).bits == 0xFCu);
+  CHECK(round_double_to(ScalarType::F8E5M2, NAN).bits == 0x7Eu);
+  CHECK(round_double_to(ScalarType::F8E4M3, 448.0).bits == 0x7Eu);
+  // 464 is the tie between 448 (0x7E, even fraction 110) and 480 (fraction 111, the NaN code):
+  // even → 448. Anything above rounds to 480, beyond the largest finite e4m3.
+  CHECK(round_double_to(ScalarType::F8E4M3, 464.0).bits == 0x7Eu);
+  CHECK(round_double_to(ScalarType::F8E4M3, 465.0).status == FloatRounding::Status::Overflow);
+  CHECK(round_double_to(ScalarType::F8E4M3, INFINITY).status ==
+        FloatRounding::Status::NotRepresentable);
+  CHECK(round_double_to(ScalarType::F8E4M3, -0.0).bits == 0x80u);
+  CHECK(round_double_to(ScalarType::BF16, 1e39).status == FloatRounding::Status::Overflow);
+  CHECK(round_double_to(ScalarType::F32, 1e39).status == FloatRounding::Status::Overflow);
+  CHECK(round_double_to(ScalarType::F32, 0x1p-149).bits == 1u);       // smallest subnormal
+  CHECK(round_double_to(ScalarType::F32, 0x1p-150).bits == 0u);       // tie → even 0
+  CHECK(round_double_to(ScalarType::BF16, 0x1p-133).bits == 0x0001u); // bf16 subnormal kept
+}
+
+TEST_CASE("logical tensors: axes, offsets, limits and the byte image", "[tensor]") {
+  auto axes = ir::parse_axes_text("V = 32, M = 4, N = 8, K = 2");
+  REQUIRE(axes.ok());
+  auto m = ir::parse_mapping_text("N, K", *axes);
+  auto s = ir::parse_mapping_text("V % 16 # 256", *axes);
+  REQUIRE(m.ok());
+  REQUIRE(s.ok());
+  ir::TensorType t;
+  t.kind = ir::TensorKind::Trf;
+  t.set(ir::Slot::Slice, {*s, {}});
+  t.set(ir::Slot::Element, {*m, {}});
+  auto ax = tensor_axes(t, *axes);
+  REQUIRE(ax.size() == 3); // V, N, K in declaration order; M unused
+  CHECK(ax[0].name == "V");
+  CHECK(ax[1].name == "N");
+  CHECK(ax[2].name == "K");
+  auto x = make_logical_tensor(ScalarType::I16, ax);
+  REQUIRE(x.ok());
+  CHECK(x->shape() == std::vector<std::uint64_t>{32, 8, 2});
+  CHECK(x->offset({{"V", 1}, {"K", 1}}) == 17);
+  CHECK(x->coordinate_text(17) == "V=1, N=0, K=1");
+  auto big = make_logical_tensor(ScalarType::I8, {{"A", 1u << 20}, {"B", 1u << 20}}, 1u << 20);
+  REQUIRE_FALSE(big.ok());
+  CHECK(big.diagnostics().front().code == "E-RUN-001");
+  LogicalTensor b{ScalarType::I16, {{"A", 2}}, {0xFFFFFFFEu, 0x1234u}};
+  CHECK(tensor_bytes(b) == std::vector<std::uint8_t>{0xFE, 0xFF, 0x34, 0x12});
+  LogicalTensor f{ScalarType::F32, {{"A", 1}}, {0x3F800000u}};
+  CHECK(tensor_bytes(f) == std::vector<std::uint8_t>{0x00, 0x00, 0x80, 0x3F});
+  CHECK(element_value(ScalarType::BF16, 0x0001u) == 0x1p-133); // literal decode keeps subnormals
+  CHECK(element_value(ScalarType::I4, 0xFFFFFFF8u) == -8.0);
+  CHECK(element_value(ScalarType::U8, 0xFFu) == 255.0);
+}
