@@ -20,9 +20,11 @@ configure: deps $(BUILD_DIR)/CMakeCache.txt
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# The main job on a built-in default: a book example of the mapping algebra.
+# The main job on built-in defaults: a book example of the mapping algebra, then the book's
+# batched matmul (M in Time) checked stage by stage with its derived parameters.
 run: build
 	$(BUILD_DIR)/harness/tujit map --axes "A=8,B=512" "B / 64, B % 32, B / 32 % 2" --at 67 --at 512
+	$(BUILD_DIR)/harness/tujit explain specs/bmatmul_m_in_time.rs
 
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
