@@ -2,6 +2,8 @@
 #include "harness/cli/derived_json.h"
 
 
+#include <boost/program_options.hpp>
+
 #include <algorithm>
 #include <fstream>
 #include <ostream>
@@ -52,6 +54,44 @@ nlohmann::json kernel_json(const ir::Kernel& k, const ir::verify::KernelCheck& k
 }
 
 } // namespace
+
+std::optional<int> parse_file_command(std::string_view cmd, std::string_view description,
+                                      const std::vector<std::string>& args, CommandIO& io,
+                                      FileCommandOptions& out) {
+  namespace po = boost::program_options;
+  const std::string name(cmd);
+  po::options_description visible("usage: tujit " + name + " FILE [--kernel NAME] [--json]\n\n" +
+                                  std::string(description) + "\n\noptions");
+  visible.add_options()("help,h", "show this help")(
+      "kernel", po::value<std::string>(), "only the kernel NAME (required when FILE has several)")(
+      "json", "print one JSON document on stdout (spec/cli.md)");
+  po::options_description hidden;
+  hidden.add_options()("file", po::value<std::string>());
+  po::options_description all;
+  all.add(visible).add(hidden);
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    io.err << "tujit " << name << ": " << e.what() << "\n" << visible;
+    return kExitUsage;
+  }
+  if (vm.count("help")) {
+    io.out << visible;
+    return kExitOk;
+  }
+  if (!vm.count("file")) {
+    io.err << "tujit " << name << ": missing FILE\n" << visible;
+    return kExitUsage;
+  }
+  out.file = vm["file"].as<std::string>();
+  if (vm.count("kernel")) out.kernel = vm["kernel"].as<std::string>();
+  out.json = vm.count("json") > 0;
+  return std::nullopt;
+}
 
 std::optional<int> load_checked(std::string_view cmd, const std::string& path,
                                 const std::optional<std::string>& kernel, CommandIO& io,

@@ -22,6 +22,19 @@ struct CheckedSpec {
   int status() const { return has_errors(shown) ? kExitUserError : kExitOk; }
 };
 
+/// The options every FILE command shares: `FILE [--kernel NAME] [--json]`.
+struct FileCommandOptions {
+  std::string file;
+  std::optional<std::string> kernel;
+  bool json = false;
+};
+
+/// Parses `tujit CMD FILE [--kernel NAME] [--json]`. `description` is the help text's body.
+/// Returns the exit status when the command must stop here (usage error, or --help printed).
+std::optional<int> parse_file_command(std::string_view cmd, std::string_view description,
+                                      const std::vector<std::string>& args, CommandIO& io,
+                                      FileCommandOptions& out);
+
 /// Reads and checks `path`; on a usage/I-O problem prints `cmd: …` on io.err and returns the exit
 /// status (kExitUsage) instead.
 std::optional<int> load_checked(std::string_view cmd, const std::string& path,

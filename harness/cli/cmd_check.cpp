@@ -4,49 +4,17 @@
 #include "harness/cli/check_report.h"
 #include "harness/cli/command.h"
 
-#include <boost/program_options.hpp>
-
 #include <ostream>
 
 namespace tujit::cli {
 
-namespace po = boost::program_options;
-
 int run_check(const std::vector<std::string>& args, CommandIO& io) {
-  po::options_description visible("usage: tujit check FILE [--kernel NAME] [--json]\n\n"
-                                  "Parses a kernel spec, infers every type argument and checks "
-                                  "every stage.\n\noptions");
-  visible.add_options()("help,h", "show this help")("kernel", po::value<std::string>(),
-                                                    "check only the kernel NAME")(
-      "json", "print one JSON document on stdout (spec/cli.md)");
-  po::options_description hidden;
-  hidden.add_options()("file", po::value<std::string>());
-  po::options_description all;
-  all.add(visible).add(hidden);
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    io.err << "tujit check: " << e.what() << "\n" << visible;
-    return kExitUsage;
-  }
-  if (vm.count("help")) {
-    io.out << visible;
-    return kExitOk;
-  }
-  if (!vm.count("file")) {
-    io.err << "tujit check: missing FILE\n" << visible;
-    return kExitUsage;
-  }
-  std::optional<std::string> kernel;
-  if (vm.count("kernel")) kernel = vm["kernel"].as<std::string>();
+  FileCommandOptions opt;
+  if (auto rc = parse_file_command("check", "Parses a kernel spec, infers every type argument and checks every stage.", args, io, opt)) return *rc;
   CheckedSpec c;
-  if (auto rc = load_checked("check", vm["file"].as<std::string>(), kernel, io, c)) return *rc;
+  if (auto rc = load_checked("check", opt.file, opt.kernel, io, c)) return *rc;
 
-  if (vm.count("json")) {
+  if (opt.json) {
     io.out << check_json(c).dump(2) << "\n";
     return c.status();
   }

@@ -7,16 +7,12 @@
 #include "harness/cli/command.h"
 #include "ir/verify/outer_util.h"
 
-#include <boost/program_options.hpp>
-
 #include <algorithm>
 #include <ostream>
 
 namespace tujit::cli {
 
 namespace {
-
-namespace po = boost::program_options;
 
 /// "Time m![A]  Packet m![K]" for the slots the tensor's kind has.
 std::string mappings_line(const ir::TensorType& t) {
@@ -60,39 +56,11 @@ void explain_kernel(const ir::Kernel& k, const ir::verify::KernelCheck& kc, cons
 } // namespace
 
 int run_explain(const std::vector<std::string>& args, CommandIO& io) {
-  po::options_description visible("usage: tujit explain FILE [--kernel NAME] [--json]\n\n"
-                                  "Shows each stage's mappings and derived parameters.\n\n"
-                                  "options");
-  visible.add_options()("help,h", "show this help")("kernel", po::value<std::string>(),
-                                                    "explain only the kernel NAME")(
-      "json", "print check's JSON document on stdout (spec/cli.md)");
-  po::options_description hidden;
-  hidden.add_options()("file", po::value<std::string>());
-  po::options_description all;
-  all.add(visible).add(hidden);
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    io.err << "tujit explain: " << e.what() << "\n" << visible;
-    return kExitUsage;
-  }
-  if (vm.count("help")) {
-    io.out << visible;
-    return kExitOk;
-  }
-  if (!vm.count("file")) {
-    io.err << "tujit explain: missing FILE\n" << visible;
-    return kExitUsage;
-  }
-  std::optional<std::string> kernel;
-  if (vm.count("kernel")) kernel = vm["kernel"].as<std::string>();
+  FileCommandOptions opt;
+  if (auto rc = parse_file_command("explain", "Shows each stage's mappings and derived parameters.", args, io, opt)) return *rc;
   CheckedSpec c;
-  if (auto rc = load_checked("explain", vm["file"].as<std::string>(), kernel, io, c)) return *rc;
-  if (vm.count("json")) {
+  if (auto rc = load_checked("explain", opt.file, opt.kernel, io, c)) return *rc;
+  if (opt.json) {
     io.out << check_json(c).dump(2) << "\n";
     return c.status();
   }
