@@ -39,6 +39,7 @@ int run_cli(const std::vector<std::string>& argv, CommandIO& io);
 int run_check(const std::vector<std::string>& args, CommandIO& io);
 int run_explain(const std::vector<std::string>& args, CommandIO& io);
 int run_map(const std::vector<std::string>& args, CommandIO& io);
+int run_run(const std::vector<std::string>& args, CommandIO& io);
 int run_stage(const std::vector<std::string>& args, CommandIO& io);
 int run_version(const std::vector<std::string>& args, CommandIO& io);
 

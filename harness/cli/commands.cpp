@@ -10,6 +10,7 @@ const std::vector<Command>& commands() {
       {"check", "parse, infer and check every stage of a kernel spec", &run_check},
       {"explain", "each stage's mappings and derived parameters, for a person", &run_explain},
       {"map", "a mapping's size, normal form and cells (spec/mapping.md)", &run_map},
+      {"run", "run a contraction kernel on the reference interpreter", &run_run},
       {"stage", "one stage verifier on bare mappings: derived values or the rule", &run_stage},
       {"version", "tujit, LLVM and host CPU versions", &run_version},
   };

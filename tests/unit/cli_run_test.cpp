@@ -1,0 +1,302 @@
+// `tujit run` in-process (spec/cli.md "tujit run"): the reference interpreter on seeded and given
+// inputs, --verify against the float64 oracle, --output / --force, and the exit statuses.
+#include "harness/cli/command.h"
+#include "runtime/npy/npy.h"
+#include "runtime/tensor/sha256.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <unistd.h>
+
+using namespace tujit::cli;
+namespace fs = std::filesystem;
+namespace rt = tujit::runtime;
+
+namespace {
+
+struct Run {
+  int status;
+  std::string out;
+  std::string err;
+  nlohmann::json json() const { return nlohmann::json::parse(out); }
+};
+
+Run run(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  CommandIO io{out, err};
+  std::vector<std::string> argv = {"tujit", "run"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  int status = run_cli(argv, io);
+  return {status, out.str(), err.str()};
+}
+
+std::string spec(const std::string& rel) {
+  return (fs::path(TUJIT_SOURCE_DIR) / rel).string();
+}
+
+/// A fresh temporary directory, removed at scope end.
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& name)
+      : path(fs::temp_directory_path() /
+             ("tujit_cli_run_" + name + "_" + std::to_string(::getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string file(const std::string& name, const std::string& text = "") const {
+    fs::path p = path / name;
+    if (!text.empty()) std::ofstream(p, std::ios::binary) << text;
+    return p.string();
+  }
+};
+
+std::vector<std::uint8_t> file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_npy(const std::string& path, rt::NpyDtype dtype, std::vector<std::uint64_t> shape,
+               const std::vector<std::uint8_t>& data) {
+  rt::NpyArray a;
+  a.dtype = dtype;
+  a.shape = std::move(shape);
+  a.data = data;
+  const auto bytes = rt::serialize_npy(a);
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
+}
+
+template <class T>
+std::vector<std::uint8_t> raw_bytes(const std::vector<T>& v) {
+  std::vector<std::uint8_t> b(v.size() * sizeof(T));
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+// i8 × i8 → i32 (contraction.md §2.1), the stream and the TRF as parameters: the types of
+// specs/derived/i8_contract.rs without its DmTensor fetch path.
+const char* kI8Contract = R"(axes![A = 8, K8 = 32, R = 8];
+type Chip = m![1];
+type Cluster = m![1 # 2];
+type Slice = m![1 # 256];
+fn i8_param<'l, const T: Tu>(
+    input: CollectTensor<'l, T, i8, Chip, Cluster, Slice, m![A], m![K8]>,
+    trf: &TrfTensor<i8, Chip, Cluster, Slice, m![R], m![K8]>,
+) -> ContractTensor<'l, T, i32, Chip, Cluster, Slice, m![A], m![R]> {
+    input
+        .contract_outer::<m![A], m![K8], _, _, _>(trf)
+        .contract_packet::<m![1]>()
+        .contract_time::<m![A]>()
+        .contract_lane::<m![A], m![R]>(LaneMode::Interleaved)
+}
+)";
+
+// The same, with the TRF stored in the kernel by `.to_trf()` of a second CollectTensor.
+const char* kI8Store = R"(axes![A = 8, K8 = 32, R = 8];
+type Chip = m![1];
+type Cluster = m![1 # 2];
+type Slice = m![1 # 256];
+fn i8_store<'l, const T: Tu>(
+    input: CollectTensor<'l, T, i8, Chip, Cluster, Slice, m![A], m![K8]>,
+    weights: CollectTensor<'l, T, i8, Chip, Cluster, Slice, m![R], m![K8]>,
+) -> ContractTensor<'l, T, i32, Chip, Cluster, Slice, m![A], m![R]> {
+    let trf: TrfTensor<i8, Chip, Cluster, Slice, m![R], m![K8]> = weights.to_trf();
+    input
+        .contract_outer::<m![A], m![K8], _, _, _>(&trf)
+        .contract_packet::<m![1]>()
+        .contract_time::<m![A]>()
+        .contract_lane::<m![A], m![R]>(LaneMode::Interleaved)
+}
+)";
+
+} // namespace
+
+TEST_CASE("run: bmatmul_m_in_time on seeded inputs matches the oracle", "[cli-run]") {
+  Run r = run({spec("specs/bmatmul_m_in_time.rs"), "--verify", "--json"});
+  INFO(r.err);
+  REQUIRE(r.status == kExitOk);
+  auto j = r.json();
+  CHECK(j["kernel"] == "bmatmul_m_in_time");
+  CHECK(j["engine"] == "interp");
+  CHECK(j["threads"] == 1);
+  // The ContractTensor's axes: V (Cluster, Slice), M (Time), N (Packet), declaration order.
+  CHECK(j["output"]["axes"] == nlohmann::json::array({"V", "M", "N"}));
+  CHECK(j["output"]["shape"] == nlohmann::json::array({32, 32, 8}));
+  CHECK(j["output"]["dtype"] == "f32");
+  CHECK(j["output"]["sha256"].get<std::string>().size() == 64);
+  CHECK(j["verify"]["oracle_ok"] == true);
+  CHECK(j["verify"]["poisoned_outputs"] == 0);
+  CHECK(j["verify"]["oracle_max_abs_err"].get<double>() < 1e-4);
+  CHECK(j["verify"]["engines_bit_exact"].is_null());
+  // V·M·N outputs, each a sum over K = 32 products.
+  CHECK(j["simulated_macs"] == 32u * 32u * 8u * 32u);
+  for (const char* k : {"parse", "verify", "run"}) CHECK(j["time_ms"].contains(k));
+
+  Run text = run({spec("specs/bmatmul_m_in_time.rs"), "--verify"});
+  CHECK(text.status == kExitOk);
+  CHECK(text.out.find("oracle: ok") != std::string::npos);
+  CHECK(text.out.find(j["output"]["sha256"].get<std::string>()) != std::string::npos);
+}
+
+TEST_CASE("run: the seed fixes the output", "[cli-run]") {
+  auto sha = [](const std::string& seed) {
+    Run r = run({spec("specs/bmatmul_m_in_time.rs"), "--seed", seed, "--json"});
+    REQUIRE(r.status == kExitOk);
+    return r.json()["output"]["sha256"].get<std::string>();
+  };
+  const std::string a = sha("7");
+  CHECK(sha("7") == a);
+  CHECK(sha("8") != a);
+  CHECK(sha("0") == run({spec("specs/bmatmul_m_in_time.rs"), "--json"}).json()["output"]["sha256"]);
+}
+
+TEST_CASE("run: given all-ones inputs give K in every output", "[cli-run]") {
+  TempDir dir("ones");
+  // Parameter shapes over their axes in declaration order: input [V, M, K], trf [V, N, K]
+  // (V % 16 in Slice, V / 16 in Cluster; the TRF holds every V).
+  const std::vector<float> ones_in(32 * 32 * 32, 1.0f), ones_trf(32 * 8 * 32, 1.0f);
+  const std::string in = dir.file("in.npy"), w = dir.file("w.npy"), out = dir.file("out.npy");
+  write_npy(in, rt::NpyDtype::F4, {32, 32, 32}, raw_bytes(ones_in));
+  write_npy(w, rt::NpyDtype::F4, {32, 8, 32}, raw_bytes(ones_trf));
+  Run r = run({spec("specs/bmatmul_m_in_time.rs"), "--input", "input=" + in, "--input", "trf=" + w,
+               "--output", out, "--verify", "--json"});
+  INFO(r.err);
+  REQUIRE(r.status == kExitOk);
+  CHECK(r.json()["verify"]["oracle_max_abs_err"] == 0.0);
+  auto npy = rt::read_npy_file(out);
+  REQUIRE(npy.ok());
+  CHECK(npy->dtype == rt::NpyDtype::F4);
+  CHECK(npy->shape == std::vector<std::uint64_t>{32, 32, 8});
+  std::vector<float> v(npy->elements());
+  std::memcpy(v.data(), npy->data.data(), npy->data.size());
+  for (float x : v) REQUIRE(x == 32.0f);
+}
+
+TEST_CASE("run: --output writes the logical tensor and refuses to overwrite", "[cli-run]") {
+  TempDir dir("output");
+  const std::string out = dir.file("o.npy");
+  Run r = run({spec("specs/bmatmul_m_in_time.rs"), "--output", out, "--json"});
+  INFO(r.err);
+  REQUIRE(r.status == kExitOk);
+  auto npy = rt::read_npy_file(out);
+  REQUIRE(npy.ok());
+  CHECK(npy->shape == std::vector<std::uint64_t>{32, 32, 8});
+  // sha256 is over the logical tensor's little-endian bytes: the .npy data exactly (f32 = <f4).
+  CHECK(rt::sha256_hex(npy->data) == r.json()["output"]["sha256"]);
+
+  const auto before = file_bytes(out);
+  Run again = run({spec("specs/bmatmul_m_in_time.rs"), "--seed", "3", "--output", out});
+  CHECK(again.status == kExitUsage);
+  CHECK(file_bytes(out) == before);
+  Run forced = run({spec("specs/bmatmul_m_in_time.rs"), "--seed", "3", "--output", out, "--force"});
+  CHECK(forced.status == kExitOk);
+  CHECK(file_bytes(out) != before);
+}
+
+TEST_CASE("run: an i8 kernel matches the oracle exactly", "[cli-run]") {
+  TempDir dir("i8");
+  for (const char* text : {kI8Contract, kI8Store}) {
+    const std::string path = dir.file("k.rs", text);
+    Run r = run({path, "--verify", "--json", "--seed", "11"});
+    INFO(text << r.err);
+    REQUIRE(r.status == kExitOk);
+    auto j = r.json();
+    CHECK(j["output"]["dtype"] == "i32");
+    CHECK(j["output"]["axes"] == nlohmann::json::array({"A", "R"}));
+    CHECK(j["output"]["shape"] == nlohmann::json::array({8, 8}));
+    CHECK(j["verify"]["oracle_ok"] == true);
+    CHECK(j["verify"]["oracle_max_abs_err"] == 0.0);
+    CHECK(j["simulated_macs"] == 8 * 8 * 32);
+  }
+}
+
+TEST_CASE("run: given i8 inputs give the brute-force products", "[cli-run]") {
+  TempDir dir("i8given");
+  const std::string path = dir.file("k.rs", kI8Store);
+  std::vector<std::int8_t> a(8 * 32), w(8 * 32);
+  for (int i = 0; i < 8; ++i)
+    for (int k = 0; k < 32; ++k) {
+      a[static_cast<std::size_t>(i * 32 + k)] =
+          static_cast<std::int8_t>((i * 37 + k * 11) % 256 - 128);
+      w[static_cast<std::size_t>(k * 8 + i)] = static_cast<std::int8_t>((i * 13 - k * 7) % 100);
+    }
+  const std::string in = dir.file("a.npy"), wf = dir.file("w.npy"), out = dir.file("o.npy");
+  write_npy(in, rt::NpyDtype::I1, {8, 32}, raw_bytes(a));
+  // weights' axes in declaration order (A, K8, R): [K8, R].
+  write_npy(wf, rt::NpyDtype::I1, {32, 8}, raw_bytes(w));
+  Run r = run({path, "--input", "input=" + in, "--input", "weights=" + wf, "--output", out});
+  INFO(r.err);
+  REQUIRE(r.status == kExitOk);
+  auto npy = rt::read_npy_file(out);
+  REQUIRE(npy.ok());
+  REQUIRE(npy->dtype == rt::NpyDtype::I4);
+  std::vector<std::int32_t> o(npy->elements());
+  std::memcpy(o.data(), npy->data.data(), npy->data.size());
+  for (int i = 0; i < 8; ++i)
+    for (int r8 = 0; r8 < 8; ++r8) {
+      std::int32_t sum = 0;
+      for (int k = 0; k < 32; ++k)
+        sum += a[static_cast<std::size_t>(i * 32 + k)] * w[static_cast<std::size_t>(k * 8 + r8)];
+      CHECK(o[static_cast<std::size_t>(i * 8 + r8)] == sum);
+    }
+}
+
+TEST_CASE("run: --verify does not claim ok when the oracle does not apply", "[cli-run]") {
+  // reduce_b's TRF holds only some digits of an axis the oracle would have to guess.
+  Run r = run({spec("specs/reduce_b.rs"), "--verify", "--json"});
+  INFO(r.err);
+  REQUIRE(r.status == kExitOk);
+  auto j = r.json();
+  CHECK(j["verify"]["oracle_ok"].is_null());
+  CHECK(j["verify"]["oracle_max_abs_err"].is_null());
+  CHECK(j["verify"]["oracle_not_applicable"].get<std::string>().find("not applicable") !=
+        std::string::npos);
+}
+
+TEST_CASE("run: kernels the interpreter cannot be fed yet are refused", "[cli-run]") {
+  // i8_contract fetches its operands from DmTensor parameters (issue 8).
+  Run r = run({spec("specs/derived/i8_contract.rs")});
+  CHECK(r.status == kExitUserError);
+  CHECK(r.err.find("not supported yet") != std::string::npos);
+  CHECK(r.err.find("DmTensor") != std::string::npos);
+}
+
+TEST_CASE("run: usage errors and wrong inputs", "[cli-run]") {
+  TempDir dir("usage");
+  const std::string bm = spec("specs/bmatmul_m_in_time.rs");
+  Run k = run({bm, "--kernel", "nope"});
+  CHECK(k.status == kExitUsage);
+  CHECK(k.err.find("bmatmul_m_in_time") != std::string::npos);
+
+  Run jit = run({bm, "--engine", "jit"});
+  CHECK(jit.status == kExitUsage);
+  CHECK(jit.err.find("issue 6") != std::string::npos);
+
+  const std::string small = dir.file("s.npy");
+  write_npy(small, rt::NpyDtype::F4, {2, 3}, raw_bytes(std::vector<float>(6, 0.5f)));
+  Run name = run({bm, "--input", "nobody=" + small});
+  CHECK(name.status == kExitUsage);
+  CHECK(name.err.find("input, trf") != std::string::npos);
+
+  Run shape = run({bm, "--input", "input=" + small});
+  CHECK(shape.status == kExitUserError);
+  CHECK(shape.err.find("[2, 3]") != std::string::npos);
+  CHECK(shape.err.find("[32, 32, 32]") != std::string::npos);
+
+  CHECK(run({bm, "--input", "input"}).status == kExitUsage);
+  CHECK(run({}).status == kExitUsage);
+  CHECK(run({bm, "--input", "input=" + dir.file("missing.npy")}).status == kExitUsage);
+}
