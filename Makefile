@@ -21,10 +21,12 @@ build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
 # The main job on built-in defaults: a book example of the mapping algebra, then the book's
-# batched matmul (M in Time) checked stage by stage with its derived parameters.
+# batched matmul (M in Time) checked stage by stage with its derived parameters, and run on the
+# reference interpreter against the float64 oracle.
 run: build
 	$(BUILD_DIR)/harness/tujit map --axes "A=8,B=512" "B / 64, B % 32, B / 32 % 2" --at 67 --at 512
 	$(BUILD_DIR)/harness/tujit explain specs/bmatmul_m_in_time.rs
+	$(BUILD_DIR)/harness/tujit run specs/bmatmul_m_in_time.rs --verify
 
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)

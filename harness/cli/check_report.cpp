@@ -1,7 +1,6 @@
 #include "harness/cli/check_report.h"
 #include "harness/cli/derived_json.h"
 
-
 #include <boost/program_options.hpp>
 
 #include <algorithm>

@@ -41,7 +41,6 @@ std::optional<int> load_checked(std::string_view cmd, const std::string& path,
                                 const std::optional<std::string>& kernel, CommandIO& io,
                                 CheckedSpec& out);
 
-
 /// check's JSON document: {"kernels": [{name, ok, stages: [{op, derived, line, col, output,
 /// notes}]}], "diagnostics": [{severity, code, stage, message, file, line, col, notes}]}.
 nlohmann::json check_json(const CheckedSpec& c);

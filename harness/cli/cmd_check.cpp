@@ -10,7 +10,10 @@ namespace tujit::cli {
 
 int run_check(const std::vector<std::string>& args, CommandIO& io) {
   FileCommandOptions opt;
-  if (auto rc = parse_file_command("check", "Parses a kernel spec, infers every type argument and checks every stage.", args, io, opt)) return *rc;
+  if (auto rc = parse_file_command(
+          "check", "Parses a kernel spec, infers every type argument and checks every stage.", args,
+          io, opt))
+    return *rc;
   CheckedSpec c;
   if (auto rc = load_checked("check", opt.file, opt.kernel, io, c)) return *rc;
 

@@ -3,8 +3,8 @@
 // `--json` prints check's JSON document (check_report.h). The Sequencer IR loop nest and the
 // cycle summary belong to later issues and are not printed.
 #include "harness/cli/check_report.h"
-#include "harness/cli/derived_json.h"
 #include "harness/cli/command.h"
+#include "harness/cli/derived_json.h"
 #include "ir/verify/outer_util.h"
 
 #include <algorithm>
@@ -45,8 +45,7 @@ void explain_kernel(const ir::Kernel& k, const ir::verify::KernelCheck& kc, cons
     std::size_t width = 0;
     for (const auto& [key, v] : sc.derived) width = std::max(width, key.size());
     for (const auto& [key, v] : sc.derived)
-      os << "       " << key << std::string(width - key.size() + 2, ' ') << to_text(v)
-         << "\n";
+      os << "       " << key << std::string(width - key.size() + 2, ' ') << to_text(v) << "\n";
     for (const auto& n : sc.notes) os << "     note: " << n << "\n";
     for (const auto& d : sc.diagnostics)
       os << "     error[" << d.code << "]: " << d.message << "\n";
@@ -57,7 +56,9 @@ void explain_kernel(const ir::Kernel& k, const ir::verify::KernelCheck& kc, cons
 
 int run_explain(const std::vector<std::string>& args, CommandIO& io) {
   FileCommandOptions opt;
-  if (auto rc = parse_file_command("explain", "Shows each stage's mappings and derived parameters.", args, io, opt)) return *rc;
+  if (auto rc = parse_file_command("explain", "Shows each stage's mappings and derived parameters.",
+                                   args, io, opt))
+    return *rc;
   CheckedSpec c;
   if (auto rc = load_checked("explain", opt.file, opt.kernel, io, c)) return *rc;
   if (opt.json) {

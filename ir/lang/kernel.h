@@ -5,9 +5,9 @@
 #pragma once
 
 #include "ir/lang/types.h"
-#include "ir/types/lane_mode.h"
 #include "ir/mapping/mapping.h"
 #include "ir/support/diagnostic.h"
+#include "ir/types/lane_mode.h"
 
 #include <cstdint>
 #include <optional>
@@ -32,7 +32,6 @@ enum class StageOp : std::uint8_t {
 /// The method name ("fetch", "contract_outer", …); also the `stage` of spec/cli.md where one
 /// exists.
 std::string_view to_string(StageOp op);
-
 
 /// The context a chain runs in (`ctx.main` / `ctx.sub`); Unknown when the chain starts from a
 /// kernel parameter (the caller chose the context).

@@ -30,9 +30,15 @@ bool Token::is_plain_decimal() const {
 
 namespace {
 
-bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
-bool digit(char c) { return c >= '0' && c <= '9'; }
+bool ident_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+bool ident_char(char c) {
+  return ident_start(c) || (c >= '0' && c <= '9');
+}
+bool digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 class Lexer {
 public:
@@ -75,7 +81,8 @@ private:
   Token make(TokenKind k, std::size_t start) const {
     Token tok;
     tok.kind = k;
-    tok.span = SourceSpan{static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(i_ - start)};
+    tok.span =
+        SourceSpan{static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(i_ - start)};
     tok.text = t_.substr(start, i_ - start);
     return tok;
   }
@@ -92,17 +99,41 @@ private:
       }
       return;
     }
-    diags_.push_back(make_error("E-PARSE-001", std::move(msg),
-                                SourceSpan{static_cast<std::uint32_t>(at),
-                                           static_cast<std::uint32_t>(len)}));
+    diags_.push_back(
+        make_error("E-PARSE-001", std::move(msg),
+                   SourceSpan{static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(len)}));
     diags_.back().stage = "parse";
   }
 
   static bool is_punct_char(char c) {
     switch (c) {
-    case '(': case ')': case '[': case ']': case '{': case '}': case ',': case ';': case ':':
-    case '.': case '/': case '%': case '=': case '#': case '!': case '<': case '>': case '&':
-    case '*': case '+': case '-': case '|': case '^': case '?': case '@': case '$': case '~':
+    case '(':
+    case ')':
+    case '[':
+    case ']':
+    case '{':
+    case '}':
+    case ',':
+    case ';':
+    case ':':
+    case '.':
+    case '/':
+    case '%':
+    case '=':
+    case '#':
+    case '!':
+    case '<':
+    case '>':
+    case '&':
+    case '*':
+    case '+':
+    case '-':
+    case '|':
+    case '^':
+    case '?':
+    case '@':
+    case '$':
+    case '~':
       return true;
     default:
       return false;

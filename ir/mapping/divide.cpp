@@ -316,8 +316,8 @@ Result<std::vector<DivideTerm>> divide_exact(const FactorList& d, const FactorLi
   const bool many = div.divisor.unmatched.size() > 1;
   Diagnostic diag = make_error(
       "E-TYPE-331", fmt::format("{} of the {} `[{}]` {} not {} of the {} `[{}]`", digits,
-                                   names.divisor, render_text(v), many ? "are" : "is",
-                                   many ? "factors" : "a factor", names.dividend, render_text(d)));
+                                names.divisor, render_text(v), many ? "are" : "is",
+                                many ? "factors" : "a factor", names.dividend, render_text(d)));
   diag.stage = "type";
   diag.notes.push_back(fmt::format(
       "rule (mapping.md §7.2): every digit of the {} must be found among the digits of the {}, "

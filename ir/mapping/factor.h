@@ -20,8 +20,8 @@ struct FactorList;
 
 /// mapping.md §4.1 Atom: `Sym(X, n)` or `Comp(G)`; size(Comp(G)) = SIZE(G).
 struct Atom {
-  std::string name;       // Sym: the axis name; Comp: empty
-  std::uint64_t size = 1; // Sym: axis size; Comp: SIZE(G)
+  std::string name;                       // Sym: the axis name; Comp: empty
+  std::uint64_t size = 1;                 // Sym: axis size; Comp: SIZE(G)
   std::shared_ptr<const FactorList> comp; // Comp: the canonical list G; Sym: null
 
   static Atom sym(const Axis& a);
@@ -34,10 +34,10 @@ struct Atom {
 struct Factor {
   enum class Kind : std::uint8_t { Term, Bcast, Pad };
   Kind kind = Kind::Bcast;
-  Atom atom;                // Term
-  std::uint64_t stride = 1; // Term: contributes digit·stride to the atom
-  std::uint64_t count = 1;  // Term, Bcast: number of digit values (>= 2 after normalize)
-  std::uint64_t total = 1;  // Pad: ABSOLUTE cumulative extent after this factor
+  Atom atom;                          // Term
+  std::uint64_t stride = 1;           // Term: contributes digit·stride to the atom
+  std::uint64_t count = 1;            // Term, Bcast: number of digit values (>= 2 after normalize)
+  std::uint64_t total = 1;            // Pad: ABSOLUTE cumulative extent after this factor
   PaddingKind pad = PaddingKind::Top; // Pad
 
   static Factor term(Atom a, std::uint64_t stride, std::uint64_t count);
@@ -84,7 +84,8 @@ struct Split {
 Result<Split> split_at(const FactorList& l, std::uint64_t n);
 /// resize(L, r): 1 <= r <= SIZE(L).
 Result<FactorList> resize(const FactorList& l, std::uint64_t r);
-/// is_resize_of(x, orig) [REF]: SIZE(x) <= SIZE(orig) and normalize(x) == resize(normalize(orig), SIZE(x)).
+/// is_resize_of(x, orig) [REF]: SIZE(x) <= SIZE(orig) and normalize(x) == resize(normalize(orig),
+/// SIZE(x)).
 bool is_resize_of(const FactorList& x, const FactorList& orig);
 
 // ---- evaluation (§4.2) -------------------------------------------------------------------
@@ -95,8 +96,8 @@ Cell eval(const FactorList& l, std::uint64_t pos);
 
 // ---- axis leaves, rendering, padding helpers (§4.5–§4.7) ---------------------------------
 struct Leaf {
-  std::size_t first = 0;  // index of its first (innermost) factor in the list
-  std::size_t last = 0;   // index of its last (outermost) factor, inclusive
+  std::size_t first = 0;    // index of its first (innermost) factor in the list
+  std::size_t last = 0;     // index of its last (outermost) factor, inclusive
   std::uint64_t stride = 1; // E_before(first)
   std::uint64_t extent = 1; // E_after(last) / stride
   std::uint64_t live = 1;   // the term's count / E_before(first pad)/stride / 1
@@ -128,10 +129,14 @@ std::map<std::uint64_t, std::uint64_t> padding_per_stride(const FactorList& l);
 std::uint64_t factor_internal_errors();
 
 // ---- §8 byte/flit helpers ------------------------------------------------------------------
-constexpr std::uint64_t size_in_bytes(std::uint64_t bits, std::uint64_t len) { return len * bits / 8; }
+constexpr std::uint64_t size_in_bytes(std::uint64_t bits, std::uint64_t len) {
+  return len * bits / 8;
+}
 constexpr std::uint64_t length_from_bytes(std::uint64_t bits, std::uint64_t bytes) {
   return bytes * 8 / bits;
 }
-constexpr std::uint64_t align_up(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b * b; }
+constexpr std::uint64_t align_up(std::uint64_t a, std::uint64_t b) {
+  return (a + b - 1) / b * b;
+}
 
 } // namespace tujit::ir

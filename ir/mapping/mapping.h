@@ -54,13 +54,21 @@ struct Cell {
   enum class Kind : std::uint8_t { Index, Padding, OutOfBounds };
 #pragma GCC diagnostic pop
   Kind kind = Kind::OutOfBounds;
-  Index index;                           // Kind::Index (may be empty: a live broadcast cell)
+  Index index;                            // Kind::Index (may be empty: a live broadcast cell)
   PaddingKind padding = PaddingKind::Top; // Kind::Padding
 
-  static Cell live(Index ix) { return Cell{Kind::Index, std::move(ix), PaddingKind::Top}; }
-  static Cell pad(PaddingKind k) { return Cell{Kind::Padding, {}, k}; }
-  static Cell out_of_bounds() { return Cell{}; }
-  bool is_live() const { return kind == Kind::Index; }
+  static Cell live(Index ix) {
+    return Cell{Kind::Index, std::move(ix), PaddingKind::Top};
+  }
+  static Cell pad(PaddingKind k) {
+    return Cell{Kind::Padding, {}, k};
+  }
+  static Cell out_of_bounds() {
+    return Cell{};
+  }
+  bool is_live() const {
+    return kind == Kind::Index;
+  }
 };
 
 /// Equal kinds, equal padding kinds, and equivalent indexes.
@@ -73,8 +81,8 @@ Cell combine(const Cell& major, const Cell& minor);
 struct Finalized {
   enum class Kind : std::uint8_t { Live, Padding, Overshoot };
   Kind kind = Kind::Live;
-  Index index;            // Live
-  PaddingKind padding{};  // Padding (OutOfBounds becomes `oob_fill`)
+  Index index;                // Live
+  PaddingKind padding{};      // Padding (OutOfBounds becomes `oob_fill`)
   std::string overshoot_axis; // Overshoot: the first axis (by name order) whose coordinate >= size
 };
 Finalized finalize(const Cell& c, PaddingKind oob_fill, const AxisTable& axes);

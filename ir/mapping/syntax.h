@@ -27,7 +27,8 @@ struct MappingContext {
   std::function<std::optional<std::uint64_t>(std::string_view name)> constant;
   // `{ Name::SIZE }` in number position is resolved by the parser itself: an axis from `axes`,
   // else an alias via `alias`.
-  /// Nesting limit for `( … )`, `[ … ]`, `{ … }` (deep nesting is a diagnostic, not a stack overflow).
+  /// Nesting limit for `( … )`, `[ … ]`, `{ … }` (deep nesting is a diagnostic, not a stack
+  /// overflow).
   std::size_t max_depth = 256;
   /// Limit on the height of the built tree (long `A, B, …` chains or `x / 1 / 1 …` runs), so that
   /// recursive walks over the result (map, to_string, ==) stay shallow.

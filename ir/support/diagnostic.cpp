@@ -6,9 +6,12 @@ namespace tujit {
 
 std::string_view to_string(Severity s) {
   switch (s) {
-  case Severity::Note: return "note";
-  case Severity::Warning: return "warning";
-  case Severity::Error: return "error";
+  case Severity::Note:
+    return "note";
+  case Severity::Warning:
+    return "warning";
+  case Severity::Error:
+    return "error";
   }
   return "error";
 }

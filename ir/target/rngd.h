@@ -9,45 +9,45 @@ namespace tujit::target {
 
 struct TensorUnitDescription {
   // --- streams (contraction.md §1, datapath.md §11.1) ---
-  std::uint32_t flit_bytes = 32;             // every engine after Collect moves one 32 B flit
+  std::uint32_t flit_bytes = 32;               // every engine after Collect moves one 32 B flit
   std::uint32_t contraction_packet_bytes = 64; // the Multiplier always works on 64 B
-  std::uint32_t max_pack_size = 2;           // PackSize ∈ {1, 2}: 32 B or 64 B OutPacket
-  std::uint32_t bits_per_byte = 8;           // mapping.md §8 BITS_PER_BYTE
+  std::uint32_t max_pack_size = 2;             // PackSize ∈ {1, 2}: 32 B or 64 B OutPacket
+  std::uint32_t bits_per_byte = 8;             // mapping.md §8 BITS_PER_BYTE
 
   // --- lanes and the Contraction Engine (contraction.md §1, §6–§8) ---
-  std::uint32_t lanes = 8;                   // Lane::SIZE ∈ {1, 2, 4, 8}
-  std::uint32_t accumulator_cells = 1024;    // Time Reducer buffer per slice
-  std::uint32_t accumulator_columns = 32;    // TEMPORAL_ACCUMULATOR_COLS: max |P2|
-  std::uint32_t output_bus_elements = 8;     // CONTRACT_LANE_OUT_PACKET_ELEMENTS
-  std::uint32_t tree_latency_4bit = 7;       // packet-reducer.md: i4
-  std::uint32_t tree_latency_8bit = 6;       // i8 / f8
-  std::uint32_t tree_latency_16bit = 5;      // bf16
+  std::uint32_t lanes = 8;                // Lane::SIZE ∈ {1, 2, 4, 8}
+  std::uint32_t accumulator_cells = 1024; // Time Reducer buffer per slice
+  std::uint32_t accumulator_columns = 32; // TEMPORAL_ACCUMULATOR_COLS: max |P2|
+  std::uint32_t output_bus_elements = 8;  // CONTRACT_LANE_OUT_PACKET_ELEMENTS
+  std::uint32_t tree_latency_4bit = 7;    // packet-reducer.md: i4
+  std::uint32_t tree_latency_8bit = 6;    // i8 / f8
+  std::uint32_t tree_latency_16bit = 5;   // bf16
 
   // --- register files (contraction.md §1, §4; register-files.md) ---
   std::uint32_t trf_banks = 2;
-  std::uint32_t trf_rows = 128;              // rows per bank at 8 lanes
-  std::uint32_t trf_row_bits = 320;          // physical row: 32 B payload + integer widening bits
-  std::uint32_t trf_row_payload_bytes = 32;  // logical bytes per row per bank
-  std::uint32_t trf_capacity_bytes = 65536;  // 8 lanes × 2 banks × 128 rows × 32 B per slice
-  std::uint32_t trf_cache_rows = 4;          // direct-mapped read cache rows per (lane, bank)
-  std::uint32_t trf_wide_read_bytes = 64;    // both banks, per lane per cycle
-  std::uint32_t trf_narrow_read_bytes = 32;  // one bank
-  std::uint32_t vrf_bytes = 8192;            // VRF_BYTES per slice
+  std::uint32_t trf_rows = 128;             // rows per bank at 8 lanes
+  std::uint32_t trf_row_bits = 320;         // physical row: 32 B payload + integer widening bits
+  std::uint32_t trf_row_payload_bytes = 32; // logical bytes per row per bank
+  std::uint32_t trf_capacity_bytes = 65536; // 8 lanes × 2 banks × 128 rows × 32 B per slice
+  std::uint32_t trf_cache_rows = 4;         // direct-mapped read cache rows per (lane, bank)
+  std::uint32_t trf_wide_read_bytes = 64;   // both banks, per lane per cycle
+  std::uint32_t trf_narrow_read_bytes = 32; // one bank
+  std::uint32_t vrf_bytes = 8192;           // VRF_BYTES per slice
 
   // --- memory and hierarchy (datapath.md §1, §3; contraction.md §1) ---
   std::uint32_t dm_bytes_per_slice = 512 * 1024;
   std::uint32_t dm_banks = 16;
   std::uint32_t dm_bank_word_bytes = 8;
-  std::uint32_t clusters_per_chip = 2;       // hardware count; accepted sizes below
+  std::uint32_t clusters_per_chip = 2; // hardware count; accepted sizes below
   std::uint32_t slices_per_cluster = 256;
 
   // --- sequencers (datapath.md §4) ---
-  std::uint32_t sequencer_entries = 8;       // MAX_SEQUENCER_ENTRIES
+  std::uint32_t sequencer_entries = 8; // MAX_SEQUENCER_ENTRIES
   std::uint64_t sequencer_max_loop_size = 65536;
-  std::uint32_t fetch_max_read_bytes = 32;   // one flit per read
-  std::uint32_t sub_context_read_bytes = 8;  // sub-context fetch reads 8 B
-  std::uint32_t packet_align_bytes = 8;      // Fetch/Switch/Collect-input packets are whole 8 B
-                                             // words (datapath.md §5, §7; PACKET_ALIGN_BYTES)
+  std::uint32_t fetch_max_read_bytes = 32;  // one flit per read
+  std::uint32_t sub_context_read_bytes = 8; // sub-context fetch reads 8 B
+  std::uint32_t packet_align_bytes = 8;     // Fetch/Switch/Collect-input packets are whole 8 B
+                                            // words (datapath.md §5, §7; PACKET_ALIGN_BYTES)
 
   // --- element storage (scalars.md §2, §5.5) ---
   std::uint32_t trf_integer_widening_bits = 1; // TRF stores i4/i5 as 5 bits, i8/i9 as 9 bits
@@ -60,10 +60,16 @@ struct TensorUnitDescription {
 inline constexpr TensorUnitDescription kRngd{};
 
 /// Lane::SIZE values the hardware accepts (mapping.md §8 is_valid_lane_size).
-constexpr bool is_valid_lane_size(std::uint64_t n) { return n == 1 || n == 2 || n == 4 || n == 8; }
+constexpr bool is_valid_lane_size(std::uint64_t n) {
+  return n == 1 || n == 2 || n == 4 || n == 8;
+}
 
 /// Cluster::SIZE / Slice::SIZE values the reference accepts (contraction.md §1, datapath.md §12.1).
-constexpr bool is_valid_cluster_size(std::uint64_t n) { return n == 1 || n == 2; }
-constexpr bool is_valid_slice_size(std::uint64_t n) { return n == 64 || n == 128 || n == 256; }
+constexpr bool is_valid_cluster_size(std::uint64_t n) {
+  return n == 1 || n == 2;
+}
+constexpr bool is_valid_slice_size(std::uint64_t n) {
+  return n == 64 || n == 128 || n == 256;
+}
 
 } // namespace tujit::target

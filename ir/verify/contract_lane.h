@@ -14,7 +14,6 @@
 
 namespace tujit::ir::verify {
 
-
 /// What `contract_lane::<T3, P3>(mode)` reads.
 struct ContractLaneInput {
   LaneMode mode = LaneMode::Interleaved;

@@ -21,11 +21,11 @@ TEST_CASE("lexer: kernel-language tokens", "[lexer]") {
   auto t = lex_ok(src);
   std::vector<std::string> texts;
   for (auto& k : t) texts.emplace_back(k.text);
-  std::vector<std::string> want = {"fn", "f", "<", "'l", ",", "const", "T", ":", "Tu", ">",
-                                   "(", "x", ":", "&", "mut", "A", ")", "->", "m", "!", "[",
-                                   "B", "/", "64", "#", "{", "N", "}", "]", "{", "x", ".",
-                                   "y", "::", "<", "_", ">", "(", ")", "}", "1_024", "'c'",
-                                   "\"s\\\"\"", "r#\"raw\"#", "1.5", ""};
+  std::vector<std::string> want = {
+      "fn", "f", "<",   "'l", ",",     "const", "T",         ":",          "Tu",  ">",  "(", "x",
+      ":",  "&", "mut", "A",  ")",     "->",    "m",         "!",          "[",   "B",  "/", "64",
+      "#",  "{", "N",   "}",  "]",     "{",     "x",         ".",          "y",   "::", "<", "_",
+      ">",  "(", ")",   "}",  "1_024", "'c'",   "\"s\\\"\"", "r#\"raw\"#", "1.5", ""};
   CHECK(texts == want);
   CHECK(t[3].kind == TokenKind::Lifetime);
   CHECK(t[40].int_value() == 1024u);

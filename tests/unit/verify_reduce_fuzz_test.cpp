@@ -88,6 +88,7 @@ TEST_CASE("the reduce-stage verifiers diagnose arbitrary mappings without crashi
       if (pr.ok()) t3 = *pr;
     }
     for (LaneMode mode : {LaneMode::Interleaved, LaneMode::Sequential})
-      accepted_or_diagnosed(verify_contract_lane(ContractLaneInput{mode, lane, t2, pk, t3, p3, a}), "E-LANE-");
+      accepted_or_diagnosed(verify_contract_lane(ContractLaneInput{mode, lane, t2, pk, t3, p3, a}),
+                            "E-LANE-");
   }
 }

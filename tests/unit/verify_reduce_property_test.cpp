@@ -360,18 +360,21 @@ TEST_CASE("single-term mutations are accepted or rejected with a diagnostic",
       if (other > g.op_size) break;
       auto p2 = must(Mapping::stride(t.op, other));
       accepted_or_diagnosed(verify_contract_packet(ContractPacketInput{g.dtype, t.op, p2}));
-      accepted_or_diagnosed(verify_contract_lane(ContractLaneInput{g.mode, t.lane, t.t2, p2, t.t3, t.p3, t.ot}));
+      accepted_or_diagnosed(
+          verify_contract_lane(ContractLaneInput{g.mode, t.lane, t.t2, p2, t.t3, t.p3, t.ot}));
       break;
     }
     case 4: { // the other lane mode with the same T3/P3
       const LaneMode other =
           g.mode == LaneMode::Interleaved ? LaneMode::Sequential : LaneMode::Interleaved;
-      accepted_or_diagnosed(verify_contract_lane(ContractLaneInput{other, t.lane, t.t2, t.p2, t.t3, t.p3, t.ot}));
+      accepted_or_diagnosed(
+          verify_contract_lane(ContractLaneInput{other, t.lane, t.t2, t.p2, t.t3, t.p3, t.ot}));
       break;
     }
     case 5: { // P3 without the padding to 8 → OutPacketSize when Lane < 8
-      auto r = verify_contract_lane(ContractLaneInput{LaneMode::Interleaved, t.lane, t.t2, t.p2,
-                                        must(Mapping::pair(t.t2, t.p2)), t.lane, t.ot});
+      auto r =
+          verify_contract_lane(ContractLaneInput{LaneMode::Interleaved, t.lane, t.t2, t.p2,
+                                                 must(Mapping::pair(t.t2, t.p2)), t.lane, t.ot});
       if (g.lanes < 8) {
         REQUIRE_FALSE(r.ok());
         CHECK(r.diagnostics().front().code == "E-LANE-002");
@@ -383,7 +386,8 @@ TEST_CASE("single-term mutations are accepted or rejected with a diagnostic",
     default: { // another element type for the same packet
       const ScalarType types[] = {ScalarType::I4, ScalarType::I8, ScalarType::BF16, ScalarType::F32,
                                   ScalarType::I16};
-      accepted_or_diagnosed(verify_contract_packet(ContractPacketInput{types[pick(rng, 0, 4)], t.op, t.p2}));
+      accepted_or_diagnosed(
+          verify_contract_packet(ContractPacketInput{types[pick(rng, 0, 4)], t.op, t.p2}));
       break;
     }
     }
@@ -425,8 +429,8 @@ TEST_CASE("InnerTime when the kept digits are outer pieces of whole axes",
     INFO(why(tm));
     REQUIRE(tm.ok());
     CHECK(tm->inner_time == bf);
-    auto ln = verify_contract_lane(ContractLaneInput{LaneMode::Interleaved, ax("N"), ax(t2), ax("P"),
-                                       ax(t2 + ", P"), ax("N"), ax(ot)});
+    auto ln = verify_contract_lane(ContractLaneInput{LaneMode::Interleaved, ax("N"), ax(t2),
+                                                     ax("P"), ax(t2 + ", P"), ax("N"), ax(ot)});
     if (8 * bf * 16 <= 1024) {
       INFO(why(ln));
       REQUIRE(ln.ok());

@@ -28,8 +28,9 @@ Result<ContractTimeDerived> time_(const Axes& ax, const char* ot, const char* t2
 }
 
 Result<ContractLaneDerived> lane(const Axes& ax, LaneMode mode, const char* l, const char* t2,
-                         const char* p2, const char* t3, const char* p3, const char* pre) {
-  return verify_contract_lane(ContractLaneInput{mode, ax(l), ax(t2), ax(p2), ax(t3), ax(p3), ax(pre)});
+                                 const char* p2, const char* t3, const char* p3, const char* pre) {
+  return verify_contract_lane(
+      ContractLaneInput{mode, ax(l), ax(t2), ax(p2), ax(t3), ax(p3), ax(pre)});
 }
 
 struct PacketCase {
@@ -289,8 +290,8 @@ TEST_CASE("contract_lane slot capacity formulas", "[verify-reduce]") {
   CHECK(i32->slot_capacity == 128 / 32);
   for (auto [l, n] : {std::pair{"L2", 2}, std::pair{"L4", 4}, std::pair{"N", 8}}) {
     std::string t3 = std::string("M, ") + l + ", P / 8";
-    auto s = verify_contract_lane(
-        ContractLaneInput{LaneMode::Sequential, ax(l), ax("M"), ax("P"), ax(t3), ax("P % 8"), ax("M")});
+    auto s = verify_contract_lane(ContractLaneInput{LaneMode::Sequential, ax(l), ax("M"), ax("P"),
+                                                    ax(t3), ax("P % 8"), ax("M")});
     INFO(why(s));
     REQUIRE(s.ok());
     CHECK(s->slot_capacity == static_cast<std::uint64_t>(32 / n));
