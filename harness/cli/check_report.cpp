@@ -1,5 +1,6 @@
 #include "harness/cli/check_report.h"
 #include "harness/cli/derived_json.h"
+#include "harness/cli/diagnostic_json.h"
 
 #include <boost/program_options.hpp>
 
@@ -14,20 +15,6 @@ namespace {
 
 bool inside(SourceSpan s, SourceSpan k) {
   return s.offset >= k.offset && s.offset < k.end();
-}
-
-nlohmann::json diagnostic_json(const Diagnostic& d, const SourceBuffer& src) {
-  std::uint32_t line = 0, col = 0;
-  if (d.span) std::tie(line, col) = src.line_col(d.span->offset);
-  nlohmann::json j = {{"severity", std::string(to_string(d.severity))},
-                      {"code", d.code},
-                      {"stage", d.stage},
-                      {"message", d.message},
-                      {"file", src.name()},
-                      {"line", line},
-                      {"col", col}};
-  j["notes"] = d.notes;
-  return j;
 }
 
 nlohmann::json kernel_json(const ir::Kernel& k, const ir::verify::KernelCheck& kc,
@@ -56,14 +43,19 @@ nlohmann::json kernel_json(const ir::Kernel& k, const ir::verify::KernelCheck& k
 
 std::optional<int> parse_file_command(std::string_view cmd, std::string_view description,
                                       const std::vector<std::string>& args, CommandIO& io,
-                                      FileCommandOptions& out) {
+                                      FileCommandOptions& out,
+                                      const boost::program_options::options_description* extra,
+                                      std::string_view usage_tail,
+                                      boost::program_options::variables_map* vm_out) {
   namespace po = boost::program_options;
   const std::string name(cmd);
-  po::options_description visible("usage: tujit " + name + " FILE [--kernel NAME] [--json]\n\n" +
+  po::options_description visible("usage: tujit " + name + " FILE [--kernel NAME]" +
+                                  std::string(usage_tail) + " [--json]\n\n" +
                                   std::string(description) + "\n\noptions");
   visible.add_options()("help,h", "show this help")(
       "kernel", po::value<std::string>(), "only the kernel NAME (required when FILE has several)")(
       "json", "print one JSON document on stdout (spec/cli.md)");
+  if (extra) visible.add(*extra);
   po::options_description hidden;
   hidden.add_options()("file", po::value<std::string>());
   po::options_description all;
@@ -89,6 +81,7 @@ std::optional<int> parse_file_command(std::string_view cmd, std::string_view des
   out.file = vm["file"].as<std::string>();
   if (vm.count("kernel")) out.kernel = vm["kernel"].as<std::string>();
   out.json = vm.count("json") > 0;
+  if (vm_out) *vm_out = std::move(vm);
   return std::nullopt;
 }
 

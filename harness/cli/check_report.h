@@ -6,6 +6,8 @@
 #include "ir/lang/kernel.h"
 #include "ir/verify/kernel_checker.h"
 
+#include <boost/program_options/options_description.hpp>
+#include <boost/program_options/variables_map.hpp>
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -29,11 +31,16 @@ struct FileCommandOptions {
   bool json = false;
 };
 
-/// Parses `tujit CMD FILE [--kernel NAME] [--json]`. `description` is the help text's body.
-/// Returns the exit status when the command must stop here (usage error, or --help printed).
-std::optional<int> parse_file_command(std::string_view cmd, std::string_view description,
-                                      const std::vector<std::string>& args, CommandIO& io,
-                                      FileCommandOptions& out);
+/// Parses `tujit CMD FILE [--kernel NAME] [--json]` plus the command's own `extra` options
+/// (their values land in `*vm_out`). `usage_tail` follows the shared part of the usage line;
+/// `description` is the help text's body. Returns the exit status when the command must stop
+/// here (usage error, or --help printed).
+std::optional<int>
+parse_file_command(std::string_view cmd, std::string_view description,
+                   const std::vector<std::string>& args, CommandIO& io, FileCommandOptions& out,
+                   const boost::program_options::options_description* extra = nullptr,
+                   std::string_view usage_tail = {},
+                   boost::program_options::variables_map* vm_out = nullptr);
 
 /// Reads and checks `path`; on a usage/I-O problem prints `cmd: …` on io.err and returns the exit
 /// status (kExitUsage) instead.

@@ -3,6 +3,7 @@
 // requested position (§3). Bad axes or mapping text exit 1 with a caret under the offending
 // column of the argument; bad usage exits 2.
 #include "harness/cli/command.h"
+#include "harness/cli/diagnostic_json.h"
 #include "ir/mapping/factor.h"
 #include "ir/mapping/mapping.h"
 #include "ir/mapping/syntax.h"
@@ -23,20 +24,6 @@ namespace po = boost::program_options;
 
 constexpr const char* kAxesSource = "--axes";
 constexpr const char* kMappingSource = "MAPPING";
-
-nlohmann::json diagnostic_json(const Diagnostic& d, const SourceBuffer& src) {
-  std::uint32_t line = 0, col = 0;
-  if (d.span) std::tie(line, col) = src.line_col(d.span->offset);
-  nlohmann::json j = {{"severity", std::string(to_string(d.severity))},
-                      {"code", d.code},
-                      {"stage", d.stage},
-                      {"message", d.message},
-                      {"file", src.name()},
-                      {"line", line},
-                      {"col", col}};
-  j["notes"] = d.notes;
-  return j;
-}
 
 // Exit 1 with the diagnostics: rendered on stderr, and as the JSON document when asked.
 int report_failure(const Diagnostics& ds, const SourceBuffer& src, bool json, CommandIO& io) {

@@ -70,41 +70,23 @@ nlohmann::ordered_json run_json(const std::string& kernel, const RunOutcome& r, 
 } // namespace
 
 int run_run(const std::vector<std::string>& args, CommandIO& io) {
-  po::options_description visible(
-      "usage: tujit run FILE [--kernel NAME] [--engine interp] [--seed N] "
-      "[--input NAME=PATH.npy]… [--output PATH.npy] [--force] [--verify] [--json]\n\n"
-      "Runs a contraction kernel on seeded random (or given) inputs.\n\noptions");
-  visible.add_options()("help,h", "show this help")(
-      "kernel", po::value<std::string>(), "run the kernel NAME (needed when the file has several)")(
-      "engine", po::value<std::string>()->default_value("interp"), "interp (jit: issue 6)")(
-      "seed", po::value<std::uint64_t>()->default_value(0), "seed of the random inputs")(
+  po::options_description extra;
+  extra.add_options()("engine", po::value<std::string>()->default_value("interp"),
+                      "interp (jit: issue 6)")("seed", po::value<std::uint64_t>()->default_value(0),
+                                               "seed of the random inputs")(
       "input", po::value<std::vector<std::string>>(), "NAME=PATH.npy: a parameter's contents")(
       "output", po::value<std::string>(),
       "write the output tensor to PATH.npy")("force", "overwrite an existing --output file")(
-      "verify", "check the output against the float64 oracle")(
-      "json", "print one JSON document on stdout (spec/cli.md)");
-  po::options_description hidden;
-  hidden.add_options()("file", po::value<std::string>());
-  po::options_description all;
-  all.add(visible).add(hidden);
-  po::positional_options_description positional;
-  positional.add("file", 1);
+      "verify", "check the output against the float64 oracle");
+  FileCommandOptions opt;
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    io.err << "tujit run: " << e.what() << "\n" << visible;
-    return kExitUsage;
-  }
-  if (vm.count("help")) {
-    io.out << visible;
-    return kExitOk;
-  }
-  if (!vm.count("file")) {
-    io.err << "tujit run: missing FILE\n" << visible;
-    return kExitUsage;
-  }
+  if (auto rc =
+          parse_file_command("run", "Runs a contraction kernel on seeded random (or given) inputs.",
+                             args, io, opt, &extra,
+                             " [--engine interp] [--seed N] [--input NAME=PATH.npy]... "
+                             "[--output PATH.npy] [--force] [--verify]",
+                             &vm))
+    return *rc;
   const std::string engine = vm["engine"].as<std::string>();
   if (engine == "jit") {
     io.err << "tujit run: the JIT engine is not built yet (issue 6); use --engine interp\n";
@@ -128,9 +110,9 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
 
   auto t0 = std::chrono::steady_clock::now();
   std::optional<std::string> kernel_name;
-  if (vm.count("kernel")) kernel_name = vm["kernel"].as<std::string>();
+  kernel_name = opt.kernel;
   CheckedSpec c;
-  if (auto rc = load_checked("run", vm["file"].as<std::string>(), kernel_name, io, c)) return *rc;
+  if (auto rc = load_checked("run", opt.file, kernel_name, io, c)) return *rc;
   const double load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   const ir::SpecFile& file = c.analysis->file;
@@ -139,7 +121,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   if (c.selected.size() != 1) {
     std::string names;
     for (auto i : c.selected) names += (names.empty() ? "" : ", ") + file.kernels[i].name;
-    io.err << "tujit run: '" << vm["file"].as<std::string>() << "' defines "
+    io.err << "tujit run: '" << opt.file << "' defines "
            << (c.selected.empty() ? std::string("no kernel")
                                   : fmt::format("{} kernels ({}); pick one with --kernel NAME",
                                                 c.selected.size(), names))
@@ -195,7 +177,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   const int status = r->verify && !r->verify->oracle_not_applicable && !r->verify->oracle_ok
                          ? kExitUserError
                          : kExitOk;
-  if (vm.count("json")) {
+  if (opt.json) {
     io.out << run_json(kernel.name, *r, load_ms).dump(2) << "\n";
     return status;
   }
