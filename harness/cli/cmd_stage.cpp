@@ -6,6 +6,7 @@
 // a failed rule exits 1 with the verifier's diagnostic.
 #include "harness/cli/command.h"
 #include "harness/cli/derived_json.h"
+#include "harness/cli/diagnostic_json.h"
 #include "ir/mapping/mapping.h"
 #include "ir/mapping/syntax.h"
 #include "ir/types/lane_mode.h"
@@ -245,12 +246,10 @@ std::string option_list(const OpSpec& spec) {
   return s + " [--json]";
 }
 
-nlohmann::json diagnostic_json(const Diagnostic& d, const SourceBuffer* src) {
-  nlohmann::json j = {{"severity", std::string(to_string(d.severity))},
-                      {"code", d.code},
-                      {"stage", d.stage},
-                      {"message", d.message}};
-  j["notes"] = d.notes;
+// Like the other commands' diagnostics, plus the rule as a field; located only when the
+// diagnostic points into an option's text.
+nlohmann::json stage_diagnostic_json(const Diagnostic& d, const SourceBuffer* src) {
+  nlohmann::json j = diagnostic_fields(d);
   // ir::verify::rule_error puts "rule: NAME" first among the notes; scripts want it as a field.
   constexpr std::string_view kRulePrefix = "rule: ";
   for (const auto& n : d.notes) {
@@ -280,7 +279,8 @@ int report_failure(const std::vector<Reported>& ds, std::string_view op, bool js
     nlohmann::json doc = {{"ok", false}, {"op", std::string(op)}};
     doc["diagnostics"] = nlohmann::json::array();
     for (const auto& r : ds)
-      doc["diagnostics"].push_back(diagnostic_json(r.diagnostic, r.source ? &*r.source : nullptr));
+      doc["diagnostics"].push_back(
+          stage_diagnostic_json(r.diagnostic, r.source ? &*r.source : nullptr));
     io.out << doc.dump(2) << "\n";
   }
   return kExitUserError;

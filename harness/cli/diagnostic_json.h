@@ -8,6 +8,10 @@
 
 namespace tujit::cli {
 
+/// The location-free part: severity, code, stage, message, notes.
+nlohmann::json diagnostic_fields(const Diagnostic& d);
+
+/// diagnostic_fields plus file, line and col (0 / 0 when the diagnostic has no span).
 nlohmann::json diagnostic_json(const Diagnostic& d, const SourceBuffer& src);
 
 } // namespace tujit::cli
