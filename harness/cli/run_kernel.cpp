@@ -1,6 +1,6 @@
 #include "harness/cli/run_kernel.h"
 
-#include "runtime/interp/contraction_plan.h"
+#include "ir/seq/lower_contraction.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/register_store.h"
 #include "runtime/layout/layout.h"
@@ -63,7 +63,7 @@ Result<runtime::LogicalTensor> input_tensor(const ir::SpecFile& file, const ir::
 
 Result<RunOperands> find_run_operands(const ir::Kernel& kernel) {
   RunOperands ops;
-  // The first contract_outer whose chain reaches contract_lane: the chain plan_contraction runs.
+  // The first contract_outer whose chain reaches contract_lane: the chain lower_contraction lowers.
   for (const auto& s : kernel.stages) {
     if (ops.lane) break;
     if (s.op != ir::StageOp::ContractOuter) continue;
@@ -123,7 +123,7 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
                               const RunOperands& ops, const RunRequest& req) {
   RunOutcome out;
   auto t0 = std::chrono::steady_clock::now();
-  auto plan = runtime::plan_contraction(file, kernel);
+  auto plan = ir::seq::lower_contraction(kernel);
   if (!plan) return std::move(plan).take_diagnostics();
   out.plan_ms = ms_since(t0);
 
@@ -150,7 +150,7 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   out.output = std::move(*logical);
   for (const auto& a : out.output.axes) out.output_axes.push_back(a.name);
   out.sha256 = runtime::sha256_hex(runtime::tensor_bytes(out.output));
-  out.poisoned_outputs = res->poisoned_outputs;
+  out.poisoned_outputs = res->poison.poisoned_outputs;
   out.simulated_macs = res->simulated_macs;
   if (!req.verify) return out;
 

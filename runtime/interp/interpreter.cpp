@@ -21,12 +21,10 @@ std::uint32_t canonical(std::uint32_t f) {
   return f32_is_nan(f) ? kF32CanonicalNaN : f;
 }
 
-// One tree operand: a value or ABSENT (§9.4), and whether hardware would have read Top padding
-// content into it.
+// One tree operand: a value or ABSENT (§9.4).
 struct Operand {
   std::uint32_t value = 0;
   bool present = false;
-  bool poisoned = false;
 };
 
 // Packet Reducer tree over x[0..G-1] (§9.2): level by level, adjacent pairs; ABSENT ⊕ v = v.
@@ -37,16 +35,13 @@ void reduce_tree(ir::ScalarType acc, Operand* x, std::uint64_t g) {
       const Operand& a = x[2 * i];
       const Operand& b = x[2 * i + 1];
       Operand r;
-      r.poisoned = a.poisoned || b.poisoned;
       if (a.present && b.present) {
         r.value = acc_add(acc, a.value, b.value);
         r.present = true;
       } else if (a.present) {
-        r.value = a.value;
-        r.present = true;
+        r = a;
       } else if (b.present) {
-        r.value = b.value;
-        r.present = true;
+        r = b;
       }
       x[i] = r;
     }
@@ -78,95 +73,98 @@ std::uint32_t acc_mul(ir::ScalarType acc, std::uint32_t a, std::uint32_t b) {
   return canonical(f32_bits(f32_from_bits(a) * f32_from_bits(b)));
 }
 
-Result<ContractionResult> run_contraction(const ContractionPlan& plan, const DeviceImage& stream,
-                                          const DeviceImage& trf) {
-  if (stream.dtype != plan.stream_dtype || stream.spatial != plan.spatial ||
-      stream.outer != plan.time || stream.inner != plan.packet)
+Result<bool> check_operand_images(const ir::seq::ContractionProgram& p, const DeviceImage& stream,
+                                  const DeviceImage& trf) {
+  if (stream.dtype != p.stream_type || stream.spatial != p.spatial || stream.outer != p.time ||
+      stream.inner != p.packet)
     return image_error(
         fmt::format("the stream image is {} [{}][{}][{}], the kernel's stream is {} [{}][{}][{}]",
                     ir::name(stream.dtype), stream.spatial, stream.outer, stream.inner,
-                    ir::name(plan.stream_dtype), plan.spatial, plan.time, plan.packet));
-  if (trf.dtype != plan.trf_dtype || trf.spatial != plan.spatial || trf.outer != plan.lanes ||
-      trf.inner != plan.element)
+                    ir::name(p.stream_type), p.spatial, p.time, p.packet));
+  if (trf.dtype != p.trf_type || trf.spatial != p.spatial || trf.outer != p.lanes ||
+      trf.inner != p.element)
     return image_error(
         fmt::format("the TRF image is {} [{}][{}][{}], the kernel's TRF operand is {} [{}][{}][{}]",
-                    ir::name(trf.dtype), trf.spatial, trf.outer, trf.inner,
-                    ir::name(plan.trf_dtype), plan.spatial, plan.lanes, plan.element));
+                    ir::name(trf.dtype), trf.spatial, trf.outer, trf.inner, ir::name(p.trf_type),
+                    p.spatial, p.lanes, p.element));
   if (stream.bits.size() != stream.cells() || stream.state.size() != stream.cells() ||
       trf.bits.size() != trf.cells() || trf.state.size() != trf.cells())
     return image_error("a device image's cell arrays do not match its shape");
+  // Every address the program can form must lie inside the images (a verified program's do; a
+  // failure is a lowering bug, reported instead of read out of bounds).
+  const std::uint64_t cells = p.columns * p.group;
+  if (cells == 0) return true;
+  ir::seq::CycleWalker walk(p.cycle_nest);
+  do {
+    if (!p.is_cycle_live(walk.position())) continue;
+    const ir::seq::CycleAddress& a = walk.address();
+    if (a.flit + (cells - 1) / p.packet >= p.time ||
+        a.trf + std::min(cells, p.read_size) - 1 >= p.element || a.slot >= p.t2)
+      return image_error(fmt::format(
+          "internal: packet cycle {} addresses flit {}, TRF element {}, slot {}: outside the "
+          "operand images",
+          walk.position(), a.flit, a.trf, a.slot));
+  } while (walk.advance());
+  return true;
+}
 
-  const ir::ScalarType acc_t = plan.accumulator;
+Result<ContractionResult> run_contraction(const ir::seq::ContractionProgram& p,
+                                          const DeviceImage& stream, const DeviceImage& trf) {
+  if (auto ok = check_operand_images(p, stream, trf); !ok) return ok.diagnostics();
+
+  const ir::ScalarType acc_t = p.accumulator;
   ContractionResult result;
-  result.output = DeviceImage(acc_t, plan.spatial, plan.t3, plan.p3);
+  result.output = DeviceImage(acc_t, p.spatial, p.t3, p.p3);
   std::fill(result.output.state.begin(), result.output.state.end(), CellState::Zero);
 
-  // Per slice: the accumulator [Lane][T2][P2] and its poison flags — proportional to the output.
-  const std::uint64_t acc_cells = plan.lanes * plan.t2 * plan.p2;
-  std::vector<std::uint32_t> acc(acc_cells);
-  std::vector<std::uint8_t> acc_poison(acc_cells);
-  std::vector<Operand> packet(plan.op); // one lane's products of one packet cycle
+  // Per slice: the accumulator [Lane][T2][P2] — proportional to the output.
+  std::vector<std::uint32_t> acc(p.accumulator_cells());
+  std::vector<Operand> packet(p.columns * p.group); // one lane's products of one packet cycle
 
-  for (std::uint64_t s = 0; s < plan.spatial; ++s) {
-    if (!plan.spatial_live[s]) continue;
+  for (std::uint64_t s = 0; s < p.spatial; ++s) {
+    if (!p.spatial_live[s]) continue;
     std::fill(acc.begin(), acc.end(), 0u); // +0.0f and 0 share the bits 0 (§9.2 step 2)
-    std::fill(acc_poison.begin(), acc_poison.end(), 0);
 
-    for (std::uint64_t t = 0; t < plan.ot; ++t) { // increasing OT position: flit order (§7)
-      if (plan.slot[t] < 0) continue;             // pre-reduce OT padding: absent (§9.4)
-      const auto u = static_cast<std::uint64_t>(plan.slot[t]);
-      for (std::uint64_t l = 0; l < plan.lanes; ++l) {
-        if (!plan.lane_live[l]) continue; // its columns drain to output padding only
+    // The packet-cycle nest in increasing OT position: flit order (§7).
+    ir::seq::CycleWalker walk(p.cycle_nest);
+    do {
+      if (!p.is_cycle_live(walk.position())) continue; // pre-reduce OT padding: absent (§9.4)
+      const ir::seq::CycleAddress& a = walk.address();
+      for (std::uint64_t l = 0; l < p.lanes; ++l) {
+        if (!p.lane_live[l]) continue; // its columns drain to output padding only
         // Stream Adapter + TRF Sequencer + Multiplier (§5.4) for the cells of live columns.
-        const std::uint64_t cells = plan.live_columns * plan.group;
-        for (std::uint64_t p = 0; p < cells; ++p) {
-          Operand& x = packet[p];
-          x = Operand{};
-          const std::uint64_t f = plan.stream_flit(t, p);
-          const std::uint64_t a = plan.trf_element(t, p);
-          if (f >= plan.time || a >= plan.element) continue; // cannot happen for verified plans
-          const std::uint64_t si = stream.index(s, f, plan.stream_element(p));
-          const std::uint64_t wi = trf.index(s, l, a);
-          const CellState ss = stream.state[si], ws = trf.state[wi];
-          if (plan.op_live[p] && ss == CellState::Live && ws == CellState::Live) {
-            x.value = acc_mul(acc_t, widen_to_accumulator(stream.dtype, stream.bits[si]),
+        for (std::uint64_t x = 0; x < packet.size(); ++x) {
+          Operand& o = packet[x];
+          o = Operand{};
+          const std::uint64_t si = stream.index(s, a.flit + x / p.packet, x % p.packet);
+          const std::uint64_t wi = trf.index(s, l, a.trf + x % p.read_size);
+          if (p.is_cell_live(x) && stream.state[si] == CellState::Live &&
+              trf.state[wi] == CellState::Live) {
+            o.value = acc_mul(acc_t, widen_to_accumulator(stream.dtype, stream.bits[si]),
                               widen_to_accumulator(trf.dtype, trf.bits[wi]));
-            x.present = true;
+            o.present = true;
             ++result.simulated_macs;
-          } else {
-            // Hardware multiplies whatever the cells hold: Top content reaches the column when
-            // the other operand is live or Top (Zero padding is a real zero, Bottom never read).
-            const bool s_top = ss == CellState::Top, w_top = ws == CellState::Top;
-            const bool s_read = ss == CellState::Live || s_top;
-            const bool w_read = ws == CellState::Live || w_top;
-            x.poisoned = (s_top && w_read) || (w_top && s_read);
           }
         }
         // Packet Reducer (§6) per column, then Time Reducer accumulation (§7).
-        for (std::uint64_t c = 0; c < plan.live_columns; ++c) {
-          Operand* group = &packet[c * plan.group];
-          reduce_tree(acc_t, group, plan.group);
-          const std::uint64_t ai = (l * plan.t2 + u) * plan.p2 + c;
+        for (std::uint64_t c = 0; c < p.columns; ++c) {
+          Operand* group = &packet[c * p.group];
+          reduce_tree(acc_t, group, p.group);
+          const std::uint64_t ai = (l * p.t2 + a.slot) * p.p2 + c;
           if (group[0].present) acc[ai] = acc_add(acc_t, acc[ai], group[0].value);
-          if (group[0].poisoned) acc_poison[ai] = 1;
         }
       }
-    }
+    } while (walk.advance());
 
     // Lane Folder (§8): drain in output order; padding cells stay 0.
-    for (std::uint64_t o = 0; o < plan.t3 * plan.p3; ++o) {
-      const std::int64_t src = plan.out_source[o];
-      if (src < 0) continue;
-      const std::uint64_t oi = s * plan.t3 * plan.p3 + o;
-      result.output.bits[oi] = acc[static_cast<std::uint64_t>(src)];
+    for (std::uint64_t o = 0; o < p.drain.size(); ++o) {
+      if (p.drain[o] < 0) continue;
+      const std::uint64_t oi = s * p.drain.size() + o;
+      result.output.bits[oi] = acc[static_cast<std::uint64_t>(p.drain[o])];
       result.output.state[oi] = CellState::Live;
-      if (acc_poison[static_cast<std::uint64_t>(src)]) {
-        ++result.poisoned_outputs;
-        if (result.first_poisoned.size() < kMaxPoisonReported)
-          result.first_poisoned.push_back({s, o / plan.p3, o % plan.p3});
-      }
     }
   }
+  result.poison = analyze_poison(p, stream, trf);
   return result;
 }
 

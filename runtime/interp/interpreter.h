@@ -1,5 +1,6 @@
 // The reference interpreter of the Contraction Engine (spec/contraction.md §5.4, §6–§9): executes
-// a ContractionPlan on per-slice device images, stage by stage and bit-exactly:
+// the Sequencer IR program (ir/seq/contraction_program.h) on per-slice device images, walking its
+// loop nests the way the sequencers' counters do, stage by stage and bit-exactly:
 //   Stream Adapter + TRF Sequencer + Multiplier: one packet of |OP| widened products per (lane,
 //     packet cycle t), computed on the fly (the outer product is never materialised);
 //   Packet Reducer: per lane, per column, a binary tree over ADJACENT pairs of G = 2^d cells;
@@ -9,42 +10,37 @@
 // with NaN results canonicalised to 0x7FC00000, i32 wraps.
 #pragma once
 
+#include "ir/seq/contraction_program.h"
 #include "runtime/device/device_image.h"
-#include "runtime/interp/contraction_plan.h"
+#include "runtime/interp/poison.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace tujit::runtime {
 
-/// A live output cell that, on hardware, would have depended on Top padding content.
-struct PoisonedCell {
-  std::uint64_t spatial = 0;  // output spatial position
-  std::uint64_t out_time = 0; // position in T3
-  std::uint64_t out_lane = 0; // position in P3 (0..7)
-  friend bool operator==(const PoisonedCell&, const PoisonedCell&) = default;
-};
-
 struct ContractionResult {
   /// [spatial][|T3|][8], dtype = the accumulator (i32 / f32). Live output cells are Live;
   /// output padding and cells of padding slices hold 0 and are Zero.
   DeviceImage output;
   /// Live output cells whose accumulator slot received (on hardware) a product of a Top padding
-  /// cell with a live or Top operand cell in a live column (DESIGN.md poison; reporting only,
-  /// the values follow the ABSENT rule). Top × Zero padding is not poison.
-  std::uint64_t poisoned_outputs = 0;
-  std::vector<PoisonedCell> first_poisoned; // at most kMaxPoisonReported, in output order
+  /// cell with a live or Top operand cell in a live column (poison.h; reporting only, the values
+  /// follow the ABSENT rule). Top × Zero padding is not poison.
+  PoisonReport poison;
   /// Products that were present (both operands live at live positions), over all live slices.
   std::uint64_t simulated_macs = 0;
 };
 
-inline constexpr std::size_t kMaxPoisonReported = 8;
+/// Runs the program. `stream` is the Collect output ([spatial][|Time|][|Packet|], the program's
+/// stream type), `trf` the TRF operand ([spatial][|Lane|][|Element|], its TRF type). Fails with a
+/// diagnostic (E-RUN-102) when an image's type or shape does not match the program.
+Result<ContractionResult> run_contraction(const ir::seq::ContractionProgram& program,
+                                          const DeviceImage& stream, const DeviceImage& trf);
 
-/// Runs the chain. `stream` is the Collect output ([spatial][|Time|][|Packet|], the plan's stream
-/// type), `trf` the TRF operand ([spatial][|Lane|][|Element|], the plan's TRF type). Fails with a
-/// diagnostic (E-RUN-102) when an image's type or shape does not match the plan.
-Result<ContractionResult> run_contraction(const ContractionPlan& plan, const DeviceImage& stream,
-                                          const DeviceImage& trf);
+/// E-RUN-102 unless the images' types and shapes are the program's operands (shared by every
+/// engine).
+Result<bool> check_operand_images(const ir::seq::ContractionProgram& program,
+                                  const DeviceImage& stream, const DeviceImage& trf);
 
 /// The Multiplier's widening of one device cell to the accumulator (§2.1, scalars.md §5.4):
 /// integers sign-extend (the container already holds the sign-extended value), bf16 widen_bf16

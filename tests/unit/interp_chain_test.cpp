@@ -37,10 +37,10 @@ std::string spec_text(const Chain& c) {
       c.op, c.p2, c.t2, c.t3, c.p3, c.mode);
 }
 
-runtime::ContractionPlan plan_of(const Chain& c) {
+ir::seq::ContractionProgram plan_of(const Chain& c) {
   const ir::SpecFile file = parse_spec(spec_text(c));
   REQUIRE(file.kernels.size() == 1);
-  auto plan = runtime::plan_contraction(file, file.kernels[0]);
+  auto plan = ir::seq::lower_contraction(file.kernels[0]);
   if (!plan)
     for (const auto& d : plan.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(plan.ok());
@@ -59,8 +59,8 @@ runtime::ContractionResult check_random(const Chain& c, std::uint64_t seed) {
   const auto plan = plan_of(c);
   const auto& m = plan.m;
   const auto spatial = spatial_liveness(m.chip, m.cluster, m.slice);
-  const DeviceImage stream = fill_image(plan.stream_dtype, spatial, m.time, m.packet, seed);
-  const DeviceImage trf = fill_image(plan.trf_dtype, spatial, m.lane, m.element, seed + 1);
+  const DeviceImage stream = fill_image(plan.stream_type, spatial, m.time, m.packet, seed);
+  const DeviceImage trf = fill_image(plan.trf_type, spatial, m.lane, m.element, seed + 1);
   auto expected = brute_force(m, stream, trf);
   REQUIRE(expected.has_value());
   auto r = runtime::run_contraction(plan, stream, trf);
@@ -140,7 +140,7 @@ TEST_CASE("interp: the Packet Reducer tree adds adjacent pairs, level by level",
     for (std::uint64_t col = 1; col < 8; ++col)
       CHECK(out_bits(*r, col, lane) == runtime::f32_bits(4.0f));
   }
-  CHECK(r->poisoned_outputs == 0);
+  CHECK(r->poison.poisoned_outputs == 0);
   CHECK(r->simulated_macs == 32 * 8);
 }
 
@@ -174,7 +174,7 @@ TEST_CASE("interp: the Time Reducer adds tree results in OT order starting from 
     CHECK(out_bits(*r, 0, lane) == runtime::f32_bits(3.0f));
     CHECK(out_bits(*r, 1, lane) == 0u); // +0, never -0 (§9.2 step 2)
   }
-  CHECK(r->poisoned_outputs == 0); // the [1 # 16] Top padding never reaches a live column
+  CHECK(r->poison.poisoned_outputs == 0); // the [1 # 16] Top padding never reaches a live column
 }
 
 TEST_CASE("interp: i32 accumulation wraps around", "[interp]") {
@@ -429,10 +429,10 @@ TEST_CASE("interp: Top padding inside a reduced packet group poisons, Zero paddi
             "A",
             "N"};
     auto r = check_random(c, 7); // values still follow the ABSENT rule
-    CHECK(r.poisoned_outputs == 4 * 8);
-    REQUIRE(r.first_poisoned.size() == runtime::kMaxPoisonReported);
-    CHECK(r.first_poisoned[0] == runtime::PoisonedCell{0, 0, 0});
-    CHECK(r.first_poisoned[7] == runtime::PoisonedCell{0, 0, 7});
+    CHECK(r.poison.poisoned_outputs == 4 * 8);
+    REQUIRE(r.poison.first_poisoned.size() == runtime::kMaxPoisonReported);
+    CHECK(r.poison.first_poisoned[0] == runtime::PoisonedCell{0, 0, 0});
+    CHECK(r.poison.first_poisoned[7] == runtime::PoisonedCell{0, 0, 7});
   }
   SECTION("Zero padding in the same place") {
     Chain c{"A = 4, K = 24, N = 8",
@@ -450,13 +450,13 @@ TEST_CASE("interp: Top padding inside a reduced packet group poisons, Zero paddi
             "A",
             "N"};
     auto r = check_random(c, 8);
-    CHECK(r.poisoned_outputs == 0);
+    CHECK(r.poison.poisoned_outputs == 0);
   }
   SECTION("Top padding in columns that are trimmed away") {
     Chain c{"A = 4, N = 8", "bf16", "bf16", "f32", "A", "1 # 16", "N", "1", "A",
             "1 # 16",       "1",    "A",    "A",   "N"};
     auto r = check_random(c, 9);
-    CHECK(r.poisoned_outputs == 0);
+    CHECK(r.poison.poisoned_outputs == 0);
   }
 }
 

@@ -106,7 +106,7 @@ TEST_CASE("interp corpus: every contraction and store kernel matches a brute-for
           check_store(st, ++seed);
           ++stores;
         }
-      auto plan = runtime::plan_contraction(*file, kernel);
+      auto plan = ir::seq::lower_contraction(kernel);
       if (!plan) {
         // Only kernels without a complete chain may be refused.
         for (const auto& d : plan.diagnostics()) {
@@ -117,8 +117,8 @@ TEST_CASE("interp corpus: every contraction and store kernel matches a brute-for
       }
       const auto& m = plan->m;
       const auto spatial = spatial_liveness(m.chip, m.cluster, m.slice);
-      const DeviceImage stream = fill_image(plan->stream_dtype, spatial, m.time, m.packet, ++seed);
-      const DeviceImage trf = fill_image(plan->trf_dtype, spatial, m.lane, m.element, ++seed);
+      const DeviceImage stream = fill_image(plan->stream_type, spatial, m.time, m.packet, ++seed);
+      const DeviceImage trf = fill_image(plan->trf_type, spatial, m.lane, m.element, ++seed);
       auto expected = brute_force(m, stream, trf);
       if (!expected) {
         ++skipped;
@@ -145,7 +145,7 @@ TEST_CASE("interp corpus: every contraction and store kernel matches a brute-for
       }
       CHECK(live > 0);
       CHECK(bad == 0);
-      CHECK(r->poisoned_outputs == 0);
+      CHECK(r->poison.poisoned_outputs == 0);
       CHECK(r->simulated_macs > 0);
       ++contractions;
     }
@@ -166,7 +166,7 @@ TEST_CASE("interp corpus: the TRF Sequencer loop addresses equal the normative T
     auto file = ir::load_spec(path.string());
     REQUIRE(file.ok());
     for (const auto& kernel : file->kernels) {
-      auto plan = runtime::plan_contraction(*file, kernel);
+      auto plan = ir::seq::lower_contraction(kernel);
       if (!plan) continue;
       INFO(path.filename().string());
       const auto& m = plan->m;
@@ -178,6 +178,11 @@ TEST_CASE("interp corpus: the TRF Sequencer loop addresses equal the normative T
       for (std::uint64_t i = 0; i < m.out_time.size(); ++i) ot.push_back(m.out_time.map(i));
       for (std::uint64_t i = 0; i < m.out_packet.size(); ++i) op.push_back(m.out_packet.map(i));
       for (std::uint64_t i = 0; i < m.element.size(); ++i) el.push_back(m.element.map(i));
+      // The TRF address stream of the program's cycle nest, as the sequencer's counters walk it.
+      std::vector<std::uint64_t> trf_addr(plan->cycles);
+      ir::seq::CycleWalker walk(plan->cycle_nest);
+      do trf_addr[walk.position()] = walk.address().trf;
+      while (walk.advance());
       std::uint64_t bad = 0, checked = 0;
       for (std::uint64_t l = 0; l < lane.size(); ++l) {
         if (!lane[l].is_live()) continue;
@@ -193,7 +198,7 @@ TEST_CASE("interp corpus: the TRF Sequencer loop addresses equal the normative T
             const ir::Cell u = ir::combine(lt, op[p]);
             if (!u.is_live()) continue;
             auto it = by_digits.find(space->digits_of(u, cw));
-            const std::uint64_t a = plan->trf_element(t, p);
+            const std::uint64_t a = trf_addr[t] + p % plan->read_size;
             ++checked;
             if (it == by_digits.end() ? (a < el.size() && el[a].is_live()) : it->second != a) ++bad;
           }

@@ -12,8 +12,8 @@
 #include "ir/lang/kernel.h"
 #include "ir/mapping/factor.h"
 #include "ir/mapping/mapping.h"
+#include "ir/seq/lower_contraction.h"
 #include "runtime/device/device_image.h"
-#include "runtime/interp/contraction_plan.h"
 #include "runtime/scalar/bf16.h"
 #include "runtime/scalar/f8.h"
 #include "runtime/scalar/float_bits.h"
@@ -232,7 +232,7 @@ struct Expected {
 /// Brute-force einsum (file comment). nullopt when the mappings are outside what DigitSpace
 /// handles. The pairs (stream cell, TRF cell) of every output cell are found once by joining the
 /// cells on their digits; each slice then sums the pairs whose two cells are Live in the images.
-inline std::optional<Expected> brute_force(const runtime::ContractionMappings& m,
+inline std::optional<Expected> brute_force(const ir::seq::ChainMappings& m,
                                            const DeviceImage& stream, const DeviceImage& trf) {
   auto space = DigitSpace::of({m.time, m.packet, m.lane, m.element, m.t3, m.p3});
   if (!space) return std::nullopt;

@@ -1,0 +1,147 @@
+// The Sequencer IR of one contraction chain (contract_outer → contract_packet → contract_time →
+// contract_lane, spec/contraction.md §5–§8): the nested loops the Tensor Unit's sequencers run for
+// one slice, with every address stream written as `[size : stride]` loop entries (stride 0 =
+// broadcast) and the reductions marked. It is the one contract between the front end and the back
+// ends (DESIGN.md): the reference interpreter (runtime/interp/) and the JIT (codegen/) execute this
+// program and nothing else; the cycle model walks its address streams.
+//
+// One slice runs (identical for every live spatial position, §3 S7):
+//
+//   acc[Lane][T2][P2] = +0                                       Time Reducer slots (§7, §9.2)
+//   for each packet cycle t in the cycle nest (outer → inner):    TRF Sequencer loops (§5.2)
+//     skip t unless cycle_live[t]                                 pre-reduce OutTime padding
+//     flit = Σ digit·flit_stride, addr = Σ digit·trf_stride, u = Σ digit·slot_stride
+//     for each live lane l:                                       Lane Broadcast (§5.4)
+//       for column c < columns, cell k < group:                   Packet Reducer (§6)
+//         p = c·group + k
+//         x[p] = widen(stream[flit·|Packet| + p]) × widen(trf[l][addr + p mod read_size])
+//                present iff cell_live[p] and both operand cells hold a logical element (§9.4)
+//       r[c] = adjacent-pair tree of depth `depth` over x[c·group …]   (§9.2, ABSENT ⊕ v = v)
+//       acc[l][u][c] ⊕= r[c]  when r[c] is present                   flit order (§7)
+//   out[o] = acc[drain[o]] for drain[o] ≥ 0, else 0                    Lane Folder (§8)
+//
+// The stream flit index is contiguous over a packet (PackSize flits of |Packet| cells), so one
+// flit base per cycle addresses the whole packet.
+#pragma once
+
+#include "ir/lang/kernel.h"
+#include "ir/types/lane_mode.h"
+#include "ir/types/scalar_type.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tujit::ir::seq {
+
+/// One loop of the packet-cycle nest: `size` iterations; each iteration advances the stream flit
+/// index, the TRF element address and the accumulator slot by their strides (0 = broadcast for
+/// an operand, a reduced time digit for the slot).
+struct CycleLoop {
+  std::uint64_t size = 1;
+  std::uint64_t flit_stride = 0; // stream flits (each |Packet| cells)
+  std::uint64_t trf_stride = 0;  // TRF elements within a lane
+  std::uint64_t slot_stride = 0; // Time Reducer slots (positions of T2); 0 = reduced digit
+  friend bool operator==(const CycleLoop&, const CycleLoop&) = default;
+};
+
+/// The mappings of the chain, kept for reports and the cycle model (never re-derived from by the
+/// engines).
+struct ChainMappings {
+  Mapping chip, cluster, slice; // spatial (identical for stream, TRF and output, §3 S7)
+  Mapping time, packet;         // stream (Collect output)
+  Mapping lane, element;        // TRF operand
+  Mapping out_time, out_packet; // OT, OP (contract_outer)
+  Mapping p2;                   // contract_packet OutPacket
+  Mapping t2;                   // contract_time OutTime
+  Mapping t3, p3;               // contract_lane OutTime / OutPacket
+};
+
+struct ContractionProgram {
+  std::string kernel_name;
+  ChainMappings m;
+
+  ScalarType stream_type = ScalarType::BF16;
+  ScalarType trf_type = ScalarType::BF16;
+  ScalarType accumulator = ScalarType::F32; // i32 or f32 (§2.1)
+  LaneMode mode = LaneMode::Interleaved;
+
+  // Buffer shapes in cells, padding included. Stream [spatial][time][packet], TRF
+  // [spatial][lanes][element], accumulator [lanes][t2][p2] per slice, output [spatial][t3][p3].
+  std::uint64_t spatial = 1;
+  std::uint64_t time = 1, packet = 1;
+  std::uint64_t lanes = 1, element = 1;
+  std::uint64_t cycles = 1; // |OT|: packet cycles per lane
+  std::uint64_t op = 1;     // |OP| = PackSize · |Packet| cells per packet
+  std::uint64_t t2 = 1, p2 = 1;
+  std::uint64_t t3 = 1, p3 = 8;
+
+  // Stream Adapter (§5.1) and TRF Sequencer (§5.2) parameters, for reports and the cycle model.
+  std::uint64_t pack_size = 1;
+  std::uint64_t time_broadcast = 1;
+  std::uint64_t read_size = 1; // RS: TRF elements per lane per read; the packet repeats them
+  bool wide_read = false;      // 64 B read over both banks (§5.2)
+  std::uint64_t inner_time = 1;
+
+  // Packet Reducer (§6): `columns` tree results per lane per cycle, each over `group` = 2^depth
+  // adjacent cells; the cells of later columns drain nowhere and are not computed.
+  std::uint32_t depth = 0;
+  std::uint64_t group = 1;
+  std::uint64_t columns = 1;
+
+  /// The packet-cycle nest, outer → inner; the sizes multiply to `cycles`.
+  std::vector<CycleLoop> cycle_nest;
+
+  // Liveness (1 = live). Empty `cycle_live` / `cell_live` mean all live.
+  std::vector<std::uint8_t> spatial_live; // [spatial]
+  std::vector<std::uint8_t> lane_live;    // [lanes]
+  std::vector<std::uint8_t> cycle_live;   // [cycles] in cycle order
+  std::vector<std::uint8_t> cell_live;    // [op]
+
+  /// True when every stream / TRF cell holds a logical element (no padding positions), so no
+  /// product can be ABSENT because of an operand; engines may drop presence masks.
+  bool stream_dense = false;
+  bool trf_dense = false;
+
+  /// Lane Folder (§8): for output cell o = u3·p3 + j of a slice, the accumulator cell
+  /// (l·t2 + u)·p2 + c it drains, or -1 for an output padding cell (written 0).
+  std::vector<std::int64_t> drain;
+
+  std::uint64_t accumulator_cells() const { return lanes * t2 * p2; }
+  std::uint64_t output_cells() const { return t3 * p3; }
+  bool is_cycle_live(std::uint64_t t) const { return cycle_live.empty() || cycle_live[t] != 0; }
+  bool is_cell_live(std::uint64_t p) const { return cell_live.empty() || cell_live[p] != 0; }
+  /// Products simulated per slice if every operand cell were live (reporting).
+  std::uint64_t products_per_slice() const;
+};
+
+/// The addresses of one packet cycle.
+struct CycleAddress {
+  std::uint64_t flit = 0, trf = 0, slot = 0;
+};
+
+/// Walks the cycle nest in execution order (outer loop slowest), the way a sequencer's counters
+/// do: `advance` steps the innermost counter and carries outward.
+class CycleWalker {
+public:
+  explicit CycleWalker(const std::vector<CycleLoop>& nest);
+  std::uint64_t position() const { return position_; }
+  const CycleAddress& address() const { return address_; }
+  /// Moves to the next cycle; false after the last one.
+  bool advance();
+
+private:
+  const std::vector<CycleLoop>* nest_;
+  std::vector<std::uint64_t> digit_;
+  std::uint64_t position_ = 0;
+  CycleAddress address_;
+};
+
+/// `tujit compile --emit seq`: the program as text (loop nests as `[size : stride]` lists).
+std::string to_text(const ContractionProgram& program);
+
+/// A stable 64-bit hash of everything an engine's generated code depends on (types, shapes,
+/// nests, liveness, drain); the object cache key. Mappings and names do not enter it.
+std::uint64_t fingerprint(const ContractionProgram& program);
+
+} // namespace tujit::ir::seq

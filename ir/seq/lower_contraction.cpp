@@ -1,0 +1,280 @@
+#include "ir/seq/lower_contraction.h"
+
+#include "ir/mapping/factor.h"
+#include "ir/target/rngd.h"
+#include "ir/verify/contract_lane.h"
+#include "ir/verify/contract_packet.h"
+#include "ir/verify/contract_time.h"
+#include "ir/verify/outer_stage.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+
+namespace tujit::ir::seq {
+namespace {
+
+Diagnostic lower_error(std::string message, std::vector<std::string> notes = {}) {
+  Diagnostic d = make_error("E-RUN-101", std::move(message), std::nullopt, std::move(notes));
+  d.stage = "run";
+  return d;
+}
+
+std::vector<std::uint8_t> liveness(const Mapping& m) {
+  std::vector<std::uint8_t> live(m.size());
+  for (std::uint64_t i = 0; i < m.size(); ++i) live[i] = m.map(i).is_live() ? 1 : 0;
+  return live;
+}
+
+bool all_live(const std::vector<std::uint8_t>& v) {
+  return std::all_of(v.begin(), v.end(), [](std::uint8_t x) { return x != 0; });
+}
+
+const Stage* find_stage(const Kernel& k, std::size_t from, StageOp op, std::size_t chain) {
+  for (std::size_t i = from; i < k.stages.size(); ++i)
+    if (k.stages[i].chain == chain && k.stages[i].op == op) return &k.stages[i];
+  return nullptr;
+}
+
+// The Lane Folder drains 8-element output flits (contraction.md §8).
+constexpr std::uint64_t kOutputBus = target::kRngd.output_bus_elements;
+
+using AddressOf = std::function<std::uint64_t(std::uint64_t)>;
+
+// The packet-cycle nest: the coarsest loops whose every counter boundary is a boundary of the
+// TRF Sequencer's loops, of the Time Reducer's retained digits and of the time broadcast (§5.1,
+// §5.2, §7). The boundaries must form a divisibility chain for the three address streams to be
+// affine in the counters — the hardware's sequencers are loop counters, so a verified chain
+// always has one; anything else is reported as an internal error.
+Result<std::vector<CycleLoop>> cycle_nest(std::uint64_t cycles, std::vector<std::uint64_t> bounds,
+                                          const std::vector<std::uint8_t>& cycle_live,
+                                          const AddressOf& flit, const AddressOf& trf,
+                                          const AddressOf& slot) {
+  bounds.push_back(1);
+  bounds.push_back(cycles);
+  std::sort(bounds.begin(), bounds.end());
+  bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
+  while (!bounds.empty() && bounds.back() > cycles) bounds.pop_back();
+  for (std::size_t i = 1; i < bounds.size(); ++i)
+    if (bounds[i] % bounds[i - 1] != 0)
+      return lower_error("internal: the packet-cycle boundaries do not nest",
+                         {fmt::format("{} does not divide {}", bounds[i - 1], bounds[i])});
+  std::vector<CycleLoop> nest; // built inner → outer, reversed at the end
+  for (std::size_t i = 0; i + 1 < bounds.size(); ++i) {
+    const std::uint64_t e = bounds[i];
+    CycleLoop loop;
+    loop.size = bounds[i + 1] / e;
+    loop.flit_stride = flit(e) - flit(0);
+    loop.trf_stride = trf(e) - trf(0);
+    loop.slot_stride = slot(e) - slot(0);
+    nest.push_back(loop);
+  }
+  std::reverse(nest.begin(), nest.end());
+  if (nest.empty()) nest.push_back(CycleLoop{});
+  // The affine form must reproduce every live cycle's addresses.
+  CycleWalker walk(nest);
+  do {
+    const std::uint64_t t = walk.position();
+    if (cycle_live[t] == 0) continue;
+    const CycleAddress& a = walk.address();
+    if (a.flit != flit(t) || a.trf != trf(t) || a.slot != slot(t))
+      return lower_error("internal: the packet-cycle addresses are not a loop nest",
+                         {fmt::format("cycle {}: flit {} / {}, TRF {} / {}, slot {} / {}", t,
+                                      a.flit, flit(t), a.trf, trf(t), a.slot, slot(t))});
+  } while (walk.advance());
+  return nest;
+}
+
+} // namespace
+
+Result<ContractionProgram> lower_contraction(const Kernel& kernel) {
+  if (!kernel.ok)
+    return lower_error(
+        fmt::format("kernel `{}` has errors; fix them before running it", kernel.name));
+  for (std::size_t i = 0; i < kernel.stages.size(); ++i) {
+    const Stage& outer = kernel.stages[i];
+    if (outer.op != StageOp::ContractOuter || !outer.trf) continue;
+    const Stage* packet = find_stage(kernel, i + 1, StageOp::ContractPacket, outer.chain);
+    const Stage* time = find_stage(kernel, i + 1, StageOp::ContractTime, outer.chain);
+    const Stage* lane = find_stage(kernel, i + 1, StageOp::ContractLane, outer.chain);
+    if (packet == nullptr || time == nullptr || lane == nullptr || !lane->lane_mode) continue;
+    ChainMappings m;
+    m.chip = outer.input.mapping(Slot::Chip);
+    m.cluster = outer.input.mapping(Slot::Cluster);
+    m.slice = outer.input.mapping(Slot::Slice);
+    m.time = outer.input.mapping(Slot::Time);
+    m.packet = outer.input.mapping(Slot::Packet);
+    m.lane = outer.trf->mapping(Slot::Lane);
+    m.element = outer.trf->mapping(Slot::Element);
+    m.out_time = outer.output.mapping(Slot::Time);
+    m.out_packet = outer.output.mapping(Slot::Packet);
+    m.p2 = packet->output.mapping(Slot::Packet);
+    m.t2 = time->output.mapping(Slot::Time);
+    m.t3 = lane->output.mapping(Slot::Time);
+    m.p3 = lane->output.mapping(Slot::Packet);
+    auto program = lower_contraction(m, outer.input.dtype, outer.trf->dtype, *lane->lane_mode);
+    if (program) program->kernel_name = kernel.name;
+    return program;
+  }
+  return lower_error(
+      fmt::format("kernel `{}` has no contract_outer → contract_packet → contract_time → "
+                  "contract_lane chain to run",
+                  kernel.name),
+      {"the engines run complete contraction chains (contraction.md §5–§8)"});
+}
+
+Result<ContractionProgram> lower_contraction(const ChainMappings& m, ScalarType stream_type,
+                                             ScalarType trf_type, LaneMode mode) {
+  namespace v = verify;
+  v::ContractOuterInput oin;
+  oin.stream_dtype = stream_type;
+  oin.weight_dtype = trf_type;
+  oin.time = m.time;
+  oin.packet = m.packet;
+  oin.lane = m.lane;
+  oin.element = m.element;
+  oin.out_time = m.out_time;
+  oin.out_packet = m.out_packet;
+  auto outer = v::verify_contract_outer(oin);
+  if (!outer) return outer.diagnostics();
+  auto packet = v::verify_contract_packet({stream_type, m.out_packet, m.p2});
+  if (!packet) return packet.diagnostics();
+  auto time = v::verify_contract_time({m.out_time, m.t2});
+  if (!time) return time.diagnostics();
+  v::ContractLaneInput lin;
+  lin.mode = mode;
+  lin.lane = m.lane;
+  lin.t2 = m.t2;
+  lin.p2 = m.p2;
+  lin.t3 = m.t3;
+  lin.p3 = m.p3;
+  lin.pre_reduce_time = m.out_time;
+  auto lane = v::verify_contract_lane(lin);
+  if (!lane) return lane.diagnostics();
+
+  ContractionProgram p;
+  p.m = m;
+  p.stream_type = stream_type;
+  p.trf_type = trf_type;
+  p.accumulator = outer->operands.accumulator;
+  p.mode = mode;
+  p.spatial = m.chip.size() * m.cluster.size() * m.slice.size();
+  p.time = m.time.size();
+  p.packet = m.packet.size();
+  p.lanes = m.lane.size();
+  p.element = m.element.size();
+  p.cycles = m.out_time.size();
+  p.op = m.out_packet.size();
+  p.p2 = m.p2.size();
+  p.t2 = m.t2.size();
+  p.t3 = m.t3.size();
+  p.p3 = m.p3.size();
+  p.pack_size = outer->stream_adapter.pack_size;
+  p.time_broadcast = outer->stream_adapter.time_broadcast_size;
+  p.read_size = outer->trf_sequencer.read_size;
+  p.wide_read = outer->trf_sequencer.wide;
+  p.inner_time = time->inner_time;
+  p.depth = packet->depth;
+  p.group = packet->group;
+  p.columns = std::min(packet->live_columns, p.p2);
+
+  // The verifiers' values must describe the shapes the engines walk; a failure is a bug in a
+  // verifier, reported instead of reading out of bounds.
+  const std::uint64_t fe = flit_elements(stream_type);
+  std::uint64_t loop_cells = 1;
+  for (const auto& e : outer->trf_sequencer.loops) loop_cells *= e.size;
+  if (p.packet != fe || p.op != p.pack_size * fe || loop_cells != p.cycles || p.op % p.group != 0 ||
+      p.time * p.time_broadcast != p.cycles * p.pack_size || p.p3 != kOutputBus ||
+      p.columns * p.group > p.op || p.op % p.read_size != 0)
+    return lower_error("internal: the verified contraction parameters are inconsistent",
+                       {fmt::format("|Packet| {} FE {} |OP| {} PackSize {} loops cover {} of |OT| "
+                                    "{} G {} |Time| {} TB {} |P3| {} RS {}",
+                                    p.packet, fe, p.op, p.pack_size, loop_cells, p.cycles, p.group,
+                                    p.time, p.time_broadcast, p.p3, p.read_size)});
+
+  p.lane_live = liveness(m.lane);
+  p.cycle_live = liveness(m.out_time);
+  p.cell_live = liveness(m.out_packet);
+  p.stream_dense = all_live(liveness(m.time)) && all_live(liveness(m.packet));
+  p.trf_dense = all_live(p.lane_live) && all_live(liveness(m.element));
+
+  // Spatial = Chip × Cluster × Slice flattened in that order (runtime/device/device_image.h).
+  p.spatial_live.assign(p.spatial, 0);
+  {
+    const auto chip = liveness(m.chip), cluster = liveness(m.cluster), slice = liveness(m.slice);
+    for (std::uint64_t s = 0; s < p.spatial; ++s) {
+      const std::uint64_t sl = s % slice.size();
+      const std::uint64_t cl = (s / slice.size()) % cluster.size();
+      const std::uint64_t ch = s / (slice.size() * cluster.size());
+      p.spatial_live[s] = chip[ch] & cluster[cl] & slice[sl];
+    }
+  }
+
+  // The three address streams of a packet cycle t, straight from the derived parameters:
+  //   flit: the Stream Adapter repeats each packet TB cycles (§5.1);
+  //   TRF:  t's digits over the TRF Sequencer loops (§5.2);
+  //   slot: Σ retained digit · its stride in T2 (§7).
+  const auto& loops = outer->trf_sequencer.loops;
+  const std::uint64_t tb = p.time_broadcast, ps = p.pack_size;
+  const AddressOf flit = [tb, ps](std::uint64_t t) { return (t / tb) * ps; };
+  const AddressOf trf = [&loops](std::uint64_t t) {
+    std::uint64_t rest = t, addr = 0;
+    for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
+      addr += (rest % it->size) * it->stride;
+      rest /= it->size;
+    }
+    return addr;
+  };
+  const auto& terms = time->terms;
+  const AddressOf slot = [&terms](std::uint64_t t) {
+    std::uint64_t u = 0;
+    for (const auto& term : terms)
+      u += ((t / term.dividend_stride) % term.resize) * term.divisor_stride;
+    return u;
+  };
+  std::vector<std::uint64_t> bounds{tb};
+  {
+    std::uint64_t inner = 1;
+    for (auto it = loops.rbegin(); it != loops.rend(); ++it) bounds.push_back(inner *= it->size);
+  }
+  for (const auto& term : terms) {
+    bounds.push_back(term.dividend_stride);
+    bounds.push_back(term.dividend_stride * term.resize);
+  }
+  auto nest = cycle_nest(p.cycles, bounds, p.cycle_live, flit, trf, slot);
+  if (!nest) return nest.diagnostics();
+  p.cycle_nest = std::move(*nest);
+  for (std::uint64_t t = 0; t < p.cycles; ++t)
+    if (p.cycle_live[t] && slot(t) >= p.t2)
+      return lower_error("internal: a Time Reducer slot lies outside OutTime");
+  if (all_live(p.cycle_live)) p.cycle_live.clear();
+  if (all_live(p.cell_live)) p.cell_live.clear();
+
+  // Lane Folder output order (§8); output padding cells drain nothing (written 0).
+  const auto t3_live = liveness(m.t3);
+  const auto p3_live = liveness(m.p3);
+  p.drain.assign(p.t3 * p.p3, -1);
+  const std::uint64_t po = (p.p2 + kOutputBus - 1) / kOutputBus;
+  for (std::uint64_t u3 = 0; u3 < p.t3; ++u3) {
+    for (std::uint64_t j = 0; j < p.p3; ++j) {
+      std::uint64_t l = 0, u = 0, c = 0;
+      if (mode == LaneMode::Interleaved) {
+        u = u3 / p.p2;
+        c = u3 % p.p2;
+        l = j;
+      } else {
+        const std::uint64_t q = u3 % po;
+        l = (u3 / po) % p.lanes;
+        u = u3 / (po * p.lanes);
+        c = kOutputBus * q + j;
+      }
+      if (!t3_live[u3] || !p3_live[j] || l >= p.lanes || c >= p.p2 || u >= p.t2) continue;
+      p.drain[u3 * p.p3 + j] = static_cast<std::int64_t>((l * p.t2 + u) * p.p2 + c);
+    }
+  }
+  return p;
+}
+
+} // namespace tujit::ir::seq
