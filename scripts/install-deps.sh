@@ -7,21 +7,36 @@ set -euo pipefail
 #   llvm-19-dev                  ORC LLJIT back end (codegen/)
 #   libboost-program-options-dev the `tujit` command line (harness/)
 #   libbenchmark-dev             Google Benchmark sweeps (harness/)
+#   libopenblas-dev              sgemm baseline of the JIT benchmark (bench/jit_bench.cpp)
 #   catch2                       the test suite (tests/)
 #   nlohmann-json3-dev           JSON reports (every --json); saves a hand-written emitter/parser
 #   libfmt-dev                   formatting of diagnostics and reports (g++ 12 has no std::format)
 #   ccache                       compiler cache; CMake uses it when present
+#   gnuplot-nox                  draws `tujit cycles --timeline` SVGs (a subprocess; no X11)
+#   libtomlplusplus-dev          reads `tujit bench --sweep` files (TOML: comments, typed arrays)
 PACKAGES=(
   cmake make g++ pkg-config
   llvm-19-dev libzstd-dev   # LLVM 19's CMake config links zstd::libzstd_shared
   libboost-program-options-dev
   libbenchmark-dev
+  libopenblas-dev   # bench/: the JIT is measured against OpenBLAS sgemm
   catch2
   nlohmann-json3-dev
   libfmt-dev
   ccache        # optional speed-up: rebuilds across build trees (CMake uses it when present)
+  gnuplot-nox   # `tujit cycles --timeline PATH.svg` runs gnuplot to draw the timeline
+  libtomlplusplus-dev  # `tujit bench --sweep FILE.toml` parses sweep files
 )
-PACKAGES+=("$@")
+# Optional sets, installed only when named on the command line (`make fuzz` passes `fuzz`):
+#   fuzz: clang-19 + libclang-rt-19-dev (libFuzzer and the sanitizer runtimes for clang),
+#         python3 (tests/fuzz/make_seeds.py). `make test` never needs them.
+# Any other argument is taken as a package name.
+for arg in "$@"; do
+  case $arg in
+  fuzz) PACKAGES+=(clang-19 libclang-rt-19-dev python3) ;;
+  *) PACKAGES+=("$arg") ;;
+  esac
+done
 
 missing=()
 for p in "${PACKAGES[@]}"; do

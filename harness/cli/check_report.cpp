@@ -1,10 +1,13 @@
 #include "harness/cli/check_report.h"
+
 #include "harness/cli/derived_json.h"
 #include "harness/cli/diagnostic_json.h"
 
 #include <boost/program_options.hpp>
+#include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -88,6 +91,13 @@ std::optional<int> parse_file_command(std::string_view cmd, std::string_view des
 std::optional<int> load_checked(std::string_view cmd, const std::string& path,
                                 const std::optional<std::string>& kernel, CommandIO& io,
                                 CheckedSpec& out) {
+  // The size limit before reading (issue 10): a huge file is refused without being loaded.
+  std::error_code ec;
+  if (const auto n = std::filesystem::file_size(path, ec); !ec)
+    if (auto d = ir::check_spec_size(n, path)) {
+      io.err << render(*d, nullptr);
+      return kExitUserError;
+    }
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   if (in) text << in.rdbuf();
@@ -138,6 +148,29 @@ std::optional<int> load_checked(std::string_view cmd, const std::string& path,
     const Diagnostics more = out.checks.back().all_diagnostics();
     out.shown.insert(out.shown.end(), more.begin(), more.end());
   }
+  return std::nullopt;
+}
+
+std::optional<int> load_one_kernel(std::string_view cmd, const FileCommandOptions& opt,
+                                   CommandIO& io, CheckedSpec& c, const ir::Kernel** kernel) {
+  if (auto rc = load_checked(cmd, opt.file, opt.kernel, io, c)) return rc;
+  const ir::SpecFile& file = c.analysis->file;
+  if (c.status() != kExitOk) {
+    for (const auto& d : c.shown) io.err << render(d, &file.source);
+    return kExitUserError;
+  }
+  if (c.selected.size() != 1) {
+    std::string names;
+    for (auto i : c.selected) names += (names.empty() ? "" : ", ") + file.kernels[i].name;
+    io.err << "tujit " << cmd << ": '" << opt.file << "' defines "
+           << (c.selected.empty() ? std::string("no kernel")
+                                  : fmt::format("{} kernels ({}); pick one with --kernel NAME",
+                                                c.selected.size(), names))
+           << "\n";
+    return kExitUsage;
+  }
+  for (const auto& d : c.shown) io.err << render(d, &file.source); // warnings
+  *kernel = &file.kernels[c.selected[0]];
   return std::nullopt;
 }
 

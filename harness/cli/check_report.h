@@ -48,6 +48,13 @@ std::optional<int> load_checked(std::string_view cmd, const std::string& path,
                                 const std::optional<std::string>& kernel, CommandIO& io,
                                 CheckedSpec& out);
 
+/// For commands that act on ONE kernel (run, compile, cycles): load_checked, then print the
+/// diagnostics and return 1 when the kernel has errors, or a usage error when the file holds no
+/// kernel or several and no --kernel picked one. Otherwise prints the warnings, sets `*kernel`
+/// and returns nothing.
+std::optional<int> load_one_kernel(std::string_view cmd, const FileCommandOptions& opt,
+                                   CommandIO& io, CheckedSpec& out, const ir::Kernel** kernel);
+
 /// check's JSON document: {"kernels": [{name, ok, stages: [{op, derived, line, col, output,
 /// notes}]}], "diagnostics": [{severity, code, stage, message, file, line, col, notes}]}.
 nlohmann::json check_json(const CheckedSpec& c);

@@ -1,10 +1,13 @@
-// `tujit run FILE [--kernel NAME] [--engine interp] [--seed N] [--input NAME=PATH.npy]…
-// [--output PATH.npy] [--force] [--verify] [--json]` (spec/cli.md "tujit run"): runs a
-// contraction kernel on seeded random or given inputs with the reference interpreter, prints the
-// output's digest, optionally writes it as .npy and checks it against the float64 oracle.
+// `tujit run FILE [--kernel NAME] [--engine jit|interp] [--threads N] [--seed N]
+// [--input NAME=PATH.npy]… [--output PATH.npy] [--force] [--verify] [--no-cache] [--json]`
+// (spec/cli.md "tujit run"): runs a contraction kernel on seeded random or given inputs with the
+// JIT (default) or the reference interpreter, prints the output's digest, optionally writes it as
+// .npy; --verify runs the other engine (bit for bit) and the float64 oracle.
 #include "harness/cli/check_report.h"
 #include "harness/cli/command.h"
 #include "harness/cli/run_kernel.h"
+#include "harness/cli/run_limits.h"
+#include "harness/cycles/cycle_report.h"
 #include "runtime/npy/npy.h"
 #include "runtime/npy/npy_convert.h"
 
@@ -32,15 +35,16 @@ std::string param_names(const std::vector<const ir::KernelParam*>& ps) {
   return s;
 }
 
-/// time_ms: "parse" = reading, typing and checking the file (load_checked), "verify" = the
-/// interpreter's plan (it re-runs the chain's verifiers), "run" = lay out, run and read back,
-/// "oracle" = the float64 oracle of --verify.
-nlohmann::ordered_json run_json(const std::string& kernel, const RunOutcome& r, double parse_ms) {
+/// time_ms: "parse" = reading, typing and checking the file (load_checked), "lower" = the
+/// chain's verifiers and the lowering to the Sequencer IR, "compile" = the JIT to native code
+/// (0 for the interpreter), "run" = lay out, run and read back, "verify" = --verify's second
+/// engine and float64 oracle.
+nlohmann::ordered_json run_json(const ir::Kernel& kernel, const RunOutcome& r, double parse_ms) {
   nlohmann::ordered_json shape = nlohmann::ordered_json::array();
   for (auto n : r.output.shape()) shape.push_back(n);
-  nlohmann::ordered_json j = {{"kernel", kernel},
+  nlohmann::ordered_json j = {{"kernel", kernel.name},
                               {"engine", r.engine},
-                              {"threads", 1},
+                              {"threads", r.threads},
                               {"output",
                                {{"axes", r.output_axes},
                                 {"shape", shape},
@@ -48,8 +52,9 @@ nlohmann::ordered_json run_json(const std::string& kernel, const RunOutcome& r, 
                                 {"sha256", r.sha256}}}};
   if (r.verify) {
     nlohmann::ordered_json v;
-    // Only one engine exists until the JIT (issue 6): nothing to compare bit for bit.
-    v["engines_bit_exact"] = nullptr;
+    v["engines_bit_exact"] = r.verify->engines_bit_exact;
+    v["other_engine"] = r.verify->other_engine;
+    if (!r.verify->engines_bit_exact) v["engine_difference"] = r.verify->engine_difference;
     if (r.verify->oracle_not_applicable) {
       v["oracle_max_abs_err"] = nullptr;
       v["oracle_ok"] = nullptr;
@@ -61,9 +66,15 @@ nlohmann::ordered_json run_json(const std::string& kernel, const RunOutcome& r, 
     v["poisoned_outputs"] = r.poisoned_outputs;
     j["verify"] = v;
   }
-  j["time_ms"] = {
-      {"parse", parse_ms}, {"verify", r.plan_ms}, {"run", r.run_ms}, {"oracle", r.verify_ms}};
+  nlohmann::ordered_json& times = j["time_ms"];
+  times["parse"] = parse_ms;
+  times["lower"] = r.lower_ms;
+  times["compile"] = r.compile_ms;
+  times["run"] = r.run_ms;
+  times["verify"] = r.verify_ms;
+  if (r.engine == "jit") j["compile_cache_hit"] = r.cache_hit;
   j["simulated_macs"] = r.simulated_macs;
+  j["cycles"] = cycles::cycle_summary_json(r.program, cycles::cycle_options_for(kernel));
   return j;
 }
 
@@ -71,29 +82,42 @@ nlohmann::ordered_json run_json(const std::string& kernel, const RunOutcome& r, 
 
 int run_run(const std::vector<std::string>& args, CommandIO& io) {
   po::options_description extra;
-  extra.add_options()("engine", po::value<std::string>()->default_value("interp"),
-                      "interp (jit: issue 6)")("seed", po::value<std::uint64_t>()->default_value(0),
-                                               "seed of the random inputs")(
+  extra.add_options()("engine", po::value<std::string>()->default_value("jit"),
+                      "jit | interp (the reference interpreter)")(
+      "threads", po::value<unsigned>()->default_value(0),
+      "JIT worker threads (0 = every hardware thread)")(
+      "seed", po::value<std::uint64_t>()->default_value(0), "seed of the random inputs")(
       "input", po::value<std::vector<std::string>>(), "NAME=PATH.npy: a parameter's contents")(
       "output", po::value<std::string>(),
       "write the output tensor to PATH.npy")("force", "overwrite an existing --output file")(
-      "verify", "check the output against the float64 oracle");
+      "verify", "run the other engine (bit for bit) and the float64 oracle")(
+      "no-cache", "compile even when the JIT object cache holds the kernel")(
+      "ftz-results", "flush subnormal f32 products and sums to signed zero (contraction.md §9.3)")(
+      "max-bytes", po::value<std::string>()->default_value("4GiB"),
+      "refuse a run whose tensors and images would exceed this many bytes (e.g. 512M)")(
+      "timeout", po::value<std::string>()->default_value("0"),
+      "stop a run that takes longer than this many seconds (0 = no limit)");
   FileCommandOptions opt;
   po::variables_map vm;
   if (auto rc =
           parse_file_command("run", "Runs a contraction kernel on seeded random (or given) inputs.",
                              args, io, opt, &extra,
-                             " [--engine interp] [--seed N] [--input NAME=PATH.npy]... "
-                             "[--output PATH.npy] [--force] [--verify]",
+                             " [--engine jit|interp] [--threads N] [--seed N] "
+                             "[--input NAME=PATH.npy]... [--output PATH.npy] [--force] [--verify]",
                              &vm))
     return *rc;
   const std::string engine = vm["engine"].as<std::string>();
-  if (engine == "jit") {
-    io.err << "tujit run: the JIT engine is not built yet (issue 6); use --engine interp\n";
+  if (engine != "interp" && engine != "jit") {
+    io.err << "tujit run: unknown engine '" << engine << "' (engines: jit, interp)\n";
     return kExitUsage;
   }
-  if (engine != "interp") {
-    io.err << "tujit run: unknown engine '" << engine << "' (engines: interp, jit)\n";
+  const auto max_bytes = parse_byte_size(vm["max-bytes"].as<std::string>());
+  const auto timeout = parse_timeout(vm["timeout"].as<std::string>());
+  if (!max_bytes || !timeout) {
+    io.err << "tujit run: "
+           << (!max_bytes ? "--max-bytes wants a size such as 4GiB or 512M"
+                          : "--timeout wants a number of seconds (0 = none)")
+           << "\n";
     return kExitUsage;
   }
   // name → path, validated before any work so a usage error costs nothing.
@@ -109,32 +133,27 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     }
 
   auto t0 = std::chrono::steady_clock::now();
-  std::optional<std::string> kernel_name;
-  kernel_name = opt.kernel;
   CheckedSpec c;
-  if (auto rc = load_checked("run", opt.file, kernel_name, io, c)) return *rc;
+  const ir::Kernel* picked = nullptr;
+  if (auto rc = load_one_kernel("run", opt, io, c, &picked)) return *rc;
   const double load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   const ir::SpecFile& file = c.analysis->file;
   const SourceBuffer& src = file.source;
-  if (c.status() != kExitOk) return show_diagnostics(c.shown, src, io);
-  if (c.selected.size() != 1) {
-    std::string names;
-    for (auto i : c.selected) names += (names.empty() ? "" : ", ") + file.kernels[i].name;
-    io.err << "tujit run: '" << opt.file << "' defines "
-           << (c.selected.empty() ? std::string("no kernel")
-                                  : fmt::format("{} kernels ({}); pick one with --kernel NAME",
-                                                c.selected.size(), names))
-           << "\n";
-    return kExitUsage;
-  }
-  for (const auto& d : c.shown) io.err << render(d, &src); // warnings
-  const ir::Kernel& kernel = file.kernels[c.selected[0]];
+  const ir::Kernel& kernel = *picked;
 
   auto ops = find_run_operands(kernel);
   if (!ops) return show_diagnostics(ops.diagnostics(), src, io);
 
+  // Limits before any allocation (issue 10): the footprint comes from the types alone.
+  if (auto fp = check_run_size(file, kernel, *ops, vm.count("verify") > 0, *max_bytes); !fp)
+    return show_diagnostics(fp.diagnostics(), src, io);
+
   RunRequest req;
+  req.engine = engine == "jit" ? Engine::Jit : Engine::Interp;
+  req.threads = vm["threads"].as<unsigned>();
+  req.jit.use_cache = vm.count("no-cache") == 0;
+  req.ftz_results = vm.count("ftz-results") > 0;
   req.seed = vm["seed"].as<std::uint64_t>();
   req.verify = vm.count("verify") > 0;
   const auto inputs = ops->inputs();
@@ -161,7 +180,11 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     req.given[name] = std::move(*t);
   }
 
+  std::optional<Watchdog> watchdog;
+  if (timeout->count() > 0)
+    watchdog.emplace(*timeout, exit_on_timeout(kernel.name, *timeout, io.err));
   auto r = run_kernel(file, kernel, *ops, req);
+  if (watchdog) watchdog->disarm();
   if (!r) return show_diagnostics(r.diagnostics(), src, io);
 
   if (vm.count("output")) {
@@ -173,23 +196,33 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
       return kExitUsage;
     }
   }
-  // An oracle mismatch is a failed run; poison alone is reported, not an error (DESIGN.md).
-  const int status = r->verify && !r->verify->oracle_not_applicable && !r->verify->oracle_ok
-                         ? kExitUserError
-                         : kExitOk;
+  // Engines that disagree are a bug in tujit (exit 3); an oracle mismatch is a failed run; poison
+  // alone is reported, not an error (DESIGN.md).
+  int status = kExitOk;
+  if (r->verify && !r->verify->oracle_not_applicable && !r->verify->oracle_ok)
+    status = kExitUserError;
+  if (r->verify && !r->verify->engines_bit_exact) status = kExitInternal;
   if (opt.json) {
-    io.out << run_json(kernel.name, *r, load_ms).dump(2) << "\n";
+    io.out << run_json(kernel, *r, load_ms).dump(2) << "\n";
     return status;
   }
   std::string shape;
   for (auto n : r->output.shape()) shape += (shape.empty() ? "" : ", ") + std::to_string(n);
   std::string axes;
   for (const auto& a : r->output_axes) axes += (axes.empty() ? "" : ", ") + a;
-  io.out << fmt::format("{}: ran on interp; output [{}] = [{}] {}, sha256 {}\n", kernel.name, axes,
-                        shape, ir::name(r->output.dtype), r->sha256);
-  io.out << fmt::format("  {} simulated MACs, {} poisoned outputs, run {:.3f} ms\n",
+  io.out << fmt::format("{}: ran on {}; output [{}] = [{}] {}, sha256 {}\n", kernel.name, r->engine,
+                        axes, shape, ir::name(r->output.dtype), r->sha256);
+  io.out << fmt::format("  {} simulated MACs, {} poisoned outputs, run {:.3f} ms",
                         r->simulated_macs, r->poisoned_outputs, r->run_ms);
+  if (r->engine == "jit")
+    io.out << fmt::format(" on {} thread(s), compile {:.1f} ms{}", r->threads, r->compile_ms,
+                          r->cache_hit ? " (object cache hit)" : "");
+  io.out << "\n";
   if (r->verify) {
+    io.out << fmt::format("  {} vs {}: {}\n", r->engine, r->verify->other_engine,
+                          r->verify->engines_bit_exact
+                              ? "bit-exact"
+                              : "DIFFER (a tujit bug): " + r->verify->engine_difference);
     if (r->verify->oracle_not_applicable)
       io.out << "  " << *r->verify->oracle_not_applicable << " (no oracle check)\n";
     else

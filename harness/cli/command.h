@@ -36,10 +36,14 @@ const std::vector<Command>& commands();
 int run_cli(const std::vector<std::string>& argv, CommandIO& io);
 
 // Subcommand entry points (one file each).
+int run_bench(const std::vector<std::string>& args, CommandIO& io);
 int run_check(const std::vector<std::string>& args, CommandIO& io);
+int run_cycles(const std::vector<std::string>& args, CommandIO& io);
+int run_compile(const std::vector<std::string>& args, CommandIO& io);
 int run_explain(const std::vector<std::string>& args, CommandIO& io);
 int run_map(const std::vector<std::string>& args, CommandIO& io);
 int run_run(const std::vector<std::string>& args, CommandIO& io);
+int run_seq(const std::vector<std::string>& args, CommandIO& io);
 int run_stage(const std::vector<std::string>& args, CommandIO& io);
 int run_version(const std::vector<std::string>& args, CommandIO& io);
 

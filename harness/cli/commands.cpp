@@ -7,10 +7,15 @@ namespace tujit::cli {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
+      {"bench", "time kernels and mapping sweeps: JIT, interpreter, sgemm, cycles", &run_bench},
       {"check", "parse, infer and check every stage of a kernel spec", &run_check},
+      {"compile", "a kernel's Sequencer IR, generated LLVM IR or host assembly", &run_compile},
+      {"cycles", "analytic and trace cycle models of a contraction chain, side by side",
+       &run_cycles},
       {"explain", "each stage's mappings and derived parameters, for a person", &run_explain},
       {"map", "a mapping's size, normal form and cells (spec/mapping.md)", &run_map},
-      {"run", "run a contraction kernel on the reference interpreter", &run_run},
+      {"run", "run a contraction kernel on the JIT or the reference interpreter", &run_run},
+      {"seq", "the sequencer loops that read a memory buffer as a stream", &run_seq},
       {"stage", "one stage verifier on bare mappings: derived values or the rule", &run_stage},
       {"version", "tujit, LLVM and host CPU versions", &run_version},
   };

@@ -3,13 +3,16 @@
 #include "ir/seq/lower_contraction.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/register_store.h"
+#include "runtime/interp/result_diff.h"
 #include "runtime/layout/layout.h"
 #include "runtime/oracle/oracle.h"
 #include "runtime/tensor/sha256.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <thread>
 
 namespace tujit::cli {
 
@@ -59,7 +62,43 @@ Result<runtime::LogicalTensor> input_tensor(const ir::SpecFile& file, const ir::
   return t;
 }
 
+struct EngineRun {
+  runtime::ContractionResult result;
+  unsigned threads = 1;
+  double compile_ms = 0;
+  bool cache_hit = false;
+};
+
+Result<EngineRun> run_engine(Engine engine, const ir::seq::ContractionProgram& program,
+                             const runtime::DeviceImage& stream, const runtime::DeviceImage& trf,
+                             const RunRequest& req) {
+  EngineRun run;
+  if (engine == Engine::Interp) {
+    auto r = runtime::run_contraction(program, stream, trf);
+    if (!r) return std::move(r).take_diagnostics();
+    run.result = std::move(*r);
+    return run;
+  }
+  auto jit = codegen::ContractionJit::create(req.jit);
+  if (!jit) return std::move(jit).take_diagnostics();
+  auto compiled = (*jit)->compile(program);
+  if (!compiled) return std::move(compiled).take_diagnostics();
+  run.compile_ms = (*compiled)->stats().native_ms;
+  run.cache_hit = (*compiled)->stats().cache_hit;
+  codegen::JitRunOptions options;
+  options.threads = req.threads;
+  run.threads = req.threads != 0 ? req.threads : std::max(1u, std::thread::hardware_concurrency());
+  auto r = codegen::run_contraction_jit(**compiled, program, stream, trf, options);
+  if (!r) return std::move(r).take_diagnostics();
+  run.result = std::move(*r);
+  return run;
+}
+
 } // namespace
+
+std::string_view engine_name(Engine e) {
+  return e == Engine::Jit ? "jit" : "interp";
+}
 
 Result<RunOperands> find_run_operands(const ir::Kernel& kernel) {
   RunOperands ops;
@@ -122,10 +161,12 @@ Result<RunOperands> find_run_operands(const ir::Kernel& kernel) {
 Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel,
                               const RunOperands& ops, const RunRequest& req) {
   RunOutcome out;
+  out.engine = engine_name(req.engine);
   auto t0 = std::chrono::steady_clock::now();
-  auto plan = ir::seq::lower_contraction(kernel);
-  if (!plan) return std::move(plan).take_diagnostics();
-  out.plan_ms = ms_since(t0);
+  auto program = ir::seq::lower_contraction(kernel);
+  if (!program) return std::move(program).take_diagnostics();
+  program->ftz_results = req.ftz_results;
+  out.lower_ms = ms_since(t0);
 
   t0 = std::chrono::steady_clock::now();
   auto stream_t = input_tensor(file, *ops.stream, req);
@@ -141,21 +182,33 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
     trf_img = runtime::run_store(*ops.trf_store, *trf_img);
     if (!trf_img) return std::move(trf_img).take_diagnostics();
   }
-  auto res = runtime::run_contraction(*plan, *stream_img, *trf_img);
+  auto res = run_engine(req.engine, *program, *stream_img, *trf_img, req);
   if (!res) return std::move(res).take_diagnostics();
+  out.threads = res->threads;
+  out.compile_ms = res->compile_ms;
+  out.cache_hit = res->cache_hit;
   const ir::TensorType& out_type = ops.lane->output;
-  auto logical = runtime::from_device(res->output, out_type, file.axes);
+  auto logical = runtime::from_device(res->result.output, out_type, file.axes);
   if (!logical) return std::move(logical).take_diagnostics();
-  out.run_ms = ms_since(t0);
+  out.run_ms = ms_since(t0) - res->compile_ms;
   out.output = std::move(*logical);
   for (const auto& a : out.output.axes) out.output_axes.push_back(a.name);
   out.sha256 = runtime::sha256_hex(runtime::tensor_bytes(out.output));
-  out.poisoned_outputs = res->poison.poisoned_outputs;
-  out.simulated_macs = res->simulated_macs;
+  out.poisoned_outputs = res->result.poison.poisoned_outputs;
+  out.simulated_macs = res->result.simulated_macs;
+  out.program = *program;
   if (!req.verify) return out;
 
   t0 = std::chrono::steady_clock::now();
   RunVerification v;
+  // The other engine on the same images: the two must agree bit for bit (DESIGN.md).
+  const Engine other = req.engine == Engine::Jit ? Engine::Interp : Engine::Jit;
+  auto second = run_engine(other, *program, *stream_img, *trf_img, req);
+  if (!second) return std::move(second).take_diagnostics();
+  v.other_engine = engine_name(other);
+  const auto diff = runtime::first_difference(res->result, second->result);
+  v.engines_bit_exact = !diff.has_value();
+  if (diff) v.engine_difference = *diff;
   // The TRF's logical contents are its source's when it is stored in the kernel; the oracle
   // reads the type the Contraction Engine reads (the TRF type).
   const ir::TensorType trf_type = ops.trf_store ? ops.trf_store->output : *ops.trf->tensor;

@@ -1,9 +1,11 @@
-// The "load → lay out → run → read back → verify" pipeline of `tujit run` (spec/cli.md), kept
-// apart from the command line so the JIT engine (issue 6) can run the same inputs through a
-// second engine and compare. Today it drives the reference interpreter only.
+// The "lower → lay out → run → read back → verify" pipeline of `tujit run` (spec/cli.md), kept
+// apart from the command line: one engine runs the kernel's Sequencer IR program; `--verify` runs
+// the other engine on the same images and compares bit for bit, then checks the float64 oracle.
 #pragma once
 
+#include "codegen/contraction_jit.h"
 #include "ir/lang/kernel.h"
+#include "ir/seq/contraction_program.h"
 #include "ir/support/diagnostic.h"
 #include "runtime/tensor/logical_tensor.h"
 
@@ -33,7 +35,14 @@ struct RunOperands {
 /// parameters).
 Result<RunOperands> find_run_operands(const ir::Kernel& kernel);
 
+enum class Engine { Jit, Interp };
+std::string_view engine_name(Engine e);
+
 struct RunRequest {
+  Engine engine = Engine::Jit;
+  unsigned threads = 0; // JIT worker threads, 0 = every hardware thread
+  codegen::JitOptions jit;
+  bool ftz_results = false; // contraction.md §9.3 switch
   std::uint64_t seed = 0;
   /// Parameter name → its logical contents; parameters not listed get seeded random contents
   /// (fill_random with parameter_seed(seed, name)).
@@ -42,6 +51,11 @@ struct RunRequest {
 };
 
 struct RunVerification {
+  /// The other engine's result equals this one's bit for bit (outputs, cell states, poison,
+  /// simulated MACs); else `engine_difference` names the first difference.
+  bool engines_bit_exact = false;
+  std::string other_engine;
+  std::string engine_difference;
   /// Why the float64 oracle does not describe the kernel (then no oracle fields).
   std::optional<std::string> oracle_not_applicable;
   double oracle_max_abs_err = 0;
@@ -51,17 +65,23 @@ struct RunVerification {
 };
 
 struct RunOutcome {
-  std::string engine = "interp";
+  ir::seq::ContractionProgram program; // what the engines ran (cycle reports, benchmarks)
+  std::string engine = "jit";
+  unsigned threads = 1;
   runtime::LogicalTensor output; // over tensor_axes(output type), the accumulator dtype
   std::vector<std::string> output_axes;
   std::string sha256; // of tensor_bytes(output) (spec/cli.md)
   std::uint64_t poisoned_outputs = 0;
   std::uint64_t simulated_macs = 0;
   std::optional<RunVerification> verify;
-  double plan_ms = 0, run_ms = 0, verify_ms = 0;
+  double lower_ms = 0;   // verifiers + lowering to the Sequencer IR
+  double compile_ms = 0; // JIT: parse of the IR → native (a cache hit loads an object)
+  bool cache_hit = false;
+  double run_ms = 0;    // lay out, execute, read back
+  double verify_ms = 0; // the other engine and the oracle
 };
 
-/// Runs `kernel` of `file` on the reference interpreter. Diagnostics for a kernel the
+/// Runs `kernel` of `file` on the requested engine. Diagnostics for a kernel the
 /// interpreter refuses (E-RUN-1xx), a given tensor of the wrong type/shape (E-RUN-004), …
 Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel,
                               const RunOperands& ops, const RunRequest& req);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <set>
@@ -120,9 +121,8 @@ SpecAnalysis analyze(SourceBuffer source) {
   SpecAnalysis out{SpecFile{std::move(source), {}, {}, {}}, {}};
   Diagnostics& diags = out.diagnostics;
   const SourceBuffer& src = out.file.source;
-  if (src.text().size() >= 0xFFFFFFF0u) {
-    diags.push_back(make_error("E-PARSE-001", "file too large (4 GiB or more)"));
-    diags.back().stage = "parse";
+  if (auto d = check_spec_size(src.text().size(), src.name())) {
+    diags.push_back(std::move(*d));
     return out;
   }
   // Lex a copy with junk bytes blanked when there are too many of them (same offsets).
@@ -191,7 +191,22 @@ Result<SpecFile> analyze_spec(SourceBuffer source) {
   return std::move(a.file);
 }
 
+std::optional<Diagnostic> check_spec_size(std::uint64_t bytes, std::string_view name) {
+  if (bytes <= kMaxSpecBytes) return std::nullopt;
+  Diagnostic d =
+      make_error("E-LIMIT-001",
+                 fmt::format("`{}` is {} bytes, more than the {} MiB a kernel spec file may have",
+                             name, bytes, kMaxSpecBytes >> 20),
+                 std::nullopt, {"a spec file holds kernel source text; is this the right file?"});
+  d.stage = "parse";
+  return d;
+}
+
 Result<SpecFile> load_spec(const std::string& path) {
+  // Refuse an oversized file before reading it into memory.
+  std::error_code ec;
+  if (const auto bytes = std::filesystem::file_size(path, ec); !ec)
+    if (auto d = check_spec_size(bytes, path)) return std::move(*d);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     Diagnostic d = make_error("E-IO-001", fmt::format("cannot read `{}`", path));

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tujit::ir {
@@ -102,12 +103,22 @@ struct SpecAnalysis {
   Diagnostics diagnostics;
 };
 
+/// The largest spec file tujit reads (issue 10): far beyond any kernel file, small enough that
+/// every source offset fits a SourceSpan and a stray multi-gigabyte input is refused at once.
+inline constexpr std::uint64_t kMaxSpecBytes = std::uint64_t{64} << 20;
+
+/// E-LIMIT-001 when a spec of `bytes` bytes (named `name`) exceeds kMaxSpecBytes. Callers that
+/// read a file themselves call it with the file's size before reading it.
+std::optional<Diagnostic> check_spec_size(std::uint64_t bytes, std::string_view name);
+
 /// Lex, parse, resolve axes/aliases, type every chain. Never throws, never aborts on any input.
+/// A source over kMaxSpecBytes is one E-LIMIT-001 diagnostic and no kernels.
 SpecAnalysis analyze(SourceBuffer source);
 
 /// The file's kernels, or every diagnostic when there is any error.
 Result<SpecFile> analyze_spec(SourceBuffer source);
-/// Reads `path` (an unreadable file is one E-IO-001 diagnostic) and analyze_spec()s it.
+/// Reads `path` (an unreadable file is one E-IO-001 diagnostic, a file over kMaxSpecBytes one
+/// E-LIMIT-001 diagnostic, checked before reading) and analyze_spec()s it.
 Result<SpecFile> load_spec(const std::string& path);
 
 } // namespace tujit::ir

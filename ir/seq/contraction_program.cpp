@@ -69,8 +69,9 @@ std::string to_text(const ContractionProgram& p) {
     out += s;
     out += '\n';
   };
-  line(fmt::format("program {} ; {} × {} → {}, LaneMode {}", p.kernel_name, name(p.stream_type),
-                   name(p.trf_type), name(p.accumulator), to_string(p.mode)));
+  line(fmt::format("program {} ; {} × {} → {}, LaneMode {}{}", p.kernel_name, name(p.stream_type),
+                   name(p.trf_type), name(p.accumulator), to_string(p.mode),
+                   p.ftz_results ? ", ftz_results" : ""));
   line(fmt::format("  spatial      {} positions, {} live", p.spatial,
                    count_live(p.spatial_live, p.spatial)));
   line(fmt::format("  stream       [Time {}][Packet {}] {}{}", p.time, p.packet,

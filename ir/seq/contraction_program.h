@@ -65,6 +65,9 @@ struct ContractionProgram {
   ScalarType trf_type = ScalarType::BF16;
   ScalarType accumulator = ScalarType::F32; // i32 or f32 (§2.1)
   LaneMode mode = LaneMode::Interleaved;
+  /// contraction.md §9.3 switch: flush subnormal f32 products and sums to signed zero (RNGD has
+  /// no f32 subnormals); off = IEEE subnormals, as the reference computes.
+  bool ftz_results = false;
 
   // Buffer shapes in cells, padding included. Stream [spatial][time][packet], TRF
   // [spatial][lanes][element], accumulator [lanes][t2][p2] per slice, output [spatial][t3][p3].

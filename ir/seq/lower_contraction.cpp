@@ -43,24 +43,13 @@ constexpr std::uint64_t kOutputBus = target::kRngd.output_bus_elements;
 
 using AddressOf = std::function<std::uint64_t(std::uint64_t)>;
 
-// The packet-cycle nest: the coarsest loops whose every counter boundary is a boundary of the
-// TRF Sequencer's loops, of the Time Reducer's retained digits and of the time broadcast (§5.1,
-// §5.2, §7). The boundaries must form a divisibility chain for the three address streams to be
-// affine in the counters — the hardware's sequencers are loop counters, so a verified chain
-// always has one; anything else is reported as an internal error.
-Result<std::vector<CycleLoop>> cycle_nest(std::uint64_t cycles, std::vector<std::uint64_t> bounds,
-                                          const std::vector<std::uint8_t>& cycle_live,
-                                          const AddressOf& flit, const AddressOf& trf,
-                                          const AddressOf& slot) {
-  bounds.push_back(1);
-  bounds.push_back(cycles);
-  std::sort(bounds.begin(), bounds.end());
-  bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
-  while (!bounds.empty() && bounds.back() > cycles) bounds.pop_back();
-  for (std::size_t i = 1; i < bounds.size(); ++i)
-    if (bounds[i] % bounds[i - 1] != 0)
-      return lower_error("internal: the packet-cycle boundaries do not nest",
-                         {fmt::format("{} does not divide {}", bounds[i - 1], bounds[i])});
+// The packet-cycle nest over the given counter boundaries (a divisibility chain from 1 to
+// `cycles`), with each address stream's stride per counter; nullopt unless the affine form
+// reproduces every live cycle's addresses.
+std::optional<std::vector<CycleLoop>> nest_over(const std::vector<std::uint64_t>& bounds,
+                                                const std::vector<std::uint8_t>& cycle_live,
+                                                const AddressOf& flit, const AddressOf& trf,
+                                                const AddressOf& slot) {
   std::vector<CycleLoop> nest; // built inner → outer, reversed at the end
   for (std::size_t i = 0; i + 1 < bounds.size(); ++i) {
     const std::uint64_t e = bounds[i];
@@ -73,18 +62,46 @@ Result<std::vector<CycleLoop>> cycle_nest(std::uint64_t cycles, std::vector<std:
   }
   std::reverse(nest.begin(), nest.end());
   if (nest.empty()) nest.push_back(CycleLoop{});
-  // The affine form must reproduce every live cycle's addresses.
   CycleWalker walk(nest);
   do {
     const std::uint64_t t = walk.position();
     if (cycle_live[t] == 0) continue;
     const CycleAddress& a = walk.address();
-    if (a.flit != flit(t) || a.trf != trf(t) || a.slot != slot(t))
-      return lower_error("internal: the packet-cycle addresses are not a loop nest",
-                         {fmt::format("cycle {}: flit {} / {}, TRF {} / {}, slot {} / {}", t,
-                                      a.flit, flit(t), a.trf, trf(t), a.slot, slot(t))});
+    if (a.flit != flit(t) || a.trf != trf(t) || a.slot != slot(t)) return std::nullopt;
   } while (walk.advance());
   return nest;
+}
+
+// The packet-cycle nest: the hardware's counters are the TRF Sequencer's loops, one per digit of
+// OutTime (§5.2), split at the time broadcast (§5.1). The Time Reducer's slot (§7) is affine in
+// them unless it retains only part of a digit; then the retained digits' boundaries that nest
+// with the counters are added. The affine form is proved on every live cycle; padded cycles get
+// what the counters give — e.g. `M # 10` (M = 5) walks slots 0..9, not 0..4 twice.
+Result<std::vector<CycleLoop>> cycle_nest(std::uint64_t cycles, std::vector<std::uint64_t> bounds,
+                                          const std::vector<std::uint64_t>& slot_bounds,
+                                          const std::vector<std::uint8_t>& cycle_live,
+                                          const AddressOf& flit, const AddressOf& trf,
+                                          const AddressOf& slot) {
+  bounds.push_back(1);
+  bounds.push_back(cycles);
+  std::sort(bounds.begin(), bounds.end());
+  bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
+  while (!bounds.empty() && bounds.back() > cycles) bounds.pop_back();
+  for (std::size_t i = 1; i < bounds.size(); ++i)
+    if (bounds[i] % bounds[i - 1] != 0)
+      return lower_error("internal: the packet-cycle boundaries do not nest",
+                         {fmt::format("{} does not divide {}", bounds[i - 1], bounds[i])});
+  if (auto nest = nest_over(bounds, cycle_live, flit, trf, slot)) return std::move(*nest);
+  for (std::uint64_t b : slot_bounds) {
+    const auto at = std::lower_bound(bounds.begin(), bounds.end(), b);
+    if (at == bounds.end() || *at == b) continue;
+    if (b % *(at - 1) == 0 && *at % b == 0) bounds.insert(at, b); // at > begin: bounds[0] = 1
+  }
+  if (auto nest = nest_over(bounds, cycle_live, flit, trf, slot)) return std::move(*nest);
+  std::string chain;
+  for (auto b : bounds) chain += (chain.empty() ? "" : ", ") + std::to_string(b);
+  return lower_error("internal: the packet-cycle addresses are not a loop nest",
+                     {fmt::format("counter boundaries {} of {} cycles", chain, cycles)});
 }
 
 } // namespace
@@ -234,16 +251,16 @@ Result<ContractionProgram> lower_contraction(const ChainMappings& m, ScalarType 
       u += ((t / term.dividend_stride) % term.resize) * term.divisor_stride;
     return u;
   };
-  std::vector<std::uint64_t> bounds{tb};
+  std::vector<std::uint64_t> bounds{tb}, slot_bounds;
   {
     std::uint64_t inner = 1;
     for (auto it = loops.rbegin(); it != loops.rend(); ++it) bounds.push_back(inner *= it->size);
   }
   for (const auto& term : terms) {
-    bounds.push_back(term.dividend_stride);
-    bounds.push_back(term.dividend_stride * term.resize);
+    slot_bounds.push_back(term.dividend_stride);
+    slot_bounds.push_back(term.dividend_stride * term.resize);
   }
-  auto nest = cycle_nest(p.cycles, bounds, p.cycle_live, flit, trf, slot);
+  auto nest = cycle_nest(p.cycles, bounds, slot_bounds, p.cycle_live, flit, trf, slot);
   if (!nest) return nest.diagnostics();
   p.cycle_nest = std::move(*nest);
   for (std::uint64_t t = 0; t < p.cycles; ++t)

@@ -22,6 +22,11 @@ struct TensorUnitDescription {
   std::uint32_t tree_latency_4bit = 7;    // packet-reducer.md: i4
   std::uint32_t tree_latency_8bit = 6;    // i8 / f8
   std::uint32_t tree_latency_16bit = 5;   // bf16
+  // Cycle model (contraction.md §10; harness/cycles/, docs/cycle-model.md).
+  std::uint32_t fetch_adapter_cast_latency = 2; // fetch-adapter.md: a cast adds 1–2 cycles; the
+                                                // model takes the upper bound
+  std::uint32_t stream_adapter_buffer_packets = 2; // [MODEL] the packet in use + one being filled
+  std::uint32_t trf_store_buffer_banks = 2; // [MODEL] a store holds one pending flit per bank
 
   // --- register files (contraction.md §1, §4; register-files.md) ---
   std::uint32_t trf_banks = 2;
@@ -70,6 +75,12 @@ constexpr bool is_valid_cluster_size(std::uint64_t n) {
 }
 constexpr bool is_valid_slice_size(std::uint64_t n) {
   return n == 64 || n == 128 || n == 256;
+}
+
+/// Bytes one sequencer access may move: 1, 2, 4, 8, 16 or 32 (datapath.md §4 "Constraints",
+/// applied to the per-access unit read_size / write_size as §12.2 decides).
+constexpr bool is_valid_sequencer_access_bytes(std::uint64_t n) {
+  return n >= 1 && n <= kRngd.fetch_max_read_bytes && (n & (n - 1)) == 0;
 }
 
 } // namespace tujit::target

@@ -1,5 +1,6 @@
 #include "ir/verify/kernel_checker.h"
 
+#include "ir/datapath/fetch_engine.h"
 #include "ir/types/scalar_type.h"
 #include "ir/verify/collect.h"
 #include "ir/verify/contract_lane.h"
@@ -147,13 +148,36 @@ void check_zero_point(const Stage& s, StageCheck& out) {
   out.diagnostics.push_back(std::move(d));
 }
 
-void run_stage(const Stage& s, StageCheck& out) {
+void check_fetch(const Stage& s, const Stage* next, StageCheck& out) {
+  // The Fetch Sequencer reads the Begin tensor's DM layout `Time ⊗ Packet` as the fetched
+  // stream (datapath.md §4); a following fetch_cast caps one read's size (§5).
+  auto buf = Mapping::pair(s.input.mapping(Slot::Time), s.input.mapping(Slot::Packet));
+  if (!buf) {
+    take(std::move(buf), s, out);
+    return;
+  }
+  datapath::FetchInput fi{s.input.dtype,
+                          *buf,
+                          s.output.mapping(Slot::Time),
+                          s.output.mapping(Slot::Packet),
+                          s.context == ContextKind::Sub ? datapath::FetchContext::Sub
+                                                        : datapath::FetchContext::Main,
+                          std::nullopt};
+  if (next != nullptr && next->chain == s.chain && next->op == StageOp::FetchCast)
+    fi.cast_to = next->cast_to;
+  auto r = datapath::verify_fetch(fi);
+  if (r)
+    out.derived = r->to_table();
+  else
+    take(std::move(r), s, out);
+}
+
+void run_stage(const Stage& s, const Stage* next, StageCheck& out) {
   const TensorType& in = s.input;
   const TensorType& o = s.output;
   switch (s.op) {
   case StageOp::Fetch:
-    // The Fetch Sequencer configuration (datapath.md §4) is derived by issue 8; not faked here.
-    out.notes.push_back("sequencer: not derived (issue 8)");
+    check_fetch(s, next, out);
     return;
   case StageOp::FetchCast:
     check_fetch_cast(s, out);
@@ -293,7 +317,9 @@ KernelCheck check_kernel(const SpecFile& file, const Kernel& kernel) {
   // chain that produced its TRF operand (`let trf = ….to_trf();`).
   std::map<std::size_t, std::string> failed_chain; // chain → op that failed first
   std::map<std::string, std::size_t> chain_of;     // let name → chain
-  for (const Stage& s : kernel.stages) {
+  for (std::size_t i = 0; i < kernel.stages.size(); ++i) {
+    const Stage& s = kernel.stages[i];
+    const Stage* next = i + 1 < kernel.stages.size() ? &kernel.stages[i + 1] : nullptr;
     StageCheck sc;
     sc.op = s.op;
     std::string blocked;
@@ -310,7 +336,7 @@ KernelCheck check_kernel(const SpecFile& file, const Kernel& kernel) {
       sc.skipped = true;
       sc.notes.push_back(std::move(blocked));
     } else {
-      run_stage(s, sc);
+      run_stage(s, next, sc);
     }
     if (!sc.ok() && !failed_chain.count(s.chain))
       failed_chain[s.chain] = std::string(to_string(s.op));

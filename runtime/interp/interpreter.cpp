@@ -21,6 +21,11 @@ std::uint32_t canonical(std::uint32_t f) {
   return f32_is_nan(f) ? kF32CanonicalNaN : f;
 }
 
+// §9.3 ftz_results: a subnormal f32 (exponent field 0, fraction ≠ 0) becomes the zero of its sign.
+std::uint32_t flush(std::uint32_t f, bool ftz) {
+  return ftz && (f & 0x7F800000u) == 0 ? (f & 0x80000000u) : f;
+}
+
 // One tree operand: a value or ABSENT (§9.4).
 struct Operand {
   std::uint32_t value = 0;
@@ -29,14 +34,14 @@ struct Operand {
 
 // Packet Reducer tree over x[0..G-1] (§9.2): level by level, adjacent pairs; ABSENT ⊕ v = v.
 // Works in place; the result is x[0].
-void reduce_tree(ir::ScalarType acc, Operand* x, std::uint64_t g) {
+void reduce_tree(ir::ScalarType acc, bool ftz, Operand* x, std::uint64_t g) {
   for (std::uint64_t width = g; width > 1; width /= 2) {
     for (std::uint64_t i = 0; i < width / 2; ++i) {
       const Operand& a = x[2 * i];
       const Operand& b = x[2 * i + 1];
       Operand r;
       if (a.present && b.present) {
-        r.value = acc_add(acc, a.value, b.value);
+        r.value = acc_add(acc, a.value, b.value, ftz);
         r.present = true;
       } else if (a.present) {
         r = a;
@@ -63,14 +68,14 @@ std::uint32_t widen_to_accumulator(ir::ScalarType t, std::uint32_t bits) {
   }
 }
 
-std::uint32_t acc_add(ir::ScalarType acc, std::uint32_t a, std::uint32_t b) {
+std::uint32_t acc_add(ir::ScalarType acc, std::uint32_t a, std::uint32_t b, bool ftz) {
   if (acc == ir::ScalarType::I32) return a + b; // u32 wrap = i32 two's complement
-  return canonical(f32_bits(f32_from_bits(a) + f32_from_bits(b)));
+  return flush(canonical(f32_bits(f32_from_bits(a) + f32_from_bits(b))), ftz);
 }
 
-std::uint32_t acc_mul(ir::ScalarType acc, std::uint32_t a, std::uint32_t b) {
+std::uint32_t acc_mul(ir::ScalarType acc, std::uint32_t a, std::uint32_t b, bool ftz) {
   if (acc == ir::ScalarType::I32) return a * b;
-  return canonical(f32_bits(f32_from_bits(a) * f32_from_bits(b)));
+  return flush(canonical(f32_bits(f32_from_bits(a) * f32_from_bits(b))), ftz);
 }
 
 Result<bool> check_operand_images(const ir::seq::ContractionProgram& p, const DeviceImage& stream,
@@ -141,7 +146,7 @@ Result<ContractionResult> run_contraction(const ir::seq::ContractionProgram& p,
           if (p.is_cell_live(x) && stream.state[si] == CellState::Live &&
               trf.state[wi] == CellState::Live) {
             o.value = acc_mul(acc_t, widen_to_accumulator(stream.dtype, stream.bits[si]),
-                              widen_to_accumulator(trf.dtype, trf.bits[wi]));
+                              widen_to_accumulator(trf.dtype, trf.bits[wi]), p.ftz_results);
             o.present = true;
             ++result.simulated_macs;
           }
@@ -149,9 +154,9 @@ Result<ContractionResult> run_contraction(const ir::seq::ContractionProgram& p,
         // Packet Reducer (§6) per column, then Time Reducer accumulation (§7).
         for (std::uint64_t c = 0; c < p.columns; ++c) {
           Operand* group = &packet[c * p.group];
-          reduce_tree(acc_t, group, p.group);
+          reduce_tree(acc_t, p.ftz_results, group, p.group);
           const std::uint64_t ai = (l * p.t2 + a.slot) * p.p2 + c;
-          if (group[0].present) acc[ai] = acc_add(acc_t, acc[ai], group[0].value);
+          if (group[0].present) acc[ai] = acc_add(acc_t, acc[ai], group[0].value, p.ftz_results);
         }
       }
     } while (walk.advance());

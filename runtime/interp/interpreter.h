@@ -48,9 +48,9 @@ Result<bool> check_operand_images(const ir::seq::ContractionProgram& program,
 /// bits (i32 two's complement or f32).
 std::uint32_t widen_to_accumulator(ir::ScalarType t, std::uint32_t bits);
 
-/// One ⊕ / × of the accumulator type (§9.2, §9.3): f32 binary32 RNE with NaN canonicalised,
-/// i32 wrap-around.
-std::uint32_t acc_add(ir::ScalarType acc, std::uint32_t a, std::uint32_t b);
-std::uint32_t acc_mul(ir::ScalarType acc, std::uint32_t a, std::uint32_t b);
+/// One ⊕ / × of the accumulator type (§9.2, §9.3): f32 binary32 RNE with NaN canonicalised and,
+/// with `ftz`, a subnormal result flushed to signed zero; i32 wrap-around.
+std::uint32_t acc_add(ir::ScalarType acc, std::uint32_t a, std::uint32_t b, bool ftz = false);
+std::uint32_t acc_mul(ir::ScalarType acc, std::uint32_t a, std::uint32_t b, bool ftz = false);
 
 } // namespace tujit::runtime

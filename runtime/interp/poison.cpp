@@ -18,13 +18,22 @@ PoisonReport analyze_poison(const ir::seq::ContractionProgram& p, const DeviceIm
                             const DeviceImage& trf) {
   PoisonReport report;
   std::vector<std::uint8_t> slot_poison(p.accumulator_cells());
+  const std::uint64_t cells = p.columns * p.group;
+  if (cells == 0) return report;
   for (std::uint64_t s = 0; s < p.spatial; ++s) {
     if (!p.spatial_live[s] || (!holds_top(stream, s) && !holds_top(trf, s))) continue;
     std::fill(slot_poison.begin(), slot_poison.end(), 0);
     ir::seq::CycleWalker walk(p.cycle_nest);
     do {
-      if (!p.is_cycle_live(walk.position())) continue;
+      // Padded OutTime positions run too: the counters feed their flits to the slot their
+      // address names, so Top content there reaches live slots (their products are ABSENT in
+      // the values, §9.4, but the hardware adds whatever the cells hold). Addresses the images
+      // do not hold are never read.
       const ir::seq::CycleAddress& a = walk.address();
+      if (!p.is_cycle_live(walk.position()) &&
+          (a.slot >= p.t2 || a.flit + (cells - 1) / p.packet >= p.time ||
+           a.trf + std::min(cells, p.read_size) - 1 >= p.element))
+        continue;
       for (std::uint64_t l = 0; l < p.lanes; ++l) {
         if (!p.lane_live[l]) continue;
         for (std::uint64_t c = 0; c < p.columns; ++c) {

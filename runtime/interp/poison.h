@@ -37,7 +37,9 @@ inline bool product_poisoned(CellState stream, CellState trf) {
 }
 
 /// Walks the program's address streams over the images' states (shapes must match the program;
-/// run_contraction checks them). A slice whose operands hold no Top cell is skipped outright.
+/// run_contraction checks them), padded packet cycles included: the hardware's counters run
+/// through them into the slot their address names. A slice whose operands hold no Top cell is
+/// skipped outright.
 PoisonReport analyze_poison(const ir::seq::ContractionProgram& program, const DeviceImage& stream,
                             const DeviceImage& trf);
 

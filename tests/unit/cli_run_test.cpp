@@ -130,8 +130,8 @@ TEST_CASE("run: bmatmul_m_in_time on seeded inputs matches the oracle", "[cli-ru
   REQUIRE(r.status == kExitOk);
   auto j = r.json();
   CHECK(j["kernel"] == "bmatmul_m_in_time");
-  CHECK(j["engine"] == "interp");
-  CHECK(j["threads"] == 1);
+  CHECK(j["engine"] == "jit"); // the default engine
+  CHECK(j["threads"].get<unsigned>() >= 1);
   // The ContractTensor's axes: V (Cluster, Slice), M (Time), N (Packet), declaration order.
   CHECK(j["output"]["axes"] == nlohmann::json::array({"V", "M", "N"}));
   CHECK(j["output"]["shape"] == nlohmann::json::array({32, 32, 8}));
@@ -140,10 +140,16 @@ TEST_CASE("run: bmatmul_m_in_time on seeded inputs matches the oracle", "[cli-ru
   CHECK(j["verify"]["oracle_ok"] == true);
   CHECK(j["verify"]["poisoned_outputs"] == 0);
   CHECK(j["verify"]["oracle_max_abs_err"].get<double>() < 1e-4);
-  CHECK(j["verify"]["engines_bit_exact"].is_null());
+  // --verify ran the interpreter on the same images: bit for bit the same.
+  CHECK(j["verify"]["engines_bit_exact"] == true);
+  CHECK(j["verify"]["other_engine"] == "interp");
   // V·M·N outputs, each a sum over K = 32 products.
   CHECK(j["simulated_macs"] == 32u * 32u * 8u * 32u);
-  for (const char* k : {"parse", "verify", "run"}) CHECK(j["time_ms"].contains(k));
+  for (const char* k : {"parse", "lower", "compile", "run", "verify"})
+    CHECK(j["time_ms"].contains(k));
+  // The cycle summary of both models (cli.md: `tujit run --json` carries it).
+  CHECK(j["cycles"]["analytic"]["total"].get<std::uint64_t>() > 0);
+  CHECK(j["cycles"]["trace"]["total"].get<std::uint64_t>() > 0);
 
   Run text = run({spec("specs/bmatmul_m_in_time.rs"), "--verify"});
   CHECK(text.status == kExitOk);
@@ -281,9 +287,9 @@ TEST_CASE("run: usage errors and wrong inputs", "[cli-run]") {
   CHECK(k.status == kExitUsage);
   CHECK(k.err.find("bmatmul_m_in_time") != std::string::npos);
 
-  Run jit = run({bm, "--engine", "jit"});
-  CHECK(jit.status == kExitUsage);
-  CHECK(jit.err.find("issue 6") != std::string::npos);
+  Run engine = run({bm, "--engine", "gpu"});
+  CHECK(engine.status == kExitUsage);
+  CHECK(engine.err.find("jit, interp") != std::string::npos);
 
   const std::string small = dir.file("s.npy");
   write_npy(small, rt::NpyDtype::F4, {2, 3}, raw_bytes(std::vector<float>(6, 0.5f)));

@@ -6,8 +6,12 @@
 #include "tests/unit/interp_test_support.h"
 
 #include "runtime/interp/interpreter.h"
+#include "runtime/scalar/bf16.h"
+#include "tests/support/alloc_tracker.h"
 
 #include <fmt/format.h>
+
+#include <cmath>
 
 using namespace tujit;
 using namespace tujit::testing::interp;
@@ -476,4 +480,86 @@ TEST_CASE("interp: images of the wrong shape or type are refused", "[interp]") {
   auto r2 = runtime::run_contraction(plan, stream, stream);
   REQUIRE_FALSE(r2.ok());
   CHECK(r2.diagnostics()[0].code == "E-RUN-102");
+}
+
+TEST_CASE("interp: ftz_results flushes subnormal products and sums to signed zero", "[interp]") {
+  // contraction.md §9.3. d = 0 (K in Time), one product per flit: 2^-70 × ±2^-70 = ±2^-140 is a
+  // binary32 subnormal (below 2^-126). Off: kept, and the slot sum of two is 2^-139. On: each
+  // product flushes to the zero of its sign, so the slot holds +0 + (+0) + (-0) = +0 and the
+  // negative-only slot +0 + (-0) + (-0) = +0 as well (the +0 start, §9.2 step 2).
+  Chain c;
+  c.axes = "K = 2, N = 8, V = 2";
+  c.time = "V, K";
+  c.packet = "1 # 16";
+  c.lane = "N";
+  c.element = "K";
+  c.ot = "V, K";
+  c.op = "1 # 16";
+  c.p2 = "1";
+  c.t2 = "V";
+  c.t3 = "V";
+  c.p3 = "N";
+  auto plan = plan_of(c);
+  constexpr std::uint32_t kBf16Tiny = 0x1C80;    // 2^-70: exponent 127 - 70 = 57 = 0x39
+  constexpr std::uint32_t kBf16NegTiny = 0x9C80; // -2^-70
+  const DeviceImage stream = image(ir::ScalarType::BF16, plan.m.time, plan.m.packet,
+                                   [&](std::uint64_t f, std::uint64_t) -> std::uint32_t {
+                                     return f < 2 ? kBf16Tiny : kBf16NegTiny;
+                                   });
+  const DeviceImage trf = image(ir::ScalarType::BF16, plan.m.lane, plan.m.element,
+                                [](std::uint64_t, std::uint64_t) { return kBf16Tiny; });
+  REQUIRE(runtime::f32_from_bits(runtime::widen_bf16(kBf16Tiny)) == std::ldexp(1.0f, -70));
+  const float tiny2 = std::ldexp(1.0f, -139); // 2 × 2^-140, exactly representable (subnormal)
+  auto off = runtime::run_contraction(plan, stream, trf);
+  REQUIRE(off.ok());
+  plan.ftz_results = true;
+  auto on = runtime::run_contraction(plan, stream, trf);
+  REQUIRE(on.ok());
+  for (std::uint64_t lane = 0; lane < 8; ++lane) {
+    CHECK(out_bits(*off, 0, lane) == runtime::f32_bits(tiny2));
+    CHECK(out_bits(*off, 1, lane) == runtime::f32_bits(-tiny2));
+    CHECK(out_bits(*on, 0, lane) == 0u);
+    CHECK(out_bits(*on, 1, lane) == 0u);
+  }
+}
+
+TEST_CASE("interp: memory stays proportional to operands and outputs under a large broadcast",
+          "[interp]") {
+  // Issue 5: no outer-product materialisation. B (256) lives only in the TRF and is broadcast
+  // in time (§5.1): 2·256·8·16 = 65,536 products from a 32-cell stream and a 32,768-cell TRF.
+  // Holding the products (4 B each) would take 256 KiB beyond the output image (5 B per cell,
+  // every spatial position of the image) and the accumulator (4 B per cell); the interpreter
+  // may use only a packet's worth on top.
+  Chain c;
+  c.axes = "M = 2, K = 16, N = 8, B = 256";
+  c.time = "M";
+  c.packet = "K";
+  c.lane = "N";
+  c.element = "B, K";
+  c.ot = "M, B";
+  c.op = "K";
+  c.p2 = "1";
+  c.t2 = "M, B";
+  c.t3 = "M, B";
+  c.p3 = "N";
+  const auto plan = plan_of(c);
+  REQUIRE(plan.time_broadcast == 256);
+  const DeviceImage stream = image(ir::ScalarType::BF16, plan.m.time, plan.m.packet,
+                                   [](std::uint64_t, std::uint64_t) { return kBf16One; });
+  const DeviceImage trf = image(ir::ScalarType::BF16, plan.m.lane, plan.m.element,
+                                [](std::uint64_t, std::uint64_t) { return kBf16One; });
+  testing::reset_heap_peak();
+  const std::size_t before = testing::live_heap_bytes();
+  auto r = runtime::run_contraction(plan, stream, trf);
+  const std::size_t peak = testing::heap_peak_bytes() - before;
+  REQUIRE(r.ok());
+  CHECK(r->simulated_macs == 2u * 256u * 8u * 16u);
+  const std::size_t outputs = r->output.cells() * (sizeof(std::uint32_t) + sizeof(CellState));
+  const std::size_t accumulator = plan.accumulator_cells() * sizeof(std::uint32_t);
+  const std::size_t products = r->simulated_macs * sizeof(float);
+  INFO("peak " << peak << " B, outputs " << outputs << " B, accumulator " << accumulator << " B");
+  REQUIRE(peak >= outputs + accumulator);
+  CHECK(peak - outputs - accumulator <= 16 * 1024);
+  CHECK(peak - outputs - accumulator < products / 16);
+  for (std::uint64_t o = 0; o < 16; ++o) CHECK(out_bits(*r, o, 0) == runtime::f32_bits(16.0f));
 }

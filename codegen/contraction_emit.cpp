@@ -1,0 +1,414 @@
+// LLVM IR of one ContractionProgram (contraction_emit.h). The generated code is the interpreter's
+// loop (runtime/interp/interpreter.cpp) with the lanes turned into one vector of kLaneVector
+// accumulator values (the hardware's Lane Broadcast: the stream cell is splat, the TRF element of
+// every lane is one staged vector, contraction.md §5.4), every loop bound, stride and table a
+// constant, and the packet fully unrolled: products, the adjacent-pair tree (§9.2) level by
+// level, then one accumulator add per column in flit order (§7).
+//
+// Arithmetic is exactly the interpreter's (acc_mul / acc_add): plain fmul / fadd without any
+// fast-math flag (IEEE binary32, round to nearest even, no reassociation, no contraction) or
+// plain i32 mul / add without nsw/nuw (two's-complement wrap, §9.1). Two liberties, each proven
+// bit-identical:
+//
+// ABSENT products (§9.4). A product that is absent because of liveness known at compile time
+// (cell_live, cycle_live, lanes) is simply not emitted, and the tree applies ABSENT ⊕ v = v
+// statically. A product absent because an operand cell is padding (presence masks, only when the
+// program is not stream_dense / trf_dense) is replaced by the identity: -0.0 for f32 (x + -0 = x
+// for every x: finite, ±0, ±inf and NaN; -0 + -0 = -0 keeps an all-absent subtree an identity)
+// and 0 for i32. An all-absent tree result then adds -0 / 0 to the accumulator, which leaves it
+// unchanged, exactly like skipping the add.
+//
+// NaN canonicalisation (§9.3). The interpreter canonicalises after every f32 operation; the
+// generated code does it once, when a value is drained. Equivalent because (1) whether an
+// fmul / fadd / fma result is NaN depends only on whether an operand is NaN and on the non-NaN
+// operand values (0 × inf, inf − inf), never on a NaN's payload, so by induction over the
+// dataflow both schemes produce NaN at the same operations and identical bits everywhere else;
+// (2) a NaN stays NaN through every later add / mul / fma (selects choose by presence, never by
+// value); (3) every computed value reaches only the accumulator, and the accumulator reaches the
+// output only through the drain, which maps every NaN to 0x7FC00000.
+//
+// FMA (first tree level only, f8 × f8 only, no presence masks). fma(a0, b0, a1·b1) rounds
+// a0·b0 + a1·b1 once; it equals the interpreter's (a0·b0) + (a1·b1) when a0·b0 is exact. Widened
+// f8 values have ≤ 4 significant bits and magnitudes in [2^-16, 57344] (e5m2; e4m3 [2^-9, 448]),
+// so a product has ≤ 8 significant bits and lies in [2^-32, 2^32): always a normal f32, exact.
+// Infinite and NaN operands give the same inf / NaN (0 × inf is invalid in both). bf16 products
+// may underflow below 2^-126 (e.g. 2^-100 · 2^-100) or overflow, so bf16 never uses FMA. With
+// ftz_results the first product is flushed first in the interpreter, a no-op for f8 products
+// (always normal), so the fused form stays identical.
+//
+// ftz_results (§9.3) flushes every f32 product and sum, as acc_mul / acc_add do; flushing
+// commutes with both liberties above (a flushed value plus -0 is itself; NaN is never flushed).
+#include "codegen/contraction_emit.h"
+
+#include "runtime/exec/operand_staging.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <functional>
+#include <vector>
+
+namespace tujit::codegen {
+namespace {
+
+using runtime::exec::kLaneVector;
+using Program = ir::seq::ContractionProgram;
+
+constexpr std::uint32_t kF32NegZero = 0x80000000u;
+constexpr std::uint32_t kF32AbsMask = 0x7FFFFFFFu;
+constexpr std::uint32_t kF32Inf = 0x7F800000u;
+constexpr std::uint32_t kF32CanonicalNaNBits = 0x7FC00000u;
+
+bool is_f8(ir::ScalarType t) {
+  return t == ir::ScalarType::F8E4M3 || t == ir::ScalarType::F8E5M2;
+}
+
+class Emitter {
+public:
+  Emitter(const Program& p, const EmitConfig& cfg, llvm::LLVMContext& ctx)
+      : p_(p), cfg_(cfg), sh_(runtime::exec::staged_shape(p)), ctx_(ctx), b_(ctx) {}
+
+  std::unique_ptr<llvm::Module> run();
+
+private:
+  // One packet product: the splat stream value, the TRF vector and (once formed) their product.
+  struct Product {
+    llvm::Value* s = nullptr;
+    llvm::Value* w = nullptr;
+    llvm::Value* mask = nullptr; // i1 scalar or vector: present; nullptr = statically present
+    llvm::Value* value = nullptr;
+  };
+
+  llvm::Value* i64(std::uint64_t v) { return b_.getInt64(v); }
+  llvm::Value* add_scaled(llvm::Value* base, llvm::Value* digit, std::uint64_t stride);
+  llvm::Value* element(llvm::Value* base, llvm::Value* index, std::uint64_t span,
+                       std::uint64_t limit);
+  llvm::GlobalVariable* table_u8(const std::vector<std::uint8_t>& v, const char* name);
+  llvm::GlobalVariable* table_i32(const std::vector<std::int32_t>& v, const char* name);
+  void emit_loop(std::uint64_t n, const std::function<void(llvm::Value*)>& body);
+  void emit_slice();
+  void emit_cycles(std::size_t level, llvm::Value* flit, llvm::Value* trf, llvm::Value* slot,
+                   llvm::Value* t);
+  void emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
+  llvm::Value* product_value(Product& x);
+  llvm::Value* add(llvm::Value* a, llvm::Value* b);
+  llvm::Value* flushed(llvm::Value* v);
+  void emit_drain();
+
+  const Program& p_;
+  EmitConfig cfg_;
+  runtime::exec::StagedShape sh_;
+  llvm::LLVMContext& ctx_;
+  llvm::IRBuilder<> b_;
+  llvm::Module* m_ = nullptr;
+  llvm::Function* f_ = nullptr;
+  bool float_ = true;
+  bool fma_ = false;
+  llvm::Type* scalar_ = nullptr; // f32 or i32
+  llvm::VectorType* vec_ = nullptr;
+  llvm::Value *stream_ = nullptr, *stream_present_ = nullptr, *trf_ = nullptr,
+              *trf_present_ = nullptr, *out_ = nullptr, *scratch_ = nullptr;
+  llvm::BasicBlock* violation_ = nullptr;
+  llvm::GlobalVariable* cycle_live_ = nullptr;
+  llvm::GlobalVariable* drain_ = nullptr;
+};
+
+llvm::Value* Emitter::add_scaled(llvm::Value* base, llvm::Value* digit, std::uint64_t stride) {
+  if (stride == 0) return base;
+  llvm::Value* term = stride == 1 ? digit : b_.CreateMul(digit, i64(stride), "", true, true);
+  return b_.CreateAdd(base, term, "", true, true);
+}
+
+// &base[index] for an access of `span` consecutive u32 cells in a buffer of `limit` cells. In
+// checked mode the access is guarded: out of range leaves the function with kRunBoundsViolation
+// before anything is touched.
+llvm::Value* Emitter::element(llvm::Value* base, llvm::Value* index, std::uint64_t span,
+                              std::uint64_t limit) {
+  if (cfg_.checked) {
+    llvm::Value* ok = limit < span ? static_cast<llvm::Value*>(b_.getFalse())
+                                   : b_.CreateICmpULE(index, i64(limit - span));
+    llvm::BasicBlock* cont = llvm::BasicBlock::Create(ctx_, "inbounds", f_);
+    b_.CreateCondBr(ok, cont, violation_);
+    b_.SetInsertPoint(cont);
+  }
+  return b_.CreateInBoundsGEP(b_.getInt32Ty(), base, index);
+}
+
+llvm::GlobalVariable* Emitter::table_u8(const std::vector<std::uint8_t>& v, const char* name) {
+  auto* init = llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<std::uint8_t>(v));
+  return new llvm::GlobalVariable(*m_, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
+                                  init, name);
+}
+
+llvm::GlobalVariable* Emitter::table_i32(const std::vector<std::int32_t>& v, const char* name) {
+  std::vector<std::uint32_t> u(v.begin(), v.end());
+  auto* init = llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<std::uint32_t>(u));
+  return new llvm::GlobalVariable(*m_, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
+                                  init, name);
+}
+
+// for (iv = 0; iv < n; ++iv) body(iv), bottom-tested (n ≥ 1); one trip emits no loop.
+void Emitter::emit_loop(std::uint64_t n, const std::function<void(llvm::Value*)>& body) {
+  if (n == 0) return;
+  if (n == 1) {
+    body(i64(0));
+    return;
+  }
+  llvm::BasicBlock* pre = b_.GetInsertBlock();
+  llvm::BasicBlock* head = llvm::BasicBlock::Create(ctx_, "loop", f_);
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, "loop.end", f_);
+  b_.CreateBr(head);
+  b_.SetInsertPoint(head);
+  llvm::PHINode* iv = b_.CreatePHI(b_.getInt64Ty(), 2, "iv");
+  iv->addIncoming(i64(0), pre);
+  body(iv);
+  llvm::Value* next = b_.CreateAdd(iv, i64(1), "iv.next", true, true);
+  iv->addIncoming(next, b_.GetInsertBlock());
+  b_.CreateCondBr(b_.CreateICmpULT(next, i64(n)), head, exit);
+  b_.SetInsertPoint(exit);
+}
+
+// §9.3 ftz_results: a subnormal f32 result becomes the zero of its sign, after every operation
+// exactly where acc_add / acc_mul flush. Done on the bits (the host's MXCSR FTZ mode detects
+// tininess differently and would not be bit-exact).
+llvm::Value* Emitter::flushed(llvm::Value* v) {
+  if (!float_ || !p_.ftz_results) return v;
+  auto* ivec = llvm::FixedVectorType::get(b_.getInt32Ty(), kLaneVector);
+  llvm::Value* bits = b_.CreateBitCast(v, ivec);
+  llvm::Value* exponent = b_.CreateAnd(bits, llvm::ConstantInt::get(ivec, kF32Inf));
+  llvm::Value* tiny = b_.CreateICmpEQ(exponent, llvm::ConstantInt::get(ivec, 0));
+  llvm::Value* zero = b_.CreateAnd(bits, llvm::ConstantInt::get(ivec, kF32NegZero));
+  return b_.CreateBitCast(b_.CreateSelect(tiny, zero, bits), vec_);
+}
+
+llvm::Value* Emitter::add(llvm::Value* a, llvm::Value* b) {
+  return float_ ? flushed(b_.CreateFAdd(a, b)) : b_.CreateAdd(a, b);
+}
+
+llvm::Value* Emitter::product_value(Product& x) {
+  if (x.value != nullptr) return x.value;
+  llvm::Value* v = float_ ? flushed(b_.CreateFMul(x.s, x.w)) : b_.CreateMul(x.s, x.w);
+  if (x.mask != nullptr) {
+    llvm::Constant* identity =
+        float_ ? llvm::ConstantFP::get(
+                     vec_, llvm::APFloat(llvm::APFloat::IEEEsingle(), llvm::APInt(32, kF32NegZero)))
+               : llvm::ConstantInt::get(vec_, 0);
+    v = b_.CreateSelect(x.mask, v, identity);
+  }
+  x.value = v;
+  return v;
+}
+
+// One packet cycle: products of the live cells of the live columns, the tree per column, the
+// accumulator add. The TRF vectors are read once per distinct element (x mod ReadSize, §5.2).
+void Emitter::emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot) {
+  const std::uint64_t cells = p_.columns * p_.group;
+  const std::uint64_t stream_limit = sh_.stream_cells;
+  const std::uint64_t trf_limit = sh_.trf_cells;
+  llvm::Value* sbase = b_.CreateMul(flit, i64(p_.packet), "sbase", true, true);
+  llvm::Value* tbase = b_.CreateMul(trf, i64(kLaneVector), "tbase", true, true);
+
+  std::vector<llvm::Value*> w(p_.read_size, nullptr), wmask(p_.read_size, nullptr);
+  const auto trf_vector = [&](std::uint64_t k) {
+    if (w[k] == nullptr) {
+      llvm::Value* idx = b_.CreateAdd(tbase, i64(k * kLaneVector), "", true, true);
+      w[k] = b_.CreateAlignedLoad(vec_, element(trf_, idx, kLaneVector, trf_limit), llvm::Align(4));
+      if (sh_.trf_masks) {
+        llvm::Value* m = b_.CreateAlignedLoad(
+            llvm::FixedVectorType::get(b_.getInt32Ty(), kLaneVector),
+            element(trf_present_, idx, kLaneVector, trf_limit), llvm::Align(4));
+        wmask[k] = b_.CreateICmpNE(m, llvm::ConstantInt::get(m->getType(), 0));
+      }
+    }
+  };
+
+  std::vector<Product> x(cells);
+  std::vector<bool> present(cells, false);
+  for (std::uint64_t i = 0; i < cells; ++i) {
+    if (!p_.is_cell_live(i)) continue; // statically ABSENT (§5.4 live_OP)
+    present[i] = true;
+    llvm::Value* idx = b_.CreateAdd(sbase, i64(i), "", true, true);
+    llvm::Value* sv =
+        b_.CreateAlignedLoad(scalar_, element(stream_, idx, 1, stream_limit), llvm::Align(4));
+    x[i].s = b_.CreateVectorSplat(static_cast<unsigned>(kLaneVector), sv);
+    const std::uint64_t k = i % p_.read_size;
+    trf_vector(k);
+    x[i].w = w[k];
+    llvm::Value* mask = wmask[k];
+    if (sh_.stream_masks) {
+      llvm::Value* sm = b_.CreateAlignedLoad(
+          b_.getInt32Ty(), element(stream_present_, idx, 1, stream_limit), llvm::Align(4));
+      llvm::Value* sp = b_.CreateICmpNE(sm, b_.getInt32(0));
+      mask = mask == nullptr
+                 ? sp
+                 : b_.CreateAnd(mask, b_.CreateVectorSplat(static_cast<unsigned>(kLaneVector), sp));
+    }
+    x[i].mask = mask;
+  }
+
+  const std::uint64_t acc_limit = sh_.acc_cells;
+  llvm::Value* slot_base = b_.CreateMul(slot, i64(p_.p2 * kLaneVector), "slotbase", true, true);
+  for (std::uint64_t c = 0; c < p_.columns; ++c) {
+    // Tree over the group's cells (§9.2): level by level, adjacent pairs, ABSENT ⊕ v = v.
+    std::vector<llvm::Value*> level(p_.group, nullptr);
+    const std::uint64_t first = c * p_.group;
+    if (p_.group >= 2) {
+      for (std::uint64_t i = 0; i < p_.group / 2; ++i) {
+        Product& a = x[first + 2 * i];
+        Product& bb = x[first + 2 * i + 1];
+        const bool pa = present[first + 2 * i], pb = present[first + 2 * i + 1];
+        if (pa && pb && fma_) {
+          llvm::Function* fma = llvm::Intrinsic::getDeclaration(m_, llvm::Intrinsic::fma, {vec_});
+          level[i] = flushed(b_.CreateCall(fma, {a.s, a.w, product_value(bb)}));
+        } else if (pa && pb) {
+          level[i] = add(product_value(a), product_value(bb));
+        } else if (pa) {
+          level[i] = product_value(a);
+        } else if (pb) {
+          level[i] = product_value(bb);
+        }
+      }
+      level.resize(p_.group / 2);
+    } else {
+      if (present[first]) level[0] = product_value(x[first]);
+    }
+    while (level.size() > 1) {
+      std::vector<llvm::Value*> next(level.size() / 2, nullptr);
+      for (std::size_t i = 0; i < next.size(); ++i) {
+        llvm::Value* a = level[2 * i];
+        llvm::Value* bb = level[2 * i + 1];
+        next[i] = a && bb ? add(a, bb) : (a ? a : bb);
+      }
+      level = std::move(next);
+    }
+    if (level[0] == nullptr) continue; // the whole column is statically absent
+    // Time Reducer (§7): acc[slot][c] = acc[slot][c] ⊕ r, in flit order.
+    llvm::Value* idx = b_.CreateAdd(slot_base, i64(c * kLaneVector), "", true, true);
+    llvm::Value* ptr = element(scratch_, idx, kLaneVector, acc_limit);
+    llvm::Value* acc = b_.CreateAlignedLoad(vec_, ptr, llvm::Align(4));
+    b_.CreateAlignedStore(add(acc, level[0]), ptr, llvm::Align(4));
+  }
+}
+
+void Emitter::emit_cycles(std::size_t level, llvm::Value* flit, llvm::Value* trf, llvm::Value* slot,
+                          llvm::Value* t) {
+  const auto& nest = p_.cycle_nest;
+  if (level == nest.size()) {
+    if (cycle_live_ == nullptr) {
+      emit_cycle_body(flit, trf, slot);
+      return;
+    }
+    // Pre-reduce OutTime padding (§9.4): the cycle forms no product.
+    llvm::Value* ptr = b_.CreateInBoundsGEP(b_.getInt8Ty(), cycle_live_, t);
+    llvm::Value* live = b_.CreateICmpNE(b_.CreateLoad(b_.getInt8Ty(), ptr), b_.getInt8(0));
+    llvm::BasicBlock* body = llvm::BasicBlock::Create(ctx_, "cycle.live", f_);
+    llvm::BasicBlock* skip = llvm::BasicBlock::Create(ctx_, "cycle.next", f_);
+    b_.CreateCondBr(live, body, skip);
+    b_.SetInsertPoint(body);
+    emit_cycle_body(flit, trf, slot);
+    b_.CreateBr(skip);
+    b_.SetInsertPoint(skip);
+    return;
+  }
+  const ir::seq::CycleLoop& loop = nest[level];
+  std::uint64_t weight = 1; // cycles per step of this counter
+  for (std::size_t i = level + 1; i < nest.size(); ++i) weight *= nest[i].size;
+  emit_loop(loop.size, [&](llvm::Value* d) {
+    emit_cycles(level + 1, add_scaled(flit, d, loop.flit_stride),
+                add_scaled(trf, d, loop.trf_stride), add_scaled(slot, d, loop.slot_stride),
+                add_scaled(t, d, weight));
+  });
+}
+
+// Lane Folder (§8): out[o] = acc[drain[o]] (NaN canonical) or 0 for output padding.
+void Emitter::emit_drain() {
+  const std::uint64_t n = sh_.out_cells;
+  emit_loop(n, [&](llvm::Value* o) {
+    llvm::Value* d =
+        b_.CreateLoad(b_.getInt32Ty(), b_.CreateInBoundsGEP(b_.getInt32Ty(), drain_, o));
+    llvm::Value* pad = b_.CreateICmpSLT(d, b_.getInt32(0));
+    llvm::Value* idx = b_.CreateZExt(b_.CreateSelect(pad, b_.getInt32(0), d), b_.getInt64Ty());
+    llvm::Value* v = b_.CreateAlignedLoad(b_.getInt32Ty(), element(scratch_, idx, 1, sh_.acc_cells),
+                                          llvm::Align(4));
+    if (float_) {
+      llvm::Value* nan =
+          b_.CreateICmpUGT(b_.CreateAnd(v, b_.getInt32(kF32AbsMask)), b_.getInt32(kF32Inf));
+      v = b_.CreateSelect(nan, b_.getInt32(kF32CanonicalNaNBits), v);
+    }
+    v = b_.CreateSelect(pad, b_.getInt32(0), v);
+    b_.CreateAlignedStore(v, element(out_, o, 1, n), llvm::Align(4));
+  });
+}
+
+void Emitter::emit_slice() {
+  // Time Reducer slots start at +0 / 0 (§9.2 step 2): both are the bits 0.
+  b_.CreateMemSet(scratch_, b_.getInt8(0), i64(sh_.acc_cells * 4), llvm::MaybeAlign(4));
+  emit_cycles(0, i64(0), i64(0), i64(0), i64(0));
+  emit_drain();
+}
+
+std::unique_ptr<llvm::Module> Emitter::run() {
+  auto module =
+      std::make_unique<llvm::Module>(p_.kernel_name.empty() ? "contraction" : p_.kernel_name, ctx_);
+  m_ = module.get();
+  float_ = p_.accumulator == ir::ScalarType::F32;
+  fma_ = uses_fma(p_, cfg_);
+  scalar_ = float_ ? b_.getFloatTy() : b_.getInt32Ty();
+  vec_ = llvm::FixedVectorType::get(scalar_, kLaneVector);
+
+  llvm::Type* ptr = b_.getPtrTy();
+  auto* fty = llvm::FunctionType::get(b_.getInt32Ty(), {ptr, ptr, ptr, ptr, ptr, ptr}, false);
+  f_ = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, kContractionSymbol, m_);
+  f_->addFnAttr(llvm::Attribute::NoUnwind);
+  for (unsigned i : {0u, 1u, 2u, 3u, 4u, 5u}) f_->addParamAttr(i, llvm::Attribute::NoAlias);
+  auto arg = f_->arg_begin();
+  stream_ = &*arg++;
+  stream_present_ = &*arg++;
+  trf_ = &*arg++;
+  trf_present_ = &*arg++;
+  out_ = &*arg++;
+  scratch_ = &*arg++;
+
+  llvm::BasicBlock* entry = llvm::BasicBlock::Create(ctx_, "entry", f_);
+  violation_ = llvm::BasicBlock::Create(ctx_, "bounds.violation", f_);
+  b_.SetInsertPoint(violation_);
+  b_.CreateRet(b_.getInt32(kRunBoundsViolation));
+
+  b_.SetInsertPoint(entry);
+  if (!p_.cycle_live.empty()) cycle_live_ = table_u8(p_.cycle_live, "cycle_live");
+  std::vector<std::int32_t> drain(sh_.out_cells, -1);
+  for (std::uint64_t o = 0; o < p_.drain.size() && o < drain.size(); ++o) {
+    const std::int64_t d = p_.drain[o];
+    if (d < 0) continue;
+    // Interpreter cell (l·T2 + u)·P2 + c → staged [u][c][lane].
+    const auto cell = static_cast<std::uint64_t>(d);
+    const std::uint64_t c = cell % p_.p2, u = (cell / p_.p2) % p_.t2, l = cell / (p_.p2 * p_.t2);
+    drain[o] = static_cast<std::int32_t>((u * p_.p2 + c) * kLaneVector + l);
+  }
+  drain_ = table_i32(drain, "drain");
+
+  emit_slice();
+  b_.CreateRet(b_.getInt32(kRunOk));
+  return module;
+}
+
+} // namespace
+
+bool uses_fma(const ir::seq::ContractionProgram& p, const EmitConfig& config) {
+  return config.host_fma && p.accumulator == ir::ScalarType::F32 && is_f8(p.stream_type) &&
+         is_f8(p.trf_type) && p.stream_dense && p.trf_dense && p.group >= 2;
+}
+
+std::unique_ptr<llvm::Module> emit_contraction_module(const ir::seq::ContractionProgram& program,
+                                                      const EmitConfig& config,
+                                                      llvm::LLVMContext& context) {
+  return Emitter(program, config, context).run();
+}
+
+} // namespace tujit::codegen

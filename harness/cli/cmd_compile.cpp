@@ -1,0 +1,72 @@
+// `tujit compile FILE [--kernel NAME] --emit seq|llvm|asm [-o PATH] [--force] [--checked]`
+// (spec/cli.md): the kernel's Sequencer IR program, the LLVM IR the JIT generates for it after
+// optimisation, or the host assembly. Output goes to stdout, or atomically to PATH (an existing
+// file is kept unless --force).
+#include "codegen/contraction_jit.h"
+#include "harness/cli/check_report.h"
+#include "harness/cli/command.h"
+#include "ir/seq/lower_contraction.h"
+#include "runtime/npy/npy.h"
+
+#include <boost/program_options.hpp>
+
+#include <ostream>
+#include <span>
+
+namespace tujit::cli {
+
+namespace po = boost::program_options;
+
+int run_compile(const std::vector<std::string>& args, CommandIO& io) {
+  po::options_description extra;
+  extra.add_options()("emit", po::value<std::string>()->default_value("seq"),
+                      "seq (Sequencer IR) | llvm (optimised LLVM IR) | asm (host assembly)")(
+      "output,o", po::value<std::string>(), "write to PATH instead of stdout")(
+      "force", "overwrite an existing -o file")("checked",
+                                                "generate bounds checks on every load and store");
+  FileCommandOptions opt;
+  po::variables_map vm;
+  if (auto rc = parse_file_command(
+          "compile", "Shows what a kernel compiles to: its Sequencer IR, LLVM IR or assembly.",
+          args, io, opt, &extra, " --emit seq|llvm|asm [-o PATH] [--force] [--checked]", &vm))
+    return *rc;
+  const std::string emit = vm["emit"].as<std::string>();
+  if (emit != "seq" && emit != "llvm" && emit != "asm") {
+    io.err << "tujit compile: --emit wants seq, llvm or asm, got '" << emit << "'\n";
+    return kExitUsage;
+  }
+  CheckedSpec c;
+  const ir::Kernel* kernel = nullptr;
+  if (auto rc = load_one_kernel("compile", opt, io, c, &kernel)) return *rc;
+  const SourceBuffer& src = c.analysis->file.source;
+  const auto show = [&](const Diagnostics& ds, int status) {
+    for (const auto& d : ds) io.err << render(d, &src);
+    return status;
+  };
+  auto program = ir::seq::lower_contraction(*kernel);
+  if (!program) return show(program.diagnostics(), kExitUserError);
+  const bool checked = vm.count("checked") > 0;
+  std::string text;
+  if (emit == "seq") {
+    text = ir::seq::to_text(*program);
+  } else {
+    auto generated = emit == "llvm" ? codegen::emit_llvm_ir(*program, checked)
+                                    : codegen::emit_assembly(*program, checked);
+    if (!generated) return show(generated.diagnostics(), kExitInternal);
+    text = std::move(*generated);
+  }
+  if (!vm.count("output")) {
+    io.out << text;
+    return kExitOk;
+  }
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
+  if (auto d = runtime::write_file_atomically(
+          vm["output"].as<std::string>(), std::span(bytes, text.size()), vm.count("force") > 0)) {
+    io.err << render(*d, nullptr);
+    if (!vm.count("force")) io.err << "(use --force to overwrite it)\n";
+    return kExitUsage;
+  }
+  return kExitOk;
+}
+
+} // namespace tujit::cli

@@ -1,0 +1,259 @@
+// The analytic cycle model: a closed form over the loop nest's sizes and strides
+// (docs/cycle-model.md §2; contraction.md §10). Nothing here walks the cycles.
+#include "harness/cycles/cycle_model.h"
+#include "harness/cycles/model_params.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace tujit::cycles {
+
+namespace {
+
+using ir::seq::ContractionProgram;
+using ir::seq::CycleLoop;
+
+// Position weight of each nest loop: packet cycles per step of its counter.
+std::vector<std::uint64_t> loop_weights(const std::vector<CycleLoop>& nest) {
+  std::vector<std::uint64_t> w(nest.size(), 1);
+  std::uint64_t inner = 1;
+  for (std::size_t i = nest.size(); i-- > 0;) {
+    w[i] = inner;
+    inner *= nest[i].size;
+  }
+  return w;
+}
+
+// Per loop, 1 + the largest digit any live packet cycle has: padding of OT (a padded factor)
+// trims the digit box the live cycles span. A scan of the liveness vector, not of the cycles'
+// timing.
+std::vector<std::uint64_t> live_extents(const ContractionProgram& p,
+                                        const std::vector<std::uint64_t>& w) {
+  std::vector<std::uint64_t> ext(p.cycle_nest.size(), 0);
+  if (p.cycle_live.empty()) {
+    for (std::size_t i = 0; i < ext.size(); ++i) ext[i] = p.cycle_nest[i].size;
+    return ext;
+  }
+  for (std::uint64_t t = 0; t < p.cycle_live.size(); ++t) {
+    if (!p.cycle_live[t]) continue;
+    for (std::size_t i = 0; i < ext.size(); ++i)
+      ext[i] = std::max(ext[i], (t / w[i]) % p.cycle_nest[i].size + 1);
+  }
+  for (auto& e : ext) e = std::max<std::uint64_t>(e, 1);
+  return ext;
+}
+
+bool reduced(const CycleLoop& l) {
+  return l.size > 1 && l.slot_stride == 0;
+}
+bool retained(const CycleLoop& l) {
+  return l.size > 1 && l.slot_stride != 0;
+}
+
+// Direct-mapped TRF read cache misses from loop footprints (docs/cycle-model.md §2.4): the
+// innermost block of loops whose lines fit the cache misses once per line; every loop outside it
+// re-misses per iteration when it moves the address, and re-walks a block that does not fit with
+// the lines of conflicting sets missing again.
+std::uint64_t estimate_trf_misses(const ContractionProgram& p) {
+  const auto& nest = p.cycle_nest;
+  const std::uint64_t line = detail::trf_line_bytes(p);
+  const std::uint64_t sets =
+      p.wide_read ? detail::kTu.trf_cache_rows
+                  : std::uint64_t{detail::kTu.trf_cache_rows} * detail::kTu.trf_banks;
+  const std::size_t n = nest.size();
+  // lines[k]: distinct lines the loops k..n-1 touch (k = n: one read).
+  std::vector<std::uint64_t> lines(n + 1, 1);
+  {
+    const std::uint64_t read_bytes = std::max<std::uint64_t>(1, detail::trf_byte(p, p.read_size));
+    std::uint64_t span = read_bytes - 1, distinct = 1;
+    for (std::size_t k = n; k-- > 0;) {
+      const CycleLoop& l = nest[k];
+      if (l.trf_stride != 0) {
+        span += (l.size - 1) * detail::trf_byte(p, l.trf_stride);
+        distinct *= l.size;
+      }
+      lines[k] = std::min(distinct, span / line + 1);
+    }
+  }
+  std::size_t fit = n; // outermost k whose block fits
+  while (fit > 0 && lines[fit - 1] <= sets) --fit;
+  double misses = static_cast<double>(lines[fit]);
+  for (std::size_t i = fit; i-- > 0;) {
+    const CycleLoop& l = nest[i];
+    double again = 1.0; // fraction of the inner block's misses repeated per extra iteration
+    if (l.trf_stride == 0) {
+      const double ln = static_cast<double>(lines[i + 1]);
+      const double s = static_cast<double>(sets);
+      again = ln <= s ? 0.0 : std::min(1.0, 2.0 * (ln - s) / ln);
+    }
+    misses += static_cast<double>(l.size - 1) * misses * again;
+  }
+  return std::min<std::uint64_t>(p.cycles, static_cast<std::uint64_t>(misses + 0.5));
+}
+
+// Slot-limited groups (docs/cycle-model.md §2.3). A group (the retained loops inside the outermost
+// reduced loop) allocates IT slots in its first pass and frees each after its F output flits.
+// With capacity = m·IT + k, the n-th allocation reuses the slot of allocation n − capacity: slot j
+// of group g waits for slot i = j − k of group g − m (j ≥ k), or slot j − k + IT of group g − m − 1
+// (j < k). That slot leaves the bus (i+1)·F − 1 cycles after its group's first output, and group
+// g's first output follows its wait by ρ·(t_first − a_j) + tree latency + 1, so
+//   D(g) ≥ D(g − b) + X_b,   X_b = max_j [(i+1)·F − 1 + ρ·(t_first − a_j) + L + 1].
+// Against the stall-free period P1 = max(group flits, ρ·packets per group) this adds
+// floor((G−1)/b)·(X_b − b·P1) when positive. 0 when the group never waits.
+std::uint64_t slot_stall_cycles(const ContractionProgram& p, const AnalyticCycles& a,
+                                const std::vector<std::uint64_t>& w,
+                                const std::vector<std::uint64_t>& ext) {
+  const auto& nest = p.cycle_nest;
+  std::size_t r0 = nest.size(); // outermost reduced loop with a live digit beyond 0
+  for (std::size_t i = 0; i < nest.size() && r0 == nest.size(); ++i)
+    if (reduced(nest[i]) && ext[i] > 1) r0 = i;
+  if (r0 == nest.size()) return 0;
+  // Slots a group allocates (its live retained-inner positions), its output flits (padding
+  // positions included), the live groups, and the first-touch / last-contribution offsets.
+  // A group spans the T2 positions between two steps of its innermost group loop (padding
+  // positions of a padded retained factor included: they drain too).
+  std::uint64_t it = 1, group_slots = 0, groups = 1, t_first = 0, step = 0;
+  for (std::size_t i = 0; i < nest.size(); ++i) {
+    const CycleLoop& l = nest[i];
+    if (i < r0) {
+      if (retained(l)) {
+        groups *= ext[i];
+        group_slots = group_slots == 0 ? l.slot_stride : std::min(group_slots, l.slot_stride);
+      }
+    } else if (retained(l)) {
+      it *= ext[i];
+      step = w[i]; // innermost retained loop: successive first touches
+    } else if (reduced(l)) {
+      t_first += (ext[i] - 1) * w[i];
+    }
+  }
+  const std::uint64_t cap = a.slot_capacity;
+  if (it > cap || groups < 2) return 0;
+  const std::uint64_t f = detail::flits_per_slot(p), rho = a.cycles_per_packet;
+  const std::uint64_t m = cap / it, k = cap % it;
+  const std::uint64_t packets_per_group = w[r0] * nest[r0].size;
+  const std::uint64_t p1 = std::max(group_slots * f, rho * packets_per_group);
+  const auto x_of = [&](std::uint64_t j, std::uint64_t i) {
+    return (i + 1) * f - 1 + rho * (t_first - std::min(t_first, j * step)) + a.tree_latency + 1;
+  };
+  std::uint64_t extra = 0;
+  const auto consider = [&](std::uint64_t back, std::uint64_t x) {
+    if (back == 0 || x <= back * p1) return;
+    extra = std::max(extra, (groups - 1) / back * (x - back * p1));
+  };
+  // j ≥ k (i = j − k) and j < k (i = j − k + IT): X is linear in j, so its ends suffice.
+  consider(m, std::max(x_of(k, 0), x_of(it - 1, it - 1 - k)));
+  if (k > 0) consider(m + 1, std::max(x_of(0, it - k), x_of(k - 1, it - 1)));
+  return extra;
+}
+
+} // namespace
+
+AnalyticCycles analytic_cycles(const ContractionProgram& p, const CycleOptions& options) {
+  AnalyticCycles a;
+  const std::uint64_t n_mac = p.cycles; // packet cycles (|OT|, padding included)
+  const std::uint64_t f_in = p.time;    // stream flits, each fetched once (TB re-uses them)
+  const std::uint64_t n_out = p.t3;     // output flits on the 8-element bus
+  const std::uint64_t f = detail::flits_per_slot(p);
+  const std::uint64_t rho = detail::cycles_per_packet(p);
+
+  a.stage_cycles[static_cast<std::size_t>(Stage::Fetch)] = f_in;
+  a.stage_cycles[static_cast<std::size_t>(Stage::TrfRead)] = n_mac;
+  a.stage_cycles[static_cast<std::size_t>(Stage::ContractOuter)] = n_mac;
+  a.stage_cycles[static_cast<std::size_t>(Stage::ContractPacket)] = n_mac;
+  a.stage_cycles[static_cast<std::size_t>(Stage::ContractTime)] = detail::live_cycles(p);
+  a.stage_cycles[static_cast<std::size_t>(Stage::ContractLane)] = n_out;
+
+  a.fetch_latency = options.fetch_adapter_latency;
+  a.fill = p.pack_size - 1;
+  a.tree_latency = detail::tree_latency(p);
+  a.cycles_per_packet = rho;
+
+  // Packet cycle t issues at I(t) = fetch + fill + ρ·t (one flit per cycle; a packet of PackSize
+  // flits, re-used TB cycles). Slot u completes with its last contribution: every reduced digit
+  // at its maximum; its F flits are ready one cycle after that accumulation. The in-order bus
+  // finishes at max over flits o of (ready(o) + flits after o); ready and o are linear in the
+  // retained digits, so the maximum sits at a corner of the digit box: per retained loop, the
+  // digit is maximal iff its time weight ρ·w outruns the flits F·slot_stride it moves the bus.
+  // OT padding: padding cycles cost their cycle but complete no slot, so the corners are those of
+  // the live digit box.
+  const auto w = loop_weights(p.cycle_nest);
+  const auto ext = live_extents(p, w);
+  std::int64_t reduced_tail = 0;
+  for (std::size_t i = 0; i < p.cycle_nest.size(); ++i)
+    if (reduced(p.cycle_nest[i])) reduced_tail += static_cast<std::int64_t>((ext[i] - 1) * w[i]);
+  const std::int64_t start = static_cast<std::int64_t>(a.fetch_latency + a.fill) +
+                             static_cast<std::int64_t>(rho) * reduced_tail;
+  a.first_output = static_cast<std::uint64_t>(start) + a.tree_latency + 1;
+  std::int64_t last_send = static_cast<std::int64_t>(a.first_output + n_out) - 1;
+  for (std::size_t i = 0; i < p.cycle_nest.size(); ++i) {
+    const CycleLoop& l = p.cycle_nest[i];
+    if (!retained(l)) continue;
+    const std::int64_t gain =
+        static_cast<std::int64_t>(rho * w[i]) - static_cast<std::int64_t>(f * l.slot_stride);
+    if (gain > 0) last_send += static_cast<std::int64_t>(ext[i] - 1) * gain;
+  }
+  a.total = static_cast<std::uint64_t>(last_send) + 1;
+  a.slots_needed = p.inner_time;
+  a.slot_capacity = detail::slot_capacity(p);
+  a.total += slot_stall_cycles(p, a, w, ext);
+  const std::uint64_t last_issue = a.fetch_latency + a.fill + rho * (n_mac - 1);
+  const std::uint64_t last_ready = last_issue + a.tree_latency + 1;
+  a.drain = a.total > last_ready ? a.total - last_ready : 0;
+
+  // Bottleneck: the stage with the most steady-state cycles; ties go to the MAC, then the stream.
+  a.bottleneck = Stage::ContractOuter;
+  if (f_in > n_mac) a.bottleneck = Stage::Fetch;
+  if (n_out > std::max(f_in, n_mac)) a.bottleneck = Stage::ContractLane;
+
+  // Utilisation (contraction.md §10).
+  const double lanes = static_cast<double>(detail::live_lanes(p)) / detail::kTu.lanes;
+  const double pack = static_cast<double>(p.pack_size) / detail::kTu.max_pack_size;
+  const double cells = static_cast<double>(detail::live_op_cells(p)) / static_cast<double>(p.op);
+  const double steps = static_cast<double>(detail::live_cycles(p)) /
+                       static_cast<double>(std::max<std::uint64_t>(1, n_mac));
+  a.mac_utilization = lanes * pack * cells * steps;
+  const double products = static_cast<double>(detail::live_cycles(p)) *
+                          static_cast<double>(detail::live_lanes(p)) *
+                          static_cast<double>(detail::live_reduced_cells(p));
+  a.mac_utilization_overall = products / (static_cast<double>(a.total) * detail::kTu.lanes *
+                                          static_cast<double>(detail::multipliers_per_lane(p)));
+  std::uint64_t live_out = 0;
+  for (auto d : p.drain) live_out += d >= 0 ? 1 : 0;
+  a.output_bus_utilization = n_out == 0
+                                 ? 0.0
+                                 : static_cast<double>(live_out) /
+                                       static_cast<double>(n_out * detail::kTu.output_bus_elements);
+
+  a.trf_reads = n_mac;
+  a.trf_misses = estimate_trf_misses(p);
+  a.wide_read = p.wide_read;
+  a.store = options.concurrent_store;
+  a.period = a.total;
+  if (a.store) {
+    // The store writes one flit per cycle from cycle 0. A narrow read leaves the other bank free
+    // (bank alternation); a wide read's miss holds both banks for the cycle. Misses are taken as
+    // spread evenly over the packet cycles [I(0), I(last)].
+    a.store_flits = detail::store_flits(p);
+    double blocked = 0;
+    if (p.wide_read && a.trf_misses > 0) {
+      const double i0 = static_cast<double>(a.fetch_latency + a.fill);
+      const double span = static_cast<double>(last_issue - (a.fetch_latency + a.fill) + 1);
+      const double m = static_cast<double>(a.trf_misses) / span;
+      const double s = static_cast<double>(a.store_flits);
+      if (s > i0) {
+        blocked = m < 1.0 ? m * (s - i0) / (1.0 - m) : static_cast<double>(a.trf_misses);
+        blocked = std::min(blocked, static_cast<double>(a.trf_misses));
+      }
+    }
+    a.store_blocked = static_cast<std::uint64_t>(blocked + 0.5);
+    a.store_cycles = a.store_flits + a.store_blocked;
+    a.stage_cycles[static_cast<std::size_t>(Stage::TrfStore)] = a.store_flits;
+    a.period = std::max(a.total, a.store_cycles);
+    if (a.store_cycles > a.total) a.bottleneck = Stage::TrfStore;
+  }
+  return a;
+}
+
+} // namespace tujit::cycles

@@ -1,0 +1,93 @@
+// Quantities both cycle models read off the Sequencer IR (internal to harness/cycles/). Each is a
+// direct reading of a spec rule, so the analytic and trace models cannot disagree on them.
+#pragma once
+
+#include "ir/seq/contraction_program.h"
+#include "ir/target/rngd.h"
+#include "ir/types/scalar_type.h"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace tujit::cycles::detail {
+
+inline constexpr const target::TensorUnitDescription& kTu = target::kRngd;
+
+/// Packet Reducer latency by the stream's wire width (packet-reducer.md: 7 i4, 6 i8/f8, 5 bf16).
+inline std::uint64_t tree_latency(const ir::seq::ContractionProgram& p) {
+  switch (ir::wire_bits(p.stream_type)) {
+  case 4:
+    return kTu.tree_latency_4bit;
+  case 8:
+    return kTu.tree_latency_8bit;
+  default:
+    return kTu.tree_latency_16bit;
+  }
+}
+
+/// Slots the Time Reducer buffer holds (contraction.md §7): Interleaved 1024 / (8·|P2|),
+/// Sequential 1024 / (|Lane|·32).
+inline std::uint64_t slot_capacity(const ir::seq::ContractionProgram& p) {
+  const std::uint64_t per_slot = p.mode == ir::LaneMode::Interleaved
+                                     ? std::uint64_t{kTu.lanes} * p.p2
+                                     : p.lanes * kTu.accumulator_columns;
+  return std::max<std::uint64_t>(1, kTu.accumulator_cells / std::max<std::uint64_t>(1, per_slot));
+}
+
+/// Output flits per T2 position: |P2| (Interleaved) or |Lane|·ceil(|P2|/8) (Sequential), i.e.
+/// |T3| / |T2| (§8).
+inline std::uint64_t flits_per_slot(const ir::seq::ContractionProgram& p) {
+  return std::max<std::uint64_t>(1, p.t3 / std::max<std::uint64_t>(1, p.t2));
+}
+
+/// Cycles per packet cycle in steady state when nothing downstream stalls: a 64 B packet needs
+/// two 32 B flits at one flit per cycle unless a time broadcast re-uses it (outer.md).
+inline std::uint64_t cycles_per_packet(const ir::seq::ContractionProgram& p) {
+  return p.pack_size > p.time_broadcast ? p.pack_size / p.time_broadcast : 1;
+}
+
+/// TRF read geometry (contraction.md §4.1 [MODEL] layout): byte offset of element a in its lane,
+/// a cache line = one 32 B bank word (narrow) or one 64 B row over both banks (wide).
+inline std::uint64_t trf_byte(const ir::seq::ContractionProgram& p, std::uint64_t element) {
+  return element * ir::wire_bits(p.trf_type) / kTu.bits_per_byte;
+}
+inline std::uint64_t trf_line_bytes(const ir::seq::ContractionProgram& p) {
+  return p.wide_read ? kTu.trf_wide_read_bytes : kTu.trf_narrow_read_bytes;
+}
+
+/// Flits of one TRF operand of this shape (a to_trf of |Lane|·|Element| elements, one 32 B flit
+/// per cycle, §10), and flits per lane (FlitsPerLane, §4.2).
+inline std::uint64_t store_flits(const ir::seq::ContractionProgram& p) {
+  const std::uint64_t bits = p.lanes * p.element * ir::wire_bits(p.trf_type);
+  return (bits + kTu.flit_bits() - 1) / kTu.flit_bits();
+}
+
+/// Live counts (padding excluded).
+inline std::uint64_t live_lanes(const ir::seq::ContractionProgram& p) {
+  if (p.lane_live.empty()) return p.lanes;
+  return static_cast<std::uint64_t>(std::count(p.lane_live.begin(), p.lane_live.end(), 1));
+}
+inline std::uint64_t live_cycles(const ir::seq::ContractionProgram& p) {
+  if (p.cycle_live.empty()) return p.cycles;
+  return static_cast<std::uint64_t>(std::count(p.cycle_live.begin(), p.cycle_live.end(), 1));
+}
+/// Live OP cells of the columns the Packet Reducer keeps (cells beyond columns·group drain
+/// nowhere).
+inline std::uint64_t live_reduced_cells(const ir::seq::ContractionProgram& p) {
+  const std::uint64_t n = std::min(p.op, p.columns * p.group);
+  if (p.cell_live.empty()) return n;
+  return static_cast<std::uint64_t>(
+      std::count(p.cell_live.begin(), p.cell_live.begin() + static_cast<std::ptrdiff_t>(n), 1));
+}
+inline std::uint64_t live_op_cells(const ir::seq::ContractionProgram& p) {
+  if (p.cell_live.empty()) return p.op;
+  return static_cast<std::uint64_t>(std::count(p.cell_live.begin(), p.cell_live.end(), 1));
+}
+
+/// Multipliers per lane: one 64 B packet of the stream type (contraction.md §1).
+inline std::uint64_t multipliers_per_lane(const ir::seq::ContractionProgram& p) {
+  return std::uint64_t{kTu.contraction_packet_bytes} * kTu.bits_per_byte /
+         ir::wire_bits(p.stream_type);
+}
+
+} // namespace tujit::cycles::detail

@@ -1,0 +1,120 @@
+#include "ir/datapath/fetch_engine.h"
+
+#include "ir/datapath/sequencer_errors.h"
+#include "ir/target/rngd.h"
+
+#include <fmt/format.h>
+
+namespace tujit::ir::datapath {
+
+namespace {
+
+using target::kRngd;
+
+std::string bytes_text(std::uint64_t elements, std::uint32_t bits) {
+  const std::uint64_t b = elements * bits;
+  if (b % 8 == 0) return fmt::format("{} B", b / 8);
+  return fmt::format("{} bits", b);
+}
+
+} // namespace
+
+verify::DerivedTable FetchDerived::to_table() const {
+  const SequencerConfig& c = seq.config;
+  return verify::DerivedTable{{"sequencer", c.to_string()},
+                              {"entries", static_cast<std::uint64_t>(c.entries.size())},
+                              {"packet_size", c.packet_size},
+                              {"contiguous_run", c.contiguous_run},
+                              {"max_access_size", c.max_access_size},
+                              {"read_size", read_size},
+                              {"read_bytes", read_bytes},
+                              {"reads_per_packet", reads_per_packet},
+                              {"cycles", cycles},
+                              {"footprint", footprint},
+                              {"buffer_size", seq.buffer_size}};
+}
+
+std::optional<std::uint64_t> fetch_read_size(std::uint64_t max_access_size, ScalarType dtype,
+                                             FetchContext context,
+                                             std::optional<ScalarType> cast_to) {
+  const std::uint32_t bits = wire_bits(dtype);
+  if (bits == 0 || max_access_size == 0) return std::nullopt;
+  if (context == FetchContext::Sub) {
+    // datapath.md §5: the sub-context fetch reads a fixed 8 B.
+    const std::uint64_t elements =
+        std::uint64_t{kRngd.sub_context_read_bytes} * kRngd.bits_per_byte / bits;
+    if (elements == 0 || max_access_size % elements != 0) return std::nullopt;
+    return elements;
+  }
+  // Candidates from the largest legal byte size down: the first that divides the access wins.
+  for (std::uint64_t bytes = kRngd.fetch_max_read_bytes; bytes >= 1; bytes /= 2) {
+    if (!target::is_valid_sequencer_access_bytes(bytes)) continue;
+    if (bytes * kRngd.bits_per_byte % bits != 0) continue;
+    const std::uint64_t d = bytes * kRngd.bits_per_byte / bits;
+    if (max_access_size % d != 0) continue;
+    if (cast_to && d * wire_bits(*cast_to) > kRngd.flit_bits()) continue;
+    return d;
+  }
+  return std::nullopt;
+}
+
+Result<FetchDerived> check_fetch(const SequencerDerivation& seq, ScalarType dtype,
+                                 FetchContext context, std::optional<ScalarType> cast_to) {
+  const SequencerConfig& c = seq.config;
+  const std::uint32_t bits = wire_bits(dtype);
+  FetchDerived out;
+  out.seq = seq;
+
+  auto rs = fetch_read_size(c.max_access_size, dtype, context, cast_to);
+  if (!rs) {
+    std::vector<std::string> notes = {
+        fmt::format("sequencer {}: contiguous_run {}, max_access_size = gcd({}, {}) = {} "
+                    "elements ({})",
+                    c.to_string(), c.contiguous_run, c.packet_size, c.contiguous_run,
+                    c.max_access_size, bytes_text(c.max_access_size, bits)),
+        context == FetchContext::Sub
+            ? "the sub-context fetch reads exactly 8 B per access (datapath.md §5)"
+            : "one access moves 1, 2, 4, 8, 16 or 32 bytes of adjacent elements (datapath.md §4 "
+              "'Constraints', applied to the access as §12.2 decides)",
+        "fix: make the packet's innermost piece contiguous in memory (the same axis order as "
+        "the buffer), or widen it"};
+    if (cast_to)
+      notes.insert(notes.begin() + 1,
+                   fmt::format("with fetch_cast to {}, one read's output must fit {} B",
+                               name(*cast_to), kRngd.flit_bytes));
+    return seq_error(kNoAccessSize,
+                     fmt::format("no legal DM access size for this {} fetch: the packet's "
+                                 "contiguous pieces are {} elements ({})",
+                                 name(dtype), c.max_access_size,
+                                 bytes_text(c.max_access_size, bits)),
+                     std::move(notes));
+  }
+  out.read_size = *rs;
+  out.read_bytes = *rs * bits / kRngd.bits_per_byte;
+  out.reads_per_packet = c.packet_size / *rs;
+  out.cycles = seq.time_size * out.reads_per_packet;
+  out.footprint = c.footprint();
+
+  if (out.footprint > seq.buffer_size)
+    return seq_error(
+        kReadsPastBuffer,
+        fmt::format("the fetch would read {} element(s) past the end of its buffer: the "
+                    "sequencer {} reaches offset {}, the buffer holds {} elements",
+                    out.footprint - seq.buffer_size, c.to_string(), out.footprint - 1,
+                    seq.buffer_size),
+        {"top padding in the stream (`X # n`) may over-read the buffer's own padding or the "
+         "next row, but never past the buffer's last element: tujit refuses such a fetch "
+         "rather than execute it",
+         fmt::format("fix: pad the DM tensor to at least {} elements (an outer `# {}` on its "
+                     "mapping), or pad the stream less",
+                     out.footprint, out.footprint)});
+  return out;
+}
+
+Result<FetchDerived> verify_fetch(const FetchInput& in) {
+  auto seq = derive_sequencer(in.buf, in.time, in.packet, SeqMode::Read);
+  if (!seq) return std::move(seq).take_diagnostics();
+  return check_fetch(*seq, in.dtype, in.context, in.cast_to);
+}
+
+} // namespace tujit::ir::datapath

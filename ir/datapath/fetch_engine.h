@@ -1,0 +1,62 @@
+// The Fetch Engine's sequencer (spec/datapath.md §5): per slice, read DM by the sequencer of §4
+// with Buf = the input `Time ⊗ Packet` and stream = (OutTime, OutPacket); derive read_size
+// (elements per DM read), reads per packet and cycles; refuse a configuration that has no legal
+// access size or that would read past its buffer (a read past the buffer is refused at
+// verification, so the simulators never execute one).
+#pragma once
+
+#include "ir/datapath/sequencer_derive.h"
+#include "ir/mapping/mapping.h"
+#include "ir/support/diagnostic.h"
+#include "ir/types/scalar_type.h"
+#include "ir/verify/stage_check.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace tujit::ir::datapath {
+
+/// datapath.md §2 execution contexts: the main-context fetch reads up to 32 B per access; the
+/// sub-context fetch always reads 8 B.
+enum class FetchContext : std::uint8_t { Main, Sub };
+
+struct FetchInput {
+  ScalarType dtype = ScalarType::BF16;
+  Mapping buf;    // the DM layout read: the Begin tensor's `Time ⊗ Packet` (or a DM Element)
+  Mapping time;   // OutTime
+  Mapping packet; // OutPacket
+  FetchContext context = FetchContext::Main;
+  /// The type a following fetch_cast widens to: one read's cast output must fit 32 B (§5).
+  std::optional<ScalarType> cast_to;
+};
+
+struct FetchDerived {
+  SequencerDerivation seq;
+  std::uint64_t read_size = 1;        // elements per DM read
+  std::uint64_t read_bytes = 1;       // read_size · BITS / 8
+  std::uint64_t reads_per_packet = 1; // packet_size / read_size
+  std::uint64_t cycles = 1;           // |Time| · reads_per_packet (one read per cycle)
+  std::uint64_t footprint = 1;        // one past the largest element offset the loops touch
+  /// Keys: sequencer (`[n:s, …] : p`), entries, packet_size, contiguous_run, max_access_size,
+  /// read_size, read_bytes, reads_per_packet, cycles, footprint, buffer_size.
+  verify::DerivedTable to_table() const;
+};
+
+/// §5 read_size: main context — the largest divisor of max_access_size whose byte size is 1, 2,
+/// 4, 8, 16 or 32 (and, with a cast, whose cast output fits 32 B); sub context — 8 bytes, which
+/// must divide the contiguous access. None when no size qualifies (e.g. a transposed i4 read:
+/// half-byte accesses do not exist).
+std::optional<std::uint64_t> fetch_read_size(std::uint64_t max_access_size, ScalarType dtype,
+                                             FetchContext context,
+                                             std::optional<ScalarType> cast_to = std::nullopt);
+
+/// The engine rules on a derivation: a legal read_size (E-FETCH-015), then the buffer bounds
+/// (E-FETCH-016: the loops' footprint must not exceed |Buf|).
+Result<FetchDerived> check_fetch(const SequencerDerivation& seq, ScalarType dtype,
+                                 FetchContext context,
+                                 std::optional<ScalarType> cast_to = std::nullopt);
+
+/// derive_sequencer (read mode) followed by check_fetch.
+Result<FetchDerived> verify_fetch(const FetchInput& in);
+
+} // namespace tujit::ir::datapath

@@ -1,0 +1,84 @@
+#include "tests/support/alloc_tracker.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+namespace {
+
+std::atomic<std::size_t> g_live{0};
+std::atomic<std::size_t> g_peak{0};
+
+// Every block carries its size in a header as wide as malloc's alignment guarantee.
+constexpr std::size_t kHeader = alignof(std::max_align_t);
+
+void* tracked_alloc(std::size_t n) noexcept {
+  void* raw = std::malloc(n + kHeader);
+  if (raw == nullptr) return nullptr;
+  *static_cast<std::size_t*>(raw) = n;
+  const std::size_t now = g_live.fetch_add(n, std::memory_order_relaxed) + n;
+  std::size_t peak = g_peak.load(std::memory_order_relaxed);
+  while (now > peak && !g_peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {}
+  return static_cast<char*>(raw) + kHeader;
+}
+
+void tracked_free(void* p) noexcept {
+  if (p == nullptr) return;
+  void* raw = static_cast<char*>(p) - kHeader;
+  g_live.fetch_sub(*static_cast<std::size_t*>(raw), std::memory_order_relaxed);
+  std::free(raw);
+}
+
+void* throwing_alloc(std::size_t n) {
+  if (void* p = tracked_alloc(n)) return p;
+  throw std::bad_alloc();
+}
+
+} // namespace
+
+void* operator new(std::size_t n) {
+  return throwing_alloc(n);
+}
+void* operator new[](std::size_t n) {
+  return throwing_alloc(n);
+}
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  return tracked_alloc(n);
+}
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
+  return tracked_alloc(n);
+}
+void operator delete(void* p) noexcept {
+  tracked_free(p);
+}
+void operator delete[](void* p) noexcept {
+  tracked_free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  tracked_free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  tracked_free(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  tracked_free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+  tracked_free(p);
+}
+
+namespace tujit::testing {
+
+std::size_t live_heap_bytes() {
+  return g_live.load(std::memory_order_relaxed);
+}
+
+void reset_heap_peak() {
+  g_peak.store(g_live.load(std::memory_order_relaxed));
+}
+
+std::size_t heap_peak_bytes() {
+  return g_peak.load(std::memory_order_relaxed);
+}
+
+} // namespace tujit::testing

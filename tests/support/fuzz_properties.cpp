@@ -1,0 +1,167 @@
+#include "tests/support/fuzz_properties.h"
+
+#include "harness/cli/run_kernel.h"
+#include "harness/cli/run_limits.h"
+#include "ir/lang/kernel.h"
+#include "ir/mapping/factor.h"
+#include "ir/mapping/syntax.h"
+#include "ir/types/scalar_type.h"
+#include "ir/verify/kernel_checker.h"
+#include "runtime/npy/npy.h"
+#include "runtime/npy/npy_convert.h"
+
+#include <fmt/format.h>
+
+namespace tujit::fuzz {
+
+namespace {
+
+using Broken = std::optional<std::string>;
+
+/// Every diagnostic has a code and a message, its span lies inside `src` (when given), and it
+/// renders (which walks the line table).
+Broken check_diagnostics(const Diagnostics& ds, const SourceBuffer* src) {
+  for (const auto& d : ds) {
+    if (d.code.empty() || d.message.empty())
+      return "diagnostic without code or message: " + d.code + " " + d.message;
+    if (src && d.span && std::uint64_t{d.span->offset} + d.span->length > src->text().size())
+      return fmt::format("diagnostic span [{}, +{}) outside the {}-byte source: {}", d.span->offset,
+                         d.span->length, src->text().size(), render(d, nullptr));
+    if (render(d, src).empty()) return "diagnostic renders empty: " + d.code;
+  }
+  return std::nullopt;
+}
+
+Broken check_diagnostics_in(const Diagnostics& ds, std::string_view text) {
+  const SourceBuffer src("<fuzz>", std::string(text));
+  return check_diagnostics(ds, &src);
+}
+
+std::string diagnostics_text(const Diagnostics& ds) {
+  std::string s;
+  for (const auto& d : ds) s += render(d, nullptr);
+  return s;
+}
+
+} // namespace
+
+std::optional<std::string> mapping_properties(std::string_view input) {
+  const auto nl = input.find('\n');
+  const std::string_view axes_text = nl == std::string_view::npos ? input : input.substr(0, nl);
+  const std::string_view body = nl == std::string_view::npos ? "" : input.substr(nl + 1);
+
+  auto axes = ir::parse_axes_text(axes_text);
+  if (!axes) return check_diagnostics_in(axes.diagnostics(), axes_text);
+  auto m = ir::parse_mapping_text(body, *axes);
+  if (!m) return check_diagnostics_in(m.diagnostics(), body);
+
+  const std::string text = m->to_string();
+  auto again = ir::parse_mapping_text(text, *axes);
+  if (!again)
+    return "to_string() does not parse back: " + text + "\n" +
+           diagnostics_text(again.diagnostics());
+  if (!(*again == *m)) return "to_string() parses back to a different tree: " + text;
+
+  const ir::FactorList nf = ir::factorize(*m);
+  const std::string nf_text = ir::render_text(nf);
+  auto back = ir::parse_mapping_text(nf_text, *axes);
+  if (!back)
+    return "the normal form's rendering does not parse back: " + text + " -> " + nf_text + "\n" +
+           diagnostics_text(back.diagnostics());
+  if (back->size() != m->size())
+    return fmt::format("the normal form changes the size: {} ({}) -> {} ({})", text, m->size(),
+                       nf_text, back->size());
+  if (!(ir::factorize(*back) == nf)) return "the normal form is not a fixpoint: " + nf_text;
+  if (m->size() <= 4096 && !ir::equivalent_by_map(*m, *back))
+    return "the normal form maps differently: " + text + " vs " + nf_text;
+  if (ir::factor_internal_errors() != 0) return "factor algebra internal error on " + text;
+  return std::nullopt;
+}
+
+std::optional<std::string> spec_properties(std::string_view input) {
+  const std::string text(input);
+  const ir::SpecAnalysis a = ir::analyze(SourceBuffer("<fuzz>", text));
+  const SourceBuffer& src = a.file.source;
+  if (auto b = check_diagnostics(a.diagnostics, &src)) return b;
+  if (auto b = check_diagnostics(a.file.warnings, &src)) return b;
+  for (const auto& k : a.file.kernels) {
+    // The checker walks refused kernels too (kernel_checker.h): both must be safe.
+    const ir::verify::KernelCheck kc = ir::verify::check_kernel(a.file, k);
+    if (kc.stages.size() != k.stages.size())
+      return "check_kernel returned a different stage count for " + k.name;
+    if (auto b = check_diagnostics(kc.all_diagnostics(), &src)) return b;
+  }
+  auto strict = ir::analyze_spec(SourceBuffer("<fuzz>", text));
+  if (strict.ok() == has_errors(a.diagnostics)) return std::string("analyze_spec disagrees");
+  if (strict && strict->kernels.size() != a.file.kernels.size())
+    return std::string("analyze_spec and analyze yield different kernels");
+  return std::nullopt;
+}
+
+std::optional<std::string> npy_properties(std::span<const std::uint8_t> input) {
+  if (input.empty()) return std::nullopt;
+  const ir::ScalarType dtype = ir::kAllScalarTypes[input[0] % ir::kAllScalarTypes.size()];
+  runtime::NpyConvertOptions opt;
+  opt.bf16_raw_bits = (input[0] / ir::kAllScalarTypes.size()) % 2 == 1;
+  runtime::NpyLimits limits;
+  limits.max_elements = 1u << 16;
+  auto a = runtime::parse_npy(input.subspan(1), "<fuzz>", limits);
+  if (!a) return check_diagnostics(a.diagnostics(), nullptr);
+  if (a->data.size() != a->elements() * runtime::npy_item_bytes(a->dtype))
+    return std::string("parsed data size is not elements x item bytes");
+  const auto image = runtime::serialize_npy(*a);
+  auto again = runtime::parse_npy(image, "<reserialized>", limits);
+  if (!again || again->dtype != a->dtype || again->shape != a->shape || again->data != a->data)
+    return std::string("serialize_npy does not parse back to the same array");
+
+  // Kernel axes have sizes >= 1: an array with a 0 extent matches no parameter.
+  std::vector<ir::Axis> axes;
+  for (std::size_t i = 0; i < a->shape.size(); ++i) {
+    if (a->shape[i] == 0) return std::nullopt;
+    axes.push_back(ir::Axis{fmt::format("A{}", i), a->shape[i]});
+  }
+  auto t = runtime::tensor_from_npy(*a, dtype, axes, "x", opt);
+  if (!t) return check_diagnostics(t.diagnostics(), nullptr);
+  if (t->elements() != a->elements()) return std::string("tensor_from_npy changed the count");
+  auto back = runtime::tensor_from_npy(runtime::npy_from_tensor(*t, opt), dtype, axes, "x", opt);
+  if (!back)
+    return fmt::format("npy_from_tensor ({}) does not read back: {}", ir::name(dtype),
+                       diagnostics_text(back.diagnostics()));
+  if (back->bits != t->bits)
+    return fmt::format("npy_from_tensor ({}) reads back to different bits", ir::name(dtype));
+  return std::nullopt;
+}
+
+std::optional<std::string> run_properties(std::string_view input, std::uint64_t max_bytes) {
+  auto file = ir::analyze_spec(SourceBuffer("<fuzz>", std::string(input)));
+  if (!file) return std::nullopt;
+  const SourceBuffer& src = file->source;
+  for (const auto& k : file->kernels) {
+    if (!k.ok || !ir::verify::check_kernel(*file, k).ok()) continue;
+    auto ops = cli::find_run_operands(k);
+    if (!ops) {
+      if (auto b = check_diagnostics(ops.diagnostics(), &src)) return b;
+      continue;
+    }
+    auto fp = cli::check_run_size(*file, k, *ops, /*verify=*/true, max_bytes);
+    if (!fp) {
+      if (auto b = check_diagnostics(fp.diagnostics(), &src)) return b;
+      continue;
+    }
+    cli::RunRequest req;
+    req.engine = cli::Engine::Interp; // the JIT (issue 6) is fuzzed once it lands
+    req.seed = input.size();
+    req.verify = true;
+    auto r = cli::run_kernel(*file, k, *ops, req);
+    if (!r) {
+      if (auto b = check_diagnostics(r.diagnostics(), &src)) return b;
+      continue;
+    }
+    if (r->sha256.size() != 64) return "sha256 is not 64 hex digits: " + r->sha256;
+    if (r->output_axes.size() != r->output.axes.size())
+      return "the output axes disagree with the output tensor of " + k.name;
+  }
+  return std::nullopt;
+}
+
+} // namespace tujit::fuzz

@@ -1,0 +1,38 @@
+// The properties the libFuzzer targets of tests/fuzz/ check on every input (issue 10), shared
+// with tests/unit/fuzz_regression_test.cpp, which replays the saved crashers of
+// tests/corpus/fuzz/ through the same checks. Each returns nullopt when every property holds,
+// else a description of what broke (the fuzz target then aborts so libFuzzer keeps the input).
+// A crash or sanitizer report inside is a finding as well.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace tujit::fuzz {
+
+/// (a) ir/mapping/syntax.h. Input: an axes list (`A=8, B=512`), a newline, a mapping body.
+/// Parse failures are diagnostics (code, message, span inside the text); an accepted mapping's
+/// to_string() parses back to an equal tree; its normal form's rendering parses back with the same
+/// size, normalises to the same list and (up to 4096 positions) maps every position alike.
+std::optional<std::string> mapping_properties(std::string_view input);
+
+/// (b) ir/lang analyze / analyze_spec and ir/verify check_kernel on every kernel found:
+/// diagnostics well formed with spans inside the file, one StageCheck per stage, analyze_spec
+/// agreeing with analyze.
+std::optional<std::string> spec_properties(std::string_view input);
+
+/// (c) runtime/npy: input[0] selects the parameter type (and bf16 raw bits), the rest is the
+/// file. Accepted arrays re-serialise to the same array; tensor_from_npy over axes of the array's
+/// shape either fails with diagnostics or round-trips through npy_from_tensor to the same bits.
+std::optional<std::string> npy_properties(std::span<const std::uint8_t> input);
+
+/// (d) spec → verify → find_run_operands → run_kernel on the reference interpreter with --verify,
+/// for kernels whose run footprint (harness/cli/run_limits.h) is at most `max_bytes`.
+inline constexpr std::uint64_t kFuzzRunMaxBytes = 8u << 20; // most book kernels fit
+std::optional<std::string> run_properties(std::string_view input,
+                                          std::uint64_t max_bytes = kFuzzRunMaxBytes);
+
+} // namespace tujit::fuzz

@@ -1,0 +1,207 @@
+// `tujit bench` end to end, in process (spec/cli.md, issue 9): a tiny sweep with one invalid
+// point, sharded and merged; a spec file with its JSON checked against an independent count of
+// the GEMM; output refusal without --force; --plot. One repetition and a minimal time keep it
+// fast.
+#include "harness/cli/command.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace tujit;
+using namespace tujit::cli;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int status;
+  std::string out, err;
+};
+
+Run tujit_cli(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  CommandIO io{out, err};
+  args.insert(args.begin(), {"tujit", "bench"});
+  const int status = run_cli(args, io);
+  return {status, out.str(), err.str()};
+}
+
+const std::vector<std::string> kFast = {"--repetitions", "1", "--min-time", "0.001"};
+
+std::vector<std::string> with_fast(std::vector<std::string> args) {
+  args.insert(args.end(), kFast.begin(), kFast.end());
+  return args;
+}
+
+fs::path scratch_dir() {
+  const fs::path dir = fs::temp_directory_path() / "tujit_bench_cli_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The M-in-Time matmul with M and the lane count swept; N = 16 asks for more lanes than the
+// Tensor Unit has (8), so those points must be reported invalid (contract_outer: E-OUTER-002).
+fs::path tiny_sweep(const fs::path& dir) {
+  const fs::path src = fs::path(TUJIT_SOURCE_DIR) / "bench" / "sweeps" / "bmatmul_lanes.rs.in";
+  fs::copy_file(src, dir / "t.rs.in");
+  std::ofstream(dir / "tiny.toml") << R"(
+name = "tiny"
+template = "t.rs.in"
+[params]
+M = [8, 16]
+N = [{ N = 4, outp = "N # 8" }, { N = 16, outp = "N" }]
+K = [32]
+mode = ["Interleaved"]
+dtype = [{ label = "bf16", dtype = "bf16", acc = "f32", fe = 16, op = 32 }]
+)";
+  return dir / "tiny.toml";
+}
+
+} // namespace
+
+TEST_CASE("bench --sweep ranks valid points and lists invalid ones with their code", "[bench]") {
+  const fs::path dir = scratch_dir();
+  const fs::path sweep = tiny_sweep(dir);
+  const auto r =
+      tujit_cli(with_fast({"--sweep", sweep.string(), "--json", (dir / "a.json").string(), "--csv",
+                           (dir / "a.csv").string()}));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto doc = nlohmann::json::parse(read_text(dir / "a.json"));
+  const auto& t = doc["tujit"];
+  REQUIRE(t["kernels"].size() == 2); // N = 4 with M = 8, 16
+  REQUIRE(t["invalid"].size() == 2); // N = 16 with M = 8, 16
+  for (const auto& p : t["invalid"]) {
+    CHECK(p["name"].get<std::string>().find("N=16") != std::string::npos);
+    CHECK(p["code"] == "E-OUTER-002");
+    CHECK(!p["message"].get<std::string>().empty());
+  }
+  // Ranked by modelled cycles: M = 8 walks half the packets of M = 16.
+  CHECK(t["kernels"][0]["params"]["M"] == "8");
+  CHECK(t["kernels"][0]["rank"] == 1);
+  CHECK(t["kernels"][0]["cycles"]["trace"].get<std::uint64_t>() <
+        t["kernels"][1]["cycles"]["trace"].get<std::uint64_t>());
+  for (const auto& k : t["kernels"]) {
+    // 32 batches (V) × M × N=4 × K=32, counted independently of the engines.
+    const std::uint64_t m = std::stoull(k["params"]["M"].get<std::string>());
+    CHECK(k["simulated_macs"] == 32 * m * 4 * 32);
+    CHECK(k["gemm"]["macs"] == 32 * m * 4 * 32);
+    CHECK(k["engines_bit_exact"] == true);
+    CHECK(k["macs_per_s"]["jit"]["median"].get<double>() > 0);
+    CHECK(k["macs_per_s"]["interp"]["median"].get<double>() > 0);
+    CHECK(k["macs_per_s"]["sgemm"]["median"].get<double>() > 0);
+    CHECK(k["compile_ms"]["warm_cache_hit"] == true);
+    CHECK(k["peak_rss_mib"].get<double>() > 0);
+  }
+  CHECK(t["baselines"]["fma_peak_macs_per_s"].get<double>() > 0);
+  // Google Benchmark's own runs: fma peak + (jit, interp, sgemm) per valid point.
+  CHECK(doc["benchmarks"].size() == 1 + 3 * 2);
+  // CSV: header + 2 kernels + 2 invalid points.
+  const std::string csv = read_text(dir / "a.csv");
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 5);
+  CHECK(csv.find(",invalid,") != std::string::npos);
+  CHECK(r.out.find("invalid point(s)") != std::string::npos);
+}
+
+TEST_CASE("bench --shard slices and --merge joins them", "[bench]") {
+  const fs::path dir = scratch_dir();
+  const fs::path sweep = tiny_sweep(dir);
+  for (int s = 0; s < 2; ++s) {
+    const auto r =
+        tujit_cli(with_fast({"--sweep", sweep.string(), "--shard", std::to_string(s) + "/2",
+                             "--json", (dir / ("s" + std::to_string(s) + ".json")).string()}));
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const auto doc = nlohmann::json::parse(read_text(dir / ("s" + std::to_string(s) + ".json")));
+    // Points 0..3 (M slowest, N fastest): shard s holds points s and s + 2, i.e. N = 4 (s = 0)
+    // or N = 16 (s = 1) for both M.
+    CHECK(doc["tujit"]["kernels"].size() == (s == 0 ? 2u : 0u));
+    CHECK(doc["tujit"]["invalid"].size() == (s == 0 ? 0u : 2u));
+  }
+  const auto m = tujit_cli({"--merge", (dir / "s0.json").string(), (dir / "s1.json").string(),
+                            "--json", (dir / "m.json").string()});
+  INFO(m.err);
+  REQUIRE(m.status == 0);
+  const auto doc = nlohmann::json::parse(read_text(dir / "m.json"));
+  CHECK(doc["tujit"]["kernels"].size() == 2);
+  CHECK(doc["tujit"]["invalid"].size() == 2);
+  CHECK(doc["tujit"]["shards_merged"].size() == 2);
+  CHECK(m.err.find("note") == std::string::npos); // every point covered
+  const auto bad = tujit_cli({"--sweep", sweep.string(), "--shard", "2/2"});
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("E-BENCH-003") != std::string::npos);
+}
+
+TEST_CASE("bench FILE reports the kernel's GEMM and refuses to overwrite without --force",
+          "[bench]") {
+  const fs::path dir = scratch_dir();
+  const std::string spec = (fs::path(TUJIT_SOURCE_DIR) / "specs" / "bmatmul_m_in_time.rs").string();
+  const std::string json = (dir / "b.json").string();
+  auto r = tujit_cli(with_fast({spec, "--json", json}));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto doc = nlohmann::json::parse(read_text(json));
+  const auto& k = doc["tujit"]["kernels"][0];
+  // axes![V = 32, M = 32, N = 8, K = 32]: batch V, m M, n N, k K (spec file, by hand).
+  CHECK(k["gemm"]["batch"] == 32);
+  CHECK(k["gemm"]["m"] == 32);
+  CHECK(k["gemm"]["n"] == 8);
+  CHECK(k["gemm"]["k"] == 32);
+  CHECK(k["simulated_macs"] == 32 * 32 * 8 * 32);
+  CHECK(k["kernel"] == "bmatmul_m_in_time");
+  CHECK(doc["tujit"]["sweep"].is_null());
+
+  // The file exists now: refused before measuring, contents untouched.
+  const std::string before = read_text(json);
+  r = tujit_cli(with_fast({spec, "--json", json}));
+  CHECK(r.status == 2);
+  CHECK(r.err.find("E-IO-002") != std::string::npos);
+  CHECK(r.err.find("--force") != std::string::npos);
+  CHECK(read_text(json) == before);
+  r = tujit_cli(with_fast({spec, "--json", json, "--force"}));
+  CHECK(r.status == 0);
+  CHECK(nlohmann::json::parse(read_text(json))["tujit"]["kernels"].size() == 1);
+  // No temporary files left next to the output.
+  for (const auto& e : fs::directory_iterator(dir))
+    CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
+
+  // A kernel that is no contraction chain cannot be benchmarked.
+  r = tujit_cli(with_fast({(fs::path(TUJIT_SOURCE_DIR) / "specs" / "store_vrf.rs").string()}));
+  CHECK(r.status == 1);
+  CHECK(r.err.find("E-BENCH-005") != std::string::npos);
+}
+
+TEST_CASE("bench --plot draws an SVG with gnuplot", "[bench]") {
+  const fs::path dir = scratch_dir();
+  const fs::path sweep = tiny_sweep(dir);
+  const fs::path svg = dir / "p.svg";
+  const auto r = tujit_cli(with_fast({"--sweep", sweep.string(), "--plot", svg.string()}));
+  INFO(r.err);
+  // install-deps installs gnuplot-nox: a missing gnuplot is a broken setup, not a skip.
+  if (r.err.find("E-BENCH-008") != std::string::npos)
+    FAIL("gnuplot is needed for --plot: run scripts/install-deps.sh (gnuplot-nox)");
+  REQUIRE(r.status == 0);
+  const std::string text = read_text(svg);
+  CHECK(text.find("<svg") != std::string::npos);
+  CHECK(text.find("simulation speed against problem size") != std::string::npos);
+  CHECK(text.find("ranking by modelled cycles") != std::string::npos);
+  CHECK(text.find("analytic = trace") != std::string::npos);
+  // Bars are labelled by the parameters that differ between the valid points (only M here).
+  CHECK(text.find("M=16") != std::string::npos);
+  // Refused without --force.
+  const auto again = tujit_cli(with_fast({"--sweep", sweep.string(), "--plot", svg.string()}));
+  CHECK(again.status == 2);
+}

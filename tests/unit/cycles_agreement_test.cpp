@@ -1,0 +1,96 @@
+// The analytic and the trace cycle model agree (issue 7): within 2% on every kernel of specs/ and
+// specs/derived/ that lowers and on ≥ 200 generated kernels; every disagreement above 0.5% is
+// explained in docs/cycle-model.md (§5 lists the kernels and the classes).
+#include "tests/support/kernel_gen.h"
+#include "tests/unit/cycles_test_support.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+using namespace tujit;
+using namespace tujit::cycles_test;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_doc() {
+  std::ifstream in(fs::path(TUJIT_SOURCE_DIR) / "docs" / "cycle-model.md");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Tally {
+  std::size_t kernels = 0;
+  double max_dev = 0, sum_dev = 0;
+  void add(double d) {
+    ++kernels;
+    max_dev = std::max(max_dev, d);
+    sum_dev += d;
+  }
+};
+
+} // namespace
+
+TEST_CASE("analytic and trace totals agree on every spec kernel that lowers", "[cycles]") {
+  const std::string doc = read_doc();
+  REQUIRE(!doc.empty());
+  Tally tally;
+  for (const char* dir : {"specs", "specs/derived"}) {
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(fs::path(TUJIT_SOURCE_DIR) / dir))
+      if (e.path().extension() == ".rs") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& path : files) {
+      auto file = ir::load_spec(path.string());
+      if (!file) continue; // the front end's tests own these
+      for (const auto& k : file->kernels) {
+        auto p = ir::seq::lower_contraction(k);
+        if (!p) continue; // no complete chain (stores, Outer-only kernels)
+        const auto r = cycles::cycle_report(*p, cycles::cycle_options_for(k));
+        const double dev = cycles::relative_deviation(r.analytic.total, r.trace.total);
+        INFO(path.filename().string()
+             << " " << k.name << ": analytic " << r.analytic.total << ", trace " << r.trace.total);
+        CHECK(r.trace.complete);
+        CHECK(dev <= 0.02);
+        if (dev > 0.005) CHECK(doc.find("`" + path.filename().string() + "`") != std::string::npos);
+        tally.add(dev);
+      }
+    }
+  }
+  INFO("max " << tally.max_dev << ", mean " << tally.sum_dev / double(tally.kernels));
+  CHECK(tally.kernels >= 25);
+}
+
+TEST_CASE("analytic and trace totals agree on 250 generated kernels", "[cycles]") {
+  // Fixed seed: deterministic. Kernels the front end or a verifier refuses are skipped (the
+  // generator's own tests own them); 250 that lower are timed.
+  testing::KernelGenerator gen(20261129);
+  Tally tally;
+  std::size_t tries = 0;
+  while (tally.kernels < 250 && tries < 2000) {
+    ++tries;
+    const auto g = gen.next();
+    auto file = ir::analyze_spec(SourceBuffer(g.kernel_name + ".rs", g.spec));
+    if (!file) continue;
+    for (const auto& k : file->kernels) {
+      auto p = ir::seq::lower_contraction(k);
+      if (!p) continue;
+      const auto r = cycles::cycle_report(*p, cycles::cycle_options_for(k));
+      const double dev = cycles::relative_deviation(r.analytic.total, r.trace.total);
+      INFO(g.description << ": analytic " << r.analytic.total << ", trace " << r.trace.total << "\n"
+                         << ir::seq::to_text(*p));
+      CHECK(r.trace.complete);
+      CHECK(dev <= 0.02);
+      // docs/cycle-model.md §5, class S: the only source of disagreement above 0.5% is a
+      // slot-limited Time Reducer (the MAC waited for accumulator slots).
+      if (dev > 0.005) CHECK(r.trace.mac_wait_slot > 0);
+      tally.add(dev);
+    }
+  }
+  INFO("max " << tally.max_dev << ", mean " << tally.sum_dev / double(tally.kernels));
+  CHECK(tally.kernels >= 250);
+}

@@ -1,0 +1,157 @@
+// The JIT's object cache and its dumps ("[jit]"): a second compile of the same program is a
+// cache hit (also from a new JIT instance), a truncated or corrupted cache file is detected and
+// recompiled (never trusted, never a crash), checked mode has its own entry, and
+// emit_llvm_ir / emit_assembly produce the contraction function.
+#include "tests/unit/jit_test_support.h"
+
+#include "codegen/object_cache.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+using namespace tujit;
+using namespace tujit::testing::jit;
+
+namespace {
+
+ir::seq::ContractionProgram bmatmul() {
+  auto file =
+      ir::load_spec((fs::path(TUJIT_SOURCE_DIR) / "specs" / "bmatmul_m_in_time.rs").string());
+  REQUIRE(file.ok());
+  REQUIRE(!file->kernels.empty());
+  auto p = ir::seq::lower_contraction(file->kernels[0]);
+  REQUIRE(p.ok());
+  return *p;
+}
+
+fs::path fresh_dir(const char* tag) {
+  const fs::path d = fs::temp_directory_path() /
+                     fmt::format("tujit-jit-cache-test-{}-{}", tag, static_cast<long>(getpid()));
+  fs::remove_all(d);
+  return d;
+}
+
+std::unique_ptr<codegen::ContractionJit> jit_in(const fs::path& dir, bool checked = false) {
+  codegen::JitOptions o;
+  o.cache_dir = dir;
+  o.checked = checked;
+  auto j = codegen::ContractionJit::create(o);
+  REQUIRE(j.ok());
+  return std::move(j).value();
+}
+
+std::vector<fs::path> cache_files(const fs::path& dir) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path());
+  return out;
+}
+
+// The compiled program still computes the interpreter's bits.
+void check_runs(const codegen::CompiledContraction& c, const ir::seq::ContractionProgram& p) {
+  const Operands o = operands_for(p, 77);
+  auto want = runtime::run_contraction(p, o.stream, o.trf);
+  auto got = codegen::run_contraction_jit(c, p, o.stream, o.trf);
+  REQUIRE(want.ok());
+  REQUIRE(got.ok());
+  CHECK(differences(*want, *got) == 0);
+}
+
+} // namespace
+
+TEST_CASE("jit cache: a second compile is a hit; corrupt files are recompiled", "[jit]") {
+  const auto p = bmatmul();
+  const fs::path dir = fresh_dir("hit");
+  auto jit = jit_in(dir);
+  auto first = jit->compile(p);
+  REQUIRE(first.ok());
+  CHECK_FALSE((*first)->stats().cache_hit);
+  CHECK((*first)->stats().fingerprint == ir::seq::fingerprint(p));
+  REQUIRE(cache_files(dir).size() == 1);
+
+  auto second = jit->compile(p);
+  REQUIRE(second.ok());
+  CHECK((*second)->stats().cache_hit);
+  check_runs(**second, p);
+  auto other_instance = jit_in(dir)->compile(p);
+  REQUIRE(other_instance.ok());
+  CHECK((*other_instance)->stats().cache_hit);
+
+  const fs::path file = cache_files(dir).front();
+  const auto size = fs::file_size(file);
+  SECTION("truncated") {
+    fs::resize_file(file, size / 2);
+  }
+  SECTION("one byte of the object flipped") {
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(static_cast<std::streamoff>(size - 100));
+    char c = 0;
+    f.get(c);
+    f.seekp(static_cast<std::streamoff>(size - 100));
+    f.put(static_cast<char>(c ^ 0x40));
+  }
+  SECTION("garbage") {
+    std::ofstream f(file, std::ios::binary | std::ios::trunc);
+    f << "not an object";
+  }
+  SECTION("empty") {
+    std::ofstream f(file, std::ios::binary | std::ios::trunc);
+  }
+  auto again = jit->compile(p);
+  REQUIRE(again.ok());
+  CHECK_FALSE((*again)->stats().cache_hit);
+  check_runs(**again, p);
+  CHECK(fs::file_size(file) == size); // rewritten whole
+  auto healed = jit->compile(p);
+  REQUIRE(healed.ok());
+  CHECK((*healed)->stats().cache_hit);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("jit cache: checked and unchecked code are separate entries", "[jit]") {
+  const auto p = bmatmul();
+  const fs::path dir = fresh_dir("checked");
+  REQUIRE(jit_in(dir)->compile(p).ok());
+  auto checked = jit_in(dir, true)->compile(p);
+  REQUIRE(checked.ok());
+  CHECK_FALSE((*checked)->stats().cache_hit);
+  CHECK(cache_files(dir).size() == 2);
+  check_runs(**checked, p);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("jit cache: the cache directory resolution order", "[jit]") {
+  CHECK(codegen::resolve_cache_dir("/x/y") == fs::path("/x/y"));
+  const char* old = std::getenv("TUJIT_CACHE_DIR");
+  const std::string saved = old ? old : "";
+  setenv("TUJIT_CACHE_DIR", "/tmp/tujit-env-cache", 1);
+  CHECK(codegen::resolve_cache_dir("") == fs::path("/tmp/tujit-env-cache"));
+  if (old)
+    setenv("TUJIT_CACHE_DIR", saved.c_str(), 1);
+  else
+    unsetenv("TUJIT_CACHE_DIR");
+}
+
+TEST_CASE("jit: --emit llvm and --emit asm show the contraction function", "[jit]") {
+  const auto p = bmatmul();
+  auto ir_text = codegen::emit_llvm_ir(p);
+  REQUIRE(ir_text.ok());
+  CHECK(ir_text->find("define") != std::string::npos);
+  CHECK(ir_text->find("@tujit_contraction") != std::string::npos);
+  // No fast-math flag on any float operation (contraction.md §9.2: no reassociation, no fusion).
+  for (const char* op : {"fadd ", "fmul ", "call "})
+    for (const char* flag : {"fast", "reassoc", "contract", "nnan", "ninf", "nsz", "arcp", "afn"})
+      CHECK(ir_text->find(std::string(op) + flag) == std::string::npos);
+  auto asm_text = codegen::emit_assembly(p);
+  REQUIRE(asm_text.ok());
+  CHECK(asm_text->find("tujit_contraction:") != std::string::npos);
+  auto checked_ir = codegen::emit_llvm_ir(p, true);
+  REQUIRE(checked_ir.ok());
+  // Checked code guards its accesses: branches to blocks named `inbounds*` (contraction_emit.cpp)
+  // and a return of kRunBoundsViolation (1) on the other side.
+  CHECK(checked_ir->find("inbounds") != std::string::npos);
+  CHECK(checked_ir->find("i32 1") != std::string::npos);
+  CHECK(ir_text->find("label %inbounds") == std::string::npos);
+}
