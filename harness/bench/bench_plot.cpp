@@ -155,7 +155,8 @@ GnuplotJob bench_plot_job(const BenchReport& r, const std::string& title) {
 
 Result<bool> write_bench_plot(const BenchReport& report, const std::string& title,
                               const std::string& path, bool overwrite) {
-  return write_gnuplot_svg(bench_plot_job(report, title), path, overwrite, "E-BENCH-008", "--plot");
+  return plot::write_gnuplot_svg(bench_plot_job(report, title), path, overwrite, "E-BENCH-008",
+                                 "--plot", "bench");
 }
 
 } // namespace tujit::bench

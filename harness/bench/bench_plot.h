@@ -5,12 +5,15 @@
 #pragma once
 
 #include "harness/bench/bench_types.h"
-#include "harness/bench/gnuplot_svg.h"
+#include "harness/plot/gnuplot_svg.h"
 #include "ir/support/diagnostic.h"
 
 #include <string>
 
 namespace tujit::bench {
+
+using plot::GnuplotJob;
+using plot::gp_string;
 
 /// The data files and script (exposed for tests).
 GnuplotJob bench_plot_job(const BenchReport& report, const std::string& title);

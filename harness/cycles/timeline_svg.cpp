@@ -1,30 +1,17 @@
 #include "harness/cycles/timeline_svg.h"
 
+#include "harness/plot/gnuplot_svg.h"
+
 #include <fmt/format.h>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <optional>
-#include <sstream>
-#include <system_error>
 #include <vector>
-
-extern char** environ;
 
 namespace tujit::cycles {
 
 namespace {
 
-namespace fs = std::filesystem;
+using plot::gp_string;
 
 constexpr const char* kBusyColour = "0x2ca02c";  // green: the stage works
 constexpr const char* kStallColour = "0xd62728"; // red: the stage waits
@@ -39,16 +26,6 @@ std::vector<Stage> rows_of(const CycleReport& r) {
   return rows;
 }
 
-std::string gp_string(const std::string& s) {
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
-  }
-  return q + "\"";
-}
-
-// A gnuplot string of two lines (the "\n" escape works inside double quotes).
 std::string two_line_title(const std::string& first, const std::string& second) {
   std::string q = gp_string(first);
   q.pop_back();
@@ -89,55 +66,6 @@ std::string segments_data(const CycleReport& r, const std::vector<Stage>& rows) 
                          busy[i][b] >= stall[i][b] ? kBusyColour : kStallColour);
     }
   return out;
-}
-
-std::optional<std::string> find_gnuplot() {
-  if (const char* e = std::getenv("TUJIT_GNUPLOT"); e != nullptr && *e != '\0') {
-    if (::access(e, X_OK) == 0) return std::string(e);
-    return std::nullopt;
-  }
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : "/usr/bin:/bin");
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    const fs::path candidate = fs::path(dir.empty() ? "." : dir) / "gnuplot";
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
-  }
-  return std::nullopt;
-}
-
-Diagnostic gnuplot_error(std::string message, std::vector<std::string> notes = {}) {
-  Diagnostic d = make_error("E-CYCLES-002", std::move(message), std::nullopt, std::move(notes));
-  d.stage = "cycles";
-  return d;
-}
-
-// Runs `gnuplot script`, its output into `log`; the exit status, or -1 when it cannot start.
-int run_gnuplot(const std::string& gnuplot, const std::string& script, const std::string& log) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  std::vector<std::string> args = {gnuplot, script};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, gnuplot.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return -1;
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 } // namespace
@@ -186,54 +114,14 @@ TimelinePlot timeline_plot(const CycleReport& r, const std::string& kernel,
 
 Result<bool> write_timeline_svg(const CycleReport& r, const std::string& kernel,
                                 const std::string& path) {
-  const auto gnuplot = find_gnuplot();
-  if (!gnuplot)
-    return gnuplot_error("--timeline needs gnuplot, which was not found",
-                         {"install it (Debian: apt-get install gnuplot-nox, or "
-                          "scripts/install-deps.sh), or point $TUJIT_GNUPLOT at it"});
-  std::error_code ec;
-  std::string tmpl = (fs::temp_directory_path(ec) / "tujit-timeline-XXXXXX").string();
-  if (ec || ::mkdtemp(tmpl.data()) == nullptr)
-    return gnuplot_error("cannot create a temporary directory for gnuplot's input");
-  const fs::path dir = tmpl;
-  const fs::path data = dir / "timeline.dat", script = dir / "timeline.gp", log = dir / "log";
-  const fs::path target = fs::absolute(path, ec);
-  const fs::path partial = target.string() + fmt::format(".tmp-{}", ::getpid());
-  const auto cleanup = [&] {
-    std::error_code ignore;
-    fs::remove_all(dir, ignore);
-    fs::remove(partial, ignore);
+  plot::GnuplotJob job;
+  job.data_files["timeline.dat"] = timeline_plot(r, kernel, "", "").data;
+  job.script = [&](const std::string& dir, const std::string& svg) {
+    return timeline_plot(r, kernel, dir + "/timeline.dat", svg).script;
   };
-  const TimelinePlot plot = timeline_plot(r, kernel, data.string(), partial.string());
-  {
-    std::ofstream d(data), s(script);
-    d << plot.data;
-    s << plot.script;
-    if (!d || !s) {
-      cleanup();
-      return gnuplot_error("cannot write gnuplot's input files");
-    }
-  }
-  const int rc = run_gnuplot(*gnuplot, script.string(), log.string());
-  if (rc != 0) {
-    std::string out = read_text(log);
-    if (out.size() > 2000) out.resize(2000);
-    cleanup();
-    if (rc < 0) return gnuplot_error(fmt::format("cannot start gnuplot ({})", *gnuplot));
-    if (!fs::exists(target.parent_path())) {
-      Diagnostic d =
-          make_error("E-IO-002", fmt::format("cannot write '{}': no such directory", path));
-      return d;
-    }
-    return gnuplot_error(fmt::format("gnuplot ({}) failed with status {}", *gnuplot, rc), {out});
-  }
-  fs::rename(partial, target, ec);
-  if (ec) {
-    cleanup();
-    return make_error("E-IO-002", fmt::format("cannot write '{}': {}", path, ec.message()));
-  }
-  cleanup();
-  return true;
+  // `tujit cycles` has no --force: an existing picture is replaced (it is derived output).
+  return plot::write_gnuplot_svg(job, path, /*overwrite=*/true, "E-CYCLES-002", "--timeline",
+                                 "cycles");
 }
 
 } // namespace tujit::cycles

@@ -1,6 +1,7 @@
 // Every kernel of specs/*.rs and specs/derived/*.rs whose chain is a contraction or a
 // register-file store runs in the reference interpreter on seeded random device images and
 // matches an independent brute-force einsum over the images (interp_test_support.h).
+#include "tests/support/spec_corpus.h"
 #include "tests/unit/interp_test_support.h"
 
 #include "runtime/interp/interpreter.h"
@@ -17,12 +18,7 @@ using namespace tujit::testing::interp;
 namespace {
 
 std::vector<fs::path> corpus() {
-  std::vector<fs::path> out;
-  for (const char* dir : {"specs", "specs/derived"})
-    for (const auto& e : fs::directory_iterator(fs::path(TUJIT_SOURCE_DIR) / dir))
-      if (e.is_regular_file() && e.path().extension() == ".rs") out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
+  return tujit::testing::spec_corpus();
 }
 
 // A live destination cell of a store holds the value of the live source cell with the same

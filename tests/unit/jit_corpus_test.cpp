@@ -2,6 +2,7 @@
 // and specs/derived/*.rs that lower_contraction accepts, on adversarial operands (NaN, ±inf, ±0,
 // subnormals, inexact sums, integer extremes), in plain and checked mode; thread-count
 // invariance; i32 wrap-around against an independently computed value.
+#include "tests/support/spec_corpus.h"
 #include "tests/unit/jit_test_support.h"
 
 #include <filesystem>
@@ -13,12 +14,7 @@ using namespace tujit::testing::jit;
 namespace {
 
 std::vector<fs::path> corpus() {
-  std::vector<fs::path> out;
-  for (const char* dir : {"specs", "specs/derived"})
-    for (const auto& e : fs::directory_iterator(fs::path(TUJIT_SOURCE_DIR) / dir))
-      if (e.is_regular_file() && e.path().extension() == ".rs") out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
+  return tujit::testing::spec_corpus();
 }
 
 std::vector<ir::seq::ContractionProgram> corpus_programs() {

@@ -5,6 +5,7 @@
 #include "ir/lang/kernel.h"
 #include "runtime/layout/layout.h"
 #include "runtime/tensor/logical_tensor.h"
+#include "tests/support/spec_corpus.h"
 
 #include <catch2/catch.hpp>
 
@@ -18,14 +19,7 @@ namespace fs = std::filesystem;
 namespace {
 
 std::vector<fs::path> corpus() {
-  std::vector<fs::path> out;
-  for (const char* dir : {"specs", "specs/derived"}) {
-    fs::path d = fs::path(TUJIT_SOURCE_DIR) / dir;
-    for (const auto& e : fs::directory_iterator(d))
-      if (e.is_regular_file() && e.path().extension() == ".rs") out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
+  return tujit::testing::spec_corpus();
 }
 
 // The cell at image position (s, o, i) computed with ir::combine / ir::finalize on the slot

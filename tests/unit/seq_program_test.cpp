@@ -2,6 +2,7 @@
 // affine addresses; on every corpus kernel the nest's stream-flit and slot address streams name
 // exactly the cells the normative coordinate definitions name (contraction.md §5.1, §7); the
 // fingerprint separates programs that differ.
+#include "tests/support/spec_corpus.h"
 #include "tests/unit/interp_test_support.h"
 
 #include "ir/seq/contraction_program.h"
@@ -19,12 +20,7 @@ using namespace tujit::testing::interp;
 namespace {
 
 std::vector<fs::path> corpus() {
-  std::vector<fs::path> out;
-  for (const char* dir : {"specs", "specs/derived"})
-    for (const auto& e : fs::directory_iterator(fs::path(TUJIT_SOURCE_DIR) / dir))
-      if (e.is_regular_file() && e.path().extension() == ".rs") out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
+  return tujit::testing::spec_corpus();
 }
 
 std::vector<ir::seq::ContractionProgram> corpus_programs() {

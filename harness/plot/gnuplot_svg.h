@@ -1,8 +1,7 @@
-// Running gnuplot as a subprocess to draw an SVG (`tujit bench --plot`): the data files and the
-// script go to a private temporary directory, gnuplot writes a temporary file next to the target,
-// which is renamed into place when complete, so a reader never sees a half-drawn picture. The
-// same steps as harness/cycles/timeline_svg.cpp, made reusable (that file keeps its own copy in
-// an anonymous namespace; it can switch to this one).
+// Running gnuplot as a subprocess to draw an SVG (`tujit bench --plot`, `tujit cycles
+// --timeline`): the data files and the script go to a private temporary directory, gnuplot writes
+// a temporary file next to the target, which is renamed into place when complete, so a reader
+// never sees a half-drawn picture.
 #pragma once
 
 #include "ir/support/diagnostic.h"
@@ -12,7 +11,7 @@
 #include <optional>
 #include <string>
 
-namespace tujit::bench {
+namespace tujit::plot {
 
 /// gnuplot from $TUJIT_GNUPLOT, else from $PATH.
 std::optional<std::string> find_gnuplot();
@@ -29,8 +28,10 @@ struct GnuplotJob {
 };
 
 /// Draws `job` into `path`. Refuses an existing `path` unless `overwrite` (E-IO-002).
-/// `error_code` (e.g. "E-BENCH-008") when gnuplot is missing or fails, naming `option`.
+/// `error_code` (e.g. "E-BENCH-008") with `stage` when gnuplot is missing or fails, naming
+/// `option`.
 Result<bool> write_gnuplot_svg(const GnuplotJob& job, const std::string& path, bool overwrite,
-                               const std::string& error_code, const std::string& option);
+                               const std::string& error_code, const std::string& option,
+                               const std::string& stage);
 
-} // namespace tujit::bench
+} // namespace tujit::plot

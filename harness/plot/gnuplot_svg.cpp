@@ -1,4 +1,4 @@
-#include "harness/bench/gnuplot_svg.h"
+#include "harness/plot/gnuplot_svg.h"
 
 #include <fmt/format.h>
 
@@ -16,7 +16,7 @@
 
 extern char** environ;
 
-namespace tujit::bench {
+namespace tujit::plot {
 
 namespace {
 
@@ -70,10 +70,11 @@ std::string gp_string(const std::string& s) {
 }
 
 Result<bool> write_gnuplot_svg(const GnuplotJob& job, const std::string& path, bool overwrite,
-                               const std::string& error_code, const std::string& option) {
+                               const std::string& error_code, const std::string& option,
+                               const std::string& stage) {
   const auto fail = [&](std::string message, std::vector<std::string> notes = {}) {
     Diagnostic d = make_error(error_code, std::move(message), std::nullopt, std::move(notes));
-    d.stage = "bench";
+    d.stage = stage;
     return d;
   };
   std::error_code ec;
@@ -134,4 +135,4 @@ Result<bool> write_gnuplot_svg(const GnuplotJob& job, const std::string& path, b
   return true;
 }
 
-} // namespace tujit::bench
+} // namespace tujit::plot

@@ -1,0 +1,20 @@
+// The kernel corpus every corpus-wide test walks: specs/*.rs and specs/derived/*.rs, sorted.
+#pragma once
+
+#include <algorithm>
+#include <filesystem>
+#include <vector>
+
+namespace tujit::testing {
+
+inline std::vector<std::filesystem::path> spec_corpus() {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> out;
+  for (const char* dir : {"specs", "specs/derived"})
+    for (const auto& e : fs::directory_iterator(fs::path(TUJIT_SOURCE_DIR) / dir))
+      if (e.is_regular_file() && e.path().extension() == ".rs") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+} // namespace tujit::testing
