@@ -2,7 +2,7 @@
 // and specs/derived/*.rs that lower_contraction accepts, on adversarial operands (NaN, ±inf, ±0,
 // subnormals, inexact sums, integer extremes), in plain and checked mode; thread-count
 // invariance; i32 wrap-around against an independently computed value.
-#include "tests/support/spec_corpus.h"
+#include "tests/support/corpus_programs.h"
 #include "tests/unit/jit_test_support.h"
 
 #include <filesystem>
@@ -11,27 +11,8 @@ namespace fs = std::filesystem;
 using namespace tujit;
 using namespace tujit::testing::jit;
 
-namespace {
-
-std::vector<fs::path> corpus() {
-  return tujit::testing::spec_corpus();
-}
-
-std::vector<ir::seq::ContractionProgram> corpus_programs() {
-  std::vector<ir::seq::ContractionProgram> out;
-  for (const auto& path : corpus()) {
-    auto file = ir::load_spec(path.string());
-    REQUIRE(file.ok());
-    for (const auto& kernel : file->kernels)
-      if (auto p = ir::seq::lower_contraction(kernel)) out.push_back(std::move(*p));
-  }
-  return out;
-}
-
-} // namespace
-
 TEST_CASE("jit corpus: every spec kernel matches the interpreter bit for bit", "[jit]") {
-  const auto programs = corpus_programs();
+  const auto programs = testing::corpus_programs();
   CHECK(programs.size() >= 20);
   std::uint64_t seed = 100;
   for (const auto& p : programs) {
@@ -46,7 +27,7 @@ TEST_CASE("jit corpus: every spec kernel matches the interpreter bit for bit", "
 
 TEST_CASE("jit corpus: checked mode finds no violation on any spec kernel", "[jit]") {
   std::uint64_t seed = 900;
-  for (const auto& p : corpus_programs()) {
+  for (const auto& p : testing::corpus_programs()) {
     INFO(p.kernel_name);
     const Operands o = operands_for(p, ++seed);
     CHECK(jit_vs_interp(p, o, /*checked=*/true) == 0);
@@ -56,7 +37,7 @@ TEST_CASE("jit corpus: checked mode finds no violation on any spec kernel", "[ji
 TEST_CASE("jit: results are identical for 1, 2 and 3 threads", "[jit]") {
   std::uint64_t seed = 7000;
   std::size_t multi_slice = 0;
-  for (const auto& p : corpus_programs()) {
+  for (const auto& p : testing::corpus_programs()) {
     std::uint64_t live = 0;
     for (auto s : p.spatial_live) live += s;
     if (live < 3) continue;
@@ -118,7 +99,7 @@ TEST_CASE("jit corpus: ftz_results flushes like the interpreter on every f32 ker
   // zero. The adversarial values include raw codes of every exponent, and a third round of tiny
   // bf16 values makes products and sums below 2^-126 common.
   std::uint64_t seed = 5000, f32_kernels = 0, flushed_somewhere = 0;
-  for (auto p : corpus_programs()) {
+  for (auto p : testing::corpus_programs()) {
     if (p.accumulator != ir::ScalarType::F32) continue;
     INFO(p.kernel_name);
     p.ftz_results = true;

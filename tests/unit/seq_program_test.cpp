@@ -2,7 +2,7 @@
 // affine addresses; on every corpus kernel the nest's stream-flit and slot address streams name
 // exactly the cells the normative coordinate definitions name (contraction.md §5.1, §7); the
 // fingerprint separates programs that differ.
-#include "tests/support/spec_corpus.h"
+#include "tests/support/corpus_programs.h"
 #include "tests/unit/interp_test_support.h"
 
 #include "ir/seq/contraction_program.h"
@@ -16,25 +16,6 @@
 namespace fs = std::filesystem;
 using namespace tujit;
 using namespace tujit::testing::interp;
-
-namespace {
-
-std::vector<fs::path> corpus() {
-  return tujit::testing::spec_corpus();
-}
-
-std::vector<ir::seq::ContractionProgram> corpus_programs() {
-  std::vector<ir::seq::ContractionProgram> out;
-  for (const auto& path : corpus()) {
-    auto file = ir::load_spec(path.string());
-    REQUIRE(file.ok());
-    for (const auto& kernel : file->kernels)
-      if (auto p = ir::seq::lower_contraction(kernel)) out.push_back(std::move(*p));
-  }
-  return out;
-}
-
-} // namespace
 
 TEST_CASE("seq: the cycle walker visits cycles in order with Σ digit·stride addresses", "[seq]") {
   std::mt19937_64 rng(20261129);
@@ -75,7 +56,7 @@ TEST_CASE("seq: every corpus kernel's address streams match the coordinate defin
   // OT(t) ∪ OP(p) on the stream's digits; §7: cycle t accumulates into the T2 position whose
   // coordinates equal OT(t)'s on T2's digits. Checked cell by cell against the nest's streams.
   std::size_t programs = 0;
-  for (const auto& p : corpus_programs()) {
+  for (const auto& p : testing::corpus_programs()) {
     INFO(p.kernel_name);
     const auto& m = p.m;
     auto space = DigitSpace::of({m.time, m.packet, m.out_time, m.out_packet, m.t2});
@@ -112,7 +93,7 @@ TEST_CASE("seq: every corpus kernel's address streams match the coordinate defin
 }
 
 TEST_CASE("seq: the nest's sizes cover |OT| and the reduced digits carry no slot stride", "[seq]") {
-  for (const auto& p : corpus_programs()) {
+  for (const auto& p : testing::corpus_programs()) {
     INFO(p.kernel_name);
     std::uint64_t cells = 1;
     for (const auto& l : p.cycle_nest) cells *= l.size;
@@ -134,9 +115,9 @@ TEST_CASE("seq: the nest's sizes cover |OT| and the reduced digits carry no slot
 }
 
 TEST_CASE("seq: the fingerprint is stable and separates programs", "[seq]") {
-  const auto programs = corpus_programs();
+  const auto programs = testing::corpus_programs();
   REQUIRE(programs.size() >= 20);
-  const auto again = corpus_programs();
+  const auto again = testing::corpus_programs();
   REQUIRE(again.size() == programs.size());
   std::set<std::uint64_t> seen;
   for (std::size_t i = 0; i < programs.size(); ++i) {
