@@ -4,6 +4,8 @@
 // fast.
 #include "harness/cli/command.h"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -39,7 +41,8 @@ std::vector<std::string> with_fast(std::vector<std::string> args) {
 }
 
 fs::path scratch_dir() {
-  const fs::path dir = fs::temp_directory_path() / "tujit_bench_cli_test";
+  const fs::path dir =
+      fs::temp_directory_path() / ("tujit_bench_cli_test-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

@@ -2,6 +2,8 @@
 // and JSON contents, and --merge of shard documents.
 #include "harness/bench/bench_report.h"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
@@ -49,7 +51,8 @@ BenchReport sweep_report(std::uint64_t shard, std::uint64_t shards) {
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / "tujit_bench_report_test";
+  const fs::path dir =
+      fs::temp_directory_path() / ("tujit_bench_report_test-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path p = dir / name;
   std::ofstream(p) << text;

@@ -3,6 +3,8 @@
 #include "harness/cli/command.h"
 #include "tests/unit/cycles_test_support.h"
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -35,7 +37,8 @@ std::string spec(const std::string& rel) {
 }
 
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / "tujit_cli_cycles_test";
+  const fs::path dir =
+      fs::temp_directory_path() / ("tujit_cli_cycles_test-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path p = dir / name;
   fs::remove(p);

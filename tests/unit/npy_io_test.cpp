@@ -3,6 +3,8 @@
 // trips per dtype, conversion to parameter types, and every malformed-input diagnostic.
 #include "runtime/npy/npy_convert.h"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -237,7 +239,7 @@ TEST_CASE("npy: malformed files are diagnostics, never a crash", "[npy]") {
 
 TEST_CASE("npy: files on disk, atomic write and --force semantics", "[npy]") {
   namespace fs = std::filesystem;
-  fs::path dir = fs::temp_directory_path() / "tujit_npy_test";
+  fs::path dir = fs::temp_directory_path() / ("tujit_npy_test-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string path = (dir / "out.npy").string();
