@@ -1,6 +1,7 @@
 // `tujit cycles FILE [--kernel NAME] [--json] [--timeline PATH.svg]` in-process (spec/cli.md,
 // issue 7).
 #include "harness/cli/command.h"
+#include "tests/support/cli_capture.h"
 #include "tests/unit/cycles_test_support.h"
 
 #include <unistd.h>
@@ -18,23 +19,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  int status;
-  std::string out;
-  std::string err;
-};
-
-Run tujit_cli(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  CommandIO io{out, err};
-  args.insert(args.begin(), "tujit");
-  int status = run_cli(args, io);
-  return {status, out.str(), err.str()};
-}
-
-std::string spec(const std::string& rel) {
-  return (fs::path(TUJIT_SOURCE_DIR) / rel).string();
-}
+using Run = testing::CliRun;
+const auto tujit_cli = &testing::run_tujit;
+const auto spec = &testing::source_path;
 
 fs::path scratch(const std::string& name) {
   const fs::path dir =

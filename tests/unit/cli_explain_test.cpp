@@ -1,5 +1,6 @@
 // `tujit check --json` derived values and `tujit explain` in-process (spec/cli.md, issue 4).
 #include "harness/cli/command.h"
+#include "tests/support/cli_capture.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -12,23 +13,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  int status;
-  std::string out;
-  std::string err;
-};
-
-Run cli(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  CommandIO io{out, err};
-  args.insert(args.begin(), "tujit");
-  int status = run_cli(args, io);
-  return {status, out.str(), err.str()};
-}
-
-std::string spec(const std::string& rel) {
-  return (fs::path(TUJIT_SOURCE_DIR) / rel).string();
-}
+using Run = tujit::testing::CliRun;
+const auto cli = &tujit::testing::run_tujit;
+const auto spec = &tujit::testing::source_path;
 
 const nlohmann::json* stage(const nlohmann::json& kernel, const std::string& op) {
   for (const auto& s : kernel["stages"])
