@@ -164,21 +164,15 @@ Result<std::unique_ptr<ContractionJit>> ContractionJit::create(JitOptions option
 }
 
 Result<std::string> emit_llvm_ir(const ir::seq::ContractionProgram& program, bool checked) {
-  auto target = native_target();
-  if (!target) return target.diagnostics();
-  llvm::LLVMContext context;
-  auto module = optimised_module(program, checked, *target, context);
-  if (!module) return module.diagnostics();
-  return module_text(**module);
+  return emit_module([&](const NativeTarget& t,
+                         llvm::LLVMContext& c) { return optimised_module(program, checked, t, c); },
+                     false, program.kernel_name);
 }
 
 Result<std::string> emit_assembly(const ir::seq::ContractionProgram& program, bool checked) {
-  auto target = native_target();
-  if (!target) return target.diagnostics();
-  llvm::LLVMContext context;
-  auto module = optimised_module(program, checked, *target, context);
-  if (!module) return module.diagnostics();
-  return emit_native(**module, *target, NativeOutput::Assembly, program.kernel_name);
+  return emit_module([&](const NativeTarget& t,
+                         llvm::LLVMContext& c) { return optimised_module(program, checked, t, c); },
+                     true, program.kernel_name);
 }
 
 } // namespace tujit::codegen

@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -115,11 +118,64 @@ Result<std::string> emit_native(llvm::Module& module, const NativeTarget& target
   return std::string(buffer.begin(), buffer.end());
 }
 
+Result<std::shared_ptr<JitSession>> JitSession::create() {
+  if (!initialise_llvm()) return no_host_target("the native target is not linked in");
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb) return no_host_target(llvm::toString(jtmb.takeError()));
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+  if (!jit) return no_host_target(llvm::toString(jit.takeError()));
+  std::shared_ptr<JitSession> session(new JitSession());
+  session->jit_ = std::move(*jit);
+  return session;
+}
+
+JitSession::~JitSession() = default;
+
+Result<LinkedFunction> JitSession::link(const std::string& object, const std::string& symbol,
+                                        const std::string& dylib_prefix,
+                                        const std::string& kernel_name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  llvm::orc::LLJIT& jit = *jit_;
+  auto dylib = jit.createJITDylib(fmt::format("{}.{}", dylib_prefix, dylibs_++));
+  if (!dylib) return compile_failure(kernel_name, llvm::toString(dylib.takeError()));
+  llvm::orc::JITDylib& jd = *dylib;
+  const auto fail = [&](std::string msg) {
+    llvm::consumeError(jit.getExecutionSession().removeJITDylib(jd));
+    return compile_failure(kernel_name, msg);
+  };
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      jit.getDataLayout().getGlobalPrefix());
+  if (!process) return fail(llvm::toString(process.takeError()));
+  jd.addGenerator(std::move(*process));
+  if (auto err = jit.addObjectFile(jd, llvm::MemoryBuffer::getMemBufferCopy(object, kernel_name)))
+    return fail(llvm::toString(std::move(err)));
+  auto address = jit.lookup(jd, symbol);
+  if (!address) return fail(llvm::toString(address.takeError()));
+  LinkedFunction f;
+  f.address = static_cast<std::uintptr_t>(address->getValue());
+  f.release = [self = shared_from_this(), &jd] {
+    std::lock_guard<std::mutex> guard(self->mu_);
+    llvm::consumeError(self->jit_->getExecutionSession().removeJITDylib(jd));
+  };
+  return f;
+}
+
 std::string module_text(const llvm::Module& module) {
   std::string s;
   llvm::raw_string_ostream os(s);
   module.print(os, nullptr);
   return os.str();
+}
+
+Result<std::string> emit_module(const ModuleBuilder& build, bool assembly,
+                                const std::string& kernel_name) {
+  auto target = native_target();
+  if (!target) return target.diagnostics();
+  llvm::LLVMContext context;
+  auto module = build(*target, context);
+  if (!module) return module.diagnostics();
+  if (!assembly) return module_text(**module);
+  return emit_native(**module, *target, NativeOutput::Assembly, kernel_name);
 }
 
 } // namespace tujit::codegen

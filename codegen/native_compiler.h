@@ -7,12 +7,19 @@
 
 #include "ir/support/diagnostic.h"
 
+#include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace llvm {
+class LLVMContext;
 class Module;
 class TargetMachine;
+namespace orc {
+class LLJIT;
+} // namespace orc
 } // namespace llvm
 
 namespace tujit::codegen {
@@ -38,7 +45,50 @@ Result<std::string> emit_native(llvm::Module& module, const NativeTarget& target
 /// The module as LLVM IR text.
 std::string module_text(const llvm::Module& module);
 
+/// Builds an optimised module for the host (the caller's code generator).
+using ModuleBuilder =
+    std::function<Result<std::unique_ptr<llvm::Module>>(const NativeTarget&, llvm::LLVMContext&)>;
+/// `tujit compile --emit llvm` (module text) or `--emit asm` (host assembly) of what `build`
+/// makes; `kernel_name` names the kernel in diagnostics.
+Result<std::string> emit_module(const ModuleBuilder& build, bool assembly,
+                                const std::string& kernel_name);
+
 /// E-JIT-002 for `kernel_name` with LLVM's message.
 Diagnostic compile_failure(const std::string& kernel_name, const std::string& what);
+
+/// One linked function: its address, and the callback that frees its code (call it once, when no
+/// thread can still run the function).
+struct LinkedFunction {
+  std::uintptr_t address = 0;
+  std::function<void()> release;
+  template <typename Fn>
+  Fn as() const {
+    return reinterpret_cast<Fn>(address);
+  }
+};
+
+/// An ORC LLJIT for the host and the link step of one compiled object: the object goes into a
+/// JITDylib of its own (freeing one program's code never touches another's), with this process's
+/// symbols visible (the object may call memset / memcpy), and one symbol is looked up. Thread-safe;
+/// a LinkedFunction's release keeps the session alive.
+class JitSession : public std::enable_shared_from_this<JitSession> {
+public:
+  /// E-JIT-001 when LLVM cannot build a JIT for this host.
+  static Result<std::shared_ptr<JitSession>> create();
+  ~JitSession();
+  JitSession(const JitSession&) = delete;
+  JitSession& operator=(const JitSession&) = delete;
+
+  /// Links `object` into a fresh JITDylib `<dylib_prefix>.<n>` and looks up `symbol`
+  /// (E-JIT-002 naming `kernel_name` when LLVM refuses; the JITDylib is then removed).
+  Result<LinkedFunction> link(const std::string& object, const std::string& symbol,
+                              const std::string& dylib_prefix, const std::string& kernel_name);
+
+private:
+  JitSession() = default;
+  std::unique_ptr<llvm::orc::LLJIT> jit_;
+  std::mutex mu_;
+  std::uint64_t dylibs_ = 0;
+};
 
 } // namespace tujit::codegen

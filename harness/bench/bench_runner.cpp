@@ -85,15 +85,6 @@ GemmShape gemm_shape(const std::vector<ir::Axis>& stream, const std::vector<ir::
   return g;
 }
 
-Result<runtime::DeviceImage> stage_input(const ir::SpecFile& file, const ir::KernelParam& p,
-                                         std::uint64_t seed, std::vector<ir::Axis>* axes) {
-  *axes = runtime::tensor_axes(*p.tensor, file.axes);
-  auto t = runtime::make_logical_tensor(p.tensor->dtype, *axes);
-  if (!t) return std::move(t).take_diagnostics();
-  runtime::fill_random(*t, runtime::parameter_seed(seed, p.name)); // same inputs as `tujit run`
-  return runtime::to_device(*t, *p.tensor);
-}
-
 // The interpreter's program: the first `keep` live slices stay live.
 ir::seq::ContractionProgram capped(const ir::seq::ContractionProgram& p, std::uint64_t keep) {
   ir::seq::ContractionProgram q = p;
@@ -253,6 +244,12 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
         fmt::format("kernel `{}` cannot be benchmarked: {}", kernel.name, ds.front().message);
     return ds;
   }
+  if (ops->shape != cli::RunShape::Contraction)
+    return make_error("E-BENCH-005",
+                      fmt::format("kernel `{}` cannot be benchmarked: it has no contract_outer … "
+                                  "contract_lane chain",
+                                  kernel.name),
+                      kernel.name_span);
   auto program = ir::seq::lower_contraction(kernel);
   if (!program) return std::move(program).take_diagnostics();
 
@@ -265,17 +262,14 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
   r.params = label.params;
   p->program = std::move(*program);
 
-  std::vector<ir::Axis> stream_axes, trf_axes;
-  auto stream = stage_input(file, *ops->stream, options.seed, &stream_axes);
-  if (!stream) return std::move(stream).take_diagnostics();
-  auto trf = stage_input(file, *ops->trf, options.seed, &trf_axes);
-  if (!trf) return std::move(trf).take_diagnostics();
-  if (ops->trf_store) { // an in-kernel `.to_trf()` stores its source's stream image
-    trf = runtime::run_store(*ops->trf_store, *trf);
-    if (!trf) return std::move(trf).take_diagnostics();
-  }
-  p->stream = std::move(*stream);
-  p->trf = std::move(*trf);
+  // The same inputs as `tujit run` (seeded per parameter), fetched from DM when the kernel does.
+  cli::RunRequest req;
+  req.seed = options.seed;
+  auto images = cli::make_run_images(file, kernel, *ops, req, cli::Engine::Interp);
+  if (!images) return std::move(images).take_diagnostics();
+  const auto stream_axes = images->stream_input.axes, trf_axes = images->trf_input.axes;
+  p->stream = std::move(images->stream);
+  p->trf = std::move(images->trf);
   r.gemm = gemm_shape(stream_axes, trf_axes, runtime::tensor_axes(ops->lane->output, file.axes));
 
   const auto cycles = cycles::cycle_report(p->program, cycles::cycle_options_for(kernel));

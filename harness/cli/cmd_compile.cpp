@@ -3,8 +3,10 @@
 // optimisation, or the host assembly. Output goes to stdout, or atomically to PATH (an existing
 // file is kept unless --force).
 #include "codegen/contraction_jit.h"
+#include "codegen/fetch_jit.h"
 #include "harness/cli/check_report.h"
 #include "harness/cli/command.h"
+#include "ir/seq/fetch_program.h"
 #include "ir/seq/lower_contraction.h"
 #include "runtime/npy/npy.h"
 
@@ -43,17 +45,31 @@ int run_compile(const std::vector<std::string>& args, CommandIO& io) {
     for (const auto& d : ds) io.err << render(d, &src);
     return status;
   };
+  auto fetches = ir::seq::lower_fetches(*kernel);
+  if (!fetches) return show(fetches.diagnostics(), kExitUserError);
   auto program = ir::seq::lower_contraction(*kernel);
-  if (!program) return show(program.diagnostics(), kExitUserError);
+  // A kernel that only moves data from DM has no contraction program; its fetches are the IR.
+  if (!program && fetches->empty()) return show(program.diagnostics(), kExitUserError);
   const bool checked = vm.count("checked") > 0;
   std::string text;
   if (emit == "seq") {
-    text = ir::seq::to_text(*program);
+    for (const auto& f : *fetches) text += ir::seq::to_text(f) + "\n";
+    if (program) text += ir::seq::to_text(*program);
   } else {
-    auto generated = emit == "llvm" ? codegen::emit_llvm_ir(*program, checked)
-                                    : codegen::emit_assembly(*program, checked);
-    if (!generated) return show(generated.diagnostics(), kExitInternal);
-    text = std::move(*generated);
+    // One module per program: the fetch chains first, then the contraction.
+    const bool llvm = emit == "llvm";
+    for (const auto& f : *fetches) {
+      auto generated =
+          llvm ? codegen::emit_llvm_ir(f, checked) : codegen::emit_assembly(f, checked);
+      if (!generated) return show(generated.diagnostics(), kExitInternal);
+      text += *generated;
+    }
+    if (program) {
+      auto generated = llvm ? codegen::emit_llvm_ir(*program, checked)
+                            : codegen::emit_assembly(*program, checked);
+      if (!generated) return show(generated.diagnostics(), kExitInternal);
+      text += *generated;
+    }
   }
   if (!vm.count("output")) {
     io.out << text;

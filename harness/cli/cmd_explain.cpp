@@ -6,6 +6,7 @@
 #include "harness/cli/command.h"
 #include "harness/cli/derived_json.h"
 #include "harness/cycles/cycle_report.h"
+#include "ir/seq/fetch_program.h"
 #include "ir/seq/lower_contraction.h"
 #include "ir/verify/outer_util.h"
 
@@ -66,6 +67,47 @@ std::optional<ir::seq::ContractionProgram> program_of(const ir::Kernel& k,
   return std::move(*p);
 }
 
+/// The kernel's DM data-path programs (empty when it has errors or fetches nothing).
+std::vector<ir::seq::FetchProgram> fetches_of(const ir::Kernel& k,
+                                              const ir::verify::KernelCheck& kc) {
+  if (!k.ok || !kc.ok()) return {};
+  auto f = ir::seq::lower_fetches(k);
+  return f ? std::move(*f) : std::vector<ir::seq::FetchProgram>{};
+}
+
+nlohmann::json fetch_json(const ir::seq::FetchProgram& p) {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const auto& e : p.sequencer.entries)
+    entries.push_back({{"size", e.size}, {"stride", e.stride}});
+  nlohmann::json j;
+  j["source"] = p.source;
+  j["context"] = p.context == ir::datapath::FetchContext::Main ? "main" : "sub";
+  j["sequencer"] = p.sequencer.to_string();
+  j["entries"] = entries;
+  j["read_size"] = p.read_size;
+  j["reads_per_packet"] = p.reads_per_packet;
+  j["fetch_cycles"] = p.fetch_cycles;
+  j["cast"] = p.cast_to ? nlohmann::json(std::string(ir::name(*p.cast_to))) : nlohmann::json();
+  j["zero_point"] = p.zero_point ? nlohmann::json(*p.zero_point) : nlohmann::json();
+  j["flits_per_packet"] = p.flits_per_packet;
+  j["consumer"] = p.consumer == ir::seq::FetchConsumer::Stream  ? "contract_outer"
+                  : p.consumer == ir::seq::FetchConsumer::ToTrf ? "to_trf"
+                                                                : "to_vrf";
+  j["short_command"] = p.short_command ? nlohmann::json(*p.short_command) : nlohmann::json();
+  if (!p.short_command_refusal.empty()) j["short_command_refusal"] = p.short_command_refusal;
+  j["text"] = ir::seq::to_text(p);
+  return j;
+}
+
+/// `text` with every line indented by four spaces.
+void print_indented(const std::string& text, std::ostream& os) {
+  for (std::size_t b = 0, e; b < text.size(); b = e + 1) {
+    e = text.find('\n', b);
+    if (e == std::string::npos) e = text.size();
+    os << "    " << text.substr(b, e - b) << "\n";
+  }
+}
+
 nlohmann::json ir_json(const ir::seq::ContractionProgram& p) {
   nlohmann::json nest = nlohmann::json::array();
   for (const auto& l : p.cycle_nest)
@@ -100,6 +142,9 @@ int run_explain(const std::vector<std::string>& args, CommandIO& io) {
       const auto program = program_of(c.analysis->file.kernels[c.selected[n]], c.checks[n]);
       const ir::Kernel& k = c.analysis->file.kernels[c.selected[n]];
       j["kernels"][n]["ir"] = program ? ir_json(*program) : nlohmann::json(nullptr);
+      nlohmann::json fetches = nlohmann::json::array();
+      for (const auto& f : fetches_of(k, c.checks[n])) fetches.push_back(fetch_json(f));
+      j["kernels"][n]["fetches"] = fetches;
       j["kernels"][n]["cycles"] =
           program
               ? nlohmann::json(cycles::cycle_summary_json(*program, cycles::cycle_options_for(k)))
@@ -114,22 +159,16 @@ int run_explain(const std::vector<std::string>& args, CommandIO& io) {
     if (n) io.out << "\n";
     const ir::Kernel& k = c.analysis->file.kernels[c.selected[n]];
     explain_kernel(k, c.checks[n], src, io.out);
+    const auto fetches = fetches_of(k, c.checks[n]);
+    if (!fetches.empty()) {
+      io.out << "\n  Data path from DM (Fetch sequencer → Fetch Adapter → Collect):\n";
+      for (const auto& f : fetches) print_indented(ir::seq::to_text(f), io.out);
+    }
     if (const auto program = program_of(k, c.checks[n])) {
       io.out << "\n  Sequencer IR (tujit compile --emit seq):\n";
-      const std::string text = ir::seq::to_text(*program);
-      for (std::size_t b = 0, e; b < text.size(); b = e + 1) {
-        e = text.find('\n', b);
-        if (e == std::string::npos) e = text.size();
-        io.out << "    " << text.substr(b, e - b) << "\n";
-      }
+      print_indented(ir::seq::to_text(*program), io.out);
       io.out << "\n  Cycles (tujit cycles):\n";
-      const std::string summary =
-          cycles::cycle_summary_text(*program, cycles::cycle_options_for(k));
-      for (std::size_t b = 0, e; b < summary.size(); b = e + 1) {
-        e = summary.find('\n', b);
-        if (e == std::string::npos) e = summary.size();
-        io.out << "    " << summary.substr(b, e - b) << "\n";
-      }
+      print_indented(cycles::cycle_summary_text(*program, cycles::cycle_options_for(k)), io.out);
     }
   }
   return c.status();

@@ -52,7 +52,12 @@ nlohmann::ordered_json run_json(const ir::Kernel& kernel, const RunOutcome& r, d
                                 {"sha256", r.sha256}}}};
   if (r.verify) {
     nlohmann::ordered_json v;
-    v["engines_bit_exact"] = r.verify->engines_bit_exact;
+    if (r.verify->engines_not_compared) {
+      v["engines_bit_exact"] = nullptr;
+      v["engines_not_compared"] = *r.verify->engines_not_compared;
+    } else {
+      v["engines_bit_exact"] = r.verify->engines_bit_exact;
+    }
     v["other_engine"] = r.verify->other_engine;
     if (!r.verify->engines_bit_exact) v["engine_difference"] = r.verify->engine_difference;
     if (r.verify->oracle_not_applicable) {
@@ -74,7 +79,8 @@ nlohmann::ordered_json run_json(const ir::Kernel& kernel, const RunOutcome& r, d
   times["verify"] = r.verify_ms;
   if (r.engine == "jit") j["compile_cache_hit"] = r.cache_hit;
   j["simulated_macs"] = r.simulated_macs;
-  j["cycles"] = cycles::cycle_summary_json(r.program, cycles::cycle_options_for(kernel));
+  if (r.shape == RunShape::Contraction)
+    j["cycles"] = cycles::cycle_summary_json(r.program, cycles::cycle_options_for(kernel));
   return j;
 }
 
@@ -201,7 +207,8 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   int status = kExitOk;
   if (r->verify && !r->verify->oracle_not_applicable && !r->verify->oracle_ok)
     status = kExitUserError;
-  if (r->verify && !r->verify->engines_bit_exact) status = kExitInternal;
+  if (r->verify && !r->verify->engines_not_compared && !r->verify->engines_bit_exact)
+    status = kExitInternal;
   if (opt.json) {
     io.out << run_json(kernel, *r, load_ms).dump(2) << "\n";
     return status;
@@ -219,10 +226,13 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
                           r->cache_hit ? " (object cache hit)" : "");
   io.out << "\n";
   if (r->verify) {
-    io.out << fmt::format("  {} vs {}: {}\n", r->engine, r->verify->other_engine,
-                          r->verify->engines_bit_exact
-                              ? "bit-exact"
-                              : "DIFFER (a tujit bug): " + r->verify->engine_difference);
+    if (r->verify->engines_not_compared)
+      io.out << "  " << *r->verify->engines_not_compared << "\n";
+    else
+      io.out << fmt::format("  {} vs {}: {}\n", r->engine, r->verify->other_engine,
+                            r->verify->engines_bit_exact
+                                ? "bit-exact"
+                                : "DIFFER (a tujit bug): " + r->verify->engine_difference);
     if (r->verify->oracle_not_applicable)
       io.out << "  " << *r->verify->oracle_not_applicable << " (no oracle check)\n";
     else

@@ -1,11 +1,15 @@
 #include "harness/cli/run_kernel.h"
 
+#include "harness/cli/run_fetch.h"
 #include "ir/seq/lower_contraction.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/register_store.h"
 #include "runtime/interp/result_diff.h"
+#include "runtime/interp/stage_exec.h"
+#include "runtime/layout/held_readback.h"
 #include "runtime/layout/layout.h"
 #include "runtime/oracle/oracle.h"
+#include "runtime/scalar/fetch_adapter.h"
 #include "runtime/tensor/sha256.h"
 
 #include <fmt/format.h>
@@ -17,36 +21,6 @@
 namespace tujit::cli {
 
 namespace {
-
-bool first_of_chain(const ir::Kernel& k, const ir::Stage& s) {
-  for (const auto& o : k.stages) {
-    if (&o == &s) return true;
-    if (o.chain == s.chain) return false;
-  }
-  return true;
-}
-
-/// The CollectTensor parameter whose type equals `t`; unsupported when none or several match.
-Result<const ir::KernelParam*> collect_param_of(const ir::Kernel& k, const ir::TensorType& t,
-                                                const std::string& role, SourceSpan span) {
-  std::vector<const ir::KernelParam*> hits;
-  for (const auto& p : k.params)
-    if (p.tensor && p.tensor->kind == ir::TensorKind::Collect &&
-        ir::compare_types(*p.tensor, t).empty())
-      hits.push_back(&p);
-  if (hits.size() == 1) return hits[0];
-  Diagnostic d = make_error(
-      "E-RUN-110",
-      hits.empty()
-          ? fmt::format("tujit run: a {} that is not a CollectTensor parameter is not supported "
-                        "yet: no parameter has the type {}",
-                        role, ir::to_string(t))
-          : fmt::format("tujit run: an ambiguous {} is not supported yet: {} CollectTensor "
-                        "parameters have the type {}",
-                        role, hits.size(), ir::to_string(t)),
-      span);
-  return d;
-}
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -60,6 +34,21 @@ Result<runtime::LogicalTensor> input_tensor(const ir::SpecFile& file, const ir::
   if (!t) return t;
   runtime::fill_random(*t, runtime::parameter_seed(req.seed, p.name));
   return t;
+}
+
+/// One operand as its consumer reads it: the parameter laid out by its own type, or — when the
+/// kernel fetches it — the DM image run through the fetch chain `collect` by `engine`.
+Result<runtime::DeviceImage>
+operand_image(const ir::SpecFile& file, const ir::Kernel& kernel, const ir::KernelParam& param,
+              std::optional<std::size_t> collect, const runtime::LogicalTensor& contents,
+              Engine engine, const RunRequest& req, std::vector<ir::seq::FetchProgram>& fetches) {
+  auto image = runtime::to_device(contents, *param.tensor);
+  if (!image || !collect) return image;
+  auto program = ir::seq::lower_fetch(kernel, *collect);
+  if (!program) return std::move(program).take_diagnostics();
+  auto collected = run_fetch_on(engine, *program, *image, file.axes, req);
+  fetches.push_back(std::move(*program));
+  return collected;
 }
 
 struct EngineRun {
@@ -94,132 +83,229 @@ Result<EngineRun> run_engine(Engine engine, const ir::seq::ContractionProgram& p
   return run;
 }
 
+/// A Store / Collect run's output image, from the collected stream.
+Result<runtime::DeviceImage> data_output(const RunOperands& ops,
+                                         const runtime::DeviceImage& stream) {
+  if (ops.shape == RunShape::Store) return runtime::run_store(*ops.store, stream);
+  return stream;
+}
+
+/// Live output cells holding Top content (a Store / Collect run's poison).
+Result<runtime::PoisonReport> data_poison(const runtime::DeviceImage& image,
+                                          const ir::TensorType& type,
+                                          const std::vector<ir::Axis>& axes) {
+  auto cells = runtime::layout_cells(type, axes);
+  if (!cells) return std::move(cells).take_diagnostics();
+  runtime::PoisonReport report;
+  for (std::uint64_t i = 0; i < image.cells() && i < cells->state.size(); ++i) {
+    if (cells->state[i] != runtime::CellState::Live || image.state[i] != runtime::CellState::Top)
+      continue;
+    ++report.poisoned_outputs;
+    const std::uint64_t per_slice = image.outer * image.inner;
+    if (report.first_poisoned.size() < runtime::kMaxPoisonReported)
+      report.first_poisoned.push_back(
+          {i / per_slice, (i % per_slice) / image.inner, i % image.inner});
+  }
+  return report;
+}
+
+/// The fetch program that made the operand collected by `collect`, if any.
+const ir::seq::FetchProgram* fetch_of(const std::vector<ir::seq::FetchProgram>& fetches,
+                                      const ir::Kernel& kernel,
+                                      std::optional<std::size_t> collect) {
+  if (!collect) return nullptr;
+  for (const auto& f : fetches)
+    if (ir::compare_types(f.collected, kernel.stages[*collect].output).empty()) return &f;
+  return nullptr;
+}
+
+/// The parameter's contents as the consumer sees them: the Fetch Adapter applied elementwise
+/// (the zero point too when `with_zero_point`, else the dtype stays the source's).
+runtime::LogicalTensor adapted(runtime::LogicalTensor t, const ir::seq::FetchProgram* f,
+                               bool with_zero_point) {
+  if (f == nullptr) return t;
+  if (f->zero_point && with_zero_point) {
+    const std::int64_t zp = *f->zero_point;
+    for (auto& b : t.bits) b = runtime::zero_point_sub_bits(f->dm_type, b, zp);
+    t.dtype = f->stream_type;
+  } else if (f->cast_to) {
+    for (auto& b : t.bits) b = runtime::fetch_cast_bits(f->dm_type, *f->cast_to, b);
+    t.dtype = *f->cast_to;
+  }
+  return t;
+}
+
+/// A Store / Collect run moves data: every output element must be the input element with the
+/// same coordinates, after the Fetch Adapter, bit for bit.
+void check_data_movement(const runtime::LogicalTensor& expected,
+                         const runtime::LogicalTensor& actual, RunVerification& v) {
+  if (expected.axes != actual.axes) {
+    v.oracle_not_applicable = "the output's axes are not the input's";
+    return;
+  }
+  v.oracle_ok = true;
+  for (std::uint64_t i = 0; i < actual.bits.size(); ++i) {
+    if (actual.bits[i] == expected.bits[i]) continue;
+    if (v.mismatches++ == 0) v.worst = actual.coordinate_text(i);
+    v.oracle_ok = false;
+  }
+}
+
+/// Which parts of two runs' images differ first (the collected streams, the TRF).
+std::optional<std::string> images_difference(const RunImages& a, const RunImages& b) {
+  if (auto d =
+          runtime::first_image_difference(a.stream, b.stream, "collected stream", "Time", "Packet"))
+    return d;
+  return runtime::first_image_difference(a.trf, b.trf, "TRF", "Lane", "Element");
+}
+
 } // namespace
 
 std::string_view engine_name(Engine e) {
   return e == Engine::Jit ? "jit" : "interp";
 }
 
-Result<RunOperands> find_run_operands(const ir::Kernel& kernel) {
-  RunOperands ops;
-  // The first contract_outer whose chain reaches contract_lane: the chain lower_contraction lowers.
-  for (const auto& s : kernel.stages) {
-    if (ops.lane) break;
-    if (s.op != ir::StageOp::ContractOuter) continue;
-    for (const auto& l : kernel.stages)
-      if (l.op == ir::StageOp::ContractLane && l.chain == s.chain && !ops.lane) {
-        ops.outer = &s;
-        ops.lane = &l;
-      }
-  }
-  if (!ops.outer || !ops.lane)
-    return make_error("E-RUN-101",
-                      fmt::format("tujit run: kernel '{}' has no contract_outer … contract_lane "
-                                  "chain; only contraction kernels can be run yet",
-                                  kernel.name),
-                      kernel.name_span);
-  if (!first_of_chain(kernel, *ops.outer))
-    return make_error("E-RUN-110",
-                      "tujit run: the DmTensor fetch path is not supported yet (issue 8): the "
-                      "stream is fetched in the kernel (begin/fetch/collect before "
-                      "contract_outer); pass it as a CollectTensor parameter",
-                      ops.outer->name_span);
-  auto stream = collect_param_of(kernel, ops.outer->input, "stream", ops.outer->name_span);
+Result<RunImages> make_run_images(const ir::SpecFile& file, const ir::Kernel& kernel,
+                                  const RunOperands& ops, const RunRequest& req, Engine engine) {
+  RunImages im;
+  auto stream_t = input_tensor(file, *ops.stream, req);
+  if (!stream_t) return std::move(stream_t).take_diagnostics();
+  im.stream_input = std::move(*stream_t);
+  auto stream = operand_image(file, kernel, *ops.stream, ops.stream_collect, im.stream_input,
+                              engine, req, im.fetches);
   if (!stream) return std::move(stream).take_diagnostics();
-  ops.stream = *stream;
+  im.stream = std::move(*stream);
+  if (ops.trf == nullptr) return im;
 
-  const std::string& trf_name = ops.outer->trf_name;
-  for (const auto& p : kernel.params)
-    if (p.name == trf_name && p.tensor && p.tensor->kind == ir::TensorKind::Trf) ops.trf = &p;
-  if (ops.trf) return ops;
-  for (const auto& s : kernel.stages)
-    if (s.op == ir::StageOp::ToTrf && s.bound_to == trf_name) ops.trf_store = &s;
-  if (!ops.trf_store)
-    return make_error("E-RUN-110",
-                      fmt::format("tujit run: a TRF operand '{}' that is neither a TrfTensor "
-                                  "parameter nor made by `.to_trf()` is not supported yet",
-                                  trf_name),
-                      ops.outer->trf_span);
-  if (!first_of_chain(kernel, *ops.trf_store))
-    return make_error("E-RUN-110",
-                      fmt::format("tujit run: a TRF operand '{}' that the kernel fetches itself "
-                                  "(begin/fetch/collect before to_trf) is not supported yet "
-                                  "(issue 8)",
-                                  trf_name),
-                      ops.trf_store->name_span);
-  auto src = collect_param_of(kernel, ops.trf_store->input, "TRF source", ops.trf_store->name_span);
-  if (!src) return std::move(src).take_diagnostics();
-  ops.trf = *src;
-  if (ops.trf == ops.stream)
-    return make_error("E-RUN-110",
-                      "tujit run: an ambiguous stream is not supported yet: the stream and the "
-                      "TRF source have the same CollectTensor type",
-                      ops.outer->name_span);
-  return ops;
+  auto trf_t = input_tensor(file, *ops.trf, req);
+  if (!trf_t) return std::move(trf_t).take_diagnostics();
+  im.trf_input = std::move(*trf_t);
+  auto trf =
+      operand_image(file, kernel, *ops.trf, ops.trf_collect, im.trf_input, engine, req, im.fetches);
+  if (!trf) return std::move(trf).take_diagnostics();
+  // An in-kernel `.to_trf()`: the TRF operand is the store of its source's stream image.
+  if (ops.trf_store) trf = runtime::run_store(*ops.trf_store, *trf);
+  if (!trf) return std::move(trf).take_diagnostics();
+  im.trf = std::move(*trf);
+  return im;
 }
 
 Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel,
                               const RunOperands& ops, const RunRequest& req) {
   RunOutcome out;
+  out.shape = ops.shape;
   out.engine = engine_name(req.engine);
   auto t0 = std::chrono::steady_clock::now();
-  auto program = ir::seq::lower_contraction(kernel);
-  if (!program) return std::move(program).take_diagnostics();
-  program->ftz_results = req.ftz_results;
+  const bool contraction = ops.shape == RunShape::Contraction;
+  if (contraction) {
+    auto program = ir::seq::lower_contraction(kernel);
+    if (!program) return std::move(program).take_diagnostics();
+    out.program = std::move(*program);
+    out.program.ftz_results = req.ftz_results;
+  }
   out.lower_ms = ms_since(t0);
 
   t0 = std::chrono::steady_clock::now();
-  auto stream_t = input_tensor(file, *ops.stream, req);
-  if (!stream_t) return std::move(stream_t).take_diagnostics();
-  auto trf_t = input_tensor(file, *ops.trf, req);
-  if (!trf_t) return std::move(trf_t).take_diagnostics();
-  auto stream_img = runtime::to_device(*stream_t, *ops.stream->tensor);
-  if (!stream_img) return std::move(stream_img).take_diagnostics();
-  auto trf_img = runtime::to_device(*trf_t, *ops.trf->tensor);
-  if (!trf_img) return std::move(trf_img).take_diagnostics();
-  // An in-kernel `.to_trf()`: the TRF operand is the store of the source's stream image.
-  if (ops.trf_store) {
-    trf_img = runtime::run_store(*ops.trf_store, *trf_img);
-    if (!trf_img) return std::move(trf_img).take_diagnostics();
+  auto images = make_run_images(file, kernel, ops, req, req.engine);
+  if (!images) return std::move(images).take_diagnostics();
+  out.fetches = images->fetches;
+  const ir::TensorType& out_type = ops.output_type(kernel);
+  runtime::DeviceImage output;
+  if (contraction) {
+    auto res = run_engine(req.engine, out.program, images->stream, images->trf, req);
+    if (!res) return std::move(res).take_diagnostics();
+    out.threads = res->threads;
+    out.compile_ms = res->compile_ms;
+    out.cache_hit = res->cache_hit;
+    out.poisoned_outputs = res->result.poison.poisoned_outputs;
+    out.simulated_macs = res->result.simulated_macs;
+    output = std::move(res->result.output);
+  } else if (ops.shape == RunShape::Partial) {
+    // Only the stage-by-stage interpreter runs part of a chain (whatever engine was asked for).
+    out.engine = engine_name(Engine::Interp);
+    auto r = runtime::exec_contraction_stages(kernel, ops.partial_first, ops.partial_last,
+                                              images->stream, ops.trf ? &images->trf : nullptr,
+                                              {req.ftz_results});
+    if (!r) return std::move(r).take_diagnostics();
+    out.poisoned_outputs = runtime::poisoned_cells(*r);
+    output = std::move(r->image);
+  } else {
+    auto image = data_output(ops, images->stream);
+    if (!image) return std::move(image).take_diagnostics();
+    auto poison = data_poison(*image, out_type, runtime::tensor_axes(out_type, file.axes));
+    if (!poison) return std::move(poison).take_diagnostics();
+    out.poisoned_outputs = poison->poisoned_outputs;
+    output = std::move(*image);
   }
-  auto res = run_engine(req.engine, *program, *stream_img, *trf_img, req);
-  if (!res) return std::move(res).take_diagnostics();
-  out.threads = res->threads;
-  out.compile_ms = res->compile_ms;
-  out.cache_hit = res->cache_hit;
-  const ir::TensorType& out_type = ops.lane->output;
-  auto logical = runtime::from_device(res->result.output, out_type, file.axes);
+  auto logical = runtime::from_device_held(output, out_type, file.axes);
   if (!logical) return std::move(logical).take_diagnostics();
-  out.run_ms = ms_since(t0) - res->compile_ms;
+  out.run_ms = ms_since(t0) - out.compile_ms;
   out.output = std::move(*logical);
   for (const auto& a : out.output.axes) out.output_axes.push_back(a.name);
   out.sha256 = runtime::sha256_hex(runtime::tensor_bytes(out.output));
-  out.poisoned_outputs = res->result.poison.poisoned_outputs;
-  out.simulated_macs = res->result.simulated_macs;
-  out.program = *program;
   if (!req.verify) return out;
 
   t0 = std::chrono::steady_clock::now();
   RunVerification v;
-  // The other engine on the same images: the two must agree bit for bit (DESIGN.md).
+  if (ops.shape == RunShape::Partial) {
+    v.other_engine = "none";
+    v.engines_not_compared = "only the stage-by-stage interpreter runs part of a contraction "
+                             "chain (no second engine)";
+    v.oracle_not_applicable = "oracle not applicable: the kernel runs part of a contraction "
+                              "chain, whose output is no einsum of its inputs";
+    out.verify = std::move(v);
+    out.verify_ms = ms_since(t0);
+    return out;
+  }
+  // The other engine from the same inputs: the two must agree bit for bit (DESIGN.md), on the
+  // collected streams and TRF as well as on the output.
   const Engine other = req.engine == Engine::Jit ? Engine::Interp : Engine::Jit;
-  auto second = run_engine(other, *program, *stream_img, *trf_img, req);
-  if (!second) return std::move(second).take_diagnostics();
   v.other_engine = engine_name(other);
-  const auto diff = runtime::first_difference(res->result, second->result);
+  auto images2 = make_run_images(file, kernel, ops, req, other);
+  if (!images2) return std::move(images2).take_diagnostics();
+  std::optional<std::string> diff = images_difference(*images, *images2);
+  if (!diff && contraction) {
+    auto second = run_engine(other, out.program, images2->stream, images2->trf, req);
+    if (!second) return std::move(second).take_diagnostics();
+    diff = runtime::first_image_difference(output, second->result.output);
+    if (!diff && (second->result.poison.poisoned_outputs != out.poisoned_outputs ||
+                  second->result.simulated_macs != out.simulated_macs))
+      diff = fmt::format("poison / MAC counts differ: {} / {} vs {} / {}", out.poisoned_outputs,
+                         out.simulated_macs, second->result.poison.poisoned_outputs,
+                         second->result.simulated_macs);
+  } else if (!diff) {
+    auto second = data_output(ops, images2->stream);
+    if (!second) return std::move(second).take_diagnostics();
+    diff = runtime::first_image_difference(output, *second);
+  }
   v.engines_bit_exact = !diff.has_value();
   if (diff) v.engine_difference = *diff;
+
+  const ir::seq::FetchProgram* stream_fetch = fetch_of(out.fetches, kernel, ops.stream_collect);
+  if (!contraction) {
+    check_data_movement(adapted(images->stream_input, stream_fetch, true), out.output, v);
+    out.verify = std::move(v);
+    out.verify_ms = ms_since(t0);
+    return out;
+  }
   // The TRF's logical contents are its source's when it is stored in the kernel; the oracle
   // reads the type the Contraction Engine reads (the TRF type).
+  const ir::seq::FetchProgram* trf_fetch = fetch_of(out.fetches, kernel, ops.trf_collect);
   const ir::TensorType trf_type = ops.trf_store ? ops.trf_store->output : *ops.trf->tensor;
+  const ir::TensorType& stream_type = ops.stream_type(kernel);
   v.oracle_not_applicable =
-      runtime::oracle_not_applicable(out_type, {&ops.stream->tensor.value(), &trf_type}, file.axes);
+      runtime::oracle_not_applicable(out_type, {&stream_type, &trf_type}, file.axes);
   if (!v.oracle_not_applicable) {
-    auto weight = runtime::device_view(*trf_t, trf_type);
+    // The oracle subtracts the zero points itself (contraction.md §2.2).
+    auto weight = runtime::device_view(adapted(images->trf_input, trf_fetch, false), trf_type);
     if (!weight) return std::move(weight).take_diagnostics();
-    auto stream_view = runtime::device_view(*stream_t, *ops.stream->tensor);
+    auto stream_view =
+        runtime::device_view(adapted(images->stream_input, stream_fetch, false), stream_type);
     if (!stream_view) return std::move(stream_view).take_diagnostics();
-    auto ref = runtime::einsum_oracle({&*stream_view, 0}, {&*weight, 0}, out.output.axes);
+    const std::int64_t stream_zp = stream_fetch ? stream_fetch->zero_point.value_or(0) : 0;
+    const std::int64_t trf_zp = trf_fetch ? trf_fetch->zero_point.value_or(0) : 0;
+    auto ref =
+        runtime::einsum_oracle({&*stream_view, stream_zp}, {&*weight, trf_zp}, out.output.axes);
     if (!ref) return std::move(ref).take_diagnostics();
     auto model = runtime::tolerance_model_for_kernel(kernel);
     if (!model) return std::move(model).take_diagnostics();

@@ -1,11 +1,15 @@
 // The "lower → lay out → run → read back → verify" pipeline of `tujit run` (spec/cli.md), kept
-// apart from the command line: one engine runs the kernel's Sequencer IR program; `--verify` runs
-// the other engine on the same images and compares bit for bit, then checks the float64 oracle.
+// apart from the command line: one engine runs the kernel's Sequencer IR programs (the DM fetch
+// chains, then the contraction); `--verify` runs the other engine on the same inputs and compares
+// bit for bit, then checks the float64 oracle (or, for a kernel that only moves data, that every
+// element arrived unchanged).
 #pragma once
 
 #include "codegen/contraction_jit.h"
+#include "harness/cli/run_operands.h"
 #include "ir/lang/kernel.h"
 #include "ir/seq/contraction_program.h"
+#include "ir/seq/fetch_program.h"
 #include "ir/support/diagnostic.h"
 #include "runtime/tensor/logical_tensor.h"
 
@@ -16,24 +20,6 @@
 #include <vector>
 
 namespace tujit::cli {
-
-/// Which kernel parameters feed the contraction chain (contraction.md §5): the stream is the
-/// CollectTensor parameter the contract_outer stage is called on; the TRF is either a TrfTensor
-/// parameter or made in the kernel by `.to_trf()` of another CollectTensor parameter.
-struct RunOperands {
-  const ir::Stage* outer = nullptr;        // the contract_outer stage
-  const ir::Stage* lane = nullptr;         // the contract_lane stage of the same chain
-  const ir::KernelParam* stream = nullptr; // CollectTensor parameter
-  const ir::KernelParam* trf = nullptr;    // TrfTensor parameter, or the source of trf_store
-  const ir::Stage* trf_store = nullptr;    // the in-kernel to_trf stage, when there is one
-  /// The parameters whose contents the run needs (stream, then TRF or its source).
-  std::vector<const ir::KernelParam*> inputs() const { return {stream, trf}; }
-};
-
-/// Finds the operands, or an E-RUN-101 diagnostic "tujit run: … not supported yet: …" for a
-/// kernel shape the interpreter cannot be fed yet (DmTensor fetch path = issue 8, ambiguous
-/// parameters).
-Result<RunOperands> find_run_operands(const ir::Kernel& kernel);
 
 enum class Engine { Jit, Interp };
 std::string_view engine_name(Engine e);
@@ -51,12 +37,16 @@ struct RunRequest {
 };
 
 struct RunVerification {
-  /// The other engine's result equals this one's bit for bit (outputs, cell states, poison,
-  /// simulated MACs); else `engine_difference` names the first difference.
+  /// The other engine's result equals this one's bit for bit (the collected streams, outputs,
+  /// cell states, poison, simulated MACs); else `engine_difference` names the first difference.
   bool engines_bit_exact = false;
   std::string other_engine;
+  /// Why no second engine ran (then engines_bit_exact is false and means nothing).
+  std::optional<std::string> engines_not_compared;
   std::string engine_difference;
-  /// Why the float64 oracle does not describe the kernel (then no oracle fields).
+  /// Why the float64 oracle does not describe the kernel (then no oracle fields). For a Store /
+  /// Collect run the "oracle" is the input itself: every output element must equal the input
+  /// element (after the Fetch Adapter) bit for bit.
   std::optional<std::string> oracle_not_applicable;
   double oracle_max_abs_err = 0;
   bool oracle_ok = false;
@@ -65,10 +55,14 @@ struct RunVerification {
 };
 
 struct RunOutcome {
-  ir::seq::ContractionProgram program; // what the engines ran (cycle reports, benchmarks)
+  RunShape shape = RunShape::Contraction;
+  /// What the engines ran (cycle reports, benchmarks); Contraction runs only.
+  ir::seq::ContractionProgram program;
+  /// The DM fetch chains the kernel runs before its consumer (stream first, then the TRF's).
+  std::vector<ir::seq::FetchProgram> fetches;
   std::string engine = "jit";
   unsigned threads = 1;
-  runtime::LogicalTensor output; // over tensor_axes(output type), the accumulator dtype
+  runtime::LogicalTensor output; // over tensor_axes(output type), the output type's dtype
   std::vector<std::string> output_axes;
   std::string sha256; // of tensor_bytes(output) (spec/cli.md)
   std::uint64_t poisoned_outputs = 0;
@@ -80,6 +74,18 @@ struct RunOutcome {
   double run_ms = 0;    // lay out, execute, read back
   double verify_ms = 0; // the other engine and the oracle
 };
+
+/// The inputs of the engines for one run: the parameters' logical contents (given, or seeded
+/// random), laid out by their types, fetched and collected from DM and stored into the TRF as the
+/// kernel does, by `engine` (the DM fetch chains have an interpreter and a JIT form).
+struct RunImages {
+  runtime::LogicalTensor stream_input, trf_input; // the parameters' logical contents
+  runtime::DeviceImage stream;                    // what the consumer reads (a Collect image)
+  runtime::DeviceImage trf;                       // Contraction runs: the TRF operand
+  std::vector<ir::seq::FetchProgram> fetches;     // stream's, then the TRF source's
+};
+Result<RunImages> make_run_images(const ir::SpecFile& file, const ir::Kernel& kernel,
+                                  const RunOperands& ops, const RunRequest& req, Engine engine);
 
 /// Runs `kernel` of `file` on the requested engine. Diagnostics for a kernel the
 /// interpreter refuses (E-RUN-1xx), a given tensor of the wrong type/shape (E-RUN-004), …

@@ -78,7 +78,6 @@ struct Builder {
 
 Result<RunFootprint> run_footprint(const ir::SpecFile& file, const ir::Kernel& kernel,
                                    const RunOperands& ops, bool verify) {
-  (void)kernel;
   Builder b{file, {}, {}};
   for (const ir::KernelParam* p : ops.inputs()) {
     if (!p || !p->tensor) continue;
@@ -86,19 +85,26 @@ Result<RunFootprint> run_footprint(const ir::SpecFile& file, const ir::Kernel& k
     b.logical(role, *p->tensor, p->span);
     b.image(role, *p->tensor, p->span);
   }
+  // Streams the kernel fetches and collects from DM.
+  for (auto collect : {ops.stream_collect, ops.trf_collect})
+    if (collect)
+      b.image("collected stream", kernel.stages[*collect].output,
+              kernel.stages[*collect].name_span);
   if (ops.trf_store) b.image("stored TRF", ops.trf_store->output, ops.trf_store->name_span);
-  if (ops.lane) {
-    b.image("output", ops.lane->output, ops.lane->name_span);
-    b.logical("output", ops.lane->output, ops.lane->name_span);
-    if (verify) {
-      // --verify runs the other engine too (its own output image), then the oracle: its
-      // float64 result and its views of both inputs.
-      b.image("other engine's output", ops.lane->output, ops.lane->name_span);
-      b.logical("oracle output", ops.lane->output, ops.lane->name_span, kOracleElementBytes);
-      for (const ir::KernelParam* p : ops.inputs())
-        if (p && p->tensor)
-          b.logical(fmt::format("oracle view of '{}'", p->name), *p->tensor, p->span);
-    }
+  const ir::TensorType& out = ops.output_type(kernel);
+  const SourceSpan out_span = ops.lane    ? ops.lane->name_span
+                              : ops.store ? ops.store->name_span
+                                          : kernel.name_span;
+  if (ops.shape != RunShape::Collect) b.image("output", out, out_span);
+  b.logical("output", out, out_span);
+  if (verify) {
+    // --verify runs the other engine too (its own images and output), then the oracle: its
+    // float64 result and its views of both inputs.
+    b.image("other engine's output", out, out_span);
+    b.logical("oracle output", out, out_span, kOracleElementBytes);
+    for (const ir::KernelParam* p : ops.inputs())
+      if (p && p->tensor)
+        b.logical(fmt::format("oracle view of '{}'", p->name), *p->tensor, p->span);
   }
   if (!b.errors.empty()) return std::move(b.errors);
   return std::move(b.out);

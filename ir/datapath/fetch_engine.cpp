@@ -111,10 +111,41 @@ Result<FetchDerived> check_fetch(const SequencerDerivation& seq, ScalarType dtyp
   return out;
 }
 
+namespace {
+
+/// The first buffer position the loops read that `buf` declares `#{!}`, if any. Only buffers
+/// with bottom padding are walked; broadcast entries add no address, so they are left out.
+std::optional<std::uint64_t> bottom_read(const Mapping& buf, const SequencerConfig& c) {
+  if (buf.to_string().find("#{!}") == std::string::npos) return std::nullopt;
+  std::vector<bool> bottom(buf.size(), false);
+  for (std::uint64_t q = 0; q < buf.size(); ++q) {
+    const Cell cell = buf.map(q);
+    bottom[q] = cell.kind == Cell::Kind::Padding && cell.padding == PaddingKind::Bottom;
+  }
+  SequencerConfig moving = c;
+  std::erase_if(moving.entries, [](const SeqEntry& e) { return e.stride == 0; });
+  std::optional<std::uint64_t> first;
+  for_each_offset(moving, [&](std::uint64_t, std::uint64_t offset) {
+    if (!first && offset < bottom.size() && bottom[offset]) first = offset;
+  });
+  return first;
+}
+
+} // namespace
+
 Result<FetchDerived> verify_fetch(const FetchInput& in) {
   auto seq = derive_sequencer(in.buf, in.time, in.packet, SeqMode::Read);
   if (!seq) return std::move(seq).take_diagnostics();
-  return check_fetch(*seq, in.dtype, in.context, in.cast_to);
+  auto out = check_fetch(*seq, in.dtype, in.context, in.cast_to);
+  if (!out) return out;
+  if (auto q = bottom_read(in.buf, seq->config))
+    return seq_error(kReadsBottomPadding,
+                     fmt::format("the fetch reads buffer position {}, which `{}` declares bottom "
+                                 "padding (`#{{!}}`): such cells are never touched",
+                                 *q, in.buf.to_string()),
+                     {"fix: read only the live part of the buffer, or declare its padding top "
+                      "(`#`, readable) or zero (`#{0}`) (mapping.md §2, datapath.md §3)"});
+  return out;
 }
 
 } // namespace tujit::ir::datapath

@@ -31,6 +31,8 @@ inline constexpr SeqRule kReadsPastBuffer{"E-FETCH-016", "ReadsPastBuffer"};
 inline constexpr SeqRule kBroadcastWrite{"E-FETCH-017", "BroadcastWrite"};
 inline constexpr SeqRule kStreamPaddingUnsupported{"E-FETCH-018", "StreamPadding"};
 inline constexpr SeqRule kUnwrittenCells{"E-FETCH-019", "UnwrittenCells"};
+// mapping.md §2: bottom padding is never touched, not even read
+inline constexpr SeqRule kReadsBottomPadding{"E-FETCH-020", "ReadsBottomPadding"};
 
 /// The stage every diagnostic here carries.
 inline constexpr std::string_view kFetchStage = "fetch";

@@ -64,6 +64,16 @@ struct Stage {
   std::size_t chain = 0;
   /// The `let` name the chain's result is bound to (empty for the tail / a bare statement).
   std::string bound_to;
+  /// The stage whose output this stage reads (index into Kernel::stages, always smaller than this
+  /// stage's own); nullopt when the input is a kernel parameter or `begin(x.view())`.
+  std::optional<std::size_t> producer;
+  /// The kernel parameter the input's data comes from: the DmTensor of the chain's `begin`, or
+  /// the tensor parameter the chain starts from (through any number of stages).
+  std::string source;
+  /// contract_outer: the stage that made the TRF operand (a to_trf) and the parameter its data
+  /// comes from; producer nullopt when the operand is a TrfTensor parameter.
+  std::optional<std::size_t> trf_producer;
+  std::string trf_source;
 };
 
 /// A kernel input or other parameter.

@@ -23,6 +23,11 @@ struct Value {
   ContextKind ctx = ContextKind::Unknown;
   std::string name; // the variable a Tensor came from (for TRF operands)
   SourceSpan span;
+  /// The stage that produced a Tensor (index into Kernel::stages); nullopt for a parameter or
+  /// a `begin`. Stage::producer / Stage::source are taken from here.
+  std::optional<std::size_t> producer;
+  /// The kernel parameter the value's data comes from (the DmTensor of a `begin`).
+  std::string source;
 };
 
 struct MethodParam {
@@ -190,6 +195,7 @@ private:
     Value v;
     v.span = p.span;
     v.name = p.name;
+    v.source = p.name;
     if (r.kind == Resolved::Kind::Tensor) {
       kp.tensor = r.tensor;
       v.kind = Value::Kind::Tensor;
@@ -411,6 +417,7 @@ private:
     v.kind = Value::Kind::Tensor;
     v.tensor = std::move(t);
     v.ctx = recv.ctx;
+    v.source = arg.source;
     return v;
   }
 
@@ -464,6 +471,8 @@ private:
     st.context = recv.ctx;
     st.chain = chain_;
     st.bound_to = bound_to_;
+    st.producer = recv.producer;
+    st.source = recv.source;
 
     // contract_outer: Lane, TrfElement, TrfD come from the TRF operand.
     if (m.op == StageOp::ContractOuter && !type_trf_operand(call, in, args, st)) return fail;
@@ -589,6 +598,8 @@ private:
     v.tensor = std::move(out);
     v.ctx = recv.ctx;
     v.span = call.span;
+    v.producer = k_.stages.size() - 1;
+    v.source = recv.source;
     return v;
   }
 
@@ -638,6 +649,8 @@ private:
     const TensorType& t = trf.tensor;
     st.trf = t;
     st.trf_name = trf.name;
+    st.trf_producer = trf.producer;
+    st.trf_source = trf.source;
     st.trf_span = a.span;
     bool ok = true;
     // The TRF operand sits in the same Chip / Cluster / Slice as the stream (one type parameter

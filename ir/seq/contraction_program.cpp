@@ -1,5 +1,7 @@
 #include "ir/seq/contraction_program.h"
 
+#include "ir/seq/fnv1a.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,26 +14,6 @@ std::uint64_t count_live(const std::vector<std::uint8_t>& v, std::uint64_t size_
   if (v.empty()) return size_if_empty;
   return static_cast<std::uint64_t>(std::count_if(v.begin(), v.end(), [](auto x) { return x; }));
 }
-
-// FNV-1a over the bytes of each value: stable across runs and builds (no std::hash).
-class Fnv1a {
-public:
-  void add(std::uint64_t v) {
-    for (int i = 0; i < 8; ++i) {
-      h_ ^= (v >> (8 * i)) & 0xFFu;
-      h_ *= 0x100000001B3ull;
-    }
-  }
-  template <typename T>
-  void add_all(const std::vector<T>& v) {
-    add(v.size());
-    for (const T& x : v) add(static_cast<std::uint64_t>(x));
-  }
-  std::uint64_t value() const { return h_; }
-
-private:
-  std::uint64_t h_ = 0xCBF29CE484222325ull;
-};
 
 } // namespace
 

@@ -1,5 +1,8 @@
 #include "tests/support/kernel_gen.h"
 
+#include "tests/support/kernel_gen_digits.h"
+#include "tests/support/kernel_gen_fetch.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,123 +13,7 @@ namespace tujit::testing {
 
 namespace {
 
-// ---------------------------------------------------------------------------------------------
-// A digit model of mappings: every mapping the generator writes is a list of digits (outer →
-// inner), each a piece `base / stride % count` of an axis (possibly padded, `K # 64`) or a piece
-// of pure padding (`1 # n`: position 0 live). Splitting a list at n cells cuts through one digit
-// exactly as contraction.md §0 `split` does, so the generator can write Time/Packet/OP/Element
-// pieces that the verifiers must find equivalent.
-// ---------------------------------------------------------------------------------------------
-
-enum class Pad { None, Top, Zero };
-
-struct Digit {
-  std::string base;            // "K", "K # 64", "K #{0} 64"; unused for pad_only
-  std::uint64_t base_size = 1; // padded extent of base
-  std::uint64_t stride = 1;
-  std::uint64_t count = 1;
-  bool pad_only = false; // a piece of `1 # n`
-};
-
-using Digits = std::vector<Digit>;
-
-std::string padded(const std::string& name, Pad kind, std::uint64_t to) {
-  if (kind == Pad::None) return name;
-  return fmt::format("{} {} {}", name, kind == Pad::Top ? "#" : "#{0}", to);
-}
-
-Digit axis_digit(const std::string& base, std::uint64_t base_size) {
-  return Digit{base, base_size, 1, base_size, false};
-}
-
-Digit pad_digit(std::uint64_t n) {
-  return Digit{"", n, 1, n, true};
-}
-
-std::string text(const Digit& d) {
-  if (d.count <= 1) return "";
-  if (d.pad_only) return fmt::format("1 # {}", d.count);
-  std::string s = d.base;
-  if (d.stride > 1) s += fmt::format(" / {}", d.stride);
-  if (d.stride * d.count < d.base_size) s += fmt::format(" % {}", d.count);
-  return s;
-}
-
-std::string text(const Digits& ds) {
-  std::string s;
-  for (const auto& d : ds) {
-    std::string t = text(d);
-    if (!t.empty()) s += (s.empty() ? "" : ", ") + t;
-  }
-  return s.empty() ? "1" : s;
-}
-
-std::uint64_t size(const Digits& ds) {
-  std::uint64_t n = 1;
-  for (const auto& d : ds) n *= d.count;
-  return n;
-}
-
-Digits cat(std::initializer_list<Digits> parts) {
-  Digits out;
-  for (const auto& p : parts)
-    for (const auto& d : p)
-      if (d.count > 1) out.push_back(d);
-  return out;
-}
-
-/// Merges adjacent pieces of one axis that are contiguous (`K / 32, K % 32` → `K`).
-Digits merged(const Digits& ds) {
-  Digits out;
-  for (const auto& d : ds) {
-    if (d.count <= 1) continue;
-    if (!out.empty()) {
-      Digit& o = out.back();
-      if (!o.pad_only && !d.pad_only && o.base == d.base && o.stride == d.stride * d.count) {
-        o.stride = d.stride;
-        o.count *= d.count;
-        continue;
-      }
-    }
-    out.push_back(d);
-  }
-  return out;
-}
-
-/// contraction.md §0 split(M, n): (outer, inner) with inner the innermost n cells; nullopt when
-/// the cut is not a digit boundary of equal-sized pieces.
-std::optional<std::pair<Digits, Digits>> split(const Digits& ds, std::uint64_t n) {
-  Digits outer, inner;
-  std::uint64_t rem = n;
-  for (auto it = ds.rbegin(); it != ds.rend(); ++it) {
-    const Digit& d = *it;
-    if (d.count <= 1) continue;
-    if (rem == 1) {
-      outer.insert(outer.begin(), d);
-    } else if (d.count <= rem) {
-      if (rem % d.count != 0) return std::nullopt;
-      inner.insert(inner.begin(), d);
-      rem /= d.count;
-    } else {
-      if (d.count % rem != 0) return std::nullopt;
-      Digit in = d, out = d;
-      in.count = rem;
-      out.stride = d.stride * rem;
-      out.count = d.count / rem;
-      inner.insert(inner.begin(), in);
-      outer.insert(outer.begin(), out);
-      rem = 1;
-    }
-  }
-  if (rem != 1) return std::nullopt;
-  return std::make_pair(outer, inner);
-}
-
-std::uint64_t log2u(std::uint64_t x) {
-  std::uint64_t l = 0;
-  while (x > 1) x /= 2, ++l;
-  return l;
-}
+using namespace kernel_gen_detail;
 
 std::string join(const std::vector<std::string>& parts, const char* sep = ", ") {
   std::string s;
@@ -151,15 +38,6 @@ constexpr TypePair kAllPairs[] = {
     {"i9", "i8", 8, true},          {"i9", "i9", 8, true},       {"f8e4m3", "f8e4m3", 8, false},
     {"f8e5m2", "f8e5m2", 8, false}, {"bf16", "bf16", 16, false},
 };
-
-/// The DM type and Fetch Adapter call that produce a stream of `t` (DmFetch form): i5/i9 come
-/// from fetch_zero_point_sub on i4/i8 (contraction.md §2.2), the others from an identity
-/// fetch_cast or nothing.
-std::pair<std::string, std::string> dm_source(const std::string& t, std::int64_t zp, bool cast) {
-  if (t == "i5") return {"i4", fmt::format("\n        .fetch_zero_point_sub::<i5>({})", zp)};
-  if (t == "i9") return {"i8", fmt::format("\n        .fetch_zero_point_sub::<i9>({})", zp)};
-  return {t, cast ? fmt::format("\n        .fetch_cast::<{}>()", t) : std::string()};
-}
 
 } // namespace
 
@@ -194,7 +72,13 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
   KernelGenFeatures& f = g.features;
   KernelGenExpected& e = g.expected;
   const bool pad_ok = opt_.allow_padding;
-  auto pad_kind = [&] { return coin(0.5) ? Pad::Top : Pad::Zero; };
+  // A fetch reads padding as Top whatever memory holds (a `#{0}` stream term is E-FETCH-018,
+  // datapath.md §3), so a DmFetch kernel's streams are Top-padded; its DM buffers may still hold
+  // zeros there (kernel_gen_fetch.h). The coin is drawn either way: the sequence stays the same.
+  auto pad_kind = [&] {
+    const bool top = coin(0.5);
+    return top || f.form == "dm" ? Pad::Top : Pad::Zero;
+  };
 
   // Operand pair (§2.1).
   std::vector<TypePair> pairs;
@@ -223,7 +107,7 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
     f.padding.push_back(fmt::format("lane:{}", pad_name(lane_pad)));
   }
   Digits lane;
-  if (lanes > 1) lane.push_back(axis_digit(padded("N", lane_pad, lanes), lanes));
+  if (lanes > 1) lane.push_back(axis_digit("N", lane_pad, n_real, lanes));
 
   // PackSize and the packet (§5.1, §6).
   const std::uint64_t ps = pick({1, 2});
@@ -260,11 +144,10 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
       j_real = range(j / 2 + 1, j - 1);
       f.padding.push_back("J:top");
     }
-    jd.push_back(axis_digit(padded("J", j_real < j ? Pad::Top : Pad::None, j), j));
+    jd.push_back(axis_digit("J", Pad::Top, j_real, j));
     p2_size = j;
     if (pad_ok && 2 * j <= 32 && coin(0.2)) p2_size = 2 * j; // padded output columns
-    p2.push_back(
-        axis_digit(padded("J", p2_size > j_real ? Pad::Top : Pad::None, p2_size), p2_size));
+    p2.push_back(axis_digit("J", Pad::Top, j_real, p2_size));
     live_columns = j_real;
   } else {
     if (kind == PacketKind::PadCols) jd.push_back(pad_digit(j));
@@ -318,11 +201,11 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
     }
   }
   const std::string k_base = padded("K", k_pad, kp);
-  const Digit kg{k_base, kp, 1, grp, false};
+  const Digit kg{k_base, kp, 1, grp, false, "K", k};
   const std::uint64_t kri = rows / kro;
-  const Digit kto{k_base, kp, grp * kri, kro, false};
-  const Digit kti{k_base, kp, grp, kri, false};
-  const Digit kt{k_base, kp, grp, rows, false};
+  const Digit kto{k_base, kp, grp * kri, kro, false, "K", k};
+  const Digit kti{k_base, kp, grp, kri, false, "K", k};
+  const Digit kt{k_base, kp, grp, rows, false, "K", k};
   f.k_in_time = rows > 1;
   f.k_split_outer = kro > 1;
 
@@ -336,7 +219,7 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
     m_pad = pad_kind();
     f.padding.push_back(fmt::format("M:{}", pad_name(m_pad)));
   }
-  const Digits md = {axis_digit(padded("M", m_pad, mp), mp)};
+  const Digits md = {axis_digit("M", m_pad, m, mp)};
 
   // Time broadcast (§5.1): B in the TRF only, X in neither operand; both innermost in OutTime.
   std::uint64_t b = 1, bp = 1, x = 1;
@@ -352,7 +235,7 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
   }
   if (opt_.allow_broadcast && coin(0.15)) x = range(2, 3);
   Digits bd, xd;
-  if (b > 1) bd.push_back(axis_digit(padded("B", b_pad, bp), bp));
+  if (b > 1) bd.push_back(axis_digit("B", b_pad, b, bp));
   if (x > 1) xd.push_back(axis_digit("X", x));
   const Digits bcast = coin(0.5) ? cat({bd, xd}) : cat({xd, bd});
   f.broadcast_trf = b > 1;
@@ -463,6 +346,25 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
   // drops, so no live output reads it.
   g.expected_poison = k_pad == Pad::Top && (padded_cycles || (std::uint64_t{1} << e.depth) != k);
 
+  // DmFetch: each operand's DM buffer, fetch and adapter (kernel_gen_fetch.h), drawn only for
+  // this form so the CollectParams sequence of a seed does not change.
+  std::optional<FetchPlan> sp, wp;
+  bool trf_sub = true;
+  if (f.form == "dm") {
+    trf_sub = coin(0.7);
+    // A padded axis with one live element (`K # 2`, K = 1) is read as a stride-0 broadcast (the
+    // one-element axis has no digit in the buffer's normal form, datapath.md §4), so the packet
+    // is contiguous only up to it and the sub context's 8 B read does not fit (E-FETCH-015):
+    // such a TRF is fetched in the main context.
+    const Digit& t_in = trf_packet.back();
+    if (whole(t_in) && t_in.live == 1 && t_in.count < size(trf_packet)) trf_sub = false;
+    sp = plan_fetch(rng_, FetchRequest{time, packet, tp.stream, bits, false});
+    wp = plan_fetch(rng_, FetchRequest{trf_time, trf_packet, tp.trf, bits, trf_sub});
+    for (const auto& v : sp->features) f.fetch.push_back("stream:" + v);
+    for (const auto& v : wp->features) f.fetch.push_back("trf:" + v);
+    if (!trf_sub) f.fetch.push_back("trf:main");
+  }
+
   // The spec text.
   std::vector<std::string> axes = {fmt::format("M = {}", m), fmt::format("K = {}", k)};
   if (lanes > 1) axes.push_back(fmt::format("N = {}", n_real));
@@ -490,6 +392,7 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
   if (!f.padding.empty()) desc.push_back("pad[" + join(f.padding, ",") + "]");
   if (g.expected_poison) desc.push_back("poison");
   desc.push_back(f.form);
+  if (!f.fetch.empty()) desc.push_back("fetch[" + join(f.fetch, ",") + "]");
   g.kernel_name = name;
   g.description = join(desc, " ");
 
@@ -539,46 +442,34 @@ type Slice = m![{slice}];
                  fmt::arg("result", result), fmt::arg("trf_type", trf_type)) +
              chain;
   } else {
-    // The DM tensors hold the logical axes in declaration order; the fetch sequences them into
-    // the same Time/Packet that collect produces (one flit per packet).
-    std::vector<std::string> in_axes = {"M", "K"}, w_axes;
-    if (kind == PacketKind::Stream || kind == PacketKind::Shared) in_axes.push_back("J");
-    if (lanes > 1) w_axes.push_back("N");
-    if (b > 1) w_axes.push_back("B");
-    w_axes.push_back("K");
-    if (j_in_trf) w_axes.push_back("J");
-    const bool is_int4 = bits == 4;
-    const std::int64_t zp_s =
-        static_cast<std::int64_t>(range(0, is_int4 ? 15 : 255)) - (is_int4 ? 8 : 128);
-    const std::int64_t zp_w =
-        static_cast<std::int64_t>(range(0, is_int4 ? 15 : 255)) - (is_int4 ? 8 : 128);
-    const auto [s_dm, s_cast] = dm_source(tp.stream, zp_s, coin(0.5));
-    const auto [w_dm, w_cast] = dm_source(tp.trf, zp_w, coin(0.5));
     g.spec = header +
              fmt::format(
                  R"(pub fn {name}<'l>(
     ctx: &'l mut Context,
-    input_dm: &DmTensor<{s_dm}, Chip, Cluster, Slice, m![{in_axes}]>,
-    trf_dm: &DmTensor<{w_dm}, Chip, Cluster, Slice, m![{w_axes}]>,
+    input_dm: &DmTensor<{s_dm}, Chip, Cluster, Slice, m![{s_elem}]>,
+    trf_dm: &DmTensor<{w_dm}, Chip, Cluster, Slice, m![{w_elem}]>,
 ) -> {result} {{
     let trf: {trf_type} = ctx
-        .sub
+        .{w_ctx}
         .begin(trf_dm.view())
-        .fetch::<m![{trf_time}], m![{trf_packet}]>(){w_cast}
+        .fetch::<m![{w_time}], m![{w_packet}]>(){w_adapter}
         .collect::<m![{trf_time}], m![{trf_packet}]>()
         .to_trf();
 
     ctx.main
         .begin(input_dm.view())
-        .fetch::<m![{time}], m![{packet}]>(){s_cast}
+        .fetch::<m![{s_time}], m![{s_packet}]>(){s_adapter}
         .collect::<m![{time}], m![{packet}]>()
 )",
-                 fmt::arg("name", name), fmt::arg("s_dm", s_dm), fmt::arg("w_dm", w_dm),
-                 fmt::arg("in_axes", join(in_axes)), fmt::arg("w_axes", join(w_axes)),
+                 fmt::arg("name", name), fmt::arg("s_dm", sp->dm_type),
+                 fmt::arg("s_elem", sp->element), fmt::arg("w_dm", wp->dm_type),
+                 fmt::arg("w_elem", wp->element), fmt::arg("w_ctx", trf_sub ? "sub" : "main"),
+                 fmt::arg("w_time", wp->time), fmt::arg("w_packet", wp->packet),
+                 fmt::arg("w_adapter", wp->adapter), fmt::arg("s_time", sp->time),
+                 fmt::arg("s_packet", sp->packet), fmt::arg("s_adapter", sp->adapter),
                  fmt::arg("time", text(time)), fmt::arg("packet", text(packet)),
                  fmt::arg("trf_time", text(trf_time)), fmt::arg("trf_packet", text(trf_packet)),
-                 fmt::arg("s_cast", s_cast), fmt::arg("w_cast", w_cast), fmt::arg("result", result),
-                 fmt::arg("trf_type", trf_type)) +
+                 fmt::arg("result", result), fmt::arg("trf_type", trf_type)) +
              chain;
   }
   out = std::move(g);

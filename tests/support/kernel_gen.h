@@ -18,7 +18,23 @@
 //   spatial        an axis S over Slice (and Cluster) shared by stream, TRF and output;
 //   padding        `#` (Top) or `#{0}` (zero) on M, K (reduced: Top poisons, zero does not), N,
 //                  J and B, and padded output columns (`# p` on P2);
-//   LaneMode       Interleaved or Sequential.
+//   LaneMode       Interleaved or Sequential;
+//   form           the operands as CollectTensor parameters, or fetched from DmTensor parameters
+//                  and collected in the kernel (KernelForm::DmFetch, kernel_gen_fetch.h: fetch
+//                  packets of 1/2/4 flits or a short live part, DM orders, DM padding, adapters,
+//                  main / sub context).
+//
+// What the DmFetch form cannot generate, and why:
+//   - zero padding in any fetched stream (`M #{0} 8`): a fetch stream term may only declare Top
+//     padding (E-FETCH-018, datapath.md §3), even where the DM buffer holds that very `#{0}`
+//     digit; the DmFetch streams are Top-padded and the DM buffers hold `#` or `#{0}`;
+//   - a fetch packet that is not whole 8 B words (Collect's input rule, E-COLLECT-004), or whose
+//     contiguous part is not whole bytes (main) / 8 B words (sub) (E-FETCH-015): an i4 gather,
+//     a sub-context gather;
+//   - a padded axis with one live element (`K # 2`, K = 1) inside a sub-context packet: a
+//     one-element axis has no digit in the buffer's normal form, so the derivation reads `K # 2`
+//     as a stride-0 broadcast (datapath.md §4 "does not occur in Buf"), which leaves less than
+//     8 B contiguous (E-FETCH-015); such a TRF is fetched in the main context.
 //
 // Findings (spec-valid kernels today's code gets wrong; generated only on request, see
 // KernelGenOptions; reproducers in the helper's report):
@@ -51,8 +67,11 @@ enum class KernelForm {
   /// what `tujit run` / harness/cli/run_kernel.h can feed today.
   CollectParams,
   /// A whole chain from `DmTensor` parameters (`ctx.main.begin(..).fetch().collect()`, the TRF
-  /// in `ctx.sub`), with an identity `fetch_cast` or, for i5/i9, `fetch_zero_point_sub`. Checked
-  /// by `tujit check`; not runnable until the DM fetch path (issue 8).
+  /// source in `ctx.sub` or `ctx.main`): each DM buffer laid out in the order its fetch reads it,
+  /// fetch packets of one, two or four flits or a short live part, identity `fetch_cast` and, for
+  /// i5/i9, `fetch_zero_point_sub` (tests/support/kernel_gen_fetch.h). Every fetch and collect
+  /// passes the checker by construction. All padding the streams carry is Top (a fetch cannot
+  /// promise zeros, E-FETCH-018); the DM buffers may hold `#{0}` there.
   DmFetch,
   /// Either, half each.
   Mixed,
@@ -97,6 +116,7 @@ struct KernelGenFeatures {
   std::string mode;                 // "Interleaved" / "Sequential"
   std::string packet;               // "full", "partial-stream", "partial-shared", "partial-pad"
   std::string form;                 // "collect" / "dm"
+  std::vector<std::string> fetch;   // DmFetch variations, e.g. "stream:wide2", "trf:row-pad"
   std::vector<std::string> padding; // e.g. "M:top", "K:zero", "lane:top", "out"
   bool k_in_time = false;           // K has a reduced time digit
   bool k_split_outer = false;       // a reduced K digit outside M (InnerTime > 1 possible)

@@ -1,51 +1,19 @@
 // `tujit check` in-process (spec/cli.md): JSON shape, exit codes, --kernel.
 #include "harness/cli/command.h"
+#include "tests/support/cli_capture.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 using namespace tujit::cli;
-namespace fs = std::filesystem;
+using tujit::testing::TempDir;
 
 namespace {
 
-struct Run {
-  int status;
-  std::string out;
-  std::string err;
-};
+using Run = tujit::testing::CliRun;
+const auto spec = &tujit::testing::source_path;
 
-Run check(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  CommandIO io{out, err};
-  std::vector<std::string> argv = {"tujit", "check"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  int status = run_cli(argv, io);
-  return {status, out.str(), err.str()};
-}
-
-std::string spec(const std::string& rel) {
-  return (fs::path(TUJIT_SOURCE_DIR) / rel).string();
-}
-
-/// A temporary spec file holding `text`, removed at scope end.
-struct TempSpec {
-  fs::path path;
-  explicit TempSpec(const std::string& name, const std::string& text)
-      : path(fs::temp_directory_path() / ("tujit_cli_check_" + name + ".rs")) {
-    std::ofstream(path, std::ios::binary) << text;
-  }
-  ~TempSpec() {
-    std::error_code ec;
-    fs::remove(path, ec);
-  }
-  TempSpec(const TempSpec&) = delete;
-  TempSpec& operator=(const TempSpec&) = delete;
-};
+const tujit::testing::TujitCommand check{"check"};
 
 const char* kTwoKernels = R"(axes![A = 8];
 fn first<'l, const T: Tu>(x: CollectTensor<'l, T, i32, m![1], m![1 # 2], m![1 # 256], m![1], m![A]>)
@@ -103,8 +71,9 @@ TEST_CASE("tujit check: an invalid spec gives diagnostics and exit 1", "[cli-che
 }
 
 TEST_CASE("tujit check: several kernels and --kernel", "[cli-check]") {
-  TempSpec f("two", kTwoKernels);
-  Run all = check({f.path.string(), "--json"});
+  TempDir dir("cli_check");
+  const std::string f = dir.file("two.rs", kTwoKernels);
+  Run all = check({f, "--json"});
   CHECK(all.status == kExitUserError);
   auto doc = nlohmann::json::parse(all.out);
   REQUIRE(doc["kernels"].size() == 2);
@@ -113,7 +82,7 @@ TEST_CASE("tujit check: several kernels and --kernel", "[cli-check]") {
   CHECK(doc["kernels"][1]["name"] == "second");
   CHECK(doc["kernels"][1]["ok"] == false);
 
-  Run one = check({f.path.string(), "--json", "--kernel", "first"});
+  Run one = check({f, "--json", "--kernel", "first"});
   CHECK(one.status == kExitOk); // the other kernel's error is not this kernel's
   auto d1 = nlohmann::json::parse(one.out);
   REQUIRE(d1["kernels"].size() == 1);
@@ -121,10 +90,10 @@ TEST_CASE("tujit check: several kernels and --kernel", "[cli-check]") {
   CHECK(d1["kernels"][0]["stages"][0]["op"] == "to_vrf");
   CHECK(d1["diagnostics"].empty());
 
-  Run two = check({f.path.string(), "--kernel=second"});
+  Run two = check({f, "--kernel=second"});
   CHECK(two.status == kExitUserError);
 
-  Run none = check({f.path.string(), "--kernel", "third"});
+  Run none = check({f, "--kernel", "third"});
   CHECK(none.status == kExitUsage);
   CHECK(none.err.find("first, second") != std::string::npos);
 }

@@ -107,8 +107,10 @@ TEST_CASE("tujit explain --json is check's JSON plus the IR and the cycles", "[k
     CHECK(cycles > 1);
     CHECK(k["ir"]["text"].get<std::string>().find("program matmul") != std::string::npos);
     CHECK(k["cycles"]["analytic"]["total"].get<std::uint64_t>() >= cycles);
+    CHECK(k["fetches"].empty()); // matmul fetches nothing from DM
     k.erase("ir");
     k.erase("cycles");
+    k.erase("fetches");
   }
   CHECK(ej == nlohmann::json::parse(c.out));
   auto bad = cli({"explain", file, "--kernel", "nope"});

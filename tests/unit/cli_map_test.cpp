@@ -1,6 +1,7 @@
 // `tujit map` in process (spec/cli.md): the book example, JSON shape, carets under the offending
 // column of an argument, exit statuses.
 #include "harness/cli/command.h"
+#include "tests/support/cli_capture.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -13,21 +14,9 @@ using namespace tujit;
 
 namespace {
 
-struct Run {
-  int status = -1;
-  std::string out, err;
-};
+using Run = testing::CliRun;
 
-Run tujit_map(std::vector<std::string> args) {
-  args.insert(args.begin(), {"tujit", "map"});
-  std::ostringstream out, err;
-  cli::CommandIO io{out, err};
-  Run r;
-  r.status = cli::run_cli(args, io);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+const testing::TujitCommand tujit_map{"map"};
 
 // The column (0-based, within the quoted argument line) of the first caret in rendered output.
 std::size_t caret_column(const std::string& rendered) {

@@ -3,64 +3,26 @@
 #include "harness/cli/command.h"
 #include "runtime/npy/npy.h"
 #include "runtime/tensor/sha256.h"
+#include "tests/support/cli_capture.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <sstream>
-#include <unistd.h>
 
 using namespace tujit::cli;
-namespace fs = std::filesystem;
 namespace rt = tujit::runtime;
 
 namespace {
 
-struct Run {
-  int status;
-  std::string out;
-  std::string err;
-  nlohmann::json json() const { return nlohmann::json::parse(out); }
-};
+using Run = tujit::testing::CliRun;
+using tujit::testing::TempDir;
+const auto spec = &tujit::testing::source_path;
 
-Run run(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  CommandIO io{out, err};
-  std::vector<std::string> argv = {"tujit", "run"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  int status = run_cli(argv, io);
-  return {status, out.str(), err.str()};
-}
-
-std::string spec(const std::string& rel) {
-  return (fs::path(TUJIT_SOURCE_DIR) / rel).string();
-}
-
-/// A fresh temporary directory, removed at scope end.
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& name)
-      : path(fs::temp_directory_path() /
-             ("tujit_cli_run_" + name + "_" + std::to_string(::getpid()))) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name, const std::string& text = "") const {
-    fs::path p = path / name;
-    if (!text.empty()) std::ofstream(p, std::ios::binary) << text;
-    return p.string();
-  }
-};
+const tujit::testing::TujitCommand run{"run"};
 
 std::vector<std::uint8_t> file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -86,41 +48,39 @@ std::vector<std::uint8_t> raw_bytes(const std::vector<T>& v) {
   return b;
 }
 
-// i8 × i8 → i32 (contraction.md §2.1), the stream and the TRF as parameters: the types of
-// specs/derived/i8_contract.rs without its DmTensor fetch path.
-const char* kI8Contract = R"(axes![A = 8, K8 = 32, R = 8];
+// i8 × i8 → i32 (contraction.md §2.1): the types of specs/derived/i8_contract.rs without its
+// DmTensor fetch path. `trf_param` is the TRF parameter (the TrfTensor itself, or a second
+// CollectTensor), `store` the `let` that stores it in the kernel by `.to_trf()` (or nothing).
+std::string i8_kernel(const std::string& name, const std::string& trf_param,
+                      const std::string& store, const std::string& trf_operand) {
+  return fmt::format(R"(axes![A = 8, K8 = 32, R = 8];
 type Chip = m![1];
 type Cluster = m![1 # 2];
 type Slice = m![1 # 256];
-fn i8_param<'l, const T: Tu>(
+fn {}<'l, const T: Tu>(
     input: CollectTensor<'l, T, i8, Chip, Cluster, Slice, m![A], m![K8]>,
-    trf: &TrfTensor<i8, Chip, Cluster, Slice, m![R], m![K8]>,
-) -> ContractTensor<'l, T, i32, Chip, Cluster, Slice, m![A], m![R]> {
-    input
-        .contract_outer::<m![A], m![K8], _, _, _>(trf)
+    {},
+) -> ContractTensor<'l, T, i32, Chip, Cluster, Slice, m![A], m![R]> {{
+{}    input
+        .contract_outer::<m![A], m![K8], _, _, _>({})
         .contract_packet::<m![1]>()
         .contract_time::<m![A]>()
         .contract_lane::<m![A], m![R]>(LaneMode::Interleaved)
+}}
+)",
+                     name, trf_param, store, trf_operand);
 }
-)";
+
+// The TRF as a parameter.
+const std::string kI8Contract =
+    i8_kernel("i8_param", "trf: &TrfTensor<i8, Chip, Cluster, Slice, m![R], m![K8]>", "", "trf");
 
 // The same, with the TRF stored in the kernel by `.to_trf()` of a second CollectTensor.
-const char* kI8Store = R"(axes![A = 8, K8 = 32, R = 8];
-type Chip = m![1];
-type Cluster = m![1 # 2];
-type Slice = m![1 # 256];
-fn i8_store<'l, const T: Tu>(
-    input: CollectTensor<'l, T, i8, Chip, Cluster, Slice, m![A], m![K8]>,
-    weights: CollectTensor<'l, T, i8, Chip, Cluster, Slice, m![R], m![K8]>,
-) -> ContractTensor<'l, T, i32, Chip, Cluster, Slice, m![A], m![R]> {
-    let trf: TrfTensor<i8, Chip, Cluster, Slice, m![R], m![K8]> = weights.to_trf();
-    input
-        .contract_outer::<m![A], m![K8], _, _, _>(&trf)
-        .contract_packet::<m![1]>()
-        .contract_time::<m![A]>()
-        .contract_lane::<m![A], m![R]>(LaneMode::Interleaved)
-}
-)";
+const std::string kI8Store =
+    i8_kernel("i8_store", "weights: CollectTensor<'l, T, i8, Chip, Cluster, Slice, m![R], m![K8]>",
+              "    let trf: TrfTensor<i8, Chip, Cluster, Slice, m![R], m![K8]> = "
+              "weights.to_trf();\n",
+              "&trf");
 
 } // namespace
 
@@ -170,7 +130,7 @@ TEST_CASE("run: the seed fixes the output", "[cli-run]") {
 }
 
 TEST_CASE("run: given all-ones inputs give K in every output", "[cli-run]") {
-  TempDir dir("ones");
+  TempDir dir("cli_run_ones");
   // Parameter shapes over their axes in declaration order: input [V, M, K], trf [V, N, K]
   // (V % 16 in Slice, V / 16 in Cluster; the TRF holds every V).
   const std::vector<float> ones_in(32 * 32 * 32, 1.0f), ones_trf(32 * 8 * 32, 1.0f);
@@ -192,7 +152,7 @@ TEST_CASE("run: given all-ones inputs give K in every output", "[cli-run]") {
 }
 
 TEST_CASE("run: --output writes the logical tensor and refuses to overwrite", "[cli-run]") {
-  TempDir dir("output");
+  TempDir dir("cli_run_output");
   const std::string out = dir.file("o.npy");
   Run r = run({spec("specs/bmatmul_m_in_time.rs"), "--output", out, "--json"});
   INFO(r.err);
@@ -213,8 +173,8 @@ TEST_CASE("run: --output writes the logical tensor and refuses to overwrite", "[
 }
 
 TEST_CASE("run: an i8 kernel matches the oracle exactly", "[cli-run]") {
-  TempDir dir("i8");
-  for (const char* text : {kI8Contract, kI8Store}) {
+  TempDir dir("cli_run_i8");
+  for (const std::string& text : {kI8Contract, kI8Store}) {
     const std::string path = dir.file("k.rs", text);
     Run r = run({path, "--verify", "--json", "--seed", "11"});
     INFO(text << r.err);
@@ -230,7 +190,7 @@ TEST_CASE("run: an i8 kernel matches the oracle exactly", "[cli-run]") {
 }
 
 TEST_CASE("run: given i8 inputs give the brute-force products", "[cli-run]") {
-  TempDir dir("i8given");
+  TempDir dir("cli_run_i8given");
   const std::string path = dir.file("k.rs", kI8Store);
   std::vector<std::int8_t> a(8 * 32), w(8 * 32);
   for (int i = 0; i < 8; ++i)
@@ -272,16 +232,53 @@ TEST_CASE("run: --verify does not claim ok when the oracle does not apply", "[cl
         std::string::npos);
 }
 
-TEST_CASE("run: kernels the interpreter cannot be fed yet are refused", "[cli-run]") {
-  // i8_contract fetches its operands from DmTensor parameters (issue 8).
-  Run r = run({spec("specs/derived/i8_contract.rs")});
+TEST_CASE("run: kernels with nothing tujit can run are refused", "[cli-run]") {
+  // A kernel body without any Tensor Unit stage: no contraction, store or collect to run.
+  TempDir dir("cli_run_nothing");
+  const std::string path = dir.file("nothing.rs", R"(
+use furiosa_opt_std::prelude::*;
+axes![A = 8];
+pub fn nothing(ctx: &mut Context, x: &DmTensor<i8, m![1], m![1 # 2], m![1 # 256], m![A]>) {}
+)");
+  Run r = run({path});
   CHECK(r.status == kExitUserError);
-  CHECK(r.err.find("not supported yet") != std::string::npos);
-  CHECK(r.err.find("DmTensor") != std::string::npos);
+  CHECK(r.err.find("error[E-RUN-101]") != std::string::npos);
+  CHECK(r.err.find("nothing") != std::string::npos);
+}
+
+TEST_CASE("run: part of a contraction chain runs stage by stage", "[cli-run]") {
+  // lane_interleaved starts from a ContractTime tensor: only the Lane Folder runs, on the
+  // stage-by-stage interpreter; --verify says there is no second engine and no oracle.
+  Run r = run({spec("specs/lane_interleaved.rs"), "--verify", "--json"});
+  INFO(r.err);
+  REQUIRE(r.status == kExitOk);
+  auto j = r.json();
+  CHECK(j["engine"] == "interp");
+  CHECK(j["verify"]["engines_bit_exact"].is_null());
+  CHECK(j["verify"]["engines_not_compared"].get<std::string>().find("stage-by-stage") !=
+        std::string::npos);
+  CHECK(j["verify"]["oracle_ok"].is_null());
+  CHECK(j.count("cycles") == 0);
+}
+
+TEST_CASE("run: a kernel that fetches its operands from DM matches the oracle", "[cli-run]") {
+  // i8_contract fetches both operands from DmTensor parameters (issue 5): i8 × i8 sums in i32
+  // are exact, so the float64 oracle agrees to the bit.
+  Run r = run({spec("specs/derived/i8_contract.rs"), "--verify", "--json"});
+  INFO(r.err);
+  REQUIRE(r.status == kExitOk);
+  auto j = r.json();
+  CHECK(j["output"]["dtype"] == "i32");
+  CHECK(j["output"]["axes"] == nlohmann::json::array({"A", "R"}));
+  CHECK(j["output"]["shape"] == nlohmann::json::array({8, 8}));
+  CHECK(j["simulated_macs"] == 8 * 8 * 32); // A·R outputs, each over K8 = 32
+  CHECK(j["verify"]["engines_bit_exact"] == true);
+  CHECK(j["verify"]["oracle_ok"] == true);
+  CHECK(j["verify"]["oracle_max_abs_err"] == 0.0);
 }
 
 TEST_CASE("run: usage errors and wrong inputs", "[cli-run]") {
-  TempDir dir("usage");
+  TempDir dir("cli_run_usage");
   const std::string bm = spec("specs/bmatmul_m_in_time.rs");
   Run k = run({bm, "--kernel", "nope"});
   CHECK(k.status == kExitUsage);

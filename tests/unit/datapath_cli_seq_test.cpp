@@ -2,11 +2,11 @@
 // merged configuration, refusals (exit 1, stage `fetch`, the configuration still shown when only
 // the engine check failed), carets into the offending option, usage errors (exit 2).
 #include "harness/cli/command.h"
+#include "tests/support/cli_capture.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,21 +14,9 @@ using namespace tujit;
 
 namespace {
 
-struct Run {
-  int status = -1;
-  std::string out, err;
-};
+using Run = testing::CliRun;
 
-Run tujit_seq(std::vector<std::string> args) {
-  args.insert(args.begin(), {"tujit", "seq"});
-  std::ostringstream out, err;
-  cli::CommandIO io{out, err};
-  Run r;
-  r.status = cli::run_cli(args, io);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+const testing::TujitCommand tujit_seq{"seq"};
 
 nlohmann::json pairs(std::vector<std::pair<int, int>> l) {
   nlohmann::json a = nlohmann::json::array();

@@ -2,7 +2,9 @@
 // support (issue 6: types × lane counts × PackSize × LaneMode × padding): every generated kernel
 // passes `tujit check` with the derived values the book's formulas give (computed by the
 // generator from its own choices), runs on the reference interpreter, agrees with the float64
-// oracle, and reports poisoned outputs exactly when a Top padding reaches a live output.
+// oracle, and reports poisoned outputs exactly when a Top padding reaches a live output. The
+// DmFetch and Mixed forms (operands fetched from DM in the kernel) check clean in every stage,
+// every fetch and collect included, and run from DM on both engines.
 #include "harness/cli/run_kernel.h"
 #include "ir/lang/kernel.h"
 #include "ir/types/scalar_type.h"
@@ -24,6 +26,7 @@ namespace {
 
 constexpr std::uint64_t kSeed = 20261130; // fixed: deterministic
 constexpr int kKernels = 1000;
+constexpr int kDmKernels = 300; // per DM form (DmFetch, Mixed)
 
 std::uint64_t number(const verify::StageCheck& s, const std::string& key) {
   auto it = s.derived.find(key);
@@ -72,6 +75,7 @@ struct Distribution {
     ++counts["expected poison"][g.expected_poison ? "yes" : "no"];
     if (f.padding.empty()) ++counts["padding"]["none"];
     for (const auto& p : f.padding) ++counts["padding"][p];
+    for (const auto& x : f.fetch) ++counts["fetch"][x];
   }
   std::string text() const {
     std::string s;
@@ -86,17 +90,25 @@ struct Distribution {
 
 } // namespace
 
-TEST_CASE("kernel gen: every generated kernel checks clean with the book's derived values",
-          "[kernel-gen]") {
+namespace {
+
+/// The stages of `kernel` with operation `op`, with their checks.
+std::vector<std::pair<const Stage*, const verify::StageCheck*>>
+stages_of(const Kernel& k, const verify::KernelCheck& kc, StageOp op) {
+  std::vector<std::pair<const Stage*, const verify::StageCheck*>> out;
+  for (std::size_t i = 0; i < k.stages.size() && i < kc.stages.size(); ++i)
+    if (k.stages[i].op == op) out.emplace_back(&k.stages[i], &kc.stages[i]);
+  return out;
+}
+
+/// Checks `n` kernels of `form`: every one checks with zero diagnostics, with the book's derived
+/// values for the contraction and, for DM kernels, a legal read per fetch (datapath.md §5) and
+/// one 32 B flit per collected packet (§8).
+void check_generated(testing::KernelForm form, int n, Distribution& dist) {
   testing::KernelGenOptions opt;
-  // CollectParams only: since the kernel checker derives every fetch's sequencer configuration
-  // (datapath.md §4–§5), the generator's DM layouts are refused (E-FETCH-015: the packet's
-  // innermost piece is not contiguous in its DmTensor). Its DmFetch form must lay the DM buffer
-  // out in fetch order before it can come back here (issue 8).
-  opt.form = testing::KernelForm::CollectParams;
+  opt.form = form;
   testing::KernelGenerator gen(kSeed, opt);
-  Distribution dist;
-  for (int i = 0; i < kKernels; ++i) {
+  for (int i = 0; i < n; ++i) {
     auto g = gen.next();
     dist.add(g);
     INFO(g.description << "\n" << g.spec);
@@ -110,12 +122,14 @@ TEST_CASE("kernel gen: every generated kernel checks clean with the book's deriv
     auto spec = analyze_spec(src);
     INFO((spec.ok() ? std::string() : dump(src, spec.diagnostics())));
     REQUIRE(spec.ok());
+    REQUIRE(spec->warnings.empty());
     REQUIRE(spec->kernels.size() == 1);
     const Kernel& k = spec->kernels[0];
     CHECK(k.name == g.kernel_name);
     auto kc = verify::check_kernel(*spec, k);
     INFO(dump(spec->source, kc.all_diagnostics()));
     REQUIRE(kc.ok());
+    REQUIRE(kc.all_diagnostics().empty());
 
     const auto* trf = stage(k, kc, StageOp::ToTrf);
     const auto* outer = stage(k, kc, StageOp::ContractOuter);
@@ -138,10 +152,85 @@ TEST_CASE("kernel gen: every generated kernel checks clean with the book's deriv
     CHECK(number(*time, "inner_time") == e.inner_time);
     CHECK(number(*lane, "inner_time") == e.inner_time);
     CHECK(number(*lane, "output_flits") == e.output_flits);
+
+    // The DM chains: one fetch and one collect per operand.
+    const bool dm = g.features.form == "dm";
+    const auto fetches = stages_of(k, kc, StageOp::Fetch);
+    const auto collects = stages_of(k, kc, StageOp::Collect);
+    CHECK(fetches.size() == (dm ? 2u : 0u));
+    CHECK(collects.size() == (dm ? 2u : 0u));
+    for (const auto& [s, c] : fetches) {
+      // datapath.md §5: a read moves 1, 2, 4, 8, 16 or 32 B (the sub context exactly 8 B), a
+      // packet is whole reads, and no read leaves the buffer.
+      const std::uint64_t bytes = number(*c, "read_bytes");
+      CHECK((bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16 || bytes == 32));
+      if (s->context == ContextKind::Sub) CHECK(bytes == 8);
+      CHECK(number(*c, "read_size") * number(*c, "reads_per_packet") == number(*c, "packet_size"));
+      CHECK(number(*c, "footprint") <= number(*c, "buffer_size"));
+    }
+    for (const auto& [s, c] : collects) {
+      // §8: the collected packet is one 32 B flit.
+      const std::uint64_t bits = wire_bits(s->output.dtype);
+      CHECK(s->output.mapping(Slot::Packet).size() * bits == 256);
+    }
   }
-  CHECK(dist.counts["form"]["collect"] == kKernels);
-  WARN("kernel gen distribution (" << kKernels << " kernels, seed " << kSeed << "):\n"
-                                   << dist.text());
+}
+
+} // namespace
+
+TEST_CASE("kernel gen: every generated kernel checks clean with the book's derived values",
+          "[kernel-gen]") {
+  // Every form: CollectParams (the collected operands as parameters), DmFetch (every operand
+  // fetched from DM and collected in the kernel) and Mixed. All stages are checked, including
+  // every fetch (the sequencer derivation, read size and buffer bounds) and collect.
+  SECTION("CollectParams") {
+    Distribution dist;
+    check_generated(testing::KernelForm::CollectParams, kKernels, dist);
+    CHECK(dist.counts["form"]["collect"] == kKernels);
+    WARN("kernel gen distribution (" << kKernels << " kernels, seed " << kSeed << "):\n"
+                                     << dist.text());
+  }
+  SECTION("DmFetch") {
+    Distribution dist;
+    check_generated(testing::KernelForm::DmFetch, kDmKernels, dist);
+    CHECK(dist.counts["form"]["dm"] == kDmKernels);
+    // The DM variations are all reached (kernel_gen_fetch.h).
+    for (const char* v : {"stream:wide2",
+                          "stream:wide4",
+                          "stream:short",
+                          "stream:outer-pad",
+                          "stream:time-order",
+                          "stream:split-packet",
+                          "stream:gather",
+                          "stream:row-pad",
+                          "stream:dm-pad:top",
+                          "stream:dm-pad:zero",
+                          "stream:cast",
+                          "stream:zp",
+                          "trf:wide2",
+                          "trf:wide4",
+                          "trf:time-order",
+                          "trf:split-packet",
+                          "trf:row-pad",
+                          "trf:dm-pad:top",
+                          "trf:dm-pad:zero",
+                          "trf:cast",
+                          "trf:zp",
+                          "trf:sub",
+                          "trf:main"}) {
+      INFO("fetch variation " << v);
+      CHECK(dist.counts["fetch"][v] > 0);
+    }
+    WARN("kernel gen distribution, DmFetch (" << kDmKernels << " kernels, seed " << kSeed << "):\n"
+                                              << dist.text());
+  }
+  SECTION("Mixed") {
+    Distribution dist;
+    check_generated(testing::KernelForm::Mixed, kDmKernels, dist);
+    CHECK(dist.counts["form"]["dm"] > 0);
+    CHECK(dist.counts["form"]["collect"] > 0);
+    CHECK(dist.counts["form"]["dm"] + dist.counts["form"]["collect"] == kDmKernels);
+  }
 }
 
 namespace {
@@ -206,7 +295,9 @@ Result<RunCheck> run_on_interpreter(const SpecFile& spec, const Kernel& k, std::
 
 TEST_CASE("kernel gen: every generated kernel runs on the interpreter and matches the oracle",
           "[kernel-gen]") {
-  testing::KernelGenerator gen(kSeed); // CollectParams: the form run_kernel feeds today
+  // CollectParams: this test computes the oracle itself from the parameters' contents (a DM
+  // kernel's zero points and DM layouts are run_kernel's --verify's, tested below).
+  testing::KernelGenerator gen(kSeed);
   Distribution dist;
   int poisoned = 0;
   const auto t0 = std::chrono::steady_clock::now();
@@ -293,4 +384,66 @@ TEST_CASE("kernel gen: generated kernels through run_kernel --verify (JIT and or
     if (!v.oracle_not_applicable) CHECK(v.oracle_ok);
     CHECK((run->poisoned_outputs > 0) == g.expected_poison);
   }
+}
+
+TEST_CASE("kernel gen: DM-fed generated kernels through run_kernel --verify", "[kernel-gen]") {
+  // The DM data path end to end: each operand fetched from its DM buffer (every layout and fetch
+  // variation of kernel_gen_fetch.h), collected, stored, contracted on the interpreter; then the
+  // JIT on the same DM contents, bit for bit (collected streams, TRF, output, poison); then the
+  // float64 oracle on the inputs after the Fetch Adapter (zero points). A JIT compile costs
+  // ~0.2 s, so a sample of each DM form.
+  struct Batch {
+    testing::KernelForm form;
+    int kernels;
+    std::uint64_t seed;
+  };
+  int dm_kernels = 0, poisoned = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const Batch& b : {Batch{testing::KernelForm::DmFetch, 100, kSeed + 2},
+                         Batch{testing::KernelForm::Mixed, 50, kSeed + 3}}) {
+    testing::KernelGenOptions opt;
+    opt.form = b.form;
+    testing::KernelGenerator gen(b.seed, opt);
+    for (int i = 0; i < b.kernels; ++i) {
+      auto g = gen.next();
+      INFO(g.description << "\n" << g.spec);
+      const bool dm = g.features.form == "dm";
+      dm_kernels += dm ? 1 : 0;
+      SourceBuffer src(g.kernel_name + ".rs", g.spec);
+      auto spec = analyze_spec(src);
+      REQUIRE(spec.ok());
+      const Kernel& k = spec->kernels[0];
+      auto ops = cli::find_run_operands(k);
+      INFO((ops.ok() ? std::string() : dump(spec->source, ops.diagnostics())));
+      REQUIRE(ops.ok());
+      CHECK(ops->stream_collect.has_value() == dm);
+      CHECK(ops->trf_collect.has_value() == dm);
+      cli::RunRequest req;
+      req.engine = cli::Engine::Interp;
+      req.seed = b.seed + static_cast<std::uint64_t>(i);
+      req.verify = true;
+      req.threads = 1;
+      req.jit.use_cache = false;
+      auto run = cli::run_kernel(*spec, k, *ops, req);
+      INFO((run.ok() ? std::string() : dump(spec->source, run.diagnostics())));
+      REQUIRE(run.ok());
+      CHECK(run->fetches.size() == (dm ? 2u : 0u));
+      REQUIRE(run->verify.has_value());
+      const auto& v = *run->verify;
+      INFO(v.engine_difference << " " << v.oracle_not_applicable.value_or("") << " worst "
+                               << v.worst);
+      CHECK(v.other_engine == "jit");
+      CHECK(v.engines_bit_exact);
+      CHECK(v.oracle_not_applicable.has_value() == !g.oracle_not_applicable.empty());
+      if (!v.oracle_not_applicable) CHECK(v.oracle_ok);
+      CHECK((run->poisoned_outputs > 0) == g.expected_poison);
+      poisoned += g.expected_poison ? 1 : 0;
+    }
+  }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(dm_kernels > 100);
+  CHECK(poisoned > 0);
+  WARN("kernel gen DM run: 150 kernels (" << dm_kernels << " DM-fed, " << poisoned
+                                          << " expected to poison) through run_kernel --verify in "
+                                          << s << " s");
 }

@@ -1,0 +1,92 @@
+// The Sequencer IR of one data-path chain from DM into the Tensor Unit (spec/datapath.md §4–§6,
+// §8; contraction.md §2.2): `begin(x.view()).fetch::<T, P>() [.fetch_cast::<D>()]
+// [.fetch_zero_point_sub::<D>(zp)] .collect::<T2, P2>()`. Like ContractionProgram it holds only
+// values the verifiers derived (the Fetch sequencer configuration, the Collect split), and both
+// engines execute it: the interpreter (runtime/interp/fetch_exec.h) and the JIT
+// (codegen/fetch_jit.h). One slice runs:
+//
+//   for pos in 0 … |T|·|P| − 1, in the sequencer's loop order      Fetch Engine (§4, §5)
+//     addr = Σ digit·stride over `sequencer.entries`              (stride 0 = broadcast)
+//     v    = dm[addr]                                             one DM element
+//     v    = cast(v) / v − zp                                     Fetch Adapter (§6)
+//     t, e = pos / |P|, pos mod |P|
+//     out[t·F + e / E][e mod E] = v                               Collect: F flits of E elements
+//   cells of out the packet does not fill (e ≥ |P|) are top padding (§8)
+//
+// Images: dm [spatial][buffer] (a DmTensor's [1][Element], a BeginTensor's [Time][Packet]), out
+// [spatial][time·F][E]. The padding kinds of the fetched stream's positions come from the `fetched`
+// type's mappings (the engines' cell states); the values are what the hardware reads (an over-read
+// returns whatever the buffer holds there).
+#pragma once
+
+#include "ir/datapath/fetch_engine.h"
+#include "ir/lang/kernel.h"
+#include "ir/support/diagnostic.h"
+#include "ir/types/scalar_type.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tujit::ir::seq {
+
+/// What the collected stream feeds (contraction.md §3, datapath.md §8.1–§8.2).
+enum class FetchConsumer : std::uint8_t { Stream, ToTrf, ToVrf };
+
+struct FetchProgram {
+  std::string kernel_name;
+  std::string source;   // the DmTensor parameter `begin` reads (or a BeginTensor parameter)
+  TensorType dm;        // its type: the layout of the DM image (Time ⊗ Packet for a Begin)
+  TensorType fetched;   // the Fetch output (before the adapter): which positions are padding
+  TensorType collected; // the Collect output: the stream the consumer reads
+  datapath::FetchContext context = datapath::FetchContext::Main;
+  FetchConsumer consumer = FetchConsumer::Stream;
+
+  ScalarType dm_type = ScalarType::BF16;     // DM element type
+  ScalarType stream_type = ScalarType::BF16; // after the Fetch Adapter
+  /// fetch_cast to another type (scalars.md §5.1); nullopt for none or an identity cast.
+  std::optional<ScalarType> cast_to;
+  /// fetch_zero_point_sub (scalars.md §6): stream_type is then i5 / i9.
+  std::optional<std::int64_t> zero_point;
+
+  /// The Fetch sequencer: addresses in DM elements, outermost entry first (datapath.md §4).
+  datapath::SequencerConfig sequencer;
+  std::uint64_t read_size = 1;        // elements per DM read (§5)
+  std::uint64_t reads_per_packet = 1; // |P| / read_size
+  std::uint64_t fetch_cycles = 1;     // |T| · reads_per_packet, one read per cycle
+
+  std::uint64_t spatial = 1;          // |Chip|·|Cluster|·|Slice|
+  std::uint64_t buffer = 1;           // |Element| of the DM tensor: cells per slice
+  std::uint64_t time = 1;             // |T| of the fetch
+  std::uint64_t packet = 1;           // |P| of the fetch
+  std::uint64_t flits_per_packet = 1; // F: Collect's flits per fetched packet (§8)
+  std::uint64_t flit_elements = 1;    // E: elements of stream_type per 32 B flit
+
+  /// The register-file store takes the StoTRF / StoVRF short command (contraction.md §4.4,
+  /// datapath.md §8.1): the consumer is a store, the fetch reads one contiguous DM run in order
+  /// (no broadcast, no gap, no reordering), no adapter changes the values, and Collect adds no
+  /// padding. Nullopt when the chain needs the Fetch → Collect path; else "StoTRF" / "StoVRF".
+  std::optional<std::string> short_command;
+  /// Why the short command does not apply (empty when it does or the consumer is a stream).
+  std::string short_command_refusal;
+
+  std::uint64_t collected_time() const { return time * flits_per_packet; }
+};
+
+/// Lowers the data-path chain that ends at the Collect stage `collect` (an index into
+/// kernel.stages), following Stage::producer back to its Fetch. Runs the Fetch Engine and
+/// Collect verifiers (their diagnostics on refusal); E-RUN-101 when the chain does not start with
+/// `begin(x.view())` of a DmTensor parameter.
+Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect);
+
+/// Every data-path chain of the kernel (each Collect stage that reads a fetch), in stage order.
+Result<std::vector<FetchProgram>> lower_fetches(const Kernel& kernel);
+
+/// The `tujit compile --emit seq` text of the program.
+std::string to_text(const FetchProgram& p);
+
+/// Stable hash of everything the generated code depends on (the JIT cache key).
+std::uint64_t fingerprint(const FetchProgram& p);
+
+} // namespace tujit::ir::seq

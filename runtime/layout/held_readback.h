@@ -1,0 +1,42 @@
+// Reading back an output that holds only part of its axes: a kernel that computes one tile of a
+// larger problem (specs/derived/forward__lm_head.rs holds Wp < 8192 of Wp = 155,648) or one
+// partial sum per slice (weighted_sum.rs keeps T / 16 in its Slice and reduces T % 16). spec/cli.md
+// defines the output as the logical tensor over the axes its mappings use; where the mappings
+// reach only some coordinates of an axis, the output is read back over exactly those:
+//   every coordinate      → the axis itself
+//   the first r           → the axis with size r (the tile [0, r))
+//   every s-th, k of them → an axis named "T / 16" (or "T / 16 % k") of size k
+// Any other pattern, or a reached set that is not the product of its axes' sets, is E-RUN-005.
+#pragma once
+
+#include "ir/lang/types.h"
+#include "ir/support/diagnostic.h"
+#include "runtime/device/device_image.h"
+#include "runtime/tensor/logical_tensor.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace tujit::runtime {
+
+/// One axis of the read-back tensor: `axis` (possibly renamed / resized) holds the source axis's
+/// coordinates c with c = stride · i for i < axis.size.
+struct HeldAxis {
+  ir::Axis source;
+  ir::Axis axis;
+  std::uint64_t stride = 1;
+  bool whole() const { return axis == source; }
+};
+
+/// The read-back axes of `type` over `axes` (tensor_axes of the type).
+Result<std::vector<HeldAxis>> held_axes(const ir::TensorType& type,
+                                        const std::vector<ir::Axis>& axes,
+                                        std::uint64_t max_cells = kDefaultMaxElements);
+
+/// from_device, except that an output holding only part of an axis is read back over the held
+/// coordinates (above) instead of failing.
+Result<LogicalTensor> from_device_held(const DeviceImage& image, const ir::TensorType& type,
+                                       const ir::AxisTable& table,
+                                       std::uint64_t max_cells = kDefaultMaxElements);
+
+} // namespace tujit::runtime
