@@ -288,11 +288,14 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
     out.verify_ms = ms_since(t0);
     return out;
   }
-  // The TRF's logical contents are its source's when it is stored in the kernel; the oracle
-  // reads the type the Contraction Engine reads (the TRF type).
   const ir::seq::FetchProgram* trf_fetch = fetch_of(out.fetches, kernel, ops.trf_collect);
-  const ir::TensorType trf_type = ops.trf_store ? ops.trf_store->output : *ops.trf->tensor;
-  const ir::TensorType& stream_type = ops.stream_type(kernel);
+  // The oracle reads each operand as the device holds it: a DM-fed operand through its DM
+  // tensor's layout (digits the fetch broadcasts are not data), else through the type the
+  // Contraction Engine reads (the TRF type when the TRF is stored in the kernel).
+  const ir::TensorType trf_type = trf_fetch       ? trf_fetch->dm
+                                  : ops.trf_store ? ops.trf_store->output
+                                                  : *ops.trf->tensor;
+  const ir::TensorType& stream_type = stream_fetch ? stream_fetch->dm : ops.stream_type(kernel);
   v.oracle_not_applicable =
       runtime::oracle_not_applicable(out_type, {&stream_type, &trf_type}, file.axes);
   if (!v.oracle_not_applicable) {
@@ -304,8 +307,10 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
     if (!stream_view) return std::move(stream_view).take_diagnostics();
     const std::int64_t stream_zp = stream_fetch ? stream_fetch->zero_point.value_or(0) : 0;
     const std::int64_t trf_zp = trf_fetch ? trf_fetch->zero_point.value_or(0) : 0;
-    auto ref =
-        runtime::einsum_oracle({&*stream_view, stream_zp}, {&*weight, trf_zp}, out.output.axes);
+    auto held = runtime::held_reductions(out_type, {&stream_type, &trf_type}, file.axes);
+    if (!held) return std::move(held).take_diagnostics();
+    auto ref = runtime::einsum_oracle({&*stream_view, stream_zp}, {&*weight, trf_zp},
+                                      out.output.axes, runtime::kDefaultMaxElements, *held);
     if (!ref) return std::move(ref).take_diagnostics();
     auto model = runtime::tolerance_model_for_kernel(kernel);
     if (!model) return std::move(model).take_diagnostics();

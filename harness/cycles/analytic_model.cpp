@@ -100,7 +100,8 @@ std::uint64_t estimate_trf_misses(const ContractionProgram& p) {
 // g's first output follows its wait by ρ·(t_first − a_j) + tree latency + 1, so
 //   D(g) ≥ D(g − b) + X_b,   X_b = max_j [(i+1)·F − 1 + ρ·(t_first − a_j) + L + 1].
 // Against the stall-free period P1 = max(group flits, ρ·packets per group) this adds
-// floor((G−1)/b)·(X_b − b·P1) when positive. 0 when the group never waits.
+// floor((G−1)/b)·(X_b − b·P1) when positive. 0 when the group never waits. Behind a fetch slower
+// than the MAC, ρ = ⌈β/TB⌉ (§2.1) stands for the uneven issue times (§5 class S).
 std::uint64_t slot_stall_cycles(const ContractionProgram& p, const AnalyticCycles& a,
                                 const std::vector<std::uint64_t>& w,
                                 const std::vector<std::uint64_t>& ext) {
@@ -156,9 +157,7 @@ AnalyticCycles analytic_cycles(const ContractionProgram& p, const CycleOptions& 
   const std::uint64_t f_in = p.time;    // stream flits, each fetched once (TB re-uses them)
   const std::uint64_t n_out = p.t3;     // output flits on the 8-element bus
   const std::uint64_t f = detail::flits_per_slot(p);
-  const std::uint64_t rho = detail::cycles_per_packet(p);
 
-  a.stage_cycles[static_cast<std::size_t>(Stage::Fetch)] = f_in;
   a.stage_cycles[static_cast<std::size_t>(Stage::TrfRead)] = n_mac;
   a.stage_cycles[static_cast<std::size_t>(Stage::ContractOuter)] = n_mac;
   a.stage_cycles[static_cast<std::size_t>(Stage::ContractPacket)] = n_mac;
@@ -166,46 +165,91 @@ AnalyticCycles analytic_cycles(const ContractionProgram& p, const CycleOptions& 
   a.stage_cycles[static_cast<std::size_t>(Stage::ContractLane)] = n_out;
 
   a.fetch_latency = options.fetch_adapter_latency;
-  a.fill = p.pack_size - 1;
+  a.fetch_read_size = options.fetch_read_size;
+  a.fetch_reads_per_packet = options.fetch_reads_per_packet;
+  a.fetch_flits_per_packet = options.fetch_flits_per_packet;
+  const detail::FetchRate rate = detail::fetch_rate(options);
+  a.fetch_reads = detail::reads_for_flits(rate, f_in);
+  a.stage_cycles[static_cast<std::size_t>(Stage::Fetch)] = a.fetch_reads;
   a.tree_latency = detail::tree_latency(p);
+
+  // Packet cycle t issues at I(t) (docs/cycle-model.md §2.1). Flit k arrives in cycle
+  // L_fetch + R(k+1) − 1 with R(k) = ceil(k·reads/flits) (M13); a packet (PackSize flits) serves TB
+  // consecutive packet cycles; the MAC issues at most one per cycle: I(t) = max(I(t−1) + 1, arrival
+  // of t's packet) = L_fetch − 1 + t + max over packets m ≤ t/TB of (R((m+1)·PS) − m·TB). With
+  // β = PS·reads/flits the stream cycles per packet, R((m+1)·PS) − m·TB is non-decreasing in m when
+  // β > TB (fetch bound: the last m) and non-increasing otherwise (MAC bound: m = 0).
+  const std::uint64_t tb = std::max<std::uint64_t>(1, p.time_broadcast);
+  const std::uint64_t beta_num = p.pack_size * rate.reads, beta_den = rate.flits;
+  const bool stream_bound = beta_num > tb * beta_den;
+  const auto issue = [&](std::uint64_t t) -> std::int64_t {
+    const std::uint64_t base = a.fetch_latency;
+    if (!stream_bound)
+      return static_cast<std::int64_t>(base + detail::reads_for_flits(rate, p.pack_size) + t) - 1;
+    const std::uint64_t m = t / tb;
+    return static_cast<std::int64_t>(base + detail::reads_for_flits(rate, (m + 1) * p.pack_size) +
+                                     t % tb) -
+           1;
+  };
+  a.fill = static_cast<std::uint64_t>(issue(0)) - a.fetch_latency;
+  const std::uint64_t rho =
+      stream_bound ? (beta_num + tb * beta_den - 1) / (tb * beta_den) : 1; // ≥ 1 cycle per cycle
   a.cycles_per_packet = rho;
 
-  // Packet cycle t issues at I(t) = fetch + fill + ρ·t (one flit per cycle; a packet of PackSize
-  // flits, re-used TB cycles). Slot u completes with its last contribution: every reduced digit
-  // at its maximum; its F flits are ready one cycle after that accumulation. The in-order bus
-  // finishes at max over flits o of (ready(o) + flits after o); ready and o are linear in the
-  // retained digits, so the maximum sits at a corner of the digit box: per retained loop, the
-  // digit is maximal iff its time weight ρ·w outruns the flits F·slot_stride it moves the bus.
-  // OT padding: padding cycles cost their cycle but complete no slot, so the corners are those of
+  // Slot u completes with its last contribution: every reduced digit at its maximum; its F flits
+  // are ready one cycle after that accumulation. The in-order bus finishes at max over flits o of
+  // (ready(o) + flits after o). o = F·u is linear in the retained digits and I is linear in them
+  // up to a ceiling (I(t + w) − I(t) is ⌊x⌋ or ⌈x⌉ of the same x), so per retained loop the
+  // difference of both terms has one sign and the maximum sits at a corner of the digit box. OT
+  // padding: padding cycles cost their cycle but complete no slot, so the corners are those of
   // the live digit box.
   const auto w = loop_weights(p.cycle_nest);
   const auto ext = live_extents(p, w);
-  std::int64_t reduced_tail = 0;
-  for (std::size_t i = 0; i < p.cycle_nest.size(); ++i)
-    if (reduced(p.cycle_nest[i])) reduced_tail += static_cast<std::int64_t>((ext[i] - 1) * w[i]);
-  const std::int64_t start = static_cast<std::int64_t>(a.fetch_latency + a.fill) +
-                             static_cast<std::int64_t>(rho) * reduced_tail;
-  a.first_output = static_cast<std::uint64_t>(start) + a.tree_latency + 1;
-  std::int64_t last_send = static_cast<std::int64_t>(a.first_output + n_out) - 1;
+  std::uint64_t reduced_tail = 0;
+  std::vector<std::size_t> kept; // retained loops with more than one live digit
   for (std::size_t i = 0; i < p.cycle_nest.size(); ++i) {
-    const CycleLoop& l = p.cycle_nest[i];
-    if (!retained(l)) continue;
-    const std::int64_t gain =
-        static_cast<std::int64_t>(rho * w[i]) - static_cast<std::int64_t>(f * l.slot_stride);
-    if (gain > 0) last_send += static_cast<std::int64_t>(ext[i] - 1) * gain;
+    if (reduced(p.cycle_nest[i])) reduced_tail += (ext[i] - 1) * w[i];
+    if (retained(p.cycle_nest[i]) && ext[i] > 1) kept.push_back(i);
+  }
+  a.first_output = static_cast<std::uint64_t>(issue(reduced_tail)) + a.tree_latency + 1;
+  const auto corner_send = [&](const std::vector<bool>& at_max) {
+    std::uint64_t t = reduced_tail, u = 0;
+    for (std::size_t j = 0; j < kept.size(); ++j) {
+      if (!at_max[j]) continue;
+      t += (ext[kept[j]] - 1) * w[kept[j]];
+      u += (ext[kept[j]] - 1) * p.cycle_nest[kept[j]].slot_stride;
+    }
+    return issue(t) + static_cast<std::int64_t>(a.tree_latency + n_out) -
+           static_cast<std::int64_t>(f * u);
+  };
+  std::int64_t last_send = 0;
+  if (kept.size() <= 12) {
+    for (std::uint64_t mask = 0; mask < (std::uint64_t{1} << kept.size()); ++mask) {
+      std::vector<bool> at_max(kept.size());
+      for (std::size_t j = 0; j < kept.size(); ++j) at_max[j] = (mask >> j) & 1;
+      last_send = std::max(last_send, corner_send(at_max));
+    }
+  } else {
+    // The mean slope decides each digit: 1 cycle per packet cycle, β/TB when the fetch bounds it.
+    std::vector<bool> at_max(kept.size());
+    for (std::size_t j = 0; j < kept.size(); ++j) {
+      const std::uint64_t moved = f * p.cycle_nest[kept[j]].slot_stride;
+      at_max[j] = stream_bound ? beta_num * w[kept[j]] > tb * beta_den * moved : w[kept[j]] > moved;
+    }
+    last_send = corner_send(at_max);
   }
   a.total = static_cast<std::uint64_t>(last_send) + 1;
   a.slots_needed = p.inner_time;
   a.slot_capacity = detail::slot_capacity(p);
   a.total += slot_stall_cycles(p, a, w, ext);
-  const std::uint64_t last_issue = a.fetch_latency + a.fill + rho * (n_mac - 1);
+  const std::uint64_t last_issue = static_cast<std::uint64_t>(issue(n_mac - 1));
   const std::uint64_t last_ready = last_issue + a.tree_latency + 1;
   a.drain = a.total > last_ready ? a.total - last_ready : 0;
 
   // Bottleneck: the stage with the most steady-state cycles; ties go to the MAC, then the stream.
   a.bottleneck = Stage::ContractOuter;
-  if (f_in > n_mac) a.bottleneck = Stage::Fetch;
-  if (n_out > std::max(f_in, n_mac)) a.bottleneck = Stage::ContractLane;
+  if (a.fetch_reads > n_mac) a.bottleneck = Stage::Fetch;
+  if (n_out > std::max(a.fetch_reads, n_mac)) a.bottleneck = Stage::ContractLane;
 
   // Utilisation (contraction.md §10).
   const double lanes = static_cast<double>(detail::live_lanes(p)) / detail::kTu.lanes;

@@ -22,8 +22,8 @@
 namespace tujit::cycles {
 
 /// The pipeline stages the models count (contraction.md §3 stage names; `fetch` is the stream's
-/// flit supply into the Stream Adapter, `trf_read` the TRF Sequencer, `trf_store` a concurrent
-/// store into the other TRF half).
+/// flit supply into the Stream Adapter, one DM read per busy cycle (docs/cycle-model.md M13),
+/// `trf_read` the TRF Sequencer, `trf_store` a concurrent store into the other TRF half).
 enum class Stage : std::uint8_t {
   Fetch,
   TrfRead,
@@ -43,10 +43,20 @@ struct CycleOptions {
   bool concurrent_store = false;
   /// Cycles the stream's first flit spends in the Fetch Adapter (a cast / zero-point subtraction).
   std::uint32_t fetch_adapter_latency = 0;
+  /// The stream's DM fetch when the kernel fetches it (datapath.md §5): the Fetch Engine reads
+  /// `fetch_read_size` elements per cycle, `fetch_reads_per_packet` reads per fetched packet, and
+  /// Collect turns a fetched packet into `fetch_flits_per_packet` stream flits. Read size 0: no
+  /// fetch feeds the stream (a CollectTensor input). The stream then arrives at one flit per cycle,
+  /// and so it does whenever the reads of a packet are no more than its flits (docs/cycle-model.md
+  /// M13).
+  std::uint64_t fetch_read_size = 0;
+  std::uint64_t fetch_reads_per_packet = 1;
+  std::uint64_t fetch_flits_per_packet = 1;
 };
 
 /// Options the kernel implies: a `to_trf` feeding the chain's TRF operand → concurrent store; a
-/// `fetch_cast` / `fetch_zero_point_sub` on the stream → the Fetch Adapter's cast latency.
+/// `fetch_cast` / `fetch_zero_point_sub` on the stream → the Fetch Adapter's cast latency; a fetch
+/// feeding the stream (ir::seq::FetchProgram, consumer Stream) → its read size and rate.
 CycleOptions cycle_options_for(const ir::Kernel& kernel);
 
 /// Closed form (contraction.md §10 [PROP], refined in docs/cycle-model.md §2).
@@ -54,10 +64,17 @@ struct AnalyticCycles {
   /// Steady-state cycles each stage needs (its busy cycles), indexed by Stage.
   std::array<std::uint64_t, kStageCount> stage_cycles{};
   Stage bottleneck = Stage::ContractOuter;
-  std::uint64_t fetch_latency = 0;     // Fetch Adapter
-  std::uint64_t fill = 0;              // PackSize − 1: the first packet's second flit
+  std::uint64_t fetch_latency = 0; // Fetch Adapter
+  std::uint64_t fill = 0;          // cycles until the first packet's last flit, minus one
+  // The stream's DM fetch (CycleOptions; read size 0 = none) and its reads (= stream flits at one
+  // flit per cycle).
+  std::uint64_t fetch_read_size = 0;
+  std::uint64_t fetch_reads_per_packet = 1;
+  std::uint64_t fetch_flits_per_packet = 1;
+  std::uint64_t fetch_reads = 0;
   std::uint64_t tree_latency = 0;      // Packet Reducer 5 / 6 / 7
-  std::uint64_t cycles_per_packet = 1; // 2 when PackSize 2 is not amortised by a time broadcast
+  std::uint64_t cycles_per_packet = 1; // 2 when PackSize 2 is not amortised by a time broadcast;
+                                       // ceil(reads per packet cycle) when the fetch bounds it
   std::uint64_t first_output = 0;      // cycle the first output flit can leave
   std::uint64_t drain = 0;             // output flits sent after the last packet's accumulation
   std::uint64_t total = 0;             // cycles from the first fetch to the last output flit

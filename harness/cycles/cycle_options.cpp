@@ -1,5 +1,6 @@
 // Stage names, the kernel-implied options of the cycle models, and the agreement measure.
 #include "harness/cycles/cycle_model.h"
+#include "ir/seq/fetch_program.h"
 #include "ir/target/rngd.h"
 #include "ir/types/scalar_type.h"
 
@@ -65,6 +66,19 @@ CycleOptions cycle_options_for(const ir::Kernel& kernel) {
     if (s.chain == outer->chain &&
         (s.op == ir::StageOp::FetchCast || s.op == ir::StageOp::FetchZeroPointSub))
       o.fetch_adapter_latency = target::kRngd.fetch_adapter_cast_latency;
+  }
+  // The fetch that feeds the stream (datapath.md §5, §8): the Fetch Engine reads read_size
+  // elements per cycle, reads_per_packet reads per packet, and Collect makes flits_per_packet
+  // flits of it. A kernel whose fetches do not lower keeps the one-flit-per-cycle stream (the
+  // verifiers report why).
+  if (auto fetches = ir::seq::lower_fetches(kernel)) {
+    for (const auto& f : *fetches) {
+      if (f.consumer != ir::seq::FetchConsumer::Stream) continue;
+      o.fetch_read_size = f.read_size;
+      o.fetch_reads_per_packet = f.reads_per_packet;
+      o.fetch_flits_per_packet = f.flits_per_packet;
+      break;
+    }
   }
   return o;
 }

@@ -51,6 +51,11 @@ nlohmann::ordered_json analytic_json(const AnalyticCycles& a) {
       {"cycles_per_packet", a.cycles_per_packet},
       {"slots", {{"needed", a.slots_needed}, {"capacity", a.slot_capacity}}},
       {"trf", {{"reads", a.trf_reads}, {"misses", a.trf_misses}, {"wide", a.wide_read}}}};
+  if (a.fetch_read_size != 0)
+    j["fetch"] = {{"read_size", a.fetch_read_size},
+                  {"reads_per_packet", a.fetch_reads_per_packet},
+                  {"flits_per_packet", a.fetch_flits_per_packet},
+                  {"reads", a.fetch_reads}};
   if (a.store)
     j["trf_store"] = {{"flits", a.store_flits},
                       {"blocked", a.store_blocked},
@@ -115,6 +120,11 @@ std::string cycle_summary_text(const CycleReport& r) {
   s += fmt::format("  latency         fetch adapter {}, pack fill {}, tree {}, first output at "
                    "{}, drain {}\n",
                    a.fetch_latency, a.fill, a.tree_latency, a.first_output, a.drain);
+  if (a.fetch_read_size != 0)
+    s += fmt::format("  stream fetch    read size {} elements, {} reads per packet of {} flits: {} "
+                     "DM reads, one per cycle\n",
+                     a.fetch_read_size, a.fetch_reads_per_packet, a.fetch_flits_per_packet,
+                     a.fetch_reads);
   s += fmt::format("  MAC utilisation {:.2f}% per packet cycle, {:.2f}% over the run; output bus "
                    "{:.2f}%\n",
                    100.0 * a.mac_utilization, 100.0 * a.mac_utilization_overall,

@@ -2,12 +2,14 @@
 // direct reading of a spec rule, so the analytic and trace models cannot disagree on them.
 #pragma once
 
+#include "harness/cycles/cycle_model.h"
 #include "ir/seq/contraction_program.h"
 #include "ir/target/rngd.h"
 #include "ir/types/scalar_type.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 
 namespace tujit::cycles::detail {
 
@@ -44,6 +46,26 @@ inline std::uint64_t flits_per_slot(const ir::seq::ContractionProgram& p) {
 /// two 32 B flits at one flit per cycle unless a time broadcast re-uses it (outer.md).
 inline std::uint64_t cycles_per_packet(const ir::seq::ContractionProgram& p) {
   return p.pack_size > p.time_broadcast ? p.pack_size / p.time_broadcast : 1;
+}
+
+/// The stream fetch's rate in lowest terms: `reads` DM reads (one per cycle) deliver `flits` stream
+/// flits (datapath.md §5: cycles = |Time|·reads_per_packet). 1:1 when no fetch feeds the stream or
+/// a packet's reads are no more than its flits: the Stream Adapter takes one flit per cycle
+/// (docs/cycle-model.md M13).
+struct FetchRate {
+  std::uint64_t reads = 1, flits = 1;
+};
+inline FetchRate fetch_rate(const CycleOptions& o) {
+  if (o.fetch_read_size == 0 || o.fetch_flits_per_packet == 0 ||
+      o.fetch_reads_per_packet <= o.fetch_flits_per_packet)
+    return {};
+  const std::uint64_t g = std::gcd(o.fetch_reads_per_packet, o.fetch_flits_per_packet);
+  return {o.fetch_reads_per_packet / g, o.fetch_flits_per_packet / g};
+}
+/// Reads done when the first k stream flits are delivered: flit j (from 0) of the stream is
+/// delivered with read ceil((j+1)·reads/flits), the read that completes its share of the packet.
+inline std::uint64_t reads_for_flits(const FetchRate& r, std::uint64_t k) {
+  return (k * r.reads + r.flits - 1) / r.flits;
 }
 
 /// TRF read geometry (contraction.md §4.1 [MODEL] layout): byte offset of element a in its lane,

@@ -2,7 +2,9 @@
 // (docs/cycle-model.md §3). Per cycle, in this order:
 //   1. contract_lane  sends the next output flit if its slot is complete (frees the slot after
 //                     its last flit);
-//   2. fetch          delivers the next stream flit if the Stream Adapter buffer has room;
+//   2. fetch          makes one DM read of the stream if the Stream Adapter buffer has room, and
+//                     delivers the flit that read completes (one read per flit at one flit per
+//                     cycle; docs/cycle-model.md M13);
 //   3. contract_outer issues the next packet cycle if its packet's flits have arrived and its
 //                     accumulator slot is (or can be) allocated; the TRF Sequencer reads through
 //                     the read cache; the tree result accumulates `tree latency` cycles later;
@@ -78,6 +80,9 @@ private:
 
   // Stream Adapter buffer: flits [released_, delivered_) are held.
   std::uint64_t delivered_ = 0, released_ = 0, buffer_cap_ = 0;
+  // The stream fetch's DM reads so far, and its rate.
+  std::uint64_t reads_ = 0;
+  detail::FetchRate rate_;
   // Packet cycles.
   ir::seq::CycleWalker walker_;
   std::uint64_t issued_ = 0;
@@ -154,7 +159,9 @@ void Tracer::step_fetch() {
     return;
   }
   mark(Stage::Fetch, kBusy);
-  ++delivered_;
+  ++reads_;
+  while (delivered_ < p_.time && detail::reads_for_flits(rate_, delivered_ + 1) <= reads_)
+    ++delivered_;
 }
 
 void Tracer::step_mac() {
@@ -255,6 +262,7 @@ TraceCycles Tracer::run() {
   out_.slot_capacity = capacity_ = detail::slot_capacity(p);
   flits_per_slot_ = detail::flits_per_slot(p);
   buffer_cap_ = std::uint64_t{detail::kTu.stream_adapter_buffer_packets} * p.pack_size;
+  rate_ = detail::fetch_rate(opt_);
   latency_ = detail::tree_latency(p);
   tree_out_.assign(latency_ + 1, kNever);
   tree_live_.assign(latency_ + 1, 0);
@@ -282,7 +290,9 @@ TraceCycles Tracer::run() {
 
   // Safety bound: every stage makes progress at least once per (latency + 2) cycles.
   const std::uint64_t bound =
-      (p.time + p.cycles + p.t3 + store_total_ + 4) * (latency_ + 4) + opt_.fetch_adapter_latency;
+      (detail::reads_for_flits(rate_, p.time) + p.cycles + p.t3 + store_total_ + 4) *
+          (latency_ + 4) +
+      opt_.fetch_adapter_latency;
   std::uint64_t chain_end = 0;
   for (cycle_ = 0;; ++cycle_) {
     const bool chain_done = sent_ >= p.t3;

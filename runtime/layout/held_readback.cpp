@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_set>
 
 namespace tujit::runtime {
 namespace {
@@ -65,6 +66,28 @@ held_axes(const ir::TensorType& type, const std::vector<ir::Axis>& axes, std::ui
     out.push_back(std::move(h));
   }
   return out;
+}
+
+Result<std::vector<HeldAxis>> operand_held_axes(const ir::TensorType& type,
+                                                const std::vector<ir::Axis>& axes,
+                                                std::uint64_t max_cells) {
+  auto held = held_axes(type, axes, max_cells);
+  const auto refuse = [&](const std::string& why) {
+    return make_error("E-RUN-006", fmt::format("{} {}", ir::to_string(type), why));
+  };
+  if (!held) return refuse(held.diagnostics().front().message);
+  auto cells = layout_cells(type, axes, max_cells);
+  if (!cells) return std::move(cells).take_diagnostics();
+  std::uint64_t box = 1;
+  for (const auto& h : *held) box *= h.axis.size;
+  std::unordered_set<std::uint64_t> distinct;
+  for (std::uint64_t k = 0; k < cells->state.size(); ++k)
+    if (cells->state[k] == CellState::Live) distinct.insert(cells->offset[k]);
+  if (distinct.size() != box)
+    return refuse(fmt::format("holds {} logical elements, not the {} combinations of the "
+                              "coordinates it holds per axis",
+                              distinct.size(), box));
+  return held;
 }
 
 Result<LogicalTensor> from_device_held(const DeviceImage& image, const ir::TensorType& type,

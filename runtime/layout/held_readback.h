@@ -33,6 +33,13 @@ Result<std::vector<HeldAxis>> held_axes(const ir::TensorType& type,
                                         const std::vector<ir::Axis>& axes,
                                         std::uint64_t max_cells = kDefaultMaxElements);
 
+/// held_axes, plus the check that the held coordinates are the product of the axes' held sets
+/// (every combination is held by some live cell); E-RUN-006 otherwise (an operand the oracle
+/// cannot view).
+Result<std::vector<HeldAxis>> operand_held_axes(const ir::TensorType& type,
+                                                const std::vector<ir::Axis>& axes,
+                                                std::uint64_t max_cells = kDefaultMaxElements);
+
 /// from_device, except that an output holding only part of an axis is read back over the held
 /// coordinates (above) instead of failing.
 Result<LogicalTensor> from_device_held(const DeviceImage& image, const ir::TensorType& type,

@@ -1,5 +1,7 @@
 #include "runtime/layout/layout.h"
 
+#include "runtime/layout/held_readback.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -343,34 +345,12 @@ Result<LayoutCoverage> layout_coverage(const ir::TensorType& type,
 
 Result<LogicalTensor> device_view(const LogicalTensor& t, const ir::TensorType& type,
                                   std::uint64_t max_cells) {
-  auto cells = layout_cells(type, t.axes, max_cells);
-  if (!cells) return std::move(cells).take_diagnostics();
+  auto held = operand_held_axes(type, t.axes, max_cells);
+  if (!held) return std::move(held).take_diagnostics();
+  if (std::all_of(held->begin(), held->end(), [](const HeldAxis& h) { return h.whole(); }))
+    return t;
+  // Element c reads the held coordinate stride·((c / stride) mod count) of each axis.
   const std::size_t na = t.axes.size();
-  std::vector<bool> seen(t.elements(), false);
-  std::vector<std::uint64_t> reach(na, 0); // r_a: 1 + the largest coordinate reached
-  std::uint64_t distinct = 0;
-  for (std::uint64_t k = 0; k < cells->state.size(); ++k) {
-    if (cells->state[k] != CellState::Live || seen[cells->offset[k]]) continue;
-    seen[cells->offset[k]] = true;
-    ++distinct;
-    std::uint64_t off = cells->offset[k];
-    for (std::size_t a = na; a-- > 0;) {
-      reach[a] = std::max(reach[a], off % t.axes[a].size + 1);
-      off /= t.axes[a].size;
-    }
-  }
-  std::uint64_t box = 1;
-  bool divides = true;
-  for (std::size_t a = 0; a < na; ++a) {
-    box *= reach[a];
-    divides = divides && reach[a] != 0 && t.axes[a].size % reach[a] == 0;
-  }
-  if (box != distinct || !divides)
-    return make_error("E-RUN-006",
-                      fmt::format("{} reaches {} of the {} logical elements, not a box of low "
-                                  "digits of its axes",
-                                  ir::to_string(type), distinct, t.elements()));
-  if (distinct == t.elements()) return t;
   LogicalTensor v = t;
   std::vector<std::uint64_t> c(na);
   for (std::uint64_t off = 0; off < t.elements(); ++off) {
@@ -379,7 +359,10 @@ Result<LogicalTensor> device_view(const LogicalTensor& t, const ir::TensorType& 
       c[a] = rest % t.axes[a].size;
       rest /= t.axes[a].size;
     }
-    for (std::size_t a = 0; a < na; ++a) src = src * t.axes[a].size + c[a] % reach[a];
+    for (std::size_t a = 0; a < na; ++a) {
+      const HeldAxis& h = (*held)[a];
+      src = src * t.axes[a].size + h.stride * ((c[a] / h.stride) % h.axis.size);
+    }
     v.bits[off] = t.bits[src];
   }
   return v;

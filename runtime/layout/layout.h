@@ -81,12 +81,13 @@ Result<LayoutCoverage> layout_coverage(const ir::TensorType& type,
                                        const std::vector<ir::Axis>& axes,
                                        std::uint64_t max_cells = kDefaultMaxElements);
 
-/// The logical tensor as the device sees it when `type` holds only the low digits of some axes
-/// (e.g. a TRF with `V % 16` in Slice and no `V / 16` anywhere: the same weights serve V and
-/// V + 16). Element c of the result is t[c mod r] per axis, where r_a is the number of
-/// coordinates of axis a the layout reaches. Needs the reached set to be the box
-/// Π [0, r_a) with r_a | size_a; otherwise E-RUN-006 (the oracle is then not applicable).
-/// Equal to `t` when the layout covers the tensor.
+/// The logical tensor as the device sees it when `type` holds only some coordinates of some axes
+/// (runtime/layout/held_readback.h: the first r, or every s-th): e.g. a TRF with `V % 16` in Slice
+/// and no `V / 16` anywhere serves V and V + 16 with the same weights; a DM tensor with `J / 32`
+/// in Slice and no `J % 32` serves every J of a block of 32 with the element at its first. Element
+/// c of the result is t[s·((c / s) mod k)] per axis (s = stride, k = count of held coordinates).
+/// E-RUN-006 when the held coordinates are not such a product (the oracle is then not
+/// applicable). Equal to `t` when the layout covers the tensor.
 Result<LogicalTensor> device_view(const LogicalTensor& t, const ir::TensorType& type,
                                   std::uint64_t max_cells = kDefaultMaxElements);
 

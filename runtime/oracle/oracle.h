@@ -53,12 +53,30 @@ struct OracleReference {
   std::uint64_t products_per_output = 0;
 };
 
+/// A contracted axis the operands hold only part of (runtime/layout/held_readback.h): the device
+/// sums over the coordinates stride·i, i < count (e.g. a DM tensor over `B / 2` holds the even
+/// B), so the einsum does too.
+struct HeldReduction {
+  std::string axis;
+  std::uint64_t stride = 1;
+  std::uint64_t count = 1;
+};
+
 /// Both operands' dtypes must be a contraction pair (contraction.md §2.1); the accumulator is
-/// the stream's. E-ORACLE-001 for an illegal pair, E-RUN-001 for an output over the element
-/// limit.
+/// the stream's. Contracted axes sum over every coordinate, or over the `held` ones. E-ORACLE-001
+/// for an illegal pair, E-RUN-001 for an output over the element limit.
 Result<OracleReference> einsum_oracle(const OracleOperand& stream, const OracleOperand& weight,
                                       const std::vector<ir::Axis>& out_axes,
-                                      std::uint64_t max_elements = kDefaultMaxElements);
+                                      std::uint64_t max_elements = kDefaultMaxElements,
+                                      const std::vector<HeldReduction>& held = {});
+
+/// The contracted axes that `operands` (their device types) hold only part of, where both hold
+/// the same part or one holds the whole axis. A diagnostic (the oracle is then not applicable)
+/// when an operand has no logical view (E-RUN-006) or the operands hold different parts of one
+/// contracted axis.
+Result<std::vector<HeldReduction>>
+held_reductions(const ir::TensorType& output, const std::vector<const ir::TensorType*>& operands,
+                const ir::AxisTable& table);
 
 /// The two parameters of the tolerance bound above.
 struct ToleranceModel {

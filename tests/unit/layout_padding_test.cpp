@@ -130,8 +130,18 @@ TEST_CASE("layout: from_device diagnostics", "[layout]") {
   auto cov = layout_coverage(part, tensor_axes(part, axes()));
   REQUIRE(cov.ok());
   CHECK(cov->unreached == 30 * 8);
-  // High digits only: no device view (it is not a box of low digits).
-  CHECK_FALSE(device_view(counting(part), part).ok());
+  // High digits only (V = 0 and 16): the device view reads V = 16·(V / 16) for every V.
+  const LogicalTensor full = counting(part);
+  auto view = device_view(full, part);
+  REQUIRE(view.ok());
+  for (std::uint64_t v = 0; v < 32; ++v)
+    for (std::uint64_t n = 0; n < 8; ++n)
+      CHECK(view->bits[v * 8 + n] == full.bits[(v / 16 * 16) * 8 + n]);
+  // Coordinates {0, 1, 4, 5} of V are not evenly spaced from 0: no device view.
+  ir::TensorType uneven = t;
+  put(uneven, Slot::Slice, "1");
+  put(uneven, Slot::Time, "V / 4 % 2, V % 2");
+  CHECK_FALSE(device_view(counting(uneven), uneven).ok());
 
   ir::TensorType wrong = t;
   wrong.dtype = ir::ScalarType::F32;

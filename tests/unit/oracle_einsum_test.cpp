@@ -165,8 +165,11 @@ TEST_CASE("oracle: refusals and applicability", "[oracle]") {
   auto r1 = oracle_not_applicable(out_part, {&trf_low}, axes);
   REQUIRE(r1.has_value());
   CHECK(r1->find("oracle not applicable") != std::string::npos);
-  CHECK(r1->find("V=1") != std::string::npos);
-  CHECK(oracle_not_applicable(out_full, {&trf_high}, axes).has_value());
+  CHECK(r1->find("every 16-th coordinate of V") != std::string::npos);
+  // V = 0 and 16 only: every V reads the weights of 16·(V / 16).
+  CHECK_FALSE(oracle_not_applicable(out_full, {&trf_high}, axes).has_value());
+  auto trf_uneven = mk(ir::TensorKind::Trf, "V / 4 % 2, V % 2", "N", "K"); // V ∈ {0, 1, 4, 5}
+  CHECK(oracle_not_applicable(out_full, {&trf_uneven}, axes).has_value());
 }
 
 TEST_CASE("oracle: tolerance model of a corpus kernel", "[oracle]") {
