@@ -7,6 +7,7 @@
 //     small integers, products of bf16 values) or written out from the spec (tree pairing, flit
 //     order, ABSENT, poison, the Lane Folder's drain order).
 #include "tests/support/kernel_gen.h"
+#include "tests/support/reliability_generated.h"
 #include "tests/support/spec_corpus.h"
 #include "tests/unit/jit_test_support.h"
 
@@ -248,20 +249,17 @@ TEST_CASE("stage exec: generated kernels match the fused interpreter bit for bit
     testing::KernelGenerator gen(b.seed, opt);
     std::size_t done = 0;
     for (std::size_t i = 0; done < b.kernels && i < 3 * b.kernels; ++i) {
-      const testing::GeneratedKernel g = gen.next();
-      INFO(g.description << "\n" << g.spec);
-      auto file = ir::analyze_spec(SourceBuffer("gen.rs", g.spec));
-      REQUIRE(file.ok());
-      REQUIRE(file->kernels.size() == 1);
-      auto p = ir::seq::lower_contraction(file->kernels[0]);
+      const testing::AnalyzedKernel a = testing::next_analyzed(gen);
+      INFO(a.context());
+      auto p = ir::seq::lower_contraction(a.kernel());
       if (!p) {
         ++refused; // the lowering's known refusals (kernel_gen.h findings); not this test's
         continue;
       }
       const testing::jit::Operands o = testing::jit::operands_for(*p, 97 * i + b.seed);
       const bool with_ftz = i % 4 == 3 && p->accumulator == ir::ScalarType::F32;
-      CHECK(staged_vs_fused(file->kernels[0], *p, o, with_ftz) == 0);
-      poisoned += g.expected_poison;
+      CHECK(staged_vs_fused(a.kernel(), *p, o, with_ftz) == 0);
+      poisoned += a.generated.expected_poison;
       ftz += with_ftz;
       ++done;
     }

@@ -5,6 +5,7 @@
 #include "tests/unit/jit_test_support.h"
 
 #include "tests/support/kernel_gen.h"
+#include "tests/support/reliability_generated.h"
 
 #include <chrono>
 
@@ -18,12 +19,9 @@ TEST_CASE("jit generated: 1,000 random kernels match the interpreter bit for bit
   std::uint64_t macs = 0;
   const auto t0 = std::chrono::steady_clock::now();
   for (std::size_t i = 0; run < kKernels && i < 3 * kKernels; ++i) {
-    const testing::GeneratedKernel g = gen.next();
-    INFO(g.description << "\n" << g.spec);
-    auto file = ir::analyze_spec(SourceBuffer("gen.rs", g.spec));
-    REQUIRE(file.ok());
-    REQUIRE(file->kernels.size() == 1);
-    auto p = ir::seq::lower_contraction(file->kernels[0]);
+    const testing::AnalyzedKernel a = testing::next_analyzed(gen);
+    INFO(a.context());
+    auto p = ir::seq::lower_contraction(a.kernel());
     if (!p) {
       // The JIT runs what lower_contraction accepts; the lowering's own refusals (so far only
       // its internal "packet-cycle boundaries do not nest" on some padded Time nests) are
