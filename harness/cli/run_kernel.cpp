@@ -166,22 +166,28 @@ std::string_view engine_name(Engine e) {
 }
 
 Result<RunImages> make_run_images(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                  const RunOperands& ops, const RunRequest& req, Engine engine) {
+                                  const RunOperands& ops, const RunRequest& req, Engine engine,
+                                  const RunImages* inputs) {
   RunImages im;
-  auto stream_t = input_tensor(file, *ops.stream, req);
-  if (!stream_t) return std::move(stream_t).take_diagnostics();
-  im.stream_input = std::move(*stream_t);
-  auto stream = operand_image(file, kernel, *ops.stream, ops.stream_collect, im.stream_input,
+  if (!inputs) {
+    auto stream_t = input_tensor(file, *ops.stream, req);
+    if (!stream_t) return std::move(stream_t).take_diagnostics();
+    im.stream_input = std::move(*stream_t);
+  }
+  const RunImages& in = inputs ? *inputs : im;
+  auto stream = operand_image(file, kernel, *ops.stream, ops.stream_collect, in.stream_input,
                               engine, req, im.fetches);
   if (!stream) return std::move(stream).take_diagnostics();
   im.stream = std::move(*stream);
   if (ops.trf == nullptr) return im;
 
-  auto trf_t = input_tensor(file, *ops.trf, req);
-  if (!trf_t) return std::move(trf_t).take_diagnostics();
-  im.trf_input = std::move(*trf_t);
+  if (!inputs) {
+    auto trf_t = input_tensor(file, *ops.trf, req);
+    if (!trf_t) return std::move(trf_t).take_diagnostics();
+    im.trf_input = std::move(*trf_t);
+  }
   auto trf =
-      operand_image(file, kernel, *ops.trf, ops.trf_collect, im.trf_input, engine, req, im.fetches);
+      operand_image(file, kernel, *ops.trf, ops.trf_collect, in.trf_input, engine, req, im.fetches);
   if (!trf) return std::move(trf).take_diagnostics();
   // An in-kernel `.to_trf()`: the TRF operand is the store of its source's stream image.
   if (ops.trf_store) trf = runtime::run_store(*ops.trf_store, *trf);
@@ -261,7 +267,7 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   // collected streams and TRF as well as on the output.
   const Engine other = req.engine == Engine::Jit ? Engine::Interp : Engine::Jit;
   v.other_engine = engine_name(other);
-  auto images2 = make_run_images(file, kernel, ops, req, other);
+  auto images2 = make_run_images(file, kernel, ops, req, other, &*images);
   if (!images2) return std::move(images2).take_diagnostics();
   std::optional<std::string> diff = images_difference(*images, *images2);
   if (!diff && contraction) {

@@ -84,8 +84,11 @@ struct RunImages {
   runtime::DeviceImage trf;                       // Contraction runs: the TRF operand
   std::vector<ir::seq::FetchProgram> fetches;     // stream's, then the TRF source's
 };
+/// With `inputs`, the parameters' contents are taken from it (its stream_input / trf_input)
+/// instead of being made again, and the result's own stream_input / trf_input stay empty.
 Result<RunImages> make_run_images(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                  const RunOperands& ops, const RunRequest& req, Engine engine);
+                                  const RunOperands& ops, const RunRequest& req, Engine engine,
+                                  const RunImages* inputs = nullptr);
 
 /// Runs `kernel` of `file` on the requested engine. Diagnostics for a kernel the
 /// interpreter refuses (E-RUN-1xx), a given tensor of the wrong type/shape (E-RUN-004), …

@@ -17,16 +17,6 @@ using namespace tujit::testing::jit;
 
 namespace {
 
-ir::seq::ContractionProgram bmatmul() {
-  auto file =
-      ir::load_spec((fs::path(TUJIT_SOURCE_DIR) / "specs" / "bmatmul_m_in_time.rs").string());
-  REQUIRE(file.ok());
-  REQUIRE(!file->kernels.empty());
-  auto p = ir::seq::lower_contraction(file->kernels[0]);
-  REQUIRE(p.ok());
-  return *p;
-}
-
 fs::path fresh_dir(const char* tag) {
   const fs::path d = fs::temp_directory_path() /
                      fmt::format("tujit-jit-cache-test-{}-{}", tag, static_cast<long>(getpid()));

@@ -22,15 +22,6 @@ using namespace tujit::testing::jit;
 
 namespace {
 
-ir::seq::ContractionProgram bmatmul() {
-  auto spec =
-      ir::load_spec((fs::path(TUJIT_SOURCE_DIR) / "specs" / "bmatmul_m_in_time.rs").string());
-  REQUIRE(spec.ok());
-  auto p = ir::seq::lower_contraction(spec->kernels[0]);
-  REQUIRE(p.ok());
-  return *p;
-}
-
 // Runs `compiled` on the first live slice of images staged for `staged_for`.
 std::int32_t call(const codegen::CompiledContraction& compiled,
                   const ir::seq::ContractionProgram& staged_for, const Operands& o) {

@@ -6,13 +6,26 @@
 #include "tests/unit/interp_test_support.h"
 
 #include "codegen/contraction_jit.h"
+#include "ir/seq/lower_contraction.h"
 #include "runtime/interp/interpreter.h"
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <random>
 
 namespace tujit::testing::jit {
+
+/// The lowered program of specs/bmatmul_m_in_time.rs (the JIT tests' everyday kernel).
+inline ir::seq::ContractionProgram bmatmul() {
+  auto file = ir::load_spec(
+      (std::filesystem::path(TUJIT_SOURCE_DIR) / "specs" / "bmatmul_m_in_time.rs").string());
+  REQUIRE(file.ok());
+  REQUIRE(!file->kernels.empty());
+  auto p = ir::seq::lower_contraction(file->kernels[0]);
+  REQUIRE(p.ok());
+  return *p;
+}
 
 using interp::CellState;
 using interp::DeviceImage;
