@@ -152,7 +152,9 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   if (!ops) return show_diagnostics(ops.diagnostics(), src, io);
 
   // Limits before any allocation (issue 10): the footprint comes from the types alone.
-  if (auto fp = check_run_size(file, kernel, *ops, vm.count("verify") > 0, *max_bytes); !fp)
+  if (auto fp = check_run_size(file, kernel, *ops, vm.count("verify") > 0, *max_bytes,
+                               !input_paths.empty());
+      !fp)
     return show_diagnostics(fp.diagnostics(), src, io);
 
   RunRequest req;

@@ -1,6 +1,7 @@
 #include "harness/cli/run_kernel.h"
 
 #include "harness/cli/run_fetch.h"
+#include "harness/cli/run_input_axes.h"
 #include "ir/seq/lower_contraction.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/register_store.h"
@@ -26,11 +27,12 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-Result<runtime::LogicalTensor> input_tensor(const ir::SpecFile& file, const ir::KernelParam& p,
-                                            const RunRequest& req) {
+/// A parameter's contents: as given, or seeded random over `axes` (run_input_axes).
+Result<runtime::LogicalTensor>
+input_tensor(const ir::KernelParam& p, const std::map<std::string, std::vector<ir::Axis>>& axes,
+             const RunRequest& req) {
   if (auto it = req.given.find(p.name); it != req.given.end()) return it->second;
-  auto t =
-      runtime::make_logical_tensor(p.tensor->dtype, runtime::tensor_axes(*p.tensor, file.axes));
+  auto t = runtime::make_logical_tensor(p.tensor->dtype, axes.at(p.name));
   if (!t) return t;
   runtime::fill_random(*t, runtime::parameter_seed(req.seed, p.name));
   return t;
@@ -169,8 +171,16 @@ Result<RunImages> make_run_images(const ir::SpecFile& file, const ir::Kernel& ke
                                   const RunOperands& ops, const RunRequest& req, Engine engine,
                                   const RunImages* inputs) {
   RunImages im;
+  // Given contents are whole logical tensors: then every input is (the operands of one run must
+  // agree on their axes for the oracle).
+  std::map<std::string, std::vector<ir::Axis>> axes;
+  if (!inputs && req.given.empty()) axes = run_input_axes(file, kernel, ops);
+  if (!inputs)
+    for (const ir::KernelParam* p : ops.inputs())
+      if (p && p->tensor && !axes.contains(p->name))
+        axes[p->name] = runtime::tensor_axes(*p->tensor, file.axes);
   if (!inputs) {
-    auto stream_t = input_tensor(file, *ops.stream, req);
+    auto stream_t = input_tensor(*ops.stream, axes, req);
     if (!stream_t) return std::move(stream_t).take_diagnostics();
     im.stream_input = std::move(*stream_t);
   }
@@ -182,7 +192,7 @@ Result<RunImages> make_run_images(const ir::SpecFile& file, const ir::Kernel& ke
   if (ops.trf == nullptr) return im;
 
   if (!inputs) {
-    auto trf_t = input_tensor(file, *ops.trf, req);
+    auto trf_t = input_tensor(*ops.trf, axes, req);
     if (!trf_t) return std::move(trf_t).take_diagnostics();
     im.trf_input = std::move(*trf_t);
   }

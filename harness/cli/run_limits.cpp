@@ -1,6 +1,7 @@
 #include "harness/cli/run_limits.h"
 
 #include "harness/cli/command.h"
+#include "harness/cli/run_input_axes.h"
 #include "runtime/layout/layout.h"
 #include "runtime/tensor/logical_tensor.h"
 
@@ -28,12 +29,11 @@ std::uint64_t sat_add(std::uint64_t a, std::uint64_t b) {
   return a > kSaturated - b ? kSaturated : a + b;
 }
 
-/// Elements of the logical tensor over the axes `type`'s mappings name, and "[M=32, K=64]".
-std::pair<std::uint64_t, std::string> logical_extent(const ir::TensorType& type,
-                                                     const ir::AxisTable& table) {
+/// Elements of the logical tensor over `axes`, and "[M=32, K=64]".
+std::pair<std::uint64_t, std::string> logical_extent(const std::vector<ir::Axis>& axes) {
   std::uint64_t n = 1;
   std::string text;
-  for (const auto& a : runtime::tensor_axes(type, table)) {
+  for (const auto& a : axes) {
     n = sat_mul(n, a.size);
     text += fmt::format("{}{}={}", text.empty() ? "" : ", ", a.name, a.size);
   }
@@ -53,7 +53,12 @@ struct Builder {
 
   void logical(const std::string& role, const ir::TensorType& type, SourceSpan span,
                std::uint64_t cell_bytes = kLogicalElementBytes) {
-    auto [n, text] = logical_extent(type, file.axes);
+    logical(role, type, runtime::tensor_axes(type, file.axes), span, cell_bytes);
+  }
+  void logical(const std::string& role, const ir::TensorType& type,
+               const std::vector<ir::Axis>& axes, SourceSpan span,
+               std::uint64_t cell_bytes = kLogicalElementBytes) {
+    auto [n, text] = logical_extent(axes);
     add(fmt::format("{}: logical tensor {} of {}", role, text,
                     cell_bytes == kOracleElementBytes ? "f64" : std::string(ir::name(type.dtype))),
         n, cell_bytes, span);
@@ -77,12 +82,22 @@ struct Builder {
 } // namespace
 
 Result<RunFootprint> run_footprint(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                   const RunOperands& ops, bool verify) {
+                                   const RunOperands& ops, bool verify, bool inputs_given,
+                                   std::uint64_t max_bytes) {
   Builder b{file, {}, {}};
+  // Random inputs of a tile kernel cover only the tile (run_input_axes); finding it evaluates
+  // layouts, within the byte budget.
+  const auto input_axes = inputs_given
+                              ? std::map<std::string, std::vector<ir::Axis>>{}
+                              : run_input_axes(file, kernel, ops, max_bytes / kLayoutCellBytes);
+  const auto axes_of = [&](const ir::KernelParam& p) {
+    auto it = input_axes.find(p.name);
+    return it != input_axes.end() ? it->second : runtime::tensor_axes(*p.tensor, file.axes);
+  };
   for (const ir::KernelParam* p : ops.inputs()) {
     if (!p || !p->tensor) continue;
     const std::string role = fmt::format("input '{}'", p->name);
-    b.logical(role, *p->tensor, p->span);
+    b.logical(role, *p->tensor, axes_of(*p), p->span);
     b.image(role, *p->tensor, p->span);
   }
   // Streams the kernel fetches and collects from DM.
@@ -104,15 +119,16 @@ Result<RunFootprint> run_footprint(const ir::SpecFile& file, const ir::Kernel& k
     b.logical("oracle output", out, out_span, kOracleElementBytes);
     for (const ir::KernelParam* p : ops.inputs())
       if (p && p->tensor)
-        b.logical(fmt::format("oracle view of '{}'", p->name), *p->tensor, p->span);
+        b.logical(fmt::format("oracle view of '{}'", p->name), *p->tensor, axes_of(*p), p->span);
   }
   if (!b.errors.empty()) return std::move(b.errors);
   return std::move(b.out);
 }
 
 Result<RunFootprint> check_run_size(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                    const RunOperands& ops, bool verify, std::uint64_t max_bytes) {
-  auto fp = run_footprint(file, kernel, ops, verify);
+                                    const RunOperands& ops, bool verify, std::uint64_t max_bytes,
+                                    bool inputs_given) {
+  auto fp = run_footprint(file, kernel, ops, verify, inputs_given, max_bytes);
   if (!fp || fp->total_bytes <= max_bytes) return fp;
   const auto largest =
       std::max_element(fp->items.begin(), fp->items.end(),

@@ -32,6 +32,9 @@ inline constexpr std::uint64_t kDefaultMaxRunBytes = std::uint64_t{4} << 30;
 inline constexpr std::uint64_t kLogicalElementBytes = 4;
 inline constexpr std::uint64_t kDeviceCellBytes = 5;
 inline constexpr std::uint64_t kOracleElementBytes = 8;
+/// Evaluating a layout cell by cell (runtime::layout_cells: a 64-bit logical offset and a
+/// CellState per cell), which finding a tile kernel's input extent needs (run_input_axes.h).
+inline constexpr std::uint64_t kLayoutCellBytes = 9;
 
 /// One tensor the run will hold in memory.
 struct FootprintItem {
@@ -49,16 +52,20 @@ struct RunFootprint {
 /// What running `ops` of `kernel` will allocate: every input's logical tensor and device image,
 /// the stored TRF image of an in-kernel `.to_trf()`, the output image and logical output, and
 /// with `verify` the other engine's output image, the oracle's float64 output and its views of
-/// the inputs. Sizes come from the types' mappings only
-/// (runtime/layout layout_plan): nothing is allocated. E-RUN-003 when a layout's size overflows.
+/// the inputs. Image sizes come from the types' mappings (runtime/layout layout_plan); random
+/// inputs of a tile kernel cover the tile only (run_input_axes.h; unless `inputs_given`: given
+/// contents are whole tensors), which evaluates layouts of at most max_bytes / kLayoutCellBytes
+/// cells, so nothing larger than the budget is allocated. E-RUN-003 when a layout's size overflows.
 Result<RunFootprint> run_footprint(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                   const RunOperands& ops, bool verify);
+                                   const RunOperands& ops, bool verify, bool inputs_given = false,
+                                   std::uint64_t max_bytes = kDefaultMaxRunBytes);
 
 /// run_footprint(), then the limit: the footprint when total_bytes <= max_bytes, else one
 /// E-LIMIT-002 diagnostic naming the total, the limit and the largest tensor (pointing at its
 /// parameter), with one note per tensor.
 Result<RunFootprint> check_run_size(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                    const RunOperands& ops, bool verify, std::uint64_t max_bytes);
+                                    const RunOperands& ops, bool verify, std::uint64_t max_bytes,
+                                    bool inputs_given = false);
 
 /// `--max-bytes` values: a natural number of bytes with an optional binary suffix
 /// (`K`/`KiB`, `M`/`MiB`, `G`/`GiB`, `T`/`TiB`; case-insensitive; `B` alone = bytes), e.g.

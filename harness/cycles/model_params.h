@@ -42,12 +42,6 @@ inline std::uint64_t flits_per_slot(const ir::seq::ContractionProgram& p) {
   return std::max<std::uint64_t>(1, p.t3 / std::max<std::uint64_t>(1, p.t2));
 }
 
-/// Cycles per packet cycle in steady state when nothing downstream stalls: a 64 B packet needs
-/// two 32 B flits at one flit per cycle unless a time broadcast re-uses it (outer.md).
-inline std::uint64_t cycles_per_packet(const ir::seq::ContractionProgram& p) {
-  return p.pack_size > p.time_broadcast ? p.pack_size / p.time_broadcast : 1;
-}
-
 /// The stream fetch's rate in lowest terms: `reads` DM reads (one per cycle) deliver `flits` stream
 /// flits (datapath.md §5: cycles = |Time|·reads_per_packet). 1:1 when no fetch feeds the stream or
 /// a packet's reads are no more than its flits: the Stream Adapter takes one flit per cycle

@@ -42,15 +42,22 @@ constexpr std::int32_t widen_int(std::int32_t sign_extended_value) {
   return sign_extended_value;
 }
 
+/// sext(v) − zp modulo 2^32: the low bits Wrap(5) / Wrap(9) keep are those of the exact
+/// difference, and the subtraction is defined for every zp (an out-of-range zero point only a
+/// hand-made program can hold, e.g. INT32_MIN, would overflow a signed subtraction).
+constexpr std::int32_t wrapping_sub_i32(std::int32_t a, std::int32_t b) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
+}
+
 /// Zero-point subtraction (scalars.md §6): Wrap(5)(sext(v) − zp) for i4 → i5. With zp in the i4
 /// range (checked once at verification, ir::zero_point_in_range) the wrap never triggers.
 constexpr std::int8_t zero_point_sub_i4_to_i5(std::int8_t v, std::int32_t zp) {
-  return narrow_i5(static_cast<std::int32_t>(v) - zp);
+  return narrow_i5(wrapping_sub_i32(v, zp));
 }
 
 /// Wrap(9)(sext(v) − zp) for i8 → i9.
 constexpr std::int16_t zero_point_sub_i8_to_i9(std::int8_t v, std::int32_t zp) {
-  return narrow_i9(static_cast<std::int32_t>(v) - zp);
+  return narrow_i9(wrapping_sub_i32(v, zp));
 }
 
 /// i32 addition and multiplication of the integer contraction: two's-complement wrap-around

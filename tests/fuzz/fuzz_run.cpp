@@ -1,13 +1,7 @@
 // libFuzzer entry of the run target (tests/support/fuzz_properties.h says what it checks).
+#include "tests/fuzz/fuzz_entry.h"
 #include "tests/support/fuzz_properties.h"
 
-#include <cstdio>
-#include <cstdlib>
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (auto broken = tujit::fuzz::run_properties({reinterpret_cast<const char*>(data), size})) {
-    std::fprintf(stderr, "FUZZ PROPERTY BROKEN: %s\n", broken->c_str());
-    std::abort();
-  }
-  return 0;
+  return tujit::fuzz::stop_if_broken(tujit::fuzz::run_properties(tujit::fuzz::as_text(data, size)));
 }

@@ -12,7 +12,7 @@ SECONDS_EACH=${2:?seconds per target}
 shift 2
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(fuzz_mapping fuzz_spec fuzz_npy fuzz_run)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(fuzz_mapping fuzz_spec fuzz_npy fuzz_run fuzz_fetch)
 
 python3 "$ROOT/tests/fuzz/make_seeds.py" "$BUILD/seeds" >&2 || exit 2
 mkdir -p "$BUILD/artifacts"
@@ -31,6 +31,9 @@ for t in "${TARGETS[@]}"; do
     extra=(-dict="$ROOT/tests/fuzz/spec.dict" -max_len=16384) ;;
   fuzz_run)
     seeds=("$ROOT/specs" "$ROOT/tests/corpus/fuzz/run")
+    extra=(-dict="$ROOT/tests/fuzz/spec.dict" -max_len=16384) ;;
+  fuzz_fetch)
+    seeds=("$ROOT/specs" "$ROOT/tests/corpus/fuzz/fetch")
     extra=(-dict="$ROOT/tests/fuzz/spec.dict" -max_len=16384) ;;
   *) echo "run.sh: unknown target $t" >&2; exit 2 ;;
   esac

@@ -1,16 +1,24 @@
 #include "tests/support/fuzz_properties.h"
 
+#include "codegen/fetch_jit.h"
 #include "harness/cli/run_kernel.h"
 #include "harness/cli/run_limits.h"
 #include "ir/lang/kernel.h"
 #include "ir/mapping/factor.h"
 #include "ir/mapping/syntax.h"
+#include "ir/seq/fetch_program.h"
+#include "ir/seq/fnv1a.h"
 #include "ir/types/scalar_type.h"
 #include "ir/verify/kernel_checker.h"
+#include "runtime/interp/fetch_exec.h"
+#include "runtime/interp/result_diff.h"
 #include "runtime/npy/npy.h"
 #include "runtime/npy/npy_convert.h"
+#include "tests/support/adversarial_dm.h"
 
 #include <fmt/format.h>
+
+#include <initializer_list>
 
 namespace tujit::fuzz {
 
@@ -132,6 +140,31 @@ std::optional<std::string> npy_properties(std::span<const std::uint8_t> input) {
   return std::nullopt;
 }
 
+namespace {
+
+/// A diagnostic no verified kernel may produce: the JIT failing to build or run it (E-JIT-002),
+/// or checked code stopping an out-of-bounds access (E-JIT-003).
+Broken engine_failure(const Diagnostics& ds, const std::string& kernel) {
+  for (const auto& d : ds)
+    if (d.code.starts_with("E-JIT-00") && d.code != "E-JIT-001")
+      return "the JIT failed on a verified kernel " + kernel + ": " + render(d, nullptr);
+  return std::nullopt;
+}
+
+/// The fetch JIT shared by every input of a process (checked code, no disk cache).
+codegen::FetchJit* fetch_jit() {
+  static std::unique_ptr<codegen::FetchJit> jit = [] {
+    codegen::JitOptions o;
+    o.use_cache = false;
+    o.checked = true;
+    auto j = codegen::FetchJit::create(o);
+    return j ? std::move(*j) : nullptr;
+  }();
+  return jit.get();
+}
+
+} // namespace
+
 std::optional<std::string> run_properties(std::string_view input, std::uint64_t max_bytes) {
   auto file = ir::analyze_spec(SourceBuffer("<fuzz>", std::string(input)));
   if (!file) return std::nullopt;
@@ -148,18 +181,82 @@ std::optional<std::string> run_properties(std::string_view input, std::uint64_t 
       if (auto b = check_diagnostics(fp.diagnostics(), &src)) return b;
       continue;
     }
+    // The interpreter runs first; --verify then runs the JIT (checked code, so an address outside
+    // a buffer is a diagnostic, not silent corruption) and the float64 oracle.
     cli::RunRequest req;
-    req.engine = cli::Engine::Interp; // the JIT (issue 6) is fuzzed once it lands
+    req.engine = cli::Engine::Interp;
+    req.threads = 1;
+    req.jit.use_cache = false; // nothing on disk per input
+    req.jit.checked = true;
     req.seed = input.size();
     req.verify = true;
     auto r = cli::run_kernel(*file, k, *ops, req);
     if (!r) {
       if (auto b = check_diagnostics(r.diagnostics(), &src)) return b;
+      if (auto b = engine_failure(r.diagnostics(), k.name)) return b;
       continue;
     }
     if (r->sha256.size() != 64) return "sha256 is not 64 hex digits: " + r->sha256;
     if (r->output_axes.size() != r->output.axes.size())
       return "the output axes disagree with the output tensor of " + k.name;
+    if (!r->verify) return "--verify produced no verification for " + k.name;
+    const cli::RunVerification& v = *r->verify;
+    if (!v.engines_not_compared && !v.engines_bit_exact)
+      return "interpreter and JIT disagree on " + k.name + ": " + v.engine_difference;
+    // A poisoned output is reported, not compared: the oracle knows no padding.
+    if (!v.oracle_not_applicable && r->poisoned_outputs == 0 && !v.oracle_ok)
+      return fmt::format("{} differs from the float64 oracle: {} mismatches, max |err| {} at {}",
+                         k.name, v.mismatches, v.oracle_max_abs_err, v.worst);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> fetch_properties(std::string_view input, std::uint64_t max_cells) {
+  auto file = ir::analyze_spec(SourceBuffer("<fuzz>", std::string(input)));
+  if (!file) return std::nullopt;
+  codegen::FetchJit* jit = fetch_jit();
+  if (!jit) return std::string("the fetch JIT cannot be created on this host");
+  ir::seq::Fnv1a hash;
+  hash.add(input);
+  const std::uint64_t seed = hash.value();
+  for (const auto& k : file->kernels) {
+    if (!k.ok || !ir::verify::check_kernel(*file, k).ok()) continue;
+    auto programs = ir::seq::lower_fetches(k);
+    if (!programs)
+      return "a verified kernel's fetch does not lower: " + k.name + ": " +
+             diagnostics_text(programs.diagnostics());
+    for (const auto& p : *programs) {
+      const auto within = [&](std::initializer_list<std::uint64_t> dims) {
+        std::uint64_t n = 1;
+        for (std::uint64_t d : dims)
+          if (__builtin_mul_overflow(n, d, &n) || n > max_cells) return false;
+        return true;
+      };
+      if (!within({p.spatial, p.buffer}) ||
+          !within({p.spatial, p.time, p.flits_per_packet, p.flit_elements}))
+        continue;
+      auto dm = testing::adversarial_dm_image(p.dm, file->axes, seed);
+      if (!dm) {
+        if (auto b = check_diagnostics(dm.diagnostics(), nullptr)) return b;
+        continue;
+      }
+      auto want = runtime::run_fetch(p, *dm, file->axes);
+      if (!want)
+        return "the interpreter refuses a verified fetch of " + k.name + ": " +
+               diagnostics_text(want.diagnostics());
+      auto compiled = jit->compile(p);
+      if (!compiled)
+        return "the fetch JIT cannot compile " + k.name + ": " +
+               diagnostics_text(compiled.diagnostics());
+      codegen::JitRunOptions ro;
+      ro.threads = 1;
+      auto got = codegen::run_fetch_jit(**compiled, p, *dm, file->axes, ro);
+      if (!got)
+        return "the fetch JIT fails on " + k.name + ": " + diagnostics_text(got.diagnostics());
+      if (auto diff =
+              runtime::first_image_difference(*want, *got, "collected stream", "time", "element"))
+        return "fetch of " + p.source + " in " + k.name + ", interpreter vs JIT: " + *diff;
+    }
   }
   return std::nullopt;
 }

@@ -30,9 +30,19 @@ std::optional<std::string> spec_properties(std::string_view input);
 std::optional<std::string> npy_properties(std::span<const std::uint8_t> input);
 
 /// (d) spec → verify → find_run_operands → run_kernel on the reference interpreter with --verify,
-/// for kernels whose run footprint (harness/cli/run_limits.h) is at most `max_bytes`.
+/// for kernels whose run footprint (harness/cli/run_limits.h) is at most `max_bytes`: the JIT
+/// (checked code) agrees with the interpreter bit for bit, and an unpoisoned output agrees with the
+/// float64 oracle wherever the oracle applies; the JIT never fails on a verified kernel.
 inline constexpr std::uint64_t kFuzzRunMaxBytes = 8u << 20; // most book kernels fit
 std::optional<std::string> run_properties(std::string_view input,
                                           std::uint64_t max_bytes = kFuzzRunMaxBytes);
+
+/// (e) the data path from DM: every fetch chain of every verified kernel lowers
+/// (ir/seq/lower_fetches), and on a DM image of adversarial codes (tests/support/adversarial_dm.h)
+/// the interpreter and the checked fetch JIT produce the same collected stream, bit for bit and
+/// state for state. Programs whose DM or collected image exceeds `max_cells` are skipped.
+inline constexpr std::uint64_t kFuzzFetchMaxCells = 1u << 20;
+std::optional<std::string> fetch_properties(std::string_view input,
+                                            std::uint64_t max_cells = kFuzzFetchMaxCells);
 
 } // namespace tujit::fuzz

@@ -2,7 +2,7 @@
 // point, sharded and merged; a spec file with its JSON checked against an independent count of
 // the GEMM; output refusal without --force; --plot. One repetition and a minimal time keep it
 // fast.
-#include "harness/cli/command.h"
+#include "tests/support/cli_capture.h"
 
 #include <unistd.h>
 
@@ -20,18 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  int status;
-  std::string out, err;
-};
-
-Run tujit_cli(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  CommandIO io{out, err};
-  args.insert(args.begin(), {"tujit", "bench"});
-  const int status = run_cli(args, io);
-  return {status, out.str(), err.str()};
-}
+const testing::TujitCommand tujit_cli{"bench"};
 
 const std::vector<std::string> kFast = {"--repetitions", "1", "--min-time", "0.001"};
 

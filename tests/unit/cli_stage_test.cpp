@@ -2,38 +2,18 @@
 // their derived values come from spec/contraction.md §11 (and datapath.md §8 for Collect, which
 // §11 does not cover); failing ones from contraction.md §12 (datapath.md §8 for Collect), with
 // the rule name and code of the verifiers (docs/errors.md).
-#include "harness/cli/command.h"
+#include "tests/support/cli_capture.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <sstream>
 #include <string>
 #include <vector>
 
 namespace {
 
-using tujit::cli::CommandIO;
-using tujit::cli::run_cli;
-
-struct Run {
-  int code = 0;
-  std::string out;
-  std::string err;
-  nlohmann::json json() const { return nlohmann::json::parse(out); }
-};
-
-Run stage(std::vector<std::string> args) {
-  std::vector<std::string> argv = {"tujit", "stage"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::ostringstream out, err;
-  CommandIO io{out, err};
-  Run r;
-  r.code = run_cli(argv, io);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+using Run = tujit::testing::CliRun;
+const tujit::testing::TujitCommand stage{"stage"};
 
 // §12 fixture axes (negative/contract_outer_assertions.rs) and the reference unit-test axes of
 // the *derived* entries.
@@ -44,7 +24,7 @@ const std::string kUnitAxes = "A=4,B=2,C=4,D=32,K=64,M=4,N=8,O=2,P=16,X=2";
 void require_rule_failure(const Run& r, const std::string& code, const std::string& stage_name,
                           const std::string& rule) {
   INFO(r.err);
-  REQUIRE(r.code == 1);
+  REQUIRE(r.status == 1);
   auto j = r.json();
   CHECK(j["ok"] == false);
   REQUIRE(j["diagnostics"].size() == 1);
@@ -61,7 +41,7 @@ void require_rule_failure(const Run& r, const std::string& code, const std::stri
 
 nlohmann::json require_ok(const Run& r, const std::string& op) {
   INFO(r.err);
-  REQUIRE(r.code == 0);
+  REQUIRE(r.status == 0);
   auto j = r.json();
   CHECK(j["ok"] == true);
   CHECK(j["op"] == op);
@@ -259,7 +239,7 @@ TEST_CASE("stage contract_lane: §11 ex 10 Sequential and §12 #21 OutPacketSize
 TEST_CASE("stage: human output lists the derived table aligned", "[cli-stage]") {
   auto r = stage({"to_vrf", "--axes", "A=2048", "--dtype", "f32", "--element", "A"});
   INFO(r.err);
-  REQUIRE(r.code == 0);
+  REQUIRE(r.status == 0);
   CHECK(r.out == "ok: to_vrf\n  bytes     8192\n  capacity  8192\n");
 }
 
@@ -268,7 +248,7 @@ TEST_CASE("stage: a bad mapping exits 1 with a caret under its column, named by 
   const std::vector<std::string> args = {"contract_time", "--axes",     "A=4,B=2", "--time",
                                          "A, B",          "--out-time", "A + B"};
   auto r = stage(args);
-  REQUIRE(r.code == 1);
+  REQUIRE(r.status == 1);
   CHECK(r.out.empty());
   // `+` is at offset 2 of "A + B": column 3, the caret two places right of the text's start.
   CHECK(r.err.find("--out-time:1:3: error[E-PARSE-") != std::string::npos);
@@ -277,7 +257,7 @@ TEST_CASE("stage: a bad mapping exits 1 with a caret under its column, named by 
   auto with_json = args;
   with_json.push_back("--json");
   auto j = stage(with_json);
-  REQUIRE(j.code == 1);
+  REQUIRE(j.status == 1);
   auto doc = j.json();
   CHECK(doc["ok"] == false);
   REQUIRE(doc["diagnostics"].size() == 1);
@@ -287,57 +267,57 @@ TEST_CASE("stage: a bad mapping exits 1 with a caret under its column, named by 
 
   // An unknown axis in a mapping, and bad --axes text.
   auto unknown = stage({"to_vrf", "--axes", "A=8", "--dtype", "i32", "--element", "A, Q"});
-  CHECK(unknown.code == 1);
+  CHECK(unknown.status == 1);
   CHECK(unknown.err.find("--element:1:4:") != std::string::npos);
   auto bad_axes = stage({"to_vrf", "--axes", "A=8,B", "--dtype", "i32", "--element", "A"});
-  CHECK(bad_axes.code == 1);
+  CHECK(bad_axes.status == 1);
   CHECK(bad_axes.err.find("--axes:1:") != std::string::npos);
 }
 
 TEST_CASE("stage: usage errors exit 2 naming the option", "[cli-stage]") {
   // Missing option.
   auto missing = stage({"to_vrf", "--axes", "A=8", "--dtype", "i32"});
-  CHECK(missing.code == 2);
+  CHECK(missing.status == 2);
   CHECK(missing.err.find("missing --element") != std::string::npos);
   auto no_mode = stage({"contract_lane", "--axes", "N=8,M=4,P=16", "--lane", "N", "--time", "M",
                         "--packet", "P", "--out-time", "M, P", "--out-packet", "N"});
-  CHECK(no_mode.code == 2);
+  CHECK(no_mode.status == 2);
   CHECK(no_mode.err.find("missing --mode") != std::string::npos);
   auto no_axes = stage({"to_vrf", "--dtype", "i32", "--element", "A"});
-  CHECK(no_axes.code == 2);
+  CHECK(no_axes.status == 2);
   CHECK(no_axes.err.find("missing --axes") != std::string::npos);
 
   // An option of another OP is not silently ignored.
   auto foreign = stage({"contract_time", "--axes", "A=4,B=2", "--time", "A, B", "--out-time", "A",
                         "--dtype", "bf16"});
-  CHECK(foreign.code == 2);
+  CHECK(foreign.status == 2);
   CHECK(foreign.err.find("--dtype is not read by contract_time") != std::string::npos);
   auto weight = stage({"stream_adapter", "--axes", "A=8", "--weight-dtype", "i8"});
-  CHECK(weight.code == 2);
+  CHECK(weight.status == 2);
   CHECK(weight.err.find("--weight-dtype is not read by stream_adapter") != std::string::npos);
 
   // Unknown options, including abbreviations of real ones.
   auto typo = stage({"to_vrf", "--axes", "A=8", "--dtype", "i32", "--elemnt", "A"});
-  CHECK(typo.code == 2);
+  CHECK(typo.status == 2);
   CHECK(typo.err.find("--elemnt") != std::string::npos);
   auto prefix = stage({"to_vrf", "--axes", "A=8", "--dtype", "i32", "--elem", "A"});
-  CHECK(prefix.code == 2);
+  CHECK(prefix.status == 2);
 
   // Unknown or missing OP, bad type and mode words.
-  CHECK(stage({"to_xrf", "--axes", "A=8"}).code == 2);
-  CHECK(stage({"--axes", "A=8"}).code == 2);
+  CHECK(stage({"to_xrf", "--axes", "A=8"}).status == 2);
+  CHECK(stage({"--axes", "A=8"}).status == 2);
   auto bad_type = stage({"to_vrf", "--axes", "A=8", "--dtype", "i33", "--element", "A"});
-  CHECK(bad_type.code == 2);
+  CHECK(bad_type.status == 2);
   CHECK(bad_type.err.find("--dtype 'i33'") != std::string::npos);
   auto bad_mode =
       stage({"contract_lane", "--axes", "N=8,M=4,P=16", "--mode", "diagonal", "--lane", "N",
              "--time", "M", "--packet", "P", "--out-time", "M, P", "--out-packet", "N"});
-  CHECK(bad_mode.code == 2);
+  CHECK(bad_mode.status == 2);
   CHECK(bad_mode.err.find("--mode 'diagonal'") != std::string::npos);
 
   // --help exits 0 and lists every OP.
   auto help = stage({"--help"});
-  CHECK(help.code == 0);
+  CHECK(help.status == 0);
   for (const char* op : {"to_trf", "to_vrf", "collect", "stream_adapter", "trf_sequencer",
                          "contract_outer", "contract_packet", "contract_time", "contract_lane"})
     CHECK(help.out.find(op) != std::string::npos);
@@ -345,7 +325,7 @@ TEST_CASE("stage: usage errors exit 2 naming the option", "[cli-stage]") {
 
 TEST_CASE("stage: without --json a failed rule is rendered on stderr only", "[cli-stage]") {
   auto r = stage({"contract_time", "--axes", kUnitAxes, "--time", "A, B", "--out-time", "B, A"});
-  CHECK(r.code == 1);
+  CHECK(r.status == 1);
   CHECK(r.out.empty());
   CHECK(r.err.find("error[E-TIME-002]") != std::string::npos);
   CHECK(r.err.find("rule: OrderNotPreserved") != std::string::npos);

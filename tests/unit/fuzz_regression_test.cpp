@@ -57,6 +57,10 @@ TEST_CASE("saved fuzz inputs of every target still pass their checks", "[fuzz-re
     INFO(p.string());
     require_holds(run_properties(read(p)));
   }
+  for (const auto& p : saved("fetch")) {
+    INFO(p.string());
+    require_holds(fetch_properties(read(p)));
+  }
 }
 
 TEST_CASE("the fuzz properties hold on the seeds they start from", "[fuzz-regression]") {
@@ -69,4 +73,14 @@ TEST_CASE("the fuzz properties hold on the seeds they start from", "[fuzz-regres
   REQUIRE(!spec.empty());
   require_holds(spec_properties(spec));
   require_holds(spec_properties(spec.substr(0, spec.size() / 2)));
+  // Kernels fed from DM (one with a zero point, one through a Fetch Adapter cast), a store, and a
+  // parameter-fed chain: run end to end on both engines and the oracle, fetches on both engines.
+  for (const char* name : {"derived/i8_contract.rs", "derived/zero_point_sub_contract.rs",
+                           "derived/f8e4m3_contract.rs", "store.rs", "bmatmul_m_in_time.rs"}) {
+    INFO(name);
+    const std::string text = read(fs::path(TUJIT_SOURCE_DIR) / "specs" / name);
+    REQUIRE(!text.empty());
+    require_holds(run_properties(text));
+    require_holds(fetch_properties(text));
+  }
 }

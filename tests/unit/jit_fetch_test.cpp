@@ -18,6 +18,7 @@
 #include "runtime/layout/layout.h"
 #include "runtime/scalar/fetch_adapter.h"
 #include "runtime/tensor/logical_tensor.h"
+#include "tests/support/adversarial_dm.h"
 #include "tests/support/spec_corpus.h"
 
 #include <catch2/catch.hpp>
@@ -60,34 +61,6 @@ std::shared_ptr<const codegen::CompiledFetch> compile(const ir::seq::FetchProgra
     for (const auto& d : c.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(c.ok());
   return *c;
-}
-
-/// A raw container of `t` chosen to hit every corner of the Fetch Adapter: integer extremes and
-/// random values; for floats random codes (NaN payloads, ±inf, subnormals) and a list of specials.
-std::uint32_t adversarial_code(ScalarType t, std::uint64_t r) {
-  const unsigned kind = static_cast<unsigned>(r % 4);
-  if (ir::is_integer(t)) {
-    const auto range = *ir::integer_range(t);
-    const auto span = static_cast<std::uint64_t>(range.second - range.first);
-    const std::int64_t x = kind == 0   ? range.first
-                           : kind == 1 ? range.second
-                                       : range.first + static_cast<std::int64_t>((r >> 8) % span);
-    return static_cast<std::uint32_t>(static_cast<std::int32_t>(x));
-  }
-  static constexpr std::uint32_t kF32Specials[] = {
-      0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x7F800001,
-      0x00000001, 0x807FFFFF, 0x00800000, 0x7F7FFFFF, 0x7F7F8000, 0x3F808000, 0x3F818000};
-  const auto v = static_cast<std::uint32_t>(r >> 16);
-  switch (t) {
-  case ScalarType::F32:
-    return kind == 0 ? kF32Specials[(r >> 8) % std::size(kF32Specials)] : v;
-  case ScalarType::BF16:
-    return v & 0xFFFFu;
-  case ScalarType::F4E2M1:
-    return v & 0xFu;
-  default:
-    return v & 0xFFu; // f8
-  }
 }
 
 struct CorpusFetch {
@@ -151,23 +124,10 @@ DeviceImage dm_image(const CorpusFetch& f, bool adversarial) {
     return std::move(*dm);
   }
   // Adversarial codes, or a DM parameter that holds only part of a large logical tensor (e.g. a
-  // vocabulary tile): the layout's cells without materialising the tensor, every Live cell the
-  // code of a hash of its element (cells holding one element hold the same bits, as with
-  // to_device); padding cells as to_device fills them.
-  auto cells = runtime::layout_cells(type, axes);
-  REQUIRE(cells.ok());
-  DeviceImage dm(type.dtype, cells->plan.spatial.size, cells->plan.outer.size,
-                 cells->plan.inner.size);
-  const std::uint32_t poison = runtime::poison_bits(type.dtype);
-  for (std::uint64_t k = 0; k < dm.cells(); ++k) {
-    dm.state[k] = cells->state[k];
-    const std::uint64_t r =
-        runtime::SplitMix64(f.seed ^ (cells->offset[k] * 0x9E3779B97F4A7C15ull)).next();
-    dm.bits[k] = dm.state[k] == CellState::Live  ? adversarial_code(type.dtype, r)
-                 : dm.state[k] == CellState::Top ? poison
-                                                 : 0u;
-  }
-  return dm;
+  // vocabulary tile): the layout's cells without materialising the tensor.
+  auto dm = testing::adversarial_dm_image(type, *f.table, f.seed);
+  REQUIRE(dm.ok());
+  return std::move(*dm);
 }
 
 /// The thread-count and cache tests run the fetches whose DM image has at most kSmallImage
@@ -359,7 +319,7 @@ TEST_CASE("jit fetch: every corpus fetch equals the interpreter bit for bit and 
       // are run_fetch's own in both engines, checked on every other fetch).
       std::mt19937_64 rng(f.seed);
       std::vector<std::uint32_t> dm(f.dm_cells());
-      for (auto& b : dm) b = adversarial_code(f.program.dm_type, rng());
+      for (auto& b : dm) b = testing::adversarial_code(f.program.dm_type, rng());
       CHECK(value_differences(f.program, dm, jit_values(*c, f.program, dm)) == 0);
       ++large;
       continue;

@@ -2,9 +2,11 @@
 // (a diagnostic, not a stack overflow), the memory footprint of `tujit run` checked before
 // allocating (E-LIMIT-002, harness/cli/run_limits.h), the --timeout watchdog (E-LIMIT-003) and the
 // option parsers of --max-bytes / --timeout.
+#include "harness/cli/run_input_axes.h"
 #include "harness/cli/run_limits.h"
 #include "ir/lang/kernel.h"
 #include "ir/mapping/syntax.h"
+#include "runtime/tensor/logical_tensor.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -228,4 +230,57 @@ TEST_CASE("exit_on_timeout prints E-LIMIT-003 and ends the process with status 1
   fs::remove(log);
   CHECK(text.find("error[E-LIMIT-003]") != std::string::npos);
   CHECK(text.find("'slow'") != std::string::npos);
+}
+
+TEST_CASE("random inputs of a tile kernel cover the tile only (run_input_axes)", "[limits]") {
+  // specs/derived/forward__lm_head.rs: Wp = 155,648, H = 1024; Cluster m![Wp / 4096 % 2], Slice
+  // m![Wp / 16 % 256]. The weight's Element m![Wp % 16, H] completes Wp < 8192; the input
+  // (Element m![H]) holds Wp = 0, 16, …, 8176 (every 16-th, 512 of them); the output holds
+  // Wp < 8192. The smallest prefix holding all of them is [0, 8192).
+  const ir::SpecFile file = load("specs/derived/forward__lm_head.rs");
+  const ir::Kernel& k = file.kernels.at(0);
+  auto ops = cli::find_run_operands(k);
+  REQUIRE(ops.ok());
+  const auto axes = cli::run_input_axes(file, k, *ops);
+  REQUIRE(axes.size() == 2);
+  for (const char* name : {"input", "weight"}) {
+    INFO(name);
+    const auto& ax = axes.at(name);
+    REQUIRE(ax.size() == 2);
+    for (const auto& a : ax) CHECK(a.size == (a.name == "Wp" ? 8192u : 1024u));
+  }
+  // The footprint counts the tile: 8192 x 1024 elements per input, and per oracle view.
+  const auto input_cells = [](const cli::RunFootprint& fp, const std::string& role) {
+    for (const auto& it : fp.items)
+      if (it.what.starts_with(role)) return it.cells;
+    return std::uint64_t{0};
+  };
+  auto fp = cli::run_footprint(file, k, *ops, /*verify=*/true);
+  REQUIRE(fp.ok());
+  CHECK(input_cells(*fp, "input 'weight': logical") == 8192u * 1024u);
+  CHECK(input_cells(*fp, "oracle view of 'input'") == 8192u * 1024u);
+  // Given contents are whole tensors; a budget too small to evaluate the layouts assumes whole
+  // tensors as well (never less than the run will hold).
+  auto given = cli::run_footprint(file, k, *ops, true, /*inputs_given=*/true);
+  REQUIRE(given.ok());
+  CHECK(input_cells(*given, "input 'weight': logical") == 155648u * 1024u);
+  auto tight = cli::run_footprint(file, k, *ops, true, false, /*max_bytes=*/1u << 20);
+  REQUIRE(tight.ok());
+  CHECK(input_cells(*tight, "input 'weight': logical") == 155648u * 1024u);
+  CHECK(tight->total_bytes > fp->total_bytes);
+}
+
+TEST_CASE("inputs that hold whole axes keep them (run_input_axes)", "[limits]") {
+  // bmatmul_m_in_time holds every coordinate of V, M, N and K; weighted_sum's output holds every
+  // 16-th T up to |T| = 512, so T stays whole too.
+  for (const char* rel : {"specs/bmatmul_m_in_time.rs", "specs/derived/weighted_sum.rs"}) {
+    INFO(rel);
+    const ir::SpecFile file = load(rel);
+    const ir::Kernel& k = file.kernels.at(0);
+    auto ops = cli::find_run_operands(k);
+    REQUIRE(ops.ok());
+    const auto axes = cli::run_input_axes(file, k, *ops);
+    for (const ir::KernelParam* p : ops->inputs())
+      CHECK(axes.at(p->name) == runtime::tensor_axes(*p->tensor, file.axes));
+  }
 }

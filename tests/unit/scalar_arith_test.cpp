@@ -99,6 +99,13 @@ TEST_CASE("zero-point subtraction over every in-range value and zero point", "[s
   // Out of range (refused at verification) the arithmetic is still Wrap(5) / Wrap(9).
   CHECK(zero_point_sub_i4_to_i5(-8, 9) == ref_wrap(-17, 5));
   CHECK(zero_point_sub_i8_to_i9(-128, 200) == ref_wrap(-328, 9));
+  // Even a zero point whose exact difference leaves i32 (found by UBSan: the subtraction used to
+  // overflow): −1 − INT32_MIN = 2^31 − 1 keeps the low bits 0b11111 → −1; 0 − INT32_MIN = 2^31 → 0.
+  constexpr std::int32_t kMin = std::numeric_limits<std::int32_t>::min();
+  CHECK(zero_point_sub_i4_to_i5(-1, kMin) == -1);
+  CHECK(zero_point_sub_i4_to_i5(0, kMin) == 0);
+  CHECK(zero_point_sub_i8_to_i9(-1, kMin) == -1);
+  CHECK(zero_point_sub_i8_to_i9(127, kMin) == 127); // 2^31 + 127 ≡ 127 (mod 512)
 }
 
 TEST_CASE("i32 contraction arithmetic wraps (scalars.md §7)", "[scalar]") {

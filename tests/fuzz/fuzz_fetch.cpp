@@ -1,0 +1,8 @@
+// libFuzzer entry of the fetch target (tests/support/fuzz_properties.h says what it checks).
+#include "tests/fuzz/fuzz_entry.h"
+#include "tests/support/fuzz_properties.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return tujit::fuzz::stop_if_broken(
+      tujit::fuzz::fetch_properties(tujit::fuzz::as_text(data, size)));
+}
