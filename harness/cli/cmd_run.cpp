@@ -5,6 +5,7 @@
 // .npy; --verify runs the other engine (bit for bit) and the float64 oracle.
 #include "harness/cli/check_report.h"
 #include "harness/cli/command.h"
+#include "harness/cli/run_input_axes.h"
 #include "harness/cli/run_kernel.h"
 #include "harness/cli/run_limits.h"
 #include "harness/cycles/cycle_report.h"
@@ -165,6 +166,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   req.seed = vm["seed"].as<std::uint64_t>();
   req.verify = vm.count("verify") > 0;
   const auto inputs = ops->inputs();
+  std::map<std::string, std::vector<ir::Axis>> tiles;
   for (const auto& [name, path] : input_paths) {
     const ir::KernelParam* param = nullptr;
     for (const auto* p : inputs)
@@ -179,10 +181,19 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
       for (const auto& d : npy.diagnostics()) io.err << render(d, nullptr);
       return kExitUsage;
     }
-    auto t = runtime::tensor_from_npy(*npy, param->tensor->dtype,
-                                      runtime::tensor_axes(*param->tensor, file.axes), name);
+    const auto whole = runtime::tensor_axes(*param->tensor, file.axes);
+    auto t = runtime::tensor_from_npy(*npy, param->tensor->dtype, whole, name);
+    // A tile kernel also takes just the tile it reads (run_input_axes.h).
+    if (tiles.empty()) tiles = run_input_axes(file, kernel, *ops);
+    const std::vector<ir::Axis>& tile = tiles.at(name);
+    if (!t && tile != whole)
+      if (auto tt = runtime::tensor_from_npy(*npy, param->tensor->dtype, tile, name))
+        t = std::move(tt);
     if (!t) {
       for (const auto& d : t.diagnostics()) io.err << render(d, nullptr);
+      if (tile != whole)
+        io.err << "tujit run: '" << name << "' is read over the tile " << runtime::axes_text(tile)
+               << " of " << runtime::axes_text(whole) << "; an array of either shape is taken\n";
       return kExitUserError;
     }
     req.given[name] = std::move(*t);

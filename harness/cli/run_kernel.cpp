@@ -27,12 +27,29 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-/// A parameter's contents: as given, or seeded random over `axes` (run_input_axes).
+/// A parameter's contents over `axes` (run_input_axes): as given — a whole logical tensor is cut
+/// to the tile, whose elements are all the kernel reads — or seeded random.
 Result<runtime::LogicalTensor>
 input_tensor(const ir::KernelParam& p, const std::map<std::string, std::vector<ir::Axis>>& axes,
              const RunRequest& req) {
-  if (auto it = req.given.find(p.name); it != req.given.end()) return it->second;
-  auto t = runtime::make_logical_tensor(p.tensor->dtype, axes.at(p.name));
+  const std::vector<ir::Axis>& tile = axes.at(p.name);
+  if (auto it = req.given.find(p.name); it != req.given.end()) {
+    const runtime::LogicalTensor& given = it->second;
+    if (given.axes == tile) return given;
+    const bool covers = given.axes.size() == tile.size() &&
+                        std::equal(tile.begin(), tile.end(), given.axes.begin(),
+                                   [](const ir::Axis& a, const ir::Axis& g) {
+                                     return a.name == g.name && a.size <= g.size;
+                                   });
+    if (!covers)
+      return make_error("E-RUN-007",
+                        fmt::format("the contents given for '{}' have shape {}, which does not "
+                                    "cover the tile {} the kernel reads",
+                                    p.name, runtime::shape_text(given.shape()),
+                                    runtime::axes_text(tile)));
+    return runtime::leading_block(given, tile);
+  }
+  auto t = runtime::make_logical_tensor(p.tensor->dtype, tile);
   if (!t) return t;
   runtime::fill_random(*t, runtime::parameter_seed(req.seed, p.name));
   return t;
@@ -171,14 +188,9 @@ Result<RunImages> make_run_images(const ir::SpecFile& file, const ir::Kernel& ke
                                   const RunOperands& ops, const RunRequest& req, Engine engine,
                                   const RunImages* inputs) {
   RunImages im;
-  // Given contents are whole logical tensors: then every input is (the operands of one run must
-  // agree on their axes for the oracle).
+  // Every input over its tile (the operands of one run agree on their axes, as the oracle needs).
   std::map<std::string, std::vector<ir::Axis>> axes;
-  if (!inputs && req.given.empty()) axes = run_input_axes(file, kernel, ops);
-  if (!inputs)
-    for (const ir::KernelParam* p : ops.inputs())
-      if (p && p->tensor && !axes.contains(p->name))
-        axes[p->name] = runtime::tensor_axes(*p->tensor, file.axes);
+  if (!inputs) axes = run_input_axes(file, kernel, ops);
   if (!inputs) {
     auto stream_t = input_tensor(*ops.stream, axes, req);
     if (!stream_t) return std::move(stream_t).take_diagnostics();

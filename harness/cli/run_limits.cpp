@@ -32,12 +32,8 @@ std::uint64_t sat_add(std::uint64_t a, std::uint64_t b) {
 /// Elements of the logical tensor over `axes`, and "[M=32, K=64]".
 std::pair<std::uint64_t, std::string> logical_extent(const std::vector<ir::Axis>& axes) {
   std::uint64_t n = 1;
-  std::string text;
-  for (const auto& a : axes) {
-    n = sat_mul(n, a.size);
-    text += fmt::format("{}{}={}", text.empty() ? "" : ", ", a.name, a.size);
-  }
-  return {n, "[" + text + "]"};
+  for (const auto& a : axes) n = sat_mul(n, a.size);
+  return {n, runtime::axes_text(axes)};
 }
 
 struct Builder {

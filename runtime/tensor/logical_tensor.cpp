@@ -60,6 +60,34 @@ std::string shape_text(const std::vector<std::uint64_t>& shape) {
   return s + "]";
 }
 
+std::string axes_text(const std::vector<ir::Axis>& axes) {
+  std::string text;
+  for (const auto& a : axes)
+    text += fmt::format("{}{}={}", text.empty() ? "" : ", ", a.name, a.size);
+  return "[" + text + "]";
+}
+
+LogicalTensor leading_block(const LogicalTensor& t, const std::vector<ir::Axis>& axes) {
+  LogicalTensor b;
+  b.dtype = t.dtype;
+  b.axes = axes;
+  std::uint64_t n = 1;
+  for (const auto& a : axes) n *= a.size;
+  b.bits.reserve(static_cast<std::size_t>(n));
+  // Row-major over the block; `src` follows the same coordinates in t.
+  std::vector<std::uint64_t> c(axes.size(), 0);
+  for (std::uint64_t k = 0; k < n; ++k) {
+    std::uint64_t src = 0;
+    for (std::size_t a = 0; a < axes.size(); ++a) src = src * t.axes[a].size + c[a];
+    b.bits.push_back(t.bits[src]);
+    for (std::size_t a = axes.size(); a-- > 0;) {
+      if (++c[a] < axes[a].size) break;
+      c[a] = 0;
+    }
+  }
+  return b;
+}
+
 Result<LogicalTensor> make_logical_tensor(ir::ScalarType dtype, std::vector<ir::Axis> axes,
                                           std::uint64_t max_elements) {
   std::uint64_t n = 1;

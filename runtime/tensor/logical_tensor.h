@@ -45,8 +45,16 @@ std::vector<ir::Axis> tensor_axes(const ir::TensorType& type, const ir::AxisTabl
 Result<LogicalTensor> make_logical_tensor(ir::ScalarType dtype, std::vector<ir::Axis> axes,
                                           std::uint64_t max_elements = kDefaultMaxElements);
 
+/// The leading block of `t` over `axes` (the same axis names in the same order, each at most as
+/// large as t's): the elements whose every coordinate lies below the block's size — the tile a
+/// kernel that holds the first coordinates of an axis reads (harness/cli/run_input_axes.h).
+LogicalTensor leading_block(const LogicalTensor& t, const std::vector<ir::Axis>& axes);
+
 /// "[32, 8]" / "[]" (for diagnostics).
 std::string shape_text(const std::vector<std::uint64_t>& shape);
+
+/// "[M=32, K=64]" / "[]" (for diagnostics).
+std::string axes_text(const std::vector<ir::Axis>& axes);
 
 // ---------------------------------------------------------------------------------------------
 // Seeded random contents

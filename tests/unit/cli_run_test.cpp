@@ -1,7 +1,9 @@
 // `tujit run` in-process (spec/cli.md "tujit run"): the reference interpreter on seeded and given
 // inputs, --verify against the float64 oracle, --output / --force, and the exit statuses.
 #include "harness/cli/command.h"
+#include "harness/cli/run_kernel.h"
 #include "runtime/npy/npy.h"
+#include "runtime/tensor/logical_tensor.h"
 #include "runtime/tensor/sha256.h"
 #include "tests/support/cli_capture.h"
 
@@ -218,6 +220,94 @@ TEST_CASE("run: given i8 inputs give the brute-force products", "[cli-run]") {
         sum += a[static_cast<std::size_t>(i * 32 + k)] * w[static_cast<std::size_t>(k * 8 + r8)];
       CHECK(o[static_cast<std::size_t>(i * 8 + r8)] == sum);
     }
+}
+
+// A tile kernel: the DM input holds AA < 8 of AA = 64 (specs' i8_contract with A cut from a
+// larger axis), so `tujit run` reads it over the tile [AA=8, K8=32] (harness/cli/run_input_axes.h).
+const char* const kI8Tile = R"(use furiosa_opt_std::prelude::*;
+axes![AA = 64, K8 = 32, R = 8];
+type Chip = m![1];
+type Cluster = m![1 # 2];
+type Slice = m![1 # 256];
+type Lane = m![R];
+pub fn tile<'l>(
+    ctx: &'l mut Context,
+    input_dm: &DmTensor<i8, Chip, Cluster, Slice, m![AA % 8, K8]>,
+    trf_dm: &DmTensor<i8, Chip, Cluster, Slice, m![R, K8]>,
+) -> ContractTensor<'l, { Tu::Main }, i32, Chip, Cluster, Slice, m![AA % 8], m![R]> {
+    let trf: TrfTensor<i8, Chip, Cluster, Slice, Lane, m![K8]> = ctx
+        .sub
+        .begin(trf_dm.view())
+        .fetch::<m![R], m![K8]>()
+        .collect::<m![R], m![K8]>()
+        .to_trf();
+    ctx.main
+        .begin(input_dm.view())
+        .fetch::<m![AA % 8], m![K8]>()
+        .collect::<m![AA % 8], m![K8]>()
+        .contract_outer::<m![AA % 8], m![K8], _, _, _>(&trf)
+        .contract_packet::<m![1]>()
+        .contract_time::<m![AA % 8]>()
+        .contract_lane::<m![AA % 8], m![R]>(LaneMode::Interleaved)
+}
+)";
+
+TEST_CASE("run: a tile kernel takes its tile or the whole tensor as --input", "[cli-run]") {
+  TempDir dir("cli_run_tile");
+  const std::string path = dir.file("tile.rs", kI8Tile);
+  // The whole input [AA=64, K8=32]; rows 8.. must not matter. Weights [K8=32, R=8].
+  std::vector<std::int8_t> whole(64 * 32), w(32 * 8);
+  for (std::size_t i = 0; i < whole.size(); ++i)
+    whole[i] = static_cast<std::int8_t>((i * 37 + 11) % 251 - 125);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<std::int8_t>((i * 13) % 97 - 48);
+  const std::vector<std::int8_t> tile(whole.begin(), whole.begin() + 8 * 32);
+  const std::string whole_npy = dir.file("whole.npy"), tile_npy = dir.file("tile.npy"),
+                    wrong_npy = dir.file("wrong.npy"), w_npy = dir.file("w.npy");
+  write_npy(whole_npy, rt::NpyDtype::I1, {64, 32}, raw_bytes(whole));
+  write_npy(tile_npy, rt::NpyDtype::I1, {8, 32}, raw_bytes(tile));
+  write_npy(wrong_npy, rt::NpyDtype::I1, {16, 32}, raw_bytes(std::vector<std::int8_t>(16 * 32)));
+  write_npy(w_npy, rt::NpyDtype::I1, {32, 8}, raw_bytes(w));
+
+  std::string digest;
+  for (const std::string& in : {whole_npy, tile_npy}) {
+    INFO(in);
+    const std::string out = dir.file("o.npy");
+    Run r = run({path, "--input", "input_dm=" + in, "--input", "trf_dm=" + w_npy, "--output", out,
+                 "--force", "--verify", "--json"});
+    INFO(r.err);
+    REQUIRE(r.status == kExitOk);
+    CHECK(r.json()["verify"]["engines_bit_exact"] == true);
+    CHECK(r.json()["verify"]["oracle_ok"] == true);
+    auto npy = rt::read_npy_file(out);
+    REQUIRE(npy.ok());
+    REQUIRE(npy->shape == std::vector<std::uint64_t>{8, 8});
+    std::vector<std::int32_t> o(npy->elements());
+    std::memcpy(o.data(), npy->data.data(), npy->data.size());
+    for (std::size_t a = 0; a < 8; ++a)
+      for (std::size_t r8 = 0; r8 < 8; ++r8) {
+        std::int32_t sum = 0;
+        for (std::size_t k = 0; k < 32; ++k) sum += tile[a * 32 + k] * w[k * 8 + r8];
+        CHECK(o[a * 8 + r8] == sum);
+      }
+    if (digest.empty()) digest = r.json()["output"]["sha256"];
+    CHECK(r.json()["output"]["sha256"] == digest);
+  }
+  // Neither the whole tensor nor the tile: refused, naming both shapes.
+  Run bad = run({path, "--input", "input_dm=" + wrong_npy});
+  CHECK(bad.status == kExitUserError);
+  CHECK(bad.err.find("tile [AA=8, K8=32] of [AA=64, K8=32]") != std::string::npos);
+  // Through the API, contents that do not cover the tile are E-RUN-007.
+  auto file = tujit::ir::analyze_spec(tujit::SourceBuffer("tile.rs", kI8Tile));
+  REQUIRE(file.ok());
+  auto ops = tujit::cli::find_run_operands(file->kernels.at(0));
+  REQUIRE(ops.ok());
+  tujit::cli::RunRequest req;
+  auto short_input = rt::make_logical_tensor(tujit::ir::ScalarType::I8, {{"AA", 4}, {"K8", 32}});
+  REQUIRE(short_input.ok());
+  req.given["input_dm"] = std::move(*short_input);
+  auto refused = tujit::cli::run_kernel(*file, file->kernels.at(0), *ops, req);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.diagnostics().front().code == "E-RUN-007");
 }
 
 TEST_CASE("run: --verify does not claim ok when the oracle does not apply", "[cli-run]") {

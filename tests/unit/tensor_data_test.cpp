@@ -184,3 +184,27 @@ TEST_CASE("logical tensors: axes, offsets, limits and the byte image", "[tensor]
   CHECK(element_value(ScalarType::I4, 0xFFFFFFF8u) == -8.0);
   CHECK(element_value(ScalarType::U8, 0xFFu) == 255.0);
 }
+
+TEST_CASE("leading_block keeps the elements below the block on every axis", "[tensor]") {
+  // t[a][b][c] = 100·a + 10·b + c over [A=3, B=4, C=5]; the block [A=2, B=4, C=3] holds the
+  // elements with a < 2 and c < 3, row-major.
+  auto t = make_logical_tensor(ScalarType::I32, {{"A", 3}, {"B", 4}, {"C", 5}});
+  REQUIRE(t.ok());
+  for (std::uint32_t a = 0; a < 3; ++a)
+    for (std::uint32_t b = 0; b < 4; ++b)
+      for (std::uint32_t c = 0; c < 5; ++c) t->bits[(a * 4 + b) * 5 + c] = 100 * a + 10 * b + c;
+  const LogicalTensor blk = leading_block(*t, {{"A", 2}, {"B", 4}, {"C", 3}});
+  CHECK(blk.dtype == ScalarType::I32);
+  CHECK(axes_text(blk.axes) == "[A=2, B=4, C=3]");
+  REQUIRE(blk.bits.size() == 24);
+  std::size_t k = 0;
+  for (std::uint32_t a = 0; a < 2; ++a)
+    for (std::uint32_t b = 0; b < 4; ++b)
+      for (std::uint32_t c = 0; c < 3; ++c) CHECK(blk.bits[k++] == 100 * a + 10 * b + c);
+  // The whole tensor is its own block; a scalar's block is itself.
+  CHECK(leading_block(*t, t->axes).bits == t->bits);
+  auto s = make_logical_tensor(ScalarType::I32, {});
+  REQUIRE(s.ok());
+  s->bits[0] = 7;
+  CHECK(leading_block(*s, {}).bits == std::vector<std::uint32_t>{7});
+}
