@@ -12,7 +12,7 @@ SECONDS_EACH=${2:?seconds per target}
 shift 2
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(fuzz_mapping fuzz_spec fuzz_npy fuzz_run fuzz_fetch)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(fuzz_mapping fuzz_spec fuzz_npy fuzz_run fuzz_fetch fuzz_gen)
 
 python3 "$ROOT/tests/fuzz/make_seeds.py" "$BUILD/seeds" >&2 || exit 2
 mkdir -p "$BUILD/artifacts"
@@ -35,6 +35,11 @@ for t in "${TARGETS[@]}"; do
   fuzz_fetch)
     seeds=("$ROOT/specs" "$ROOT/tests/corpus/fuzz/fetch")
     extra=(-dict="$ROOT/tests/fuzz/spec.dict" -max_len=16384) ;;
+  fuzz_gen)
+    # Nine bytes choose a generated kernel (byte 0 its form); libFuzzer starts from the empty
+    # input, at full length at once.
+    seeds=("$ROOT/tests/corpus/fuzz/gen")
+    extra=(-max_len=9 -len_control=0) ;;
   *) echo "run.sh: unknown target $t" >&2; exit 2 ;;
   esac
   existing=()

@@ -15,10 +15,12 @@
 #include "runtime/npy/npy.h"
 #include "runtime/npy/npy_convert.h"
 #include "tests/support/adversarial_dm.h"
+#include "tests/support/kernel_gen.h"
 
 #include <fmt/format.h>
 
 #include <initializer_list>
+#include <iterator>
 
 namespace tujit::fuzz {
 
@@ -258,6 +260,37 @@ std::optional<std::string> fetch_properties(std::string_view input, std::uint64_
         return "fetch of " + p.source + " in " + k.name + ", interpreter vs JIT: " + *diff;
     }
   }
+  return std::nullopt;
+}
+
+std::optional<std::string> generated_properties(std::span<const std::uint8_t> input) {
+  const std::uint8_t choice = input.empty() ? 0 : input[0];
+  std::uint64_t seed = 0;
+  for (std::size_t i = 1; i < 9 && i < input.size(); ++i)
+    seed |= std::uint64_t{input[i]} << (8 * (i - 1));
+  testing::KernelGenOptions options;
+  constexpr testing::KernelForm kForms[] = {
+      testing::KernelForm::CollectParams, testing::KernelForm::DmFetch, testing::KernelForm::Mixed};
+  options.form = kForms[choice % std::size(kForms)];
+  options.allow_padded_reduced_cycles = (choice / std::size(kForms)) % 2 == 1;
+  testing::KernelGenerator gen(seed, options);
+  const testing::GeneratedKernel g = gen.next();
+  const std::string where = g.description + "\n" + g.spec;
+  auto file = ir::analyze_spec(SourceBuffer(g.kernel_name + ".rs", g.spec));
+  if (!file)
+    return "a generated kernel does not analyze: " + where + "\n" +
+           diagnostics_text(file.diagnostics());
+  if (file->kernels.size() != 1) return "a generated file does not hold one kernel: " + where;
+  const ir::verify::KernelCheck kc = ir::verify::check_kernel(*file, file->kernels[0]);
+  if (!kc.ok())
+    return "a generated kernel fails verification: " + where + "\n" +
+           diagnostics_text(kc.all_diagnostics());
+  auto ops = cli::find_run_operands(file->kernels[0]);
+  if (!ops)
+    return "tujit run cannot feed a generated kernel: " + where + "\n" +
+           diagnostics_text(ops.diagnostics());
+  if (auto b = run_properties(g.spec)) return *b + "\n" + where;
+  if (auto b = fetch_properties(g.spec)) return *b + "\n" + where;
   return std::nullopt;
 }
 

@@ -45,4 +45,11 @@ inline constexpr std::uint64_t kFuzzFetchMaxCells = 1u << 20;
 std::optional<std::string> fetch_properties(std::string_view input,
                                             std::uint64_t max_cells = kFuzzFetchMaxCells);
 
+/// (f) structure-aware: the input picks a kernel of tests/support/kernel_gen (byte 0 the form —
+/// parameter-fed, DM-fed or mixed — and whether reduced Time cycles may be all padding; bytes 1–8
+/// the seed). A generated kernel is valid by construction: it must analyze, pass every verifier and
+/// be fed by `tujit run`; then (d) and (e) must hold on it. Byte-level mutation of spec text seldom
+/// keeps a kernel valid, so this is what puts many valid kernels through the run and fetch checks.
+std::optional<std::string> generated_properties(std::span<const std::uint8_t> input);
+
 } // namespace tujit::fuzz

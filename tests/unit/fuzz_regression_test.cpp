@@ -61,6 +61,11 @@ TEST_CASE("saved fuzz inputs of every target still pass their checks", "[fuzz-re
     INFO(p.string());
     require_holds(fetch_properties(read(p)));
   }
+  for (const auto& p : saved("gen")) {
+    INFO(p.string());
+    const std::string bytes = read(p);
+    require_holds(generated_properties(std::vector<std::uint8_t>(bytes.begin(), bytes.end())));
+  }
 }
 
 TEST_CASE("the fuzz properties hold on the seeds they start from", "[fuzz-regression]") {
@@ -83,4 +88,10 @@ TEST_CASE("the fuzz properties hold on the seeds they start from", "[fuzz-regres
     require_holds(run_properties(text));
     require_holds(fetch_properties(text));
   }
+  // Generated kernels of every form choice (byte 0 = 0…5), two seeds each.
+  for (std::uint8_t seed : {std::uint8_t{1}, std::uint8_t{2}})
+    for (std::uint8_t choice = 0; choice < 6; ++choice) {
+      INFO("seed " << int{seed} << ", choice " << int{choice});
+      require_holds(generated_properties(std::vector<std::uint8_t>{choice, seed}));
+    }
 }
