@@ -189,8 +189,8 @@ Result<RunImages> make_run_images(const ir::SpecFile& file, const ir::Kernel& ke
                                   const RunImages* inputs) {
   RunImages im;
   // Every input over its tile (the operands of one run agree on their axes, as the oracle needs).
-  std::map<std::string, std::vector<ir::Axis>> axes;
-  if (!inputs) axes = run_input_axes(file, kernel, ops);
+  const auto axes =
+      inputs ? std::map<std::string, std::vector<ir::Axis>>{} : run_input_axes(file, kernel, ops);
   if (!inputs) {
     auto stream_t = input_tensor(*ops.stream, axes, req);
     if (!stream_t) return std::move(stream_t).take_diagnostics();

@@ -4,6 +4,7 @@
 // on success or an E-HW diagnostic (stage "hardware").
 #pragma once
 
+#include "ir/lang/types.h"
 #include "ir/mapping/mapping.h"
 #include "ir/support/diagnostic.h"
 #include "ir/types/scalar_type.h"
@@ -21,6 +22,11 @@ struct SpatialInput {
   Mapping cluster;
   Mapping slice;
 };
+
+/// A typed tensor's Chip, Cluster and Slice mappings.
+inline SpatialInput spatial_of(const TensorType& t) {
+  return {t.mapping(Slot::Chip), t.mapping(Slot::Cluster), t.mapping(Slot::Slice)};
+}
 
 /// E-HW-001 ClusterSize (Cluster::SIZE ∈ {1, 2}), E-HW-002 SliceSize (∈ {64, 128, 256}).
 std::optional<Diagnostic> check_spatial(const SpatialInput& in);

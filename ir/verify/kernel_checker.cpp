@@ -71,10 +71,6 @@ int argument_of(StageOp op, std::string_view code) {
   return it == table->end() ? -1 : it->second;
 }
 
-SpatialInput spatial_of(const TensorType& t) {
-  return {t.mapping(Slot::Chip), t.mapping(Slot::Cluster), t.mapping(Slot::Slice)};
-}
-
 /// Moves a verifier's diagnostics into the stage, each pointed at its span.
 template <class T>
 void take(Result<T>&& r, const Stage& s, StageCheck& out) {
@@ -219,18 +215,7 @@ void run_stage(const Stage& s, const Stage* next, StageCheck& out) {
       out.skipped = true;
       return;
     }
-    const TensorType& trf = *s.trf;
-    ContractOuterInput ci;
-    ci.stream_dtype = in.dtype;
-    ci.weight_dtype = trf.dtype;
-    ci.time = in.mapping(Slot::Time);
-    ci.packet = in.mapping(Slot::Packet);
-    ci.lane = trf.mapping(Slot::Lane);
-    ci.element = trf.mapping(Slot::Element);
-    ci.out_time = o.mapping(Slot::Time);
-    ci.out_packet = o.mapping(Slot::Packet);
-    ci.trf_spatial = spatial_of(trf);
-    ci.stream_spatial = spatial_of(in);
+    const ContractOuterInput ci = contract_outer_input(in, *s.trf, o);
     auto r = verify_contract_outer(ci);
     if (r)
       out.derived = r->to_table(ci);

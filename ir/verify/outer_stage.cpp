@@ -22,4 +22,20 @@ Result<ContractOuterDerived> verify_contract_outer(const ContractOuterInput& in)
   return ContractOuterDerived{std::move(*ops), std::move(*sa), std::move(*seq)};
 }
 
+ContractOuterInput contract_outer_input(const TensorType& stream, const TensorType& trf,
+                                        const TensorType& out) {
+  ContractOuterInput ci;
+  ci.stream_dtype = stream.dtype;
+  ci.weight_dtype = trf.dtype;
+  ci.time = stream.mapping(Slot::Time);
+  ci.packet = stream.mapping(Slot::Packet);
+  ci.lane = trf.mapping(Slot::Lane);
+  ci.element = trf.mapping(Slot::Element);
+  ci.out_time = out.mapping(Slot::Time);
+  ci.out_packet = out.mapping(Slot::Packet);
+  ci.trf_spatial = spatial_of(trf);
+  ci.stream_spatial = spatial_of(stream);
+  return ci;
+}
+
 } // namespace tujit::ir::verify

@@ -36,4 +36,9 @@ struct ContractOuterDerived {
 
 Result<ContractOuterDerived> verify_contract_outer(const ContractOuterInput& in);
 
+/// The input of a typed `contract_outer` stage: the stream it reads, its TRF operand and its
+/// ContractOuter output (the kernel checker and the stage-by-stage interpreter read it alike).
+ContractOuterInput contract_outer_input(const TensorType& stream, const TensorType& trf,
+                                        const TensorType& out);
+
 } // namespace tujit::ir::verify

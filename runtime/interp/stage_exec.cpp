@@ -150,20 +150,7 @@ Result<StageImage> exec_contract_outer(const ir::Stage& st, const DeviceImage& s
   if (st.op != StageOp::ContractOuter || !st.trf) return wrong_stage(st, "contract_outer");
   const ir::TensorType& in = st.input;
   const ir::TensorType& w = *st.trf;
-  const ir::TensorType& out_t = st.output;
-  ir::verify::ContractOuterInput ci;
-  ci.stream_dtype = in.dtype;
-  ci.weight_dtype = w.dtype;
-  ci.time = in.mapping(Slot::Time);
-  ci.packet = in.mapping(Slot::Packet);
-  ci.lane = w.mapping(Slot::Lane);
-  ci.element = w.mapping(Slot::Element);
-  ci.out_time = out_t.mapping(Slot::Time);
-  ci.out_packet = out_t.mapping(Slot::Packet);
-  ci.trf_spatial = ir::verify::SpatialInput{w.mapping(Slot::Chip), w.mapping(Slot::Cluster),
-                                            w.mapping(Slot::Slice)};
-  ci.stream_spatial = ir::verify::SpatialInput{in.mapping(Slot::Chip), in.mapping(Slot::Cluster),
-                                               in.mapping(Slot::Slice)};
+  const ir::verify::ContractOuterInput ci = ir::verify::contract_outer_input(in, w, st.output);
   auto d = ir::verify::verify_contract_outer(ci);
   if (!d) return d.diagnostics();
 

@@ -11,14 +11,6 @@ using namespace tujit;
 using namespace tujit::cycles_test;
 using cycles::Stage;
 
-namespace {
-
-const cycles::StageTrace& stage(const cycles::TraceCycles& t, Stage s) {
-  return t.stages[static_cast<std::size_t>(s)];
-}
-
-} // namespace
-
 TEST_CASE("PackSize 1 halves MAC utilisation", "[cycles]") {
   // outer.md: PackSize 2 fills the 64 B packet and uses all MACs; PackSize 1 fills 32 B.
   for (const std::string d : {"bf16", "i8"}) {

@@ -12,10 +12,6 @@ using cycles::Stage;
 
 namespace {
 
-const cycles::StageTrace& stage(const cycles::TraceCycles& t, Stage s) {
-  return t.stages[static_cast<std::size_t>(s)];
-}
-
 cycles::CycleOptions fetch_options(std::uint64_t read_size, std::uint64_t reads_per_packet,
                                    std::uint64_t flits_per_packet) {
   cycles::CycleOptions o;

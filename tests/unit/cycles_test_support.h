@@ -94,4 +94,9 @@ fn kern<'l, const T: Tu>(
       fmt::arg("ot", ot), fmt::arg("mode", mode));
 }
 
+/// One stage's row of a trace.
+inline const cycles::StageTrace& stage(const cycles::TraceCycles& t, cycles::Stage s) {
+  return t.stages[static_cast<std::size_t>(s)];
+}
+
 } // namespace tujit::cycles_test
