@@ -180,6 +180,12 @@ std::optional<std::string> images_difference(const RunImages& a, const RunImages
 
 } // namespace
 
+Result<runtime::LogicalTensor> run_input(const ir::KernelParam& p,
+                                         const std::map<std::string, std::vector<ir::Axis>>& axes,
+                                         const RunRequest& req) {
+  return input_tensor(p, axes, req);
+}
+
 std::string_view engine_name(Engine e) {
   return e == Engine::Jit ? "jit" : "interp";
 }

@@ -75,6 +75,13 @@ struct RunOutcome {
   double verify_ms = 0; // the other engine and the oracle
 };
 
+/// A parameter's contents over its tile `axes.at(p.name)` (run_input_axes.h): as given in `req` —
+/// a whole logical tensor is cut to the tile, whose elements are all the kernel reads — or seeded
+/// random. E-RUN-007 for given contents that do not cover the tile.
+Result<runtime::LogicalTensor> run_input(const ir::KernelParam& p,
+                                         const std::map<std::string, std::vector<ir::Axis>>& axes,
+                                         const RunRequest& req);
+
 /// The inputs of the engines for one run: the parameters' logical contents (given, or seeded
 /// random), laid out by their types, fetched and collected from DM and stored into the TRF as the
 /// kernel does, by `engine` (the DM fetch chains have an interpreter and a JIT form).
