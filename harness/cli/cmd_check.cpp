@@ -92,10 +92,10 @@ nlohmann::json check_document(const std::deque<CheckedFile>& files, const report
       j["summary"] = k.summary();
       j["expected"] = nlohmann::json::array();
       for (const auto& c : k.verdict.expected) j["expected"].push_back(c);
-      if (k.max_cycles) {
-        j["max_cycles"] = *k.max_cycles;
-        j["cycles"] = k.cycles ? nlohmann::json(*k.cycles) : nlohmann::json();
-      }
+      if (k.max_cycles)
+        j["budget"] = {
+            {"max_cycles", *k.max_cycles},
+            {"analytic_cycles", k.cycles ? nlohmann::json(*k.cycles) : nlohmann::json()}};
       doc["kernels"].push_back(std::move(j));
     }
   }

@@ -295,6 +295,9 @@ TEST_CASE("cycle budgets: --max-cycles and the max-cycles comment", "[ci-check]"
     CHECK(cycles({f, "--max-cycles", std::to_string(total)}).status == kExitOk); // flag wins
   }
   {
+    const auto doc = check({with_budget(total), "--json"}).json();
+    CHECK(doc["kernels"][0]["budget"]["max_cycles"] == total);
+    CHECK(doc["kernels"][0]["budget"]["analytic_cycles"] == total);
     Run c = check({with_budget(total)});
     CHECK(c.status == kExitOk);
     CHECK(c.out.find(fmt::format(", {} cycles within budget {}", total, total)) !=

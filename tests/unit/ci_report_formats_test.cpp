@@ -58,8 +58,9 @@ struct FailingSpec {
 
 } // namespace
 
-TEST_CASE("--format junit: schema-valid, one testcase per kernel, failures with file:line:col",
-          "[ci-report]") {
+TEST_CASE(
+    "check --format junit: schema-valid, one testcase per kernel, failures with file:line:col",
+    "[ci-report]") {
   TempDir out("ci_junit");
   SECTION("specs/: every kernel passes, the invalid ones as expected") {
     Run r = check({spec("specs"), "--format", "junit"});
@@ -123,8 +124,9 @@ TEST_CASE("--format junit: schema-valid, one testcase per kernel, failures with 
   }
 }
 
-TEST_CASE("--format sarif: valid SARIF 2.1.0, rules from docs/errors.md, one result per finding",
-          "[ci-report]") {
+TEST_CASE(
+    "check --format sarif: valid SARIF 2.1.0, rules from docs/errors.md, one result per finding",
+    "[ci-report]") {
   FailingSpec s;
   const std::string expected = spec("specs/invalid/spec12_20_padding_not_preserved.rs");
   Run r = check({s.file, expected, "--format", "sarif"});
@@ -199,7 +201,8 @@ TEST_CASE("every rule tujit can report has its help in docs/errors.md", "[ci-rep
   CHECK(pipes.at("E-X-001").section == "S");
 }
 
-TEST_CASE("--format github: the workflow commands the Actions toolkit writes", "[ci-report]") {
+TEST_CASE("check --format github: the workflow commands the Actions toolkit writes",
+          "[ci-report]") {
   FailingSpec s;
   const std::string expected = spec("specs/invalid/store.rs");
   const std::vector<std::string> paths = {s.file, expected};
@@ -242,7 +245,7 @@ TEST_CASE("--format github: the workflow commands the Actions toolkit writes", "
         std::string::npos);
 }
 
-TEST_CASE("--format on cycles: a budget overrun in each CI format", "[ci-report]") {
+TEST_CASE("cycles --format: a budget overrun in each CI format", "[ci-report]") {
   const std::string file = spec("specs/bmatmul_m_in_time.rs");
   TempDir out("ci_cycles_formats");
   Run junit = cycles({file, "--max-cycles", "1", "--format", "junit"});
