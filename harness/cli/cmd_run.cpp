@@ -216,6 +216,12 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     req.given[name] = std::move(*t);
   }
 
+  std::optional<runtime::NpyArray> golden;
+  if (expect) {
+    auto g = read_expected(*expect);
+    if (!g) return stop(kExitUsage, g.diagnostics());
+    golden = std::move(*g);
+  }
   std::vector<SavedInput> saved;
   if (vm.count("save-inputs")) {
     auto s = save_run_inputs(file, kernel, *ops, req, vm["save-inputs"].as<std::string>(),
@@ -249,10 +255,8 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     status = kExitInternal;
   std::optional<ExpectComparison> compared;
   if (expect) {
-    auto cmp = compare_with_expected(r->output, *expect);
-    if (!cmp)
-      return stop(cmp.diagnostics()[0].code == "E-EXPECT-002" ? kExitUserError : kExitUsage,
-                  cmp.diagnostics());
+    auto cmp = compare_with_expected(r->output, *golden, *expect);
+    if (!cmp) return stop(kExitUserError, cmp.diagnostics());
     compared = std::move(*cmp);
   }
   const Diagnostics failures = run_failures(kernel, *r, compared);

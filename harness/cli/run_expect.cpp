@@ -77,17 +77,20 @@ bool agree(const NpyValue& got, const NpyValue& want, bool one_dtype, bool same_
 
 } // namespace
 
+Result<runtime::NpyArray> read_expected(const ExpectOptions& opt) {
+  return runtime::read_npy_file(opt.path);
+}
+
 Result<ExpectComparison> compare_with_expected(const runtime::LogicalTensor& output,
+                                               const runtime::NpyArray& want,
                                                const ExpectOptions& opt) {
-  auto want = runtime::read_npy_file(opt.path);
-  if (!want) return std::move(want).take_diagnostics();
   // The output as `--output` writes it: its values, and its bytes for the bit-exact case.
   const runtime::NpyArray got = runtime::npy_from_tensor(output);
-  if (want->shape != got.shape) {
+  if (want.shape != got.shape) {
     Diagnostic d =
         make_error("E-EXPECT-002",
                    fmt::format("the --expect array '{}' has shape {}, the output {} has shape {}",
-                               opt.path, runtime::shape_text(want->shape),
+                               opt.path, runtime::shape_text(want.shape),
                                runtime::axes_text(output.axes), runtime::shape_text(got.shape)),
                    std::nullopt,
                    {"save the expected output with `tujit run --output` (or numpy, axes in "
@@ -101,12 +104,12 @@ Result<ExpectComparison> compare_with_expected(const runtime::LogicalTensor& out
   c.rtol = opt.rtol.value_or(0);
   c.atol = opt.atol.value_or(0);
   c.cells = got.elements();
-  const bool one_dtype = want->dtype == got.dtype;
+  const bool one_dtype = want.dtype == got.dtype;
   const std::uint32_t item = runtime::npy_item_bytes(got.dtype);
   for (std::uint64_t k = 0; k < c.cells; ++k) {
     const bool same_bytes = one_dtype && std::memcmp(got.data.data() + k * item,
-                                                     want->data.data() + k * item, item) == 0;
-    const NpyValue g = element(got, k), w = element(*want, k);
+                                                     want.data.data() + k * item, item) == 0;
+    const NpyValue g = element(got, k), w = element(want, k);
     const double diff = std::fabs(g.as_double() - w.as_double());
     if (std::isfinite(diff) && diff > c.max_abs_diff) c.max_abs_diff = diff;
     if (agree(g, w, one_dtype, same_bytes, c)) continue;

@@ -7,6 +7,7 @@
 
 #include "ir/lang/kernel.h"
 #include "ir/support/diagnostic.h"
+#include "runtime/npy/npy.h"
 #include "runtime/tensor/logical_tensor.h"
 
 #include <nlohmann/json.hpp>
@@ -43,10 +44,13 @@ struct ExpectComparison {
 
 inline constexpr std::size_t kMaxDifferencesShown = 8;
 
-/// Reads `opt.path` and compares it with `output`. Diagnostics: the file cannot be read or is no
-/// .npy array (E-IO-001, E-NPY-001; the caller exits 2), its shape is not the output's
-/// (E-EXPECT-002).
+/// The golden array of `opt.path`, read before the run: E-IO-001 / E-NPY-001 when the file cannot
+/// be read or holds no .npy array (the caller exits 2).
+Result<runtime::NpyArray> read_expected(const ExpectOptions& opt);
+
+/// `output` against the golden array `want`; E-EXPECT-002 when the shapes differ.
 Result<ExpectComparison> compare_with_expected(const runtime::LogicalTensor& output,
+                                               const runtime::NpyArray& want,
                                                const ExpectOptions& opt);
 
 /// E-EXPECT-001 at the kernel's name: the cells that differ.
