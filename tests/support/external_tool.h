@@ -36,6 +36,21 @@ inline std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
+/// `xmllint --schema tests/report/junit.xsd FILE`: 0 when FILE is a valid JUnit report.
+inline ToolRun check_junit_schema(const std::string& file) {
+  return run_tool("xmllint --noout --schema " +
+                  shell_quote(std::string(TUJIT_SOURCE_DIR) + "/tests/report/junit.xsd") + " " +
+                  shell_quote(file));
+}
+
+/// An XPath 1.0 expression over the XML file `file`, evaluated by xmllint (trailing newline
+/// dropped); status nonzero when xmllint fails.
+inline ToolRun xpath(const std::string& file, const std::string& expr) {
+  ToolRun r = run_tool("xmllint --xpath " + shell_quote(expr) + " " + shell_quote(file));
+  while (!r.output.empty() && r.output.back() == '\n') r.output.pop_back();
+  return r;
+}
+
 /// The npm tools of tests/report/tools.
 inline std::string report_tool(const std::string& script) {
   return "node " + shell_quote(std::string(TUJIT_SOURCE_DIR) + "/tests/report/tools/" + script);

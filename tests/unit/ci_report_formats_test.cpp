@@ -29,18 +29,20 @@ const auto spec = &tujit::testing::source_path;
 const tujit::testing::TujitCommand check{"check"};
 const tujit::testing::TujitCommand cycles{"cycles"};
 
-const std::string kSchema = spec("tests/report/junit.xsd");
-
-tujit::testing::ToolRun xmllint_schema(const std::string& file) {
-  return run_tool("xmllint --noout --schema " + shell_quote(kSchema) + " " + shell_quote(file));
+/// `text` written to the file NAME of `dir`, which must be a valid JUnit report; its path.
+std::string junit_file(const TempDir& dir, const std::string& name, const std::string& text) {
+  const std::string xml = dir.file(name, text);
+  auto valid = tujit::testing::check_junit_schema(xml);
+  INFO(valid.output);
+  REQUIRE(valid.status == 0);
+  return xml;
 }
 
 /// An XPath 1.0 expression over `file`, evaluated by xmllint.
 std::string xpath(const std::string& file, const std::string& expr) {
-  auto r = run_tool("xmllint --xpath " + shell_quote(expr) + " " + shell_quote(file));
+  auto r = tujit::testing::xpath(file, expr);
   INFO(r.output);
   REQUIRE(r.status == 0);
-  while (!r.output.empty() && r.output.back() == '\n') r.output.pop_back();
   return r.output;
 }
 
@@ -65,10 +67,7 @@ TEST_CASE(
   SECTION("specs/: every kernel passes, the invalid ones as expected") {
     Run r = check({spec("specs"), "--format", "junit"});
     REQUIRE(r.status == kExitOk);
-    const std::string xml = out.file("specs.xml", r.out);
-    auto valid = xmllint_schema(xml);
-    INFO(valid.output);
-    REQUIRE(valid.status == 0);
+    const std::string xml = junit_file(out, "specs.xml", r.out);
     const std::size_t kernels = tujit::testing::count_kernels(spec("specs"));
     CHECK(xpath(xml, "count(//testcase)") == std::to_string(kernels));
     CHECK(xpath(xml, "string(/testsuites/@tests)") == std::to_string(kernels));
@@ -92,10 +91,7 @@ TEST_CASE(
     FailingSpec s;
     Run r = check({s.file, "--format", "junit"});
     CHECK(r.status == kExitUserError);
-    const std::string xml = out.file("fail.xml", r.out);
-    auto valid = xmllint_schema(xml);
-    INFO(valid.output);
-    REQUIRE(valid.status == 0);
+    const std::string xml = junit_file(out, "fail.xml", r.out);
     CHECK(xpath(xml, "string(/testsuites/@failures)") == "2");
     CHECK(xpath(xml, "string(//testcase[@name='first']/failure/@message)")
               .starts_with(s.file + ":2:1: error[E-CHECK-001]: kernel `first` is accepted"));
@@ -109,10 +105,7 @@ TEST_CASE(
     // The malformed corpus: invalid UTF-8, stray control characters, unterminated literals.
     Run r = check({spec("tests/corpus/malformed"), "--format", "junit"});
     CHECK(r.status == kExitUserError);
-    const std::string xml = out.file("malformed.xml", r.out);
-    auto valid = xmllint_schema(xml);
-    INFO(valid.output);
-    CHECK(valid.status == 0);
+    const std::string xml = junit_file(out, "malformed.xml", r.out);
     CHECK(xpath(xml, "count(//testcase)") ==
           std::to_string(tujit::testing::count_kernels(spec("tests/corpus/malformed"))));
   }
@@ -120,7 +113,7 @@ TEST_CASE(
     Run r = check({spec("specs/matmul.rs"), "--format", "junit"});
     std::string broken = r.out;
     broken.replace(broken.find(" classname="), 11, " class=");
-    CHECK(xmllint_schema(out.file("broken.xml", broken)).status != 0);
+    CHECK(tujit::testing::check_junit_schema(out.file("broken.xml", broken)).status != 0);
   }
 }
 
@@ -250,8 +243,7 @@ TEST_CASE("cycles --format: a budget overrun in each CI format", "[ci-report]") 
   TempDir out("ci_cycles_formats");
   Run junit = cycles({file, "--max-cycles", "1", "--format", "junit"});
   CHECK(junit.status == kExitUserError);
-  const std::string xml = out.file("c.xml", junit.out);
-  REQUIRE(xmllint_schema(xml).status == 0);
+  const std::string xml = junit_file(out, "c.xml", junit.out);
   CHECK(xpath(xml, "string(//testcase/@name)") == "bmatmul_m_in_time");
   CHECK(xpath(xml, "string(//failure/@message)")
             .starts_with(tujit::testing::position_of(file, "bmatmul_m_in_time<") +

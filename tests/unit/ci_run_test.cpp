@@ -185,18 +185,14 @@ TEST_CASE("tujit run --expect --format junit: the mismatch as a failed testcase"
   Run r = g.expect(changed, {"--format", "junit"});
   CHECK(r.status == kExitUserError);
   const std::string xml = g.dir.file("run.xml", r.out);
-  using tujit::testing::run_tool;
-  using tujit::testing::shell_quote;
-  auto valid = run_tool("xmllint --noout --schema " + shell_quote(spec("tests/report/junit.xsd")) +
-                        " " + shell_quote(xml));
+  auto valid = tujit::testing::check_junit_schema(xml);
   INFO(valid.output);
   REQUIRE(valid.status == 0);
-  auto msg = run_tool(
-      "xmllint --xpath 'string(//testcase[@name=\"bmatmul_m_in_time\"]/failure/@message)' " +
-      shell_quote(xml));
+  auto msg =
+      tujit::testing::xpath(xml, "string(//testcase[@name='bmatmul_m_in_time']/failure/@message)");
   CHECK(msg.output.starts_with(tujit::testing::position_of(kKernel, "bmatmul_m_in_time<") +
                                ": error[E-EXPECT-001]"));
-  auto out = run_tool("xmllint --xpath 'string(//system-out)' " + shell_quote(xml));
+  auto out = tujit::testing::xpath(xml, "string(//system-out)");
   CHECK(out.output.find("sha256") != std::string::npos);
 }
 
