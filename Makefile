@@ -28,7 +28,9 @@ run: build
 	$(BUILD_DIR)/harness/tujit explain specs/bmatmul_m_in_time.rs
 	$(BUILD_DIR)/harness/tujit run specs/bmatmul_m_in_time.rs --verify
 
+# The tests also need the consumers of tujit's CI reports (xmllint, node; install-deps.sh `test`).
 test: build
+	@scripts/install-deps.sh test
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
 # ASan + UBSan build of everything (g++), then the whole CTest suite; any report fails the run.
@@ -38,6 +40,7 @@ SANITIZE_DIR ?= build-sanitize
 SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SANITIZE_WARNINGS := -Wno-error=maybe-uninitialized
 test-sanitize: deps
+	@scripts/install-deps.sh test
 	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTUJIT_WERROR=ON \
 	  -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS) $(SANITIZE_WARNINGS)" \
 	  -DCMAKE_EXE_LINKER_FLAGS="$(SANITIZE_FLAGS)" $(CMAKE_FLAGS)

@@ -27,13 +27,24 @@ PACKAGES=(
   gnuplot-nox   # `tujit cycles --timeline PATH.svg` runs gnuplot to draw the timeline
   libtomlplusplus-dev  # `tujit bench --sweep FILE.toml` parses sweep files
 )
-# Optional sets, installed only when named on the command line (`make fuzz` passes `fuzz`):
-#   fuzz: clang-19 + libclang-rt-19-dev (libFuzzer and the sanitizer runtimes for clang),
-#         python3 (tests/fuzz/make_seeds.py). `make test` never needs them.
+# Optional sets, installed only when named on the command line:
+#   fuzz (`make fuzz`): clang-19 + libclang-rt-19-dev (libFuzzer and the sanitizer runtimes for
+#         clang), python3 (tests/fuzz/make_seeds.py). `make test` never needs them.
+#   test (`make test`, `make test-sanitize`): the consumers the tests check tujit's CI reports
+#         with (docs/ci.md) —
+#         libxml2-utils   xmllint validates `--format junit` against tests/report/junit.xsd
+#         nodejs (+ npm)  runs the npm packages of tests/report/tools (installed below)
 # Any other argument is taken as a package name.
+TEST_TOOLS=0
 for arg in "$@"; do
   case $arg in
   fuzz) PACKAGES+=(clang-19 libclang-rt-19-dev python3) ;;
+  test)
+    TEST_TOOLS=1
+    PACKAGES+=(libxml2-utils nodejs)
+    # Debian's nodejs comes without npm; a Node.js that ships its own npm needs no second one.
+    command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
+    ;;
   *) PACKAGES+=("$arg") ;;
   esac
 done
@@ -43,12 +54,25 @@ for p in "${PACKAGES[@]}"; do
   status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
   [ "$status" = "installed" ] || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}" >&2
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  # A fresh machine's package lists may be empty: refresh them once before installing.
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
 
-echo "install-deps: installing ${missing[*]}" >&2
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-export DEBIAN_FRONTEND=noninteractive
-# A fresh machine's package lists may be empty: refresh them once before installing.
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+[ "$TEST_TOOLS" = 1 ] || exit 0
+# npm packages the tests check tujit's CI reports with (versions pinned by the lock file):
+#   @microsoft/jest-sarif  the SARIF 2.1.0 JSON schema (validated with its ajv set-up)
+#   ajv                    the JSON-schema validator
+#   @actions/core          GitHub Actions' own writer of workflow commands (`::error …`)
+# Installed into tests/report/tools/node_modules, again only when the lock file changed.
+TOOLS="$(cd "$(dirname "$0")/.." && pwd)/tests/report/tools"
+if [ ! -f "$TOOLS/node_modules/.package-lock.json" ] ||
+   [ "$TOOLS/package-lock.json" -nt "$TOOLS/node_modules/.package-lock.json" ]; then
+  echo "install-deps: npm ci in tests/report/tools" >&2
+  (cd "$TOOLS" && npm ci --no-audit --no-fund --loglevel=error)
+fi

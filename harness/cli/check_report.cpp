@@ -52,19 +52,19 @@ std::optional<int> parse_file_command(std::string_view cmd, std::string_view des
                                       boost::program_options::variables_map* vm_out) {
   namespace po = boost::program_options;
   const std::string name(cmd);
-  po::options_description visible("usage: tujit " + name + " FILE [--kernel NAME]" +
-                                  std::string(usage_tail) + " [--json]\n\n" +
+  po::options_description visible("usage: tujit " + name + (out.many ? " PATH..." : " FILE") +
+                                  " [--kernel NAME]" + std::string(usage_tail) + " [--json]\n\n" +
                                   std::string(description) + "\n\noptions");
   visible.add_options()("help,h", "show this help")(
       "kernel", po::value<std::string>(), "only the kernel NAME (required when FILE has several)")(
       "json", "print one JSON document on stdout (spec/cli.md)");
   if (extra) visible.add(*extra);
   po::options_description hidden;
-  hidden.add_options()("file", po::value<std::string>());
+  hidden.add_options()("file", po::value<std::vector<std::string>>());
   po::options_description all;
   all.add(visible).add(hidden);
   po::positional_options_description positional;
-  positional.add("file", 1);
+  positional.add("file", out.many ? -1 : 1);
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
@@ -81,7 +81,12 @@ std::optional<int> parse_file_command(std::string_view cmd, std::string_view des
     io.err << "tujit " << name << ": missing FILE\n" << visible;
     return kExitUsage;
   }
-  out.file = vm["file"].as<std::string>();
+  out.files = vm["file"].as<std::vector<std::string>>();
+  if (!out.many && out.files.size() > 1) {
+    io.err << "tujit " << name << ": one FILE only\n" << visible;
+    return kExitUsage;
+  }
+  out.file = out.files.front();
   if (vm.count("kernel")) out.kernel = vm["kernel"].as<std::string>();
   out.json = vm.count("json") > 0;
   if (vm_out) *vm_out = std::move(vm);

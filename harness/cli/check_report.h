@@ -26,7 +26,10 @@ struct CheckedSpec {
 
 /// The options every FILE command shares: `FILE [--kernel NAME] [--json]`.
 struct FileCommandOptions {
-  std::string file;
+  /// Set by the caller before parsing: the command takes `PATH…` (check) instead of one FILE.
+  bool many = false;
+  std::string file;               // the first FILE
+  std::vector<std::string> files; // every FILE (one unless `many`)
   std::optional<std::string> kernel;
   bool json = false;
 };

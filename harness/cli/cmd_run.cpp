@@ -1,11 +1,15 @@
 // `tujit run FILE [--kernel NAME] [--engine jit|interp] [--threads N] [--seed N]
-// [--input NAME=PATH.npy]… [--output PATH.npy] [--force] [--verify] [--no-cache] [--json]`
-// (docs/cli.md "tujit run"): runs a kernel on seeded random or given inputs with the JIT (default)
-// or the reference interpreter through the run pipeline (harness/run/run_pipeline.h), prints the
-// output's digest, optionally writes it as .npy; --verify runs the other engine (bit for bit) and
-// the float64 oracle.
+// [--input NAME=PATH.npy]… [--output PATH.npy] [--force] [--verify] [--no-cache] [--json]
+// [--expect PATH.npy [--rtol R] [--atol A]] [--save-inputs DIR] [--format …]`
+// (docs/cli.md "tujit run", docs/ci.md): runs a kernel on seeded random or given inputs with the
+// JIT (default) or the reference interpreter through the run pipeline (harness/run/
+// run_pipeline.h), prints the output's digest, optionally writes it as .npy; --verify runs the
+// other engine (bit for bit) and the float64 oracle; --expect compares the output with a golden
+// array, --save-inputs keeps the inputs.
 #include "harness/cli/check_report.h"
+#include "harness/cli/ci_report.h"
 #include "harness/cli/command.h"
+#include "harness/cli/run_ci.h"
 #include "harness/cli/run_limits.h"
 #include "harness/cycles/cycle_report.h"
 #include "harness/run/run_pipeline.h"
@@ -25,11 +29,6 @@ namespace tujit::cli {
 namespace po = boost::program_options;
 
 namespace {
-
-int show_diagnostics(const Diagnostics& ds, const SourceBuffer& src, CommandIO& io) {
-  for (const auto& d : ds) io.err << render(d, &src);
-  return kExitUserError;
-}
 
 std::string param_names(const std::vector<const ir::KernelParam*>& ps) {
   std::string s;
@@ -95,7 +94,7 @@ nlohmann::ordered_json run_json(const ir::Kernel& kernel, const RunOutcome& r, d
 } // namespace
 
 int run_run(const std::vector<std::string>& args, CommandIO& io) {
-  po::options_description extra;
+  po::options_description extra = format_option();
   extra.add_options()("engine", po::value<std::string>()->default_value("jit"),
                       "jit | interp (the reference interpreter)")(
       "threads", po::value<unsigned>()->default_value(0),
@@ -110,16 +109,28 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
       "max-bytes", po::value<std::string>()->default_value("4GiB"),
       "refuse a run whose tensors and images would exceed this many bytes (e.g. 512M)")(
       "timeout", po::value<std::string>()->default_value("0"),
-      "stop a run that takes longer than this many seconds (0 = no limit)");
+      "stop a run that takes longer than this many seconds (0 = no limit)")(
+      "expect", po::value<std::string>(),
+      "fail (exit 1) unless the output equals the array in PATH.npy bit for bit")(
+      "rtol", po::value<double>(), "with --expect: relative tolerance (numpy.isclose)")(
+      "atol", po::value<double>(), "with --expect: absolute tolerance (numpy.isclose)")(
+      "save-inputs", po::value<std::string>(),
+      "write each input the run uses to DIR/NAME.npy (--force overwrites)");
   FileCommandOptions opt;
   po::variables_map vm;
   if (auto rc =
           parse_file_command("run", "Runs a contraction kernel on seeded random (or given) inputs.",
                              args, io, opt, &extra,
                              " [--engine jit|interp] [--threads N] [--seed N] "
-                             "[--input NAME=PATH.npy]... [--output PATH.npy] [--force] [--verify]",
+                             "[--input NAME=PATH.npy]... [--output PATH.npy] [--force] [--verify] "
+                             "[--expect PATH.npy [--rtol R] [--atol A]] [--save-inputs DIR] "
+                             "[--format FORMAT]",
                              &vm))
     return *rc;
+  report::ReportFormat format = report::ReportFormat::Text;
+  if (auto rc = read_format("run", vm, opt.json, io, format)) return *rc;
+  std::optional<ExpectOptions> expect;
+  if (auto rc = read_expect_options(vm, io, expect)) return *rc;
   const std::string engine = vm["engine"].as<std::string>();
   if (engine != "interp" && engine != "jit") {
     io.err << "tujit run: unknown engine '" << engine << "' (engines: jit, interp)\n";
@@ -146,24 +157,30 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
       input_paths.emplace_back(s.substr(0, eq), s.substr(eq + 1));
     }
 
+  KernelReport ci_report("run", format, io);
   auto t0 = std::chrono::steady_clock::now();
   CheckedSpec c;
   const ir::Kernel* picked = nullptr;
-  if (auto rc = load_one_kernel("run", opt, io, c, &picked)) return *rc;
+  if (auto rc = load_one_kernel("run", opt, io, c, &picked))
+    return ci_report.finish(*rc, opt.file, nullptr, c.analysis ? &c.analysis->file.source : nullptr,
+                            c.shown, true);
   const double load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   const ir::SpecFile& file = c.analysis->file;
   const SourceBuffer& src = file.source;
   const ir::Kernel& kernel = *picked;
+  auto stop = [&](int status, const Diagnostics& ds) {
+    return ci_report.finish(status, opt.file, &kernel, &src, ds);
+  };
 
   auto ops = ir::seq::find_run_operands(kernel);
-  if (!ops) return show_diagnostics(ops.diagnostics(), src, io);
+  if (!ops) return stop(kExitUserError, ops.diagnostics());
 
   // Limits before any allocation (issue 10): the footprint comes from the types alone.
   if (auto fp = check_run_size(file, kernel, *ops, vm.count("verify") > 0, *max_bytes,
                                !input_paths.empty());
       !fp)
-    return show_diagnostics(fp.diagnostics(), src, io);
+    return stop(kExitUserError, fp.diagnostics());
 
   RunRequest req;
   req.engine = engine == "jit" ? Engine::Jit : Engine::Interp;
@@ -193,7 +210,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     // A tile kernel also takes just the tile it reads (ir::seq::input_tiles).
     if (!tiles) {
       auto found = ir::seq::input_tiles(file, kernel, *ops);
-      if (!found) return show_diagnostics(found.diagnostics(), src, io);
+      if (!found) return stop(kExitUserError, found.diagnostics());
       tiles = std::move(*found);
     }
     const std::vector<ir::Axis>& tile = tiles->at(name);
@@ -210,12 +227,26 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     req.given[name] = std::move(*t);
   }
 
+  std::optional<runtime::NpyArray> golden;
+  if (expect) {
+    auto g = read_expected(*expect);
+    if (!g) return stop(kExitUsage, g.diagnostics());
+    golden = std::move(*g);
+  }
+  std::vector<SavedInput> saved;
+  if (vm.count("save-inputs")) {
+    auto s = save_run_inputs(file, kernel, *ops, req, vm["save-inputs"].as<std::string>(),
+                             vm.count("force") > 0);
+    if (!s) return stop(kExitUsage, s.diagnostics());
+    saved = std::move(*s);
+  }
+
   std::optional<Watchdog> watchdog;
   if (timeout->count() > 0)
     watchdog.emplace(*timeout, exit_on_timeout(kernel.name, *timeout, io.err));
   auto r = run::run_kernel(file, kernel, *ops, req);
   if (watchdog) watchdog->disarm();
-  if (!r) return show_diagnostics(r.diagnostics(), src, io);
+  if (!r) return stop(kExitUserError, r.diagnostics());
 
   if (vm.count("output")) {
     const auto bytes = runtime::serialize_npy(runtime::npy_from_tensor(r->output));
@@ -233,39 +264,53 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     status = kExitUserError;
   if (r->verify && !r->verify->engines_not_compared && !r->verify->engines_bit_exact)
     status = kExitInternal;
+  std::optional<ExpectComparison> compared;
+  if (expect) {
+    auto cmp = compare_with_expected(r->output, *golden, *expect);
+    if (!cmp) return stop(kExitUserError, cmp.diagnostics());
+    compared = std::move(*cmp);
+  }
+  const Diagnostics failures = run_failures(kernel, *r, compared);
+  if (compared && !compared->ok() && status == kExitOk) status = kExitUserError;
   if (opt.json) {
-    io.out << run_json(kernel, *r, load_ms).dump(2) << "\n";
+    auto doc = run_json(kernel, *r, load_ms);
+    add_ci_json(doc, compared, saved);
+    io.out << doc.dump(2) << "\n";
+    for (const auto& d : failures) io.err << render(d, &src);
     return status;
   }
+  std::ostream& out = ci_report.text();
   std::string shape;
   for (auto n : r->output.shape()) shape += (shape.empty() ? "" : ", ") + std::to_string(n);
   std::string axes;
   for (const auto& a : r->output_axes) axes += (axes.empty() ? "" : ", ") + a;
-  io.out << fmt::format("{}: ran on {}; output [{}] = [{}] {}, sha256 {}\n", kernel.name, r->engine,
-                        axes, shape, ir::name(r->output.dtype), r->sha256);
-  io.out << fmt::format("  {} simulated MACs, {} poisoned outputs, run {:.3f} ms",
-                        r->simulated_macs, r->poisoned_outputs, r->run_ms);
+  out << fmt::format("{}: ran on {}; output [{}] = [{}] {}, sha256 {}\n", kernel.name, r->engine,
+                     axes, shape, ir::name(r->output.dtype), r->sha256);
+  out << fmt::format("  {} simulated MACs, {} poisoned outputs, run {:.3f} ms", r->simulated_macs,
+                     r->poisoned_outputs, r->run_ms);
   if (r->engine == "jit")
-    io.out << fmt::format(" on {} thread(s), compile {:.1f} ms{}", r->threads, r->compile_ms,
-                          r->cache_hit ? " (object cache hit)" : "");
-  io.out << "\n";
+    out << fmt::format(" on {} thread(s), compile {:.1f} ms{}", r->threads, r->compile_ms,
+                       r->cache_hit ? " (object cache hit)" : "");
+  out << "\n";
   if (r->verify) {
     if (r->verify->engines_not_compared)
-      io.out << "  " << *r->verify->engines_not_compared << "\n";
+      out << "  " << *r->verify->engines_not_compared << "\n";
     else
-      io.out << fmt::format("  {} vs {}: {}\n", r->engine, r->verify->other_engine,
-                            r->verify->engines_bit_exact
-                                ? "bit-exact"
-                                : "DIFFER (a tujit bug): " + r->verify->engine_difference);
+      out << fmt::format("  {} vs {}: {}\n", r->engine, r->verify->other_engine,
+                         r->verify->engines_bit_exact
+                             ? "bit-exact"
+                             : "DIFFER (a tujit bug): " + r->verify->engine_difference);
     if (r->verify->oracle_not_applicable)
-      io.out << "  " << *r->verify->oracle_not_applicable << " (no oracle check)\n";
+      out << "  " << *r->verify->oracle_not_applicable << " (no oracle check)\n";
     else
-      io.out << fmt::format("  oracle: {} (max abs err {:g}, {} mismatches{})\n",
-                            r->verify->oracle_ok ? "ok" : "MISMATCH", r->verify->oracle_max_abs_err,
-                            r->verify->mismatches,
-                            r->verify->worst.empty() ? "" : ", worst at " + r->verify->worst);
+      out << fmt::format("  oracle: {} (max abs err {:g}, {} mismatches{})\n",
+                         r->verify->oracle_ok ? "ok" : "MISMATCH", r->verify->oracle_max_abs_err,
+                         r->verify->mismatches,
+                         r->verify->worst.empty() ? "" : ", worst at " + r->verify->worst);
   }
-  return status;
+  if (compared) out << "  " << expect_text(*compared) << "\n";
+  for (const auto& sv : saved) out << "  saved " << sv.name << " to " << sv.path << "\n";
+  return stop(status, failures);
 }
 
 } // namespace tujit::cli

@@ -119,7 +119,7 @@ Result<LogicalTensor> make_logical_tensor(ir::ScalarType dtype, std::vector<ir::
 
 /// The leading block of `t` over `axes` (the same axis names in the same order, each at most as
 /// large as t's): the elements whose every coordinate lies below the block's size — the tile a
-/// kernel that holds the first coordinates of an axis reads (harness/cli/run_input_axes.h).
+/// kernel that holds the first coordinates of an axis reads (ir/seq/run_program.h input_tiles).
 LogicalTensor leading_block(const LogicalTensor& t, const std::vector<ir::Axis>& axes);
 
 /// "[32, 8]" / "[]" (for diagnostics).

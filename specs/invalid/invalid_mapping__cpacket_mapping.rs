@@ -1,4 +1,5 @@
 // expect: StreamAdapterError::FlitMismatch (contraction.md §5.1 rule 4, §12 #9)
+// tujit: expect E-OUTER-004
 // source: furiosa-opt-examples/src/negative/contract_outer_assertions.rs (cpacket_mapping::invalid_mapping)
 // Derived from the book's kernel: HBM transfers, cast, commit and write-back removed; the DM
 // operands are parameters and the kernel returns the contract_lane stream.

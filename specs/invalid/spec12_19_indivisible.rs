@@ -1,4 +1,5 @@
 // expect: ContractTimeError::Indivisible (contraction.md §7 rule 1, §12 #19)
+// tujit: expect E-TIME-001
 // Derived by contraction.md §12 (not a book kernel): C is not a factor of the Time being reduced.
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;

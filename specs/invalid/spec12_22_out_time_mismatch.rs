@@ -1,4 +1,5 @@
 // expect: ContractLaneError::OutTimeMismatch (contraction.md §8 rule 4, §12 #22)
+// tujit: expect E-LANE-004
 // Derived by contraction.md §12 (not a book kernel): Interleaved OutTime must end with the packet [P].
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;

@@ -1,4 +1,5 @@
 // expect: ContractLaneError::OuterTimeMismatch (contraction.md §8 rule 5, §12 #23)
+// tujit: expect E-LANE-005
 // Derived by contraction.md §12 (not a book kernel): OutTime [B, C] reorders the reduced Time [C, B].
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;

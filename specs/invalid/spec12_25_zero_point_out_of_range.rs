@@ -1,4 +1,5 @@
 // expect: fetch_zero_point_sub rejected: zero point 200 outside [-128, 127] for i8 (contraction.md §2.2, §12 #25)
+// tujit: expect E-FETCH-002
 // Derived by contraction.md §12 (not a book kernel): zero_point_sub_contract with zero point 200.
 use furiosa_opt_std::prelude::*;
 

@@ -1,4 +1,5 @@
 // expect: type error: no operand pair i4 × i8 (contraction.md §2.1, §12 #26)
+// tujit: expect E-TYPE-014
 // Derived by contraction.md §12 (not a book kernel): i4 × i8 is no operand pair (integer widths must match).
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;

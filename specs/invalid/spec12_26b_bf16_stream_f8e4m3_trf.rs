@@ -1,4 +1,5 @@
 // expect: type error: no operand pair bf16 × f8e4m3 (contraction.md §2.1, §12 #26)
+// tujit: expect E-TYPE-014
 // Derived by contraction.md §12 (not a book kernel): bf16 × f8e4m3 is no operand pair (float types must match).
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;

@@ -1,4 +1,5 @@
 // expect: ToVrfError::ExceedsCapacity (contraction.md §4.3, §12 #8)
+// tujit: expect E-VRF-002
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;

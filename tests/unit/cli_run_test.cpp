@@ -223,7 +223,7 @@ TEST_CASE("run: given i8 inputs give the brute-force products", "[cli-run]") {
 }
 
 // A tile kernel: the DM input holds AA < 8 of AA = 64 (specs' i8_contract with A cut from a
-// larger axis), so `tujit run` reads it over the tile [AA=8, K8=32] (harness/cli/run_input_axes.h).
+// larger axis), so `tujit run` reads it over the tile [AA=8, K8=32] (ir/seq/run_program.h input_tiles).
 const char* const kI8Tile = R"(use furiosa_opt_std::prelude::*;
 axes![AA = 64, K8 = 32, R = 8];
 type Chip = m![1];

@@ -1,0 +1,23 @@
+// Cycle budgets (docs/ci.md): `tujit cycles --max-cycles N`, or a `// tujit: max-cycles N`
+// comment above the kernel, fails when the analytic cycle model (docs/cycle-model.md) needs more
+// than N cycles, so a change that slows a kernel breaks CI.
+#pragma once
+
+#include "ir/lang/kernel.h"
+#include "ir/support/diagnostic.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace tujit::ci {
+
+/// E-CYCLES-003 at `where` (the comment, or the kernel's name for --max-cycles) when
+/// `analytic_total` exceeds `budget`; nothing within budget.
+std::optional<Diagnostic> check_cycle_budget(const ir::Kernel& kernel, std::uint64_t analytic_total,
+                                             std::uint64_t budget, SourceSpan where);
+
+/// The analytic model's total cycles of the kernel's contraction chain; E-CYCLES-001 at `where`
+/// when the kernel has no complete chain to time.
+Result<std::uint64_t> analytic_total(const ir::Kernel& kernel, SourceSpan where);
+
+} // namespace tujit::ci
