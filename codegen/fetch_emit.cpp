@@ -298,18 +298,22 @@ FetchConversion fetch_conversion(const ir::seq::FetchProgram& p) {
     return p.dm_type == ScalarType::I4 ? FetchConversion::ZeroPointI5
                                        : FetchConversion::ZeroPointI9;
   if (p.dm_type == p.stream_type) return FetchConversion::Identity;
-  switch (p.dm_type) {
-  case ScalarType::F8E4M3:
+  // A legal fetch_cast (ir::is_fetch_cast) between different types, by the source's encoding.
+  switch (ir::encoding(p.dm_type)) {
+  case ir::Encoding::F8E4M3:
     return FetchConversion::DecodeE4M3;
-  case ScalarType::F8E5M2:
+  case ir::Encoding::F8E5M2:
     return FetchConversion::DecodeE5M2;
-  case ScalarType::BF16:
+  case ir::Encoding::Bf16:
     return FetchConversion::WidenBf16;
-  case ScalarType::F32:
+  case ir::Encoding::F32:
     return FetchConversion::NarrowBf16;
-  default:
+  case ir::Encoding::TwosComplement: // i4 / i8 / i16 → i32: the container is already sign-extended
+  case ir::Encoding::Unsigned:
+  case ir::Encoding::F4E2M1:
     return FetchConversion::Identity;
   }
+  return FetchConversion::Identity;
 }
 
 std::unique_ptr<llvm::Module> emit_fetch_module(const ir::seq::FetchProgram& program, bool checked,

@@ -1,5 +1,5 @@
-// Names, parsing and refusal explanations of the scalar types (spec/scalars.md §1, §5, §6;
-// spec/kernel-language.md "Scalars").
+// Names, parsing and refusal explanations of the scalar types (docs/scalars.md §1, §5, §6;
+// docs/kernel-language.md §4).
 #include "ir/types/scalar_type.h"
 
 #include <fmt/format.h>
@@ -7,43 +7,22 @@
 namespace tujit::ir {
 namespace {
 
-// kernel-language.md lists exactly these eleven; f4e2m1 is deliberately absent (see header).
-constexpr std::array<ScalarType, 11> kKernelLanguageTypes = {
-    ScalarType::I4,     ScalarType::I5,     ScalarType::I8, ScalarType::I9,
-    ScalarType::I16,    ScalarType::I32,    ScalarType::U8, ScalarType::BF16,
-    ScalarType::F8E4M3, ScalarType::F8E5M2, ScalarType::F32};
+// The types a kernel may name: the table's rows marked kernel_language, in catalogue order.
+constexpr std::size_t kKernelLanguageCount = [] {
+  std::size_t n = 0;
+  for (const ScalarInfo& row : kScalarTable) n += row.kernel_language ? 1 : 0;
+  return n;
+}();
+
+constexpr auto kKernelLanguageTypes = [] {
+  std::array<ScalarType, kKernelLanguageCount> out{};
+  std::size_t n = 0;
+  for (const ScalarInfo& row : kScalarTable)
+    if (row.kernel_language) out[n++] = row.type;
+  return out;
+}();
 
 } // namespace
-
-std::string_view name(ScalarType t) {
-  switch (t) {
-  case ScalarType::I4:
-    return "i4";
-  case ScalarType::I5:
-    return "i5";
-  case ScalarType::I8:
-    return "i8";
-  case ScalarType::I9:
-    return "i9";
-  case ScalarType::I16:
-    return "i16";
-  case ScalarType::I32:
-    return "i32";
-  case ScalarType::U8:
-    return "u8";
-  case ScalarType::BF16:
-    return "bf16";
-  case ScalarType::F8E4M3:
-    return "f8e4m3";
-  case ScalarType::F8E5M2:
-    return "f8e5m2";
-  case ScalarType::F32:
-    return "f32";
-  case ScalarType::F4E2M1:
-    return "f4e2m1";
-  }
-  return "?";
-}
 
 std::span<const ScalarType> scalar_types_in(ScalarNameSet set) {
   if (set == ScalarNameSet::KernelLanguage) return kKernelLanguageTypes;

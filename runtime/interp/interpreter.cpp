@@ -1,7 +1,5 @@
 #include "runtime/interp/interpreter.h"
 
-#include "runtime/scalar/bf16.h"
-#include "runtime/scalar/f8.h"
 #include "runtime/scalar/float_bits.h"
 
 #include <fmt/format.h>
@@ -54,19 +52,6 @@ void reduce_tree(ir::ScalarType acc, bool ftz, Operand* x, std::uint64_t g) {
 }
 
 } // namespace
-
-std::uint32_t widen_to_accumulator(ir::ScalarType t, std::uint32_t bits) {
-  switch (t) {
-  case ir::ScalarType::BF16:
-    return widen_bf16(static_cast<std::uint16_t>(bits & 0xFFFFu));
-  case ir::ScalarType::F8E4M3:
-    return dec_e4m3(static_cast<std::uint8_t>(bits & 0xFFu));
-  case ir::ScalarType::F8E5M2:
-    return canonical(dec_e5m2(static_cast<std::uint8_t>(bits & 0xFFu)));
-  default:
-    return bits; // integers: the container holds the sign-extended value (device_image.h)
-  }
-}
 
 std::uint32_t acc_add(ir::ScalarType acc, std::uint32_t a, std::uint32_t b, bool ftz) {
   if (acc == ir::ScalarType::I32) return a + b; // u32 wrap = i32 two's complement

@@ -15,6 +15,7 @@
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/stage_exec.h"
 #include "runtime/layout/layout.h"
+#include "runtime/scalar/f8.h"
 #include "runtime/tensor/logical_tensor.h"
 
 #include <fmt/format.h>
@@ -121,14 +122,23 @@ const ir::Kernel& kernel_named(const ir::SpecFile& f, const std::string& name) {
 /// A small integer in [-4, 4] as a code of `t` (exact in every operand type and in f32).
 std::uint32_t small_code(ir::ScalarType t, std::int64_t v) {
   const float f = static_cast<float>(v);
-  switch (t) {
-  case ir::ScalarType::BF16:
+  switch (ir::encoding(t)) {
+  case ir::Encoding::Bf16:
     return runtime::f32_bits(f) >> 16;
-  case ir::ScalarType::F32:
+  case ir::Encoding::F32:
     return runtime::f32_bits(f);
-  default:
+  case ir::Encoding::TwosComplement:
+  case ir::Encoding::Unsigned:
     return static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
+  case ir::Encoding::F8E4M3: // small integers are exact in both f8 formats
+    return runtime::enc_e4m3(runtime::f32_bits(f));
+  case ir::Encoding::F8E5M2:
+    return runtime::enc_e5m2(runtime::f32_bits(f));
+  case ir::Encoding::F4E2M1: // never a contraction operand
+    break;
   }
+  FAIL("small_code: no encoder for " << ir::name(t));
+  return 0;
 }
 
 double code_value(ir::ScalarType t, std::uint32_t bits) {

@@ -63,6 +63,41 @@ TEST_CASE("scalar catalogue: names, widths and capability sets (scalars.md §1)"
   CHECK(flit_elements(ST::I9) == 32);
 }
 
+TEST_CASE("scalar table: one row per type, formats and in-place widening (scalars.md §3)",
+          "[scalar]") {
+  for (std::size_t i = 0; i < kScalarTable.size(); ++i)
+    CHECK(static_cast<std::size_t>(kScalarTable[i].type) == i);
+  // The container of every integer and of f32 already holds the accumulator value; bf16, f8 and
+  // f4e2m1 are codes that must be decoded.
+  const std::set<ST> in_place = {ST::I4, ST::I5, ST::I8, ST::I9, ST::I16, ST::I32, ST::U8, ST::F32};
+  for (ST t : kAllScalarTypes) {
+    INFO(name(t));
+    CHECK(widens_in_place(t) == (in_place.count(t) == 1));
+    CHECK(float_format(t).has_value() == is_float(t));
+  }
+  // Field widths and biases of §3.2-§3.6 (sign + exponent + fraction = the wire width).
+  struct Fmt {
+    ST t;
+    unsigned e, m;
+    int bias;
+  };
+  for (const Fmt& f :
+       {Fmt{ST::BF16, 8, 7, 127}, Fmt{ST::F8E4M3, 4, 3, 7}, Fmt{ST::F8E5M2, 5, 2, 15},
+        Fmt{ST::F32, 8, 23, 127}, Fmt{ST::F4E2M1, 2, 1, 1}}) {
+    INFO(name(f.t));
+    const FloatFormat ff = *float_format(f.t);
+    CHECK(ff.exponent_bits == f.e);
+    CHECK(ff.fraction_bits == f.m);
+    CHECK(ff.bias == f.bias);
+    CHECK(1 + f.e + f.m == wire_bits(f.t));
+  }
+  CHECK(float_format(ST::F8E4M3)->specials == FloatSpecials::AllOnesNaN); // no infinity
+  CHECK(float_format(ST::F8E5M2)->max_finite_code == 0x7Bu);              // 57344
+  CHECK(zero_point_staging_type(ST::I4) == ST::I5);
+  CHECK(zero_point_staging_type(ST::I8) == ST::I9);
+  CHECK_FALSE(zero_point_staging_type(ST::I16).has_value());
+}
+
 TEST_CASE("kernel-language scalar names (kernel-language.md)", "[scalar]") {
   const std::set<std::string> names = {"i4", "i5",   "i8",     "i9",     "i16", "i32",
                                        "u8", "bf16", "f8e4m3", "f8e5m2", "f32"};
