@@ -67,8 +67,8 @@ Result<NativeTarget> native_target() {
   return t;
 }
 
-Result<bool> optimise_module(llvm::Module& module, const NativeTarget& target,
-                             const std::string& kernel_name) {
+Status optimise_module(llvm::Module& module, const NativeTarget& target,
+                       const std::string& kernel_name) {
   module.setTargetTriple(target.triple);
   module.setDataLayout(target.machine->createDataLayout());
   std::string err;
@@ -102,7 +102,7 @@ Result<bool> optimise_module(llvm::Module& module, const NativeTarget& target,
   llvm::ModulePassManager mpm;
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
   mpm.run(module, mam);
-  return true;
+  return {};
 }
 
 Result<std::string> emit_native(llvm::Module& module, const NativeTarget& target,

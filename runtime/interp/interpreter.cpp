@@ -63,8 +63,8 @@ std::uint32_t acc_mul(ir::ScalarType acc, std::uint32_t a, std::uint32_t b, bool
   return flush(canonical(f32_bits(f32_from_bits(a) * f32_from_bits(b))), ftz);
 }
 
-Result<bool> check_operand_images(const ir::seq::ContractionProgram& p, const DeviceImage& stream,
-                                  const DeviceImage& trf) {
+Status check_operand_images(const ir::seq::ContractionProgram& p, const DeviceImage& stream,
+                            const DeviceImage& trf) {
   if (stream.dtype != p.stream_type || stream.spatial != p.spatial || stream.outer != p.time ||
       stream.inner != p.packet)
     return image_error(
@@ -83,7 +83,7 @@ Result<bool> check_operand_images(const ir::seq::ContractionProgram& p, const De
   // Every address the program can form must lie inside the images (a verified program's do; a
   // failure is a lowering bug, reported instead of read out of bounds).
   const std::uint64_t cells = p.columns * p.group;
-  if (cells == 0) return true;
+  if (cells == 0) return {};
   ir::seq::CycleWalker walk(p.cycle_nest);
   do {
     if (!p.is_cycle_live(walk.position())) continue;
@@ -95,7 +95,7 @@ Result<bool> check_operand_images(const ir::seq::ContractionProgram& p, const De
           "operand images",
           walk.position(), a.flit, a.trf, a.slot));
   } while (walk.advance());
-  return true;
+  return {};
 }
 
 Result<ContractionResult> run_contraction(const ir::seq::ContractionProgram& p,

@@ -40,8 +40,8 @@ Result<ContractionResult> run_contraction(const ir::seq::ContractionProgram& pro
 
 /// E-RUN-102 unless the images' types and shapes are the program's operands (shared by every
 /// engine).
-Result<bool> check_operand_images(const ir::seq::ContractionProgram& program,
-                                  const DeviceImage& stream, const DeviceImage& trf);
+Status check_operand_images(const ir::seq::ContractionProgram& program, const DeviceImage& stream,
+                            const DeviceImage& trf);
 
 /// One ⊕ / × of the accumulator type (§9.2, §9.3): f32 binary32 RNE with NaN canonicalised and,
 /// with `ftz`, a subnormal result flushed to signed zero; i32 wrap-around.
