@@ -40,8 +40,7 @@ bool has_line(const std::string& out, const std::string& line) {
 
 } // namespace
 
-TEST_CASE("tujit check specs/: every kernel; the invalid ones are refused as expected",
-          "[ci-check]") {
+TEST_CASE("tujit check specs/: every kernel, the invalid ones refused as expected", "[ci-check]") {
   Run r = check({spec("specs")});
   INFO(r.out);
   REQUIRE(r.status == kExitOk);

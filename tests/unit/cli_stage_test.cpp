@@ -82,7 +82,7 @@ TEST_CASE("stage to_vrf: 2048 i32 fits, 4096 i32 ExceedsCapacity (§12 #8)", "[c
       "E-VRF-002", "to_vrf", "ExceedsCapacity");
 }
 
-TEST_CASE("stage collect: datapath.md §8 C4 pads 56 B to two flits; a 64 B Packet2 fails",
+TEST_CASE("stage collect: datapath.md §8 C4 pads 56 B to two flits, a 64 B Packet2 fails",
           "[cli-stage]") {
   // C4: i8 [A] / [B], B=56 -> [A, B#64/32] / [B#64%32].
   auto d = require_ok(

@@ -136,7 +136,7 @@ TEST_CASE("F8: a 24-byte packet is read 8 B at a time, 3 reads", "[datapath]") {
   CHECK(std::get<std::uint64_t>(table.at("footprint")) == 96);
 }
 
-TEST_CASE("sub context reads 8 B; a fetch cast caps the read at one flit of output", "[datapath]") {
+TEST_CASE("sub context reads 8 B, a fetch cast caps the read at one flit of output", "[datapath]") {
   auto sub = fetch(ir::ScalarType::I4, "N=4,C=3,H=4,W=16", "N, C, H, W", "N, C", "H, W",
                    FetchContext::Sub);
   const auto& s = ok(sub);

@@ -51,7 +51,7 @@ void check_runs(const codegen::CompiledContraction& c, const ir::seq::Contractio
 
 } // namespace
 
-TEST_CASE("jit cache: a second compile is a hit; corrupt files are recompiled", "[jit]") {
+TEST_CASE("jit cache: a second compile is a hit, corrupt files are recompiled", "[jit]") {
   const auto p = bmatmul();
   const fs::path dir = fresh_dir("hit");
   auto jit = jit_in(dir);

@@ -216,7 +216,7 @@ TEST_CASE("§9 #38: broadcasts (N5) and pads of two kinds", "[mapping-factor]") 
   CHECK_FALSE(nf("1 # 2", none) == nf("2", none));
 }
 
-TEST_CASE("§9 #39: [A, B] # 64 ≡ A # 16, B; padding_per_stride", "[mapping-factor]") {
+TEST_CASE("§9 #39: [A, B] # 64 ≡ A # 16, B, padding_per_stride", "[mapping-factor]") {
   auto ax = axes_of("A=3, B=4");
   CHECK_NF_EQ(ax, "[A, B] # 64", "A # 16, B");
   const auto pps = padding_per_stride(nf("[A, B] # 64", ax));

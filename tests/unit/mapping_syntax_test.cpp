@@ -91,7 +91,7 @@ Mapping sym(const AxisTable& t, const char* name) {
 
 // ---- grammar rules (§1.2) ----------------------------------------------------------------------
 
-TEST_CASE("syntax: primaries build symbols and broadcasts; `1` is the identity",
+TEST_CASE("syntax: primaries build symbols and broadcasts, `1` is the identity",
           "[mapping-syntax]") {
   AxisTable t = axes_of({{"A", 8}, {"L1", 4}, {"ASD_CX", 2}});
   CHECK(parse_ok("A", t) == sym(t, "A"));
@@ -116,7 +116,7 @@ TEST_CASE("syntax: every postfix operator builds its node", "[mapping-syntax]") 
   CHECK_FALSE(parse_ok("A % 2", t) == parse_ok("A = 2", t)); // trees differ, cells agree
 }
 
-TEST_CASE("syntax: FILL allows spaces; `# {0}` is zero fill, `# {N}` a constant",
+TEST_CASE("syntax: FILL allows spaces, `# {0}` is zero fill, `# {N}` a constant",
           "[mapping-syntax]") {
   AxisTable t = axes_of({{"A", 8}});
   Mapping a = sym(t, "A");

@@ -125,7 +125,7 @@ TEST_CASE("to_trf reads a collected stream: PacketNotOneFlit", "[verify-outer]")
 
 // ---- to_vrf ------------------------------------------------------------------------------
 
-TEST_CASE("§12.8 to_vrf ExceedsCapacity{16384, 8192}; ElementType", "[verify-outer]") {
+TEST_CASE("§12.8 to_vrf ExceedsCapacity{16384, 8192}, ElementType", "[verify-outer]") {
   Axes ax("A=4096, B=2048");
   Diagnostic d = expect_rule(verify_to_vrf(ToVrfInput{ScalarType::I32, ax("A")}), "E-VRF-002",
                              "ExceedsCapacity");
@@ -193,7 +193,7 @@ TEST_CASE("§12.13–14 OutTimeMismatch: reordered, broadcast not innermost", "[
               "OutTimeMismatch");
 }
 
-TEST_CASE("§12.15 OutPacketFlits(16); LaneSize", "[verify-outer]") {
+TEST_CASE("§12.15 OutPacketFlits(16), LaneSize", "[verify-outer]") {
   Axes ax("K=64, M=4, N=8");
   Diagnostic d =
       expect_rule(adapter(ax, ScalarType::BF16, "N", "M, K / 16", "K % 16", "M", "K % 8"),
@@ -334,7 +334,7 @@ TEST_CASE("S5 merging reproduces datapath.md S6 (nine raw entries → six)", "[v
   CHECK(merge_loops({{3, 0}, {5, 0}, {2, 7}}) == std::vector<TrfLoopEntry>{{15, 0}, {2, 7}});
 }
 
-TEST_CASE("S7 TrfSpatialMismatch; [MODEL] padding of a walked group", "[verify-outer]") {
+TEST_CASE("S7 TrfSpatialMismatch, [MODEL] padding of a walked group", "[verify-outer]") {
   Axes ax("M=2, X=3, N=8, K=16, S=256, Z=256");
   TrfSequencerInput in{ScalarType::BF16, ax("N"),      ax("K"),     ax("M"),
                        ax("K"),          std::nullopt, std::nullopt};

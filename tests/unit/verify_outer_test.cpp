@@ -273,7 +273,7 @@ TEST_CASE("§11.15 proj_o: 4 lanes of 16 KiB, TB [H%4] = 4", "[verify-outer]") {
   CHECK(r->trf_sequencer.loops == Loops{{64, 32}, {4, 2048}});
 }
 
-TEST_CASE("§11.16 i4 and zero point: ReadSize 64 (32 B narrow); i9 × i8", "[verify-outer]") {
+TEST_CASE("§11.16 i4 and zero point: ReadSize 64 (32 B narrow), i9 × i8", "[verify-outer]") {
   SECTION("i4") {
     Axes ax("M=4, N=8, K4=64");
     auto r = outer(ax, ScalarType::I4, ScalarType::I4, "M", "K4", "N", "K4", "M", "K4");
