@@ -291,8 +291,8 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
     out.verify_ms = ms_since(t0);
     return out;
   }
-  // The other engine from the same inputs: the two must agree bit for bit (DESIGN.md), on the
-  // collected streams and TRF as well as on the output.
+  // The other engine from the same inputs: the two must agree bit for bit (docs/design.md §5.3), on
+  // the collected streams and TRF as well as on the output.
   const Engine other = req.engine == Engine::Jit ? Engine::Interp : Engine::Jit;
   v.other_engine = engine_name(other);
   auto images2 = make_run_images(file, kernel, ops, req, other, &*images);
@@ -333,7 +333,7 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   v.oracle_not_applicable =
       runtime::oracle_not_applicable(out_type, {&stream_type, &trf_type}, file.axes);
   if (!v.oracle_not_applicable) {
-    // The oracle subtracts the zero points itself (contraction.md §2.2).
+    // The oracle subtracts the zero points itself (docs/contraction.md §2.2).
     auto weight = runtime::device_view(adapted(images->trf_input, trf_fetch, false), trf_type);
     if (!weight) return std::move(weight).take_diagnostics();
     auto stream_view =

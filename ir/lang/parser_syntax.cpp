@@ -1,6 +1,6 @@
 #include "ir/lang/parser_impl.h"
 
-// Types, expressions and blocks of the kernel language (spec/kernel-language.md "Grammar": type,
+// Types, expressions and blocks of the kernel language (docs/kernel-language.md §3: type,
 // tensor_type, block, stmt, expr, call, arg).
 
 namespace tujit::ir::lang::detail {
@@ -368,7 +368,7 @@ void Parser::parse_stmt(std::size_t end, FnItem& fn) {
       if (tk.text != w) continue;
       error("E-PARSE-205", fmt::format("`{}` is not part of the kernel language", tk.text), tk.span,
             {"a kernel body is a sequence of `let` bindings and method chains "
-             "(spec/kernel-language.md \"Grammar\")"});
+             "(docs/kernel-language.md §3)"});
       skip_stmt(end, &fn.skipped_refused);
       return;
     }

@@ -303,7 +303,7 @@ private:
       if (top)
         error("E-TYPE-021", "this expression is not part of the kernel language", e.span,
               {"a kernel body is `let` bindings and method chains on tensors "
-               "(spec/kernel-language.md \"Grammar\")"});
+               "(docs/kernel-language.md §3)"});
       else
         v.kind = Value::Kind::Opaque;
       return v;
@@ -338,7 +338,7 @@ private:
       error("E-TYPE-009", fmt::format("not simulated by tujit: {}", call.name), call.name_span,
             {"tujit simulates the Tensor Unit's fetch, collect, register-file and contraction "
              "stages; Vector Engine, Cast, Transpose, Commit, Switch and DMA calls are refused "
-             "(spec/kernel-language.md)"});
+             "(docs/kernel-language.md §6.1)"});
       return v;
     }
     if (recv.kind == Value::Kind::Error) return v;
@@ -371,7 +371,7 @@ private:
             call.name_span,
             {"the typestate chain is: begin → fetch → [fetch_cast | fetch_zero_point_sub] → "
              "collect → to_trf | to_vrf | contract_outer → contract_packet → contract_time → "
-             "contract_lane (spec/contraction.md §3)"});
+             "contract_lane (docs/contraction.md §3)"});
       return v;
     }
     return type_stage(call, *m, recv, expected);
@@ -615,14 +615,14 @@ private:
             fmt::format("a stream of {} cannot be stored with `to_vrf`", name(in.dtype)),
             call.name_span,
             {"zero-point staging types (i5, i9) exist only between the Fetch Adapter and "
-             "contract_outer (spec/contraction.md §2.2)"});
+             "contract_outer (docs/contraction.md §2.2)"});
       return false;
     }
     if (!is_vector_engine_scalar(in.dtype)) {
       error("E-TYPE-019",
             fmt::format("the VRF holds i32 or f32, but this stream is {}", name(in.dtype)),
             call.name_span,
-            {"VRF contents are Vector Engine scalars (spec/scalars.md §1, spec/contraction.md "
+            {"VRF contents are Vector Engine scalars (docs/scalars.md §1, docs/contraction.md "
              "§3: to_vrf D ∈ {i32, f32}); widen with fetch_cast first"});
       return false;
     }
@@ -689,7 +689,7 @@ private:
                         to_string(s), mtext(t.mapping(s)), mtext(in.mapping(s))),
             a.span,
             {"contract_outer pairs a stream and a TRF tensor of the same Chip, Cluster "
-             "and Slice (spec/contraction.md §3)"});
+             "and Slice (docs/contraction.md §3)"});
       ok = false;
     }
     auto agree = [&](std::size_t i, Slot s, std::string_view pname) {
@@ -741,7 +741,7 @@ private:
                  : fmt::format("fetch_zero_point_sub needs a stream of i4 or i8, found {}",
                                name(in.dtype)),
             want ? to_span : call.name_span,
-            {"zero-point subtraction is i4 → i5 or i8 → i9 (spec/contraction.md §2.2)"});
+            {"zero-point subtraction is i4 → i5 or i8 → i9 (docs/contraction.md §2.2)"});
       return false;
     }
     if (call.args.size() != 1 || call.args[0].kind != Expr::Kind::Int ||

@@ -43,8 +43,8 @@ private:
 
 struct Diagnostic {
   Severity severity = Severity::Error;
-  std::string code;    // stable, e.g. "E-PARSE-001" (spec/cli.md)
-  std::string stage;   // "parse", "type", "to_trf", ... (spec/cli.md); empty when not stage-bound
+  std::string code;  // stable, e.g. "E-PARSE-001" (docs/errors.md)
+  std::string stage; // "parse", "type", "to_trf", ... (docs/cli.md §1); empty when not stage-bound
   std::string message; // what is wrong, in the kernel author's words
   std::optional<SourceSpan> span;
   std::vector<std::string> notes; // the rule, and the derived values that broke it

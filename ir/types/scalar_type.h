@@ -1,7 +1,7 @@
 // The element types a tujit kernel can name, and the static facts the stage verifiers need about
 // them: bit widths on the wire / host / TRF, kind, the capability sets, the Contraction operand
 // table and every legal conversion pair of the Fetch Adapter, Cast Engine and Commit Adapter
-// (spec/scalars.md §1, §2, §5, §6; spec/contraction.md §2). The arithmetic itself lives in
+// (docs/scalars.md §1, §2, §5, §6; docs/contraction.md §2). The arithmetic itself lives in
 // runtime/scalar/ (ir/ may not depend on runtime/).
 #pragma once
 
@@ -353,7 +353,7 @@ constexpr ContractionRefusal contraction_refusal(ScalarType stream, ScalarType w
 std::string explain_contraction_refusal(ScalarType stream, ScalarType weight);
 
 // ---------------------------------------------------------------------------------------------
-// Conversion legality (scalars.md §4.5, §5.1–§5.3, §6)
+// Conversion legality (docs/scalars.md §4.5, §5.1–§5.3, §6)
 // ---------------------------------------------------------------------------------------------
 
 /// Fetch Adapter type cast (`fetch_cast`, §5.1): identity for every type, i4/i8/i16 → i32,

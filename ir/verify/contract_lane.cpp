@@ -1,4 +1,5 @@
-// Lane Folder verifier (spec/contraction.md §8; buffer capacity §7; InnerTime mapping.md §7.5).
+// Lane Folder verifier (docs/contraction.md §8; buffer capacity §7; InnerTime docs/mapping.md
+// §7.5).
 #include "ir/verify/contract_lane.h"
 
 #include "ir/mapping/divide.h"

@@ -1,4 +1,4 @@
-// The reference interpreter of the Contraction Engine (spec/contraction.md §5.4, §6–§9): executes
+// The reference interpreter of the Contraction Engine (docs/contraction.md §5.4, §6–§9): executes
 // the Sequencer IR program (ir/seq/contraction_program.h) on per-slice device images, walking its
 // loop nests the way the sequencers' counters do, stage by stage and bit-exactly:
 //   Stream Adapter + TRF Sequencer + Multiplier: one packet of |OP| widened products per (lane,

@@ -111,7 +111,8 @@ Result<OracleReference> einsum_oracle(const OracleOperand& stream, const OracleO
   }
   for (std::uint64_t o = 0; o < n_out; ++o, out.next()) {
     if (integer) {
-      std::uint64_t sum = 0; // two's-complement wrap, as the i32 accumulator (contraction.md §9.1)
+      std::uint64_t sum =
+          0; // two's-complement wrap, as the i32 accumulator (docs/contraction.md §9.1)
       do {
         std::int64_t x = element_integer(a.dtype, a.bits[out.oa + red.oa]) - stream.zero_point;
         std::int64_t y = element_integer(b.dtype, b.bits[out.ob + red.ob]) - weight.zero_point;
@@ -150,7 +151,7 @@ Result<ToleranceModel> tolerance_model_for_kernel(const ir::Kernel& k) {
   if (packet == nullptr || time == nullptr)
     return make_error("E-ORACLE-002",
                       fmt::format("kernel {} has no contract_packet / contract_time stage, so "
-                                  "the float tolerance of contraction.md §9.5 is undefined",
+                                  "the float tolerance of docs/contraction.md §9.5 is undefined",
                                   k.name));
   ir::verify::ContractPacketInput in;
   in.dtype = packet->input.storage.value_or(packet->input.dtype);

@@ -14,7 +14,7 @@ using tujit::testing::read_text_file;
 
 TEST_CASE("docs/errors.md has an entry for every code in the sources and no other", "[docs]") {
   const fs::path root = TUJIT_SOURCE_DIR;
-  const std::string doc = read_text_file(root / "docs" / "errors.md");
+  const std::string doc = read_text_file(root / "docs/errors.md");
   REQUIRE(!doc.empty());
   // An entry is a table row starting with the code; its last two cells are example and fix.
   std::set<std::string> entries;

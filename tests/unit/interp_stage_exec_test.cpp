@@ -1,7 +1,7 @@
 // The stage-by-stage executor (runtime/interp/stage_exec.h, "[stage-exec]"):
 //   - on every corpus kernel with a complete chain and on generated kernels it gives the fused
 //     interpreter's output bit for bit, cell states and poison included (two independent
-//     implementations of contraction.md §5–§9);
+//     implementations of docs/contraction.md §5–§9);
 //   - the partial kernels of specs/ (Outer only, Lane Folder only) and small hand-written partial
 //     chains run and match values computed in the test from the logical tensors (float64 sums of
 //     small integers, products of bf16 values) or written out from the spec (tree pairing, flit
@@ -164,7 +164,7 @@ double at(const LogicalTensor& t, const ir::Index& ix) {
 
 /// out[o] = Σ over every coordinate of the operands' axes that agrees with o of Π operand
 /// values (float64; axes absent from the output are summed). `from_plus_zero`: each sum starts at
-/// +0 (a Time Reducer slot, contraction.md §9.2), else at its first summand (a product or a
+/// +0 (a Time Reducer slot, docs/contraction.md §9.2), else at its first summand (a product or a
 /// Packet Reducer tree keeps the sign of a zero: -0 products sum to -0).
 std::vector<double> einsum(const std::vector<const LogicalTensor*>& ops,
                            const std::vector<ir::Axis>& out_axes, bool from_plus_zero) {
@@ -283,7 +283,7 @@ TEST_CASE("stage exec: generated kernels match the fused interpreter bit for bit
 }
 
 // ---------------------------------------------------------------------------------------------
-// Issue 5: every kernel of the corpus with a contraction stage runs
+// docs/cli.md §6: every kernel of the corpus with a contraction stage runs
 // ---------------------------------------------------------------------------------------------
 
 TEST_CASE("stage exec: every corpus kernel with a contraction stage runs and reads back",
@@ -343,7 +343,8 @@ TEST_CASE("stage exec: every corpus kernel with a contraction stage runs and rea
 
 TEST_CASE("stage exec: the Outer-only spec kernels give the elementwise products", "[stage-exec]") {
   // contract_outer sums nothing: each cell of the ContractOuterTensor is one product
-  // stream × TRF of the coordinates it holds (contraction.md §5.4); bf16 × bf16 is exact in f32.
+  // stream × TRF of the coordinates it holds (docs/contraction.md §5.4); bf16 × bf16 is exact in
+  // f32.
   for (const char* name :
        {"stream_adapter_example", "trf_sequencer_full_read", "trf_sequencer_partial_read"}) {
     INFO(name);
@@ -628,7 +629,7 @@ TEST_CASE("stage exec: partial chains from a ContractOuterTensor parameter", "[s
 TEST_CASE("stage exec: the Lane Folder drains in the spec's Interleaved / Sequential order",
           "[stage-exec]") {
   // A hand-made ContractTimeTensor image whose cell (l, u, c) holds a code naming it; the
-  // expected flits are produced by the loops of contraction.md §8 written out literally.
+  // expected flits are produced by the loops of docs/contraction.md §8 written out literally.
   const auto code = [](std::uint64_t l, std::uint64_t u, std::uint64_t c) {
     return static_cast<std::uint32_t>(0x01000000u + (l << 16) + (u << 8) + c);
   };

@@ -1,4 +1,4 @@
-// Parser of the kernel language (spec/kernel-language.md "Grammar"): one case per grammar rule,
+// Parser of the kernel language (docs/kernel-language.md §3): one case per grammar rule,
 // and one per parser diagnostic code with its line and column.
 #include "ir/lang/parser.h"
 

@@ -1,4 +1,4 @@
-// The canonical factor form (spec/mapping.md §4, §6, §8, §10) on the spec's test vectors (§9):
+// The canonical factor form (docs/mapping.md §4, §6, §8, §10) on the spec's test vectors (§9):
 // normal forms compared structurally (§10 D-2), eval, resize, leaves, rendering,
 // remove_padding and padding_per_stride. split_at vectors are in mapping_split_test.cpp.
 #include "ir/mapping/factor.h"

@@ -1,4 +1,4 @@
-// Surface syntax of mappings (spec/mapping.md §1, §2 i![…], §9 #10-#11, §10 D-6/D-7/D-15/D-16):
+// Surface syntax of mappings (docs/mapping.md §1, §2 i![…], §9 #10-#11, §10 D-6/D-7/D-15/D-16):
 // one test per grammar rule, one per diagnostic (code and byte offset asserted), printing round
 // trips over generated expressions, and mutated / random inputs that must never crash.
 #include "ir/mapping/mapping.h"

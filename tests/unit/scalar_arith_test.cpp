@@ -108,7 +108,7 @@ TEST_CASE("zero-point subtraction over every in-range value and zero point", "[s
   CHECK(zero_point_sub_i8_to_i9(127, kMin) == 127); // 2^31 + 127 ≡ 127 (mod 512)
 }
 
-TEST_CASE("i32 contraction arithmetic wraps (scalars.md §7)", "[scalar]") {
+TEST_CASE("i32 contraction arithmetic wraps (docs/scalars.md §7)", "[scalar]") {
   for (std::int32_t a : interesting_i32())
     for (std::int32_t b : {0, 1, -1, 3, 65536, std::numeric_limits<std::int32_t>::min()}) {
       CHECK(wrapping_add_i32(a, b) == ref_wrap(std::int64_t{a} + b, 32));
@@ -169,7 +169,7 @@ TEST_CASE("f32_to_fxp equals round-half-away of x·2^(31-iw), clamped", "[scalar
   CHECK(mismatches == 0);
 }
 
-TEST_CASE("widen_bits / narrow_bits per encoding (scalars.md §4, §8)", "[scalar]") {
+TEST_CASE("widen_bits / narrow_bits per encoding (docs/scalars.md §4, §8)", "[scalar]") {
   // Integers: the container is the sign-extended value; narrowing is Wrap(k) (§8 #75-#77).
   CHECK(widen_bits(ScalarType::I9, static_cast<std::uint32_t>(-256)) ==
         static_cast<std::uint32_t>(-256));
@@ -193,7 +193,7 @@ TEST_CASE("widen_bits / narrow_bits per encoding (scalars.md §4, §8)", "[scala
   // f4e2m1 decodes exactly (§3.5); f32 passes through.
   CHECK(widen_bits(ScalarType::F4E2M1, 0xF) == f32_bits(-6.0f));
   CHECK(widen_bits(ScalarType::F32, 0x3F800000u) == 0x3F800000u);
-  // The Multiplier's widening canonicalises every NaN, the e5m2 one included (contraction.md
+  // The Multiplier's widening canonicalises every NaN, the e5m2 one included (docs/contraction.md
   // §2.1); a legal cast is the identity on equal types, else widen then narrow (§5.1, §8 #100).
   CHECK(widen_to_accumulator(ScalarType::F8E5M2, 0xFE) == 0x7FC00000u);
   CHECK(widen_to_accumulator(ScalarType::I8, static_cast<std::uint32_t>(-5)) ==

@@ -1,5 +1,5 @@
 // Exhaustive decode checks: every f8e4m3 / f8e5m2 / f4e2m1 code and every bf16 code, compared
-// with decoders written here from the format definitions of spec/scalars.md §3 (std::ldexp on
+// with decoders written here from the format definitions of docs/scalars.md §3 (std::ldexp on
 // the fields), plus the round trips the spec promises.
 #include "runtime/scalar/bf16.h"
 #include "runtime/scalar/f4e2m1.h"

@@ -1,4 +1,4 @@
-// Invalid configurations of the outer stages (spec/contraction.md §12 rows 1–15 and 26–28) and one
+// Invalid configurations of the outer stages (docs/contraction.md §12 rows 1–15 and 26–28) and one
 // failing case for every rule of to_trf, to_vrf, collect, the Stream Adapter, the TRF Sequencer,
 // operand pairs and the hardware limits. Each asserts the stable code, the reference's rule name
 // and the values the spec says broke the rule.
@@ -325,7 +325,7 @@ TEST_CASE("S6 TrfMisaligned on loop configurations", "[verify-outer]") {
   CHECK(check_trf_alignment(ScalarType::I8, 0, {{2, 40}}).has_value());
 }
 
-TEST_CASE("S5 merging reproduces datapath.md S6 (nine raw entries → six)", "[verify-outer]") {
+TEST_CASE("S5 merging reproduces docs/datapath.md S6 (nine raw entries → six)", "[verify-outer]") {
   const std::vector<TrfLoopEntry> raw = {{2, 16},   {2, 32},   {4, 64}, {4, 512}, {2, 256},
                                          {4, 4096}, {2, 2048}, {2, 8},  {8, 1}};
   CHECK(merge_loops(raw) ==
