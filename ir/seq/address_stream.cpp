@@ -8,9 +8,9 @@
 namespace tujit::ir::seq {
 namespace {
 
-// The affine form of explicit cells, if every cell is live and the offsets are base + Σ digit·stride
-// over some mixed radix: loops are found innermost first, each as long as the offsets keep
-// advancing by one stride (cut to a divisor of what is left), then every position is checked.
+// The affine form of explicit cells, if every cell is live and the offsets are base + Σ
+// digit·stride over some mixed radix: loops are found innermost first, each as long as the offsets
+// keep advancing by one stride (cut to a divisor of what is left), then every position is checked.
 std::optional<std::pair<std::uint64_t, std::vector<AddressLoop>>>
 affine_form(const std::vector<std::uint64_t>& off, const std::vector<CellState>& state) {
   const std::uint64_t n = off.size();
@@ -139,8 +139,7 @@ bool operator==(const AddressTable& a, const AddressTable& b) {
 }
 
 std::string AddressTable::text() const {
-  if (!explicit_.empty())
-    return fmt::format("table of {} ({} live)", size_, live_count());
+  if (!explicit_.empty()) return fmt::format("table of {} ({} live)", size_, live_count());
   std::string s = "[";
   for (std::size_t k = loops_.size(); k-- > 0;)
     s += fmt::format("{}{} : {}", k + 1 == loops_.size() ? "" : ", ", loops_[k].size,
@@ -241,8 +240,8 @@ std::string TensorStreams::text() const {
   std::string s = fmt::format("{} {} spatial {}; ", tensor, name(dtype), spatial.text());
   if (cells.separable)
     return s + fmt::format("outer {}; inner {}", cells.outer.text(), cells.inner.text());
-  return s + fmt::format("cells [{}][{}] {}", cells.outer_size, cells.inner_size,
-                         cells.full.text());
+  return s +
+         fmt::format("cells [{}][{}] {}", cells.outer_size, cells.inner_size, cells.full.text());
 }
 
 void TensorStreams::hash(Fnv1a& h) const {
@@ -292,18 +291,17 @@ ViewDims view_dims(TensorKind kind) {
 
 namespace {
 
-// One view dimension: each slot mapping evaluated once per position (mapping.md §3), then spread
-// over the dimension major → minor, the most major padding winning (§2 combine).
+// One view dimension: each slot mapping evaluated once per position (docs/mapping.md §3), then
+// spread over the dimension major → minor, the most major padding winning (§2 combine).
 Result<DimCoordinates> dim_coordinates(const TensorType& type, const std::vector<Slot>& slots,
-                                       const std::vector<Axis>& axes,
-                                       std::uint64_t max_positions) {
+                                       const std::vector<Axis>& axes, std::uint64_t max_positions) {
   const std::size_t na = axes.size();
   DimCoordinates d;
   d.axes = na;
   for (Slot s : slots) {
     if (mul_overflows(d.size, type.mapping(s).size()))
-      return run_error("E-RUN-003",
-                       fmt::format("the layout of {} has too many cells to count", to_string(type)));
+      return run_error("E-RUN-003", fmt::format("the layout of {} has too many cells to count",
+                                                to_string(type)));
     d.size *= type.mapping(s).size();
   }
   if (d.size > max_positions)
@@ -398,14 +396,13 @@ std::vector<std::uint64_t> reached_extent(const ViewCoordinates& v) {
 }
 
 Result<TensorStreams> tensor_streams(const std::string& tensor, ScalarType dtype,
-                                     const ViewCoordinates& v,
-                                     const std::vector<Axis>& tensor_axes,
+                                     const ViewCoordinates& v, const std::vector<Axis>& tensor_axes,
                                      const std::vector<std::uint64_t>& divide_in) {
   const std::size_t na = v.axes.size();
   std::vector<std::uint64_t> divide = divide_in;
   divide.resize(na, 1);
-  // Overshoot (mapping.md §2 finalize): the dimensions are independent, so some live cell reaches
-  // the sum of each dimension's largest live coordinate.
+  // Overshoot (docs/mapping.md §2 finalize): the dimensions are independent, so some live cell
+  // reaches the sum of each dimension's largest live coordinate.
   const std::vector<std::uint64_t> reach = reached_extent(v);
   for (std::size_t a = 0; a < na; ++a) {
     if (reach[a] > v.axes[a].size)

@@ -5,7 +5,7 @@
 // one cell (s, o, i) of a view holds
 //
 //   logical offset  spatial.offset(s) + cells.offset(o, i)
-//   state           combine(spatial.state(s), cells.state(o, i))     (mapping.md §2 combine)
+//   state           combine(spatial.state(s), cells.state(o, i))     (docs/mapping.md §2 combine)
 //
 // where `spatial` and the per-slice `cells` are AddressTables: per position, an offset into the
 // logical tensor and a CellState. A table is stored in the cheapest exact form: affine loops
@@ -81,8 +81,8 @@ public:
 private:
   std::uint64_t size_ = 1;
   std::uint64_t base_ = 0;
-  std::vector<AddressLoop> loops_;     // affine form
-  std::vector<CellAddress> explicit_;  // explicit form (size_ entries)
+  std::vector<AddressLoop> loops_;    // affine form
+  std::vector<CellAddress> explicit_; // explicit form (size_ entries)
   bool all_live_ = true;
 };
 
@@ -102,15 +102,16 @@ struct CellStreams {
 
   /// Separable streams from `f` when f(o, i) is exactly outer(o) ⊕ inner(i) for every cell (checked
   /// cell by cell, O(1) memory), else one table.
-  static CellStreams from_function(std::uint64_t outer, std::uint64_t inner,
-                                   const std::function<CellAddress(std::uint64_t, std::uint64_t)>& f);
+  static CellStreams
+  from_function(std::uint64_t outer, std::uint64_t inner,
+                const std::function<CellAddress(std::uint64_t, std::uint64_t)>& f);
 };
 
 /// What a run reads or writes through a view: the logical tensor (a kernel parameter, or the
 /// output) and the address streams into it. Offsets are row-major over `axes` (their sizes are
 /// the tensor's shape, which may be larger than the part the view reaches).
 struct TensorStreams {
-  std::string tensor;              // parameter name, or "output"
+  std::string tensor;                  // parameter name, or "output"
   ScalarType dtype = ScalarType::BF16; // the logical tensor's element type
   std::vector<Axis> axes;
   AddressTable spatial; // [|Chip|·|Cluster|·|Slice|], chip-major
@@ -122,8 +123,8 @@ struct TensorStreams {
   void hash(Fnv1a& h) const;
 };
 
-/// The Fetch Adapter between a DM tensor and the stream (datapath.md §6): the elements an engine
-/// reads are converted on the way. Identity when both are empty.
+/// The Fetch Adapter between a DM tensor and the stream (docs/datapath.md §6): the elements an
+/// engine reads are converted on the way. Identity when both are empty.
 struct FetchAdapter {
   std::optional<ScalarType> cast_to;
   std::optional<std::int64_t> zero_point;

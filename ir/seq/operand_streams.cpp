@@ -27,8 +27,8 @@ Result<TensorStreams> view_streams(const std::string& name, const TensorType& ty
   return tensor_streams(name, type.dtype, *coords, shape);
 }
 
-/// The DM buffer offset the Fetch sequencer reads at stream position `pos` (datapath.md §4: the
-/// innermost entry counts fastest).
+/// The DM buffer offset the Fetch sequencer reads at stream position `pos` (docs/datapath.md §4:
+/// the innermost entry counts fastest).
 std::uint64_t sequencer_offset(const datapath::SequencerConfig& c, std::uint64_t pos) {
   std::uint64_t off = 0;
   for (std::size_t k = c.entries.size(); k-- > 0;) {
@@ -40,8 +40,8 @@ std::uint64_t sequencer_offset(const datapath::SequencerConfig& c, std::uint64_t
 }
 
 /// The state of a fetched position: what the Fetch output's mapping says it is, and what the DM
-/// cell it reads holds (datapath.md §6: padding positions read whatever is there, so only a zero
-/// position over a zero cell stays zero).
+/// cell it reads holds (docs/datapath.md §6: padding positions read whatever is there, so only a
+/// zero position over a zero cell stays zero).
 CellState fetched_state(CellState position, CellState cell) {
   switch (position) {
   case CellState::Live:
@@ -53,7 +53,7 @@ CellState fetched_state(CellState position, CellState cell) {
   }
 }
 
-// Coordinates with zero entries dropped, so equal cells compare equal (mapping.md §2).
+// Coordinates with zero entries dropped, so equal cells compare equal (docs/mapping.md §2).
 Index key_of(const Cell& c) {
   Index k;
   for (const auto& [axis, v] : c.index)
@@ -93,8 +93,8 @@ Result<OperandStreams> fetched_operand(const FetchProgram& f, const KernelParam&
   auto positions = view_coordinates(f.fetched, type_axes(f.fetched, table), kMaxStreamPositions);
   if (!positions) return std::move(positions).take_diagnostics();
   const TensorStreams& d = *dm_streams;
-  if (d.cells.outer_size * d.cells.inner_size != f.buffer ||
-      positions->outer.size != f.time || positions->inner.size != f.packet)
+  if (d.cells.outer_size * d.cells.inner_size != f.buffer || positions->outer.size != f.time ||
+      positions->inner.size != f.packet)
     return run_error("E-RUN-102", fmt::format("internal: the fetch of `{}` does not match the "
                                               "shapes of its DM tensor and stream",
                                               f.source));
@@ -105,7 +105,7 @@ Result<OperandStreams> fetched_operand(const FetchProgram& f, const KernelParam&
   const auto cell = [&](std::uint64_t t2, std::uint64_t e2) -> CellAddress {
     const std::uint64_t t = t2 / f.flits_per_packet;
     const std::uint64_t e = (t2 % f.flits_per_packet) * f.flit_elements + e2;
-    if (e >= f.packet) return {0, CellState::Top}; // Collect pads the flit (datapath.md §8)
+    if (e >= f.packet) return {0, CellState::Top}; // Collect pads the flit (docs/datapath.md §8)
     const std::uint64_t b = sequencer_offset(f.sequencer, t * f.packet + e);
     const CellAddress c = d.cells.at(b / dm_inner, b % dm_inner);
     if (c.state == CellState::Bottom && !bottom) bottom = b;

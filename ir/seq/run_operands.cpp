@@ -27,8 +27,8 @@ const KernelParam* param_named(const Kernel& k, const std::string& name) {
 
 /// Where a stage's input stream comes from: a CollectTensor parameter, or a Collect stage that
 /// fetched a DmTensor parameter. `role` names the operand in diagnostics.
-Result<bool> stream_source(const Kernel& k, const Stage& reader, const std::string& role,
-                           const KernelParam*& param, std::optional<std::size_t>& collect) {
+Status stream_source(const Kernel& k, const Stage& reader, const std::string& role,
+                     const KernelParam*& param, std::optional<std::size_t>& collect) {
   if (reader.producer) {
     const Stage& made_by = k.stages[*reader.producer];
     if (made_by.op != StageOp::Collect)
@@ -44,7 +44,7 @@ Result<bool> stream_source(const Kernel& k, const Stage& reader, const std::stri
                                      "DmTensor parameter of the kernel",
                                      role, made_by.source),
                          made_by.name_span);
-    return true;
+    return {};
   }
   param = param_named(k, reader.source);
   if (param == nullptr || param->tensor->kind != TensorKind::Collect)
@@ -52,7 +52,7 @@ Result<bool> stream_source(const Kernel& k, const Stage& reader, const std::stri
                                    "collected in the kernel from a DmTensor",
                                    role, reader.source),
                        reader.name_span);
-  return true;
+  return {};
 }
 
 /// The first contract_outer whose chain reaches contract_lane: the chain lower_contraction lowers.
@@ -68,7 +68,7 @@ void find_contraction(const Kernel& kernel, RunOperands& ops) {
   }
 }
 
-Result<bool> find_trf(const Kernel& k, RunOperands& ops) {
+Status find_trf(const Kernel& k, RunOperands& ops) {
   const Stage& outer = *ops.outer;
   if (!outer.trf_producer) {
     ops.trf = param_named(k, outer.trf_source);
@@ -77,7 +77,7 @@ Result<bool> find_trf(const Kernel& k, RunOperands& ops) {
                                      "parameter nor made by `.to_trf()` in the kernel",
                                      outer.trf_name),
                          outer.trf_span);
-    return true;
+    return {};
   }
   const Stage& store = k.stages[*outer.trf_producer];
   if (store.op != StageOp::ToTrf)
@@ -118,8 +118,8 @@ Result<std::vector<std::size_t>> contraction_path(const Kernel& k, std::size_t f
     if (!is_contraction(op))
       return fail(fmt::format("`{}` is not a contraction stage", to_string(op)));
     if (i > 0 && static_cast<int>(op) != static_cast<int>(k.stages[path[i - 1]].op) + 1)
-      return fail(fmt::format("`{}` follows `{}`", to_string(op),
-                              to_string(k.stages[path[i - 1]].op)));
+      return fail(
+          fmt::format("`{}` follows `{}`", to_string(op), to_string(k.stages[path[i - 1]].op)));
   }
   return path;
 }
@@ -140,7 +140,7 @@ Result<ContractionStages> find_contraction_stages(const Kernel& k) {
   }
   return run_error("E-RUN-101", fmt::format("kernel `{}` has no contraction stage to run", k.name),
                    {"the stage executor runs contract_outer, contract_packet, contract_time and "
-                    "contract_lane (contraction.md §5–§8)"});
+                    "contract_lane (docs/contraction.md §5–§8)"});
 }
 
 const TensorType& RunOperands::stream_type(const Kernel& kernel) const {

@@ -27,8 +27,7 @@ Result<std::vector<HeldAxis>> type_held_axes(const TensorType& type, const AxisT
 /// The stream a consumer reads: fetched from a DmTensor parameter by the Collect stage `collect`,
 /// or a CollectTensor parameter read directly.
 Result<OperandStreams> stream_operand(const SpecFile& file, const Kernel& kernel,
-                                      const KernelParam& param,
-                                      std::optional<std::size_t> collect,
+                                      const KernelParam& param, std::optional<std::size_t> collect,
                                       const InputShapes& shapes, RunProgram& out) {
   auto shape = shapes.find(param.name);
   if (shape == shapes.end())
@@ -156,7 +155,8 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
   } else {
     auto shape = shapes.find(ops.trf->name);
     if (shape == shapes.end())
-      return run_error("E-RUN-102", fmt::format("internal: no shape for input `{}`", ops.trf->name));
+      return run_error("E-RUN-102",
+                       fmt::format("internal: no shape for input `{}`", ops.trf->name));
     auto trf = direct_operand(*ops.trf, shape->second, file.axes);
     if (!trf) return std::move(trf).take_diagnostics();
     p.trf = std::move(*trf);
@@ -196,16 +196,22 @@ Result<ChainRun> chain_run(const ContractionProgram& c) {
   const ChainMappings& m = c.m;
   ChainRun r;
   r.stream_type = chain_type(TensorKind::Collect, c.stream_type,
-                             {{Slot::Chip, &m.chip}, {Slot::Cluster, &m.cluster},
-                              {Slot::Slice, &m.slice}, {Slot::Time, &m.time},
+                             {{Slot::Chip, &m.chip},
+                              {Slot::Cluster, &m.cluster},
+                              {Slot::Slice, &m.slice},
+                              {Slot::Time, &m.time},
                               {Slot::Packet, &m.packet}});
   r.trf_type = chain_type(TensorKind::Trf, c.trf_type,
-                          {{Slot::Chip, &m.chip}, {Slot::Cluster, &m.cluster},
-                           {Slot::Slice, &m.slice}, {Slot::Lane, &m.lane},
+                          {{Slot::Chip, &m.chip},
+                           {Slot::Cluster, &m.cluster},
+                           {Slot::Slice, &m.slice},
+                           {Slot::Lane, &m.lane},
                            {Slot::Element, &m.element}});
   r.output_type = chain_type(TensorKind::Contract, c.accumulator,
-                             {{Slot::Chip, &m.chip}, {Slot::Cluster, &m.cluster},
-                              {Slot::Slice, &m.slice}, {Slot::Time, &m.t3},
+                             {{Slot::Chip, &m.chip},
+                              {Slot::Cluster, &m.cluster},
+                              {Slot::Slice, &m.slice},
+                              {Slot::Time, &m.t3},
                               {Slot::Packet, &m.p3}});
   r.stream_axes = named_axes(r.stream_type);
   r.trf_axes = named_axes(r.trf_type);
@@ -235,7 +241,7 @@ Result<ChainRun> chain_run(const ContractionProgram& c) {
   return r;
 }
 
-Result<bool> verify(const RunProgram& p) {
+Status verify(const RunProgram& p) {
   if (p.kind == RunKind::Move) {
     const CellStreams& s = p.stream.streams.cells;
     const CellStreams& o = p.output.cells;
@@ -244,7 +250,7 @@ Result<bool> verify(const RunProgram& p) {
       return run_error("E-RUN-102", fmt::format("internal: the source of `{}` is not a view of its "
                                                 "output's shape",
                                                 p.kernel_name));
-    return true;
+    return {};
   }
   const ContractionProgram& c = p.chain;
   const CellStreams& s = p.stream.streams.cells;
@@ -268,7 +274,7 @@ Result<bool> verify(const RunProgram& p) {
       return run_error("E-RUN-102", "internal: the Lane Folder drains a cell outside the "
                                     "accumulator");
   const std::uint64_t cells = c.columns * c.group;
-  if (cells == 0) return true;
+  if (cells == 0) return {};
   CycleWalker walk(c.cycle_nest);
   do {
     if (!c.is_cycle_live(walk.position())) continue;
@@ -280,7 +286,7 @@ Result<bool> verify(const RunProgram& p) {
                                    "element {}, slot {}: outside its operands",
                                    walk.position(), p.kernel_name, a.flit, a.trf, a.slot));
   } while (walk.advance());
-  return true;
+  return {};
 }
 
 std::uint64_t fingerprint(const RunProgram& p) {
@@ -305,9 +311,11 @@ std::uint64_t fingerprint(const RunProgram& p) {
 std::string to_text(const RunProgram& p) {
   std::string out;
   for (const auto& f : p.fetches) out += to_text(f) + "\n";
-  if (p.kind == RunKind::Contraction) out += to_text(p.chain);
-  else out += fmt::format("move {} ; {} → {}\n", p.kernel_name, name(p.stream.type),
-                          name(p.output.dtype));
+  if (p.kind == RunKind::Contraction)
+    out += to_text(p.chain);
+  else
+    out += fmt::format("move {} ; {} → {}\n", p.kernel_name, name(p.stream.type),
+                       name(p.output.dtype));
   const auto operand = [&](const char* role, const OperandStreams& o) {
     std::string adapter;
     if (o.adapter.cast_to) adapter = fmt::format(", fetch_cast to {}", name(*o.adapter.cast_to));
@@ -316,10 +324,9 @@ std::string to_text(const RunProgram& p) {
   };
   operand(p.kind == RunKind::Contraction ? "stream in" : "source", p.stream);
   if (p.kind == RunKind::Contraction) operand("trf in", p.trf);
-  out += fmt::format("  {:<12} {}{}\n", "output", p.output.text(),
-                     p.duplicated_outputs ? fmt::format(", {} duplicated cells",
-                                                        p.duplicated_outputs)
-                                          : "");
+  out += fmt::format(
+      "  {:<12} {}{}\n", "output", p.output.text(),
+      p.duplicated_outputs ? fmt::format(", {} duplicated cells", p.duplicated_outputs) : "");
   return out;
 }
 

@@ -91,7 +91,7 @@ Result<ChainRun> chain_run(const ContractionProgram& chain);
 /// reported instead of an out-of-bounds access): the streams' views have the chain's shapes, every
 /// live packet cycle addresses flits, TRF elements and a Time Reducer slot inside them, and the
 /// Lane Folder drains accumulator cells that exist.
-Result<bool> verify(const RunProgram& p);
+Status verify(const RunProgram& p);
 
 /// A stable hash of everything an engine's generated code depends on (the JIT's cache key).
 std::uint64_t fingerprint(const RunProgram& p);

@@ -27,7 +27,7 @@ constexpr CellState cell_state_of(PaddingKind k) {
   return CellState::Bottom;
 }
 
-/// combine(major, minor) on states: the most major padding wins (mapping.md §2 combine).
+/// combine(major, minor) on states: the most major padding wins (docs/mapping.md §2 combine).
 constexpr CellState combine_states(CellState major, CellState minor) {
   return major != CellState::Live ? major : minor;
 }

@@ -19,7 +19,7 @@
 
 namespace tujit::runtime::exec {
 
-/// Lanes of one staged TRF vector: the hardware's lane count (contraction.md §1), padded.
+/// Lanes of one staged TRF vector: the hardware's lane count (docs/contraction.md §1), padded.
 inline constexpr std::uint64_t kLaneVector = target::kRngd.lanes;
 inline constexpr std::uint32_t kPresent = 0xFFFFFFFFu;
 

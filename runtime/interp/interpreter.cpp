@@ -64,8 +64,8 @@ void reduce_tree(ir::ScalarType acc, bool ftz, Operand* x, std::uint64_t g) {
 /// The largest offset any live cell of the streams addresses.
 std::uint64_t max_reach(const TensorStreams& t) {
   const auto& c = t.cells;
-  const std::uint64_t cells = c.separable ? c.outer.max_offset() + c.inner.max_offset()
-                                          : c.full.max_offset();
+  const std::uint64_t cells =
+      c.separable ? c.outer.max_offset() + c.inner.max_offset() : c.full.max_offset();
   return t.spatial.max_offset() + cells;
 }
 
@@ -219,19 +219,6 @@ std::uint32_t read_operand(const OperandStreams& o, const LogicalTensor& t, std:
   return adapt_element(o, t.dtype, t.get(offset));
 }
 
-std::uint32_t widen_to_accumulator(ir::ScalarType t, std::uint32_t bits) {
-  switch (t) {
-  case ir::ScalarType::BF16:
-    return widen_bf16(static_cast<std::uint16_t>(bits & 0xFFFFu));
-  case ir::ScalarType::F8E4M3:
-    return dec_e4m3(static_cast<std::uint8_t>(bits & 0xFFu));
-  case ir::ScalarType::F8E5M2:
-    return canonical(dec_e5m2(static_cast<std::uint8_t>(bits & 0xFFu)));
-  default:
-    return bits; // integers: the container holds the sign-extended value
-  }
-}
-
 std::uint32_t acc_add(ir::ScalarType acc, std::uint32_t a, std::uint32_t b, bool ftz) {
   if (acc == ir::ScalarType::I32) return a + b; // u32 wrap = i32 two's complement
   return flush(canonical(f32_bits(f32_from_bits(a) + f32_from_bits(b))), ftz);
@@ -242,7 +229,7 @@ std::uint32_t acc_mul(ir::ScalarType acc, std::uint32_t a, std::uint32_t b, bool
   return flush(canonical(f32_bits(f32_from_bits(a) * f32_from_bits(b))), ftz);
 }
 
-Result<bool> check_run_inputs(const RunProgram& p, const RunInputs& inputs) {
+Status check_run_inputs(const RunProgram& p, const RunInputs& inputs) {
   if (auto ok = ir::seq::verify(p); !ok) return ok.diagnostics();
   std::vector<const OperandStreams*> operands{&p.stream};
   if (p.kind == ir::seq::RunKind::Contraction) operands.push_back(&p.trf);
@@ -253,10 +240,9 @@ Result<bool> check_run_inputs(const RunProgram& p, const RunInputs& inputs) {
       return run_error("E-RUN-004", fmt::format("no contents for input `{}`", s.tensor));
     const LogicalTensor& t = *it->second;
     if (t.dtype != s.dtype || t.axes != s.axes)
-      return run_error("E-RUN-004",
-                       fmt::format("input `{}` is {} {}, the program reads {} {}", s.tensor,
-                                   ir::name(t.dtype), axes_text(t.axes), ir::name(s.dtype),
-                                   axes_text(s.axes)));
+      return run_error("E-RUN-004", fmt::format("input `{}` is {} {}, the program reads {} {}",
+                                                s.tensor, ir::name(t.dtype), axes_text(t.axes),
+                                                ir::name(s.dtype), axes_text(s.axes)));
     if (max_reach(s) >= std::max<std::uint64_t>(t.elements(), 1) && t.elements() > 0)
       return run_error("E-RUN-102",
                        fmt::format("internal: the streams of `{}` reach element {} of {}", s.tensor,
@@ -264,7 +250,7 @@ Result<bool> check_run_inputs(const RunProgram& p, const RunInputs& inputs) {
   }
   if (max_reach(p.output) >= std::max<std::uint64_t>(elements_of(p.output.axes), 1))
     return run_error("E-RUN-102", "internal: the output streams reach outside the output");
-  return true;
+  return {};
 }
 
 Result<RunResult> interpret(const RunProgram& p, const RunInputs& inputs) {

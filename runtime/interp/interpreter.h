@@ -16,6 +16,7 @@
 
 #include "ir/seq/run_program.h"
 #include "runtime/interp/poison.h"
+#include "runtime/scalar/widen.h" // widen_to_accumulator: the Multiplier's widening
 #include "runtime/tensor/logical_tensor.h"
 
 #include <cstdint>
@@ -40,7 +41,7 @@ struct RunResult {
 /// streams assume; E-RUN-102 when the program breaks an invariant (ir::seq::verify) or a stream
 /// addresses an element outside its tensor (a lowering bug, reported instead of read out of
 /// bounds). Shared by every engine.
-Result<bool> check_run_inputs(const ir::seq::RunProgram& program, const RunInputs& inputs);
+Status check_run_inputs(const ir::seq::RunProgram& program, const RunInputs& inputs);
 
 /// Runs the program on the reference interpreter.
 Result<RunResult> interpret(const ir::seq::RunProgram& program, const RunInputs& inputs);
@@ -53,12 +54,6 @@ std::uint32_t adapt_element(const ir::seq::OperandStreams& operand, ir::ScalarTy
 /// The element an operand reads at a live cell (logical offset), adapted.
 std::uint32_t read_operand(const ir::seq::OperandStreams& operand, const LogicalTensor& tensor,
                            std::uint64_t offset);
-
-/// The Multiplier's widening of one operand element to the accumulator (§2.1, scalars.md §5.4):
-/// integers sign-extend (the container already holds the sign-extended value), bf16 widen_bf16
-/// (subnormals flushed, NaN canonical), f8 exact decode (NaN canonical). Returns the accumulator
-/// bits (i32 two's complement or f32).
-std::uint32_t widen_to_accumulator(ir::ScalarType t, std::uint32_t bits);
 
 /// One ⊕ / × of the accumulator type (§9.2, §9.3): f32 binary32 RNE with NaN canonicalised and,
 /// with `ftz`, a subnormal result flushed to signed zero; i32 wrap-around.

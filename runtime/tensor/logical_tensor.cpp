@@ -1,16 +1,16 @@
 #include "runtime/tensor/logical_tensor.h"
 
 #include "runtime/scalar/bf16.h"
-#include "runtime/scalar/f4e2m1.h"
 #include "runtime/scalar/f8.h"
 #include "runtime/scalar/float_bits.h"
+#include "runtime/scalar/widen.h"
 #include "runtime/tensor/float_round.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <limits>
 #include <cstring>
+#include <limits>
 #include <set>
 #include <thread>
 
@@ -177,7 +177,12 @@ TileIndex tile_index(const std::vector<ir::Axis>& tile, const std::vector<ir::Ax
 std::uint32_t random_element(ir::ScalarType dtype, std::uint64_t seed, std::uint64_t index) {
   // The (index + 1)-th output of SplitMix64(seed): the generator is its own counter.
   const std::uint64_t draw = splitmix(seed + (index + 1) * kGolden);
-  if (ir::is_integer(dtype)) {
+  // 24 random bits → k in [-2^23, 2^23) → k / 2^23 in [-1, 1), exact in a double.
+  const auto k = static_cast<std::int64_t>(draw >> 40) - (std::int64_t{1} << 23);
+  const float v = static_cast<float>(k) / 8388608.0f; // exact: 24 significant bits
+  switch (ir::encoding(dtype)) {
+  case ir::Encoding::TwosComplement:
+  case ir::Encoding::Unsigned: {
     std::int64_t lo = -(std::int64_t{1} << 20), hi = std::int64_t{1} << 20;
     if (dtype != ir::ScalarType::I32) {
       auto r = ir::integer_range(dtype);
@@ -187,22 +192,20 @@ std::uint32_t random_element(ir::ScalarType dtype, std::uint64_t seed, std::uint
     const auto span = static_cast<std::uint64_t>(hi - lo + 1);
     return static_cast<std::uint32_t>(lo + static_cast<std::int64_t>(scale_below(draw, span)));
   }
-  if (dtype == ir::ScalarType::F4E2M1) return static_cast<std::uint32_t>(scale_below(draw, 16));
-  // 24 random bits → k in [-2^23, 2^23) → k / 2^23 in [-1, 1), exact in a double.
-  const auto k = static_cast<std::int64_t>(draw >> 40) - (std::int64_t{1} << 23);
-  const float v = static_cast<float>(k) / 8388608.0f; // exact: 24 significant bits
+  case ir::Encoding::F4E2M1:
+    return static_cast<std::uint32_t>(scale_below(draw, 16));
   // bf16 / f8e4m3 (|v| < 1, no saturation): the literal RNE encoders equal round_double_to on
   // these exact values and are much cheaper (tensor_float_round_test checks this).
-  switch (dtype) {
-  case ir::ScalarType::F32:
+  case ir::Encoding::F32:
     return f32_bits(v);
-  case ir::ScalarType::BF16:
+  case ir::Encoding::Bf16:
     return bf16_literal_from_f32(f32_bits(v));
-  case ir::ScalarType::F8E4M3:
+  case ir::Encoding::F8E4M3:
     return enc_e4m3(f32_bits(v));
-  default:
-    return round_double_to(dtype, static_cast<double>(v)).bits;
+  case ir::Encoding::F8E5M2:
+    break;
   }
+  return round_double_to(dtype, static_cast<double>(v)).bits;
 }
 
 namespace {
@@ -262,7 +265,8 @@ void fill_some_rows(LogicalTensor& t, std::uint64_t seed, const TileIndex& ix, s
 } // namespace
 
 void fill_random(LogicalTensor& t, std::uint64_t seed, const TileIndex& index, unsigned threads) {
-  const std::uint64_t len = index.extent.empty() ? 1 : std::max<std::uint64_t>(1, index.extent.back());
+  const std::uint64_t len =
+      index.extent.empty() ? 1 : std::max<std::uint64_t>(1, index.extent.back());
   const std::uint64_t rows = t.elements() / len;
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   // At least 64 Ki elements a thread: a thread costs more than filling fewer.
@@ -281,21 +285,20 @@ void fill_random(LogicalTensor& t, std::uint64_t seed) {
 }
 
 double element_value(ir::ScalarType t, std::uint32_t bits) {
-  switch (t) {
-  case ir::ScalarType::F32:
-    return static_cast<double>(f32_from_bits(bits));
-  case ir::ScalarType::BF16:
+  switch (ir::encoding(t)) {
+  case ir::Encoding::TwosComplement:
+  case ir::Encoding::Unsigned:
+    return static_cast<double>(element_integer(t, bits));
+  case ir::Encoding::Bf16: // the literal form: a stored subnormal is its value
     return static_cast<double>(
         f32_from_bits(bf16_literal_to_f32(static_cast<std::uint16_t>(bits))));
-  case ir::ScalarType::F8E4M3:
-    return static_cast<double>(f32_from_bits(dec_e4m3(static_cast<std::uint8_t>(bits))));
-  case ir::ScalarType::F8E5M2:
-    return static_cast<double>(f32_from_bits(dec_e5m2(static_cast<std::uint8_t>(bits))));
-  case ir::ScalarType::F4E2M1:
-    return static_cast<double>(f32_from_bits(dec_e2m1(static_cast<std::uint8_t>(bits))));
-  default:
-    return static_cast<double>(element_integer(t, bits));
+  case ir::Encoding::F8E4M3:
+  case ir::Encoding::F8E5M2:
+  case ir::Encoding::F4E2M1:
+  case ir::Encoding::F32:
+    return static_cast<double>(f32_from_bits(widen_bits(t, bits)));
   }
+  return 0.0;
 }
 
 std::int64_t element_integer(ir::ScalarType t, std::uint32_t bits) {
@@ -303,7 +306,6 @@ std::int64_t element_integer(ir::ScalarType t, std::uint32_t bits) {
   if (t == ir::ScalarType::U8) return static_cast<std::int64_t>(bits & 0xFFu);
   return static_cast<std::int64_t>(static_cast<std::int32_t>(bits));
 }
-
 
 std::vector<std::uint8_t> tensor_bytes(const LogicalTensor& t) {
   return {t.data.begin(), t.data.end()};

@@ -107,7 +107,7 @@ inline void LogicalTensor::set(std::uint64_t i, std::uint32_t bits) {
 }
 
 /// The axes a tensor type's mappings name (every slot of its kind), in the declaration order of
-/// `table` (spec/cli.md).
+/// `table` (docs/cli.md §6).
 std::vector<ir::Axis> tensor_axes(const ir::TensorType& type, const ir::AxisTable& table);
 
 /// A tensor (zero-filled, or left for the caller to fill), or an E-RUN-001 diagnostic when the
@@ -172,7 +172,7 @@ std::uint32_t random_element(ir::ScalarType dtype, std::uint64_t seed, std::uint
 /// - floats: uniform in [-1, 1) at 2^-23 resolution, rounded to the type with round to nearest
 ///   even (f8e5m2 included: see runtime/npy/npy_convert.h), never NaN or infinite. Values of
 ///   both signs of similar magnitude make sums cancel partially, so the f32 tolerance of
-///   contraction.md §9.5 is exercised without overflow.
+///   docs/contraction.md §9.5 is exercised without overflow.
 void fill_random(LogicalTensor& t, std::uint64_t seed, const TileIndex& index,
                  unsigned threads = 1);
 /// fill_random over the tensor itself (it is the whole tensor).

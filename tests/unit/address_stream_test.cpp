@@ -209,7 +209,7 @@ TEST_CASE("cell streams: separable when every cell is outer ⊕ inner, one table
   CHECK(t.inner.is_affine());
   for (std::uint64_t o = 0; o < 4; ++o)
     for (std::uint64_t i = 0; i < 3; ++i) CHECK(t.at(o, i).offset == o + 4 * i);
-  // A padded row and a padded column combine like mapping.md §2 (the major one wins).
+  // A padded row and a padded column combine like docs/mapping.md §2 (the major one wins).
   auto pad = CellStreams::from_function(3, 4, [](std::uint64_t o, std::uint64_t i) {
     if (o == 2) return CellAddress{0, CellState::Zero};
     if (i == 3) return CellAddress{0, CellState::Top};

@@ -1,13 +1,13 @@
-// DESIGN.md "Determinism: same spec + seed ⇒ same bytes out" (issue 10): every kernel of
+// docs/design.md §5.6 "same spec + seed ⇒ same bytes out": every kernel of
 // specs/*.rs and specs/derived/*.rs that `tujit run` can feed, and a sample of generated kernels,
 // run through run_kernel with the same seed on both engines, with 1, 2 and 3 JIT threads, twice
 // (the second time from the JIT's object cache), and give the same output bytes, sha256, poison
 // report and simulated MACs every time; the programs the engines ran and the cycle models' counts
 // for them are the same every time; a kernel the run refuses is refused alike every time. Another
 // seed gives other inputs and so another output.
-#include "harness/run/run_pipeline.h"
 #include "harness/cycles/cycle_model.h"
 #include "harness/cycles/cycle_report.h"
+#include "harness/run/run_pipeline.h"
 #include "ir/lang/kernel.h"
 #include "ir/seq/contraction_program.h"
 #include "ir/verify/kernel_checker.h"
@@ -37,8 +37,8 @@ run::RunRequest request(run::Engine engine, unsigned threads, std::uint64_t seed
   return req;
 }
 
-run::RunOutcome run_ok(const ir::SpecFile& file, const ir::Kernel& k, const ir::seq::RunOperands& ops,
-                    const run::RunRequest& req) {
+run::RunOutcome run_ok(const ir::SpecFile& file, const ir::Kernel& k,
+                       const ir::seq::RunOperands& ops, const run::RunRequest& req) {
   auto r = run::run_kernel(file, k, ops, req);
   if (!r)
     for (const auto& d : r.diagnostics()) UNSCOPED_INFO(render(d, &file.source));
@@ -85,8 +85,9 @@ constexpr RunConfig kLargeRuns[] = {{run::Engine::Interp, 1}, {run::Engine::Jit,
 /// (a `tujit run` user error, e.g. an output that holds only some digits of an axis, E-RUN-005)
 /// must be refused the same way every time. Returns whether the kernel ran.
 template <std::size_t N>
-bool check_deterministic(const ir::SpecFile& file, const ir::Kernel& k, const ir::seq::RunOperands& ops,
-                         const std::string& cache_dir, const RunConfig (&runs)[N]) {
+bool check_deterministic(const ir::SpecFile& file, const ir::Kernel& k,
+                         const ir::seq::RunOperands& ops, const std::string& cache_dir,
+                         const RunConfig (&runs)[N]) {
   std::optional<Result<run::RunOutcome>> first;
   std::string base;
   for (std::size_t i = 0; i < N; ++i) {
@@ -97,7 +98,7 @@ bool check_deterministic(const ir::SpecFile& file, const ir::Kernel& k, const ir
     auto r = run::run_kernel(file, k, ops, req);
     if (!first) {
       if (r) {
-        // The digest is of the output bytes (spec/cli.md), so equal digests are equal outputs.
+        // The digest is of the output bytes (docs/cli.md §6), so equal digests are equal outputs.
         CHECK(r->sha256 == runtime::sha256_hex(runtime::tensor_bytes(r->output)));
         base = programs_and_cycles(*r, k);
       }
@@ -166,7 +167,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 } // namespace
 
-TEST_CASE("same spec and seed give the same bytes; another seed other bytes", "[determinism]") {
+TEST_CASE("same spec and seed give the same bytes, another seed other bytes", "[determinism]") {
   std::size_t ran = 0;
   for_each_fed_corpus_kernel(
       [&](const ir::SpecFile& file, const ir::Kernel& k, const ir::seq::RunOperands& ops) {
@@ -180,7 +181,7 @@ TEST_CASE("same spec and seed give the same bytes; another seed other bytes", "[
         CHECK(runtime::tensor_bytes(a.output) == runtime::tensor_bytes(b.output));
         CHECK(a.poisoned_outputs == b.poisoned_outputs);
         CHECK(a.simulated_macs == b.simulated_macs);
-        // The digest is of the output bytes (spec/cli.md), so equal digests are equal outputs.
+        // The digest is of the output bytes (docs/cli.md §6), so equal digests are equal outputs.
         CHECK(a.sha256 == runtime::sha256_hex(runtime::tensor_bytes(a.output)));
         const run::RunOutcome c = run_ok(file, k, ops, request(run::Engine::Interp, 1, 8));
         CHECK(c.sha256 != a.sha256);

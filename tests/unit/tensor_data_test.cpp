@@ -111,10 +111,10 @@ TEST_CASE("round_double_to: RNE against the independent encoders", "[tensor]") {
     INFO(std::hex << x);
     auto bf = round_double_to(ScalarType::BF16, d);
     if (bf.status == FloatRounding::Status::Ok)
-      REQUIRE(bf.bits == bf16_literal_from_f32(x)); // scalars.md §4.1 literal form = plain RNE
+      REQUIRE(bf.bits == bf16_literal_from_f32(x)); // docs/scalars.md §4.1 literal form = plain RNE
     else
       REQUIRE((bf16_literal_from_f32(x) & 0x7FFFu) == 0x7F80u); // RNE overflows to inf
-    if (std::fabs(d) <= 448.0) // enc_e4m3 is RNE below its saturation (scalars.md §4.2)
+    if (std::fabs(d) <= 448.0) // enc_e4m3 is RNE below its saturation (docs/scalars.md §4.2)
       REQUIRE(round_double_to(ScalarType::F8E4M3, d).bits == enc_e4m3(x));
     REQUIRE(round_double_to(ScalarType::F32, d).bits == x);
   }
@@ -125,7 +125,7 @@ TEST_CASE("round_double_to: hand-worked ties, double rounding, overflow", "[tens
   // rounding once goes up to 0x3F81.
   CHECK(round_double_to(ScalarType::BF16, 1.0 + 0x1p-8 + 0x1p-30).bits == 0x3F81u);
   CHECK(round_double_to(ScalarType::BF16, 1.0 + 0x1p-8).bits == 0x3F80u);
-  // f8e5m2 by RNE (not the Cast Engine's half-up of scalars.md §4.3): 1.125 is the tie between
+  // f8e5m2 by RNE (not the Cast Engine's half-up of docs/scalars.md §4.3): 1.125 is the tie between
   // 1.0 (0x3C) and 1.25 (0x3D) → even 0x3C; 1.375 between 1.25 and 1.5 → even 0x3E.
   CHECK(round_double_to(ScalarType::F8E5M2, 1.125).bits == 0x3Cu);
   CHECK(round_double_to(ScalarType::F8E5M2, 1.375).bits == 0x3Eu);
@@ -211,7 +211,7 @@ TEST_CASE("leading_block keeps the elements below the block on every axis", "[te
   CHECK(testing::containers(leading_block(*s, {})) == std::vector<std::uint32_t>{7});
 }
 
-TEST_CASE("logical tensors store each element at its width; get sign- or zero-extends",
+TEST_CASE("logical tensors store each element at its width, get sign- or zero-extends",
           "[tensor]") {
   // i4 / i5 / i8 in one byte and i9 / i16 in two, sign-extended; u8, bf16 and f8 codes
   // zero-extended; f32 / i32 four bytes.
@@ -220,15 +220,14 @@ TEST_CASE("logical tensors store each element at its width; get sign- or zero-ex
     std::uint32_t set, get;
     std::uint32_t bytes;
   };
-  for (const Case c : {Case{ScalarType::I4, 0xFFFFFFF8u, 0xFFFFFFF8u, 1},
-                       Case{ScalarType::I5, 0x0000000Fu, 0x0000000Fu, 1},
-                       Case{ScalarType::I8, 0xFFFFFF80u, 0xFFFFFF80u, 1},
-                       Case{ScalarType::I9, 0xFFFFFF00u, 0xFFFFFF00u, 2},
-                       Case{ScalarType::I16, 0xFFFF8000u, 0xFFFF8000u, 2},
-                       Case{ScalarType::U8, 0xFFu, 0xFFu, 1},
-                       Case{ScalarType::BF16, 0xFF80u, 0xFF80u, 2},
-                       Case{ScalarType::F8E4M3, 0xFFu, 0xFFu, 1},
-                       Case{ScalarType::F32, 0x7FC00001u, 0x7FC00001u, 4}}) {
+  for (const Case c :
+       {Case{ScalarType::I4, 0xFFFFFFF8u, 0xFFFFFFF8u, 1},
+        Case{ScalarType::I5, 0x0000000Fu, 0x0000000Fu, 1},
+        Case{ScalarType::I8, 0xFFFFFF80u, 0xFFFFFF80u, 1},
+        Case{ScalarType::I9, 0xFFFFFF00u, 0xFFFFFF00u, 2},
+        Case{ScalarType::I16, 0xFFFF8000u, 0xFFFF8000u, 2}, Case{ScalarType::U8, 0xFFu, 0xFFu, 1},
+        Case{ScalarType::BF16, 0xFF80u, 0xFF80u, 2}, Case{ScalarType::F8E4M3, 0xFFu, 0xFFu, 1},
+        Case{ScalarType::F32, 0x7FC00001u, 0x7FC00001u, 4}}) {
     INFO(ir::name(c.t));
     auto x = make_logical_tensor(c.t, {{"A", 3}});
     REQUIRE(x.ok());
