@@ -1,7 +1,7 @@
 #include "harness/cli/run_save_inputs.h"
 
-#include "harness/cli/output_file.h"
 #include "harness/cli/run_input_axes.h"
+#include "runtime/io/output_file.h"
 #include "runtime/npy/npy.h"
 #include "runtime/npy/npy_convert.h"
 
@@ -27,7 +27,7 @@ Result<std::vector<SavedInput>> save_run_inputs(const ir::SpecFile& file, const 
     if (!contents) return std::move(contents).take_diagnostics();
     SavedInput s{p->name, (fs::path(dir) / (p->name + ".npy")).string(), contents->shape()};
     const auto bytes = runtime::serialize_npy(runtime::npy_from_tensor(*contents));
-    if (auto d = write_output_file(s.path, bytes, overwrite)) return *d;
+    if (auto d = runtime::io::write_file(s.path, bytes, overwrite)) return *d;
     req.given[p->name] = std::move(*contents);
     saved.push_back(std::move(s));
   }
