@@ -9,6 +9,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -247,4 +249,33 @@ TEST_CASE("limits: explain, cycles, compile and bench refuse a kernel too large 
   const CliRun e = run_tujit({"explain", huge});
   CHECK(e.out.find("contract_lane") != std::string::npos); // the stages are still shown
   CHECK(e.out.find("Sequencer IR (tujit compile") == std::string::npos);
+}
+
+TEST_CASE("outputs: a real file-size limit (ulimit -f) ends in E-IO-004, not a cut file",
+          "[reliability]") {
+  // The kernel's assembly is some hundred KiB; the limit lets 4 KiB through. Run as a separate
+  // tujit process: the limit and the EFBIG it causes are the system's, no fault is injected.
+  TempDir dir("rel_fsize");
+  const std::string out = (dir.path / "k.s").string();
+  const std::string err = (dir.path / "err.txt").string();
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    const rlimit limit{4096, 4096};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(fd, STDERR_FILENO);
+    ::execl(TUJIT_BINARY, TUJIT_BINARY, "compile", kBmatmul.c_str(), "--emit", "asm", "-o",
+            out.c_str(), static_cast<char*>(nullptr));
+    std::_Exit(127);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  const std::string text = slurp(err);
+  INFO(text);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == cli::kExitUsage);
+  CHECK(text.find("E-IO-004") != std::string::npos);
+  CHECK(text.find("file-size limit") != std::string::npos);
+  CHECK(entries(dir.path) == 1); // err.txt alone: no k.s, no temporary
 }
