@@ -178,6 +178,7 @@ int run_measure(const std::vector<std::string>& files, const po::variables_map& 
                 CommandIO& io) {
   // From here the first SIGINT / SIGTERM ends the run after the current kernel, keeping the
   // results (runtime/io/interrupt.h).
+  runtime::io::clear_stop_request(); // a request that came before this command is not for it
   runtime::io::GracefulStop graceful;
   bench::BenchOptions options;
   if (auto rc = measuring_options(vm, options, io)) return *rc;

@@ -21,7 +21,7 @@ struct CommandIO {
   std::ostream& out; // with --json: exactly one JSON document
   std::ostream& err; // diagnostics, progress, logs
   /// The diagnostics report() printed (diagnostic_json.h), each as the serialized JSON object of
-  /// spec/cli.md's `diagnostics[]`: run_cli puts them into the JSON document of a --json command
+  /// a `diagnostics[]` entry: run_cli puts them into the JSON document of a --json command
   /// that fails without printing one.
   std::vector<std::string> reported = {};
 };
@@ -47,7 +47,7 @@ const std::vector<Command>& commands();
 /// When the command's JSON goes to stdout and it fails (exit 1, 2 or 3) without printing
 /// anything there, run_cli prints {"command", "ok": false, "exit_status", "diagnostics"} (the
 /// diagnostics it reported, else one E-USAGE-001 / E-INTERNAL-001 holding its error message),
-/// so a script always reads one JSON document (spec/cli.md).
+/// so a script always reads one JSON document.
 int run_cli(const std::vector<std::string>& argv, CommandIO& io);
 
 // Subcommand entry points (one file each).
