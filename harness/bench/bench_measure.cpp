@@ -4,6 +4,7 @@
 #include "harness/bench/prepared_kernel.h"
 
 #include "harness/run/run_pipeline.h"
+#include "runtime/exec/process_usage.h"
 #include "runtime/interp/interpreter.h"
 
 #include <benchmark/benchmark.h>
@@ -50,7 +51,7 @@ public:
       }
       if (auto it = r.counters.find("MAC/s"); it != r.counters.end())
         rates[name].push_back(it->second.value);
-      rss[name] = peak_rss_mib();
+      rss[name] = runtime::peak_rss_mib();
       ++done;
       if (progress) progress(done, total, name);
     }

@@ -10,12 +10,12 @@
 #include "harness/run/run_pipeline.h"
 #include "ir/seq/run_program.h"
 #include "ir/verify/kernel_checker.h"
+#include "runtime/exec/process_usage.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/tensor/logical_tensor.h"
 
 #include <fmt/format.h>
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,12 +27,6 @@ namespace tujit::bench {
 
 void PreparedDeleter::operator()(PreparedKernel* p) const {
   delete p;
-}
-
-double peak_rss_mib() {
-  rusage u{};
-  ::getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / 1024.0; // ru_maxrss is in KiB on Linux
 }
 
 namespace {
@@ -253,7 +247,7 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
     for (auto& x : p->a) x = u(rng);
     for (auto& x : p->b) x = u(rng);
   }
-  r.peak_rss_mib = peak_rss_mib();
+  r.peak_rss_mib = runtime::peak_rss_mib();
   return p;
 }
 

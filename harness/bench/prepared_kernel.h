@@ -29,7 +29,4 @@ struct PreparedKernel {
 /// What the end-to-end rate runs: `tujit run` with the bench's seed and threads, JIT, cache on.
 run::RunRequest end_to_end_request(const BenchOptions& options);
 
-/// The process's peak resident set so far (getrusage), MiB.
-double peak_rss_mib();
-
 } // namespace tujit::bench

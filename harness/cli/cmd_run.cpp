@@ -16,6 +16,7 @@
 #include "harness/cycles/cycle_report.h"
 #include "harness/run/run_pipeline.h"
 #include "ir/seq/operand_streams.h"
+#include "runtime/exec/process_usage.h"
 #include "runtime/io/output_file.h"
 #include "runtime/npy/npy.h"
 #include "runtime/npy/npy_convert.h"
@@ -89,6 +90,8 @@ nlohmann::ordered_json run_json(const ir::Kernel& kernel, const RunOutcome& r, d
   times["verify"] = r.verify_ms;
   if (r.engine == "jit") j["compile_cache_hit"] = r.cache_hit;
   j["simulated_macs"] = r.simulated_macs;
+  // The whole process so far (runtime/exec/process_usage.h): what a run really costs.
+  j["process"] = {{"cpu_ms", runtime::process_cpu_ms()}, {"peak_rss_mib", runtime::peak_rss_mib()}};
   if (r.shape == ir::seq::RunShape::Contraction)
     j["cycles"] = cycles::cycle_summary_json(r.program.chain, cycles::cycle_options_for(kernel));
   return j;

@@ -1,6 +1,7 @@
 #include "codegen/build_identity.h"
 #include "codegen/host_target.h"
 #include "harness/cli/command.h"
+#include "runtime/exec/process_usage.h"
 
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -23,6 +24,8 @@ int run_version(const std::vector<std::string>& args, CommandIO& io) {
                         {"triple", h.triple},     {"cpu", h.cpu},
                         {"avx2", h.avx2},         {"avx512f", h.avx512f},
                         {"fma", h.fma},           {"build", codegen::build_identity()}};
+    // The bare process (LLVM loaded, no kernel): the baseline of `run --json`'s "process".
+    j["process"] = {{"peak_rss_mib", runtime::peak_rss_mib()}};
     io.out << j.dump(2) << "\n";
   } else {
     io.out << "tujit " << TUJIT_VERSION << " (LLVM " << h.llvm_version << ", " << h.triple

@@ -178,10 +178,8 @@ TileIndex tile_index(const std::vector<ir::Axis>& tile, const std::vector<ir::Ax
 
 void* allocate_tensor_memory(std::size_t bytes) {
   if (bytes < kHugeBlockBytes) return ::operator new(bytes);
-  constexpr std::size_t kHuge = std::size_t{2} << 20;
-  const std::size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
-  void* p = std::aligned_alloc(kHuge, rounded);
-  if (p == nullptr) throw std::bad_alloc();
+  const std::size_t rounded = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+  void* p = ::operator new (rounded, std::align_val_t{kHugePageBytes});
   // Advice only: where huge pages are off or unavailable the memory is ordinary.
   (void)::madvise(p, rounded, MADV_HUGEPAGE);
   return p;
@@ -191,7 +189,7 @@ void release_tensor_memory(void* p, std::size_t bytes) noexcept {
   if (bytes < kHugeBlockBytes)
     ::operator delete(p);
   else
-    std::free(p);
+    ::operator delete (p, std::align_val_t{kHugePageBytes});
 }
 
 std::uint32_t random_element(ir::ScalarType dtype, std::uint64_t seed, std::uint64_t index) {

@@ -1,7 +1,8 @@
 // Peak heap use of a region of test code: the test executable replaces the global operator
 // new/delete (alloc_tracker.cpp) to count live bytes, so a test can assert that an engine's
 // memory stays proportional to its operands and outputs (docs/design.md §5.5: no outer-product
-// materialisation). Aligned (align_val_t) allocations are not counted.
+// materialisation). Over-aligned (align_val_t) allocations, such as large tensors on huge
+// pages, are counted too.
 #pragma once
 
 #include <cstddef>

@@ -1,0 +1,101 @@
+// What `tujit run --max-bytes` bounds is what the process really holds (docs/cli.md §6,
+// docs/design.md §5.5): the limit the command states for a kernel is exactly the one it accepts,
+// and a run's peak resident set stays within that footprint of the bare process plus a fixed
+// working set. Measured on separate tujit processes (wait4's ru_maxrss), with nothing injected.
+#include "tests/support/cli_capture.h"
+#include "tests/support/text_file.h"
+
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace {
+
+using tujit::testing::TempDir;
+
+struct ChildRun {
+  int status = -1;             // exit status, or -1 when the child did not exit normally
+  std::uint64_t max_rss_b = 0; // peak resident set (ru_maxrss)
+  std::string err;
+};
+
+// Runs TUJIT_BINARY with `args` in a new process, stderr to a file, the object cache in `cache`.
+ChildRun run_child(const std::vector<std::string>& args, const std::string& cache,
+                   const std::string& err_path) {
+  std::vector<char*> argv;
+  std::string bin = TUJIT_BINARY;
+  argv.push_back(bin.data());
+  std::vector<std::string> copy = args;
+  for (auto& a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::setenv("TUJIT_CACHE_DIR", cache.c_str(), 1);
+    const int fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(fd, STDERR_FILENO);
+    ::dup2(null, STDOUT_FILENO);
+    ::execv(argv[0], argv.data());
+    std::_Exit(127);
+  }
+  int status = 0;
+  rusage use{};
+  REQUIRE(::wait4(child, &status, 0, &use) == child);
+  ChildRun r;
+  if (WIFEXITED(status)) r.status = WEXITSTATUS(status);
+  r.max_rss_b = static_cast<std::uint64_t>(use.ru_maxrss) * 1024; // KiB on Linux
+  r.err = tujit::testing::read_text_file(err_path);
+  return r;
+}
+
+} // namespace
+
+TEST_CASE("run memory: --max-bytes is the footprint the run really holds", "[run][memory]") {
+  TempDir dir("run_memory");
+  // The book's batched matmul with M = 2^14: a 32 MiB bf16 input and a 16 MiB f32 output, so
+  // that the tensors dominate the process's fixed size.
+  std::string text =
+      tujit::testing::read_text_file(tujit::testing::source_path("specs/bmatmul_m_in_time.rs"));
+  text = std::regex_replace(text, std::regex("// tujit:[^\n]*"), "");
+  text = std::regex_replace(text, std::regex("M = 32,"), "M = 16384,");
+  const std::string spec = dir.file("big.rs", text);
+  const std::string cache = (dir.path / "cache").string();
+  const std::string err = (dir.path / "err.txt").string();
+
+  // The footprint the command states when it refuses: "needs X MiB (N bytes)".
+  const ChildRun refused = run_child({"run", spec, "--max-bytes", "1M"}, cache, err);
+  INFO(refused.err);
+  REQUIRE(refused.status == 1);
+  std::smatch m;
+  REQUIRE(std::regex_search(refused.err, m, std::regex(R"(needs [^(]*\((\d+) bytes\))")));
+  const std::uint64_t footprint = std::stoull(m[1].str());
+  CHECK(footprint >= (std::uint64_t{48} << 20)); // the input and the output at least
+
+  // Exactly the footprint is accepted, one byte less is not.
+  const std::string exact = std::to_string(footprint);
+  const std::string less = std::to_string(footprint - 1);
+  CHECK(run_child({"run", spec, "--threads", "1", "--max-bytes", less}, cache, err).status == 1);
+  REQUIRE(run_child({"run", spec, "--threads", "1", "--max-bytes", exact}, cache, err).status ==
+          0); // also fills the object cache: the measured run below loads its object
+  const ChildRun run = run_child({"run", spec, "--threads", "1", "--max-bytes", exact}, cache, err);
+  REQUIRE(run.status == 0);
+  const ChildRun bare = run_child({"version"}, cache, err);
+  REQUIRE(bare.status == 0);
+
+  // The run holds its tensors (the footprint), and beyond them and the bare process at most a
+  // 32 MiB working set (the JIT's loaded object, the thread's stack, allocator slack).
+  const std::uint64_t extra = run.max_rss_b - std::min(run.max_rss_b, bare.max_rss_b);
+  INFO("footprint " << footprint << " B, run peak RSS " << run.max_rss_b << " B, bare process "
+                    << bare.max_rss_b << " B");
+  CHECK(extra >= footprint / 2);
+  CHECK(extra <= footprint + (std::uint64_t{32} << 20));
+}
