@@ -94,8 +94,8 @@ enum Field : unsigned {
 class Emitter {
 public:
   Emitter(const ir::seq::RunProgram& rp, const EmitConfig& cfg, llvm::LLVMContext& ctx)
-      : rp_(rp), p_(rp.chain), cfg_(cfg), sh_(runtime::exec::staged_shape(rp)), ctx_(ctx),
-        b_(ctx) {}
+      : rp_(rp), p_(rp.chain), cfg_(cfg), sh_(runtime::exec::staged_shape(rp)), ctx_(ctx), b_(ctx) {
+  }
 
   std::unique_ptr<llvm::Module> run();
 
@@ -354,8 +354,8 @@ void Emitter::emit_cycles(std::size_t level, llvm::Value* flit, llvm::Value* trf
 void Emitter::emit_drain() {
   const std::uint64_t n = sh_.out_cells;
   emit_loop(n, [&](llvm::Value* o) {
-    llvm::Value* off = b_.CreateLoad(
-        b_.getInt64Ty(), b_.CreateInBoundsGEP(b_.getInt64Ty(), arg_[kOutOffset], o));
+    llvm::Value* off =
+        b_.CreateLoad(b_.getInt64Ty(), b_.CreateInBoundsGEP(b_.getInt64Ty(), arg_[kOutOffset], o));
     llvm::BasicBlock* write = llvm::BasicBlock::Create(ctx_, "drain.write", f_);
     llvm::BasicBlock* next = llvm::BasicBlock::Create(ctx_, "drain.next", f_);
     b_.CreateCondBr(b_.CreateICmpNE(off, i64(kNoOutput)), write, next);

@@ -33,10 +33,10 @@ bool host_has_fma(const NativeTarget& t) {
 Result<std::unique_ptr<llvm::Module>> optimised_module(const ir::seq::RunProgram& program,
                                                        bool checked, const NativeTarget& target,
                                                        llvm::LLVMContext& context) {
-  auto module = program.kind == ir::seq::RunKind::Move
-                    ? emit_move_module(program, checked, context)
-                    : emit_contraction_module(program, EmitConfig{checked, host_has_fma(target)},
-                                              context);
+  auto module =
+      program.kind == ir::seq::RunKind::Move
+          ? emit_move_module(program, checked, context)
+          : emit_contraction_module(program, EmitConfig{checked, host_has_fma(target)}, context);
   if (auto ok = optimise_module(*module, target, program.kernel_name); !ok) return ok.diagnostics();
   return module;
 }

@@ -20,12 +20,6 @@
 namespace tujit::codegen {
 namespace {
 
-Diagnostic run_error(const std::string& code, std::string message) {
-  Diagnostic d = make_error(code, std::move(message));
-  d.stage = "run";
-  return d;
-}
-
 // Tasks per worker: slices cost the same, a few tasks each keep the tail short.
 constexpr std::uint64_t kTasksPerWorker = 4;
 
@@ -60,18 +54,11 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
                                                const ir::seq::RunProgram& rp,
                                                const runtime::RunInputs& inputs,
                                                JitRunOptions options) {
-  const auto* jc = dynamic_cast<const JitCompiledContraction*>(&compiled);
-  if (jc == nullptr) return run_error("E-JIT-002", "internal: not a JIT-compiled contraction");
-  if (jc->stats().fingerprint != ir::seq::fingerprint(rp))
-    return run_error("E-JIT-002",
-                     fmt::format("internal: kernel `{}` was compiled from another program",
-                                 rp.kernel_name));
-  if (auto ok = runtime::check_run_inputs(rp, inputs); !ok) return ok.diagnostics();
-  if (rp.duplicated_outputs != 0)
-    return run_error("E-RUN-110",
-                     fmt::format("kernel `{}`: {} output cells hold an element another cell holds "
-                                 "too; only the interpreter checks such outputs (--engine interp)",
-                                 rp.kernel_name, rp.duplicated_outputs));
+  auto checked = checked_jit_run(compiled, rp, inputs);
+  if (!checked) return std::move(checked).take_diagnostics();
+  const JitCompiledContraction* jc = *checked;
+  if (rp.kind != ir::seq::RunKind::Contraction)
+    return run_error("E-JIT-002", "internal: not a JIT-compiled contraction");
   const runtime::LogicalTensor& st = *inputs.at(rp.stream.streams.tensor);
   const runtime::LogicalTensor& wt = *inputs.at(rp.trf.streams.tensor);
   const runtime::exec::StagedShape sh = runtime::exec::staged_shape(rp);
@@ -134,11 +121,7 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
       }
     });
   }
-  if (violation)
-    return run_error("E-JIT-003",
-                     fmt::format("kernel `{}`: the checked JIT code stopped an out-of-bounds "
-                                 "access (the program addresses cells outside its operands)",
-                                 rp.kernel_name));
+  if (violation) return out_of_bounds_error(rp);
   result.poison = runtime::analyze_poison(rp);
   result.simulated_macs = runtime::present_products(rp);
   return result;

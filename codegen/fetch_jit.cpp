@@ -32,12 +32,6 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-Diagnostic run_error(const std::string& code, std::string message) {
-  Diagnostic d = make_error(code, std::move(message));
-  d.stage = "run";
-  return d;
-}
-
 // Tasks per worker: slices cost the same, a few tasks each keep the tail short.
 constexpr std::uint64_t kTasksPerWorker = 4;
 

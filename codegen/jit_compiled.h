@@ -1,5 +1,6 @@
 // The concrete CompiledContraction of the LLVM back end, shared by the compiler
-// (contraction_jit.cpp) and the runner (contraction_run.cpp). Internal to codegen/.
+// (contraction_jit.cpp) and the runners (contraction_run.cpp, move_run.cpp), with the checks both
+// runners make. Internal to codegen/.
 #pragma once
 
 #include "codegen/contraction_emit.h"
@@ -33,5 +34,16 @@ private:
   bool checked_;
   std::string kernel_;
 };
+
+/// What both runners check before they call compiled code (jit_run_checks.cpp): `compiled` is
+/// this back end's code for exactly `rp` (its fingerprint), of the program's kind, the inputs
+/// are the program's, and no two output cells hold one element (E-RUN-110: only the interpreter
+/// checks such outputs). The JIT code of `rp`, or the diagnostics.
+Result<const JitCompiledContraction*> checked_jit_run(const CompiledContraction& compiled,
+                                                      const ir::seq::RunProgram& rp,
+                                                      const runtime::RunInputs& inputs);
+
+/// E-JIT-003: checked code stopped an out-of-bounds access of `rp`.
+Diagnostic out_of_bounds_error(const ir::seq::RunProgram& rp);
 
 } // namespace tujit::codegen

@@ -27,7 +27,9 @@ MoveConvert move_convert(const ir::seq::RunProgram& p) {
 }
 
 std::uint32_t move_source_bytes(const ir::seq::RunProgram& p) {
-  return move_convert(p) == MoveConvert::Preadapted ? 4 : runtime::element_bytes(p.stream.streams.dtype);
+  return move_convert(p) == MoveConvert::Preadapted
+             ? 4
+             : runtime::element_bytes(p.stream.streams.dtype);
 }
 
 namespace {
@@ -56,7 +58,8 @@ std::unique_ptr<llvm::Module> emit_move_module(const ir::seq::RunProgram& p, boo
   b.SetInsertPoint(entry);
   llvm::Value* arg[7];
   for (unsigned k = 0; k < 7; ++k)
-    arg[k] = b.CreateLoad(args_ty->getElementType(k), b.CreateStructGEP(args_ty, &*f->arg_begin(), k));
+    arg[k] =
+        b.CreateLoad(args_ty->getElementType(k), b.CreateStructGEP(args_ty, &*f->arg_begin(), k));
   const auto guard = [&](llvm::Value* index, llvm::Value* limit) {
     if (!checked) return;
     llvm::BasicBlock* cont = llvm::BasicBlock::Create(ctx, "inbounds", f);
@@ -103,9 +106,9 @@ std::unique_ptr<llvm::Module> emit_move_module(const ir::seq::RunProgram& p, boo
   llvm::BasicBlock* store = llvm::BasicBlock::Create(ctx, "store", f);
   llvm::BasicBlock* from = b.GetInsertBlock();
   // Top padding shows the poison pattern; other padding 0 (interpret_move).
-  llvm::Value* pad = b.CreateSelect(
-      b.CreateICmpEQ(state, b.getInt8(static_cast<std::uint8_t>(MoveCell::Top))),
-      b.getInt32(runtime::poison_bits(p.stream.type)), b.getInt32(0));
+  llvm::Value* pad =
+      b.CreateSelect(b.CreateICmpEQ(state, b.getInt8(static_cast<std::uint8_t>(MoveCell::Top))),
+                     b.getInt32(runtime::poison_bits(p.stream.type)), b.getInt32(0));
   b.CreateCondBr(b.CreateICmpEQ(state, b.getInt8(static_cast<std::uint8_t>(MoveCell::Live))), live,
                  store);
   b.SetInsertPoint(live);

@@ -19,12 +19,6 @@
 namespace tujit::codegen {
 namespace {
 
-Diagnostic run_error(const std::string& code, std::string message) {
-  Diagnostic d = make_error(code, std::move(message));
-  d.stage = "run";
-  return d;
-}
-
 MoveCell move_cell(ir::CellState s) {
   switch (s) {
   case ir::CellState::Live:
@@ -41,19 +35,11 @@ MoveCell move_cell(ir::CellState s) {
 Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
                                         const ir::seq::RunProgram& rp,
                                         const runtime::RunInputs& inputs, JitRunOptions options) {
-  const auto* jc = dynamic_cast<const JitCompiledContraction*>(&compiled);
-  if (jc == nullptr || rp.kind != ir::seq::RunKind::Move)
+  auto checked = checked_jit_run(compiled, rp, inputs);
+  if (!checked) return std::move(checked).take_diagnostics();
+  const JitCompiledContraction* jc = *checked;
+  if (rp.kind != ir::seq::RunKind::Move)
     return run_error("E-JIT-002", "internal: not a JIT-compiled data movement");
-  if (jc->stats().fingerprint != ir::seq::fingerprint(rp))
-    return run_error("E-JIT-002",
-                     fmt::format("internal: kernel `{}` was compiled from another program",
-                                 rp.kernel_name));
-  if (auto ok = runtime::check_run_inputs(rp, inputs); !ok) return ok.diagnostics();
-  if (rp.duplicated_outputs != 0)
-    return run_error("E-RUN-110",
-                     fmt::format("kernel `{}`: {} output cells hold an element another cell holds "
-                                 "too; only the interpreter checks such outputs (--engine interp)",
-                                 rp.kernel_name, rp.duplicated_outputs));
   const runtime::LogicalTensor& src = *inputs.at(rp.stream.streams.tensor);
   runtime::RunResult result;
   auto out = runtime::make_logical_tensor(rp.output.dtype, rp.output.axes);
@@ -110,8 +96,8 @@ Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
         args.out = result.output.data.data() + ob.offset * out_bytes;
         args.out_limit = result.output.elements() - ob.offset;
         args.source_offset = src_offset.data();
-        args.source_state = sb.state == ir::CellState::Live ? live_state.data()
-                                                            : padded_state.at(sb.state).data();
+        args.source_state =
+            sb.state == ir::CellState::Live ? live_state.data() : padded_state.at(sb.state).data();
         args.out_offset = out_offset.data();
         if (fn(&args) != kRunOk) {
           violation = true;
@@ -119,11 +105,7 @@ Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
         }
       }
     });
-  if (violation)
-    return run_error("E-JIT-003",
-                     fmt::format("kernel `{}`: the checked JIT code stopped an out-of-bounds "
-                                 "access (the program addresses cells outside its operands)",
-                                 rp.kernel_name));
+  if (violation) return out_of_bounds_error(rp);
   result.poison = runtime::analyze_poison(rp);
   return result;
 }

@@ -12,9 +12,8 @@ namespace tujit::codegen {
 StreamLoad::StreamLoad(const ir::seq::RunProgram& rp, llvm::Module& m, bool checked,
                        llvm::Value* stream, llvm::Value* stream_limit, llvm::Value* flit_offset,
                        llvm::Value* flit_live, llvm::BasicBlock* violation, llvm::Function* f)
-    : rp_(rp), checked_(checked), stream_(stream), limit_(stream_limit),
-      flit_offset_(flit_offset), flit_live_(flit_live), violation_(violation), f_(f),
-      widen_(stream_widen(rp.stream)) {
+    : rp_(rp), checked_(checked), stream_(stream), limit_(stream_limit), flit_offset_(flit_offset),
+      flit_live_(flit_live), violation_(violation), f_(f), widen_(stream_widen(rp.stream)) {
   const ir::seq::CellStreams& c = rp.stream.streams.cells;
   packet_ = c.inner_size;
   flits_ = c.outer_size;
@@ -57,8 +56,9 @@ llvm::Value* StreamLoad::flit_entry(llvm::IRBuilder<>& b, Packet& p, std::uint64
   const std::uint64_t slot = separable_ ? k : k * packet_ + e;
   if (p.offset[slot] != nullptr) return p.offset[slot];
   llvm::Value* idx = b.CreateAdd(p.flit, b.getInt64(k), "", true, true);
-  if (!separable_) idx = b.CreateAdd(b.CreateMul(idx, b.getInt64(packet_), "", true, true),
-                                     b.getInt64(e), "", true, true);
+  if (!separable_)
+    idx = b.CreateAdd(b.CreateMul(idx, b.getInt64(packet_), "", true, true), b.getInt64(e), "",
+                      true, true);
   const std::uint64_t entries = separable_ ? flits_ : flits_ * packet_;
   guard(b, idx, b.getInt64(entries));
   p.offset[slot] =
@@ -77,7 +77,8 @@ llvm::Value* StreamLoad::widen(llvm::IRBuilder<>& b, llvm::Value* index) const {
   case StreamWiden::Table: {
     llvm::Value* byte =
         b.CreateLoad(b.getInt8Ty(), b.CreateInBoundsGEP(b.getInt8Ty(), stream_, index));
-    llvm::Value* at = b.CreateInBoundsGEP(b.getInt32Ty(), table_, b.CreateZExt(byte, b.getInt64Ty()));
+    llvm::Value* at =
+        b.CreateInBoundsGEP(b.getInt32Ty(), table_, b.CreateZExt(byte, b.getInt64Ty()));
     return b.CreateLoad(b.getInt32Ty(), at);
   }
   case StreamWiden::Bf16: {

@@ -34,8 +34,8 @@ constexpr const char* kUsage =
     "       tujit bench --sweep SWEEP.toml [--shard I/N] [options]\n"
     "       tujit bench --merge SHARD.json... --json OUT.json [--csv PATH] [--plot PATH.svg]\n";
 
-/// A usage or I/O problem (E-IO-*, E-LIMIT-004 of a file) is exit 2; the kernel's or sweep's own
-/// errors are exit 1.
+/// A usage or I/O problem (E-IO-*, a bad --shard or --merge input) is exit 2; the kernel's or
+/// sweep's own errors, and a file over its size limit (E-LIMIT-004, docs/errors.md), are exit 1.
 int status_of(const Diagnostics& ds) {
   const std::string& code = ds.front().code;
   return code.starts_with("E-IO-") || code == "E-BENCH-003" ? kExitUsage : kExitUserError;

@@ -31,19 +31,30 @@ void finish_output(RunOutcome& out) {
   out.sha256 = runtime::sha256_hex({out.output.data.data(), out.output.data.size()});
 }
 
+/// The run's inputs over their tiles (given or seeded), timed into out.inputs_ms; the tiles into
+/// `tiles`.
+Result<RunInputTensors> timed_inputs(const ir::SpecFile& file, const ir::Kernel& kernel,
+                                     const RunOperands& ops, const RunRequest& req, RunOutcome& out,
+                                     ir::seq::InputShapes& tiles) {
+  const auto t0 = Clock::now();
+  auto found = ir::seq::input_tiles(file, kernel, ops);
+  if (!found) return std::move(found).take_diagnostics();
+  tiles = std::move(*found);
+  auto inputs = make_inputs(file, ops, req, tiles);
+  out.inputs_ms = ms_since(t0);
+  return inputs;
+}
+
 Result<RunOutcome> run_partial_kernel(const ir::SpecFile& file, const ir::Kernel& kernel,
                                       const RunOperands& ops, const RunRequest& req) {
   RunOutcome out;
   out.shape = ops.shape;
   // Only the stage-by-stage interpreter runs part of a chain (whatever engine was asked for).
   out.engine = engine_name(Engine::Interp);
-  auto t0 = Clock::now();
-  auto tiles = ir::seq::input_tiles(file, kernel, ops);
-  if (!tiles) return std::move(tiles).take_diagnostics();
-  auto inputs = make_inputs(file, ops, req, *tiles);
+  ir::seq::InputShapes tiles;
+  auto inputs = timed_inputs(file, kernel, ops, req, out, tiles);
   if (!inputs) return std::move(inputs).take_diagnostics();
-  out.inputs_ms = ms_since(t0);
-  t0 = Clock::now();
+  const auto t0 = Clock::now();
   auto r = run_partial(file, kernel, ops, *inputs, req.ftz_results);
   if (!r) return std::move(r).take_diagnostics();
   out.run_ms = ms_since(t0);
@@ -105,14 +116,11 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   if (ops.shape == RunShape::Partial) return run_partial_kernel(file, kernel, ops, req);
   RunOutcome out;
   out.shape = ops.shape;
-  auto t0 = Clock::now();
-  auto tiles = ir::seq::input_tiles(file, kernel, ops);
-  if (!tiles) return std::move(tiles).take_diagnostics();
-  auto inputs = make_inputs(file, ops, req, *tiles);
+  ir::seq::InputShapes tiles;
+  auto inputs = timed_inputs(file, kernel, ops, req, out, tiles);
   if (!inputs) return std::move(inputs).take_diagnostics();
-  out.inputs_ms = ms_since(t0);
 
-  t0 = Clock::now();
+  auto t0 = Clock::now();
   auto program = ir::seq::lower_run(file, kernel, ops, inputs->shapes, req.ftz_results);
   if (!program) return std::move(program).take_diagnostics();
   out.program = std::move(*program);
@@ -146,7 +154,7 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   const std::optional<std::string> diff = runtime::first_difference(first, second->result);
   v.engines_bit_exact = !diff.has_value();
   if (diff) v.engine_difference = *diff;
-  if (auto ok = oracle_verdict(file, kernel, ops, out.fetches, *inputs, *tiles, out.output, v); !ok)
+  if (auto ok = oracle_verdict(file, kernel, ops, out.fetches, *inputs, tiles, out.output, v); !ok)
     return ok.diagnostics();
   out.verify = std::move(v);
   out.verify_ms = ms_since(t0);

@@ -45,12 +45,6 @@ affine_form(const std::vector<std::uint64_t>& off, const std::vector<CellState>&
   return std::make_pair(base, std::move(loops));
 }
 
-Diagnostic run_error(const char* code, std::string message) {
-  Diagnostic d = make_error(code, std::move(message));
-  d.stage = "run";
-  return d;
-}
-
 bool mul_overflows(std::uint64_t a, std::uint64_t b) {
   return b != 0 && a > std::numeric_limits<std::uint64_t>::max() / b;
 }

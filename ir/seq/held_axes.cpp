@@ -11,7 +11,7 @@ Diagnostic not_held(const std::string& what, std::string why) {
   Diagnostic d = make_error(
       "E-RUN-005", fmt::format("the output {} cannot be read back: {}", what, why), std::nullopt,
       {"an output is read back over the coordinates its mappings reach: all of an axis, its first "
-       "r coordinates, or every s-th one (docs/cli.md)"});
+       "r coordinates, or every s-th one (docs/cli.md §6)"});
   d.stage = "run";
   return d;
 }
@@ -27,6 +27,29 @@ std::vector<std::uint64_t> live_values(const DimCoordinates& d, std::size_t a) {
 }
 
 } // namespace
+
+Result<HeldAxis> held_axis(const Axis& ax, const std::vector<bool>& reached,
+                           const std::string& what) {
+  std::vector<std::uint64_t> r;
+  for (std::uint64_t i = 0; i < ax.size; ++i)
+    if (reached[i]) r.push_back(i);
+  if (r.empty() || r.front() != 0)
+    return not_held(what, fmt::format("it never holds coordinate 0 of axis {}", ax.name));
+  const std::uint64_t stride = r.size() > 1 ? r[1] : 1, k = r.size();
+  for (std::uint64_t i = 0; i < k; ++i)
+    if (r[i] != i * stride)
+      return not_held(what, fmt::format("the coordinates of {} it holds are not evenly spaced "
+                                        "from 0 (e.g. {} after {})",
+                                        ax.name, r[i], i ? r[i - 1] : 0));
+  HeldAxis h{ax, ax, stride};
+  if (stride == 1 && k < ax.size) h.axis.size = k;
+  if (stride > 1) {
+    h.axis.size = k;
+    h.axis.name = stride * k == ax.size ? fmt::format("{} / {}", ax.name, stride)
+                                        : fmt::format("{} / {} % {}", ax.name, stride, k);
+  }
+  return h;
+}
 
 std::uint64_t HeldAxis::extent() const {
   return std::min(source.size, stride * axis.size);
@@ -51,25 +74,10 @@ Result<std::vector<HeldAxis>> held_axes(const ViewCoordinates& v, const std::str
             if (r + c < ax.size) next[r + c] = true;
       reached = std::move(next);
     }
-    std::vector<std::uint64_t> r;
-    for (std::uint64_t i = 0; i < ax.size && any; ++i)
-      if (reached[i]) r.push_back(i);
-    if (r.empty() || r.front() != 0)
-      return not_held(what, fmt::format("it never holds coordinate 0 of axis {}", ax.name));
-    const std::uint64_t stride = r.size() > 1 ? r[1] : 1, k = r.size();
-    for (std::uint64_t i = 0; i < k; ++i)
-      if (r[i] != i * stride)
-        return not_held(what, fmt::format("the coordinates of {} it holds are not evenly spaced "
-                                          "from 0 (e.g. {} after {})",
-                                          ax.name, r[i], i ? r[i - 1] : 0));
-    HeldAxis h{ax, ax, stride};
-    if (stride == 1 && k < ax.size) h.axis.size = k;
-    if (stride > 1) {
-      h.axis.size = k;
-      h.axis.name = stride * k == ax.size ? fmt::format("{} / {}", ax.name, stride)
-                                          : fmt::format("{} / {} % {}", ax.name, stride, k);
-    }
-    out.push_back(std::move(h));
+    if (!any) reached.assign(ax.size, false);
+    auto h = held_axis(ax, reached, what);
+    if (!h) return std::move(h).take_diagnostics();
+    out.push_back(std::move(*h));
   }
   return out;
 }

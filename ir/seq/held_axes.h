@@ -29,6 +29,12 @@ struct HeldAxis {
   std::uint64_t extent() const;
 };
 
+/// The held axis of `ax` from the coordinates live cells reach (`reached[c]`): all of the axis,
+/// its first r coordinates, or every s-th one from 0; E-RUN-005 for anything else. `what` names
+/// the tensor in diagnostics.
+Result<HeldAxis> held_axis(const Axis& ax, const std::vector<bool>& reached,
+                           const std::string& what);
+
 /// The held axes of a view (in the order of v.axes). `what` names the tensor in diagnostics.
 Result<std::vector<HeldAxis>> held_axes(const ViewCoordinates& v, const std::string& what);
 

@@ -11,12 +11,6 @@
 namespace tujit::ir::seq {
 namespace {
 
-Diagnostic run_error(const char* code, std::string message) {
-  Diagnostic d = make_error(code, std::move(message));
-  d.stage = "run";
-  return d;
-}
-
 Result<TensorStreams> view_streams(const std::string& name, const TensorType& type,
                                    const std::vector<Axis>& shape, const AxisTable& table) {
   auto coords = view_coordinates(type, type_axes(type, table), kMaxStreamPositions);
@@ -37,20 +31,6 @@ std::uint64_t sequencer_offset(const datapath::SequencerConfig& c, std::uint64_t
     pos /= e.size;
   }
   return off;
-}
-
-/// The state of a fetched position: what the Fetch output's mapping says it is, and what the DM
-/// cell it reads holds (docs/datapath.md §6: padding positions read whatever is there, so only a
-/// zero position over a zero cell stays zero).
-CellState fetched_state(CellState position, CellState cell) {
-  switch (position) {
-  case CellState::Live:
-    return cell;
-  case CellState::Zero:
-    return cell == CellState::Zero ? CellState::Zero : CellState::Top;
-  default:
-    return CellState::Top;
-  }
 }
 
 // Coordinates with zero entries dropped, so equal cells compare equal (docs/mapping.md §2).

@@ -7,12 +7,6 @@
 namespace tujit::ir::seq {
 namespace {
 
-Diagnostic run_error(const char* code, std::string message, std::vector<std::string> notes = {}) {
-  Diagnostic d = make_error(code, std::move(message), std::nullopt, std::move(notes));
-  d.stage = "run";
-  return d;
-}
-
 Diagnostic unsupported(std::string message, SourceSpan span) {
   Diagnostic d = make_error("E-RUN-110", std::move(message), span);
   d.stage = "run";

@@ -84,5 +84,4 @@ struct ContractionStages {
 };
 Result<ContractionStages> find_contraction_stages(const Kernel& kernel);
 
-
 } // namespace tujit::ir::seq

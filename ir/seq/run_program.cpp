@@ -11,12 +11,6 @@
 namespace tujit::ir::seq {
 namespace {
 
-Diagnostic run_error(const char* code, std::string message) {
-  Diagnostic d = make_error(code, std::move(message));
-  d.stage = "run";
-  return d;
-}
-
 Result<std::vector<HeldAxis>> type_held_axes(const TensorType& type, const AxisTable& table,
                                              std::uint64_t max_positions = kMaxStreamPositions) {
   auto coords = view_coordinates(type, type_axes(type, table), max_positions);

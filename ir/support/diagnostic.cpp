@@ -88,4 +88,10 @@ Diagnostic make_error(std::string code, std::string message, std::optional<Sourc
   return d;
 }
 
+Diagnostic run_error(std::string code, std::string message, std::vector<std::string> notes) {
+  Diagnostic d = make_error(std::move(code), std::move(message), std::nullopt, std::move(notes));
+  d.stage = "run";
+  return d;
+}
+
 } // namespace tujit

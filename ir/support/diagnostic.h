@@ -109,4 +109,8 @@ Diagnostic make_error(std::string code, std::string message,
                       std::optional<SourceSpan> span = std::nullopt,
                       std::vector<std::string> notes = {});
 
+/// An error of running a kernel (stage "run"): what it reads, its inputs, its lowering to a run
+/// program and the engines (docs/errors.md, E-RUN-…).
+Diagnostic run_error(std::string code, std::string message, std::vector<std::string> notes = {});
+
 } // namespace tujit

@@ -32,4 +32,20 @@ constexpr CellState combine_states(CellState major, CellState minor) {
   return major != CellState::Live ? major : minor;
 }
 
+/// The state of a fetched stream position whose mapping says `position` and whose DM cell holds
+/// `cell` (docs/datapath.md §6): padding positions read whatever the cell holds, so only a zero
+/// position over a zero cell stays zero.
+constexpr CellState fetched_state(CellState position, CellState cell) {
+  switch (position) {
+  case CellState::Live:
+    return cell;
+  case CellState::Zero:
+    return cell == CellState::Zero ? CellState::Zero : CellState::Top;
+  case CellState::Top:
+  case CellState::Bottom:
+    break;
+  }
+  return CellState::Top;
+}
+
 } // namespace tujit::ir

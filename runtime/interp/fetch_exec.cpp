@@ -6,28 +6,6 @@
 #include <fmt/format.h>
 
 namespace tujit::runtime {
-namespace {
-
-Diagnostic run_error(const char* code, std::string message) {
-  Diagnostic d = make_error(code, std::move(message));
-  d.stage = "run";
-  return d;
-}
-
-/// The state of a fetched position whose mapping says `position` and whose DM cell is `cell`.
-CellState fetched_state(CellState position, CellState cell) {
-  switch (position) {
-  case CellState::Live:
-    return cell;
-  case CellState::Zero:
-    return cell == CellState::Zero ? CellState::Zero : CellState::Top;
-  default:
-    return CellState::Top;
-  }
-}
-
-} // namespace
-
 Result<DeviceImage> run_fetch(const ir::seq::FetchProgram& p, const DeviceImage& dm,
                               const ir::AxisTable& table, bool values) {
   // The buffer position order is the image's (outer, inner) order: Buf = Time ⊗ Packet.

@@ -19,12 +19,6 @@ using ir::seq::OperandStreams;
 using ir::seq::RunProgram;
 using ir::seq::TensorStreams;
 
-Diagnostic run_error(const char* code, std::string message) {
-  Diagnostic d = make_error(code, std::move(message));
-  d.stage = "run";
-  return d;
-}
-
 std::uint32_t canonical(std::uint32_t f) {
   return f32_is_nan(f) ? kF32CanonicalNaN : f;
 }

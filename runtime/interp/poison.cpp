@@ -14,8 +14,8 @@ using ir::seq::RunProgram;
 using SliceClass = std::pair<CellState, CellState>;
 
 SliceClass slice_class(const RunProgram& p, std::uint64_t s) {
-  const CellState w = p.kind == ir::seq::RunKind::Contraction ? p.trf.streams.spatial.state(s)
-                                                              : CellState::Live;
+  const CellState w =
+      p.kind == ir::seq::RunKind::Contraction ? p.trf.streams.spatial.state(s) : CellState::Live;
   return {p.stream.streams.spatial.state(s), w};
 }
 
@@ -70,8 +70,7 @@ std::vector<std::uint8_t> move_poison(const RunProgram& rp, SliceClass k) {
   std::vector<std::uint8_t> out(cells.outer_size * cells.inner_size, 0);
   for (std::uint64_t o = 0; o < cells.outer_size; ++o)
     for (std::uint64_t i = 0; i < cells.inner_size; ++i)
-      out[o * cells.inner_size + i] =
-          cell_state(k.first, cells.at(o, i).state) == CellState::Top;
+      out[o * cells.inner_size + i] = cell_state(k.first, cells.at(o, i).state) == CellState::Top;
   return out;
 }
 
@@ -121,7 +120,8 @@ std::uint64_t present_products(const RunProgram& rp) {
       if (k.first == CellState::Live && k.second == CellState::Live && sc.all_live() &&
           wc.all_live()) {
         // Dense operands: every live position forms its product (closed form).
-        count = live(p.cycle_live, p.cycles) * live(p.lane_live, p.lanes) * live(p.cell_live, cells);
+        count =
+            live(p.cycle_live, p.cycles) * live(p.lane_live, p.lanes) * live(p.cell_live, cells);
       } else if (k.first == CellState::Live && k.second == CellState::Live) {
         ir::seq::CycleWalker walk(p.cycle_nest);
         do {

@@ -22,12 +22,6 @@ namespace {
 using ir::Slot;
 using ir::StageOp;
 
-Diagnostic run_error(std::string code, std::string message, std::vector<std::string> notes = {}) {
-  Diagnostic d = make_error(std::move(code), std::move(message), std::nullopt, std::move(notes));
-  d.stage = "run";
-  return d;
-}
-
 std::vector<std::uint8_t> liveness(const ir::Mapping& m) {
   std::vector<std::uint8_t> live(m.size());
   for (std::uint64_t i = 0; i < m.size(); ++i) live[i] = m.map(i).is_live() ? 1 : 0;
@@ -133,7 +127,6 @@ Cell reduce_tree(ir::ScalarType acc, bool ftz, std::vector<Cell>& x, std::uint64
   }
   return x[0];
 }
-
 
 } // namespace
 

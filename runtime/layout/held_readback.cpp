@@ -44,26 +44,9 @@ held_axes(const ir::TensorType& type, const std::vector<ir::Axis>& axes, std::ui
   }
   std::vector<HeldAxis> out;
   for (std::size_t a = 0; a < axes.size(); ++a) {
-    const ir::Axis& ax = axes[a];
-    std::vector<std::uint64_t> r;
-    for (std::uint64_t i = 0; i < ax.size; ++i)
-      if (reached[a][i]) r.push_back(i);
-    if (r.empty() || r.front() != 0)
-      return not_held(type, fmt::format("it never holds coordinate 0 of axis {}", ax.name));
-    const std::uint64_t stride = r.size() > 1 ? r[1] : 1, k = r.size();
-    for (std::uint64_t i = 0; i < k; ++i)
-      if (r[i] != i * stride)
-        return not_held(type, fmt::format("the coordinates of {} it holds are not evenly spaced "
-                                          "from 0 (e.g. {} after {})",
-                                          ax.name, r[i], i ? r[i - 1] : 0));
-    HeldAxis h{ax, ax, stride};
-    if (stride == 1 && k < ax.size) h.axis.size = k;
-    if (stride > 1) {
-      h.axis.size = k;
-      h.axis.name = stride * k == ax.size ? fmt::format("{} / {}", ax.name, stride)
-                                          : fmt::format("{} / {} % {}", ax.name, stride, k);
-    }
-    out.push_back(std::move(h));
+    auto h = ir::seq::held_axis(axes[a], reached[a], ir::to_string(type));
+    if (!h) return std::move(h).take_diagnostics();
+    out.push_back(std::move(*h));
   }
   return out;
 }

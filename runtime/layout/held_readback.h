@@ -10,6 +10,7 @@
 #pragma once
 
 #include "ir/lang/types.h"
+#include "ir/seq/held_axes.h"
 #include "ir/support/diagnostic.h"
 #include "runtime/device/device_image.h"
 #include "runtime/tensor/logical_tensor.h"
@@ -19,14 +20,8 @@
 
 namespace tujit::runtime {
 
-/// One axis of the read-back tensor: `axis` (possibly renamed / resized) holds the source axis's
-/// coordinates c with c = stride · i for i < axis.size.
-struct HeldAxis {
-  ir::Axis source;
-  ir::Axis axis;
-  std::uint64_t stride = 1;
-  bool whole() const { return axis == source; }
-};
+/// One axis of the read-back tensor (ir/seq/held_axes.h).
+using ir::seq::HeldAxis;
 
 /// The read-back axes of `type` over `axes` (tensor_axes of the type).
 Result<std::vector<HeldAxis>> held_axes(const ir::TensorType& type,
