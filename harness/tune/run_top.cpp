@@ -1,0 +1,42 @@
+#include "harness/tune/run_top.h"
+
+#include "harness/cli/run_kernel.h"
+#include "harness/cli/run_limits.h"
+#include "harness/cycles/cycle_model.h"
+#include "ir/lang/kernel.h"
+
+namespace tujit::tune {
+
+Result<TopRun> run_ranked(const Entry& e, unsigned threads, std::uint64_t seed) {
+  auto file = ir::analyze_spec(SourceBuffer("rank" + std::to_string(e.rank) + ".rs", e.spec));
+  if (!file) return file.diagnostics();
+  const ir::Kernel& kernel = file->kernels.front();
+  auto ops = cli::find_run_operands(kernel);
+  if (!ops) return ops.diagnostics();
+  auto size = cli::check_run_size(*file, kernel, *ops, true, cli::kDefaultMaxRunBytes);
+  if (!size) return size.diagnostics();
+  cli::RunRequest req;
+  req.engine = cli::Engine::Jit;
+  req.threads = threads;
+  req.seed = seed;
+  req.verify = true;
+  auto run = cli::run_kernel(*file, kernel, *ops, req);
+  if (!run) return run.diagnostics();
+  TopRun t;
+  t.rank = e.rank;
+  const cycles::CycleOptions options = cycles::cycle_options_for(kernel);
+  t.analytic_cycles = cycles::analytic_cycles(run->program, options).total;
+  t.trace_cycles = cycles::trace_cycles(run->program, options).total;
+  t.sha256 = run->sha256;
+  t.poisoned_outputs = run->poisoned_outputs;
+  t.run_ms = run->run_ms;
+  t.verify_ms = run->verify_ms;
+  if (run->verify) {
+    t.engines_bit_exact = !run->verify->engines_not_compared && run->verify->engines_bit_exact;
+    t.oracle_ok = !run->verify->oracle_not_applicable && run->verify->oracle_ok;
+    t.oracle_max_abs_err = run->verify->oracle_max_abs_err;
+  }
+  return t;
+}
+
+} // namespace tujit::tune
