@@ -250,6 +250,10 @@ std::string report_text(const Report& r) {
     for (const auto& [code, n] : r.pruned) o << fmt::format(" {} {}", code, thousands(n));
     o << "\n";
   }
+  if (r.best.empty()) {
+    for (const auto& n : r.notes) o << "note: " << n << "\n";
+    return o.str();
+  }
   o << "\n"
     << fmt::format(
            "{:>4} {:>8} {:>8} {:>6} {:<14} {:>6} {:>5} {:>7} {:>7} {:>2} {:>10} {:<11} {}\n",
