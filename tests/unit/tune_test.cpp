@@ -154,8 +154,8 @@ TEST_CASE("tune: `tujit check` judges every candidate's text as the tuner judged
           "[tune]") {
   // Every choice of small spaces, built directly (no text) and verified, against its spec text
   // read back by the front end and checked by the kernel checker: the same verdict, the same
-  // first rule, and for valid ones the same modelled cycles. The shapes reach the TRF capacity,
-  // the accumulator's slots and the Packet Reducer's 32 columns.
+  // first rule, and for valid ones the same modelled cycles, which the trace model confirms. The
+  // shapes reach the TRF capacity, the accumulator's slots and the Packet Reducer's 32 columns.
   std::uint64_t valid = 0, refused = 0;
   std::set<std::string> codes;
   for (const auto& [sizes, dtype] :
@@ -185,8 +185,10 @@ TEST_CASE("tune: `tujit check` judges every candidate's text as the tuner judged
           REQUIRE(!has_errors(all));
           auto program = ir::seq::lower_contraction(k);
           REQUIRE(program.ok());
-          CHECK(cycles::analytic_cycles(*program, cycles::cycle_options_for(k)).total ==
-                e.score.cycles);
+          const auto options = cycles::cycle_options_for(k);
+          CHECK(cycles::analytic_cycles(*program, options).total == e.score.cycles);
+          // The trace model (docs/cycle-model.md §3) confirms the analytic model's total.
+          CHECK(cycles::trace_cycles(*program, options).total == e.score.cycles);
         } else {
           ++refused;
           codes.insert(e.code);
@@ -275,4 +277,44 @@ TEST_CASE("tune: refused problems say why", "[tune]") {
   CHECK(code("mk,nk->mn", "M=2,N=2,K=2", "f16") == "E-TUNE-004");
   CHECK(code("mk,nk->mn", "M=2,N=2,K=2", "i4,i8") == "E-OUTER-001"); // the Multiplier's table
   CHECK(code("mk,nk->mn", "M=2,N=2,K=2", "f32") == "E-OUTER-001");
+}
+
+TEST_CASE("tune: the rules the generator prunes by are the verifiers' rules", "[tune]") {
+  // search_space.h names the code each pruned partial assignment would get; one candidate past
+  // each limit, built and verified, gets exactly that code. M = 768 (3 × 256), K = 64, N = 16.
+  const Problem p = problem("mk,nk->mn", "M=768,N=16,K=64", "bf16");
+  REQUIRE(p.axes[0].axis.name == "M");
+  REQUIRE(p.axes[1].axis.name == "K");
+  REQUIRE(p.axes[2].axis.name == "N");
+  Choice base;
+  base.pieces[0] = {1, 256, 1, 3, 1}; // M: Slice 256, Time 3
+  base.pieces[1] = {1, 1, 1, 4, 16};  // K: Time 4, packet 16
+  base.pieces[2] = {1, 1, 8, 2, 1};   // N: Lane 8, time broadcast 2
+  base.time_order = {0, 1};           // Time [M, K / 16]
+  base.time_count = 2;
+  base.row_order = {0, 1}; // Element [K / 16, N % 2, K % 16]'s rows in OT order
+  base.row_count = 2;
+  const auto code = [&](const Choice& c) {
+    const Evaluation e =
+        evaluate(p, c, [](const Score&, std::uint64_t, std::uint64_t) { return true; });
+    return e.verdict == Verdict::Valid ? std::string("valid") : e.code;
+  };
+  REQUIRE(code(base) == "valid");
+  Choice cluster = base; // a cluster digit of 3: Cluster::SIZE ∈ {1, 2}
+  cluster.pieces[0] = {3, 256, 1, 1, 1};
+  cluster.time_order = {1};
+  cluster.time_count = 1;
+  CHECK(code(cluster) == "E-HW-001");
+  Choice slices = base; // 768 slices in one cluster
+  slices.pieces[0] = {1, 768, 1, 1, 1};
+  slices.time_order = {1};
+  slices.time_count = 1;
+  CHECK(code(slices) == "E-HW-002");
+  Choice lanes = base; // 16 lanes
+  lanes.pieces[2] = {1, 1, 16, 1, 1};
+  lanes.row_count = 1;
+  CHECK(code(lanes) == "E-OUTER-002");
+  Choice packet = base; // two flits in the stream's packet
+  packet.pieces[1] = {1, 1, 1, 2, 32};
+  CHECK(code(packet) == "E-HW-004");
 }
