@@ -8,6 +8,7 @@
 #include "harness/bench/bench_report.h"
 #include "harness/bench/bench_session.h"
 #include "harness/cli/command.h"
+#include "harness/cli/command_line.h"
 #include "harness/cli/diagnostic_json.h"
 #include "runtime/npy/npy.h"
 
@@ -79,20 +80,8 @@ int run_bench(const std::vector<std::string>& args, CommandIO& io) {
       "csv", po::value<std::string>(), "write one CSV row per kernel / sweep point to PATH")(
       "plot", po::value<std::string>(), "draw MAC/s, ranking and cycle-model plots (gnuplot SVG)")(
       "force", "overwrite existing output files");
-  po::options_description hidden;
-  hidden.add_options()("file", po::value<std::vector<std::string>>(), "");
-  po::options_description all;
-  all.add(o).add(hidden);
-  po::positional_options_description pos;
-  pos.add("file", -1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    io.err << "tujit bench: " << e.what() << "\n" << kUsage;
-    return kExitUsage;
-  }
+  if (auto rc = parse_command_line("bench", args, o, "file", kUsage, io, vm)) return *rc;
   if (vm.count("help")) {
     io.out << kUsage
            << "\nRuns each kernel's contraction chain under Google Benchmark on the JIT and the\n"

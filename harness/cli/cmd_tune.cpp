@@ -5,6 +5,7 @@
 #include "harness/bench/bench_session.h"
 #include "harness/bench/sweep_file.h"
 #include "harness/cli/command.h"
+#include "harness/cli/command_line.h"
 #include "harness/tune/run_top.h"
 #include "harness/tune/tune_plot.h"
 #include "harness/tune/tune_report.h"
@@ -120,20 +121,8 @@ int run_tune(const std::vector<std::string>& args, CommandIO& io) {
       "seed", po::value<std::uint64_t>()->default_value(0), "seed of --run-top's random inputs")(
       "no-bound", "model every valid candidate (no lower-bound skipping; slower, same ranking)")(
       "force", "overwrite existing output files");
-  po::options_description hidden;
-  hidden.add_options()("file", po::value<std::vector<std::string>>(), "");
-  po::options_description all;
-  all.add(o).add(hidden);
-  po::positional_options_description pos;
-  pos.add("file", -1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    io.err << "tujit tune: " << e.what() << "\n" << kUsage;
-    return kExitUsage;
-  }
+  if (auto rc = parse_command_line("tune", args, o, "file", kUsage, io, vm)) return *rc;
   if (vm.count("help")) {
     io.out << kUsage << "\n" << kDescription << "\n" << o;
     return kExitOk;

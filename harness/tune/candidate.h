@@ -22,6 +22,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tujit::tune {
@@ -81,6 +82,22 @@ void fold_lanes(const ChainCore& core, ir::LaneMode mode, ir::seq::ChainMappings
 /// compute the einsum (a contracted digit left in an output, a reduction group holding another
 /// axis, an operand missing digits).
 Result<ir::seq::ChainMappings> build_chain(const Problem& p, const Choice& c);
+
+/// The chain's mappings by name (reports: JSON "mappings", CSV columns), in chain order.
+inline const std::array<std::pair<const char*, ir::Mapping ir::seq::ChainMappings::*>, 13>
+    kChainSlots = {{{"chip", &ir::seq::ChainMappings::chip},
+                    {"cluster", &ir::seq::ChainMappings::cluster},
+                    {"slice", &ir::seq::ChainMappings::slice},
+                    {"time", &ir::seq::ChainMappings::time},
+                    {"packet", &ir::seq::ChainMappings::packet},
+                    {"lane", &ir::seq::ChainMappings::lane},
+                    {"element", &ir::seq::ChainMappings::element},
+                    {"out_time", &ir::seq::ChainMappings::out_time},
+                    {"out_packet", &ir::seq::ChainMappings::out_packet},
+                    {"p2", &ir::seq::ChainMappings::p2},
+                    {"t2", &ir::seq::ChainMappings::t2},
+                    {"t3", &ir::seq::ChainMappings::t3},
+                    {"p3", &ir::seq::ChainMappings::p3}}};
 
 /// The kernel's name in emitted specs: "tune_vmk_vnk_vmn".
 std::string kernel_name(const Problem& p);

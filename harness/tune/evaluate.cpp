@@ -30,28 +30,95 @@ std::string code_of(const std::optional<Diagnostic>& d) {
 } // namespace
 
 // What the verifiers said of the shared parts: one entry per rule group, the empty string when it
-// passed. The group's core is built once; so are the Stream Adapter, Packet and Time Reducer
-// verdicts (they read no Element and no LaneMode) and, per row order, the TRF's.
+// passed. A group's core is built once, with the verdicts that read neither the Element nor the
+// LaneMode (the parameters, the Stream Adapter, the Packet and Time Reducers); the TRF
+// Sequencer's once per row order; the Lane Folder's once per LaneMode.
 struct Evaluator::Cache {
+  explicit Cache(const Problem& problem) : p(problem) {}
+  const Problem& p;
   std::optional<Choice> core_key, element_key;
   std::optional<ChainCore> core;
   std::string core_code; // E-TUNE-010 / E-TUNE-011 from building the core
-  std::string spatial, flit, adapter, packet, time;
+  std::string spatial, flit, capacity, adapter, packet, time;
   std::uint64_t pack_size = 1, time_broadcast = 1, tree_latency = 0;
   ir::Mapping element;
-  std::string capacity, sequencer;
+  std::string sequencer;
   std::uint64_t read_size = 1;
   bool wide = false;
-  // The Lane Folder (§8) reads no Element: one verdict per LaneMode of the core.
   struct Folded {
     ir::Mapping t3, p3;
     std::string code;
     std::uint64_t inner_time = 1, slot_capacity = 1;
   };
-  std::array<std::optional<Folded>, 2> folded;
+  std::array<std::optional<Folded>, 2> folded; // Interleaved, Sequential
+
+  void load_core(const Choice& c) {
+    if (core_key && same_core(*core_key, c)) return;
+    core_key = c;
+    element_key.reset();
+    core.reset();
+    folded = {};
+    auto built = build_core(p, c);
+    core_code = code_of(built);
+    if (!built) return;
+    const ir::seq::ChainMappings& m = built->m;
+    // The kernel's parameters (contraction.md §1, §3, §4.2): the units, the stream's flit, the
+    // TRF's capacity (its size is the same for every row order).
+    spatial = code_of(v::check_spatial({m.chip, m.cluster, m.slice}));
+    flit = code_of(v::check_packet_one_flit(p.stream_type, m.packet));
+    capacity = code_of(v::check_trf_capacity(p.trf_type, m.lane, element_of(*built, c)));
+    // contract_outer's Stream Adapter (§5.1), contract_packet (§6), contract_time (§7).
+    auto sa = v::verify_stream_adapter(
+        {p.stream_type, m.lane, m.time, m.packet, m.out_time, m.out_packet});
+    adapter = code_of(sa);
+    if (sa) {
+      pack_size = sa->pack_size;
+      time_broadcast = sa->time_broadcast_size;
+    }
+    auto reducer = v::verify_contract_packet({p.stream_type, m.out_packet, m.p2});
+    packet = code_of(reducer);
+    if (reducer) tree_latency = reducer->tree_latency;
+    time = code_of(v::verify_contract_time({m.out_time, m.t2}));
+    core = std::move(*built);
+  }
+
+  void load_element(const Choice& c) {
+    if (element_key && same_element(*element_key, c)) return;
+    element_key = c;
+    element = element_of(*core, c);
+    const ir::seq::ChainMappings& m = core->m;
+    // The TRF Sequencer (§5.2). Its last rule, S7 (both operands on the same units), holds by
+    // construction: the kernel gives both parameters the same Chip, Cluster and Slice.
+    auto seq = v::verify_trf_sequencer(
+        {p.trf_type, m.lane, element, m.out_time, m.out_packet, std::nullopt, std::nullopt});
+    sequencer = code_of(seq);
+    if (seq) {
+      read_size = seq->read_size;
+      wide = seq->wide;
+    }
+  }
+
+  const Folded& load_fold(ir::LaneMode mode) {
+    auto& f = folded[mode == ir::LaneMode::Interleaved ? 0 : 1];
+    if (f) return *f;
+    ir::seq::ChainMappings m = core->m;
+    fold_lanes(*core, mode, m);
+    v::ContractLaneInput in;
+    in.mode = mode;
+    in.lane = m.lane;
+    in.t2 = m.t2;
+    in.p2 = m.p2;
+    in.t3 = m.t3;
+    in.p3 = m.p3;
+    in.pre_reduce_time = m.out_time;
+    auto lane = v::verify_contract_lane(in);
+    f = Folded{m.t3, m.p3, code_of(lane), lane ? lane->inner_time : 1,
+               lane ? lane->slot_capacity : 1};
+    return *f;
+  }
 };
 
-Evaluator::Evaluator(const Problem& p) : p_(p), cache_(std::make_unique<Cache>()) {}
+Evaluator::Evaluator(const Problem& p) : p_(p), cache_(std::make_unique<Cache>(p)) {}
 Evaluator::~Evaluator() = default;
 
 Result<Modelled> model_chain(const Problem& p, const ir::seq::ChainMappings& m, ir::LaneMode mode) {
@@ -65,36 +132,8 @@ Result<Modelled> model_chain(const Problem& p, const ir::seq::ChainMappings& m, 
 
 Evaluation Evaluator::evaluate(const Choice& c, const WorthModelling& worth) {
   Cache& k = *cache_;
-  if (!k.core_key || !same_core(*k.core_key, c)) {
-    k.core_key = c;
-    k.element_key.reset();
-    k.core.reset();
-    k.folded = {};
-    auto core = build_core(p_, c);
-    k.core_code = code_of(core);
-    if (core) {
-      const ir::seq::ChainMappings& m = core->m;
-      // The kernel's parameters (contraction.md §1, §3, §4.2): the units, the stream's flit,
-      // the TRF's capacity (its size is the same for every row order).
-      k.spatial = code_of(v::check_spatial({m.chip, m.cluster, m.slice}));
-      k.flit = code_of(v::check_packet_one_flit(p_.stream_type, m.packet));
-      k.capacity = code_of(v::check_trf_capacity(p_.trf_type, m.lane, element_of(*core, c)));
-      // contract_outer's Stream Adapter (§5.1), contract_packet (§6), contract_time (§7).
-      auto adapter = v::verify_stream_adapter(
-          {p_.stream_type, m.lane, m.time, m.packet, m.out_time, m.out_packet});
-      k.adapter = code_of(adapter);
-      if (adapter) {
-        k.pack_size = adapter->pack_size;
-        k.time_broadcast = adapter->time_broadcast_size;
-      }
-      auto packet = v::verify_contract_packet({p_.stream_type, m.out_packet, m.p2});
-      k.packet = code_of(packet);
-      if (packet) k.tree_latency = packet->tree_latency;
-      k.time = code_of(v::verify_contract_time({m.out_time, m.t2}));
-      k.core = std::move(*core);
-    }
-  }
   Evaluation e;
+  k.load_core(c);
   if (!k.core_code.empty()) {
     e.verdict = k.core_code == "E-TUNE-010" ? Verdict::NotEinsum : Verdict::Refused;
     e.code = k.core_code;
@@ -112,46 +151,14 @@ Evaluation Evaluator::evaluate(const Choice& c, const WorthModelling& worth) {
     return false;
   };
   if (first_broken({&k.spatial, &k.flit, &k.capacity, &k.adapter})) return e;
-  const ChainCore& core = *k.core;
-  if (!k.element_key || !same_element(*k.element_key, c)) {
-    k.element_key = c;
-    k.element = element_of(core, c);
-    const ir::seq::ChainMappings& m = core.m;
-    // The TRF Sequencer (§5.2). Its last rule, S7 (both operands on the same units), holds by
-    // construction: the kernel gives both parameters the same Chip, Cluster and Slice.
-    auto seq = v::verify_trf_sequencer(
-        {p_.trf_type, m.lane, k.element, m.out_time, m.out_packet, std::nullopt, std::nullopt});
-    k.sequencer = code_of(seq);
-    if (seq) {
-      k.read_size = seq->read_size;
-      k.wide = seq->wide;
-    }
-  }
+  k.load_element(c);
   if (first_broken({&k.sequencer, &k.packet, &k.time})) return e;
-  auto& folded = k.folded[c.mode == ir::LaneMode::Interleaved ? 0 : 1];
-  if (!folded) {
-    ir::seq::ChainMappings lm = core.m;
-    fold_lanes(core, c.mode, lm);
-    v::ContractLaneInput lin;
-    lin.mode = c.mode;
-    lin.lane = lm.lane;
-    lin.t2 = lm.t2;
-    lin.p2 = lm.p2;
-    lin.t3 = lm.t3;
-    lin.p3 = lm.p3;
-    lin.pre_reduce_time = lm.out_time;
-    auto lane = v::verify_contract_lane(lin);
-    folded = Cache::Folded{lm.t3, lm.p3, code_of(lane), lane ? lane->inner_time : 1,
-                           lane ? lane->slot_capacity : 1};
-  }
-  if (!folded->code.empty()) {
-    e.code = folded->code;
-    return e;
-  }
-  ir::seq::ChainMappings m = core.m;
+  const Cache::Folded& folded = k.load_fold(c.mode);
+  if (first_broken({&folded.code})) return e;
+  ir::seq::ChainMappings m = k.core->m;
   m.element = k.element;
-  m.t3 = folded->t3;
-  m.p3 = folded->p3;
+  m.t3 = folded.t3;
+  m.p3 = folded.p3;
 
   e.verdict = Verdict::Valid;
   Score& s = e.score;
@@ -163,8 +170,8 @@ Evaluation Evaluator::evaluate(const Choice& c, const WorthModelling& worth) {
   s.time_broadcast = k.time_broadcast;
   s.read_size = k.read_size;
   s.wide_read = k.wide;
-  s.inner_time = folded->inner_time;
-  s.slot_capacity = folded->slot_capacity;
+  s.inner_time = folded.inner_time;
+  s.slot_capacity = folded.slot_capacity;
   s.stream_flits = m.time.size();
   s.packet_cycles = m.out_time.size();
   s.output_flits = m.t3.size();

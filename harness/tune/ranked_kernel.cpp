@@ -61,20 +61,7 @@ Result<Entry> ranked_entry(const Problem& p, const Ranked& r, std::uint64_t spac
   e.inner_time = r.score.inner_time;
   e.slot_capacity = r.score.slot_capacity;
   e.lane_mode = r.choice.mode == ir::LaneMode::Interleaved ? "Interleaved" : "Sequential";
-  const std::pair<const char*, const ir::Mapping*> slots[] = {{"chip", &m.chip},
-                                                              {"cluster", &m.cluster},
-                                                              {"slice", &m.slice},
-                                                              {"time", &m.time},
-                                                              {"packet", &m.packet},
-                                                              {"lane", &m.lane},
-                                                              {"element", &m.element},
-                                                              {"out_time", &m.out_time},
-                                                              {"out_packet", &m.out_packet},
-                                                              {"p2", &m.p2},
-                                                              {"t2", &m.t2},
-                                                              {"t3", &m.t3},
-                                                              {"p3", &m.p3}};
-  for (const auto& [name, mapping] : slots) e.mappings[name] = mapping->to_string();
+  for (const auto& [name, slot] : kChainSlots) e.mappings[name] = (m.*slot).to_string();
   e.mapping = mapping_summary(m);
   e.spec = kernel_text(p, m, r.choice.mode, header(p, r, space));
 

@@ -103,86 +103,108 @@ void for_time_and_pack(const Problem& p, const Block& b, std::uint64_t* odd_pack
 
 constexpr std::uint64_t kModes = 2;
 
+// The outer part of the space, level by level: the spatial digits of the output axes, then the
+// lane digits of the column axes, then the packet digits of the stream axes; every complete
+// assignment is a Block. Counts the partial assignments each limit prunes.
+class BlockBuilder {
+public:
+  explicit BlockBuilder(const Problem& p) : p_(p) {
+    for (std::size_t a = 0; a < p.axes.size(); ++a) {
+      if (p.in_output(a)) spatial_axes_.push_back(a);
+      if (p.axes[a].role == AxisRole::Col) col_axes_.push_back(a);
+      if (p.in_stream(a)) stream_axes_.push_back(a);
+    }
+  }
+
+  void build(SearchSpace& s) {
+    std::vector<std::vector<std::uint64_t>> options;
+    for (std::size_t a : spatial_axes_) options.push_back(divisors(p_.axes[a].axis.size));
+    const std::uint64_t max_slices =
+        std::uint64_t{kTu.clusters_per_chip} * kTu.slices_per_cluster; // 2 × 256
+    products(
+        spatial_axes_, options, max_slices, &over_slices_,
+        [&](const std::vector<std::uint64_t>& sp, std::uint64_t live) { spatial(s, sp, live); });
+    const auto note = [&](const char* code, std::uint64_t v) {
+      if (v > 0) s.pruned[code] += v;
+    };
+    note("E-HW-002", over_slices_);
+    note("E-HW-001", no_cluster_);
+    note("E-OUTER-002", over_lanes_);
+    note("E-HW-004", over_packet_);
+  }
+
+private:
+  // Live slices beyond one cluster take a cluster digit of 2 from the first axis that has one.
+  void spatial(SearchSpace& s, const std::vector<std::uint64_t>& sp, std::uint64_t live) {
+    Block b;
+    b.live_slices = live;
+    bool cluster_placed = live <= kTu.slices_per_cluster;
+    for (std::size_t i = 0; i < spatial_axes_.size(); ++i) {
+      AxisPieces& x = b.base.pieces[spatial_axes_[i]];
+      x.slice = sp[i];
+      if (!cluster_placed && sp[i] % 2 == 0) {
+        x.cluster = 2;
+        x.slice = sp[i] / 2;
+        cluster_placed = true;
+      }
+    }
+    if (!cluster_placed) {
+      ++no_cluster_;
+      return;
+    }
+    std::vector<std::vector<std::uint64_t>> options;
+    for (std::size_t a : col_axes_) options.push_back(divisors(left(b, a)));
+    products(col_axes_, options, kTu.lanes, &over_lanes_,
+             [&](const std::vector<std::uint64_t>& ln, std::uint64_t lanes) {
+               if (next_pow2(lanes) > kTu.lanes) {
+                 ++over_lanes_;
+                 return;
+               }
+               Block with = b;
+               for (std::size_t i = 0; i < col_axes_.size(); ++i) {
+                 with.base.pieces[col_axes_[i]].lane = ln[i];
+                 with.base.pieces[col_axes_[i]].time = left(with, col_axes_[i]);
+               }
+               with.trf_cells = next_pow2(lanes);
+               packets(s, with);
+             });
+  }
+
+  void packets(SearchSpace& s, const Block& b) {
+    std::vector<std::vector<std::uint64_t>> options;
+    for (std::size_t a : stream_axes_) options.push_back(divisors(left(b, a)));
+    products(stream_axes_, options, ir::flit_elements(p_.stream_type), &over_packet_,
+             [&](const std::vector<std::uint64_t>& pk, std::uint64_t) {
+               Block with = b;
+               for (std::size_t i = 0; i < stream_axes_.size(); ++i) {
+                 AxisPieces& x = with.base.pieces[stream_axes_[i]];
+                 x.packet = pk[i];
+                 x.time = left(with, stream_axes_[i]);
+                 with.stream_flits *= x.time;
+               }
+               for (std::size_t a = 0; a < p_.axes.size(); ++a)
+                 if (p_.in_trf(a))
+                   with.trf_cells *= with.base.pieces[a].time * with.base.pieces[a].packet;
+               s.blocks.push_back(with);
+             });
+  }
+
+  // The size of axis a not yet given to Cluster, Slice, Lane or the packet.
+  std::uint64_t left(const Block& b, std::size_t a) const {
+    const AxisPieces& x = b.base.pieces[a];
+    return p_.axes[a].axis.size / (x.cluster * x.slice * x.lane * x.packet);
+  }
+
+  const Problem& p_;
+  std::vector<std::size_t> spatial_axes_, col_axes_, stream_axes_;
+  std::uint64_t over_slices_ = 0, over_lanes_ = 0, over_packet_ = 0, no_cluster_ = 0;
+};
+
 } // namespace
 
 SearchSpace make_search_space(const Problem& p) {
   SearchSpace s;
-  const std::size_t n = p.axes.size();
-  std::vector<std::size_t> spatial_axes, col_axes, stream_axes;
-  for (std::size_t a = 0; a < n; ++a) {
-    if (p.in_output(a)) spatial_axes.push_back(a);
-    if (p.axes[a].role == AxisRole::Col) col_axes.push_back(a);
-    if (p.in_stream(a)) stream_axes.push_back(a);
-  }
-  const std::uint64_t max_slices =
-      std::uint64_t{kTu.clusters_per_chip} * kTu.slices_per_cluster; // 2 × 256
-  const std::uint64_t fe = ir::flit_elements(p.stream_type);
-  std::uint64_t over_slices = 0, over_lanes = 0, over_packet = 0, no_cluster = 0, odd_pack = 0;
-
-  std::vector<std::vector<std::uint64_t>> spatial_opts;
-  for (std::size_t a : spatial_axes) spatial_opts.push_back(divisors(p.axes[a].axis.size));
-  products(spatial_axes, spatial_opts, max_slices, &over_slices,
-           [&](const std::vector<std::uint64_t>& sp, std::uint64_t live) {
-             Choice base;
-             for (std::size_t a = 0; a < n; ++a) base.pieces[a] = AxisPieces{};
-             bool cluster_placed = live <= kTu.slices_per_cluster;
-             for (std::size_t i = 0; i < spatial_axes.size(); ++i) {
-               AxisPieces& x = base.pieces[spatial_axes[i]];
-               x.slice = sp[i];
-               if (!cluster_placed && sp[i] % 2 == 0) {
-                 x.cluster = 2;
-                 x.slice = sp[i] / 2;
-                 cluster_placed = true;
-               }
-             }
-             if (!cluster_placed) {
-               ++no_cluster;
-               return;
-             }
-             std::vector<std::vector<std::uint64_t>> lane_opts;
-             for (std::size_t a : col_axes)
-               lane_opts.push_back(
-                   divisors(p.axes[a].axis.size / base.pieces[a].slice / base.pieces[a].cluster));
-             products(col_axes, lane_opts, kTu.lanes, &over_lanes,
-                      [&](const std::vector<std::uint64_t>& ln, std::uint64_t lanes) {
-                        if (next_pow2(lanes) > kTu.lanes) {
-                          ++over_lanes;
-                          return;
-                        }
-                        Choice with_lanes = base;
-                        for (std::size_t i = 0; i < col_axes.size(); ++i) {
-                          AxisPieces& x = with_lanes.pieces[col_axes[i]];
-                          x.lane = ln[i];
-                          x.time = p.axes[col_axes[i]].axis.size / (x.cluster * x.slice * x.lane);
-                        }
-                        std::vector<std::vector<std::uint64_t>> packet_opts;
-                        for (std::size_t a : stream_axes) {
-                          const AxisPieces& x = with_lanes.pieces[a];
-                          packet_opts.push_back(
-                              divisors(p.axes[a].axis.size / (x.cluster * x.slice)));
-                        }
-                        products(stream_axes, packet_opts, fe, &over_packet,
-                                 [&](const std::vector<std::uint64_t>& pk, std::uint64_t) {
-                                   Block b;
-                                   b.base = with_lanes;
-                                   for (std::size_t i = 0; i < stream_axes.size(); ++i) {
-                                     AxisPieces& x = b.base.pieces[stream_axes[i]];
-                                     x.packet = pk[i];
-                                     x.time = p.axes[stream_axes[i]].axis.size /
-                                              (x.cluster * x.slice * x.packet);
-                                   }
-                                   b.live_slices = live;
-                                   for (std::size_t a : stream_axes)
-                                     b.stream_flits *= b.base.pieces[a].time;
-                                   b.trf_cells = next_pow2(lanes);
-                                   for (std::size_t a = 0; a < n; ++a) {
-                                     const AxisPieces& x = b.base.pieces[a];
-                                     if (p.in_trf(a)) b.trf_cells *= x.time * x.packet;
-                                   }
-                                   s.blocks.push_back(b);
-                                 });
-                      });
-           });
+  BlockBuilder(p).build(s);
   // Most live slices first, then fewest stream flits (the stream's flits bound the cycles), then
   // the smallest TRF share (the ranking's tie-break): a budget-limited run meets the fast kernels
   // early, and the bound skips more. Ties keep the generation order.
@@ -191,6 +213,7 @@ SearchSpace make_search_space(const Problem& p) {
     if (a.stream_flits != b.stream_flits) return a.stream_flits < b.stream_flits;
     return a.trf_cells < b.trf_cells;
   });
+  std::uint64_t odd_pack = 0;
   for (Block& b : s.blocks) {
     b.first_index = s.size;
     b.count = 0;
@@ -198,14 +221,7 @@ SearchSpace make_search_space(const Problem& p) {
                       [&](const Choice& c) { b.count += factorial(c.row_count) * kModes; });
     s.size += b.count;
   }
-  const auto note = [&](const char* code, std::uint64_t v) {
-    if (v > 0) s.pruned[code] += v;
-  };
-  note("E-HW-002", over_slices);
-  note("E-HW-001", no_cluster);
-  note("E-OUTER-002", over_lanes);
-  note("E-HW-004", over_packet);
-  note("E-OUTER-005", odd_pack);
+  if (odd_pack > 0) s.pruned["E-OUTER-005"] += odd_pack;
   return s;
 }
 

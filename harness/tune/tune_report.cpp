@@ -36,27 +36,36 @@ std::string thousands(std::uint64_t n) {
   return s;
 }
 
+// The fields of a reported entry, in JSON order: one list for writing and reading them.
+struct Fields {
+  std::vector<std::pair<const char*, std::uint64_t Entry::*>> counts = {
+      {"rank", &Entry::rank},
+      {"index", &Entry::index},
+      {"cycles", &Entry::cycles},
+      {"trace_cycles", &Entry::trace_cycles},
+      {"live_slices", &Entry::live_slices},
+      {"lanes", &Entry::lanes},
+      {"trf_bytes", &Entry::trf_bytes},
+      {"trf_misses", &Entry::trf_misses},
+      {"pack_size", &Entry::pack_size},
+      {"time_broadcast", &Entry::time_broadcast},
+      {"read_size", &Entry::read_size},
+      {"inner_time", &Entry::inner_time},
+      {"slot_capacity", &Entry::slot_capacity}};
+  std::vector<std::pair<const char*, std::string Entry::*>> texts = {
+      {"bottleneck", &Entry::bottleneck},
+      {"read_width", &Entry::read_width},
+      {"lane_mode", &Entry::lane_mode},
+      {"mapping", &Entry::mapping}};
+};
+const Fields kFields;
+
 ojson entry_json(const Entry& e) {
-  ojson j = {{"rank", e.rank},
-             {"index", e.index},
-             {"cycles", e.cycles},
-             {"trace_cycles", e.trace_cycles},
-             {"mac_utilization", e.mac_utilization},
-             {"bottleneck", e.bottleneck},
-             {"live_slices", e.live_slices},
-             {"lanes", e.lanes},
-             {"trf_bytes", e.trf_bytes},
-             {"trf_misses", e.trf_misses},
-             {"pack_size", e.pack_size},
-             {"time_broadcast", e.time_broadcast},
-             {"read_size", e.read_size},
-             {"read_width", e.read_width},
-             {"inner_time", e.inner_time},
-             {"slot_capacity", e.slot_capacity},
-             {"lane_mode", e.lane_mode},
-             {"mapping", e.mapping}};
-  j["mappings"] = ojson::object();
-  for (const auto& [k, v] : e.mappings) j["mappings"][k] = v;
+  ojson j = ojson::object();
+  for (const auto& [name, field] : kFields.counts) j[name] = e.*field;
+  j["mac_utilization"] = e.mac_utilization;
+  for (const auto& [name, field] : kFields.texts) j[name] = e.*field;
+  j["mappings"] = ojson(e.mappings);
   j["spec"] = e.spec;
   return j;
 }
@@ -64,25 +73,10 @@ ojson entry_json(const Entry& e) {
 Result<Entry> entry_from_json(const nlohmann::json& j, const std::string& path) {
   try {
     Entry e;
-    e.rank = j.at("rank").get<std::uint64_t>();
-    e.index = j.at("index").get<std::uint64_t>();
-    e.cycles = j.at("cycles").get<std::uint64_t>();
-    e.trace_cycles = j.at("trace_cycles").get<std::uint64_t>();
+    for (const auto& [name, field] : kFields.counts) e.*field = j.at(name).get<std::uint64_t>();
     e.mac_utilization = j.at("mac_utilization").get<double>();
-    e.bottleneck = j.at("bottleneck").get<std::string>();
-    e.live_slices = j.at("live_slices").get<std::uint64_t>();
-    e.lanes = j.at("lanes").get<std::uint64_t>();
-    e.trf_bytes = j.at("trf_bytes").get<std::uint64_t>();
-    e.trf_misses = j.at("trf_misses").get<std::uint64_t>();
-    e.pack_size = j.at("pack_size").get<std::uint64_t>();
-    e.time_broadcast = j.at("time_broadcast").get<std::uint64_t>();
-    e.read_size = j.at("read_size").get<std::uint64_t>();
-    e.read_width = j.at("read_width").get<std::string>();
-    e.inner_time = j.at("inner_time").get<std::uint64_t>();
-    e.slot_capacity = j.at("slot_capacity").get<std::uint64_t>();
-    e.lane_mode = j.at("lane_mode").get<std::string>();
-    e.mapping = j.at("mapping").get<std::string>();
-    for (const auto& [k, v] : j.at("mappings").items()) e.mappings[k] = v.get<std::string>();
+    for (const auto& [name, field] : kFields.texts) e.*field = j.at(name).get<std::string>();
+    e.mappings = j.at("mappings").get<std::map<std::string, std::string>>();
     e.spec = j.at("spec").get<std::string>();
     return e;
   } catch (const nlohmann::json::exception& ex) {
@@ -277,13 +271,10 @@ std::string report_text(const Report& r) {
 }
 
 std::string report_csv(const Report& r) {
-  static const char* const kSlots[] = {"chip",   "cluster", "slice",    "lane",       "time",
-                                       "packet", "element", "out_time", "out_packet", "p2",
-                                       "t2",     "t3",      "p3"};
   std::string s = "status,rank,index,cycles,trace_cycles,mac_utilization,bottleneck,live_slices,"
                   "lanes,trf_bytes,trf_misses,inner_time,slot_capacity,pack_size,read_size,"
                   "read_width,time_broadcast,lane_mode";
-  for (const char* k : kSlots) s += std::string(",") + k;
+  for (const auto& [name, slot] : kChainSlots) s += std::string(",") + name;
   s += "\n";
   const auto row = [&](const char* status, const Entry& e) {
     s += fmt::format("{},{},{},{},{},{:.6f},{},{},{},{},{},{},{},{},{},{},{},{}", status, e.rank,
@@ -291,8 +282,8 @@ std::string report_csv(const Report& r) {
                      e.live_slices, e.lanes, e.trf_bytes, e.trf_misses, e.inner_time,
                      e.slot_capacity, e.pack_size, e.read_size, e.read_width, e.time_broadcast,
                      e.lane_mode);
-    for (const char* k : kSlots) {
-      auto it = e.mappings.find(k);
+    for (const auto& [name, slot] : kChainSlots) {
+      auto it = e.mappings.find(name);
       s += "," + csv_field(it == e.mappings.end() ? "" : it->second);
     }
     s += "\n";
