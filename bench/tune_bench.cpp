@@ -1,5 +1,5 @@
 // tujit_tune_bench: how fast `tujit tune` searches (docs/tune.md §5), under Google Benchmark.
-//   - the whole search of the issue's shape (vmk,vnk->vmn, V=32, M=1024, N=8, K=256, bf16) and
+//   - the whole search of the scaled book shape (vmk,vnk->vmn, V=32, M=1024, N=8, K=256, bf16) and
 //     of the book's (V=32, M=32, N=8, K=32) on one thread: every candidate built and verified,
 //     modelled when the lower bound cannot rule it out;
 //   - a small space (mk,nk->mn, M=32, N=8, K=64, i8) with the bound off: every valid candidate
@@ -46,10 +46,10 @@ void search(benchmark::State& state, const tune::Problem& p, bool bound) {
       r.best.empty() ? 0.0 : static_cast<double>(r.best.front().score.cycles);
 }
 
-void BM_SearchIssueShape(benchmark::State& state) {
+void BM_SearchScaledShape(benchmark::State& state) {
   search(state, problem("vmk,vnk->vmn", "V=32,M=1024,N=8,K=256", "bf16"), true);
 }
-BENCHMARK(BM_SearchIssueShape)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK(BM_SearchScaledShape)->Iterations(1)->Unit(benchmark::kSecond);
 
 void BM_SearchBookShape(benchmark::State& state) {
   search(state, problem("vmk,vnk->vmn", "V=32,M=32,N=8,K=32", "bf16"), true);
@@ -61,7 +61,8 @@ void BM_SearchSmallEveryCandidateModelled(benchmark::State& state) {
 }
 BENCHMARK(BM_SearchSmallEveryCandidateModelled)->Iterations(1)->Unit(benchmark::kSecond);
 
-// The issue shape's rank-1 choice (the first valid candidate of the enumeration on 512 slices).
+// The scaled book shape's rank-1 choice (the first valid candidate of the enumeration on 512
+// slices).
 tune::Choice first_valid(const tune::Problem& p) {
   const tune::SearchSpace space = tune::make_search_space(p);
   for (std::uint64_t i = 0; i < space.size; ++i) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tunes the book's batched matmul (contraction-engine/index.md, specs/bmatmul_*_in_time.rs) at
+# Tunes the book's batched matmul (furiosa-opt docs/src/computing-tensors/contraction-engine/index.md, specs/bmatmul_*_in_time.rs) at
 # its own sizes and scaled up, compares the tuner's best kernel with the book's hand mappings
 # (their cycles from `tujit cycles` on the spec files, or on bench/sweeps/bmatmul_m_in_time.rs.in
 # at the scaled sizes), and plots every shape's Pareto front with the book's kernels on it.
@@ -7,7 +7,7 @@
 #   bench/tune_book_shapes.sh [OUT_DIR] [THREADS]      (from the repository root, after make build)
 #
 # OUT_DIR (default build/tune-book) receives per shape the tuner's JSON, CSV, plot and rank-1 spec,
-# then summary.md (the table of README.md's tune section) and tune_book.svg.
+# then summary.txt (the Markdown table of README.md's tune section) and tune_book.svg.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,7 +30,7 @@ m_in_time() { # M N K dtype acc fe
       -e "s/{op}/$((2 * $6))/g; s/{mode}/Interleaved/" "$root/bench/sweeps/bmatmul_m_in_time.rs.in"
 }
 
-summary="$out/summary.md"
+summary="$out/summary.txt"
 {
   echo "| shape | dtype | candidates | valid | seconds (threads) | candidates / core-s | best cycles (trace) | best live slices | book kernel | book cycles (slices) | book / best |"
   echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |"
@@ -74,7 +74,7 @@ tune_shape() { # name sizes dtype book-spec...
 tune_shape book "V=32,M=32,N=8,K=32" bf16 \
   "$root/specs/bmatmul_k_in_time.rs" "$root/specs/bmatmul_m_in_time.rs" \
   "$root/specs/bmatmul_v_in_time.rs"
-# Scaled (the issue's shape), bf16 and i8: the book's M-in-Time mapping at those sizes.
+# Scaled (V=32, M=1024, N=8, K=256), bf16 and i8: the book's M-in-Time mapping at those sizes.
 m_in_time 1024 8 256 bf16 f32 16 > "$out/m_in_time_bf16.rs"
 tune_shape scaled_bf16 "V=32,M=1024,N=8,K=256" bf16 "$out/m_in_time_bf16.rs"
 m_in_time 1024 8 256 i8 i32 32 > "$out/m_in_time_i8.rs"

@@ -1,5 +1,5 @@
 // Boost.Program_options for a subcommand whose positional arguments are all of one kind (files):
-// the parse, and the usage error every command prints the same way (spec/cli.md exit 2).
+// the parse, and the usage error every command prints the same way (docs/cli.md §1: exit status 2).
 #pragma once
 
 #include "harness/cli/command.h"

@@ -187,7 +187,7 @@ Result<ChainCore> build_core(const Problem& p, const Choice& c) {
   const Mapping tb_map = b.sequence(tb);
   if (b.failed()) return internal("a digit of the choice does not divide its axis");
 
-  // Stream Adapter (contraction.md §5.1): OT = [Time / PackSize, TB], OP = [Time % PackSize,
+  // Stream Adapter (docs/contraction.md §5.1): OT = [Time / PackSize, TB], OP = [Time % PackSize,
   // Packet].
   const FactorList time_fl = ir::factorize(m.time);
   auto packed = ir::split_at(time_fl, c.pack_size);
@@ -198,7 +198,7 @@ Result<ChainCore> build_core(const Problem& p, const Choice& c) {
   m.out_packet = ir::render(op);
 
   // The TRF's rows are the TRF-axis digits OutTime walks; its part of the packet is OutPacket's
-  // innermost TRF digits and padding (contraction.md §5.2: ReadSize is the innermost part of
+  // innermost TRF digits and padding (docs/contraction.md §5.2: ReadSize is the innermost part of
   // Element that matches OutPacket).
   for (std::size_t i = ot.factors.size(); i-- > 0;) {
     const Factor& f = ot.factors[i];
@@ -218,8 +218,8 @@ Result<ChainCore> build_core(const Problem& p, const Choice& c) {
     ++run;
   }
 
-  // Packet Reducer (§6): a tree over the contracted cells innermost in OutPacket (with the
-  // packet's padding among them); the columns above it are P2.
+  // Packet Reducer (docs/contraction.md §6): a tree over the contracted cells innermost in
+  // OutPacket (with the packet's padding among them); the columns above it are P2.
   std::size_t reduced = 0;
   while (reduced < op.factors.size()) {
     const Factor& f = op.factors[reduced];
@@ -235,8 +235,9 @@ Result<ChainCore> build_core(const Problem& p, const Choice& c) {
   if (!columns) return internal("the tree group does not divide OutPacket");
   core.p2 = ir::remove_padding(columns->outer);
   if (names_axis_of_role(p, core.p2, AxisRole::Contracted))
-    return not_the_einsum("a contracted digit of the packet lies above a column the tree keeps",
-                          {"the Packet Reducer sums only the innermost cells (contraction.md §6)"});
+    return not_the_einsum(
+        "a contracted digit of the packet lies above a column the tree keeps",
+        {"the Packet Reducer sums only the innermost cells (docs/contraction.md §6)"});
   if (core.p2.size() != next_pow2(core.p2.size())) {
     auto padded = ir::padding(core.p2, next_pow2(core.p2.size()), ir::PaddingKind::Top);
     if (!padded) return internal("P2 padding");
@@ -244,7 +245,8 @@ Result<ChainCore> build_core(const Problem& p, const Choice& c) {
   }
   m.p2 = ir::render(core.p2);
 
-  // Time Reducer (§7): every contracted digit of OutTime is summed, the rest kept in order.
+  // Time Reducer (docs/contraction.md §7): every contracted digit of OutTime is summed, the rest
+  // kept in order.
   for (const Factor& f : ot.factors) {
     auto a = axis_of(p, f);
     if (!(a && p.axes[*a].role == AxisRole::Contracted)) core.t2.factors.push_back(f);

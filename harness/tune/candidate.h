@@ -10,7 +10,7 @@
 // padding of the per-slice program, so the cycle models cannot tell the variants apart, and only
 // this order is generated. Likewise the order of digits inside Cluster, Slice, Lane, the time
 // broadcast and the packet (packet: row axes, then batch axes, then contracted axes, so the TRF
-// operand's part of the packet is innermost and contiguous, contraction.md §5.2 S1).
+// operand's part of the packet is innermost and contiguous, docs/contraction.md §5.2 S1).
 #pragma once
 
 #include "harness/tune/problem.h"
@@ -71,16 +71,16 @@ std::uint64_t live_slices(const Problem& p, const Choice& c);
 Result<ChainCore> build_core(const Problem& p, const Choice& c);
 /// The TRF Element of `c`: its rows in `c.row_order`, then the TRF's part of the packet.
 ir::Mapping element_of(const ChainCore& core, const Choice& c);
-/// The Lane Folder's OutTime and OutPacket (contraction.md §8) into `m`.
+/// The Lane Folder's OutTime and OutPacket (docs/contraction.md §8) into `m`.
 void fold_lanes(const ChainCore& core, ir::LaneMode mode, ir::seq::ChainMappings& m);
 
-/// The chain's mappings for `c`. The construction applies the stages' shape rules (contraction.md
-/// §3 "Shape summary"): OutTime = [Time / PackSize, time broadcast], OutPacket = [Time % PackSize,
-/// Packet], the Packet Reducer sums the contracted cells innermost in OutPacket, the Time Reducer
-/// every contracted digit of OutTime, the Lane Folder's OutTime / OutPacket per LaneMode. It does
-/// not judge legality (the verifiers do); it refuses with E-TUNE-010 a choice whose chain would not
-/// compute the einsum (a contracted digit left in an output, a reduction group holding another
-/// axis, an operand missing digits).
+/// The chain's mappings for `c`. The construction applies the stages' shape rules
+/// (docs/contraction.md §3, "Shapes, per slice"): OutTime = [Time / PackSize, time broadcast],
+/// OutPacket = [Time % PackSize, Packet], the Packet Reducer sums the contracted cells innermost in
+/// OutPacket, the Time Reducer every contracted digit of OutTime, the Lane Folder's OutTime /
+/// OutPacket per LaneMode. It does not judge legality (the verifiers do); it refuses with
+/// E-TUNE-010 a choice whose chain would not compute the einsum (a contracted digit left in an
+/// output, a reduction group holding another axis, an operand missing digits).
 Result<ir::seq::ChainMappings> build_chain(const Problem& p, const Choice& c);
 
 /// The chain's mappings by name (reports: JSON "mappings", CSV columns), in chain order.

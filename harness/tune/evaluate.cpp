@@ -62,12 +62,13 @@ struct Evaluator::Cache {
     core_code = code_of(built);
     if (!built) return;
     const ir::seq::ChainMappings& m = built->m;
-    // The kernel's parameters (contraction.md §1, §3, §4.2): the units, the stream's flit, the
+    // The kernel's parameters (docs/contraction.md §1, §3, §4.2): the units, the stream's flit, the
     // TRF's capacity (its size is the same for every row order).
     spatial = code_of(v::check_spatial({m.chip, m.cluster, m.slice}));
     flit = code_of(v::check_packet_one_flit(p.stream_type, m.packet));
     capacity = code_of(v::check_trf_capacity(p.trf_type, m.lane, element_of(*built, c)));
-    // contract_outer's Stream Adapter (§5.1), contract_packet (§6), contract_time (§7).
+    // contract_outer's Stream Adapter, contract_packet, contract_time (docs/contraction.md §5.1,
+    // §6, §7).
     auto sa = v::verify_stream_adapter(
         {p.stream_type, m.lane, m.time, m.packet, m.out_time, m.out_packet});
     adapter = code_of(sa);
@@ -87,8 +88,9 @@ struct Evaluator::Cache {
     element_key = c;
     element = element_of(*core, c);
     const ir::seq::ChainMappings& m = core->m;
-    // The TRF Sequencer (§5.2). Its last rule, S7 (both operands on the same units), holds by
-    // construction: the kernel gives both parameters the same Chip, Cluster and Slice.
+    // The TRF Sequencer (docs/contraction.md §5.2). Its last rule, S7 (both operands on the same
+    // units), holds by construction: the kernel gives both parameters the same Chip, Cluster and
+    // Slice.
     auto seq = v::verify_trf_sequencer(
         {p.trf_type, m.lane, element, m.out_time, m.out_packet, std::nullopt, std::nullopt});
     sequencer = code_of(seq);

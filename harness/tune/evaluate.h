@@ -48,7 +48,7 @@ struct Evaluation {
 
 /// Cycle-model lower bound test: true when a valid candidate (what the verifiers told of it, its
 /// enumeration index) whose cycles are at least `bound` could still enter the ranking or the
-/// Pareto front (docs/tune.md §3 "bound").
+/// Pareto front (docs/tune.md §3.2).
 using WorthModelling =
     std::function<bool(const Score& known, std::uint64_t bound, std::uint64_t index)>;
 

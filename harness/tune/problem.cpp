@@ -111,7 +111,8 @@ Result<Parsed> parse_einsum(std::string_view einsum) {
                         "does not have it",
                         einsum, c, what),
             {"the Packet and Time Reducers sum products of both operands over their common axes "
-             "(contraction.md §6, §7); sum a one-operand axis before the contraction (a Vector "
+             "(docs/contraction.md §6, §7); sum a one-operand axis before the contraction (a "
+             "Vector "
              "Engine reduction), or keep it in the output"});
     return std::nullopt;
   };
@@ -210,7 +211,7 @@ Result<Problem> make_problem(std::string_view einsum, std::string_view sizes,
   if (!given) return given.diagnostics();
   auto types = parse_dtype(dtype);
   if (!types) return types.diagnostics();
-  // The Multiplier's operand table is the verifier's (contraction.md §2.1).
+  // The Multiplier's operand table is the verifier's (docs/contraction.md §2.1).
   auto pair = ir::verify::verify_operand_types({types->first, types->second});
   if (!pair) return pair.diagnostics();
 

@@ -1,7 +1,7 @@
 // The logical contraction `tujit tune` searches kernels for (docs/tune.md §1): an einsum of two
 // operands, the axis sizes and the operand types. The first operand is the stream (the Collect
 // stream of contract_outer), the second the TRF operand; every axis gets the role the Contraction
-// Engine gives it (contraction.md §3): batch (both operands and the output), row (stream and
+// Engine gives it (docs/contraction.md §3): batch (both operands and the output), row (stream and
 // output), column (TRF and output: the only axes Lane and the time broadcast can hold) and
 // contracted (both operands, not the output: summed by the Packet and Time Reducers).
 #pragma once

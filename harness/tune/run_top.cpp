@@ -1,9 +1,10 @@
 #include "harness/tune/run_top.h"
 
-#include "harness/cli/run_kernel.h"
 #include "harness/cli/run_limits.h"
 #include "harness/cycles/cycle_model.h"
+#include "harness/run/run_pipeline.h"
 #include "ir/lang/kernel.h"
+#include "ir/seq/run_operands.h"
 
 namespace tujit::tune {
 
@@ -11,22 +12,22 @@ Result<TopRun> run_ranked(const Entry& e, unsigned threads, std::uint64_t seed) 
   auto file = ir::analyze_spec(SourceBuffer("rank" + std::to_string(e.rank) + ".rs", e.spec));
   if (!file) return file.diagnostics();
   const ir::Kernel& kernel = file->kernels.front();
-  auto ops = cli::find_run_operands(kernel);
+  auto ops = ir::seq::find_run_operands(kernel);
   if (!ops) return ops.diagnostics();
   auto size = cli::check_run_size(*file, kernel, *ops, true, cli::kDefaultMaxRunBytes);
   if (!size) return size.diagnostics();
-  cli::RunRequest req;
-  req.engine = cli::Engine::Jit;
+  run::RunRequest req;
+  req.engine = run::Engine::Jit;
   req.threads = threads;
   req.seed = seed;
   req.verify = true;
-  auto run = cli::run_kernel(*file, kernel, *ops, req);
+  auto run = run::run_kernel(*file, kernel, *ops, req);
   if (!run) return run.diagnostics();
   TopRun t;
   t.rank = e.rank;
   const cycles::CycleOptions options = cycles::cycle_options_for(kernel);
-  t.analytic_cycles = cycles::analytic_cycles(run->program, options).total;
-  t.trace_cycles = cycles::trace_cycles(run->program, options).total;
+  t.analytic_cycles = cycles::analytic_cycles(run->program.chain, options).total;
+  t.trace_cycles = cycles::trace_cycles(run->program.chain, options).total;
   t.sha256 = run->sha256;
   t.poisoned_outputs = run->poisoned_outputs;
   t.run_ms = run->run_ms;

@@ -19,7 +19,7 @@ struct TopRun {
   bool oracle_ok = false;
   double oracle_max_abs_err = 0;
   std::uint64_t poisoned_outputs = 0;
-  std::string sha256; // of the JIT's output (spec/cli.md)
+  std::string sha256; // of the JIT's output (docs/cli.md §6)
   double run_ms = 0, verify_ms = 0;
 };
 

@@ -48,7 +48,7 @@ plot::GnuplotJob tune_plot_job(const Report& r) {
   return job;
 }
 
-Result<bool> write_tune_plot(const Report& r, const std::string& path, bool overwrite) {
+Status write_tune_plot(const Report& r, const std::string& path, bool overwrite) {
   return plot::write_gnuplot_svg(tune_plot_job(r), path, overwrite, "E-TUNE-007", "--plot", "tune");
 }
 

@@ -15,6 +15,6 @@ plot::GnuplotJob tune_plot_job(const Report& r);
 
 /// Draws `r` into `path` (E-TUNE-007 when gnuplot is missing or fails; E-IO-002 when `path`
 /// exists and not `overwrite`).
-Result<bool> write_tune_plot(const Report& r, const std::string& path, bool overwrite);
+Status write_tune_plot(const Report& r, const std::string& path, bool overwrite);
 
 } // namespace tujit::tune

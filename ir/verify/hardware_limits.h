@@ -39,7 +39,7 @@ std::optional<Diagnostic> check_dm_capacity(ScalarType dtype, const Mapping& ele
 std::optional<Diagnostic> check_whole_bytes(ScalarType dtype, const Mapping& m,
                                             std::string_view what);
 
-/// The TRF capacity rule (contraction.md §4.2 rule 2): |Lane|·bytes(D, Element) ≤ 64 KiB per
+/// The TRF capacity rule (docs/contraction.md §4.2 rule 2): |Lane|·bytes(D, Element) ≤ 64 KiB per
 /// slice (8 KiB per lane at 8 lanes). One predicate for `to_trf` (E-TRF-002) and TrfTensor
 /// parameters (E-HW-009).
 bool fits_trf(ScalarType dtype, std::uint64_t lanes, std::uint64_t element_cells);

@@ -114,16 +114,16 @@ Result<OracleReference> einsum_oracle(const OracleOperand& stream, const OracleO
       std::uint64_t sum =
           0; // two's-complement wrap, as the i32 accumulator (docs/contraction.md §9.1)
       do {
-        std::int64_t x = element_integer(a.dtype, a.bits[out.oa + red.oa]) - stream.zero_point;
-        std::int64_t y = element_integer(b.dtype, b.bits[out.ob + red.ob]) - weight.zero_point;
+        std::int64_t x = element_integer(a.dtype, a.get(out.oa + red.oa)) - stream.zero_point;
+        std::int64_t y = element_integer(b.dtype, b.get(out.ob + red.ob)) - weight.zero_point;
         sum += static_cast<std::uint64_t>(x * y);
       } while (red.next());
       ref.exact[o] = static_cast<std::int32_t>(static_cast<std::uint32_t>(sum));
     } else {
       double sum = 0, abs_sum = 0;
       do {
-        double p = widen_float(a.dtype, a.bits[out.oa + red.oa]) *
-                   widen_float(b.dtype, b.bits[out.ob + red.ob]);
+        double p = widen_float(a.dtype, a.get(out.oa + red.oa)) *
+                   widen_float(b.dtype, b.get(out.ob + red.ob));
         sum += p;
         abs_sum += std::fabs(p);
       } while (red.next());
@@ -185,12 +185,12 @@ Result<OracleComparison> compare_with_oracle(const OracleReference& ref,
     bool bad;
     if (integer) {
       expected = ref.exact[o];
-      got = static_cast<std::int32_t>(actual.bits[o]);
+      got = static_cast<std::int32_t>(actual.get(o));
       err = std::fabs(got - expected);
-      bad = ref.exact[o] != static_cast<std::int32_t>(actual.bits[o]);
+      bad = ref.exact[o] != static_cast<std::int32_t>(actual.get(o));
     } else {
       expected = ref.value[o];
-      got = static_cast<double>(f32_from_bits(actual.bits[o]));
+      got = static_cast<double>(f32_from_bits(actual.get(o)));
       tol = oracle_tolerance(model, ref.abs_sum[o], ref.products_per_output);
       if (std::isnan(expected) || std::isnan(got)) {
         err = std::isnan(expected) && std::isnan(got) ? 0 : INFINITY;

@@ -1,4 +1,4 @@
-// expect: hardware TrfExceedsCapacity E-HW-009 (contraction.md §4.2 rule 2, for a TrfTensor parameter)
+// expect: hardware TrfExceedsCapacity E-HW-009 (docs/contraction.md §4.2 rule 2, for a TrfTensor parameter)
 // tujit: expect E-HW-009
 // Derived (not a book kernel): the book's M-in-Time matmul with K = 8192, so one slice's TRF share is 8 lanes × 16 KiB = 128 KiB > 64 KiB.
 #![feature(adt_const_params)]

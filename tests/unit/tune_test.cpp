@@ -2,13 +2,14 @@
 // are matched or beaten, the ranking does not depend on threads, the bound or shards, the verifiers
 // judge the generated text exactly as they judge the typed candidate, and ranked kernels compute
 // the einsum (checked against an independent sum on the logical operands).
-#include "harness/cli/run_kernel.h"
 #include "harness/cycles/cycle_model.h"
+#include "harness/run/run_pipeline.h"
 #include "harness/tune/search_space.h"
 #include "harness/tune/tune_report.h"
 #include "harness/tune/tuner.h"
 #include "ir/lang/kernel.h"
 #include "ir/seq/lower_contraction.h"
+#include "ir/seq/run_operands.h"
 #include "ir/verify/kernel_checker.h"
 #include "runtime/tensor/logical_tensor.h"
 
@@ -73,9 +74,10 @@ std::string sizes_of(const ir::AxisTable& axes) {
 
 TEST_CASE("tune: the best kernel models no more cycles than each of the book's three strategies",
           "[tune]") {
-  // contraction-engine/index.md: batched matmul with K, M or V in Time (specs/bmatmul_*.rs), all
-  // three at V = 32, M = 32, N = 8, K = 32, bf16: one search, three comparisons. The book's cycles
-  // are the analytic model on its spec, as `tujit cycles` computes them.
+  // furiosa-opt docs/src/computing-tensors/contraction-engine/index.md: batched matmul with K, M or
+  // V in Time (specs/bmatmul_*.rs), all three at V = 32, M = 32, N = 8, K = 32, bf16: one search,
+  // three comparisons. The book's cycles are the analytic model on its spec, as `tujit cycles`
+  // computes them.
   std::optional<TuneResult> r;
   for (const char* strategy : {"k", "m", "v"}) {
     const std::string path =
@@ -220,9 +222,9 @@ TEST_CASE("tune: ranked kernels compute the einsum (independent sum on the opera
     auto file = ir::analyze_spec(SourceBuffer("k.rs", e.spec));
     REQUIRE(file.ok());
     const ir::Kernel& k = file->kernels.front();
-    auto ops = cli::find_run_operands(k);
+    auto ops = ir::seq::find_run_operands(k);
     REQUIRE(ops.ok());
-    cli::RunRequest req;
+    run::RunRequest req;
     req.threads = 2;
     req.verify = true;
     for (const ir::KernelParam* param : ops->inputs()) {
@@ -237,12 +239,12 @@ TEST_CASE("tune: ranked kernels compute the einsum (independent sum on the opera
           at[axes[i].name] = rest % axes[i].size;
           rest /= axes[i].size;
         }
-        t->bits[o] =
-            static_cast<std::uint32_t>(value(op, at["V"], op == 'a' ? at["M"] : at["N"], at["K"]));
+        t->set(o, static_cast<std::uint32_t>(
+                      value(op, at["V"], op == 'a' ? at["M"] : at["N"], at["K"])));
       }
       req.given[param->name] = std::move(*t);
     }
-    auto run = cli::run_kernel(*file, k, *ops, req);
+    auto run = run::run_kernel(*file, k, *ops, req);
     REQUIRE(run.ok());
     REQUIRE(run->verify.has_value());
     CHECK(run->verify->engines_bit_exact);
@@ -255,7 +257,7 @@ TEST_CASE("tune: ranked kernels compute the einsum (independent sum on the opera
           std::int32_t sum = 0;
           for (std::uint64_t kk = 0; kk < 64; ++kk)
             sum += value('a', v, m, kk) * value('b', v, n, kk);
-          CHECK(static_cast<std::int32_t>(out.bits[out.offset({{"V", v}, {"M", m}, {"N", n}})]) ==
+          CHECK(static_cast<std::int32_t>(out.get(out.offset({{"V", v}, {"M", m}, {"N", n}}))) ==
                 sum);
         }
   }
