@@ -1,20 +1,24 @@
 // `tujit tune --einsum E --sizes S --dtype D [--top K] [--budget SECONDS] [--threads N]
 // [--shard I/N] [--json] [--csv PATH] [--plot PATH.svg] [--emit BEST.rs] [--run-top K]`, and
-// `tujit tune --merge SHARD.json…` (docs/tune.md): search the legal kernels of a contraction, rank
-// them by the analytic cycle model, and hand back the best one as a spec file.
+// `tujit tune --merge SHARD.json…` (docs/tune.md, docs/cli.md §14): search the legal kernels of a
+// contraction, rank them by the analytic cycle model, and hand back the best one as a spec file.
+// Output paths are checked before the search and written through runtime/io/output_file.h;
+// SIGINT / SIGTERM end the search as a spent --budget does, and the outputs get what was ranked.
 #include "harness/bench/bench_session.h"
 #include "harness/bench/sweep_file.h"
 #include "harness/cli/command.h"
 #include "harness/cli/command_line.h"
+#include "harness/cli/diagnostic_json.h"
+#include "harness/cli/kernel_size.h"
+#include "harness/cli/option_values.h"
 #include "harness/tune/run_top.h"
 #include "harness/tune/tune_plot.h"
 #include "harness/tune/tune_report.h"
-#include "runtime/npy/npy.h"
+#include "runtime/io/interrupt.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <ostream>
 #include <sstream>
 
@@ -41,31 +45,24 @@ constexpr const char* kDescription =
     "splits the search across machines; --merge joins the shards' --json output.\n"
     "docs/tune.md describes the search space, the bound and the report.\n";
 
-void print(const Diagnostics& ds, CommandIO& io) {
-  for (const auto& d : ds) io.err << render(d, nullptr);
-}
-
-bool write_text(const std::string& path, const std::string& text, bool force, CommandIO& io) {
-  const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
-  if (auto d = runtime::write_file_atomically(path, std::span(bytes, text.size()), force)) {
-    io.err << render(*d, nullptr);
-    if (!force) io.err << "(use --force to overwrite it)\n";
-    return false;
-  }
-  return true;
+bool is_size_limit(const Diagnostics& ds) {
+  return !ds.empty() && ds.front().code == "E-LIMIT-002";
 }
 
 // --run-top: each of the first k ranked kernels on the JIT, verified, traced. The worst status:
 // engines that disagree are a bug (3), an oracle mismatch a failed kernel (1).
 int run_top(tune::Report& report, std::size_t k, unsigned threads, std::uint64_t seed,
-            nlohmann::ordered_json* runs, std::ostream& text, CommandIO& io) {
+            std::uint64_t max_bytes, nlohmann::ordered_json* runs, std::ostream& text,
+            CommandIO& io) {
   int status = kExitOk;
   text << "\n--run-top " << k << ": JIT with --verify (interpreter bit for bit, float64 oracle)\n";
   for (std::size_t i = 0; i < std::min(k, report.best.size()); ++i) {
     const tune::Entry& e = report.best[i];
-    auto r = tune::run_ranked(e, threads, seed);
+    auto r = tune::run_ranked(e, threads, seed, max_bytes);
+    if (!r && is_size_limit(r.diagnostics()))
+      return report_all(io, r.diagnostics(), nullptr, kExitUserError);
     if (!r) {
-      print(r.diagnostics(), io);
+      report_all(io, r.diagnostics(), nullptr, kExitInternal);
       io.err << "tujit tune: internal error (this is a bug in tujit): ranked kernel " << e.rank
              << " does not run\n";
       return kExitInternal;
@@ -106,7 +103,7 @@ int run_tune(const std::vector<std::string>& args, CommandIO& io) {
       "top", po::value<std::size_t>()->default_value(10), "rank this many kernels")(
       "budget", po::value<double>(),
       "stop searching after SECONDS (the ranking then covers what was searched)")(
-      "threads", po::value<unsigned>()->default_value(0),
+      "threads", po::value<std::string>()->default_value("0"),
       "worker threads (0 = every hardware thread); the ranking does not depend on it")(
       "shard", po::value<std::string>(),
       "search only shard I of N (0 <= I < N; candidate c is in shard c % N)")(
@@ -121,6 +118,7 @@ int run_tune(const std::vector<std::string>& args, CommandIO& io) {
       "seed", po::value<std::uint64_t>()->default_value(0), "seed of --run-top's random inputs")(
       "no-bound", "model every valid candidate (no lower-bound skipping; slower, same ranking)")(
       "force", "overwrite existing output files");
+  add_max_bytes_option(o);
   po::variables_map vm;
   if (auto rc = parse_command_line("tune", args, o, "file", kUsage, io, vm)) return *rc;
   if (vm.count("help")) {
@@ -151,47 +149,38 @@ int run_tune(const std::vector<std::string>& args, CommandIO& io) {
     io.err << "tujit tune: --merge takes no --shard, --budget or --run-top\n" << kUsage;
     return kExitUsage;
   }
-  // Refuse existing outputs before searching.
-  for (const char* opt : {"csv", "plot", "emit"}) {
-    if (!vm.count(opt) || force) continue;
-    std::error_code ec;
-    if (std::filesystem::exists(vm[opt].as<std::string>(), ec)) {
-      io.err << render(make_error("E-IO-002",
-                                  fmt::format("--{} '{}' exists already; not overwritten", opt,
-                                              vm[opt].as<std::string>()),
-                                  std::nullopt, {"pass --force to overwrite it"}),
-                       nullptr);
-      return kExitUsage;
-    }
+  const auto threads = parse_thread_count(vm["threads"].as<std::string>());
+  if (!threads) {
+    io.err << "tujit tune: " << thread_count_error(vm["threads"].as<std::string>()) << "\n";
+    return kExitUsage;
   }
+  const auto max_bytes = max_bytes_option(vm, "tune", io);
+  if (!max_bytes) return kExitUsage;
+  if (auto rc = check_output_options(vm, {"csv", "plot", "emit"}, "tune", io)) return *rc;
 
   tune::Report report;
+  int interrupted_by = 0;
   if (merge) {
     auto merged = tune::merge_reports(files);
-    if (!merged) {
-      print(merged.diagnostics(), io);
-      return kExitUsage;
-    }
+    if (!merged) return report_all(io, merged.diagnostics(), nullptr, kExitUsage);
     report = std::move(*merged);
     if (report.best.size() > top) report.best.resize(top);
   } else {
     auto problem = tune::make_problem(vm["einsum"].as<std::string>(), vm["sizes"].as<std::string>(),
                                       vm["dtype"].as<std::string>());
-    if (!problem) {
-      print(problem.diagnostics(), io);
+    if (!problem) return report_all(io, problem.diagnostics(), nullptr, kExitUserError);
+    if (auto d = tune::problem_size_error(*problem, *max_bytes)) {
+      cli::report(io, *d);
       return kExitUserError;
     }
     tune::TuneOptions options;
     options.top = top;
-    options.threads = vm["threads"].as<unsigned>();
+    options.threads = *threads;
     options.bound = vm.count("no-bound") == 0;
     if (vm.count("budget")) options.budget_seconds = vm["budget"].as<double>();
     if (vm.count("shard")) {
       auto s = bench::parse_shard(vm["shard"].as<std::string>());
-      if (!s) {
-        print(s.diagnostics(), io);
-        return kExitUsage;
-      }
+      if (!s) return report_all(io, s.diagnostics(), nullptr, kExitUsage);
       options.shard_index = s->index;
       options.shard_count = s->count;
     }
@@ -199,16 +188,22 @@ int run_tune(const std::vector<std::string>& args, CommandIO& io) {
     options.progress = [&bar](std::uint64_t done, std::uint64_t total) {
       bar.update(done, total, "");
     };
+    const runtime::io::GracefulStop graceful;
+    options.stop_requested = [] { return runtime::io::stop_requested() != 0; };
     const tune::TuneResult result = tune::tune(*problem, options);
+    interrupted_by = runtime::io::stop_requested();
     if (!result.internal_errors.empty()) {
       io.err << "tujit tune: internal error (this is a bug in tujit): "
              << result.internal_errors.front() << " (" << result.internal_errors.size()
              << " such)\n";
       return kExitInternal;
     }
-    auto made = tune::make_report(*problem, result, top, options.shard_index, options.shard_count);
+    auto made = tune::make_report(*problem, result, top, options.shard_index, options.shard_count,
+                                  *max_bytes);
+    if (!made && is_size_limit(made.diagnostics()))
+      return report_all(io, made.diagnostics(), nullptr, kExitUserError);
     if (!made) {
-      print(made.diagnostics(), io);
+      report_all(io, made.diagnostics(), nullptr, kExitInternal);
       io.err << "tujit tune: internal error (this is a bug in tujit): a ranked kernel's spec "
                 "does not reproduce it\n";
       return kExitInternal;
@@ -230,30 +225,35 @@ int run_tune(const std::vector<std::string>& args, CommandIO& io) {
         {"every candidate was refused; the counts by rule above say which rules, docs/errors.md "
          "what they mean"});
     d.stage = "tune";
-    io.err << render(d, nullptr);
+    cli::report(io, d);
     status = kExitUserError;
-  } else if (run_k > 0) {
+  } else if (run_k > 0 && interrupted_by == 0) {
     nlohmann::ordered_json runs = nlohmann::ordered_json::array();
-    status = run_top(report, run_k, vm["threads"].as<unsigned>(), vm["seed"].as<std::uint64_t>(),
-                     &runs, text, io);
+    status = run_top(report, run_k, *threads, vm["seed"].as<std::uint64_t>(), *max_bytes, &runs,
+                     text, io);
     doc["runs"] = runs;
   }
   (json ? io.err : io.out) << text.str();
   if (json) io.out << doc.dump(2) << "\n";
   bool written = true;
   if (vm.count("emit") && !report.best.empty())
-    written = write_text(vm["emit"].as<std::string>(), report.best.front().spec, force, io);
+    written = write_output(vm["emit"].as<std::string>(), report.best.front().spec, force, io);
   if (vm.count("csv"))
     written =
-        write_text(vm["csv"].as<std::string>(), tune::report_csv(report), force, io) && written;
+        write_output(vm["csv"].as<std::string>(), tune::report_csv(report), force, io) && written;
   if (vm.count("plot")) {
     auto drawn = tune::write_tune_plot(report, vm["plot"].as<std::string>(), force);
     if (!drawn) {
-      print(drawn.diagnostics(), io);
+      report_all(io, drawn.diagnostics(), nullptr, kExitUsage);
       written = false;
     }
   }
   if (!written && status == kExitOk) status = kExitUsage;
+  if (interrupted_by != 0) {
+    io.err << "tujit tune: stopped by signal " << interrupted_by
+           << "; the ranking covers the candidates searched\n";
+    return 128 + interrupted_by;
+  }
   return status;
 }
 

@@ -105,15 +105,7 @@ struct Evaluator::Cache {
     if (f) return *f;
     ir::seq::ChainMappings m = core->m;
     fold_lanes(*core, mode, m);
-    v::ContractLaneInput in;
-    in.mode = mode;
-    in.lane = m.lane;
-    in.t2 = m.t2;
-    in.p2 = m.p2;
-    in.t3 = m.t3;
-    in.p3 = m.p3;
-    in.pre_reduce_time = m.out_time;
-    auto lane = v::verify_contract_lane(in);
+    auto lane = v::verify_contract_lane({mode, m.lane, m.t2, m.p2, m.t3, m.p3, m.out_time});
     f = Folded{m.t3, m.p3, code_of(lane), lane ? lane->inner_time : 1,
                lane ? lane->slot_capacity : 1};
     return *f;

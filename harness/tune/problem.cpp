@@ -1,6 +1,8 @@
 #include "harness/tune/problem.h"
 
+#include "harness/cli/run_limits.h"
 #include "ir/verify/operand_types.h"
+#include "runtime/tensor/logical_tensor.h"
 
 #include <fmt/format.h>
 
@@ -195,12 +197,43 @@ std::string Problem::dtype_text() const {
   return fmt::format("{},{}", ir::name(stream_type), ir::name(trf_type));
 }
 
+namespace {
+
+std::uint64_t saturated_product(std::uint64_t a, std::uint64_t b) {
+  return b != 0 && a > ~std::uint64_t{0} / b ? ~std::uint64_t{0} : a * b;
+}
+
+} // namespace
+
 std::uint64_t Problem::macs() const {
   std::uint64_t m = 1;
-  for (const auto& a : axes)
-    m = a.axis.size != 0 && m > ~std::uint64_t{0} / a.axis.size ? ~std::uint64_t{0}
-                                                                : m * a.axis.size;
+  for (const auto& a : axes) m = saturated_product(m, a.axis.size);
   return m;
+}
+
+std::optional<Diagnostic> problem_size_error(const Problem& p, std::uint64_t max_bytes) {
+  const auto bytes = [&](const std::vector<std::size_t>& tensor, ir::ScalarType t) {
+    std::uint64_t n = runtime::element_bytes(t);
+    for (std::size_t a : tensor) n = saturated_product(n, p.axes[a].axis.size);
+    return n;
+  };
+  const std::uint64_t stream = bytes(p.stream, p.stream_type), trf = bytes(p.trf, p.trf_type),
+                      output = bytes(p.output, p.accumulator);
+  const auto sum = [](std::uint64_t a, std::uint64_t b) {
+    return a > ~std::uint64_t{0} - b ? ~std::uint64_t{0} : a + b;
+  };
+  const std::uint64_t total = sum(sum(stream, trf), output);
+  if (total <= max_bytes) return std::nullopt;
+  Diagnostic d = make_error(
+      "E-LIMIT-002",
+      fmt::format("every kernel of `{}` with {} needs at least {} ({} bytes) when run: stream {}, "
+                  "TRF operand {}, output {}; more than the --max-bytes limit of {} ({} bytes)",
+                  p.einsum, p.sizes_text(), cli::human_bytes(total), total,
+                  cli::human_bytes(stream), cli::human_bytes(trf), cli::human_bytes(output),
+                  cli::human_bytes(max_bytes), max_bytes),
+      std::nullopt, {"tile the contraction (smaller sizes per kernel), or raise --max-bytes"});
+  d.stage = "tune";
+  return d;
 }
 
 Result<Problem> make_problem(std::string_view einsum, std::string_view sizes,

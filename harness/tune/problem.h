@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,5 +57,11 @@ struct Problem {
 /// type pair the Multiplier lacks. Messages quote the offending part of the option.
 Result<Problem> make_problem(std::string_view einsum, std::string_view sizes,
                              std::string_view dtype);
+
+/// E-LIMIT-002 when the contraction's own tensors — both operands at their natural width and the
+/// output in the accumulator type — exceed `max_bytes`: every kernel of the problem holds at
+/// least these when run (harness/cli/run_limits.h counts them, and more), so none would run and
+/// lowering candidates would walk streams that large. nullopt when they fit.
+std::optional<Diagnostic> problem_size_error(const Problem& p, std::uint64_t max_bytes);
 
 } // namespace tujit::tune

@@ -1,5 +1,6 @@
 #include "harness/tune/ranked_kernel.h"
 
+#include "harness/cli/kernel_size.h"
 #include "harness/cycles/cycle_model.h"
 #include "ir/lang/kernel.h"
 #include "ir/seq/lower_contraction.h"
@@ -41,7 +42,8 @@ bool entry_before(const Entry& a, const Entry& b) {
   return a.index < b.index;
 }
 
-Result<Entry> ranked_entry(const Problem& p, const Ranked& r, std::uint64_t space) {
+Result<Entry> ranked_entry(const Problem& p, const Ranked& r, std::uint64_t space,
+                           std::uint64_t max_bytes) {
   auto chain = build_chain(p, r.choice);
   if (!chain) return chain.diagnostics();
   const ir::seq::ChainMappings& m = *chain;
@@ -78,6 +80,12 @@ Result<Entry> ranked_entry(const Problem& p, const Ranked& r, std::uint64_t spac
     return round_trip_error(
         fmt::format("the emitted spec of candidate {} fails `tujit check`", e.index),
         {render(check.all_diagnostics().front(), &a.file.source)});
+  if (auto d = cli::kernel_size_error(a.file, k, max_bytes)) {
+    d->notes.push_back(fmt::format("the kernel of candidate {}, which the search ranked; "
+                                   "`tujit run` would refuse it too",
+                                   e.index));
+    return *d;
+  }
   auto program = ir::seq::lower_contraction(k);
   if (!program)
     return round_trip_error(fmt::format("the emitted spec of candidate {} does not lower", e.index),

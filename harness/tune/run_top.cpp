@@ -8,13 +8,14 @@
 
 namespace tujit::tune {
 
-Result<TopRun> run_ranked(const Entry& e, unsigned threads, std::uint64_t seed) {
+Result<TopRun> run_ranked(const Entry& e, unsigned threads, std::uint64_t seed,
+                          std::uint64_t max_bytes) {
   auto file = ir::analyze_spec(SourceBuffer("rank" + std::to_string(e.rank) + ".rs", e.spec));
   if (!file) return file.diagnostics();
   const ir::Kernel& kernel = file->kernels.front();
   auto ops = ir::seq::find_run_operands(kernel);
   if (!ops) return ops.diagnostics();
-  auto size = cli::check_run_size(*file, kernel, *ops, true, cli::kDefaultMaxRunBytes);
+  auto size = cli::check_run_size(*file, kernel, *ops, true, max_bytes);
   if (!size) return size.diagnostics();
   run::RunRequest req;
   req.engine = run::Engine::Jit;

@@ -23,8 +23,10 @@ struct TopRun {
   double run_ms = 0, verify_ms = 0;
 };
 
-/// Runs `e.spec` on the JIT with `threads` workers and seeded inputs, verified. Diagnostics for a
-/// kernel the run path refuses (E-RUN-…, E-LIMIT-002 over 4 GiB).
-Result<TopRun> run_ranked(const Entry& e, unsigned threads, std::uint64_t seed);
+/// Runs `e.spec` on the JIT with `threads` workers and seeded inputs, verified (run::run_kernel,
+/// harness/run/run_pipeline.h). Diagnostics for a kernel the run path refuses (E-RUN-…;
+/// E-LIMIT-002 when the verified run would need more than `max_bytes`).
+Result<TopRun> run_ranked(const Entry& e, unsigned threads, std::uint64_t seed,
+                          std::uint64_t max_bytes);
 
 } // namespace tujit::tune

@@ -22,11 +22,10 @@ plot::GnuplotJob tune_plot_job(const Report& r) {
   const std::string title =
       fmt::format("tujit tune {}  {}  {}: {} of {} candidates searched, {} valid, {} modelled",
                   r.einsum, r.sizes, r.dtype, r.searched, r.space, r.valid, r.modelled);
-  job.script = [title](const std::string& dir, const std::string& svg) {
+  job.script = [title](const std::string& dir) {
     return fmt::format(
         "set terminal svg size 1100,700 dynamic noenhanced font \"sans,12\" background rgb "
         "\"white\"\n"
-        "set output {out}\n"
         "set title {title}\n"
         "set grid\n"
         "set logscale xy 2\n"
@@ -40,7 +39,7 @@ plot::GnuplotJob tune_plot_job(const Report& r) {
         "  {b} using 1:2 with points pt 6 ps 1.6 lw 2 lc rgb \"#000000\" title \"ranked "
         "kernels\", \\\n"
         "  {b} using 1:2:3 with labels offset 1.2,0.6 font \",9\" notitle\n",
-        fmt::arg("out", plot::gp_string(svg)), fmt::arg("title", plot::gp_string(title)),
+        fmt::arg("title", plot::gp_string(title)),
         fmt::arg("p", plot::gp_string(dir + "/points.dat")),
         fmt::arg("f", plot::gp_string(dir + "/front.dat")),
         fmt::arg("b", plot::gp_string(dir + "/best.dat")));

@@ -1,10 +1,10 @@
 #include "harness/tune/tune_report.h"
 
+#include "ir/support/input_file.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -18,7 +18,7 @@ constexpr const char* kTool = "tujit.tune";
 constexpr int kFormat = 1;
 // A tune report is a few megabytes at most (its plot points are capped); anything far larger is
 // not one.
-constexpr std::uintmax_t kMaxReportBytes = std::uintmax_t{256} << 20;
+constexpr std::uint64_t kMaxReportBytes = std::uint64_t{256} << 20;
 
 Diagnostic merge_error(std::string message, std::vector<std::string> notes = {}) {
   Diagnostic d = make_error("E-TUNE-006", std::move(message), std::nullopt, std::move(notes));
@@ -92,14 +92,9 @@ std::string csv_field(const std::string& s) {
 }
 
 Result<nlohmann::json> read_json(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    return make_error("E-IO-001", fmt::format("cannot read '{}': not a regular file", path));
-  if (std::filesystem::file_size(path, ec) > kMaxReportBytes || ec)
-    return merge_error(fmt::format("'{}' is larger than any tune report", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error("E-IO-001", fmt::format("cannot read '{}'", path));
-  auto doc = nlohmann::json::parse(in, nullptr, false);
+  auto text = read_input_file(path, kMaxReportBytes, "--merge input");
+  if (!text) return text.diagnostics();
+  auto doc = nlohmann::json::parse(*text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object() || doc.value("tool", "") != kTool)
     return merge_error(fmt::format("'{}' is not the JSON of `tujit tune --json`", path));
   return doc;
@@ -153,7 +148,8 @@ std::vector<Entry> front_of(std::vector<Entry> entries) {
 } // namespace
 
 Result<Report> make_report(const Problem& p, const TuneResult& t, std::size_t top,
-                           std::uint64_t shard_index, std::uint64_t shard_count) {
+                           std::uint64_t shard_index, std::uint64_t shard_count,
+                           std::uint64_t max_bytes) {
   Report r;
   r.einsum = p.einsum;
   r.sizes = p.sizes_text();
@@ -175,13 +171,13 @@ Result<Report> make_report(const Problem& p, const TuneResult& t, std::size_t to
   r.pruned = t.pruned;
   r.points = t.points;
   for (const Ranked& x : t.best) {
-    auto e = ranked_entry(p, x, t.space);
+    auto e = ranked_entry(p, x, t.space, max_bytes);
     if (!e) return e.diagnostics();
     e->rank = r.best.size() + 1;
     r.best.push_back(std::move(*e));
   }
   for (const Ranked& x : t.pareto) {
-    auto e = ranked_entry(p, x, t.space);
+    auto e = ranked_entry(p, x, t.space, max_bytes);
     if (!e) return e.diagnostics();
     r.pareto.push_back(std::move(*e));
   }

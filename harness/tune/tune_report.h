@@ -3,6 +3,7 @@
 // …}`), CSV rows, and the merge of shards' JSON into one report.
 #pragma once
 
+#include "harness/cli/run_limits.h"
 #include "harness/tune/problem.h"
 #include "harness/tune/ranked_kernel.h"
 #include "harness/tune/tuner.h"
@@ -33,9 +34,11 @@ struct Report {
   std::vector<std::string> notes; // e.g. shards a merge did not see
 };
 
-/// The report of a search: ranked entries built (and round-tripped) by ranked_entry().
+/// The report of a search: ranked entries built (and round-tripped) by ranked_entry(), each
+/// refused when running it would take more than `max_bytes` (E-LIMIT-002).
 Result<Report> make_report(const Problem& p, const TuneResult& r, std::size_t top,
-                           std::uint64_t shard_index, std::uint64_t shard_count);
+                           std::uint64_t shard_index, std::uint64_t shard_count,
+                           std::uint64_t max_bytes = cli::kDefaultMaxRunBytes);
 
 /// Candidates evaluated per second of CPU time (per core), 0 when nothing was timed.
 double per_core_rate(const Report& r);

@@ -257,6 +257,7 @@ TuneResult tune(const Problem& p, const TuneOptions& o) {
   while (running.load() > 0) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     if (o.progress) o.progress(sh.done.load(), out.shard_size);
+    if (o.stop_requested && o.stop_requested()) sh.stop.store(true);
   }
   for (auto& th : pool) th.join();
   resolve_front(p, space, locals, sh);

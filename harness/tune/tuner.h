@@ -26,6 +26,8 @@ struct TuneOptions {
   bool bound = true;
   /// Called from the calling thread about ten times a second: (candidates done, to do).
   std::function<void(std::uint64_t, std::uint64_t)> progress;
+  /// Polled as often: true stops the search as a spent budget does (SIGINT in `tujit tune`).
+  std::function<bool()> stop_requested;
 };
 
 /// A valid, modelled candidate.
@@ -55,7 +57,7 @@ struct TuneResult {
   std::map<std::string, std::uint64_t> pruned;  // partial assignments not generated, by rule
   double seconds = 0, cpu_seconds = 0;
   unsigned threads = 1;
-  bool complete = true;                     // false when the budget stopped the search
+  bool complete = true;                     // false when the budget or a stop request ended it
   std::vector<Ranked> best;                 // at most `top`, in rank order
   std::vector<Ranked> pareto;               // cycles against live slices, fewest slices first
   std::vector<PlotPoint> points;            // modelled candidates (at most kMaxPlotPoints)

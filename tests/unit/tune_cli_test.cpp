@@ -2,12 +2,12 @@
 // JSON document and a ranked kernel's spec read back by `tujit check` and `tujit cycles`, --emit,
 // --shard / --merge, --csv and --plot, and --run-top on both engines.
 #include "tests/support/cli_capture.h"
+#include "tests/support/text_file.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
-#include <sstream>
+#include <filesystem>
 
 using namespace tujit;
 using testing::TempDir;
@@ -24,13 +24,6 @@ std::vector<std::string> small(std::vector<std::string> more) {
   std::vector<std::string> args = kSmall;
   args.insert(args.end(), more.begin(), more.end());
   return args;
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 } // namespace
@@ -62,6 +55,42 @@ TEST_CASE("tujit tune refuses what the Tensor Unit cannot compute, and usage err
   CHECK(tune_cli(small({"--top", "2", "--run-top", "3"})).status == 2);
   CHECK(tune_cli(small({"--budget", "0"})).status == 2);
   CHECK(tune_cli(small({"--shard", "2/2"})).status == 2);
+  CHECK(tune_cli(small({"--threads", "-1"})).status == 2);
+  CHECK(tune_cli(small({"--max-bytes", "lots"})).status == 2);
+}
+
+TEST_CASE("tujit tune refuses a problem or a ranked kernel over --max-bytes", "[tune-cli]") {
+  // M=32,N=8,K=64 i8: stream 32·64 B + TRF 8·64 B + i32 output 32·8·4 B = 3584 B; every kernel
+  // holds at least these when run, so a smaller limit refuses the problem before any search.
+  const auto problem = tune_cli(small({"--max-bytes", "3583", "--json"}));
+  CHECK(problem.status == 1);
+  CHECK(problem.err.find("E-LIMIT-002") != std::string::npos);
+  CHECK(problem.err.find("(3584 bytes)") != std::string::npos);
+  CHECK(problem.json()["ok"] == false); // the failure document: nothing was searched
+  CHECK(problem.json()["diagnostics"][0]["code"] == "E-LIMIT-002");
+  // At 3584 B the tensors fit, but no kernel runs in them (its address streams and tables count
+  // too): the ranked kernel is refused as `tujit run` refuses it.
+  const auto ranked = tune_cli(small({"--max-bytes", "3584", "--top", "1"}));
+  CHECK(ranked.status == 1);
+  CHECK(ranked.err.find("E-LIMIT-002") != std::string::npos);
+  CHECK(ranked.err.find("which the search ranked") != std::string::npos);
+}
+
+TEST_CASE("tujit tune checks its output paths before searching", "[tune-cli]") {
+  TempDir dir("tune_cli_outputs");
+  // One path for two outputs, and a directory even with --force: exit 2, nothing searched.
+  const auto twice = tune_cli(small({"--csv", dir.file("x"), "--emit", dir.file("x")}));
+  CHECK(twice.status == 2);
+  CHECK(twice.err.find("both name") != std::string::npos);
+  CHECK(!std::filesystem::exists(dir.file("x")));
+  const auto directory = tune_cli(small({"--emit", dir.path.string(), "--force"}));
+  CHECK(directory.status == 2);
+  CHECK(directory.err.find("E-IO-003") != std::string::npos);
+  CHECK(directory.out.empty());
+  // A --merge input that is no regular file.
+  const auto merge = tune_cli({"--merge", dir.path.string()});
+  CHECK(merge.status == 2);
+  CHECK(merge.err.find("E-IO-005") != std::string::npos);
 }
 
 TEST_CASE("tujit tune --json ranks kernels whose spec `tujit check` and `tujit cycles` accept",
@@ -84,14 +113,14 @@ TEST_CASE("tujit tune --json ranks kernels whose spec `tujit check` and `tujit c
   const auto& best = j["best"][0];
   CHECK(best["rank"] == 1);
   // --emit wrote rank 1's spec; the front end, the checker and the cycle model read it back.
-  CHECK(read_text(dir.file("best.rs")) == best["spec"].get<std::string>());
+  CHECK(testing::read_text_file(dir.file("best.rs")) == best["spec"].get<std::string>());
   CHECK(testing::run_tujit({"check", dir.file("best.rs")}).status == 0);
   const auto cycles = testing::run_tujit({"cycles", dir.file("best.rs"), "--json"});
   REQUIRE(cycles.status == 0);
   CHECK(cycles.json()["analytic"]["total"] == best["cycles"]);
   CHECK(cycles.json()["trace"]["total"] == best["trace_cycles"]);
   // One CSV row per ranked kernel and Pareto point, after the header.
-  const std::string csv = read_text(dir.file("best.csv"));
+  const std::string csv = testing::read_text_file(dir.file("best.csv"));
   CHECK(std::count(csv.begin(), csv.end(), '\n') ==
         static_cast<long>(1 + j["best"].size() + j["pareto"].size()));
   CHECK(csv.rfind("status,rank,index,cycles", 0) == 0);
@@ -126,7 +155,7 @@ TEST_CASE("tujit tune --shard splits the search and --merge joins it", "[tune-cl
   }
   CHECK(m["pareto"].size() == w["pareto"].size());
   // install-deps installs gnuplot-nox: a missing gnuplot is a broken setup, not a skip.
-  CHECK(read_text(dir.file("front.svg")).find("<svg") != std::string::npos);
+  CHECK(testing::read_text_file(dir.file("front.svg")).find("<svg") != std::string::npos);
   // A shard given twice is refused.
   const auto twice = tune_cli({"--merge", dir.file("s0.json"), dir.file("s0.json")});
   CHECK(twice.status == 2);

@@ -117,6 +117,20 @@ TEST_CASE("tune: the ranking is the same on any thread count, with or without th
   }
 }
 
+TEST_CASE("tune: a stop request ends the search like a spent budget", "[tune]") {
+  // The scaled book shape has 10^6 candidates (seconds of work); the first poll stops it.
+  const Problem p = problem("vmk,vnk->vmn", "V=32,M=1024,N=8,K=256", "bf16");
+  TuneOptions o;
+  o.threads = 1;
+  o.stop_requested = [] { return true; };
+  const TuneResult r = tujit::tune::tune(p, o);
+  CHECK_FALSE(r.complete);
+  CHECK(r.searched < r.shard_size);
+  CHECK(r.internal_errors.empty());
+  // What was searched is ranked in order.
+  for (std::size_t i = 1; i < r.best.size(); ++i) CHECK(ranks_before(r.best[i - 1], r.best[i]));
+}
+
 TEST_CASE("tune: shards cover the space once and merge into the unsharded ranking", "[tune]") {
   const Problem p = problem("mk,nk->mn", "M=32,N=8,K=64", "i8");
   const TuneResult whole = search(p, 1);
