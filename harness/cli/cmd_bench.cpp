@@ -11,6 +11,7 @@
 #include "harness/bench/bench_report.h"
 #include "harness/bench/bench_session.h"
 #include "harness/cli/command.h"
+#include "harness/cli/command_line.h"
 #include "harness/cli/diagnostic_json.h"
 #include "harness/cli/kernel_size.h"
 #include "harness/cli/option_values.h"
@@ -50,19 +51,6 @@ int print_diagnostics(const Diagnostics& ds, const std::string& source, CommandI
   return report_all(io, ds, buffer ? &*buffer : nullptr, status_of(ds));
 }
 
-/// Writes `text` to `path` ("-" = stdout); false (diagnostic printed) on failure.
-bool write_output(const std::string& path, const std::string& text, bool force, CommandIO& io) {
-  if (path == "-") {
-    io.out << text;
-    return true;
-  }
-  if (auto d = runtime::io::write_file(path, text, force)) {
-    report(io, *d);
-    return false;
-  }
-  return true;
-}
-
 po::options_description bench_options() {
   po::options_description o("options");
   o.add_options()("help,h", "this help")("kernel", po::value<std::string>(),
@@ -89,28 +77,14 @@ po::options_description bench_options() {
 }
 
 /// The output paths, each checked before any work: not an existing file without --force, not a
-/// non-regular file ever, not one path for two outputs.
-bool check_outputs(const po::variables_map& vm, bool force, CommandIO& io) {
-  std::map<std::string, std::string> seen; // path → option
-  for (const char* opt : {"json", "csv", "plot"}) {
-    if (!vm.count(opt)) continue;
-    const std::string path = vm[opt].as<std::string>();
-    if (path == "-" && std::string(opt) != "json") {
+/// non-regular file ever, not one path for two outputs; only --json may be stdout.
+bool check_outputs(const po::variables_map& vm, CommandIO& io) {
+  for (const char* opt : {"csv", "plot"})
+    if (vm.count(opt) && vm[opt].as<std::string>() == "-") {
       io.err << "tujit bench: only --json may be - (stdout)\n";
       return false;
     }
-    if (path == "-") continue;
-    if (auto [it, fresh] = seen.emplace(path, opt); !fresh) {
-      io.err << "tujit bench: --" << it->second << " and --" << opt << " both name '" << path
-             << "'\n";
-      return false;
-    }
-    if (auto d = runtime::io::check_output_path(path, force)) {
-      report(io, *d);
-      return false;
-    }
-  }
-  return true;
+  return !check_output_options(vm, {"json", "csv", "plot"}, "bench", io);
 }
 
 /// The CSV, the plot and the text table of a finished (or interrupted) report.
@@ -259,20 +233,8 @@ int run_measure(const std::vector<std::string>& files, const po::variables_map& 
 
 int run_bench(const std::vector<std::string>& args, CommandIO& io) {
   const po::options_description o = bench_options();
-  po::options_description hidden;
-  hidden.add_options()("file", po::value<std::vector<std::string>>(), "");
-  po::options_description all;
-  all.add(o).add(hidden);
-  po::positional_options_description pos;
-  pos.add("file", -1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    io.err << "tujit bench: " << e.what() << "\n" << kUsage;
-    return kExitUsage;
-  }
+  if (auto rc = parse_command_line("bench", args, o, "file", kUsage, io, vm)) return *rc;
   if (vm.count("help")) {
     io.out << kUsage
            << "\nRuns each kernel's contraction chain under Google Benchmark on the JIT and the\n"
@@ -299,7 +261,7 @@ int run_bench(const std::vector<std::string>& args, CommandIO& io) {
     return kExitUsage;
   }
   // Every output path before spending minutes measuring.
-  if (!check_outputs(vm, force, io)) return kExitUsage;
+  if (!check_outputs(vm, io)) return kExitUsage;
   return merge ? run_merge(files, vm, force, io) : run_measure(files, vm, force, io);
 }
 

@@ -60,6 +60,7 @@ int run_map(const std::vector<std::string>& args, CommandIO& io);
 int run_run(const std::vector<std::string>& args, CommandIO& io);
 int run_seq(const std::vector<std::string>& args, CommandIO& io);
 int run_stage(const std::vector<std::string>& args, CommandIO& io);
+int run_tune(const std::vector<std::string>& args, CommandIO& io);
 int run_version(const std::vector<std::string>& args, CommandIO& io);
 
 } // namespace tujit::cli

@@ -23,6 +23,7 @@ const std::vector<Command>& commands() {
       {"run", "run a contraction kernel on the JIT or the reference interpreter", &run_run},
       {"seq", "the sequencer loops that read a memory buffer as a stream", &run_seq},
       {"stage", "one stage verifier on bare mappings: derived values or the rule", &run_stage},
+      {"tune", "search the legal kernels of a contraction and rank them by cycles", &run_tune},
       {"version", "tujit, LLVM and host CPU versions", &run_version},
   };
   return table;

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
+#include <ostream>
 #include <thread>
 
 namespace tujit::cli {
@@ -38,6 +40,35 @@ std::optional<int> check_output_option(const boost::program_options::variables_m
     return kExitUsage;
   }
   return std::nullopt;
+}
+
+std::optional<int> check_output_options(const boost::program_options::variables_map& vm,
+                                        std::initializer_list<const char*> options,
+                                        std::string_view cmd, CommandIO& io) {
+  std::map<std::string, const char*> seen; // path → option
+  for (const char* opt : options) {
+    if (!vm.count(opt) || vm[opt].as<std::string>() == "-") continue;
+    const std::string& path = vm[opt].as<std::string>();
+    if (auto [it, fresh] = seen.emplace(path, opt); !fresh) {
+      io.err << "tujit " << cmd << ": --" << it->second << " and --" << opt << " both name '"
+             << path << "'\n";
+      return kExitUsage;
+    }
+    if (auto rc = check_output_option(vm, opt, io)) return rc;
+  }
+  return std::nullopt;
+}
+
+bool write_output(const std::string& path, const std::string& text, bool force, CommandIO& io) {
+  if (path == "-") {
+    io.out << text;
+    return true;
+  }
+  if (auto d = runtime::io::write_file(path, text, force)) {
+    report(io, *d);
+    return false;
+  }
+  return true;
 }
 
 } // namespace tujit::cli

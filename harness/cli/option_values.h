@@ -5,6 +5,7 @@
 
 #include <boost/program_options/variables_map.hpp>
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,5 +28,16 @@ std::string thread_count_error(std::string_view text);
 /// status (kExitUsage, the diagnostic reported) when it cannot be written.
 std::optional<int> check_output_option(const boost::program_options::variables_map& vm,
                                        const char* option, CommandIO& io);
+
+/// check_output_option() of every one of `options` given, and no path named by two of them
+/// ("tujit CMD: --csv and --plot both name 'x'"); a value "-" (stdout, where the command allows
+/// it) is no file and is skipped. The exit status (kExitUsage) when one cannot be written.
+std::optional<int> check_output_options(const boost::program_options::variables_map& vm,
+                                        std::initializer_list<const char*> options,
+                                        std::string_view cmd, CommandIO& io);
+
+/// Writes an output option's `text` to `path` through runtime/io/output_file.h ("-" = io.out);
+/// false, the diagnostic reported, when it cannot.
+bool write_output(const std::string& path, const std::string& text, bool force, CommandIO& io);
 
 } // namespace tujit::cli

@@ -47,6 +47,27 @@ std::optional<Diagnostic> check_dm_capacity(ScalarType dtype, const Mapping& ele
   return std::nullopt;
 }
 
+bool fits_trf(ScalarType dtype, std::uint64_t lanes, std::uint64_t element_cells) {
+  return sat_mul(lanes, total_bits(dtype, element_cells)) <=
+         std::uint64_t{tu.trf_capacity_bytes} * tu.bits_per_byte;
+}
+
+std::optional<Diagnostic> check_trf_capacity(ScalarType dtype, const Mapping& lane,
+                                             const Mapping& element) {
+  if (fits_trf(dtype, lane.size(), element.size())) return std::nullopt;
+  const std::uint64_t per_lane = bytes_of(dtype, element.size());
+  return rule_error(
+      "E-HW-009", std::string(kStage), "TrfExceedsCapacity",
+      fmt::format("the TRF tensor does not fit one slice's TRF: {} lanes × {} per lane (Element "
+                  "{} of {}) = {} > capacity {}",
+                  lane.size(), bytes_text(per_lane), mtext(element), name(dtype),
+                  bytes_text(sat_mul(lane.size(), per_lane)), bytes_text(tu.trf_capacity_bytes)),
+      {fmt::format("lanes = {}, per_lane_bytes = {}, capacity = {}", lane.size(), per_lane,
+                   tu.trf_capacity_bytes),
+       "fix: spread the weight over more slices (Cluster / Slice) or tile it so that one slice's "
+       "share is at most 64 KiB"});
+}
+
 std::optional<Diagnostic> check_whole_bytes(ScalarType dtype, const Mapping& m,
                                             std::string_view what) {
   if (!whole_bytes(dtype, m.size())) {

@@ -39,6 +39,15 @@ std::optional<Diagnostic> check_dm_capacity(ScalarType dtype, const Mapping& ele
 std::optional<Diagnostic> check_whole_bytes(ScalarType dtype, const Mapping& m,
                                             std::string_view what);
 
+/// The TRF capacity rule (docs/contraction.md §4.2 rule 2): |Lane|·bytes(D, Element) ≤ 64 KiB per
+/// slice (8 KiB per lane at 8 lanes). One predicate for `to_trf` (E-TRF-002) and TrfTensor
+/// parameters (E-HW-009).
+bool fits_trf(ScalarType dtype, std::uint64_t lanes, std::uint64_t element_cells);
+
+/// E-HW-009 TrfExceedsCapacity: a TrfTensor parameter's one-slice share does not fit the TRF.
+std::optional<Diagnostic> check_trf_capacity(ScalarType dtype, const Mapping& lane,
+                                             const Mapping& element);
+
 /// E-HW-004 PacketNotOneFlit: exactly 32 B (Collect output, compute engines, contract_lane).
 std::optional<Diagnostic> check_packet_one_flit(ScalarType dtype, const Mapping& packet);
 

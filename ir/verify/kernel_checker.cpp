@@ -105,6 +105,15 @@ void check_params(const Kernel& k, KernelCheck& out) {
       packet->notes.push_back(fmt::format("in the type of the parameter `{}`", p.name));
       out.param_diagnostics.push_back(std::move(*packet));
     }
+    // A TrfTensor parameter is a register-file image like the one to_trf stores
+    // (docs/contraction.md §4.2 rule 2).
+    if (t.kind == TensorKind::Trf && t.has(Slot::Lane) && t.has(Slot::Element)) {
+      if (auto d = check_trf_capacity(t.dtype, t.mapping(Slot::Lane), t.mapping(Slot::Element))) {
+        d->span = at(Slot::Element);
+        d->notes.push_back(fmt::format("in the type of the parameter `{}`", p.name));
+        out.param_diagnostics.push_back(std::move(*d));
+      }
+    }
     if (t.kind == TensorKind::Dm && t.has(Slot::Element)) {
       if (auto d = check_dm_capacity(t.dtype, t.mapping(Slot::Element))) {
         d->span = at(Slot::Element);

@@ -2,6 +2,7 @@
 
 #include "ir/mapping/factor.h"
 #include "ir/target/rngd.h"
+#include "ir/verify/hardware_limits.h"
 #include "ir/verify/outer_util.h"
 
 #include <fmt/format.h>
@@ -94,7 +95,7 @@ Result<ToTrfDerived> verify_to_trf(const ToTrfInput& in) {
   const std::uint64_t per_lane_bits = total_bits(d, in.element.size());
   const std::uint64_t per_lane = per_lane_bits / tu.bits_per_byte;
   const std::uint64_t total = sat_mul(lanes, per_lane);
-  if (sat_mul(lanes, per_lane_bits) > std::uint64_t{tu.trf_capacity_bytes} * tu.bits_per_byte) {
+  if (!fits_trf(d, lanes, in.element.size())) {
     return rule_error(
         "E-TRF-002", st, "ExceedsCapacity",
         fmt::format("TRF data does not fit: {} lanes × {} per lane (Element {} of {}) = {} > "

@@ -90,6 +90,11 @@ TEST_CASE("every invalid spec expects the code docs/errors.md gives the rule it 
       CHECK(want[1].str().starts_with(family.at(rule[1])));
     } else if (std::regex_search(first, rule, std::regex(R"(expect: (Trf\w+) \[PROP\])"))) {
       CHECK(entry->second.rule == rule[1].str());
+    } else if (std::regex_search(first, rule,
+                                 std::regex(R"(expect: hardware (\w+) (E-HW-[0-9]{3}))"))) {
+      // A parameter's hardware limit names its rule and code.
+      CHECK(entry->second.rule == rule[1].str());
+      CHECK(want[1].str() == rule[2].str());
     } else {
       // Front-end refusals: the doc row names the file (spec12_26*) or the operation.
       const std::string stem = e.path().stem().string();

@@ -293,6 +293,9 @@ std::optional<Expectation> parse_expect(const std::string& first) {
     return Expectation{m[1], "", "contract_outer"};
   if (first.find("expect: fetch_zero_point_sub rejected") != std::string::npos)
     return Expectation{"ZeroPointOutOfRange", "E-FETCH-002", "fetch"};
+  // Hardware limits of a kernel parameter (docs/contraction.md §1, §4.2): the rule and its code.
+  if (std::regex_search(first, m, std::regex(R"(expect: hardware (\w+) (E-HW-\d{3}))")))
+    return Expectation{m[1], m[2], "hardware"};
   if (first.find("expect: type error: no operand pair") != std::string::npos)
     return Expectation{"", "E-TYPE-014", "type"};
   return std::nullopt;
