@@ -45,7 +45,7 @@ std::vector<std::uint8_t> liveness(const ir::Mapping& m) {
 }
 
 Diagnostic part_error(std::string message) {
-  Diagnostic d = make_error("E-CYCLES-003", std::move(message), std::nullopt,
+  Diagnostic d = make_error("E-CYCLES-004", std::move(message), std::nullopt,
                             {"this is a bug in tujit: the stage verifiers accepted the chain"});
   d.stage = "cycles";
   return d;

@@ -31,7 +31,7 @@ struct ChainPart {
 std::vector<std::size_t> contraction_stages(const ir::Kernel& kernel, std::size_t chain);
 
 /// The part of the chain `stages` (contraction_stages of one statement). Diagnostics: a stage
-/// verifier's when it refuses its stage (the kernel checker reports the same), E-CYCLES-003 when
+/// verifier's when it refuses its stage (the kernel checker reports the same), E-CYCLES-004 when
 /// the part's packet cycles are not a loop nest (a bug).
 Result<ChainPart> chain_part(const ir::Kernel& kernel, const std::vector<std::size_t>& stages);
 
