@@ -78,30 +78,24 @@ private:
 
 class DataPathTracer {
 public:
-  DataPathTracer(const DataPathCommand& c, bool timeline) : c_(c), timeline_(timeline) {}
+  DataPathTracer(const DataPathCommand& c, bool timeline)
+      : c_(c), marks_(out_.stages, out_.timeline, timeline) {}
   DataPathCycles run();
 
 private:
-  enum : int { kIdle = 0, kBusy = 1, kStall = 2 };
-  void mark(Stage s, int state) {
-    StageTrace& st = out_.stages[static_cast<std::size_t>(s)];
-    if (state == kBusy) {
-      if (st.busy == 0) st.first = cycle_;
-      st.last = cycle_;
-      ++st.busy;
-    } else if (state == kStall) {
-      ++st.stall;
-    }
-    if (timeline_) rec_[static_cast<std::size_t>(s)].record(state, cycle_, s, out_.timeline);
-  }
+  enum : int {
+    kIdle = detail::StageMarks::kIdle,
+    kBusy = detail::StageMarks::kBusy,
+    kStall = detail::StageMarks::kStall
+  };
+  void mark(Stage s, int state) { marks_.mark(s, state, cycle_); }
   void step_fetch(ReadCursor& cursor);
   std::uint64_t visible() const;
   void step_sink();
 
   const DataPathCommand& c_;
-  bool timeline_;
   DataPathCycles out_;
-  std::array<detail::StageRecorder, kStageCount> rec_{};
+  detail::StageMarks marks_;
   std::uint64_t cycle_ = 0;
   std::uint64_t packets_ = 0, delivered_ = 0, written_ = 0;
   std::vector<std::uint64_t> ring_; // flits delivered by the end of each of the last L+1 cycles
@@ -184,9 +178,7 @@ DataPathCycles DataPathTracer::run() {
   out_.total = cycle_;
   out_.steps = cycle_;
   if (out_.trf) out_.trf->rows_per_lane = max_row_;
-  if (timeline_)
-    for (std::size_t s = 0; s < kStageCount; ++s)
-      rec_[s].flush(cycle_, static_cast<Stage>(s), out_.timeline);
+  marks_.flush(cycle_);
   out_.bottleneck = busy_of(out_, Stage::Fetch) > busy_of(out_, c_.sink) ? Stage::Fetch : c_.sink;
   return out_;
 }

@@ -8,6 +8,7 @@
 #include "ir/types/scalar_type.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <numeric>
 #include <vector>
@@ -137,6 +138,39 @@ public:
 private:
   int state_ = 0;
   std::uint64_t begin_ = 0;
+};
+
+/// Busy and stall counts per stage, and the timeline's runs when asked: what every trace records
+/// (a stage's state each cycle: idle, busy or stalled).
+class StageMarks {
+public:
+  enum : int { kIdle = 0, kBusy = 1, kStall = 2 };
+  StageMarks(std::array<StageTrace, kStageCount>& stages, std::vector<TimelineSegment>& timeline,
+             bool record)
+      : stages_(stages), timeline_(timeline), record_(record) {}
+  void mark(Stage s, int state, std::uint64_t cycle) {
+    StageTrace& st = stages_[static_cast<std::size_t>(s)];
+    if (state == kBusy) {
+      if (st.busy == 0) st.first = cycle;
+      st.last = cycle;
+      ++st.busy;
+    } else if (state == kStall) {
+      ++st.stall;
+    }
+    if (record_) rec_[static_cast<std::size_t>(s)].record(state, cycle, s, timeline_);
+  }
+  /// Closes every stage's last run at `cycle` (the end of the trace).
+  void flush(std::uint64_t cycle) {
+    if (!record_) return;
+    for (std::size_t s = 0; s < kStageCount; ++s)
+      rec_[s].flush(cycle, static_cast<Stage>(s), timeline_);
+  }
+
+private:
+  std::array<StageTrace, kStageCount>& stages_;
+  std::vector<TimelineSegment>& timeline_;
+  bool record_;
+  std::array<StageRecorder, kStageCount> rec_{};
 };
 
 } // namespace tujit::cycles::detail

@@ -32,25 +32,23 @@ constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
 class Tracer {
 public:
   Tracer(const ContractionProgram& p, const CycleOptions& o, bool timeline)
-      : p_(p), opt_(o), timeline_(timeline), outer_(o.first == Stage::ContractOuter),
-        slots_(o.last == Stage::ContractLane), walker_(p.cycle_nest) {}
+      : p_(p), opt_(o), outer_(o.first == Stage::ContractOuter),
+        slots_(o.last == Stage::ContractLane), marks_(out_.stages, out_.timeline, timeline),
+        walker_(p.cycle_nest) {}
   TraceCycles run();
   TraceCycles run_lane_folder_only();
 
 private:
-  enum : int { kIdle = 0, kBusy = 1, kStall = 2 };
+  enum : int {
+    kIdle = detail::StageMarks::kIdle,
+    kBusy = detail::StageMarks::kBusy,
+    kStall = detail::StageMarks::kStall
+  };
+  // A part of the chain records only the stages it runs (and its concurrent store).
   void mark(Stage s, int state) {
     const bool upstream = s == Stage::Fetch || s == Stage::TrfRead;
     if (upstream ? !outer_ : (s != Stage::TrfStore && !runs_stage(opt_, s))) return;
-    StageTrace& st = out_.stages[static_cast<std::size_t>(s)];
-    if (state == kBusy) {
-      if (st.busy == 0) st.first = cycle_;
-      st.last = cycle_;
-      ++st.busy;
-    } else if (state == kStall) {
-      ++st.stall;
-    }
-    if (timeline_) rec_[static_cast<std::size_t>(s)].record(state, cycle_, s, out_.timeline);
+    marks_.mark(s, state, cycle_);
   }
   bool trf_read(std::uint64_t element); // true on a hit
   void step_output();
@@ -62,11 +60,10 @@ private:
 
   const ContractionProgram& p_;
   const CycleOptions& opt_;
-  bool timeline_;
   bool outer_; // the part starts at contract_outer: a fetched stream and TRF reads
   bool slots_; // the part ends at contract_lane: slots are held until the bus drains them
   TraceCycles out_;
-  std::array<detail::StageRecorder, kStageCount> rec_{};
+  detail::StageMarks marks_;
   std::uint64_t cycle_ = 0;
 
   // Stream Adapter buffer: flits [released_, delivered_) are held.
@@ -328,9 +325,7 @@ void Tracer::finish(std::uint64_t chain_end) {
   out_.period = std::max(chain_end, store_done_);
   out_.store_cycles = store_done_;
   out_.steps = cycle_;
-  if (timeline_)
-    for (std::size_t s = 0; s < kStageCount; ++s)
-      rec_[s].flush(cycle_, static_cast<Stage>(s), out_.timeline);
+  marks_.flush(cycle_);
 
   const auto busy = [this](Stage s) { return out_.stages[static_cast<std::size_t>(s)].busy; };
   out_.bottleneck = Stage::ContractOuter;
