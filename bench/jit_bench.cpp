@@ -1,4 +1,4 @@
-// tujit_bench: the JIT back end measured side by side in one process (issue 6 targets):
+// tujit_bench: the JIT back end measured side by side in one process:
 //   - simulated MAC/s of the JIT and of the reference interpreter on batched bf16 and i8 GEMMs
 //     (the book's "M in Time" matmul, specs/bmatmul_m_in_time.rs, with K also walked in Time:
 //     V = 32 slices × M × N = 8 lanes × K; the JIT runs M = 256, K = 1024: 67 M MACs; the

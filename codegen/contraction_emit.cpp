@@ -1,7 +1,7 @@
 // LLVM IR of one ContractionProgram (contraction_emit.h). The generated code is the interpreter's
 // loop (runtime/interp/interpreter.cpp) with the lanes turned into one vector of kLaneVector
 // accumulator values (the hardware's Lane Broadcast: the stream cell is splat, the TRF element of
-// every lane is one staged vector, contraction.md §5.4), every loop bound, stride and table a
+// every lane is one staged vector, docs/contraction.md §5.4), every loop bound, stride and table a
 // constant, and the packet fully unrolled: products, the adjacent-pair tree (§9.2) level by
 // level, then one accumulator add per column in flit order (§7).
 //

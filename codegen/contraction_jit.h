@@ -1,5 +1,5 @@
-// The LLVM ORC JIT back end of the Sequencer IR (DESIGN.md): a ContractionProgram becomes one
-// native function that runs a range of slices bit-exactly like the reference interpreter
+// The LLVM ORC JIT back end of the Sequencer IR (docs/design.md §2.4): a ContractionProgram becomes
+// one native function that runs a range of slices bit-exactly like the reference interpreter
 // (runtime/interp/interpreter.h), specialised on everything the program fixes at compile time.
 // Compiled objects are cached on disk under the program's fingerprint (plus the LLVM version,
 // the host CPU and the code generator's version) so re-running an unchanged kernel does not
@@ -24,8 +24,8 @@ struct JitOptions {
   bool use_cache = true;
   /// Cache directory; empty = $TUJIT_CACHE_DIR, else $XDG_CACHE_HOME/tujit, else ~/.cache/tujit.
   std::filesystem::path cache_dir;
-  /// Bounds-check every generated load and store (issue 10's `--checked`): an out-of-range
-  /// address stops the run with a diagnostic instead of touching memory.
+  /// Bounds-check every generated load and store (`tujit compile --checked`, docs/cli.md §5): an
+  /// out-of-range address stops the run with a diagnostic instead of touching memory.
   bool checked = false;
 };
 

@@ -1,4 +1,4 @@
-// On-disk cache of compiled contraction objects (issue 6): re-running an unchanged kernel loads
+// On-disk cache of compiled contraction objects: re-running an unchanged kernel loads
 // its machine code instead of recompiling. The key names everything the object depends on:
 // fingerprint(program) (ir/seq/contraction_program.h), the LLVM version, the host triple / CPU /
 // features, kCodegenVersion (bump it whenever the generated code changes) and the checked flag.

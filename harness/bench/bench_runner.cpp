@@ -100,7 +100,8 @@ std::uint64_t live_slices(const ir::seq::ContractionProgram& p) {
   return static_cast<std::uint64_t>(std::count(p.spatial_live.begin(), p.spatial_live.end(), 1));
 }
 
-// JIT ≡ interpreter on the slices the interpreter ran (DESIGN.md: the engines agree bit for bit).
+// JIT ≡ interpreter on the slices the interpreter ran (docs/design.md §5.3: the engines agree bit
+// for bit).
 bool same_on_slices(const runtime::ContractionResult& jit, const runtime::ContractionResult& in,
                     const ir::seq::ContractionProgram& q) {
   const auto& a = jit.output;

@@ -1,5 +1,5 @@
 // `tujit compile FILE [--kernel NAME] --emit seq|llvm|asm [-o PATH] [--force] [--checked]`
-// (spec/cli.md): the kernel's Sequencer IR program, the LLVM IR the JIT generates for it after
+// (docs/cli.md §5): the kernel's Sequencer IR program, the LLVM IR the JIT generates for it after
 // optimisation, or the host assembly. Output goes to stdout, or atomically to PATH (an existing
 // file is kept unless --force).
 #include "codegen/contraction_jit.h"

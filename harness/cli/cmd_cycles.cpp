@@ -1,5 +1,5 @@
 // `tujit cycles FILE [--kernel NAME] [--json] [--timeline PATH.svg] [--max-cycles N]
-// [--format …]` (spec/cli.md): the analytic and the trace cycle model of every command of the
+// [--format …]` (docs/cli.md §7): the analytic and the trace cycle model of every command of the
 // kernel side by side, and their schedule (harness/cycles/, docs/cycle-model.md), optionally the
 // main command's busy/stall timeline as an SVG drawn by gnuplot; exit 1 when the analytic model
 // exceeds the kernel's cycle budget (--max-cycles, or its `// tujit: max-cycles N` comment;

@@ -1,4 +1,4 @@
-// `tujit explain FILE [--kernel NAME] [--json]` (spec/cli.md): for a person, each stage of each
+// `tujit explain FILE [--kernel NAME] [--json]` (docs/cli.md §4): for a person, each stage of each
 // kernel with its input and output mappings and its derived parameters as an aligned table.
 // Then the kernel's Sequencer IR program (ir/seq/) when it has a contraction chain. `--json`
 // prints check's JSON document (check_report.h) with an "ir" object per kernel.

@@ -1,7 +1,7 @@
 // `tujit run FILE [--kernel NAME] [--engine jit|interp] [--threads N] [--seed N]
 // [--input NAME=PATH.npy]… [--output PATH.npy] [--force] [--verify] [--no-cache] [--json]
 // [--expect PATH.npy [--rtol R] [--atol A]] [--save-inputs DIR] [--format …]`
-// (spec/cli.md "tujit run", docs/ci.md): runs a contraction kernel on seeded random or given
+// (docs/cli.md §6, docs/ci.md): runs a contraction kernel on seeded random or given
 // inputs with the JIT (default) or the reference interpreter, prints the output's digest,
 // optionally writes it as .npy; --verify runs the other engine (bit for bit) and the float64
 // oracle; --expect compares the output with a golden array, --save-inputs keeps the inputs.
@@ -98,7 +98,8 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
       "write the output tensor to PATH.npy")("force", "overwrite an existing --output file")(
       "verify", "run the other engine (bit for bit) and the float64 oracle")(
       "no-cache", "compile even when the JIT object cache holds the kernel")(
-      "ftz-results", "flush subnormal f32 products and sums to signed zero (contraction.md §9.3)")(
+      "ftz-results",
+      "flush subnormal f32 products and sums to signed zero (docs/contraction.md §9.3)")(
       "max-bytes", po::value<std::string>()->default_value("4GiB"),
       "refuse a run whose tensors and images would exceed this many bytes (e.g. 512M)")(
       "timeout", po::value<std::string>()->default_value("0"),
@@ -169,7 +170,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   auto ops = find_run_operands(kernel);
   if (!ops) return stop(kExitUserError, ops.diagnostics());
 
-  // Limits before any allocation (issue 10): the footprint comes from the types alone.
+  // Limits before any allocation (docs/design.md §5.5): the footprint comes from the types alone.
   if (auto fp = check_run_size(file, kernel, *ops, vm.count("verify") > 0, *max_bytes,
                                !input_paths.empty());
       !fp)
@@ -247,7 +248,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     }
   }
   // Engines that disagree are a bug in tujit (exit 3); an oracle mismatch is a failed run; poison
-  // alone is reported, not an error (DESIGN.md).
+  // alone is reported, not an error (docs/design.md §5.4).
   int status = kExitOk;
   if (r->verify && !r->verify->oracle_not_applicable && !r->verify->oracle_ok)
     status = kExitUserError;

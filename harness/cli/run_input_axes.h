@@ -1,4 +1,4 @@
-// The axes `tujit run` generates each random input over. spec/cli.md defines an input as the
+// The axes `tujit run` generates each random input over. docs/cli.md defines an input as the
 // logical tensor over the axes its mappings use, but a kernel that computes one tile of a larger
 // problem holds only part of an axis: forward__lm_head's DM weight holds Wp < 8192 of
 // Wp = 155,648 (its input every 16-th Wp below 8192, broadcast over Wp % 16), so the whole logical

@@ -170,13 +170,13 @@ void check_data_movement(const runtime::LogicalTensor& expected,
 
 /// A part of a chain that starts from a ContractOuter / Packet / Time tensor: the output sums the
 /// input over what the part reduces, or moves it (the Lane Folder alone).
-Result<bool> check_part_from_tensor(const ir::SpecFile& file, const ir::Kernel& kernel,
+Status check_part_from_tensor(const ir::SpecFile& file, const ir::Kernel& kernel,
                                     const RunOperands& ops, const runtime::LogicalTensor& input,
                                     const runtime::LogicalTensor& output, RunVerification& v) {
   auto held = runtime::held_reductions(ops.output_type(kernel), {&*ops.stream->tensor}, file.axes);
   if (!held) {
     v.oracle_not_applicable = held.diagnostics().front().message;
-    return true;
+    return {};
   }
   auto ref = runtime::reduction_oracle(input, output.axes, runtime::kDefaultMaxElements, *held);
   if (!ref) return std::move(ref).take_diagnostics();
@@ -188,7 +188,7 @@ Result<bool> check_part_from_tensor(const ir::SpecFile& file, const ir::Kernel& 
   v.oracle_ok = cmp->ok;
   v.mismatches = cmp->mismatches;
   v.worst = cmp->worst;
-  return true;
+  return {};
 }
 
 /// Which parts of two runs' images differ first (the collected streams, the TRF).
@@ -315,7 +315,7 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
       return out;
     }
   }
-  // The other engine from the same inputs: the two must agree bit for bit (DESIGN.md), on the
+  // The other engine from the same inputs: the two must agree bit for bit (docs/design.md §5.3), on the
   // collected streams and TRF as well as on the output.
   if (!partial) {
     const Engine other = req.engine == Engine::Jit ? Engine::Interp : Engine::Jit;
@@ -359,7 +359,7 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   v.oracle_not_applicable =
       runtime::oracle_not_applicable(out_type, {&stream_type, &trf_type}, file.axes);
   if (!v.oracle_not_applicable) {
-    // The oracle subtracts the zero points itself (contraction.md §2.2).
+    // The oracle subtracts the zero points itself (docs/contraction.md §2.2).
     auto weight = runtime::device_view(adapted(images->trf_input, trf_fetch, false), trf_type);
     if (!weight) return std::move(weight).take_diagnostics();
     auto stream_view =

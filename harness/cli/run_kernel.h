@@ -1,4 +1,4 @@
-// The "lower → lay out → run → read back → verify" pipeline of `tujit run` (spec/cli.md), kept
+// The "lower → lay out → run → read back → verify" pipeline of `tujit run` (docs/cli.md §6), kept
 // apart from the command line: one engine runs the kernel's Sequencer IR programs (the DM fetch
 // chains, then the contraction); `--verify` runs the other engine on the same inputs and compares
 // bit for bit, then checks the float64 oracle (or, for a kernel that only moves data, that every
@@ -28,7 +28,7 @@ struct RunRequest {
   Engine engine = Engine::Jit;
   unsigned threads = 0; // JIT worker threads, 0 = every hardware thread
   codegen::JitOptions jit;
-  bool ftz_results = false; // contraction.md §9.3 switch
+  bool ftz_results = false; // docs/contraction.md §9.3 switch
   std::uint64_t seed = 0;
   /// Parameter name → its logical contents; parameters not listed get seeded random contents
   /// (fill_random with parameter_seed(seed, name)).
@@ -64,7 +64,7 @@ struct RunOutcome {
   unsigned threads = 1;
   runtime::LogicalTensor output; // over tensor_axes(output type), the output type's dtype
   std::vector<std::string> output_axes;
-  std::string sha256; // of tensor_bytes(output) (spec/cli.md)
+  std::string sha256; // of tensor_bytes(output) (docs/cli.md §6)
   std::uint64_t poisoned_outputs = 0;
   std::uint64_t simulated_macs = 0;
   std::optional<RunVerification> verify;

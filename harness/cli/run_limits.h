@@ -1,7 +1,8 @@
-// Resource limits of `tujit run` (issue 10): the memory a run will need is checked BEFORE
-// anything is allocated (--max-bytes), and a watchdog stops a run that outlives --timeout. Both
-// end in a diagnostic of the E-LIMIT family (docs/errors.md) and exit status 1 (spec/cli.md:
-// the kernel, as asked to run, is the problem), never in an out-of-memory kill or a hung CI job.
+// Resource limits of `tujit run` (docs/cli.md §6, docs/design.md §5.5): the memory a run will need
+// is checked BEFORE anything is allocated (--max-bytes), and a watchdog stops a run that outlives
+// --timeout. Both end in a diagnostic of the E-LIMIT family (docs/errors.md) and exit status 1
+// (docs/cli.md: the kernel, as asked to run, is the problem), never in an out-of-memory kill or a
+// hung CI job.
 #pragma once
 
 #include "harness/cli/run_kernel.h"

@@ -21,8 +21,8 @@ const ir::KernelParam* param_named(const ir::Kernel& k, const std::string& name)
 
 /// Where a stage's input stream comes from: a CollectTensor parameter, or a Collect stage that
 /// fetched a DmTensor parameter. `role` names the operand in diagnostics.
-Result<bool> stream_source(const ir::Kernel& k, const ir::Stage& reader, const std::string& role,
-                           const ir::KernelParam*& param, std::optional<std::size_t>& collect) {
+Status stream_source(const ir::Kernel& k, const ir::Stage& reader, const std::string& role,
+                     const ir::KernelParam*& param, std::optional<std::size_t>& collect) {
   if (reader.producer) {
     const ir::Stage& made_by = k.stages[*reader.producer];
     if (made_by.op != ir::StageOp::Collect)
@@ -38,7 +38,7 @@ Result<bool> stream_source(const ir::Kernel& k, const ir::Stage& reader, const s
                                      "DmTensor parameter of the kernel",
                                      role, made_by.source),
                          made_by.name_span);
-    return true;
+    return {};
   }
   param = param_named(k, reader.source);
   if (param == nullptr || param->tensor->kind != ir::TensorKind::Collect)
@@ -46,7 +46,7 @@ Result<bool> stream_source(const ir::Kernel& k, const ir::Stage& reader, const s
                                    "collected in the kernel from a DmTensor",
                                    role, reader.source),
                        reader.name_span);
-  return true;
+  return {};
 }
 
 /// The first contract_outer whose chain reaches contract_lane: the chain lower_contraction lowers.
@@ -62,7 +62,7 @@ void find_contraction(const ir::Kernel& kernel, RunOperands& ops) {
   }
 }
 
-Result<bool> find_trf(const ir::Kernel& k, RunOperands& ops) {
+Status find_trf(const ir::Kernel& k, RunOperands& ops) {
   const ir::Stage& outer = *ops.outer;
   if (!outer.trf_producer) {
     ops.trf = param_named(k, outer.trf_source);
@@ -71,7 +71,7 @@ Result<bool> find_trf(const ir::Kernel& k, RunOperands& ops) {
                                      "parameter nor made by `.to_trf()` in the kernel",
                                      outer.trf_name),
                          outer.trf_span);
-    return true;
+    return {};
   }
   const ir::Stage& store = k.stages[*outer.trf_producer];
   if (store.op != ir::StageOp::ToTrf)

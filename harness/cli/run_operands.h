@@ -1,4 +1,4 @@
-// What a kernel run reads and returns (spec/cli.md `run`): which parameters feed the engines, and
+// What a kernel run reads and returns (docs/cli.md `run`): which parameters feed the engines, and
 // through which in-kernel stages (a DM fetch + collect, a register-file store), found by following
 // the typed kernel's producer links (ir/lang/kernel.h Stage::producer / source).
 #pragma once

@@ -1,5 +1,5 @@
 // The analytic cycle model: a closed form over the loop nest's sizes and strides
-// (docs/cycle-model.md §2; contraction.md §10). Nothing here walks the cycles.
+// (docs/cycle-model.md §2; docs/contraction.md §10). Nothing here walks the cycles.
 #include "harness/cycles/cycle_model.h"
 #include "harness/cycles/model_params.h"
 
@@ -228,7 +228,7 @@ std::int64_t last_output(const ContractionProgram& p, AnalyticCycles& a, const I
   return corner_send(at_max);
 }
 
-// Utilisation (contraction.md §10).
+// Utilisation (docs/contraction.md §10).
 void utilisation(const ContractionProgram& p, AnalyticCycles& a) {
   const std::uint64_t n_mac = p.cycles, n_out = p.t3;
   const double lanes = static_cast<double>(detail::live_lanes(p)) / detail::kTu.lanes;

@@ -1,4 +1,4 @@
-// The Fetch Engine's sequencer (spec/datapath.md §5): per slice, read DM by the sequencer of §4
+// The Fetch Engine's sequencer (docs/datapath.md §5): per slice, read DM by the sequencer of §4
 // with Buf = the input `Time ⊗ Packet` and stream = (OutTime, OutPacket); derive read_size
 // (elements per DM read), reads per packet and cycles; refuse a configuration that has no legal
 // access size or that would read past its buffer (a read past the buffer is refused at
@@ -16,7 +16,7 @@
 
 namespace tujit::ir::datapath {
 
-/// datapath.md §2 execution contexts: the main-context fetch reads up to 32 B per access; the
+/// docs/datapath.md §2 execution contexts: the main-context fetch reads up to 32 B per access; the
 /// sub-context fetch always reads 8 B.
 enum class FetchContext : std::uint8_t { Main, Sub };
 

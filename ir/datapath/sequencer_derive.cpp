@@ -95,7 +95,7 @@ std::string buffer_digits_of(const FactorList& b0, const std::string& x) {
 }
 
 /// An unmatched stream digit: the axis of Buf it collides with, or none when the digit's values
-/// are disjoint from everything Buf holds of its axes (then it is a broadcast: datapath.md §4,
+/// are disjoint from everything Buf holds of its axes (then it is a broadcast: docs/datapath.md §4,
 /// "a fragment such as `N / 512` that Buf does not carry").
 std::optional<std::string> colliding_axis(const Factor& f, const Walk& w) {
   std::vector<std::string> ids;
@@ -129,7 +129,7 @@ Diagnostic collision_error(const Mapping& term, const Factor& f, const std::stri
                                  "stream term already read from the buffer `{}`",
                                  term.to_string(), digit_text(f), axis, w.buf.to_string()),
                      {"each buffer digit is consumed by one stream term: after a term is read its "
-                      "fragment becomes a placeholder `1 # extent` (datapath.md §4)",
+                      "fragment becomes a placeholder `1 # extent` (docs/datapath.md §4)",
                       fmt::format("buffer digits of {}: {}", axis, buffer_digits_of(w.b0, axis))});
   return seq_error(
       kIncompatibleDecomposition,
@@ -140,20 +140,21 @@ Diagnostic collision_error(const Mapping& term, const Factor& f, const std::stri
       {"an axis named by both the buffer and the stream must be split compatibly: the stream's "
        "pieces must be unions of pieces of a common refinement of both splits (buffer `A % 5, "
        "A / 5` cannot be read as `A % 3, A / 3`: 5 and 3 have no common refinement; "
-       "datapath.md §4)",
+       "docs/datapath.md §4)",
        fmt::format("buffer digits of {}: {}", axis, buffer_digits_of(w.b0, axis))});
 }
 
 Diagnostic padding_error(const Mapping& term, PaddingKind kind, const Walk& w) {
   if (w.mode == SeqMode::Write)
-    return seq_error(kStreamPaddingUnsupported,
-                     fmt::format("the stream term `{}` pads or slices what it writes into the "
-                                 "buffer `{}`; a write must cover each buffer cell from exactly "
-                                 "one stream position",
-                                 term.to_string(), w.buf.to_string()),
-                     {"write mode (commit, DMA write) takes unpadded, unsliced stream terms "
-                      "(datapath.md §4 'A write … rejects broadcast: every buffer cell is written "
-                      "from exactly one stream position')"});
+    return seq_error(
+        kStreamPaddingUnsupported,
+        fmt::format("the stream term `{}` pads or slices what it writes into the "
+                    "buffer `{}`; a write must cover each buffer cell from exactly "
+                    "one stream position",
+                    term.to_string(), w.buf.to_string()),
+        {"write mode (commit, DMA write) takes unpadded, unsliced stream terms "
+         "(docs/datapath.md §4 'A write … rejects broadcast: every buffer cell is written "
+         "from exactly one stream position')"});
   return seq_error(kStreamPaddingUnsupported,
                    fmt::format("the stream term `{}` declares {} padding, but a fetch reads "
                                "whatever memory holds past the fragment: only top padding (`#`) "
@@ -161,7 +162,7 @@ Diagnostic padding_error(const Mapping& term, PaddingKind kind, const Walk& w) {
                                term.to_string(), to_string(kind)),
                    {"reads may over-read top padding (arbitrary values); zero padding `#{0}` "
                     "and bottom padding `#{!}` make promises a fetch cannot keep "
-                    "(datapath.md §3 'Padding kinds')",
+                    "(docs/datapath.md §3 'Padding kinds')",
                     "fix: write `#` (top) in the stream, or fill the padding in memory and read "
                     "it as part of the buffer"});
 }
@@ -178,14 +179,14 @@ Diagnostic not_one_loop_error(const Mapping& term, const std::vector<SeqEntry>& 
        "the buffer `" +
            w.buf.to_string() +
            "` as a linear run, or its inner loops must tile n "
-           "(datapath.md §4)",
+           "(docs/datapath.md §4)",
        "fix: pad or slice a single axis piece (`B # 16`), or list the group's axes in their "
        "memory order"});
 }
 
 Result<TermOutcome> derive_term(const Mapping& term, const FactorList& cur, const Walk& w) {
   // The fragment is the term without its outer `# t` / `= r`: `A % 4 = 3` reads fragment `A % 4`
-  // with 3 iterations, `C # 16` reads `C` over 16 positions (datapath.md §4).
+  // with 3 iterations, `C # 16` reads `C` over 16 positions (docs/datapath.md §4).
   std::vector<Mapping> wrappers;
   Mapping x = term;
   while (x.kind() == Mapping::Kind::Padding || x.kind() == Mapping::Kind::Resize) {
@@ -234,7 +235,7 @@ Result<TermOutcome> derive_term(const Mapping& term, const FactorList& cur, cons
                                  "broadcast (several stream positions would write one cell)",
                                  term.to_string(), w.buf.to_string()),
                      {"every buffer cell is written from exactly one stream position "
-                      "(datapath.md §4)"});
+                      "(docs/datapath.md §4)"});
   out.buf_after = div.dividend.relaxed_residue;
   return out;
 }
@@ -274,7 +275,7 @@ Result<SequencerDerivation> derive_sequencer(const Mapping& buf, const Mapping& 
       step.term = term.to_string();
       step.in_packet = side == 1;
       step.broadcast = r->broadcast;
-      // One entry per term where the fragment is linear in Buf (datapath.md §4 "emit
+      // One entry per term where the fragment is linear in Buf (docs/datapath.md §4 "emit
       // (size(t) : stride)"); a fragment Buf holds in pieces keeps one entry per piece.
       std::vector<SeqEntry> outer_first(r->segs.rbegin(), r->segs.rend());
       outer_first = merge_contiguous(std::move(outer_first), kRngd.sequencer_max_loop_size);
@@ -296,7 +297,7 @@ Result<SequencerDerivation> derive_sequencer(const Mapping& buf, const Mapping& 
                                    "`{}` are never written",
                                    buf.to_string(), render_text(cur)),
                        {"a write covers every buffer cell from exactly one stream position "
-                        "(datapath.md §4)"});
+                        "(docs/datapath.md §4)"});
     }
   }
 
@@ -312,7 +313,7 @@ Result<SequencerDerivation> derive_sequencer(const Mapping& buf, const Mapping& 
                     "merging contiguous ones, but the table holds {}",
                     buf.to_string(), entries.size(), kRngd.sequencer_entries),
         {fmt::format("loops (outermost first): {}", entries_text(entries)),
-         "adjacent loops (n1:s1), (n2:s2) merge only when s1 == n2·s2 (datapath.md §4)",
+         "adjacent loops (n1:s1), (n2:s2) merge only when s1 == n2·s2 (docs/datapath.md §4)",
          "fix: keep axis pieces that are adjacent in memory adjacent (and in order) in the "
          "stream, or split the transfer into several"});
   for (std::size_t i = 0; i < entries.size(); ++i) {

@@ -1,4 +1,4 @@
-// Syntax tree of the kernel spec language (spec/kernel-language.md "Grammar"). It keeps only what
+// Syntax tree of the kernel spec language (docs/kernel-language.md §3). It keeps only what
 // can change a kernel's meaning; attributes, `use`, `extern crate`, lifetimes and driver
 // statements other than top-level `let`s (FileAst::driver) are dropped by the parser. Mapping
 // bodies stay as token ranges: they are parsed in sema (ir/lang/sema.cpp), once the axes and
@@ -105,7 +105,8 @@ struct TypeAlias {
   TypeExpr type;
 };
 
-/// `const NAME: ty = INT;` — usable as `{ NAME }` in mapping number positions (mapping.md D-15).
+/// `const NAME: ty = INT;` — usable as `{ NAME }` in mapping number positions (docs/mapping.md
+/// D-15).
 struct ConstItem {
   std::string name;
   SourceSpan name_span;
@@ -124,7 +125,7 @@ struct FileAst {
   std::vector<std::pair<std::string, SourceSpan>> skipped_refused;
 };
 
-/// The calls tujit recognises but does not simulate (kernel-language.md "Operations"):
+/// The calls tujit recognises but does not simulate (docs/kernel-language.md §6):
 /// `vector_*`, `cast`, `transpose`, `commit*`, `dma*`, `switch`, and the DMA moves `to_dm` /
 /// `to_hbm`.
 bool is_refused_operation(std::string_view method);

@@ -43,7 +43,7 @@ std::string_view to_string(StageOp op) {
 
 namespace {
 
-/// kernel-language.md "Diagnostics": several independent errors are reported, up to a limit.
+/// docs/kernel-language.md §8: several independent errors are reported, up to a limit.
 constexpr std::size_t kMaxErrors = 20;
 
 void finish(Diagnostics& ds) {
@@ -176,7 +176,7 @@ SpecAnalysis analyze(SourceBuffer source) {
   if (out.file.kernels.empty() && !has_errors(diags)) {
     Diagnostic d = make_error("E-PARSE-206", "no kernel in this file", SourceSpan{0, 0},
                               {"a kernel is a `fn` with at least one tensor-typed parameter "
-                               "(spec/kernel-language.md)"});
+                               "(docs/kernel-language.md §1)"});
     d.stage = "parse";
     diags.push_back(std::move(d));
   }

@@ -1,13 +1,13 @@
 #include "ir/lang/parser_impl.h"
 
-// Brackets, skipping, items and fn signatures (spec/kernel-language.md "Grammar": file, item,
+// Brackets, skipping, items and fn signatures (docs/kernel-language.md §3: file, item,
 // axes_decl, type_alias, fn_item, generics, params). Types, expressions and blocks are in
 // parser_syntax.cpp.
 
 namespace tujit::ir::lang {
 
 bool is_refused_operation(std::string_view m) {
-  // kernel-language.md "Operations": Vector Engine, Cast, Transpose, Commit and DMA calls.
+  // docs/kernel-language.md §6: Vector Engine, Cast, Transpose, Commit and DMA calls.
   return m.starts_with("vector_") || m == "cast" || m.starts_with("transpose") ||
          m.starts_with("commit") || m.starts_with("dma") || m == "switch" || m == "to_dm" ||
          m == "to_hbm";

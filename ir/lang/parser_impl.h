@@ -197,6 +197,8 @@ private:
   }
 
   TypeExpr parse_type(int);
+  TypeExpr parse_mapping_type(const Token& m);
+  TypeExpr parse_named_type(const Token& name);
 
   /// Lifetime arguments (`'l,`) carry no meaning for tujit.
   void skip_lifetime_args() {
@@ -215,6 +217,7 @@ private:
   void parse_args(std::size_t close, std::vector<Expr>& out);
 
   Expr parse_primary();
+  Expr parse_path(const Token& first);
 
   // ---- blocks -----------------------------------------------------------------------------
   void parse_block(std::size_t end, FnItem& fn) {

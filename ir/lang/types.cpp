@@ -21,7 +21,7 @@ constexpr TensorArg kTime = arg(Slot::Time, "Time");
 constexpr TensorArg kPacket = arg(Slot::Packet, "Packet");
 constexpr TensorArg kElement = arg(Slot::Element, "Element");
 
-// kernel-language.md "Tensor types"; BeginTensor as furiosa-opt's tensor/tu.rs.
+// docs/kernel-language.md §5; BeginTensor as furiosa-opt's tensor/tu.rs.
 constexpr TensorArg kStream[] = {kD, kChip, kCluster, kSlice, kTime, kPacket};
 constexpr TensorArg kTrf[] = {kD, kChip, kCluster, kSlice, kLane, kElement};
 constexpr TensorArg kVrf[] = {kD, kChip, kCluster, kSlice, kElement};

@@ -67,7 +67,7 @@ bool widen_cells(const std::uint32_t* bits, const CellState* state, std::uint64_
   return true;
 }
 
-// widen_bf16 (scalars.md §4.1) in select form: NaN → 0x7FC00000, zero / subnormal → signed
+// widen_bf16 (docs/scalars.md §4.1) in select form: NaN → 0x7FC00000, zero / subnormal → signed
 // zero, else the bits shifted by 16.
 inline std::uint32_t widen_bf16_select(std::uint32_t b) {
   const std::uint32_t h = b & 0xFFFFu;

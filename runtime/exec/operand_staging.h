@@ -1,8 +1,8 @@
 // Host-side staging of one slice of a contraction's operands for the JIT
 // (codegen/contraction_jit.h): every operand cell is widened ONCE to accumulator bits
 // (widen_to_accumulator is exact, so widening before the run is faithful to the interpreter's
-// per-product widening, contraction.md §2.1, scalars.md §5.4) and laid out the way the generated
-// code reads it:
+// per-product widening, docs/contraction.md §2.1, docs/scalars.md §5.4) and laid out the way the
+// generated code reads it:
 //   stream [|Time|·|Packet|]            one scalar per cell, broadcast to every lane
 //   TRF    [|Element|][kLaneVector]     the 8 lanes of one element are one vector (the
 //                                       hardware's Lane Broadcast, §5.4)
@@ -23,7 +23,7 @@
 
 namespace tujit::runtime::exec {
 
-/// Lanes of one staged TRF vector: the hardware's lane count (contraction.md §1), padded.
+/// Lanes of one staged TRF vector: the hardware's lane count (docs/contraction.md §1), padded.
 inline constexpr std::uint64_t kLaneVector = target::kRngd.lanes;
 inline constexpr std::uint32_t kPresent = 0xFFFFFFFFu;
 

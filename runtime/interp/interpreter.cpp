@@ -1,7 +1,5 @@
 #include "runtime/interp/interpreter.h"
 
-#include "runtime/scalar/bf16.h"
-#include "runtime/scalar/f8.h"
 #include "runtime/scalar/float_bits.h"
 
 #include <fmt/format.h>
@@ -55,19 +53,6 @@ void reduce_tree(ir::ScalarType acc, bool ftz, Operand* x, std::uint64_t g) {
 
 } // namespace
 
-std::uint32_t widen_to_accumulator(ir::ScalarType t, std::uint32_t bits) {
-  switch (t) {
-  case ir::ScalarType::BF16:
-    return widen_bf16(static_cast<std::uint16_t>(bits & 0xFFFFu));
-  case ir::ScalarType::F8E4M3:
-    return dec_e4m3(static_cast<std::uint8_t>(bits & 0xFFu));
-  case ir::ScalarType::F8E5M2:
-    return canonical(dec_e5m2(static_cast<std::uint8_t>(bits & 0xFFu)));
-  default:
-    return bits; // integers: the container holds the sign-extended value (device_image.h)
-  }
-}
-
 std::uint32_t acc_add(ir::ScalarType acc, std::uint32_t a, std::uint32_t b, bool ftz) {
   if (acc == ir::ScalarType::I32) return a + b; // u32 wrap = i32 two's complement
   return flush(canonical(f32_bits(f32_from_bits(a) + f32_from_bits(b))), ftz);
@@ -78,8 +63,8 @@ std::uint32_t acc_mul(ir::ScalarType acc, std::uint32_t a, std::uint32_t b, bool
   return flush(canonical(f32_bits(f32_from_bits(a) * f32_from_bits(b))), ftz);
 }
 
-Result<bool> check_operand_images(const ir::seq::ContractionProgram& p, const DeviceImage& stream,
-                                  const DeviceImage& trf) {
+Status check_operand_images(const ir::seq::ContractionProgram& p, const DeviceImage& stream,
+                            const DeviceImage& trf) {
   if (stream.dtype != p.stream_type || stream.spatial != p.spatial || stream.outer != p.time ||
       stream.inner != p.packet)
     return image_error(
@@ -98,7 +83,7 @@ Result<bool> check_operand_images(const ir::seq::ContractionProgram& p, const De
   // Every address the program can form must lie inside the images (a verified program's do; a
   // failure is a lowering bug, reported instead of read out of bounds).
   const std::uint64_t cells = p.columns * p.group;
-  if (cells == 0) return true;
+  if (cells == 0) return {};
   ir::seq::CycleWalker walk(p.cycle_nest);
   do {
     if (!p.is_cycle_live(walk.position())) continue;
@@ -110,7 +95,7 @@ Result<bool> check_operand_images(const ir::seq::ContractionProgram& p, const De
           "operand images",
           walk.position(), a.flit, a.trf, a.slot));
   } while (walk.advance());
-  return true;
+  return {};
 }
 
 Result<ContractionResult> run_contraction(const ir::seq::ContractionProgram& p,

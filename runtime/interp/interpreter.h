@@ -1,4 +1,4 @@
-// The reference interpreter of the Contraction Engine (spec/contraction.md §5.4, §6–§9): executes
+// The reference interpreter of the Contraction Engine (docs/contraction.md §5.4, §6–§9): executes
 // the Sequencer IR program (ir/seq/contraction_program.h) on per-slice device images, walking its
 // loop nests the way the sequencers' counters do, stage by stage and bit-exactly:
 //   Stream Adapter + TRF Sequencer + Multiplier: one packet of |OP| widened products per (lane,
@@ -13,6 +13,7 @@
 #include "ir/seq/contraction_program.h"
 #include "runtime/device/device_image.h"
 #include "runtime/interp/poison.h"
+#include "runtime/scalar/widen.h" // widen_to_accumulator: the Multiplier's widening
 
 #include <cstdint>
 #include <vector>
@@ -39,14 +40,8 @@ Result<ContractionResult> run_contraction(const ir::seq::ContractionProgram& pro
 
 /// E-RUN-102 unless the images' types and shapes are the program's operands (shared by every
 /// engine).
-Result<bool> check_operand_images(const ir::seq::ContractionProgram& program,
-                                  const DeviceImage& stream, const DeviceImage& trf);
-
-/// The Multiplier's widening of one device cell to the accumulator (§2.1, scalars.md §5.4):
-/// integers sign-extend (the container already holds the sign-extended value), bf16 widen_bf16
-/// (subnormals flushed, NaN canonical), f8 exact decode (NaN canonical). Returns the accumulator
-/// bits (i32 two's complement or f32).
-std::uint32_t widen_to_accumulator(ir::ScalarType t, std::uint32_t bits);
+Status check_operand_images(const ir::seq::ContractionProgram& program, const DeviceImage& stream,
+                            const DeviceImage& trf);
 
 /// One ⊕ / × of the accumulator type (§9.2, §9.3): f32 binary32 RNE with NaN canonicalised and,
 /// with `ftz`, a subnormal result flushed to signed zero; i32 wrap-around.

@@ -1,7 +1,7 @@
-// Poison analysis (DESIGN.md "Top padding holds arbitrary values"): which live output cells of a
-// contraction would, on hardware, have depended on the arbitrary content of a Top padding cell.
-// It reads only the operands' cell states, never their values, so every engine reports the same
-// poison for the same program and images.
+// Poison analysis (docs/design.md §5.4: top padding holds arbitrary values): which live output
+// cells of a contraction would, on hardware, have depended on the arbitrary content of a Top
+// padding cell. It reads only the operands' cell states, never their values, so every engine
+// reports the same poison for the same program and images.
 #pragma once
 
 #include "ir/seq/contraction_program.h"

@@ -438,7 +438,7 @@ Result<ContractionStages> find_contraction_stages(const ir::Kernel& k) {
   }
   return run_error("E-RUN-101", fmt::format("kernel `{}` has no contraction stage to run", k.name),
                    {"the stage executor runs contract_outer, contract_packet, contract_time and "
-                    "contract_lane (contraction.md §5–§8)"});
+                    "contract_lane (docs/contraction.md §5–§8)"});
 }
 
 Result<StageImage> exec_contraction_stages(const ir::Kernel& k, std::size_t first, std::size_t last,

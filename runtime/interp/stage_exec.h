@@ -1,4 +1,4 @@
-// Stage-by-stage executor of the Contraction Engine (spec/contraction.md §5–§9), written from the
+// Stage-by-stage executor of the Contraction Engine (docs/contraction.md §5–§9), written from the
 // spec's stage algorithms and independent of the Sequencer IR: each call takes the device image of
 // one stage's input tensor and produces the device image of its output tensor, laid out as
 // runtime/layout/layout.h lays out that tensor type:
@@ -13,7 +13,7 @@
 // (ContractOuter/Packet/Time tensors: outer = [Lane, Time] with Lane major, inner = Packet.)
 //
 // It exists for kernels whose chain is partial (they return a ContractOuter/Packet/Time tensor,
-// or start from one as a parameter: issue 5) and as an independent cross-check of the fused
+// or start from one as a parameter, docs/cli.md §6) and as an independent cross-check of the fused
 // interpreter (runtime/interp/interpreter.h). It materialises every intermediate tensor,
 // including the outer product, so it is meant for small kernels, not speed.
 //
@@ -75,7 +75,7 @@ struct StageImage {
 };
 
 struct StageOptions {
-  /// contraction.md §9.3: flush subnormal f32 products and sums to signed zero.
+  /// docs/contraction.md §9.3: flush subnormal f32 products and sums to signed zero.
   bool ftz_results = false;
 };
 

@@ -16,7 +16,7 @@ Diagnostic not_held(const ir::TensorType& type, std::string why) {
                     fmt::format("the output {} cannot be read back: {}", ir::to_string(type), why),
                     std::nullopt,
                     {"an output is read back over the coordinates its mappings reach: all of an "
-                     "axis, its first r coordinates, or every s-th one (spec/cli.md)"});
+                     "axis, its first r coordinates, or every s-th one (docs/cli.md §6)"});
 }
 
 /// Coordinates of row-major `off` over `axes`.

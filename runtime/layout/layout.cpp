@@ -31,7 +31,7 @@ bool mul_overflows(std::uint64_t a, std::uint64_t b) {
 }
 
 // The cells of one image dimension in dense form: per position, a state and (when Live) one
-// coordinate per logical axis. Pieces are combined major → minor as mapping.md §2 combine.
+// coordinate per logical axis. Pieces are combined major → minor as docs/mapping.md §2 combine.
 struct DenseDim {
   std::uint64_t size = 1;
   std::vector<CellState> state;
@@ -220,7 +220,7 @@ Result<LayoutCells> layout_cells(const ir::TensorType& type, const std::vector<i
     for (std::uint64_t o = 0; o < O; ++o) {
       for (std::uint64_t i = 0; i < I; ++i) {
         const std::uint64_t idx = (s * O + o) * I + i;
-        // combine: the most major non-index piece wins (mapping.md §2).
+        // combine: the most major non-index piece wins (docs/mapping.md §2).
         CellState st = ds->state[s];
         if (st == CellState::Live) st = dout->state[o];
         if (st == CellState::Live) st = din->state[i];
@@ -229,7 +229,7 @@ Result<LayoutCells> layout_cells(const ir::TensorType& type, const std::vector<i
         std::uint64_t off = 0;
         for (std::size_t a = 0; a < na; ++a) {
           c[a] = ds->coord[s * na + a] + dout->coord[o * na + a] + din->coord[i * na + a];
-          if (c[a] >= axes[a].size) // finalize: overshoot (mapping.md §2)
+          if (c[a] >= axes[a].size) // finalize: overshoot (docs/mapping.md §2)
             return make_error(
                 "E-RUN-002",
                 fmt::format("the cell at {} of {} overshoots axis {}: coordinate {} is not below "
@@ -320,7 +320,7 @@ Result<LogicalTensor> from_device(const DeviceImage& image, const ir::TensorType
           fmt::format("output element {} is not held by any live cell of {}",
                       t->coordinate_text(off), ir::to_string(type)),
           std::nullopt,
-          {"every coordinate of the output's axes must be produced (spec/cli.md: the output is "
+          {"every coordinate of the output's axes must be produced (docs/cli.md: the output is "
            "the logical tensor over the axes its mappings use); a mapping that holds only some "
            "digits of an axis leaves the others unwritten"});
   return std::move(t).value();

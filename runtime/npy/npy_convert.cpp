@@ -49,6 +49,28 @@ bool is_float_npy(NpyDtype d) {
   return d == NpyDtype::F4 || d == NpyDtype::F8;
 }
 
+// The .npy dtype an output of type `t` is written as: integers in the smallest signed width that
+// holds their values, u8 as u1, f32 as f4, bf16 as f4 (or its raw bits as u2), f8 and f4e2m1 as
+// their exact f32 values.
+NpyDtype npy_dtype_of(ir::ScalarType t, const NpyConvertOptions& opt) {
+  switch (ir::encoding(t)) {
+  case ir::Encoding::TwosComplement: {
+    const std::uint32_t bits = *ir::integer_value_bits(t);
+    return bits <= 8 ? NpyDtype::I1 : bits <= 16 ? NpyDtype::I2 : NpyDtype::I4;
+  }
+  case ir::Encoding::Unsigned:
+    return NpyDtype::U1;
+  case ir::Encoding::Bf16:
+    return opt.bf16_raw_bits ? NpyDtype::U2 : NpyDtype::F4;
+  case ir::Encoding::F8E4M3:
+  case ir::Encoding::F8E5M2:
+  case ir::Encoding::F4E2M1:
+  case ir::Encoding::F32:
+    return NpyDtype::F4;
+  }
+  return NpyDtype::F4;
+}
+
 } // namespace
 
 Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
@@ -128,32 +150,7 @@ NpyArray npy_from_tensor(const LogicalTensor& t, const NpyConvertOptions& opt) {
   auto put = [&](std::uint64_t v, std::uint32_t n) {
     for (std::uint32_t k = 0; k < n; ++k) a.data.push_back(static_cast<std::uint8_t>(v >> (8 * k)));
   };
-  switch (t.dtype) {
-  case ir::ScalarType::I32:
-    a.dtype = NpyDtype::I4;
-    break;
-  case ir::ScalarType::F32:
-    a.dtype = NpyDtype::F4;
-    break;
-  case ir::ScalarType::I4:
-  case ir::ScalarType::I5:
-  case ir::ScalarType::I8:
-    a.dtype = NpyDtype::I1;
-    break;
-  case ir::ScalarType::I9:
-  case ir::ScalarType::I16:
-    a.dtype = NpyDtype::I2;
-    break;
-  case ir::ScalarType::U8:
-    a.dtype = NpyDtype::U1;
-    break;
-  case ir::ScalarType::BF16:
-    a.dtype = opt.bf16_raw_bits ? NpyDtype::U2 : NpyDtype::F4;
-    break;
-  default:
-    a.dtype = NpyDtype::F4;
-    break; // f8 / f4e2m1: exact values as f32
-  }
+  a.dtype = npy_dtype_of(t.dtype, opt);
   const std::uint32_t w = npy_item_bytes(a.dtype);
   a.data.reserve(t.elements() * w);
   for (std::uint32_t b : t.bits) {

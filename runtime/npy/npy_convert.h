@@ -1,12 +1,12 @@
-// Logical tensors ⇄ .npy arrays (spec/cli.md `tujit run --input/--output`).
+// Logical tensors ⇄ .npy arrays (docs/cli.md `tujit run --input/--output`).
 //
 // Reading (npy → parameter type):
 // - float parameters (f32, bf16, f8e4m3, f8e5m2) take <f4 or <f8 data, rounded to the type with
 //   round to nearest even directly from the file's value (runtime/tensor/float_round.h, which
 //   also records why f8e5m2 uses RNE here rather than the Cast Engine rounding of
-//   scalars.md §4.3). A finite value beyond the type's largest finite value, or ±inf for f8e4m3
-//   (which has no infinity), is an error naming the element. NaN → the canonical NaN.
-//   bf16 may also be given as raw bits in <u2, only when `bf16_raw_bits` is set.
+//   docs/scalars.md §4.3). A finite value beyond the type's largest finite value, or ±inf for
+//   f8e4m3 (which has no infinity), is an error naming the element. NaN → the canonical NaN. bf16
+//   may also be given as raw bits in <u2, only when `bf16_raw_bits` is set.
 // - integer parameters take |i1 <i2 <i4 <i8 |u1 <u2 data; every value must lie in the type's
 //   range (i4 [-8, 7], …), else an error naming the first offending element and the range.
 // - the shape must equal the logical shape (axes in `axes!` declaration order), else an error

@@ -3,9 +3,8 @@
 #include "ir/verify/contract_packet.h"
 #include "runtime/layout/held_readback.h"
 #include "runtime/layout/layout.h"
-#include "runtime/scalar/bf16.h"
-#include "runtime/scalar/f8.h"
 #include "runtime/scalar/float_bits.h"
+#include "runtime/scalar/widen.h"
 
 #include <fmt/format.h>
 
@@ -16,19 +15,10 @@ namespace tujit::runtime {
 
 namespace {
 
-// The Multiplier's widening (contraction.md §2.1): hardware bf16 widening (subnormals flushed),
-// exact f8 decodes; integers sign-extended, minus the zero point.
+// The Multiplier's widening (docs/contraction.md §2.1) of a float operand: hardware bf16
+// widening (subnormals flushed), exact f8 decodes (runtime/scalar/widen.h).
 double widen_float(ir::ScalarType t, std::uint32_t bits) {
-  switch (t) {
-  case ir::ScalarType::BF16:
-    return static_cast<double>(f32_from_bits(widen_bf16(static_cast<std::uint16_t>(bits))));
-  case ir::ScalarType::F8E4M3:
-    return static_cast<double>(f32_from_bits(dec_e4m3(static_cast<std::uint8_t>(bits))));
-  case ir::ScalarType::F8E5M2:
-    return static_cast<double>(f32_from_bits(dec_e5m2(static_cast<std::uint8_t>(bits))));
-  default:
-    return static_cast<double>(f32_from_bits(bits));
-  }
+  return static_cast<double>(f32_from_bits(widen_bits(t, bits)));
 }
 
 // Row-major stride of `axis` in `t`, 0 when the tensor does not have it (broadcast).
@@ -113,7 +103,7 @@ EinsumWalks einsum_walks(OracleReference& ref, const LogicalTensor& a, const Log
 }
 
 // Σ term over the reduced coordinates of every output cell: integers wrapped to i32 (the
-// accumulator, contraction.md §9.1), floats in double with Σ |term| for the tolerance.
+// accumulator, docs/contraction.md §9.1), floats in double with Σ |term| for the tolerance.
 template <class IntTerm, class FloatTerm>
 void accumulate(OracleReference& ref, EinsumWalks& w, std::uint64_t n_out, IntTerm int_term,
                 FloatTerm float_term) {
@@ -214,7 +204,7 @@ Result<ToleranceModel> tolerance_model_for_kernel(const ir::Kernel& k) {
   if (!contraction)
     return make_error("E-ORACLE-002",
                       fmt::format("kernel {} has no contraction stage, so the float tolerance of "
-                                  "contraction.md §9.5 is undefined",
+                                  "docs/contraction.md §9.5 is undefined",
                                   k.name));
   ToleranceModel m;
   m.flits = 0; // a part of a chain without contract_time accumulates nothing across flits
@@ -293,7 +283,7 @@ held_reductions(const ir::TensorType& output, const std::vector<const ir::Tensor
   std::vector<HeldReduction> out;
   // One partial sum per block: the output holds every stride-th coordinate of an axis, each cell
   // summing its block (the block's other coordinates are contracted digits: a valid chain keeps
-  // every spatial digit in its output, contraction.md §3).
+  // every spatial digit in its output, docs/contraction.md §3).
   auto out_held = held_axes(output, out_axes);
   if (!out_held) return std::move(out_held).take_diagnostics();
   for (const auto& h : *out_held)

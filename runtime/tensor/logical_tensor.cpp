@@ -1,9 +1,9 @@
 #include "runtime/tensor/logical_tensor.h"
 
 #include "runtime/scalar/bf16.h"
-#include "runtime/scalar/f4e2m1.h"
 #include "runtime/scalar/f8.h"
 #include "runtime/scalar/float_bits.h"
+#include "runtime/scalar/widen.h"
 #include "runtime/tensor/float_round.h"
 
 #include <fmt/format.h>
@@ -157,17 +157,20 @@ void fill_random(LogicalTensor& t, std::uint64_t seed) {
     const float v = static_cast<float>(k) / 8388608.0f; // exact: 24 significant bits
     // bf16 / f8e4m3 (|v| < 1, no saturation): the literal RNE encoders equal round_double_to
     // on these exact values and are much cheaper (tensor_float_round_test checks this).
-    switch (t.dtype) {
-    case ir::ScalarType::F32:
+    switch (ir::encoding(t.dtype)) {
+    case ir::Encoding::F32:
       b = f32_bits(v);
       break;
-    case ir::ScalarType::BF16:
+    case ir::Encoding::Bf16:
       b = bf16_literal_from_f32(f32_bits(v));
       break;
-    case ir::ScalarType::F8E4M3:
+    case ir::Encoding::F8E4M3:
       b = enc_e4m3(f32_bits(v));
       break;
-    default:
+    case ir::Encoding::F8E5M2:
+    case ir::Encoding::TwosComplement: // integers and f4e2m1 were filled above
+    case ir::Encoding::Unsigned:
+    case ir::Encoding::F4E2M1:
       b = round_double_to(t.dtype, static_cast<double>(v)).bits;
       break;
     }
@@ -175,21 +178,20 @@ void fill_random(LogicalTensor& t, std::uint64_t seed) {
 }
 
 double element_value(ir::ScalarType t, std::uint32_t bits) {
-  switch (t) {
-  case ir::ScalarType::F32:
-    return static_cast<double>(f32_from_bits(bits));
-  case ir::ScalarType::BF16:
+  switch (ir::encoding(t)) {
+  case ir::Encoding::TwosComplement:
+  case ir::Encoding::Unsigned:
+    return static_cast<double>(element_integer(t, bits));
+  case ir::Encoding::Bf16: // the literal form: a stored subnormal is its value
     return static_cast<double>(
         f32_from_bits(bf16_literal_to_f32(static_cast<std::uint16_t>(bits))));
-  case ir::ScalarType::F8E4M3:
-    return static_cast<double>(f32_from_bits(dec_e4m3(static_cast<std::uint8_t>(bits))));
-  case ir::ScalarType::F8E5M2:
-    return static_cast<double>(f32_from_bits(dec_e5m2(static_cast<std::uint8_t>(bits))));
-  case ir::ScalarType::F4E2M1:
-    return static_cast<double>(f32_from_bits(dec_e2m1(static_cast<std::uint8_t>(bits))));
-  default:
-    return static_cast<double>(element_integer(t, bits));
+  case ir::Encoding::F8E4M3:
+  case ir::Encoding::F8E5M2:
+  case ir::Encoding::F4E2M1:
+  case ir::Encoding::F32:
+    return static_cast<double>(f32_from_bits(widen_bits(t, bits)));
   }
+  return 0.0;
 }
 
 std::int64_t element_integer(ir::ScalarType t, std::uint32_t bits) {

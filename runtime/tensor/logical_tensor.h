@@ -1,5 +1,5 @@
 // Logical tensors: a kernel parameter's (or output's) contents independent of any device layout
-// (spec/cli.md "Input .npy files hold the logical tensor"). Axes are the `axes!` axes the
+// (docs/cli.md §6). Axes are the `axes!` axes the
 // parameter's mappings name, in declaration order; elements are in C (row-major) order over
 // them. Element bits use the 32-bit container of runtime/device/device_image.h (integers
 // sign-extended, u8 zero-extended, bf16 / f8 codes in the low bits, f32 bits), so a layout
@@ -37,7 +37,7 @@ struct LogicalTensor {
 };
 
 /// The axes a tensor type's mappings name (every slot of its kind), in the declaration order of
-/// `table` (spec/cli.md).
+/// `table` (docs/cli.md §6).
 std::vector<ir::Axis> tensor_axes(const ir::TensorType& type, const ir::AxisTable& table);
 
 /// A zero-filled tensor, or an E-RUN-001 diagnostic when the element count overflows or
@@ -84,7 +84,7 @@ std::uint64_t parameter_seed(std::uint64_t run_seed, std::string_view name);
 /// - floats: uniform in [-1, 1) at 2^-23 resolution, rounded to the type with round to nearest
 ///   even (f8e5m2 included: see runtime/npy/npy_convert.h), never NaN or infinite. Values of
 ///   both signs of similar magnitude make sums cancel partially, so the f32 tolerance of
-///   contraction.md §9.5 is exercised without overflow.
+///   docs/contraction.md §9.5 is exercised without overflow.
 void fill_random(LogicalTensor& t, std::uint64_t seed);
 
 // ---------------------------------------------------------------------------------------------
@@ -98,7 +98,7 @@ double element_value(ir::ScalarType t, std::uint32_t bits);
 /// Integer elements as int64 (sign-extended container); 0 for floats.
 std::int64_t element_integer(ir::ScalarType t, std::uint32_t bits);
 
-/// The little-endian byte image of the tensor in logical order (spec/cli.md sha256): i8 / u8 /
+/// The little-endian byte image of the tensor in logical order (docs/cli.md sha256): i8 / u8 /
 /// f8 one byte, i16 / bf16 two, i32 / f32 four; the staging / nibble types use their host
 /// container (i4, i5, f4e2m1: one byte; i9: two bytes), as written to .npy.
 std::vector<std::uint8_t> tensor_bytes(const LogicalTensor& t);

@@ -1,4 +1,4 @@
-// The properties the libFuzzer targets of tests/fuzz/ check on every input (issue 10), shared
+// The properties the libFuzzer targets of tests/fuzz/ check on every input, shared
 // with tests/unit/fuzz_regression_test.cpp, which replays the saved crashers of
 // tests/corpus/fuzz/ through the same checks. Each returns nullopt when every property holds,
 // else a description of what broke (the fuzz target then aborts so libFuzzer keeps the input).

@@ -1,10 +1,10 @@
-// Random valid kernels built the way the book's strategies build them (contraction.md §11), for
-// the property tests of the checker and the differential tests of the engines (issue 6). Each
-// kernel is emitted as spec TEXT (kernel-language.md) so the front end, the verifiers, the
-// interpreter and the JIT all consume the same thing. Deterministic for a given seed.
+// Random valid kernels built the way the book's strategies build them (docs/contraction.md §11),
+// for the property tests of the checker and the differential tests of the engines. Each kernel is
+// emitted as spec TEXT (docs/kernel-language.md) so the front end, the verifiers, the interpreter
+// and the JIT all consume the same thing. Deterministic for a given seed.
 //
 // The space (each choice independent unless a hardware limit couples them):
-//   operand pair   every legal stream × TRF pair of contraction.md §2.1 (i4/i5 × i4/i5,
+//   operand pair   every legal stream × TRF pair of docs/contraction.md §2.1 (i4/i5 × i4/i5,
 //                  i8/i9 × i8/i9, f8e4m3², f8e5m2², bf16²);
 //   Lane           1/2/4/8 TRF lanes, the lane axis N possibly padded (`N # 4`, N = 3);
 //   PackSize       1 or 2 flits per packet (§5.1);
@@ -26,14 +26,14 @@
 //
 // What the DmFetch form cannot generate, and why:
 //   - zero padding in any fetched stream (`M #{0} 8`): a fetch stream term may only declare Top
-//     padding (E-FETCH-018, datapath.md §3), even where the DM buffer holds that very `#{0}`
+//     padding (E-FETCH-018, docs/datapath.md §3), even where the DM buffer holds that very `#{0}`
 //     digit; the DmFetch streams are Top-padded and the DM buffers hold `#` or `#{0}`;
 //   - a fetch packet that is not whole 8 B words (Collect's input rule, E-COLLECT-004), or whose
 //     contiguous part is not whole bytes (main) / 8 B words (sub) (E-FETCH-015): an i4 gather,
 //     a sub-context gather;
 //   - a padded axis with one live element (`K # 2`, K = 1) inside a sub-context packet: a
 //     one-element axis has no digit in the buffer's normal form, so the derivation reads `K # 2`
-//     as a stride-0 broadcast (datapath.md §4 "does not occur in Buf"), which leaves less than
+//     as a stride-0 broadcast (docs/datapath.md §4 "does not occur in Buf"), which leaves less than
 //     8 B contiguous (E-FETCH-015); such a TRF is fetched in the main context.
 //
 // Findings (spec-valid kernels today's code gets wrong; generated only on request, see
@@ -42,9 +42,9 @@
 //      M = 2, `B # 5` with B = 3): lowering fails with E-RUN-101 "internal: the packet-cycle
 //      boundaries do not nest";
 //   2. a padded K cut into a Time and a Packet digit (`K # 64 / 32`, `K # 64 % 32`, K = 54): the
-//      checker accepts (normal forms, mapping.md §4.2 exception (a)), the layout refuses with
+//      checker accepts (normal forms, docs/mapping.md §4.2 exception (a)), the layout refuses with
 //      E-RUN-002 "overshoots axis K" (it evaluates the surface `map`);
-//   3. zero padding of a K that lies only in OutPacket (`K #{0} 32`, K = 4): contraction.md §0
+//   3. zero padding of a K that lies only in OutPacket (`K #{0} 32`, K = 4): docs/contraction.md §0
 //      `strip` drops only Top padding (depth 5), the verifier's remove_padding drops any kind
 //      (depth 2);
 //   4. Top-padded whole reduced Time positions (`K # 32` in Time, K = 20, both operands Top):

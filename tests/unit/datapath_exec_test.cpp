@@ -1,6 +1,6 @@
-// Executing the data path from DM (issue 8): the Fetch sequencer's loop nest, the Fetch Adapter
-// and Collect, run by the interpreter (runtime/interp/fetch_exec.h), against an independent
-// computation — the Collect output's own layout (runtime/layout: mapping evaluation, no
+// Executing the data path from DM (docs/datapath.md §4–§8): the Fetch sequencer's loop nest, the
+// Fetch Adapter and Collect, run by the interpreter (runtime/interp/fetch_exec.h), against an
+// independent computation — the Collect output's own layout (runtime/layout: mapping evaluation, no
 // sequencer) of the same logical tensor — and end to end through `tujit run`'s pipeline.
 #include "harness/cli/run_kernel.h"
 #include "ir/seq/fetch_program.h"
@@ -156,7 +156,7 @@ TEST_CASE("datapath exec: every DM fetch chain of specs/ equals the direct layou
 
 TEST_CASE("datapath exec: the fetch reads DM in the sequencer's order, broadcast included",
           "[datapath-exec]") {
-  // A stride-0 entry re-reads: OutTime `[T, A]` over Buf `[A]` (datapath.md S5 shape, with a
+  // A stride-0 entry re-reads: OutTime `[T, A]` over Buf `[A]` (docs/datapath.md S5 shape, with a
   // one-flit packet) must give each A element T times, in time order.
   const std::string src = R"(
 use furiosa_opt_std::prelude::*;

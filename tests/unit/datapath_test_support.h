@@ -1,7 +1,7 @@
 // Shared helpers of the [datapath] tests: parsing test mappings, entry lists, and the brute-force
 // oracle of a sequencer configuration — for every stream position, the cell the mapping algebra
 // gives (Mapping::map of [Time, Packet]) must sit at the address the loops compute
-// (spec/datapath.md §4 "Model"), found independently by enumerating every buffer position.
+// (docs/datapath.md §4 "Model"), found independently by enumerating every buffer position.
 #pragma once
 
 #include "ir/datapath/sequencer_config.h"

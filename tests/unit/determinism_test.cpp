@@ -1,4 +1,4 @@
-// DESIGN.md "Determinism: same spec + seed ⇒ same bytes out" (issue 10): every kernel of
+// docs/design.md §5.6 "same spec + seed ⇒ same bytes out": every kernel of
 // specs/*.rs and specs/derived/*.rs that `tujit run` can feed, and a sample of generated kernels,
 // run through run_kernel with the same seed on both engines, with 1, 2 and 3 JIT threads, twice
 // (the second time from the JIT's object cache), and give the same output bytes, sha256, poison
@@ -98,7 +98,7 @@ bool check_deterministic(const ir::SpecFile& file, const ir::Kernel& k, const cl
     auto r = cli::run_kernel(file, k, ops, req);
     if (!first) {
       if (r) {
-        // The digest is of the output bytes (spec/cli.md), so equal digests are equal outputs.
+        // The digest is of the output bytes (docs/cli.md §6), so equal digests are equal outputs.
         CHECK(r->sha256 == runtime::sha256_hex(runtime::tensor_bytes(r->output)));
         base = programs_and_cycles(*r, k);
       }
@@ -165,7 +165,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 } // namespace
 
-TEST_CASE("same spec and seed give the same bytes; another seed other bytes", "[determinism]") {
+TEST_CASE("same spec and seed give the same bytes, another seed other bytes", "[determinism]") {
   std::size_t ran = 0;
   for_each_fed_corpus_kernel(
       [&](const ir::SpecFile& file, const ir::Kernel& k, const cli::RunOperands& ops) {
@@ -179,7 +179,7 @@ TEST_CASE("same spec and seed give the same bytes; another seed other bytes", "[
         CHECK(runtime::tensor_bytes(a.output) == runtime::tensor_bytes(b.output));
         CHECK(a.poisoned_outputs == b.poisoned_outputs);
         CHECK(a.simulated_macs == b.simulated_macs);
-        // The digest is of the output bytes (spec/cli.md), so equal digests are equal outputs.
+        // The digest is of the output bytes (docs/cli.md §6), so equal digests are equal outputs.
         CHECK(a.sha256 == runtime::sha256_hex(runtime::tensor_bytes(a.output)));
         const cli::RunOutcome c = run(file, k, ops, request(cli::Engine::Interp, 1, 8));
         CHECK(c.sha256 != a.sha256);

@@ -389,7 +389,7 @@ TEST_CASE("interp: operand pairs, PackSize, lanes, LaneModes and broadcasts matc
                   "1", "A, T", "A, T", "R"},
                  seed++);
   }
-  SECTION("TRF partial read with packet broadcast (contraction.md §11 ex 6)") {
+  SECTION("TRF partial read with packet broadcast (docs/contraction.md §11 ex 6)") {
     Chain c{"M = 4, K = 16, L = 2, O = 2, N = 8",
             "bf16",
             "bf16",
@@ -483,8 +483,8 @@ TEST_CASE("interp: images of the wrong shape or type are refused", "[interp]") {
 }
 
 TEST_CASE("interp: ftz_results flushes subnormal products and sums to signed zero", "[interp]") {
-  // contraction.md §9.3. d = 0 (K in Time), one product per flit: 2^-70 × ±2^-70 = ±2^-140 is a
-  // binary32 subnormal (below 2^-126). Off: kept, and the slot sum of two is 2^-139. On: each
+  // docs/contraction.md §9.3. d = 0 (K in Time), one product per flit: 2^-70 × ±2^-70 = ±2^-140 is
+  // a binary32 subnormal (below 2^-126). Off: kept, and the slot sum of two is 2^-139. On: each
   // product flushes to the zero of its sign, so the slot holds +0 + (+0) + (-0) = +0 and the
   // negative-only slot +0 + (-0) + (-0) = +0 as well (the +0 start, §9.2 step 2).
   Chain c;
@@ -525,9 +525,9 @@ TEST_CASE("interp: ftz_results flushes subnormal products and sums to signed zer
 
 TEST_CASE("interp: memory stays proportional to operands and outputs under a large broadcast",
           "[interp]") {
-  // Issue 5: no outer-product materialisation. B (256) lives only in the TRF and is broadcast
-  // in time (§5.1): 2·256·8·16 = 65,536 products from a 32-cell stream and a 32,768-cell TRF.
-  // Holding the products (4 B each) would take 256 KiB beyond the output image (5 B per cell,
+  // docs/design.md §5.5: no outer-product materialisation. B (256) lives only in the TRF and is
+  // broadcast in time (§5.1): 2·256·8·16 = 65,536 products from a 32-cell stream and a 32,768-cell
+  // TRF. Holding the products (4 B each) would take 256 KiB beyond the output image (5 B per cell,
   // every spatial position of the image) and the accumulator (4 B per cell); the interpreter
   // may use only a packet's worth on top.
   Chain c;

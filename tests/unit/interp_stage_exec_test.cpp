@@ -1,7 +1,7 @@
 // The stage-by-stage executor (runtime/interp/stage_exec.h, "[stage-exec]"):
 //   - on every corpus kernel with a complete chain and on generated kernels it gives the fused
 //     interpreter's output bit for bit, cell states and poison included (two independent
-//     implementations of contraction.md §5–§9);
+//     implementations of docs/contraction.md §5–§9);
 //   - the partial kernels of specs/ (Outer only, Lane Folder only) and small hand-written partial
 //     chains run and match values computed in the test from the logical tensors (float64 sums of
 //     small integers, products of bf16 values) or written out from the spec (tree pairing, flit
@@ -15,6 +15,7 @@
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/stage_exec.h"
 #include "runtime/layout/layout.h"
+#include "runtime/scalar/f8.h"
 #include "runtime/tensor/logical_tensor.h"
 
 #include <fmt/format.h>
@@ -121,14 +122,23 @@ const ir::Kernel& kernel_named(const ir::SpecFile& f, const std::string& name) {
 /// A small integer in [-4, 4] as a code of `t` (exact in every operand type and in f32).
 std::uint32_t small_code(ir::ScalarType t, std::int64_t v) {
   const float f = static_cast<float>(v);
-  switch (t) {
-  case ir::ScalarType::BF16:
+  switch (ir::encoding(t)) {
+  case ir::Encoding::Bf16:
     return runtime::f32_bits(f) >> 16;
-  case ir::ScalarType::F32:
+  case ir::Encoding::F32:
     return runtime::f32_bits(f);
-  default:
+  case ir::Encoding::TwosComplement:
+  case ir::Encoding::Unsigned:
     return static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
+  case ir::Encoding::F8E4M3: // small integers are exact in both f8 formats
+    return runtime::enc_e4m3(runtime::f32_bits(f));
+  case ir::Encoding::F8E5M2:
+    return runtime::enc_e5m2(runtime::f32_bits(f));
+  case ir::Encoding::F4E2M1: // never a contraction operand
+    break;
   }
+  FAIL("small_code: no encoder for " << ir::name(t));
+  return 0;
 }
 
 double code_value(ir::ScalarType t, std::uint32_t bits) {
@@ -154,7 +164,7 @@ double at(const LogicalTensor& t, const ir::Index& ix) {
 
 /// out[o] = Σ over every coordinate of the operands' axes that agrees with o of Π operand
 /// values (float64; axes absent from the output are summed). `from_plus_zero`: each sum starts at
-/// +0 (a Time Reducer slot, contraction.md §9.2), else at its first summand (a product or a
+/// +0 (a Time Reducer slot, docs/contraction.md §9.2), else at its first summand (a product or a
 /// Packet Reducer tree keeps the sign of a zero: -0 products sum to -0).
 std::vector<double> einsum(const std::vector<const LogicalTensor*>& ops,
                            const std::vector<ir::Axis>& out_axes, bool from_plus_zero) {
@@ -273,7 +283,7 @@ TEST_CASE("stage exec: generated kernels match the fused interpreter bit for bit
 }
 
 // ---------------------------------------------------------------------------------------------
-// Issue 5: every kernel of the corpus with a contraction stage runs
+// docs/cli.md §6: every kernel of the corpus with a contraction stage runs
 // ---------------------------------------------------------------------------------------------
 
 TEST_CASE("stage exec: every corpus kernel with a contraction stage runs and reads back",
@@ -333,7 +343,8 @@ TEST_CASE("stage exec: every corpus kernel with a contraction stage runs and rea
 
 TEST_CASE("stage exec: the Outer-only spec kernels give the elementwise products", "[stage-exec]") {
   // contract_outer sums nothing: each cell of the ContractOuterTensor is one product
-  // stream × TRF of the coordinates it holds (contraction.md §5.4); bf16 × bf16 is exact in f32.
+  // stream × TRF of the coordinates it holds (docs/contraction.md §5.4); bf16 × bf16 is exact in
+  // f32.
   for (const char* name :
        {"stream_adapter_example", "trf_sequencer_full_read", "trf_sequencer_partial_read"}) {
     INFO(name);
@@ -618,7 +629,7 @@ TEST_CASE("stage exec: partial chains from a ContractOuterTensor parameter", "[s
 TEST_CASE("stage exec: the Lane Folder drains in the spec's Interleaved / Sequential order",
           "[stage-exec]") {
   // A hand-made ContractTimeTensor image whose cell (l, u, c) holds a code naming it; the
-  // expected flits are produced by the loops of contraction.md §8 written out literally.
+  // expected flits are produced by the loops of docs/contraction.md §8 written out literally.
   const auto code = [](std::uint64_t l, std::uint64_t u, std::uint64_t c) {
     return static_cast<std::uint32_t>(0x01000000u + (l << 16) + (u << 8) + c);
   };

@@ -70,32 +70,39 @@ inline std::uint32_t code_from_hash(ir::ScalarType t, std::uint64_t h) {
     return static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
   }
   const float k = static_cast<float>(static_cast<int>(h % 9) - 4);
-  switch (t) {
-  case ir::ScalarType::BF16:
+  switch (ir::encoding(t)) {
+  case ir::Encoding::Bf16:
     return runtime::f32_bits(k) >> 16;
-  case ir::ScalarType::F8E4M3:
+  case ir::Encoding::F8E4M3:
     return runtime::enc_e4m3(runtime::f32_bits(k));
-  case ir::ScalarType::F8E5M2:
+  case ir::Encoding::F8E5M2:
     return runtime::enc_e5m2(runtime::f32_bits(k));
-  default:
+  case ir::Encoding::F32:
+  case ir::Encoding::F4E2M1:         // never an operand
+  case ir::Encoding::TwosComplement: // integers are handled above
+  case ir::Encoding::Unsigned:
     return runtime::f32_bits(k);
   }
+  return 0;
 }
 
 /// The value of a device code as a double (exact for every operand type).
 inline double code_value(ir::ScalarType t, std::uint32_t bits) {
-  switch (t) {
-  case ir::ScalarType::BF16:
+  switch (ir::encoding(t)) {
+  case ir::Encoding::Bf16:
     return runtime::f32_from_bits(runtime::widen_bf16(static_cast<std::uint16_t>(bits)));
-  case ir::ScalarType::F8E4M3:
+  case ir::Encoding::F8E4M3:
     return runtime::f32_from_bits(runtime::dec_e4m3(static_cast<std::uint8_t>(bits)));
-  case ir::ScalarType::F8E5M2:
+  case ir::Encoding::F8E5M2:
     return runtime::f32_from_bits(runtime::dec_e5m2(static_cast<std::uint8_t>(bits)));
-  case ir::ScalarType::F32:
+  case ir::Encoding::F32:
     return runtime::f32_from_bits(bits);
-  default:
+  case ir::Encoding::TwosComplement:
+  case ir::Encoding::Unsigned:
+  case ir::Encoding::F4E2M1: // never an operand
     return static_cast<double>(static_cast<std::int32_t>(bits));
   }
+  return 0.0;
 }
 
 /// Liveness of every spatial position (Chip × Cluster × Slice, flattened in that order).

@@ -51,7 +51,7 @@ void check_runs(const codegen::CompiledContraction& c, const ir::seq::Contractio
 
 } // namespace
 
-TEST_CASE("jit cache: a second compile is a hit; corrupt files are recompiled", "[jit]") {
+TEST_CASE("jit cache: a second compile is a hit, corrupt files are recompiled", "[jit]") {
   const auto p = bmatmul();
   const fs::path dir = fresh_dir("hit");
   auto jit = jit_in(dir);
@@ -130,7 +130,8 @@ TEST_CASE("jit: --emit llvm and --emit asm show the contraction function", "[jit
   REQUIRE(ir_text.ok());
   CHECK(ir_text->find("define") != std::string::npos);
   CHECK(ir_text->find("@tujit_contraction") != std::string::npos);
-  // No fast-math flag on any float operation (contraction.md §9.2: no reassociation, no fusion).
+  // No fast-math flag on any float operation (docs/contraction.md §9.2: no reassociation, no
+  // fusion).
   for (const char* op : {"fadd ", "fmul ", "call "})
     for (const char* flag : {"fast", "reassoc", "contract", "nnan", "ninf", "nsz", "arcp", "afn"})
       CHECK(ir_text->find(std::string(op) + flag) == std::string::npos);

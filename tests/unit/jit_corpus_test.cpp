@@ -95,7 +95,7 @@ TEST_CASE("jit: i32 accumulation wraps around like two's complement", "[jit]") {
 }
 
 TEST_CASE("jit corpus: ftz_results flushes like the interpreter on every f32 kernel", "[jit]") {
-  // contraction.md §9.3: with the switch on, every subnormal product and sum becomes a signed
+  // docs/contraction.md §9.3: with the switch on, every subnormal product and sum becomes a signed
   // zero. The adversarial values include raw codes of every exponent, and a third round of tiny
   // bf16 values makes products and sums below 2^-126 common.
   std::uint64_t seed = 5000, f32_kernels = 0, flushed_somewhere = 0;

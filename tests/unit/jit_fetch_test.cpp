@@ -361,7 +361,7 @@ TEST_CASE("jit fetch: checked code and 1, 2, 3 threads give the interpreter's im
   CHECK(run >= 15);
 }
 
-TEST_CASE("jit fetch: a cache hit runs identically; fetch and contraction keys never collide",
+TEST_CASE("jit fetch: a cache hit runs identically, fetch and contraction keys never collide",
           "[jit-fetch]") {
   std::vector<const CorpusFetch*> all;
   for (const CorpusFetch& f : corpus_fetches())

@@ -1,5 +1,5 @@
 // The random valid kernel generator (tests/support/kernel_gen.h) over the whole space the engines
-// support (issue 6: types × lane counts × PackSize × LaneMode × padding): every generated kernel
+// support (types × lane counts × PackSize × LaneMode × padding): every generated kernel
 // passes `tujit check` with the derived values the book's formulas give (computed by the
 // generator from its own choices), runs on the reference interpreter, agrees with the float64
 // oracle, and reports poisoned outputs exactly when a Top padding reaches a live output. The
@@ -102,7 +102,7 @@ stages_of(const Kernel& k, const verify::KernelCheck& kc, StageOp op) {
 }
 
 /// Checks `n` kernels of `form`: every one checks with zero diagnostics, with the book's derived
-/// values for the contraction and, for DM kernels, a legal read per fetch (datapath.md §5) and
+/// values for the contraction and, for DM kernels, a legal read per fetch (docs/datapath.md §5) and
 /// one 32 B flit per collected packet (§8).
 void check_generated(testing::KernelForm form, int n, Distribution& dist) {
   testing::KernelGenOptions opt;
@@ -112,7 +112,7 @@ void check_generated(testing::KernelForm form, int n, Distribution& dist) {
     auto g = gen.next();
     dist.add(g);
     INFO(g.description << "\n" << g.spec);
-    // Only legal operand pairs (contraction.md §2.1).
+    // Only legal operand pairs (docs/contraction.md §2.1).
     auto st = parse_scalar_type(g.features.stream_type);
     auto wt = parse_scalar_type(g.features.trf_type);
     REQUIRE((st && wt));
@@ -160,7 +160,7 @@ void check_generated(testing::KernelForm form, int n, Distribution& dist) {
     CHECK(fetches.size() == (dm ? 2u : 0u));
     CHECK(collects.size() == (dm ? 2u : 0u));
     for (const auto& [s, c] : fetches) {
-      // datapath.md §5: a read moves 1, 2, 4, 8, 16 or 32 B (the sub context exactly 8 B), a
+      // docs/datapath.md §5: a read moves 1, 2, 4, 8, 16 or 32 B (the sub context exactly 8 B), a
       // packet is whole reads, and no read leaves the buffer.
       const std::uint64_t bytes = number(*c, "read_bytes");
       CHECK((bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16 || bytes == 32));

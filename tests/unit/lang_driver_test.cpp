@@ -3,22 +3,19 @@
 // input the hardware refuses, is refused with the kernel.
 #include "ir/lang/kernel.h"
 #include "ir/verify/kernel_checker.h"
+#include "tests/support/text_file.h"
 
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 using namespace tujit;
 
 namespace {
 
 std::string lane_interleaved_text() {
-  std::ifstream in(std::filesystem::path(TUJIT_SOURCE_DIR) / "specs" / "lane_interleaved.rs");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return testing::read_text_file(std::filesystem::path(TUJIT_SOURCE_DIR) / "specs" /
+                                 "lane_interleaved.rs");
 }
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
@@ -46,7 +43,7 @@ std::uint32_t driver_offset(const std::string& text) {
 
 TEST_CASE("the driver's chain around a snippet is typed and verified", "[lang][kernel-check]") {
   // specs/lane_interleaved.rs: the Lane Folder alone; its driver builds the ContractTime input by
-  // contract_outer → contract_packet → contract_time (lane-folder.md).
+  // contract_outer → contract_packet → contract_time (furiosa-opt docs/src/computing-tensors/contraction-engine/lane-folder.md).
   const std::string text = lane_interleaved_text();
   auto a = analyze(text);
   REQUIRE(!has_errors(a.diagnostics));

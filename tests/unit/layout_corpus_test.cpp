@@ -1,7 +1,7 @@
 // Layouts on every tensor parameter (and declared return type) of every kernel in specs/ and
 // specs/derived/: to_device then from_device gives the seeded tensor back, and sampled cells
 // agree with an independent evaluation through the mapping library's own combine / finalize
-// (mapping.md §2–§3).
+// (docs/mapping.md §2–§3).
 #include "ir/lang/kernel.h"
 #include "runtime/layout/layout.h"
 #include "runtime/tensor/logical_tensor.h"

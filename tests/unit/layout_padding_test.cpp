@@ -1,5 +1,5 @@
 // Hand-built layouts with zero / top / bottom padding: cell states and contents at positions
-// worked out by hand from mapping.md §2–§3 (map, combine: the most major padding wins), and
+// worked out by hand from docs/mapping.md §2–§3 (map, combine: the most major padding wins), and
 // from_device's diagnostics for duplicated, missing and overshooting cells.
 #include "ir/mapping/syntax.h"
 #include "runtime/layout/layout.h"

@@ -1,6 +1,6 @@
 // The float64 oracle on small einsums worked out by hand: integers exact (with zero points and
 // i32 wrap-around), floats with broadcast output axes, the hardware widening's subnormal flush,
-// the tolerance bound of contraction.md §9.5 on a cancelling sum, and the applicability check.
+// the tolerance bound of docs/contraction.md §9.5 on a cancelling sum, and the applicability check.
 #include "ir/lang/kernel.h"
 #include "ir/mapping/syntax.h"
 #include "runtime/oracle/oracle.h"
@@ -70,7 +70,7 @@ TEST_CASE("oracle: integer einsum matches exactly", "[oracle]") {
 
 TEST_CASE("oracle: i32 wrap-around of a long integer sum", "[oracle]") {
   // 65536 products of (-128 - 127)·(-128 - 127) = 65025: 65025·65536 = 4261478400, which wraps
-  // to 4261478400 - 2^32 = -33488896 in the i32 accumulator (contraction.md §9.1).
+  // to 4261478400 - 2^32 = -33488896 in the i32 accumulator (docs/contraction.md §9.1).
   ir::Axis big{"K", 65536};
   LogicalTensor a{ScalarType::I8, {big}, std::vector<std::uint32_t>(65536, 0xFFFFFF80u)};
   auto ref = einsum_oracle({&a, 127}, {&a, 127}, {});
@@ -108,7 +108,7 @@ TEST_CASE("oracle: bf16 subnormals are flushed by the widening", "[oracle]") {
   auto b = bf16({K1}, {1.0f});
   auto ref = einsum_oracle({&a}, {&b}, {});
   REQUIRE(ref.ok());
-  CHECK(ref->value[0] == 0.0); // widen_bf16 flushes to zero (contraction.md §2.1)
+  CHECK(ref->value[0] == 0.0); // widen_bf16 flushes to zero (docs/contraction.md §2.1)
 }
 
 TEST_CASE("oracle: the tolerance on a cancelling float sum", "[oracle]") {
@@ -182,7 +182,7 @@ TEST_CASE("oracle: tolerance model of a corpus kernel", "[oracle]") {
   REQUIRE(spec.ok());
   auto m = tolerance_model_for_kernel(spec->kernels.at(0));
   REQUIRE(m.ok());
-  // contract_packet::<m![1]> on OP = m![1 # 16]: depth 0 (contraction.md §11 ex 1);
+  // contract_packet::<m![1]> on OP = m![1 # 16]: depth 0 (docs/contraction.md §11 ex 1);
   // contract_time: OT = [V / 16, K] (2·32 = 64 flits) → T2 = V / 16 (2): 32 flits per cell.
   CHECK(m->tree_depth == 0);
   CHECK(m->flits == 32);

@@ -1,7 +1,7 @@
-// Limits of issue 10: spec file size (E-LIMIT-001), deep nesting in the mapping and spec parsers
-// (a diagnostic, not a stack overflow), the memory footprint of `tujit run` checked before
-// allocating (E-LIMIT-002, harness/cli/run_limits.h), the --timeout watchdog (E-LIMIT-003) and the
-// option parsers of --max-bytes / --timeout.
+// Resource limits (docs/design.md §5.5, E-LIMIT in docs/errors.md): spec file size (E-LIMIT-001),
+// deep nesting in the mapping and spec parsers (a diagnostic, not a stack overflow), the memory
+// footprint of `tujit run` checked before allocating (E-LIMIT-002, harness/cli/run_limits.h), the
+// --timeout watchdog (E-LIMIT-003) and the option parsers of --max-bytes / --timeout.
 #include "harness/cli/run_input_axes.h"
 #include "harness/cli/run_limits.h"
 #include "ir/lang/kernel.h"

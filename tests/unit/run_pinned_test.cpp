@@ -52,16 +52,18 @@ std::uint32_t fixed_hash(const std::string& name, std::uint64_t offset) {
 /// A finite element of `t` from the hash: integers over the type's range (i32 over ±2^20),
 /// bf16 / f8 codes with a bounded exponent (never inf or NaN; subnormals of f8 included).
 std::uint32_t fixed_element(ir::ScalarType t, std::uint32_t h) {
-  switch (t) {
-  case ir::ScalarType::BF16: // sign, exponent 120..127 (magnitudes 2^-7 … <2), 7 fraction bits
+  switch (ir::encoding(t)) {
+  case ir::Encoding::Bf16: // sign, exponent 120..127 (magnitudes 2^-7 … <2), 7 fraction bits
     return ((h & 1u) << 15) | ((120u + ((h >> 1) & 7u)) << 7) | ((h >> 4) & 0x7Fu);
-  case ir::ScalarType::F8E4M3: // exponent fields 0..14: no NaN (0x7F / 0xFF)
+  case ir::Encoding::F8E4M3: // exponent fields 0..14: no NaN (0x7F / 0xFF)
     return ((h & 1u) << 7) | ((h >> 1) % 0x78u);
-  case ir::ScalarType::F8E5M2: // exponent fields 0..30: no inf / NaN
+  case ir::Encoding::F8E5M2: // exponent fields 0..30: no inf / NaN
     return ((h & 1u) << 7) | ((h >> 1) % 0x7Cu);
-  case ir::ScalarType::F32: // |v| in [2^-7, 2)
+  case ir::Encoding::F32: // |v| in [2^-7, 2)
     return ((h & 1u) << 31) | ((120u + ((h >> 1) & 7u)) << 23) | ((h >> 4) & 0x7FFFFFu);
-  default:
+  case ir::Encoding::TwosComplement: // integers: below
+  case ir::Encoding::Unsigned:
+  case ir::Encoding::F4E2M1: // never a kernel input
     break;
   }
   std::int64_t lo = -(std::int64_t{1} << 20), hi = std::int64_t{1} << 20;

@@ -109,10 +109,10 @@ TEST_CASE("round_double_to: RNE against the independent encoders", "[tensor]") {
     INFO(std::hex << x);
     auto bf = round_double_to(ScalarType::BF16, d);
     if (bf.status == FloatRounding::Status::Ok)
-      REQUIRE(bf.bits == bf16_literal_from_f32(x)); // scalars.md §4.1 literal form = plain RNE
+      REQUIRE(bf.bits == bf16_literal_from_f32(x)); // docs/scalars.md §4.1 literal form = plain RNE
     else
       REQUIRE((bf16_literal_from_f32(x) & 0x7FFFu) == 0x7F80u); // RNE overflows to inf
-    if (std::fabs(d) <= 448.0) // enc_e4m3 is RNE below its saturation (scalars.md §4.2)
+    if (std::fabs(d) <= 448.0) // enc_e4m3 is RNE below its saturation (docs/scalars.md §4.2)
       REQUIRE(round_double_to(ScalarType::F8E4M3, d).bits == enc_e4m3(x));
     REQUIRE(round_double_to(ScalarType::F32, d).bits == x);
   }
@@ -123,7 +123,7 @@ TEST_CASE("round_double_to: hand-worked ties, double rounding, overflow", "[tens
   // rounding once goes up to 0x3F81.
   CHECK(round_double_to(ScalarType::BF16, 1.0 + 0x1p-8 + 0x1p-30).bits == 0x3F81u);
   CHECK(round_double_to(ScalarType::BF16, 1.0 + 0x1p-8).bits == 0x3F80u);
-  // f8e5m2 by RNE (not the Cast Engine's half-up of scalars.md §4.3): 1.125 is the tie between
+  // f8e5m2 by RNE (not the Cast Engine's half-up of docs/scalars.md §4.3): 1.125 is the tie between
   // 1.0 (0x3C) and 1.25 (0x3D) → even 0x3C; 1.375 between 1.25 and 1.5 → even 0x3E.
   CHECK(round_double_to(ScalarType::F8E5M2, 1.125).bits == 0x3Cu);
   CHECK(round_double_to(ScalarType::F8E5M2, 1.375).bits == 0x3Eu);
