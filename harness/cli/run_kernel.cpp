@@ -171,8 +171,8 @@ void check_data_movement(const runtime::LogicalTensor& expected,
 /// A part of a chain that starts from a ContractOuter / Packet / Time tensor: the output sums the
 /// input over what the part reduces, or moves it (the Lane Folder alone).
 Status check_part_from_tensor(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                    const RunOperands& ops, const runtime::LogicalTensor& input,
-                                    const runtime::LogicalTensor& output, RunVerification& v) {
+                              const RunOperands& ops, const runtime::LogicalTensor& input,
+                              const runtime::LogicalTensor& output, RunVerification& v) {
   auto held = runtime::held_reductions(ops.output_type(kernel), {&*ops.stream->tensor}, file.axes);
   if (!held) {
     v.oracle_not_applicable = held.diagnostics().front().message;
@@ -315,8 +315,8 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
       return out;
     }
   }
-  // The other engine from the same inputs: the two must agree bit for bit (docs/design.md §5.3), on the
-  // collected streams and TRF as well as on the output.
+  // The other engine from the same inputs: the two must agree bit for bit (docs/design.md §5.3), on
+  // the collected streams and TRF as well as on the output.
   if (!partial) {
     const Engine other = req.engine == Engine::Jit ? Engine::Interp : Engine::Jit;
     v.other_engine = engine_name(other);

@@ -93,7 +93,8 @@ struct PartStages {
   const ir::Stage* lane = nullptr;
 };
 
-// The Outer stage's fields (docs/contraction.md §5): the stream, the TRF operand and the packet cycles.
+// The Outer stage's fields (docs/contraction.md §5): the stream, the TRF operand and the packet
+// cycles.
 Result<ir::verify::ContractOuterDerived> outer_fields(const ir::Stage& outer,
                                                       ContractionProgram& p) {
   auto d = ir::verify::verify_contract_outer(

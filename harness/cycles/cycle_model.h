@@ -22,8 +22,8 @@
 
 namespace tujit::cycles {
 
-/// The pipeline stages the models count (docs/contraction.md §3 stage names; `fetch` is the stream's
-/// flit supply, one DM read per busy cycle (docs/cycle-model.md M13), `trf_read` the TRF
+/// The pipeline stages the models count (docs/contraction.md §3 stage names; `fetch` is the
+/// stream's flit supply, one DM read per busy cycle (docs/cycle-model.md M13), `trf_read` the TRF
 /// Sequencer, `trf_store` a TRF store (in a contraction chain: the concurrent store into the other
 /// half), `collect` the Collect Engine's flits and `vrf_store` a VRF store of a data-path command
 /// (docs/cycle-model.md §7)).
@@ -82,8 +82,8 @@ struct CycleOptions {
 bool runs_stage(const CycleOptions& o, Stage s);
 
 /// Cycles the Fetch Adapter adds to a fetch's first flit: a cast to another type or a zero-point
-/// subtraction (furiosa-opt docs/src/computing-tensors/fetch-adapter.md "1 to 2 cycles", docs/cycle-model.md M8); an identity cast
-/// converts nothing and adds none.
+/// subtraction (furiosa-opt docs/src/computing-tensors/fetch-adapter.md "1 to 2 cycles",
+/// docs/cycle-model.md M8); an identity cast converts nothing and adds none.
 std::uint32_t adapter_latency(const ir::seq::FetchProgram& f);
 
 /// Options the kernel implies: a `to_trf` feeding the chain's TRF operand → concurrent store; a

@@ -76,10 +76,11 @@ CycleOptions cycle_options_for(const ir::Kernel& kernel, const ir::Stage& outer)
   CycleOptions o;
   for (const auto& s : kernel.stages) {
     // A to_trf that makes the chain's TRF operand: the kernel refills the TRF, so in steady state
-    // the next operand is stored into the other half while this one is read (furiosa-opt docs/src/computing-tensors/register-files.md
-    // "Double Buffering"), at the rate its own fetch delivers it.
-    // Only an operand that fits a half can be double-buffered (docs/contraction.md §4.2 [PROP]: a
-    // larger one takes the Full region, and its store must finish before the chain reads it).
+    // the next operand is stored into the other half while this one is read (furiosa-opt
+    // docs/src/computing-tensors/register-files.md "Double Buffering"), at the rate its own fetch
+    // delivers it. Only an operand that fits a half can be double-buffered (docs/contraction.md
+    // §4.2 [PROP]: a larger one takes the Full region, and its store must finish before the chain
+    // reads it).
     if (s.op == ir::StageOp::ToTrf && outer.trf && !outer.trf_name.empty() &&
         s.bound_to == outer.trf_name) {
       o.concurrent_store = trf_operand_bytes(*outer.trf) * 2 <= target::kRngd.trf_capacity_bytes;
@@ -93,8 +94,9 @@ CycleOptions cycle_options_for(const ir::Kernel& kernel, const ir::Stage& outer)
   }
   // The fetch that feeds the stream (docs/datapath.md §5, §8): the Fetch Engine reads read_size
   // elements per cycle, reads_per_packet reads per packet, and Collect makes flits_per_packet
-  // flits of it; a cast in its Fetch Adapter delays the first flit (furiosa-opt docs/src/computing-tensors/fetch-adapter.md). A chain
-  // whose fetch does not lower keeps the one-flit-per-cycle stream (the verifiers report why).
+  // flits of it; a cast in its Fetch Adapter delays the first flit (furiosa-opt
+  // docs/src/computing-tensors/fetch-adapter.md). A chain whose fetch does not lower keeps the
+  // one-flit-per-cycle stream (the verifiers report why).
   if (auto f = fetch_of_chain(kernel, outer.chain)) {
     o.fetch_read_size = f->read_size;
     o.fetch_reads_per_packet = f->reads_per_packet;

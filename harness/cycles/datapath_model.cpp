@@ -17,10 +17,11 @@ std::uint64_t fetch_reads(const DataPathCommand& c) {
   return c.fetch ? c.fetch->time * c.fetch->reads_per_packet : 0;
 }
 
-// A TRF store's placement from its shape (furiosa-opt docs/src/computing-tensors/register-files.md; docs/contraction.md §4.1 [MODEL] layout):
-// lane l takes flits l·FPL … (l+1)·FPL − 1, flit j of a lane at byte 32·j of the lane, so rows of
-// 64 B hold two flits, bank 0 then bank 1. A tensor that fits half the file goes to a half
-// (furiosa-opt docs/src/scheduling/tuning.md), leaving the other half for the next operand; a larger one takes Full.
+// A TRF store's placement from its shape (furiosa-opt docs/src/computing-tensors/register-files.md;
+// docs/contraction.md §4.1 [MODEL] layout): lane l takes flits l·FPL … (l+1)·FPL − 1, flit j of a
+// lane at byte 32·j of the lane, so rows of 64 B hold two flits, bank 0 then bank 1. A tensor that
+// fits half the file goes to a half (furiosa-opt docs/src/scheduling/tuning.md), leaving the other
+// half for the next operand; a larger one takes Full.
 TrfPlacement trf_placement(const DataPathCommand& c) {
   TrfPlacement t;
   const std::uint64_t fpl = c.flits / std::max<std::uint64_t>(1, c.lanes);
@@ -33,8 +34,8 @@ TrfPlacement trf_placement(const DataPathCommand& c) {
   return t;
 }
 
-// The Fetch sequencer's stream positions, one DM read at a time (docs/datapath.md §4, §5): a read takes
-// the next positions of the current packet whose addresses go up by one (a contiguous run) or
+// The Fetch sequencer's stream positions, one DM read at a time (docs/datapath.md §4, §5): a read
+// takes the next positions of the current packet whose addresses go up by one (a contiguous run) or
 // stay put (a broadcast), at most read_size of them.
 class ReadCursor {
 public:

@@ -6,8 +6,8 @@
 //
 // Two independent answers, as for a contraction chain:
 // - datapath_analytic(): the closed form `L_adapter + max(flits, |Time|·reads_per_packet)`
-//   (docs/datapath.md §5: one read of read_size elements per cycle; every engine after the fetch moves
-//   one flit per cycle);
+//   (docs/datapath.md §5: one read of read_size elements per cycle; every engine after the fetch
+//   moves one flit per cycle);
 // - datapath_trace(): walks the Fetch sequencer's address stream (ir::seq::FetchProgram::sequencer)
 //   cycle by cycle — each DM read takes the next positions of the packet whose addresses are
 //   contiguous (or one broadcast address), up to read_size; a flit leaves Collect once the reads
@@ -38,7 +38,8 @@ struct DataPathCommand {
   bool short_command() const { return fetch && fetch->short_command.has_value(); }
 };
 
-/// Where a TRF store lands (furiosa-opt docs/src/computing-tensors/register-files.md "Double Buffering"; docs/cycle-model.md M14).
+/// Where a TRF store lands (furiosa-opt docs/src/computing-tensors/register-files.md "Double
+/// Buffering"; docs/cycle-model.md M14).
 struct TrfPlacement {
   std::string region;              // "FirstHalf" (fits 32 KiB: double-bufferable) or "Full"
   std::uint64_t rows_per_lane = 0; // rows of the lane's banks the flits fill (32 B per bank)

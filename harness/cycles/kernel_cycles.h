@@ -2,12 +2,12 @@
 // Tensor Unit command; a command is timed by the model of its form — a contraction chain or a
 // part of one (cycle_model.h, chain_part.h), or a data-path command: a fetch and collect, a TRF /
 // VRF store, the StoTRF / StoVRF short command (datapath_model.h) — both analytically and by its
-// trace. The commands are then scheduled the way furiosa-opt docs/src/scheduling/schedule.md describes: the stages of
-// one command overlap (the command's own model), commands of one context run one after the
-// other, commands of different contexts overlap unless one reads what the other writes; a
-// TRF store that fits half the file is double-buffered when the kernel repeats, so in steady
-// state the store of the next operand overlaps this pass's contraction (furiosa-opt docs/src/computing-tensors/register-files.md
-// "Double Buffering").
+// trace. The commands are then scheduled the way furiosa-opt docs/src/scheduling/schedule.md
+// describes: the stages of one command overlap (the command's own model), commands of one context
+// run one after the other, commands of different contexts overlap unless one reads what the other
+// writes; a TRF store that fits half the file is double-buffered when the kernel repeats, so in
+// steady state the store of the next operand overlaps this pass's contraction (furiosa-opt
+// docs/src/computing-tensors/register-files.md "Double Buffering").
 #pragma once
 
 #include "harness/cycles/chain_part.h"

@@ -114,7 +114,8 @@ TEST_CASE("tujit cycles times a register-file load, a partial chain and a two-co
           "[cli-cycles]") {
   {
     // specs/store_vrf.rs: 64 i32 = 256 B = 8 flits from a CollectTensor parameter, one per cycle
-    // into the VRF (furiosa-opt docs/src/computing-tensors/register-files.md); one engine to configure.
+    // into the VRF (furiosa-opt docs/src/computing-tensors/register-files.md); one engine to
+    // configure.
     auto r = tujit_cli({"cycles", spec("specs/store_vrf.rs"), "--json"});
     INFO(r.out << r.err);
     REQUIRE(r.status == kExitOk);
@@ -127,8 +128,8 @@ TEST_CASE("tujit cycles times a register-file load, a partial chain and a two-co
     CHECK(doc["schedule"]["analytic"]["total"] == 8 + doc["commands"][0]["setup"].get<int>());
   }
   {
-    // specs/lane_interleaved.rs, the Lane Folder alone (docs/contraction.md §11 ex 9): the ContractTime
-    // buffer of |M|·|P| = 64 slots drains one 8-lane flit per cycle.
+    // specs/lane_interleaved.rs, the Lane Folder alone (docs/contraction.md §11 ex 9): the
+    // ContractTime buffer of |M|·|P| = 64 slots drains one 8-lane flit per cycle.
     auto r = tujit_cli({"cycles", spec("specs/lane_interleaved.rs"), "--json"});
     INFO(r.out << r.err);
     REQUIRE(r.status == kExitOk);
@@ -140,8 +141,9 @@ TEST_CASE("tujit cycles times a register-file load, a partial chain and a two-co
   }
   {
     // specs/derived/gemm_kernel.rs: the sub context stores b (J % 32 × K = 32 × 64 bf16 = 4096 B)
-    // reading 8 B per cycle (furiosa-opt docs/src/moving-tensors/fetch-engine.md: the sub-context read size) = 512 cycles, then the
-    // main context's chain, which reads that TRF: one after the other.
+    // reading 8 B per cycle (furiosa-opt docs/src/moving-tensors/fetch-engine.md: the sub-context
+    // read size) = 512 cycles, then the main context's chain, which reads that TRF: one after the
+    // other.
     auto r = tujit_cli({"cycles", spec("specs/derived/gemm_kernel.rs"), "--json"});
     INFO(r.out << r.err);
     REQUIRE(r.status == kExitOk);

@@ -110,9 +110,10 @@ TEST_CASE("every kernel of specs/ is timed, analytic and trace within 2% per com
 }
 
 TEST_CASE("the fetch engine's read size sets a collect command's cycles", "[cycles]") {
-  // furiosa-opt docs/src/moving-tensors/fetch-engine.md "Packet padding": the same 30-byte f8e4m3 tensor in 15, 3 and 1 reads of 8,
-  // 16 and 32 B; each padded packet is one flit. The DM tensor is padded to 64 elements so the
-  // padded packets over-read inside it (tujit refuses a read past the buffer, E-FETCH-016).
+  // furiosa-opt docs/src/moving-tensors/fetch-engine.md "Packet padding": the same 30-byte f8e4m3
+  // tensor in 15, 3 and 1 reads of 8, 16 and 32 B; each padded packet is one flit. The DM tensor is
+  // padded to 64 elements so the padded packets over-read inside it (tujit refuses a read past the
+  // buffer, E-FETCH-016).
   const std::string axes = "A = 3, B = 5, C = 2";
   for (const auto& [t, p, t2, p2, cycles_expected] :
        std::vector<std::tuple<std::string, std::string, std::string, std::string, int>>{
@@ -158,9 +159,10 @@ TEST_CASE("a TRF store lands in one half when it fits, one flit per cycle per la
 }
 
 TEST_CASE("the StoTRF short command sets up in fewer cycles than the full path", "[cycles]") {
-  // furiosa-opt docs/src/computing-tensors/register-files.md: the short command "trades arbitrary-layout support for lower setup
-  // overhead". specs/derived/valid_unit_time_lane.rs copies one contiguous 32 B run (StoTRF);
-  // gemm_kernel's store reorders J, so it takes fetch → collect → to_trf.
+  // furiosa-opt docs/src/computing-tensors/register-files.md: the short command "trades
+  // arbitrary-layout support for lower setup overhead". specs/derived/valid_unit_time_lane.rs
+  // copies one contiguous 32 B run (StoTRF); gemm_kernel's store reorders J, so it takes fetch →
+  // collect → to_trf.
   auto short_file = ir::load_spec(spec_path("specs/derived/valid_unit_time_lane.rs"));
   auto full_file = ir::load_spec(spec_path("specs/derived/gemm_kernel.rs"));
   REQUIRE(short_file);

@@ -43,7 +43,8 @@ std::uint32_t driver_offset(const std::string& text) {
 
 TEST_CASE("the driver's chain around a snippet is typed and verified", "[lang][kernel-check]") {
   // specs/lane_interleaved.rs: the Lane Folder alone; its driver builds the ContractTime input by
-  // contract_outer → contract_packet → contract_time (furiosa-opt docs/src/computing-tensors/contraction-engine/lane-folder.md).
+  // contract_outer → contract_packet → contract_time (furiosa-opt
+  // docs/src/computing-tensors/contraction-engine/lane-folder.md).
   const std::string text = lane_interleaved_text();
   auto a = analyze(text);
   REQUIRE(!has_errors(a.diagnostics));
