@@ -19,7 +19,7 @@
 namespace tujit::codegen {
 
 /// Bump when the code generator's output for a given program changes.
-inline constexpr std::uint32_t kCodegenVersion = 2;
+inline constexpr std::uint32_t kCodegenVersion = 3;
 
 /// The cache directory: `configured` if not empty, else $TUJIT_CACHE_DIR, else
 /// $XDG_CACHE_HOME/tujit, else $HOME/.cache/tujit; nullopt when none can be formed.

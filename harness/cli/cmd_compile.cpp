@@ -1,13 +1,13 @@
 // `tujit compile FILE [--kernel NAME] --emit seq|llvm|asm [-o PATH] [--force] [--checked]`
-// (docs/cli.md §5): the kernel's Sequencer IR program, the LLVM IR the JIT generates for it after
-// optimisation, or the host assembly. Output goes to stdout, or atomically to PATH (an existing
-// file is kept unless --force).
+// (docs/cli.md): the Sequencer IR program `tujit run` executes for the kernel (its chain and the
+// address streams of its operands and output, with random inputs over their tiles), the LLVM IR
+// the JIT generates for it after optimisation, or the host assembly. Output goes to stdout, or
+// atomically to PATH (an existing file is kept unless --force).
 #include "codegen/contraction_jit.h"
-#include "codegen/fetch_jit.h"
 #include "harness/cli/check_report.h"
 #include "harness/cli/command.h"
-#include "ir/seq/fetch_program.h"
 #include "ir/seq/lower_contraction.h"
+#include "ir/seq/run_program.h"
 #include "runtime/npy/npy.h"
 
 #include <boost/program_options.hpp>
@@ -45,30 +45,34 @@ int run_compile(const std::vector<std::string>& args, CommandIO& io) {
     for (const auto& d : ds) io.err << render(d, &src);
     return status;
   };
-  auto fetches = ir::seq::lower_fetches(*kernel);
-  if (!fetches) return show(fetches.diagnostics(), kExitUserError);
-  auto program = ir::seq::lower_contraction(*kernel);
-  // A kernel that only moves data from DM has no contraction program; its fetches are the IR.
-  if (!program && fetches->empty()) return show(program.diagnostics(), kExitUserError);
+  auto ops = ir::seq::find_run_operands(*kernel);
+  if (!ops) return show(ops.diagnostics(), kExitUserError);
   const bool checked = vm.count("checked") > 0;
   std::string text;
-  if (emit == "seq") {
-    for (const auto& f : *fetches) text += ir::seq::to_text(f) + "\n";
-    if (program) text += ir::seq::to_text(*program);
-  } else {
-    // One module per program: the fetch chains first, then the contraction.
-    const bool llvm = emit == "llvm";
-    for (const auto& f : *fetches) {
-      auto generated =
-          llvm ? codegen::emit_llvm_ir(f, checked) : codegen::emit_assembly(f, checked);
-      if (!generated) return show(generated.diagnostics(), kExitInternal);
-      text += *generated;
+  if (ops->shape == ir::seq::RunShape::Partial) {
+    // Part of a chain runs on the stage-by-stage executor: its chain is the only program.
+    auto fetches = ir::seq::lower_fetches(*kernel);
+    if (!fetches) return show(fetches.diagnostics(), kExitUserError);
+    if (emit != "seq") {
+      io.err << "tujit compile: kernel '" << kernel->name
+             << "' runs part of a contraction chain on the stage-by-stage interpreter; there is "
+                "no generated code to show (--emit seq shows its programs)\n";
+      return kExitUserError;
     }
-    if (program) {
-      auto generated = llvm ? codegen::emit_llvm_ir(*program, checked)
-                            : codegen::emit_assembly(*program, checked);
+    for (const auto& f : *fetches) text += ir::seq::to_text(f) + "\n";
+    if (auto chain = ir::seq::lower_contraction(*kernel)) text += ir::seq::to_text(*chain);
+  } else {
+    auto tiles = ir::seq::input_tiles(c.analysis->file, *kernel, *ops);
+    if (!tiles) return show(tiles.diagnostics(), kExitUserError);
+    auto program = ir::seq::lower_run(c.analysis->file, *kernel, *ops, *tiles, false);
+    if (!program) return show(program.diagnostics(), kExitUserError);
+    if (emit == "seq") {
+      text = ir::seq::to_text(*program);
+    } else {
+      auto generated = emit == "llvm" ? codegen::emit_llvm_ir(*program, checked)
+                                      : codegen::emit_assembly(*program, checked);
       if (!generated) return show(generated.diagnostics(), kExitInternal);
-      text += *generated;
+      text = std::move(*generated);
     }
   }
   if (!vm.count("output")) {

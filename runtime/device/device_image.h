@@ -8,6 +8,7 @@
 // docs/scalars.md §2 widened to 32 bits, so one code path serves every type.
 #pragma once
 
+#include "ir/types/cell_state.h"
 #include "ir/types/scalar_type.h"
 
 #include <cstdint>
@@ -15,13 +16,8 @@
 
 namespace tujit::runtime {
 
-/// What a device cell holds (docs/design.md §5.4: top padding holds arbitrary values).
-enum class CellState : std::uint8_t {
-  Live,   // a logical element
-  Zero,   // `#{0}` padding, or Collect's zero fill: holds 0
-  Top,    // `#` padding: arbitrary content on hardware; filled with a poison value here
-  Bottom, // `#{!}` padding or out of bounds: never read
-};
+/// What a device cell holds (ir/types/cell_state.h).
+using CellState = ir::CellState;
 
 /// The poison bits written into Top cells: a quiet NaN with a recognisable payload for floats,
 /// a marked pattern for integers. Engines never branch on these values; poison is tracked by

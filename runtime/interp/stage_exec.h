@@ -51,6 +51,7 @@
 #pragma once
 
 #include "ir/lang/kernel.h"
+#include "ir/seq/run_operands.h"
 #include "ir/support/diagnostic.h"
 #include "runtime/device/device_image.h"
 
@@ -99,25 +100,6 @@ Result<StageImage> exec_contract_time(const ir::Stage& time, const StageImage& i
 /// input is a parameter (no remembered pre-reduce Time) the verifier assumes nothing was reduced,
 /// as the kernel checker does; the fold itself does not depend on it.
 Result<StageImage> exec_contract_lane(const ir::Stage& lane, const StageImage& in);
-
-/// The contraction stages (indices into kernel.stages) from `first` to `last` along the producer
-/// links, in execution order: each stage reads the output of the one before it, and the ops are
-/// consecutive steps of contract_outer → contract_packet → contract_time → contract_lane.
-/// E-RUN-101 otherwise.
-Result<std::vector<std::size_t>> contraction_path(const ir::Kernel& kernel, std::size_t first,
-                                                  std::size_t last);
-
-/// The part of a contraction chain a kernel runs: `last` is the latest contraction stage whose
-/// output no other stage reads (the chain's result), `first` the earliest contraction stage
-/// reached from it through producer links. Its input image is laid out as
-/// kernel.stages[first].input (plus *kernel.stages[first].trf for a contract_outer), its result
-/// as kernel.stages[last].output. E-RUN-101 when the kernel has no contraction stage.
-struct ContractionStages {
-  std::size_t first = 0;
-  std::size_t last = 0;
-  std::vector<std::size_t> path; // contraction_path(kernel, first, last)
-};
-Result<ContractionStages> find_contraction_stages(const ir::Kernel& kernel);
 
 /// Runs the contiguous part `first` … `last` of a chain (contraction_path). `input` is the image
 /// of kernel.stages[first].input; `trf` the TRF operand's image when the first stage is a

@@ -260,7 +260,7 @@ Result<DeviceImage> to_device(const LogicalTensor& t, const ir::TensorType& type
     img.state[k] = cells->state[k];
     switch (cells->state[k]) {
     case CellState::Live:
-      img.bits[k] = t.bits[cells->offset[k]];
+      img.bits[k] = t.get(cells->offset[k]);
       break;
     case CellState::Top:
       img.bits[k] = poison;
@@ -303,13 +303,13 @@ Result<LogicalTensor> from_device(const DeviceImage& image, const ir::TensorType
     const std::uint64_t off = cells->offset[k];
     if (writer[off] == kUnwritten) {
       writer[off] = k;
-      t->bits[off] = image.bits[k];
-    } else if (t->bits[off] != image.bits[k]) {
+      t->set(off, image.bits[k]);
+    } else if (t->get(off) != image.bits[k]) {
       return make_error(
           "E-RUN-005",
           fmt::format("output element {} is held by two cells with different bits: {:#010x} at "
                       "{} and {:#010x} at {}",
-                      t->coordinate_text(off), t->bits[off], cell_text(writer[off]), image.bits[k],
+                      t->coordinate_text(off), t->get(off), cell_text(writer[off]), image.bits[k],
                       cell_text(k)));
     }
   }
@@ -363,7 +363,7 @@ Result<LogicalTensor> device_view(const LogicalTensor& t, const ir::TensorType& 
       const HeldAxis& h = (*held)[a];
       src = src * t.axes[a].size + h.stride * ((c[a] / h.stride) % h.axis.size);
     }
-    v.bits[off] = t.bits[src];
+    v.set(off, t.get(src));
   }
   return v;
 }

@@ -109,7 +109,7 @@ Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
                           fmt::format("input {}: element {} is {}, outside the {} range [{}, {}]",
                                       name, t.coordinate_text(k), v, tname, range.first,
                                       range.second));
-      t.bits[k] = static_cast<std::uint32_t>(v); // sign-extended container (u8: 0..255)
+      t.set(k, static_cast<std::uint32_t>(v)); // sign-extended container (u8: 0..255)
     }
     return t;
   }
@@ -119,7 +119,7 @@ Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
       return bad_dtype("<f4 or <f8 (rounded to bf16), or <u2 raw bf16 bits with the raw-bits "
                        "option");
     for (std::uint64_t k = 0; k < t.elements(); ++k)
-      t.bits[k] = static_cast<std::uint32_t>(load_le(a.data.data() + k * w, 2));
+      t.set(k, static_cast<std::uint32_t>(load_le(a.data.data() + k * w, 2)));
     return t;
   }
   if (!is_float_npy(a.dtype) || dtype == ir::ScalarType::F4E2M1)
@@ -139,7 +139,7 @@ Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
                         fmt::format("input {}: element {} is {}, which {} cannot represent (it "
                                     "has no infinity)",
                                     name, t.coordinate_text(k), v, tname));
-    t.bits[k] = r.bits;
+    t.set(k, r.bits);
   }
   return t;
 }
@@ -153,7 +153,8 @@ NpyArray npy_from_tensor(const LogicalTensor& t, const NpyConvertOptions& opt) {
   a.dtype = npy_dtype_of(t.dtype, opt);
   const std::uint32_t w = npy_item_bytes(a.dtype);
   a.data.reserve(t.elements() * w);
-  for (std::uint32_t b : t.bits) {
+  for (std::uint64_t k = 0; k < t.elements(); ++k) {
+    const std::uint32_t b = t.get(k);
     if (a.dtype == NpyDtype::F4 && t.dtype != ir::ScalarType::F32)
       put(f32_bits(static_cast<float>(element_value(t.dtype, b))), 4); // exact: f8/bf16 ⊂ f32
     else

@@ -156,12 +156,12 @@ Result<OracleReference> einsum_oracle(const OracleOperand& stream, const OracleO
   accumulate(
       ref, w, shape->elements(),
       [&](std::uint64_t ia, std::uint64_t ib) {
-        const std::int64_t x = element_integer(a.dtype, a.bits[ia]) - stream.zero_point;
-        const std::int64_t y = element_integer(b.dtype, b.bits[ib]) - weight.zero_point;
+        const std::int64_t x = element_integer(a.dtype, a.get(ia)) - stream.zero_point;
+        const std::int64_t y = element_integer(b.dtype, b.get(ib)) - weight.zero_point;
         return x * y;
       },
       [&](std::uint64_t ia, std::uint64_t ib) {
-        return widen_float(a.dtype, a.bits[ia]) * widen_float(b.dtype, b.bits[ib]);
+        return widen_float(a.dtype, a.get(ia)) * widen_float(b.dtype, b.get(ib));
       });
   return ref;
 }
@@ -178,8 +178,8 @@ Result<OracleReference> reduction_oracle(const LogicalTensor& input,
   EinsumWalks w = einsum_walks(ref, input, input, held);
   accumulate(
       ref, w, shape->elements(),
-      [&](std::uint64_t i, std::uint64_t) { return element_integer(input.dtype, input.bits[i]); },
-      [&](std::uint64_t i, std::uint64_t) { return widen_float(input.dtype, input.bits[i]); });
+      [&](std::uint64_t i, std::uint64_t) { return element_integer(input.dtype, input.get(i)); },
+      [&](std::uint64_t i, std::uint64_t) { return widen_float(input.dtype, input.get(i)); });
   return ref;
 }
 
@@ -243,12 +243,12 @@ Result<OracleComparison> compare_with_oracle(const OracleReference& ref,
     bool bad;
     if (integer) {
       expected = ref.exact[o];
-      got = static_cast<std::int32_t>(actual.bits[o]);
+      got = static_cast<std::int32_t>(actual.get(o));
       err = std::fabs(got - expected);
-      bad = ref.exact[o] != static_cast<std::int32_t>(actual.bits[o]);
+      bad = ref.exact[o] != static_cast<std::int32_t>(actual.get(o));
     } else {
       expected = ref.value[o];
-      got = static_cast<double>(f32_from_bits(actual.bits[o]));
+      got = static_cast<double>(f32_from_bits(actual.get(o)));
       tol = oracle_tolerance(model, ref.abs_sum[o], ref.products_per_output);
       if (std::isnan(expected) || std::isnan(got)) {
         err = std::isnan(expected) && std::isnan(got) ? 0 : INFINITY;
@@ -374,7 +374,7 @@ Result<OracleComparison> compare_moved(const LogicalTensor& expected, const Logi
   std::vector<std::uint64_t> digit(actual.axes.size(), 0);
   std::uint64_t at = 0; // offset into expected
   for (std::uint64_t o = 0; o < actual.elements(); ++o) {
-    if (actual.bits[o] != expected.bits[at]) {
+    if (actual.get(o) != expected.get(at)) {
       if (c.mismatches++ == 0) c.worst = actual.coordinate_text(o);
       c.ok = false;
     }

@@ -64,7 +64,7 @@ namespace tujit::testing {
 /// How the kernel receives its operands.
 enum class KernelForm {
   /// `CollectTensor` parameters for the stream and the TRF source (`.to_trf()` in the kernel):
-  /// what `tujit run` / harness/cli/run_kernel.h can feed today.
+  /// what `tujit run` (harness/run/run_pipeline.h) can feed today.
   CollectParams,
   /// A whole chain from `DmTensor` parameters (`ctx.main.begin(..).fetch().collect()`, the TRF
   /// source in `ctx.sub` or `ctx.main`): each DM buffer laid out in the order its fetch reads it,

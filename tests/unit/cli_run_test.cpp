@@ -1,7 +1,7 @@
 // `tujit run` in-process (docs/cli.md §6): the reference interpreter on seeded and given
 // inputs, --verify against the float64 oracle, --output / --force, and the exit statuses.
 #include "harness/cli/command.h"
-#include "harness/cli/run_kernel.h"
+#include "harness/run/run_pipeline.h"
 #include "runtime/npy/npy.h"
 #include "runtime/tensor/logical_tensor.h"
 #include "runtime/tensor/sha256.h"
@@ -223,7 +223,8 @@ TEST_CASE("run: given i8 inputs give the brute-force products", "[cli-run]") {
 }
 
 // A tile kernel: the DM input holds AA < 8 of AA = 64 (specs' i8_contract with A cut from a
-// larger axis), so `tujit run` reads it over the tile [AA=8, K8=32] (harness/cli/run_input_axes.h).
+// larger axis), so `tujit run` reads it over the tile [AA=8, K8=32] (ir/seq/run_program.h
+// input_tiles).
 const char* const kI8Tile = R"(use furiosa_opt_std::prelude::*;
 axes![AA = 64, K8 = 32, R = 8];
 type Chip = m![1];
@@ -299,13 +300,13 @@ TEST_CASE("run: a tile kernel takes its tile or the whole tensor as --input", "[
   // Through the API, contents that do not cover the tile are E-RUN-007.
   auto file = tujit::ir::analyze_spec(tujit::SourceBuffer("tile.rs", kI8Tile));
   REQUIRE(file.ok());
-  auto ops = tujit::cli::find_run_operands(file->kernels.at(0));
+  auto ops = tujit::ir::seq::find_run_operands(file->kernels.at(0));
   REQUIRE(ops.ok());
-  tujit::cli::RunRequest req;
+  tujit::run::RunRequest req;
   auto short_input = rt::make_logical_tensor(tujit::ir::ScalarType::I8, {{"AA", 4}, {"K8", 32}});
   REQUIRE(short_input.ok());
   req.given["input_dm"] = std::move(*short_input);
-  auto refused = tujit::cli::run_kernel(*file, file->kernels.at(0), *ops, req);
+  auto refused = tujit::run::run_kernel(*file, file->kernels.at(0), *ops, req);
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.diagnostics().front().code == "E-RUN-007");
 }

@@ -121,7 +121,7 @@ TEST_CASE("interp corpus: every contraction and store kernel matches a brute-for
         WARN("brute force cannot describe " << path.filename().string());
         continue;
       }
-      auto r = runtime::run_contraction(*plan, stream, trf);
+      auto r = run_images(*plan, stream, trf);
       REQUIRE(r.ok());
       const DeviceImage& out = r->output;
       REQUIRE(out.cells() == expected->live.size());

@@ -5,7 +5,7 @@
 // oracle, and reports poisoned outputs exactly when a Top padding reaches a live output. The
 // DmFetch and Mixed forms (operands fetched from DM in the kernel) check clean in every stage,
 // every fetch and collect included, and run from DM on both engines.
-#include "harness/cli/run_kernel.h"
+#include "harness/run/run_pipeline.h"
 #include "ir/lang/kernel.h"
 #include "ir/types/scalar_type.h"
 #include "ir/verify/kernel_checker.h"
@@ -248,10 +248,10 @@ struct RunCheck {
 /// output with the float64 oracle on the same logical inputs (the comparison of run_kernel's
 /// --verify, without its second engine: the JIT's compile time would dominate 1,000 runs).
 Result<RunCheck> run_on_interpreter(const SpecFile& spec, const Kernel& k, std::uint64_t seed) {
-  auto ops = cli::find_run_operands(k);
+  auto ops = ir::seq::find_run_operands(k);
   if (!ops) return std::move(ops).take_diagnostics();
-  cli::RunRequest req;
-  req.engine = cli::Engine::Interp;
+  run::RunRequest req;
+  req.engine = run::Engine::Interp;
   req.seed = seed;
   std::map<std::string, runtime::LogicalTensor> inputs;
   for (const KernelParam* p : ops->inputs()) {
@@ -262,7 +262,7 @@ Result<RunCheck> run_on_interpreter(const SpecFile& spec, const Kernel& k, std::
     inputs.emplace(p->name, *t);
   }
   req.given = inputs;
-  auto run = cli::run_kernel(spec, k, *ops, req);
+  auto run = run::run_kernel(spec, k, *ops, req);
   if (!run) return std::move(run).take_diagnostics();
   RunCheck rc;
   rc.poisoned = run->poisoned_outputs;
@@ -363,16 +363,16 @@ TEST_CASE("kernel gen: generated kernels through run_kernel --verify (JIT and or
     auto spec = analyze_spec(src);
     REQUIRE(spec.ok());
     const Kernel& k = spec->kernels[0];
-    auto ops = cli::find_run_operands(k);
+    auto ops = ir::seq::find_run_operands(k);
     INFO((ops.ok() ? std::string() : dump(spec->source, ops.diagnostics())));
     REQUIRE(ops.ok());
-    cli::RunRequest req;
-    req.engine = cli::Engine::Interp;
+    run::RunRequest req;
+    req.engine = run::Engine::Interp;
     req.seed = kSeed + static_cast<std::uint64_t>(i);
     req.verify = true;
     req.threads = 1;
     req.jit.use_cache = false;
-    auto run = cli::run_kernel(*spec, k, *ops, req);
+    auto run = run::run_kernel(*spec, k, *ops, req);
     INFO((run.ok() ? std::string() : dump(spec->source, run.diagnostics())));
     REQUIRE(run.ok());
     REQUIRE(run->verify.has_value());
@@ -413,18 +413,18 @@ TEST_CASE("kernel gen: DM-fed generated kernels through run_kernel --verify", "[
       auto spec = analyze_spec(src);
       REQUIRE(spec.ok());
       const Kernel& k = spec->kernels[0];
-      auto ops = cli::find_run_operands(k);
+      auto ops = ir::seq::find_run_operands(k);
       INFO((ops.ok() ? std::string() : dump(spec->source, ops.diagnostics())));
       REQUIRE(ops.ok());
       CHECK(ops->stream_collect.has_value() == dm);
       CHECK(ops->trf_collect.has_value() == dm);
-      cli::RunRequest req;
-      req.engine = cli::Engine::Interp;
+      run::RunRequest req;
+      req.engine = run::Engine::Interp;
       req.seed = b.seed + static_cast<std::uint64_t>(i);
       req.verify = true;
       req.threads = 1;
       req.jit.use_cache = false;
-      auto run = cli::run_kernel(*spec, k, *ops, req);
+      auto run = run::run_kernel(*spec, k, *ops, req);
       INFO((run.ok() ? std::string() : dump(spec->source, run.diagnostics())));
       REQUIRE(run.ok());
       CHECK(run->fetches.size() == (dm ? 2u : 0u));

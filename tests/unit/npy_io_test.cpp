@@ -5,6 +5,8 @@
 
 #include <unistd.h>
 
+#include "tests/support/tensor_values.h"
+
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -72,7 +74,7 @@ TEST_CASE("npy: reads hand-assembled files of every supported dtype and version"
   CHECK(a->shape == std::vector<std::uint64_t>{2, 3});
   auto t = tensor_from_npy(*a, ScalarType::F32, kAB, "x");
   REQUIRE(t.ok());
-  CHECK(t->bits[5] == 0x40D00000u); // 6.5
+  CHECK(t->get(5) == 0x40D00000u); // 6.5
   // Version 2 and 3, double quotes, no trailing comma, extra spaces.
   for (int v : {2, 3}) {
     auto b = parse_npy(npy_bytes("{\"descr\": \"|i1\" , \"shape\":(6,),\"fortran_order\":False}",
@@ -82,7 +84,7 @@ TEST_CASE("npy: reads hand-assembled files of every supported dtype and version"
     CHECK(b->shape == std::vector<std::uint64_t>{6});
     auto i8 = tensor_from_npy(*b, ScalarType::I8, {{"A", 6}}, "x");
     REQUIRE(i8.ok());
-    CHECK(i8->bits == std::vector<std::uint32_t>{1, 0xFFFFFFFFu, 127, 0xFFFFFF80u, 0, 3});
+    CHECK(testing::containers(*i8) == std::vector<std::uint32_t>{1, 0xFFFFFFFFu, 127, 0xFFFFFF80u, 0, 3});
   }
   // 0-d array.
   auto s = parse_npy(npy_bytes("{'descr': '<i8', 'fortran_order': False, 'shape': (), }",
@@ -91,7 +93,7 @@ TEST_CASE("npy: reads hand-assembled files of every supported dtype and version"
   REQUIRE(s.ok());
   auto i4 = tensor_from_npy(*s, ScalarType::I4, {}, "x");
   REQUIRE(i4.ok());
-  CHECK(i4->bits == std::vector<std::uint32_t>{0xFFFFFFFEu}); // -2
+  CHECK(testing::containers(*i4) == std::vector<std::uint32_t>{0xFFFFFFFEu}); // -2
   // <u2 raw bf16 bits only with the flag.
   auto u2 = parse_npy(
       npy_bytes("{'descr': '<u2', 'fortran_order': False, 'shape': (1,), }", {0x80, 0x3F}),
@@ -100,10 +102,10 @@ TEST_CASE("npy: reads hand-assembled files of every supported dtype and version"
   CHECK_FALSE(tensor_from_npy(*u2, ScalarType::BF16, {{"A", 1}}, "x").ok());
   auto raw = tensor_from_npy(*u2, ScalarType::BF16, {{"A", 1}}, "x", {true});
   REQUIRE(raw.ok());
-  CHECK(raw->bits[0] == 0x3F80u);
+  CHECK(raw->get(0) == 0x3F80u);
   auto u2i = tensor_from_npy(*u2, ScalarType::I16, {{"A", 1}}, "x"); // 0x3F80 = 16256 fits
   REQUIRE(u2i.ok());
-  CHECK(u2i->bits[0] == 16256u);
+  CHECK(u2i->get(0) == 16256u);
 }
 
 TEST_CASE("npy: write → read round trips for every dtype", "[npy]") {
@@ -120,7 +122,7 @@ TEST_CASE("npy: write → read round trips for every dtype", "[npy]") {
       REQUIRE(a.ok());
       auto back = tensor_from_npy(*a, t, kAB, "x", opt);
       REQUIRE(back.ok());
-      CHECK(back->bits == x->bits);
+      CHECK(back->data == x->data);
     }
   }
   // NumPy's alignment: the data starts at a multiple of 64.
@@ -149,10 +151,10 @@ TEST_CASE("npy: conversion to the parameter type", "[npy]") {
   REQUIRE(a.ok());
   auto bf = tensor_from_npy(*a, ScalarType::BF16, {{"A", 3}}, "w");
   REQUIRE(bf.ok());
-  CHECK(bf->bits == std::vector<std::uint32_t>{0x3F81u, 0x3F90u, 0x8000u});
+  CHECK(testing::containers(*bf) == std::vector<std::uint32_t>{0x3F81u, 0x3F90u, 0x8000u});
   auto e5 = tensor_from_npy(*a, ScalarType::F8E5M2, {{"A", 3}}, "w");
   REQUIRE(e5.ok());
-  CHECK(e5->bits == std::vector<std::uint32_t>{0x3Cu, 0x3Cu, 0x80u}); // RNE ties to even
+  CHECK(testing::containers(*e5) == std::vector<std::uint32_t>{0x3Cu, 0x3Cu, 0x80u}); // RNE ties to even
   // Out of range: names the element, the value and the limit.
   auto big = parse_npy(npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
                                  f32_le({0, 0, 0, 0, 500, 0})),
@@ -256,7 +258,7 @@ TEST_CASE("npy: files on disk, atomic write and --force semantics", "[npy]") {
   REQUIRE(a.ok());
   auto back = tensor_from_npy(*a, ScalarType::I32, kAB, "out");
   REQUIRE(back.ok());
-  CHECK(back->bits == x->bits);
+  CHECK(back->data == x->data);
   auto missing = read_npy_file((dir / "nope.npy").string());
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.diagnostics().front().code == "E-IO-001");

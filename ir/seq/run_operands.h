@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-namespace tujit::cli {
+namespace tujit::ir::seq {
 
 /// What the run computes and returns.
 enum class RunShape {
@@ -23,9 +23,9 @@ enum class RunShape {
 
 struct RunOperands {
   RunShape shape = RunShape::Contraction;
-  const ir::Stage* outer = nullptr; // Contraction: the contract_outer stage
-  const ir::Stage* lane = nullptr;  // Contraction: the contract_lane stage of the same chain
-  const ir::Stage* store = nullptr; // Store: the to_trf / to_vrf stage whose image is returned
+  const Stage* outer = nullptr; // Contraction: the contract_outer stage
+  const Stage* lane = nullptr;  // Contraction: the contract_lane stage of the same chain
+  const Stage* store = nullptr; // Store: the to_trf / to_vrf stage whose image is returned
   /// Partial: the first and last contraction stage run (indices into kernel.stages). When the
   /// first is a contract_outer, `outer` is set and the stream / TRF fields are its operands;
   /// otherwise `stream` is the ContractOuter/Packet/Time parameter it reads.
@@ -35,31 +35,54 @@ struct RunOperands {
   /// input (Store), the result (Collect), the chain's input parameter (other Partial runs).
   /// `stream` is the parameter whose logical contents feed it: a CollectTensor, or the DmTensor the
   /// kernel fetches when `stream_collect` names the Collect stage.
-  const ir::KernelParam* stream = nullptr;
+  const KernelParam* stream = nullptr;
   std::optional<std::size_t> stream_collect;
 
   /// Contraction: a TrfTensor parameter, or the source of `trf_store` (a CollectTensor, or the
   /// DmTensor fetched by `trf_collect`).
-  const ir::KernelParam* trf = nullptr;
-  const ir::Stage* trf_store = nullptr;
+  const KernelParam* trf = nullptr;
+  const Stage* trf_store = nullptr;
   std::optional<std::size_t> trf_collect;
 
   /// The parameters whose contents the run needs (stream, then the TRF or its source).
-  std::vector<const ir::KernelParam*> inputs() const {
-    std::vector<const ir::KernelParam*> v{stream};
+  std::vector<const KernelParam*> inputs() const {
+    std::vector<const KernelParam*> v{stream};
     if (trf) v.push_back(trf);
     return v;
   }
   /// The type the engines read the stream as (the Collect output or the CollectTensor
   /// parameter).
-  const ir::TensorType& stream_type(const ir::Kernel& kernel) const;
+  const TensorType& stream_type(const Kernel& kernel) const;
   /// The tensor type of the run's output.
-  const ir::TensorType& output_type(const ir::Kernel& kernel) const;
+  const TensorType& output_type(const Kernel& kernel) const;
 };
 
 /// Finds the operands. E-RUN-101 for a kernel with nothing to run (no complete contraction chain,
 /// no store or collect result); E-RUN-110 for an input the engines cannot be fed (a stage between
 /// a parameter and the engines that tujit does not simulate).
-Result<RunOperands> find_run_operands(const ir::Kernel& kernel);
+Result<RunOperands> find_run_operands(const Kernel& kernel);
 
-} // namespace tujit::cli
+/// Whether `op` is one of contract_outer, contract_packet, contract_time, contract_lane.
+bool is_contraction(StageOp op);
+
+/// The contraction stages (indices into kernel.stages) from `first` to `last` along the producer
+/// links, in execution order: each stage reads the output of the one before it, and the ops are
+/// consecutive steps of contract_outer → contract_packet → contract_time → contract_lane.
+/// E-RUN-101 otherwise.
+Result<std::vector<std::size_t>> contraction_path(const Kernel& kernel, std::size_t first,
+                                                  std::size_t last);
+
+/// The part of a contraction chain a kernel runs: `last` is the latest contraction stage whose
+/// output no other stage reads (the chain's result), `first` the earliest contraction stage
+/// reached from it through producer links. Its input image is laid out as
+/// kernel.stages[first].input (plus *kernel.stages[first].trf for a contract_outer), its result
+/// as kernel.stages[last].output. E-RUN-101 when the kernel has no contraction stage.
+struct ContractionStages {
+  std::size_t first = 0;
+  std::size_t last = 0;
+  std::vector<std::size_t> path; // contraction_path(kernel, first, last)
+};
+Result<ContractionStages> find_contraction_stages(const Kernel& kernel);
+
+
+} // namespace tujit::ir::seq

@@ -1,11 +1,17 @@
-#include "harness/cli/run_operands.h"
-
-#include "runtime/interp/stage_exec.h"
+#include "ir/seq/run_operands.h"
 
 #include <fmt/format.h>
 
-namespace tujit::cli {
+#include <algorithm>
+
+namespace tujit::ir::seq {
 namespace {
+
+Diagnostic run_error(const char* code, std::string message, std::vector<std::string> notes = {}) {
+  Diagnostic d = make_error(code, std::move(message), std::nullopt, std::move(notes));
+  d.stage = "run";
+  return d;
+}
 
 Diagnostic unsupported(std::string message, SourceSpan span) {
   Diagnostic d = make_error("E-RUN-110", std::move(message), span);
@@ -13,7 +19,7 @@ Diagnostic unsupported(std::string message, SourceSpan span) {
   return d;
 }
 
-const ir::KernelParam* param_named(const ir::Kernel& k, const std::string& name) {
+const KernelParam* param_named(const Kernel& k, const std::string& name) {
   for (const auto& p : k.params)
     if (p.name == name && p.tensor) return &p;
   return nullptr;
@@ -21,19 +27,19 @@ const ir::KernelParam* param_named(const ir::Kernel& k, const std::string& name)
 
 /// Where a stage's input stream comes from: a CollectTensor parameter, or a Collect stage that
 /// fetched a DmTensor parameter. `role` names the operand in diagnostics.
-Status stream_source(const ir::Kernel& k, const ir::Stage& reader, const std::string& role,
-                     const ir::KernelParam*& param, std::optional<std::size_t>& collect) {
+Status stream_source(const Kernel& k, const Stage& reader, const std::string& role,
+                     const KernelParam*& param, std::optional<std::size_t>& collect) {
   if (reader.producer) {
-    const ir::Stage& made_by = k.stages[*reader.producer];
-    if (made_by.op != ir::StageOp::Collect)
+    const Stage& made_by = k.stages[*reader.producer];
+    if (made_by.op != StageOp::Collect)
       return unsupported(fmt::format("tujit run: the {} is made by `{}`, which tujit does not "
                                      "feed to `{}`",
-                                     role, ir::to_string(made_by.op), ir::to_string(reader.op)),
+                                     role, to_string(made_by.op), to_string(reader.op)),
                          made_by.name_span);
     collect = *reader.producer;
     param = param_named(k, made_by.source);
     if (param == nullptr ||
-        (param->tensor->kind != ir::TensorKind::Dm && param->tensor->kind != ir::TensorKind::Begin))
+        (param->tensor->kind != TensorKind::Dm && param->tensor->kind != TensorKind::Begin))
       return unsupported(fmt::format("tujit run: the {} is fetched from `{}`, which is not a "
                                      "DmTensor parameter of the kernel",
                                      role, made_by.source),
@@ -41,7 +47,7 @@ Status stream_source(const ir::Kernel& k, const ir::Stage& reader, const std::st
     return {};
   }
   param = param_named(k, reader.source);
-  if (param == nullptr || param->tensor->kind != ir::TensorKind::Collect)
+  if (param == nullptr || param->tensor->kind != TensorKind::Collect)
     return unsupported(fmt::format("tujit run: the {} `{}` is not a CollectTensor parameter, nor "
                                    "collected in the kernel from a DmTensor",
                                    role, reader.source),
@@ -50,33 +56,33 @@ Status stream_source(const ir::Kernel& k, const ir::Stage& reader, const std::st
 }
 
 /// The first contract_outer whose chain reaches contract_lane: the chain lower_contraction lowers.
-void find_contraction(const ir::Kernel& kernel, RunOperands& ops) {
+void find_contraction(const Kernel& kernel, RunOperands& ops) {
   for (const auto& s : kernel.stages) {
     if (ops.lane) return;
-    if (s.op != ir::StageOp::ContractOuter) continue;
+    if (s.op != StageOp::ContractOuter) continue;
     for (const auto& l : kernel.stages)
-      if (l.op == ir::StageOp::ContractLane && l.chain == s.chain && !ops.lane) {
+      if (l.op == StageOp::ContractLane && l.chain == s.chain && !ops.lane) {
         ops.outer = &s;
         ops.lane = &l;
       }
   }
 }
 
-Status find_trf(const ir::Kernel& k, RunOperands& ops) {
-  const ir::Stage& outer = *ops.outer;
+Status find_trf(const Kernel& k, RunOperands& ops) {
+  const Stage& outer = *ops.outer;
   if (!outer.trf_producer) {
     ops.trf = param_named(k, outer.trf_source);
-    if (ops.trf == nullptr || ops.trf->tensor->kind != ir::TensorKind::Trf)
+    if (ops.trf == nullptr || ops.trf->tensor->kind != TensorKind::Trf)
       return unsupported(fmt::format("tujit run: the TRF operand `{}` is neither a TrfTensor "
                                      "parameter nor made by `.to_trf()` in the kernel",
                                      outer.trf_name),
                          outer.trf_span);
     return {};
   }
-  const ir::Stage& store = k.stages[*outer.trf_producer];
-  if (store.op != ir::StageOp::ToTrf)
+  const Stage& store = k.stages[*outer.trf_producer];
+  if (store.op != StageOp::ToTrf)
     return unsupported(fmt::format("tujit run: the TRF operand `{}` is made by `{}`",
-                                   outer.trf_name, ir::to_string(store.op)),
+                                   outer.trf_name, to_string(store.op)),
                        outer.trf_span);
   ops.trf_store = &store;
   return stream_source(k, store, "TRF source", ops.trf, ops.trf_collect);
@@ -84,12 +90,65 @@ Status find_trf(const ir::Kernel& k, RunOperands& ops) {
 
 } // namespace
 
-const ir::TensorType& RunOperands::stream_type(const ir::Kernel& kernel) const {
+bool is_contraction(StageOp op) {
+  return op == StageOp::ContractOuter || op == StageOp::ContractPacket ||
+         op == StageOp::ContractTime || op == StageOp::ContractLane;
+}
+
+Result<std::vector<std::size_t>> contraction_path(const Kernel& k, std::size_t first,
+                                                  std::size_t last) {
+  const auto fail = [&](std::string why) {
+    return run_error("E-RUN-101",
+                     fmt::format("kernel `{}`: stages {} … {} are not one contraction chain",
+                                 k.name, first, last),
+                     {std::move(why)});
+  };
+  if (first > last || last >= k.stages.size()) return fail("no such stage range");
+  std::vector<std::size_t> path{last};
+  while (path.back() != first) {
+    const Stage& st = k.stages[path.back()];
+    if (!st.producer || *st.producer < first)
+      return fail(fmt::format("`{}` (stage {}) does not read the output of a stage in the range",
+                              to_string(st.op), path.back()));
+    path.push_back(*st.producer);
+  }
+  std::reverse(path.begin(), path.end());
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    const StageOp op = k.stages[path[i]].op;
+    if (!is_contraction(op))
+      return fail(fmt::format("`{}` is not a contraction stage", to_string(op)));
+    if (i > 0 && static_cast<int>(op) != static_cast<int>(k.stages[path[i - 1]].op) + 1)
+      return fail(
+          fmt::format("`{}` follows `{}`", to_string(op), to_string(k.stages[path[i - 1]].op)));
+  }
+  return path;
+}
+
+Result<ContractionStages> find_contraction_stages(const Kernel& k) {
+  std::vector<std::uint8_t> consumed(k.stages.size(), 0);
+  for (const auto& st : k.stages)
+    if (st.producer && *st.producer < consumed.size()) consumed[*st.producer] = 1;
+  for (std::size_t i = k.stages.size(); i-- > 0;) {
+    if (!is_contraction(k.stages[i].op) || consumed[i]) continue;
+    std::size_t first = i;
+    while (k.stages[first].op != StageOp::ContractOuter && k.stages[first].producer &&
+           is_contraction(k.stages[*k.stages[first].producer].op))
+      first = *k.stages[first].producer;
+    auto path = contraction_path(k, first, i);
+    if (!path) return path.diagnostics();
+    return ContractionStages{first, i, std::move(*path)};
+  }
+  return run_error("E-RUN-101", fmt::format("kernel `{}` has no contraction stage to run", k.name),
+                   {"the stage executor runs contract_outer, contract_packet, contract_time and "
+                    "contract_lane (docs/contraction.md §5–§8)"});
+}
+
+const TensorType& RunOperands::stream_type(const Kernel& kernel) const {
   if (stream_collect) return kernel.stages[*stream_collect].output;
   return *stream->tensor;
 }
 
-const ir::TensorType& RunOperands::output_type(const ir::Kernel& kernel) const {
+const TensorType& RunOperands::output_type(const Kernel& kernel) const {
   switch (shape) {
   case RunShape::Contraction:
     return lane->output;
@@ -103,7 +162,7 @@ const ir::TensorType& RunOperands::output_type(const ir::Kernel& kernel) const {
   return stream_type(kernel);
 }
 
-Result<RunOperands> find_run_operands(const ir::Kernel& kernel) {
+Result<RunOperands> find_run_operands(const Kernel& kernel) {
   RunOperands ops;
   find_contraction(kernel, ops);
   if (ops.lane) {
@@ -114,12 +173,12 @@ Result<RunOperands> find_run_operands(const ir::Kernel& kernel) {
     return ops;
   }
   // Part of a chain: run stage by stage (runtime/interp/stage_exec.h).
-  if (auto span = runtime::find_contraction_stages(kernel)) {
+  if (auto span = find_contraction_stages(kernel)) {
     ops.shape = RunShape::Partial;
     ops.partial_first = span->first;
     ops.partial_last = span->last;
-    const ir::Stage& first = kernel.stages[span->first];
-    if (first.op == ir::StageOp::ContractOuter) {
+    const Stage& first = kernel.stages[span->first];
+    if (first.op == StageOp::ContractOuter) {
       ops.outer = &first;
       if (auto r = stream_source(kernel, first, "stream", ops.stream, ops.stream_collect); !r)
         return std::move(r).take_diagnostics();
@@ -130,25 +189,25 @@ Result<RunOperands> find_run_operands(const ir::Kernel& kernel) {
     if (first.producer || ops.stream == nullptr)
       return unsupported(fmt::format("tujit run: `{}` reads `{}`, which is not a parameter of "
                                      "the kernel",
-                                     ir::to_string(first.op), first.source),
+                                     to_string(first.op), first.source),
                          first.name_span);
     return ops;
   }
   // No contraction: a kernel that loads a register file, or fetches a stream, returns that.
-  const ir::Stage* last = kernel.stages.empty() ? nullptr : &kernel.stages.back();
-  if (last && (last->op == ir::StageOp::ToTrf || last->op == ir::StageOp::ToVrf)) {
+  const Stage* last = kernel.stages.empty() ? nullptr : &kernel.stages.back();
+  if (last && (last->op == StageOp::ToTrf || last->op == StageOp::ToVrf)) {
     ops.shape = RunShape::Store;
     ops.store = last;
     if (auto r = stream_source(kernel, *last, "stored stream", ops.stream, ops.stream_collect); !r)
       return std::move(r).take_diagnostics();
     return ops;
   }
-  if (last && last->op == ir::StageOp::Collect && last->producer) {
+  if (last && last->op == StageOp::Collect && last->producer) {
     ops.shape = RunShape::Collect;
     ops.stream_collect = kernel.stages.size() - 1;
     ops.stream = param_named(kernel, last->source);
-    if (ops.stream == nullptr || (ops.stream->tensor->kind != ir::TensorKind::Dm &&
-                                  ops.stream->tensor->kind != ir::TensorKind::Begin))
+    if (ops.stream == nullptr || (ops.stream->tensor->kind != TensorKind::Dm &&
+                                  ops.stream->tensor->kind != TensorKind::Begin))
       return unsupported(fmt::format("tujit run: the collected stream is fetched from `{}`, which "
                                      "is not a DmTensor parameter",
                                      last->source),
@@ -166,4 +225,4 @@ Result<RunOperands> find_run_operands(const ir::Kernel& kernel) {
   return d;
 }
 
-} // namespace tujit::cli
+} // namespace tujit::ir::seq
