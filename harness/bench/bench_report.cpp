@@ -1,8 +1,11 @@
 #include "harness/bench/bench_report.h"
 
+#include "ir/support/input_file.h"
+
 #include <fmt/format.h>
 
-#include <fstream>
+#include <csignal>
+
 #include <set>
 #include <sstream>
 
@@ -140,6 +143,25 @@ std::string rate(double v) {
 
 } // namespace
 
+std::string signal_name(int sig) {
+  switch (sig) {
+  case SIGINT:
+    return "SIGINT";
+  case SIGTERM:
+    return "SIGTERM";
+  case SIGHUP:
+    return "SIGHUP";
+  default:
+    return fmt::format("signal {}", sig);
+  }
+}
+
+int signal_number(const std::string& name) {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP})
+    if (signal_name(sig) == name) return sig;
+  return SIGINT;
+}
+
 Ratios ratios_of(const KernelResult& k) {
   Ratios r;
   r.jit_vs_interp = ratio(k.jit_macs_per_s.median, k.interp_macs_per_s.median);
@@ -153,6 +175,11 @@ nlohmann::ordered_json report_json(const BenchReport& r, const nlohmann::json& g
   ojson doc;
   doc["context"] = gbench.contains("context") ? ojson(gbench["context"]) : ojson::object();
   doc["benchmarks"] = gbench.contains("benchmarks") ? ojson(gbench["benchmarks"]) : ojson::array();
+  doc["tujit"] = tujit_section(r);
+  return doc;
+}
+
+nlohmann::ordered_json tujit_section(const BenchReport& r) {
   ojson t;
   t["format"] = kBenchFormat;
   t["host"] = r.host;
@@ -173,13 +200,13 @@ nlohmann::ordered_json report_json(const BenchReport& r, const nlohmann::json& g
     t["sweep"] = nullptr;
   }
   t["shards_merged"] = r.shards_merged;
+  t["interrupted_by"] = r.interrupted_by ? ojson(signal_name(r.interrupted_by)) : ojson(nullptr);
   t["ranked_by"] = "trace cycles, then analytic cycles (fewest first)";
   t["kernels"] = ojson::array();
   for (const auto& k : r.kernels) t["kernels"].push_back(kernel_json(k));
   t["invalid"] = ojson::array();
   for (const auto& p : r.invalid) t["invalid"].push_back(invalid_json(p));
-  doc["tujit"] = std::move(t);
-  return doc;
+  return t;
 }
 
 Result<BenchReport> report_from_json(const nlohmann::json& doc, const std::string& name) {
@@ -208,6 +235,8 @@ Result<BenchReport> report_from_json(const nlohmann::json& doc, const std::strin
       std::sscanf(shard.c_str(), "%lu/%lu", &info.shard_index, &info.shard_count);
       r.sweep = info;
     }
+    if (t.contains("interrupted_by") && t["interrupted_by"].is_string())
+      r.interrupted_by = signal_number(t["interrupted_by"].get<std::string>());
     for (const auto& k : t.at("kernels")) r.kernels.push_back(kernel_from(k));
     for (const auto& p : t.at("invalid")) r.invalid.push_back(invalid_from(p));
   } catch (const nlohmann::json::exception& e) {
@@ -261,6 +290,10 @@ std::string report_text(const BenchReport& r) {
     for (const auto& p : r.invalid)
       out += fmt::format("  #{} {}: {}: {}\n", p.point, p.name, p.code, p.message);
   }
+  if (r.interrupted_by)
+    out += fmt::format("\nINTERRUPTED by {}: the results of the {} kernel(s) and {} invalid "
+                       "point(s) before it\n",
+                       signal_name(r.interrupted_by), r.kernels.size(), r.invalid.size());
   out += fmt::format("\nFMA peak (1 core, f32): {} MAC/s; JIT threads: {}; repetitions: {}; "
                      "rates over {} time; cycles = trace model, one slice\n",
                      rate(r.fma_peak_macs_per_s), r.threads, r.repetitions,
@@ -277,9 +310,9 @@ Result<nlohmann::ordered_json> merge_reports(const std::vector<std::string>& pat
   std::set<std::uint64_t> seen;
   std::set<std::string> seen_labels;
   for (const auto& path : paths) {
-    std::ifstream in(path);
-    if (!in) return make_error("E-IO-001", fmt::format("cannot read '{}'", path));
-    auto doc = nlohmann::json::parse(in, nullptr, false);
+    auto text = read_input_file(path, kMaxShardBytes, "--merge input");
+    if (!text) return std::move(text).take_diagnostics();
+    auto doc = nlohmann::json::parse(*text, nullptr, false);
     if (doc.is_discarded()) return merge_error(fmt::format("'{}' is not JSON", path));
     auto r = report_from_json(doc, path);
     if (!r) return std::move(r).take_diagnostics();
@@ -299,6 +332,11 @@ Result<nlohmann::ordered_json> merge_reports(const std::vector<std::string>& pat
                        out.sweep ? out.sweep->total_points : 0)});
     }
     if (r->sweep) out.shards_merged.push_back(r->sweep->shard_index);
+    if (r->interrupted_by) {
+      notes->push_back(fmt::format("'{}' was interrupted by {}: its shard is incomplete", path,
+                                   signal_name(r->interrupted_by)));
+      if (!out.interrupted_by) out.interrupted_by = r->interrupted_by;
+    }
     out.fma_peak_macs_per_s = std::max(out.fma_peak_macs_per_s, r->fma_peak_macs_per_s);
     const auto claim = [&](std::optional<std::uint64_t> point, const std::string& label) {
       if (point) return seen.insert(*point).second;

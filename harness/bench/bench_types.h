@@ -81,6 +81,9 @@ struct BenchReport {
   std::uint64_t interp_mac_cap = 0;
   std::string load_average; // /proc/loadavg at the start
   std::string host;
+  /// The signal that stopped the run early (0: it ran to the end); the report then holds what
+  /// was measured before it.
+  int interrupted_by = 0;
 };
 
 /// Orders `kernels` by trace cycles, then analytic cycles, then point index / label, and sets

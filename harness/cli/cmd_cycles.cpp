@@ -10,6 +10,8 @@
 #include "harness/cli/ci_report.h"
 #include "harness/cli/command.h"
 #include "harness/cli/diagnostic_json.h"
+#include "harness/cli/kernel_size.h"
+#include "harness/cli/option_values.h"
 #include "harness/cycles/kernel_report.h"
 #include "harness/cycles/timeline_svg.h"
 
@@ -28,7 +30,7 @@ namespace po = boost::program_options;
 
 int fail(const Diagnostics& ds, const SourceBuffer& src, const std::string& kernel, bool json,
          int status, CommandIO& io) {
-  for (const auto& d : ds) io.err << render(d, &src);
+  report_all(io, ds, &src, status);
   if (json) {
     nlohmann::json doc = {{"kernel", kernel}, {"ok", false}};
     doc["diagnostics"] = nlohmann::json::array();
@@ -46,7 +48,8 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
                       "draw one slice's per-stage busy/stall timeline into PATH.svg (gnuplot)")(
       "max-cycles", po::value<std::uint64_t>(),
       "fail (exit 1) when the analytic model needs more cycles (overrides the kernel's "
-      "`// tujit: max-cycles N` comment)");
+      "`// tujit: max-cycles N` comment)")("force", "replace an existing --timeline file");
+  add_max_bytes_option(extra);
   FileCommandOptions opt;
   po::variables_map vm;
   if (auto rc = parse_file_command(
@@ -56,7 +59,9 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
           "parts of one, fetch → collect commands, TRF / VRF stores and the StoTRF / StoVRF short\n"
           "command; then schedules the commands by context (docs/cycle-model.md §9). Every slice\n"
           "runs the same program in lock-step, so one slice's cycles are the kernel's.",
-          args, io, opt, &extra, " [--timeline PATH.svg] [--max-cycles N] [--format FORMAT]", &vm))
+          args, io, opt, &extra,
+          " [--timeline PATH.svg [--force]] [--max-cycles N] [--max-bytes SIZE] [--format FORMAT]",
+          &vm))
     return *rc;
   report::ReportFormat format = report::ReportFormat::Text;
   if (auto rc = read_format("cycles", vm, opt.json, io, format)) return *rc;
@@ -64,6 +69,11 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
     io.err << "tujit cycles: --max-cycles wants a positive number of cycles\n";
     return kExitUsage;
   }
+  const auto max_bytes = max_bytes_option(vm, "cycles", io);
+  if (!max_bytes) return kExitUsage;
+  const bool timeline = vm.count("timeline") > 0;
+  const bool force = vm.count("force") > 0;
+  if (auto rc = check_output_option(vm, "timeline", io)) return *rc;
   KernelReport ci_report("cycles", format, io);
   CheckedSpec c;
   const ir::Kernel* kernel = nullptr;
@@ -75,7 +85,8 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
     if (ci_report.ci()) return ci_report.finish(status, opt.file, kernel, &src, ds);
     return fail(ds, src, kernel->name, opt.json, status, io);
   };
-  const bool timeline = vm.count("timeline") > 0;
+  if (auto d = kernel_size_error(c.analysis->file, *kernel, *max_bytes))
+    return stop({*d}, kExitUserError);
   auto report = cycles::kernel_cycles(*kernel, timeline);
   if (!report) return stop(report.diagnostics(), kExitUserError);
   for (const auto& cmd : report->commands) {
@@ -87,7 +98,8 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
   }
   if (timeline) {
     const std::string path = vm["timeline"].as<std::string>();
-    auto written = cycles::write_timeline_svg(cycles::timeline_report(*report), kernel->name, path);
+    auto written =
+        cycles::write_timeline_svg(cycles::timeline_report(*report), kernel->name, path, force);
     if (!written) return stop(written.diagnostics(), kExitUsage);
     io.err << "tujit cycles: timeline written to " << path << "\n";
   }
