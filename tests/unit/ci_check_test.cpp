@@ -313,13 +313,8 @@ TEST_CASE("cycle budgets: --max-cycles and the max-cycles comment", "[ci-check]"
   }
   {
     // A budget on a kernel with nothing to time: a statement that ends at the fetch.
-    const std::string t = "axes![A = 64];\n// tujit: max-cycles 10\n"
-                          "fn fetch_only<'l, const T: Tu>(\n"
-                          "    input: BeginTensor<'l, T, i8, m![1], m![1 # 2], m![1 # 256], m![1], "
-                          "m![A]>,\n"
-                          ") -> FetchTensor<'l, T, i8, m![1], m![1 # 2], m![1 # 256], m![A / 32], "
-                          "m![A % 32]> {\n"
-                          "    input.fetch::<m![A / 32], m![A % 32]>()\n}\n";
+    std::string t = text_of(spec("tests/corpus/forms/fetch_only.rs"));
+    t.insert(t.find("fn fetch_only"), "// tujit: max-cycles 10\n");
     Run c = check({dir.file("fetch_only.rs", t)});
     CHECK(c.status == kExitUserError);
     CHECK(c.err.find("error[E-CYCLES-001]") != std::string::npos);

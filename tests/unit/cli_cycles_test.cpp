@@ -164,22 +164,12 @@ TEST_CASE("tujit cycles times a register-file load, a partial chain and a two-co
 }
 
 TEST_CASE("tujit cycles refuses a kernel with nothing to time", "[cli-cycles]") {
-  // A statement that ends at the fetch: no flit leaves Collect for any engine.
-  const fs::path file = scratch("fetch_only.rs");
-  {
-    std::ofstream out(file);
-    out << "axes![A = 64];\n"
-           "fn fetch_only<'l, const T: Tu>(\n"
-           "    input: BeginTensor<'l, T, i8, m![1], m![1 # 2], m![1 # 256], m![1], m![A]>,\n"
-           ") -> FetchTensor<'l, T, i8, m![1], m![1 # 2], m![1 # 256], m![A / 32], m![A % 32]> {\n"
-           "    input.fetch::<m![A / 32], m![A % 32]>()\n"
-           "}\n";
-  }
-  auto r = tujit_cli({"cycles", file.string()});
+  const std::string file = spec("tests/corpus/forms/fetch_only.rs");
+  auto r = tujit_cli({"cycles", file});
   INFO(r.out << r.err);
   CHECK(r.status == kExitUserError);
   CHECK(r.err.find("E-CYCLES-001") != std::string::npos);
-  auto j = tujit_cli({"cycles", file.string(), "--json"});
+  auto j = tujit_cli({"cycles", file, "--json"});
   CHECK(j.status == kExitUserError);
   const auto doc = nlohmann::json::parse(j.out);
   CHECK(doc["diagnostics"][0]["code"] == "E-CYCLES-001");
