@@ -3,6 +3,7 @@
 // repetitions; Google Benchmark's own JSON is kept for --json.
 #include "harness/bench/prepared_kernel.h"
 
+#include "harness/run/run_pipeline.h"
 #include "runtime/interp/interpreter.h"
 
 #include <benchmark/benchmark.h>
@@ -122,6 +123,19 @@ Measured measure(std::vector<PreparedPtr>& kernels, const BenchOptions& options)
           }
           set_rate(st, k->result.simulated_macs);
         }));
+    configure(
+        benchmark::RegisterBenchmark((l + "/run").c_str(), [k, &options](benchmark::State& st) {
+          const run::RunRequest req = end_to_end_request(options);
+          for (auto _ : st) {
+            auto r = run::run_kernel(*k->file, *k->kernel, k->ops, req);
+            if (!r) {
+              st.SkipWithError("the end-to-end run failed");
+              break;
+            }
+            benchmark::DoNotOptimize(r);
+          }
+          set_rate(st, k->result.simulated_macs);
+        }));
     configure(benchmark::RegisterBenchmark((l + "/interp").c_str(), [k](benchmark::State& st) {
       for (auto _ : st) {
         auto r = runtime::interpret(k->interp_program, k->inputs.tensors);
@@ -133,7 +147,7 @@ Measured measure(std::vector<PreparedPtr>& kernels, const BenchOptions& options)
       }
       set_rate(st, k->result.interp_macs);
     }));
-    benchmarks += 2;
+    benchmarks += 3;
     if (options.sgemm) {
       configure(benchmark::RegisterBenchmark((l + "/sgemm").c_str(), [k](benchmark::State& st) {
         openblas_set_num_threads(1); // the simulation baselines are one core each
@@ -163,9 +177,10 @@ Measured measure(std::vector<PreparedPtr>& kernels, const BenchOptions& options)
   for (auto& kp : kernels) {
     KernelResult r = kp->result;
     r.jit_macs_per_s = spread_of(reporter.rates[r.label + "/jit"]);
+    r.run_macs_per_s = spread_of(reporter.rates[r.label + "/run"]);
     r.interp_macs_per_s = spread_of(reporter.rates[r.label + "/interp"]);
     r.sgemm_macs_per_s = spread_of(reporter.rates[r.label + "/sgemm"]);
-    for (const char* engine : {"/jit", "/interp", "/sgemm"})
+    for (const char* engine : {"/jit", "/run", "/interp", "/sgemm"})
       r.peak_rss_mib = std::max(r.peak_rss_mib, reporter.rss[r.label + engine]);
     m.kernels.push_back(std::move(r));
   }

@@ -51,6 +51,7 @@ ojson kernel_json(const KernelResult& k) {
                      {"warm", k.compile_warm_ms},
                      {"warm_cache_hit", k.warm_cache_hit}};
   j["macs_per_s"] = {{"jit", spread_json(k.jit_macs_per_s)},
+                     {"run", spread_json(k.run_macs_per_s)},
                      {"interp", spread_json(k.interp_macs_per_s)},
                      {"sgemm", spread_json(k.sgemm_macs_per_s)},
                      {"fma_peak", k.fma_peak_macs_per_s}};
@@ -91,6 +92,7 @@ KernelResult kernel_from(const nlohmann::json& j) {
   k.warm_cache_hit = ms.value("warm_cache_hit", false);
   const auto& r = j.at("macs_per_s");
   k.jit_macs_per_s = spread_from(r.at("jit"));
+  if (r.contains("run")) k.run_macs_per_s = spread_from(r.at("run"));
   k.interp_macs_per_s = spread_from(r.at("interp"));
   k.sgemm_macs_per_s = spread_from(r.at("sgemm"));
   k.fma_peak_macs_per_s = r.value("fma_peak", 0.0);
@@ -249,39 +251,41 @@ std::string report_csv(const BenchReport& r) {
   std::string out =
       "rank,label,kernel,source,point,params,status,code,message,cycles_trace,cycles_analytic,"
       "mac_utilization,mac_utilization_overall,simulated_macs,gemm_batch,gemm_m,gemm_k,gemm_n,"
-      "jit_macs_per_s_min,jit_macs_per_s_median,jit_macs_per_s_max,interp_macs_per_s_median,"
+      "jit_macs_per_s_min,jit_macs_per_s_median,jit_macs_per_s_max,run_macs_per_s_median,"
+      "interp_macs_per_s_median,"
       "interp_slices,live_slices,sgemm_macs_per_s_median,fma_peak_macs_per_s,jit_vs_interp,"
       "jit_vs_sgemm,jit_vs_fma_peak,compile_cold_ms,compile_warm_ms,peak_rss_mib\n";
   for (const auto& k : r.kernels) {
     const Ratios q = ratios_of(k);
     out += fmt::format(
         "{},{},{},{},{},{},ok,,,{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-        "{}\n",
+        "{},{}\n",
         k.rank, csv_field(k.label), csv_field(k.kernel), csv_field(k.source),
         k.point ? std::to_string(*k.point) : "", csv_field(params_text(k.params)), k.cycles_trace,
         k.cycles_analytic, k.mac_utilization, k.mac_utilization_overall, k.simulated_macs,
         k.gemm.batch, k.gemm.m, k.gemm.k, k.gemm.n, k.jit_macs_per_s.min, k.jit_macs_per_s.median,
-        k.jit_macs_per_s.max, k.interp_macs_per_s.median, k.interp_slices, k.live_slices,
-        k.sgemm_macs_per_s.median, k.fma_peak_macs_per_s, q.jit_vs_interp, q.jit_vs_sgemm,
-        q.jit_vs_fma_peak, k.compile_cold_ms, k.compile_warm_ms, k.peak_rss_mib);
+        k.jit_macs_per_s.max, k.run_macs_per_s.median, k.interp_macs_per_s.median, k.interp_slices,
+        k.live_slices, k.sgemm_macs_per_s.median, k.fma_peak_macs_per_s, q.jit_vs_interp,
+        q.jit_vs_sgemm, q.jit_vs_fma_peak, k.compile_cold_ms, k.compile_warm_ms, k.peak_rss_mib);
   }
   for (const auto& p : r.invalid)
     out += fmt::format(",{},,,{},{},invalid,{},{}{}\n", csv_field(p.name), p.point,
                        csv_field(params_text(p.params)), p.code, csv_field(p.message),
-                       std::string(23, ','));
+                       std::string(24, ','));
   return out;
 }
 
 std::string report_text(const BenchReport& r) {
-  std::string out = fmt::format(
-      "{:>4}  {:<44} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>8}\n", "rank", "kernel",
-      "cycles", "jit MAC/s", "interp", "sgemm", "jit/intp", "jit/sgemm", "jit/peak", "cold ms");
+  std::string out =
+      fmt::format("{:>4}  {:<44} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>8}\n",
+                  "rank", "kernel", "cycles", "jit MAC/s", "run MAC/s", "interp", "sgemm",
+                  "jit/intp", "jit/sgemm", "jit/peak", "cold ms");
   for (const auto& k : r.kernels) {
     const Ratios q = ratios_of(k);
-    out += fmt::format("{:>4}  {:<44} {:>10} {:>10} {:>10} {:>10} {:>10.1f} {:>9.3f} {:>9.3f} "
-                       "{:>8.1f}\n",
+    out += fmt::format("{:>4}  {:<44} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10.1f} {:>9.3f} "
+                       "{:>9.3f} {:>8.1f}\n",
                        k.rank, k.label.size() > 44 ? k.label.substr(0, 41) + "..." : k.label,
-                       k.cycles_trace, rate(k.jit_macs_per_s.median),
+                       k.cycles_trace, rate(k.jit_macs_per_s.median), rate(k.run_macs_per_s.median),
                        rate(k.interp_macs_per_s.median), rate(k.sgemm_macs_per_s.median),
                        q.jit_vs_interp, q.jit_vs_sgemm, q.jit_vs_fma_peak, k.compile_cold_ms);
   }

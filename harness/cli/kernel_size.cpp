@@ -1,7 +1,7 @@
 #include "harness/cli/kernel_size.h"
 
-#include "ir/seq/run_operands.h"
 #include "harness/cli/run_limits.h"
+#include "ir/seq/run_operands.h"
 
 #include <boost/program_options.hpp>
 

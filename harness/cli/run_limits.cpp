@@ -142,15 +142,16 @@ Result<RunFootprint> run_footprint(const ir::SpecFile& file, const ir::Kernel& k
     if (ops.shape == RunShape::Contraction) {
       const auto s = view_sizes(ops.stream_type(kernel));
       const auto o = view_sizes(out);
-      b.add("JIT tables: stream offset per flit, output element per cell", sat_add(s[1], sat_mul(o[1], o[2])),
-            kJitTableEntryBytes, out_span);
+      b.add("JIT tables: stream offset per flit, output element per cell",
+            sat_add(s[1], sat_mul(o[1], o[2])), kJitTableEntryBytes, out_span);
     }
   }
   b.logical("output", out_dtype, out_axes, out_span);
   if (verify) {
     // --verify runs the other engine too (its own output), then the oracle: its float64 result
     // and its views of both inputs.
-    if (ops.shape != RunShape::Partial) b.logical("other engine's output", out_dtype, out_axes, out_span);
+    if (ops.shape != RunShape::Partial)
+      b.logical("other engine's output", out_dtype, out_axes, out_span);
     b.logical("oracle output", out_dtype, out_axes, out_span, kOracleElementBytes);
     for (const ir::KernelParam* p : ops.inputs())
       if (p && p->tensor)

@@ -1,7 +1,7 @@
 #include "harness/cli/run_save_inputs.h"
 
-#include "runtime/io/output_file.h"
 #include "harness/run/run_inputs.h"
+#include "runtime/io/output_file.h"
 #include "runtime/npy/npy.h"
 #include "runtime/npy/npy_convert.h"
 

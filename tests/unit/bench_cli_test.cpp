@@ -102,14 +102,15 @@ TEST_CASE("bench --sweep ranks valid points and lists invalid ones with their co
     CHECK(k["gemm"]["macs"] == 32 * m * 4 * 32);
     CHECK(k["engines_bit_exact"] == true);
     CHECK(k["macs_per_s"]["jit"]["median"].get<double>() > 0);
+    CHECK(k["macs_per_s"]["run"]["median"].get<double>() > 0);
     CHECK(k["macs_per_s"]["interp"]["median"].get<double>() > 0);
     CHECK(k["macs_per_s"]["sgemm"]["median"].get<double>() > 0);
     CHECK(k["compile_ms"]["warm_cache_hit"] == true);
     CHECK(k["peak_rss_mib"].get<double>() > 0);
   }
   CHECK(t["baselines"]["fma_peak_macs_per_s"].get<double>() > 0);
-  // Google Benchmark's own runs: fma peak + (jit, interp, sgemm) per valid point.
-  CHECK(doc["benchmarks"].size() == 1 + 3 * 2);
+  // Google Benchmark's own runs: fma peak + (jit, run, interp, sgemm) per valid point.
+  CHECK(doc["benchmarks"].size() == 1 + 4 * 2);
   // CSV: header + 2 kernels + 2 invalid points.
   const std::string csv = read_text(dir / "a.csv");
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 5);
@@ -246,7 +247,7 @@ TEST_CASE("bench --sweep: SIGINT keeps the points done so far in whole outputs",
   const auto& t = doc["tujit"];
   CHECK(t["interrupted_by"] == "SIGINT");
   CHECK(t["kernels"].size() + t["invalid"].size() < 16);
-  CHECK(doc["benchmarks"].size() == 1 + 3 * t["kernels"].size());
+  CHECK(doc["benchmarks"].size() == 1 + 4 * t["kernels"].size());
   const std::string rows = read_text(csv);
   CHECK(static_cast<std::size_t>(std::count(rows.begin(), rows.end(), '\n')) ==
         1 + t["kernels"].size() + t["invalid"].size());

@@ -85,7 +85,8 @@ TEST_CASE("npy: reads hand-assembled files of every supported dtype and version"
     CHECK(b->shape == std::vector<std::uint64_t>{6});
     auto i8 = tensor_from_npy(*b, ScalarType::I8, {{"A", 6}}, "x");
     REQUIRE(i8.ok());
-    CHECK(testing::containers(*i8) == std::vector<std::uint32_t>{1, 0xFFFFFFFFu, 127, 0xFFFFFF80u, 0, 3});
+    CHECK(testing::containers(*i8) ==
+          std::vector<std::uint32_t>{1, 0xFFFFFFFFu, 127, 0xFFFFFF80u, 0, 3});
   }
   // 0-d array.
   auto s = parse_npy(npy_bytes("{'descr': '<i8', 'fortran_order': False, 'shape': (), }",
@@ -155,7 +156,8 @@ TEST_CASE("npy: conversion to the parameter type", "[npy]") {
   CHECK(testing::containers(*bf) == std::vector<std::uint32_t>{0x3F81u, 0x3F90u, 0x8000u});
   auto e5 = tensor_from_npy(*a, ScalarType::F8E5M2, {{"A", 3}}, "w");
   REQUIRE(e5.ok());
-  CHECK(testing::containers(*e5) == std::vector<std::uint32_t>{0x3Cu, 0x3Cu, 0x80u}); // RNE ties to even
+  CHECK(testing::containers(*e5) ==
+        std::vector<std::uint32_t>{0x3Cu, 0x3Cu, 0x80u}); // RNE ties to even
   // Out of range: names the element, the value and the limit.
   auto big = parse_npy(npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
                                  f32_le({0, 0, 0, 0, 500, 0})),
