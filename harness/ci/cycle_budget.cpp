@@ -1,7 +1,6 @@
 #include "harness/ci/cycle_budget.h"
 
-#include "harness/cycles/cycle_model.h"
-#include "ir/seq/lower_contraction.h"
+#include "harness/cycles/kernel_cycles.h"
 
 #include <fmt/format.h>
 
@@ -24,20 +23,19 @@ std::optional<Diagnostic> check_cycle_budget(const ir::Kernel& kernel, std::uint
 }
 
 Result<std::uint64_t> analytic_total(const ir::Kernel& kernel, SourceSpan where) {
-  auto program = ir::seq::lower_contraction(kernel);
-  if (!program) {
+  auto timed = cycles::kernel_cycles(kernel);
+  if (!timed) {
     std::vector<std::string> notes;
-    for (const auto& d : program.diagnostics()) notes.push_back(d.message);
+    for (const auto& d : timed.diagnostics()) notes.push_back(d.message);
     Diagnostic d = make_error(
         "E-CYCLES-001",
-        fmt::format("kernel `{}` has a cycle budget but no contract_outer → contract_packet → "
-                    "contract_time → contract_lane chain to time",
+        fmt::format("kernel `{}` has a cycle budget but no command the cycle models time",
                     kernel.name),
         where, std::move(notes));
     d.stage = "cycles";
     return d;
   }
-  return cycles::analytic_cycles(*program, cycles::cycle_options_for(kernel)).total;
+  return cycles::budget_cycles(*timed);
 }
 
 } // namespace tujit::ci

@@ -16,8 +16,8 @@ namespace tujit::ci {
 std::optional<Diagnostic> check_cycle_budget(const ir::Kernel& kernel, std::uint64_t analytic_total,
                                              std::uint64_t budget, SourceSpan where);
 
-/// The analytic model's total cycles of the kernel's contraction chain; E-CYCLES-001 at `where`
-/// when the kernel has no complete chain to time.
+/// The analytic cycles a budget holds the kernel to (cycles::budget_cycles: its main command's);
+/// E-CYCLES-001 at `where` when the kernel has no command to time.
 Result<std::uint64_t> analytic_total(const ir::Kernel& kernel, SourceSpan where);
 
 } // namespace tujit::ci

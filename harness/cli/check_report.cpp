@@ -18,26 +18,37 @@ bool inside(SourceSpan s, SourceSpan k) {
   return s.offset >= k.offset && s.offset < k.end();
 }
 
-nlohmann::json kernel_json(const ir::Kernel& k, const ir::verify::KernelCheck& kc,
+// One entry per stage: its op, derived parameters, notes, position and output type.
+nlohmann::json stages_json(const std::vector<ir::Stage>& stages,
+                           const std::vector<ir::verify::StageCheck>& checks,
                            const SourceBuffer& src) {
-  nlohmann::json stages = nlohmann::json::array();
-  for (std::size_t i = 0; i < k.stages.size(); ++i) {
-    const auto& s = k.stages[i];
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < stages.size(); ++i) {
+    const auto& s = stages[i];
     auto [line, col] = src.line_col(s.name_span.offset);
     nlohmann::json derived = nlohmann::json::object();
     nlohmann::json notes = nlohmann::json::array();
-    if (i < kc.stages.size()) {
-      for (const auto& [key, v] : kc.stages[i].derived) derived[key] = to_json(v);
-      notes = kc.stages[i].notes;
+    if (i < checks.size()) {
+      for (const auto& [key, v] : checks[i].derived) derived[key] = to_json(v);
+      notes = checks[i].notes;
     }
-    stages.push_back({{"op", std::string(ir::to_string(s.op))},
-                      {"derived", derived},
-                      {"notes", notes},
-                      {"line", line},
-                      {"col", col},
-                      {"output", ir::to_string(s.output)}});
+    out.push_back({{"op", std::string(ir::to_string(s.op))},
+                   {"derived", derived},
+                   {"notes", notes},
+                   {"line", line},
+                   {"col", col},
+                   {"output", ir::to_string(s.output)}});
   }
-  return {{"name", k.name}, {"ok", k.ok && kc.ok()}, {"stages", stages}};
+  return out;
+}
+
+nlohmann::json kernel_json(const ir::Kernel& k, const ir::verify::KernelCheck& kc,
+                           const SourceBuffer& src) {
+  nlohmann::json j = {
+      {"name", k.name}, {"ok", k.ok && kc.ok()}, {"stages", stages_json(k.stages, kc.stages, src)}};
+  // The driver code that builds the kernel's inputs (ir/lang/driver.h), when the file has one.
+  if (!k.driver.empty()) j["driver"] = stages_json(k.driver, kc.driver_stages, src);
+  return j;
 }
 
 } // namespace

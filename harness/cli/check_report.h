@@ -60,7 +60,8 @@ std::optional<int> load_one_kernel(std::string_view cmd, const FileCommandOption
                                    CommandIO& io, CheckedSpec& out, const ir::Kernel** kernel);
 
 /// check's JSON document: {"kernels": [{name, ok, stages: [{op, derived, line, col, output,
-/// notes}]}], "diagnostics": [{severity, code, stage, message, file, line, col, notes}]}.
+/// notes}], driver: [same, for the driver code that builds the kernel's inputs, when there is
+/// one]}], "diagnostics": [{severity, code, stage, message, file, line, col, notes}]}.
 nlohmann::json check_json(const CheckedSpec& c);
 
 } // namespace tujit::cli

@@ -1,8 +1,9 @@
 // `tujit cycles FILE [--kernel NAME] [--json] [--timeline PATH.svg] [--max-cycles N]
-// [--format …]` (docs/cli.md §7): the analytic and the trace cycle model of the kernel's
-// contraction chain side by side (harness/cycles/, docs/cycle-model.md), optionally the trace's
-// busy/stall timeline as an SVG drawn by gnuplot; exit 1 when the analytic model exceeds the
-// kernel's cycle budget (--max-cycles, or its `// tujit: max-cycles N` comment; docs/ci.md).
+// [--format …]` (docs/cli.md §7): the analytic and the trace cycle model of every command of the
+// kernel side by side, and their schedule (harness/cycles/, docs/cycle-model.md), optionally the
+// main command's busy/stall timeline as an SVG drawn by gnuplot; exit 1 when the analytic model
+// exceeds the kernel's cycle budget (--max-cycles, or its `// tujit: max-cycles N` comment;
+// docs/ci.md).
 #include "harness/ci/cycle_budget.h"
 #include "harness/ci/directives.h"
 #include "harness/cli/check_report.h"
@@ -11,9 +12,8 @@
 #include "harness/cli/diagnostic_json.h"
 #include "harness/cli/kernel_size.h"
 #include "harness/cli/option_values.h"
-#include "harness/cycles/cycle_report.h"
+#include "harness/cycles/kernel_report.h"
 #include "harness/cycles/timeline_svg.h"
-#include "ir/seq/lower_contraction.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -27,22 +27,6 @@ namespace tujit::cli {
 namespace {
 
 namespace po = boost::program_options;
-
-// The models time one complete contract_outer → contract_packet → contract_time → contract_lane
-// chain (docs/contraction.md §10).
-bool has_chain(const ir::Kernel& k) {
-  return std::any_of(k.stages.begin(), k.stages.end(), [&k](const ir::Stage& outer) {
-    if (outer.op != ir::StageOp::ContractOuter || !outer.trf) return false;
-    bool packet = false, time = false, lane = false;
-    for (const auto& s : k.stages) {
-      if (s.chain != outer.chain) continue;
-      packet = packet || s.op == ir::StageOp::ContractPacket;
-      time = time || s.op == ir::StageOp::ContractTime;
-      lane = lane || s.op == ir::StageOp::ContractLane;
-    }
-    return packet && time && lane;
-  });
-}
 
 int fail(const Diagnostics& ds, const SourceBuffer& src, const std::string& kernel, bool json,
          int status, CommandIO& io) {
@@ -70,9 +54,11 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
   po::variables_map vm;
   if (auto rc = parse_file_command(
           "cycles",
-          "Times the kernel's contraction chain on one slice with the analytic model (closed\n"
-          "form) and the trace model (walks the Sequencer IR's address streams), side by side.\n"
-          "Every slice runs the same program in lock-step, so one slice's cycles are the chain's.",
+          "Times every command of the kernel on one slice with the analytic model (closed form)\n"
+          "and the trace model (walks the address streams), side by side: contraction chains and\n"
+          "parts of one, fetch → collect commands, TRF / VRF stores and the StoTRF / StoVRF short\n"
+          "command; then schedules the commands by context (docs/cycle-model.md §9). Every slice\n"
+          "runs the same program in lock-step, so one slice's cycles are the kernel's.",
           args, io, opt, &extra,
           " [--timeline PATH.svg [--force]] [--max-cycles N] [--max-bytes SIZE] [--format FORMAT]",
           &vm))
@@ -99,32 +85,21 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
     if (ci_report.ci()) return ci_report.finish(status, opt.file, kernel, &src, ds);
     return fail(ds, src, kernel->name, opt.json, status, io);
   };
-  if (!has_chain(*kernel)) {
-    Diagnostic d = make_error(
-        "E-CYCLES-001",
-        fmt::format("kernel `{}` has no contract_outer → contract_packet → contract_time → "
-                    "contract_lane chain to time",
-                    kernel->name),
-        kernel->name_span,
-        {"the cycle models time complete contraction chains (docs/contraction.md §10); stores and "
-         "Outer-only kernels have no output stream to time"});
-    d.stage = "cycles";
-    return stop({d}, kExitUserError);
-  }
   if (auto d = kernel_size_error(c.analysis->file, *kernel, *max_bytes))
     return stop({*d}, kExitUserError);
-  auto program = ir::seq::lower_contraction(*kernel);
-  if (!program) return stop(program.diagnostics(), kExitUserError);
-
-  const auto report = cycles::cycle_report(*program, cycles::cycle_options_for(*kernel), timeline);
-  if (!report.trace.complete) {
+  auto report = cycles::kernel_cycles(*kernel, timeline);
+  if (!report) return stop(report.diagnostics(), kExitUserError);
+  for (const auto& cmd : report->commands) {
+    const bool complete = cmd.chain ? cmd.chain->trace.complete : cmd.path_trace->complete;
+    if (complete) continue;
     io.err << "tujit cycles: internal error (this is a bug in tujit): the trace of `"
            << kernel->name << "` did not finish\n";
     return kExitInternal;
   }
   if (timeline) {
     const std::string path = vm["timeline"].as<std::string>();
-    auto written = cycles::write_timeline_svg(report, kernel->name, path, force);
+    auto written =
+        cycles::write_timeline_svg(cycles::timeline_report(*report), kernel->name, path, force);
     if (!written) return stop(written.diagnostics(), kExitUsage);
     io.err << "tujit cycles: timeline written to " << path << "\n";
   }
@@ -142,11 +117,12 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
     if (mine.max_cycles_span) budget_at = *mine.max_cycles_span;
   }
   std::optional<Diagnostic> over;
-  if (budget) over = ci::check_cycle_budget(*kernel, report.analytic.total, *budget, budget_at);
+  if (budget)
+    over = ci::check_cycle_budget(*kernel, cycles::budget_cycles(*report), *budget, budget_at);
   const int status = over ? kExitUserError : kExitOk;
   if (opt.json) {
     nlohmann::ordered_json doc = {{"kernel", kernel->name}};
-    const nlohmann::ordered_json body = cycles::cycle_report_json(report);
+    const nlohmann::ordered_json body = cycles::kernel_cycles_json(*report);
     for (const auto& [key, value] : body.items()) doc[key] = value;
     if (budget) {
       doc["max_cycles"] = *budget;
@@ -156,10 +132,11 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
     if (over) io.err << render(*over, &src);
     return status;
   }
-  ci_report.text() << "kernel " << kernel->name << "\n" << cycles::cycle_summary_text(report);
+  ci_report.text() << "kernel " << kernel->name << "\n" << cycles::kernel_cycles_text(*report);
   if (budget)
-    ci_report.text() << fmt::format("budget: {} of {} cycles ({})\n", report.analytic.total,
-                                    *budget, over ? "OVER" : "within");
+    ci_report.text() << fmt::format("budget: {} of {} cycles ({})\n",
+                                    cycles::budget_cycles(*report), *budget,
+                                    over ? "OVER" : "within");
   return ci_report.finish(status, opt.file, kernel, &src,
                           over ? Diagnostics{*over} : Diagnostics{});
 }

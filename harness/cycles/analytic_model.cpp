@@ -149,69 +149,56 @@ std::uint64_t slot_stall_cycles(const ContractionProgram& p, const AnalyticCycle
   return extra;
 }
 
-} // namespace
+// Packet cycle t issues at I(t) (docs/cycle-model.md §2.1). Flit k arrives in cycle
+// L_fetch + R(k+1) − 1 with R(k) = ceil(k·reads/flits) (M13); a packet (PackSize flits) serves TB
+// consecutive packet cycles; the MAC issues at most one per cycle: I(t) = max(I(t−1) + 1, arrival
+// of t's packet) = L_fetch − 1 + t + max over packets m ≤ t/TB of (R((m+1)·PS) − m·TB). With
+// β = PS·reads/flits the stream cycles per packet, R((m+1)·PS) − m·TB is non-decreasing in m when
+// β > TB (fetch bound: the last m) and non-increasing otherwise (MAC bound: m = 0).
+struct IssueTimes {
+  std::uint64_t base = 0, tb = 1, ps = 1, beta_num = 1, beta_den = 1;
+  detail::FetchRate rate;
+  bool stream_bound = false;
 
-AnalyticCycles analytic_cycles(const ContractionProgram& p, const CycleOptions& options) {
-  AnalyticCycles a;
-  const std::uint64_t n_mac = p.cycles; // packet cycles (|OT|, padding included)
-  const std::uint64_t f_in = p.time;    // stream flits, each fetched once (TB re-uses them)
-  const std::uint64_t n_out = p.t3;     // output flits on the 8-element bus
-  const std::uint64_t f = detail::flits_per_slot(p);
-
-  a.stage_cycles[static_cast<std::size_t>(Stage::TrfRead)] = n_mac;
-  a.stage_cycles[static_cast<std::size_t>(Stage::ContractOuter)] = n_mac;
-  a.stage_cycles[static_cast<std::size_t>(Stage::ContractPacket)] = n_mac;
-  a.stage_cycles[static_cast<std::size_t>(Stage::ContractTime)] = detail::live_cycles(p);
-  a.stage_cycles[static_cast<std::size_t>(Stage::ContractLane)] = n_out;
-
-  a.fetch_latency = options.fetch_adapter_latency;
-  a.fetch_read_size = options.fetch_read_size;
-  a.fetch_reads_per_packet = options.fetch_reads_per_packet;
-  a.fetch_flits_per_packet = options.fetch_flits_per_packet;
-  const detail::FetchRate rate = detail::fetch_rate(options);
-  a.fetch_reads = detail::reads_for_flits(rate, f_in);
-  a.stage_cycles[static_cast<std::size_t>(Stage::Fetch)] = a.fetch_reads;
-  a.tree_latency = detail::tree_latency(p);
-
-  // Packet cycle t issues at I(t) (docs/cycle-model.md §2.1). Flit k arrives in cycle
-  // L_fetch + R(k+1) − 1 with R(k) = ceil(k·reads/flits) (M13); a packet (PackSize flits) serves TB
-  // consecutive packet cycles; the MAC issues at most one per cycle: I(t) = max(I(t−1) + 1, arrival
-  // of t's packet) = L_fetch − 1 + t + max over packets m ≤ t/TB of (R((m+1)·PS) − m·TB). With
-  // β = PS·reads/flits the stream cycles per packet, R((m+1)·PS) − m·TB is non-decreasing in m when
-  // β > TB (fetch bound: the last m) and non-increasing otherwise (MAC bound: m = 0).
-  const std::uint64_t tb = std::max<std::uint64_t>(1, p.time_broadcast);
-  const std::uint64_t beta_num = p.pack_size * rate.reads, beta_den = rate.flits;
-  const bool stream_bound = beta_num > tb * beta_den;
-  const auto issue = [&](std::uint64_t t) -> std::int64_t {
-    const std::uint64_t base = a.fetch_latency;
+  IssueTimes(const ContractionProgram& p, const CycleOptions& o, std::uint64_t latency)
+      : base(latency), tb(std::max<std::uint64_t>(1, p.time_broadcast)), ps(p.pack_size),
+        rate(detail::fetch_rate(o)) {
+    beta_num = ps * rate.reads;
+    beta_den = rate.flits;
+    stream_bound = beta_num > tb * beta_den;
+  }
+  std::int64_t at(std::uint64_t t) const {
     if (!stream_bound)
-      return static_cast<std::int64_t>(base + detail::reads_for_flits(rate, p.pack_size) + t) - 1;
+      return static_cast<std::int64_t>(base + detail::reads_for_flits(rate, ps) + t) - 1;
     const std::uint64_t m = t / tb;
-    return static_cast<std::int64_t>(base + detail::reads_for_flits(rate, (m + 1) * p.pack_size) +
-                                     t % tb) -
+    return static_cast<std::int64_t>(base + detail::reads_for_flits(rate, (m + 1) * ps) + t % tb) -
            1;
-  };
-  a.fill = static_cast<std::uint64_t>(issue(0)) - a.fetch_latency;
-  const std::uint64_t rho =
-      stream_bound ? (beta_num + tb * beta_den - 1) / (tb * beta_den) : 1; // ≥ 1 cycle per cycle
-  a.cycles_per_packet = rho;
+  }
+  // Cycles per packet cycle (≥ 1): ⌈β/TB⌉ when the fetch bounds the MAC.
+  std::uint64_t rho() const {
+    return stream_bound ? (beta_num + tb * beta_den - 1) / (tb * beta_den) : 1;
+  }
+};
 
-  // Slot u completes with its last contribution: every reduced digit at its maximum; its F flits
-  // are ready one cycle after that accumulation. The in-order bus finishes at max over flits o of
-  // (ready(o) + flits after o). o = F·u is linear in the retained digits and I is linear in them
-  // up to a ceiling (I(t + w) − I(t) is ⌊x⌋ or ⌈x⌉ of the same x), so per retained loop the
-  // difference of both terms has one sign and the maximum sits at a corner of the digit box. OT
-  // padding: padding cycles cost their cycle but complete no slot, so the corners are those of
-  // the live digit box.
-  const auto w = loop_weights(p.cycle_nest);
-  const auto ext = live_extents(p, w);
+// The in-order output bus (docs/cycle-model.md §2.2): the cycle the last output flit leaves.
+// Slot u completes with its last contribution: every reduced digit at its maximum; its F flits
+// are ready one cycle after that accumulation. The in-order bus finishes at max over flits o of
+// (ready(o) + flits after o). o = F·u is linear in the retained digits and I is linear in them
+// up to a ceiling (I(t + w) − I(t) is ⌊x⌋ or ⌈x⌉ of the same x), so per retained loop the
+// difference of both terms has one sign and the maximum sits at a corner of the digit box. OT
+// padding: padding cycles cost their cycle but complete no slot, so the corners are those of
+// the live digit box.
+std::int64_t last_output(const ContractionProgram& p, AnalyticCycles& a, const IssueTimes& issue,
+                         const std::vector<std::uint64_t>& w,
+                         const std::vector<std::uint64_t>& ext) {
+  const std::uint64_t f = detail::flits_per_slot(p), n_out = p.t3;
   std::uint64_t reduced_tail = 0;
   std::vector<std::size_t> kept; // retained loops with more than one live digit
   for (std::size_t i = 0; i < p.cycle_nest.size(); ++i) {
     if (reduced(p.cycle_nest[i])) reduced_tail += (ext[i] - 1) * w[i];
     if (retained(p.cycle_nest[i]) && ext[i] > 1) kept.push_back(i);
   }
-  a.first_output = static_cast<std::uint64_t>(issue(reduced_tail)) + a.tree_latency + 1;
+  a.first_output = static_cast<std::uint64_t>(issue.at(reduced_tail)) + a.tree_latency + 1;
   const auto corner_send = [&](const std::vector<bool>& at_max) {
     std::uint64_t t = reduced_tail, u = 0;
     for (std::size_t j = 0; j < kept.size(); ++j) {
@@ -219,7 +206,7 @@ AnalyticCycles analytic_cycles(const ContractionProgram& p, const CycleOptions& 
       t += (ext[kept[j]] - 1) * w[kept[j]];
       u += (ext[kept[j]] - 1) * p.cycle_nest[kept[j]].slot_stride;
     }
-    return issue(t) + static_cast<std::int64_t>(a.tree_latency + n_out) -
+    return issue.at(t) + static_cast<std::int64_t>(a.tree_latency + n_out) -
            static_cast<std::int64_t>(f * u);
   };
   std::int64_t last_send = 0;
@@ -229,74 +216,152 @@ AnalyticCycles analytic_cycles(const ContractionProgram& p, const CycleOptions& 
       for (std::size_t j = 0; j < kept.size(); ++j) at_max[j] = (mask >> j) & 1;
       last_send = std::max(last_send, corner_send(at_max));
     }
-  } else {
-    // The mean slope decides each digit: 1 cycle per packet cycle, β/TB when the fetch bounds it.
-    std::vector<bool> at_max(kept.size());
-    for (std::size_t j = 0; j < kept.size(); ++j) {
-      const std::uint64_t moved = f * p.cycle_nest[kept[j]].slot_stride;
-      at_max[j] = stream_bound ? beta_num * w[kept[j]] > tb * beta_den * moved : w[kept[j]] > moved;
-    }
-    last_send = corner_send(at_max);
+    return last_send;
   }
-  a.total = static_cast<std::uint64_t>(last_send) + 1;
-  a.slots_needed = p.inner_time;
-  a.slot_capacity = detail::slot_capacity(p);
-  a.total += slot_stall_cycles(p, a, w, ext);
-  const std::uint64_t last_issue = static_cast<std::uint64_t>(issue(n_mac - 1));
-  const std::uint64_t last_ready = last_issue + a.tree_latency + 1;
-  a.drain = a.total > last_ready ? a.total - last_ready : 0;
+  // The mean slope decides each digit: 1 cycle per packet cycle, β/TB when the fetch bounds it.
+  std::vector<bool> at_max(kept.size());
+  for (std::size_t j = 0; j < kept.size(); ++j) {
+    const std::uint64_t moved = f * p.cycle_nest[kept[j]].slot_stride;
+    at_max[j] = issue.stream_bound ? issue.beta_num * w[kept[j]] > issue.tb * issue.beta_den * moved
+                                   : w[kept[j]] > moved;
+  }
+  return corner_send(at_max);
+}
 
-  // Bottleneck: the stage with the most steady-state cycles; ties go to the MAC, then the stream.
-  a.bottleneck = Stage::ContractOuter;
-  if (a.fetch_reads > n_mac) a.bottleneck = Stage::Fetch;
-  if (n_out > std::max(a.fetch_reads, n_mac)) a.bottleneck = Stage::ContractLane;
-
-  // Utilisation (docs/contraction.md §10).
+// Utilisation (docs/contraction.md §10).
+void utilisation(const ContractionProgram& p, AnalyticCycles& a) {
+  const std::uint64_t n_mac = p.cycles, n_out = p.t3;
   const double lanes = static_cast<double>(detail::live_lanes(p)) / detail::kTu.lanes;
   const double pack = static_cast<double>(p.pack_size) / detail::kTu.max_pack_size;
-  const double cells = static_cast<double>(detail::live_op_cells(p)) / static_cast<double>(p.op);
+  const double cells = static_cast<double>(detail::live_op_cells(p)) /
+                       static_cast<double>(std::max<std::uint64_t>(1, p.op));
   const double steps = static_cast<double>(detail::live_cycles(p)) /
                        static_cast<double>(std::max<std::uint64_t>(1, n_mac));
   a.mac_utilization = lanes * pack * cells * steps;
   const double products = static_cast<double>(detail::live_cycles(p)) *
                           static_cast<double>(detail::live_lanes(p)) *
                           static_cast<double>(detail::live_reduced_cells(p));
-  a.mac_utilization_overall = products / (static_cast<double>(a.total) * detail::kTu.lanes *
-                                          static_cast<double>(detail::multipliers_per_lane(p)));
+  a.mac_utilization_overall =
+      products / (static_cast<double>(std::max<std::uint64_t>(1, a.total)) * detail::kTu.lanes *
+                  static_cast<double>(detail::multipliers_per_lane(p)));
   std::uint64_t live_out = 0;
   for (auto d : p.drain) live_out += d >= 0 ? 1 : 0;
-  a.output_bus_utilization = n_out == 0
+  a.output_bus_utilization = n_out == 0 || p.drain.empty()
                                  ? 0.0
                                  : static_cast<double>(live_out) /
                                        static_cast<double>(n_out * detail::kTu.output_bus_elements);
+}
 
-  a.trf_reads = n_mac;
-  a.trf_misses = estimate_trf_misses(p);
+// The concurrent store into the other TRF half (docs/cycle-model.md M10, M11): its flits arrive
+// at the rate of its own fetch (one per cycle from cycle 0 without one). A narrow read leaves the
+// other bank free (bank alternation); a wide read's miss holds both banks for the cycle. Misses
+// are taken as spread evenly over the packet cycles [I(0), I(last)]. A store slower than one flit
+// per cycle has a free cycle after each write, so a held bank only delays the write it hits
+// (in the mean less than a cycle at the end: none).
+void concurrent_store(const ContractionProgram& p, const CycleOptions& o, AnalyticCycles& a,
+                      std::uint64_t last_issue) {
+  a.store_flits = detail::store_flits(p);
+  const detail::FetchRate rate = detail::store_rate(o);
+  const std::uint64_t arrive_end =
+      o.store_adapter_latency + detail::reads_for_flits(rate, a.store_flits);
+  double blocked = 0;
+  if (p.wide_read && a.trf_misses > 0 && rate.reads <= rate.flits) {
+    const double i0 = static_cast<double>(a.fetch_latency + a.fill);
+    const double span = static_cast<double>(last_issue - (a.fetch_latency + a.fill) + 1);
+    const double m = static_cast<double>(a.trf_misses) / span;
+    const double s = static_cast<double>(arrive_end);
+    if (s > i0) {
+      blocked = m < 1.0 ? m * (s - i0) / (1.0 - m) : static_cast<double>(a.trf_misses);
+      blocked = std::min(blocked, static_cast<double>(a.trf_misses));
+    }
+  }
+  a.store_blocked = static_cast<std::uint64_t>(blocked + 0.5);
+  a.store_cycles = arrive_end + a.store_blocked;
+  a.stage_cycles[static_cast<std::size_t>(Stage::TrfStore)] = a.store_flits;
+  a.period = std::max(a.total, a.store_cycles);
+  if (a.store_cycles > a.total) a.bottleneck = Stage::TrfStore;
+}
+
+// A part of the chain that starts at contract_lane (docs/cycle-model.md §8): the Time Reducer's
+// buffer is complete, so the bus sends its |T3| flits back to back.
+AnalyticCycles lane_folder_only(const ContractionProgram& p) {
+  AnalyticCycles a;
+  a.stage_cycles[static_cast<std::size_t>(Stage::ContractLane)] = p.t3;
+  a.bottleneck = Stage::ContractLane;
+  a.total = a.period = a.drain = p.t3;
+  a.slots_needed = p.inner_time;
+  a.slot_capacity = detail::slot_capacity(p);
+  std::uint64_t live_out = 0;
+  for (auto d : p.drain) live_out += d >= 0 ? 1 : 0;
+  if (p.t3 > 0 && !p.drain.empty())
+    a.output_bus_utilization =
+        static_cast<double>(live_out) / static_cast<double>(p.t3 * detail::kTu.output_bus_elements);
+  return a;
+}
+
+} // namespace
+
+AnalyticCycles analytic_cycles(const ContractionProgram& p, const CycleOptions& options) {
+  if (options.first == Stage::ContractLane) return lane_folder_only(p);
+  AnalyticCycles a;
+  const std::uint64_t n_mac = p.cycles; // packet cycles (|OT|, padding included)
+  const std::uint64_t f_in = p.time;    // stream flits, each fetched once (TB re-uses them)
+  const std::uint64_t n_out = p.t3;     // output flits on the 8-element bus
+  const auto set = [&](Stage s, std::uint64_t v) {
+    if (runs_stage(options, s) || s == Stage::Fetch || s == Stage::TrfRead)
+      a.stage_cycles[static_cast<std::size_t>(s)] = v;
+  };
+  const bool outer = options.first == Stage::ContractOuter;
+  set(Stage::ContractOuter, n_mac);
+  set(Stage::ContractPacket, n_mac);
+  set(Stage::ContractTime, detail::live_cycles(p));
+  set(Stage::ContractLane, n_out);
+
+  a.fetch_latency = options.fetch_adapter_latency;
+  a.fetch_read_size = options.fetch_read_size;
+  a.fetch_reads_per_packet = options.fetch_reads_per_packet;
+  a.fetch_flits_per_packet = options.fetch_flits_per_packet;
+  a.fetch_reads = detail::reads_for_flits(detail::fetch_rate(options), f_in);
+  if (outer) {
+    set(Stage::Fetch, a.fetch_reads);
+    set(Stage::TrfRead, n_mac);
+  }
+  a.tree_latency = detail::part_tree_latency(p, options);
+
+  const IssueTimes issue(p, options, a.fetch_latency);
+  a.fill = static_cast<std::uint64_t>(issue.at(0)) - a.fetch_latency;
+  a.cycles_per_packet = issue.rho();
+  const std::uint64_t last_issue = static_cast<std::uint64_t>(issue.at(n_mac - 1));
+  const std::uint64_t last_ready = last_issue + a.tree_latency + 1;
+  a.slots_needed = p.inner_time;
+  a.slot_capacity = detail::slot_capacity(p);
+  if (options.last == Stage::ContractLane) {
+    const auto w = loop_weights(p.cycle_nest);
+    const auto ext = live_extents(p, w);
+    a.total = static_cast<std::uint64_t>(last_output(p, a, issue, w, ext)) + 1;
+    if (runs_stage(options, Stage::ContractTime)) a.total += slot_stall_cycles(p, a, w, ext);
+  } else {
+    // The part ends before the bus (§8): done with the last packet's issue, tree output or
+    // accumulation.
+    a.total = a.first_output = last_ready;
+  }
+  a.drain = a.total > last_ready ? a.total - last_ready : 0;
+
+  // Bottleneck: the stage with the most steady-state cycles; ties go to the MAC, then the stream.
+  a.bottleneck = Stage::ContractOuter;
+  if (outer && a.fetch_reads > n_mac) a.bottleneck = Stage::Fetch;
+  if (options.last == Stage::ContractLane && n_out > std::max(outer ? a.fetch_reads : 0, n_mac))
+    a.bottleneck = Stage::ContractLane;
+  utilisation(p, a);
+
   a.wide_read = p.wide_read;
+  if (outer) {
+    a.trf_reads = n_mac;
+    a.trf_misses = estimate_trf_misses(p);
+  }
   a.store = options.concurrent_store;
   a.period = a.total;
-  if (a.store) {
-    // The store writes one flit per cycle from cycle 0. A narrow read leaves the other bank free
-    // (bank alternation); a wide read's miss holds both banks for the cycle. Misses are taken as
-    // spread evenly over the packet cycles [I(0), I(last)].
-    a.store_flits = detail::store_flits(p);
-    double blocked = 0;
-    if (p.wide_read && a.trf_misses > 0) {
-      const double i0 = static_cast<double>(a.fetch_latency + a.fill);
-      const double span = static_cast<double>(last_issue - (a.fetch_latency + a.fill) + 1);
-      const double m = static_cast<double>(a.trf_misses) / span;
-      const double s = static_cast<double>(a.store_flits);
-      if (s > i0) {
-        blocked = m < 1.0 ? m * (s - i0) / (1.0 - m) : static_cast<double>(a.trf_misses);
-        blocked = std::min(blocked, static_cast<double>(a.trf_misses));
-      }
-    }
-    a.store_blocked = static_cast<std::uint64_t>(blocked + 0.5);
-    a.store_cycles = a.store_flits + a.store_blocked;
-    a.stage_cycles[static_cast<std::size_t>(Stage::TrfStore)] = a.store_flits;
-    a.period = std::max(a.total, a.store_cycles);
-    if (a.store_cycles > a.total) a.bottleneck = Stage::TrfStore;
-  }
+  if (a.store) concurrent_store(p, options, a, last_issue);
   return a;
 }
 

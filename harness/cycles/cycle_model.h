@@ -13,6 +13,7 @@
 
 #include "ir/lang/kernel.h"
 #include "ir/seq/contraction_program.h"
+#include "ir/seq/fetch_program.h"
 
 #include <array>
 #include <cstdint>
@@ -22,8 +23,10 @@
 namespace tujit::cycles {
 
 /// The pipeline stages the models count (docs/contraction.md §3 stage names; `fetch` is the
-/// stream's flit supply into the Stream Adapter, one DM read per busy cycle (docs/cycle-model.md
-/// M13), `trf_read` the TRF Sequencer, `trf_store` a concurrent store into the other TRF half).
+/// stream's flit supply, one DM read per busy cycle (docs/cycle-model.md M13), `trf_read` the TRF
+/// Sequencer, `trf_store` a TRF store (in a contraction chain: the concurrent store into the other
+/// half), `collect` the Collect Engine's flits and `vrf_store` a VRF store of a data-path command
+/// (docs/cycle-model.md §7)).
 enum class Stage : std::uint8_t {
   Fetch,
   TrfRead,
@@ -32,9 +35,16 @@ enum class Stage : std::uint8_t {
   ContractTime,
   ContractLane,
   TrfStore,
+  Collect,
+  VrfStore,
 };
-inline constexpr std::size_t kStageCount = 7;
+inline constexpr std::size_t kStageCount = 9;
 std::string_view stage_name(Stage s);
+
+/// Above this many steps the trace model does not walk: it reports the closed form instead and
+/// says so (docs/cycle-model.md §3.1). A walk step costs a few nanoseconds, so a trace stays well
+/// under a second; its memory (one entry per accumulator slot) is bounded by the same number.
+inline constexpr std::uint64_t kTraceStepLimit = std::uint64_t{1} << 24;
 
 /// What the program alone does not say about the kernel around the chain.
 struct CycleOptions {
@@ -53,12 +63,35 @@ struct CycleOptions {
   std::uint64_t fetch_read_size = 0;
   std::uint64_t fetch_reads_per_packet = 1;
   std::uint64_t fetch_flits_per_packet = 1;
+  /// The concurrent store's own fetch when the kernel fetches the stored operand (same fields as
+  /// the stream's; read size 0: its flits arrive one per cycle), and its Fetch Adapter latency
+  /// (docs/cycle-model.md M10).
+  std::uint64_t store_read_size = 0;
+  std::uint64_t store_reads_per_packet = 1;
+  std::uint64_t store_flits_per_packet = 1;
+  std::uint32_t store_adapter_latency = 0;
+  /// The part of the chain the kernel runs (docs/cycle-model.md §8): its first and last stage,
+  /// ContractOuter … ContractLane. A part that does not start at contract_outer reads a tensor
+  /// parameter whose packet cycles arrive one per cycle; one that starts at contract_lane reads a
+  /// complete Time Reducer buffer.
+  Stage first = Stage::ContractOuter;
+  Stage last = Stage::ContractLane;
 };
+
+/// Whether the part of the chain `o` names runs stage `s` (ContractOuter … ContractLane).
+bool runs_stage(const CycleOptions& o, Stage s);
+
+/// Cycles the Fetch Adapter adds to a fetch's first flit: a cast to another type or a zero-point
+/// subtraction (furiosa-opt docs/src/computing-tensors/fetch-adapter.md "1 to 2 cycles",
+/// docs/cycle-model.md M8); an identity cast converts nothing and adds none.
+std::uint32_t adapter_latency(const ir::seq::FetchProgram& f);
 
 /// Options the kernel implies: a `to_trf` feeding the chain's TRF operand → concurrent store; a
 /// `fetch_cast` / `fetch_zero_point_sub` on the stream → the Fetch Adapter's cast latency; a fetch
 /// feeding the stream (ir::seq::FetchProgram, consumer Stream) → its read size and rate.
 CycleOptions cycle_options_for(const ir::Kernel& kernel);
+/// The same for the chain whose contract_outer is `outer` (a complete chain or a part of one).
+CycleOptions cycle_options_for(const ir::Kernel& kernel, const ir::Stage& outer);
 
 /// Closed form (docs/contraction.md §10 [PROP], refined in docs/cycle-model.md §2).
 struct AnalyticCycles {
@@ -123,6 +156,10 @@ struct TraceCycles {
   std::uint64_t total = 0;  // cycles from the first fetch to the last output flit
   std::uint64_t period = 0; // double-buffered iteration: until the concurrent store is done too
   bool complete = true;     // false only if the walk hit its safety bound (a model bug)
+  /// The walk would have taken more than kTraceStepLimit steps: the numbers are the closed form's
+  /// (analytic_cycles), not a walk, and `steps` says how many the walk would have needed.
+  bool closed_form = false;
+  std::uint64_t steps = 0;
   // contract_outer stalls by cause.
   std::uint64_t mac_wait_stream = 0;
   std::uint64_t mac_wait_slot = 0;
@@ -142,7 +179,8 @@ struct TraceCycles {
 };
 
 /// Walks the program's address streams for one slice. Cost O(cycles + |T2|), independent of
-/// |Lane|, |OP| and the slice count (no per-MAC work).
+/// |Lane|, |OP| and the slice count (no per-MAC work); above kTraceStepLimit steps the closed form
+/// instead (TraceCycles::closed_form).
 TraceCycles trace_cycles(const ir::seq::ContractionProgram& program,
                          const CycleOptions& options = {}, bool record_timeline = false);
 

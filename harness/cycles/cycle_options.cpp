@@ -24,8 +24,18 @@ std::string_view stage_name(Stage s) {
     return "contract_lane";
   case Stage::TrfStore:
     return "trf_store";
+  case Stage::Collect:
+    return "collect";
+  case Stage::VrfStore:
+    return "vrf_store";
   }
   return "?";
+}
+
+bool runs_stage(const CycleOptions& o, Stage s) {
+  const auto at = [](Stage x) { return static_cast<int>(x); };
+  if (at(s) < at(Stage::ContractOuter) || at(s) > at(Stage::ContractLane)) return false;
+  return at(o.first) <= at(s) && at(s) <= at(o.last);
 }
 
 namespace {
@@ -35,53 +45,70 @@ std::uint64_t trf_operand_bytes(const ir::TensorType& trf) {
          ir::wire_bits(trf.dtype) / target::kRngd.bits_per_byte;
 }
 
+// The fetch program made by the data-path chain that ends at the Collect stage of chain `chain`
+// (nullopt when that chain collects no fetch or its fetch does not lower: the verifiers say why).
+std::optional<ir::seq::FetchProgram> fetch_of_chain(const ir::Kernel& kernel, std::size_t chain) {
+  for (std::size_t i = 0; i < kernel.stages.size(); ++i) {
+    const ir::Stage& s = kernel.stages[i];
+    if (s.op != ir::StageOp::Collect || s.chain != chain || !s.producer) continue;
+    if (auto f = ir::seq::lower_fetch(kernel, i)) return std::move(*f);
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 CycleOptions cycle_options_for(const ir::Kernel& kernel) {
-  CycleOptions o;
   // The chain lower_contraction lowers: the first contract_outer with a TRF operand whose chain
   // reaches contract_lane (ir/seq/lower_contraction.h).
-  const ir::Stage* outer = nullptr;
   for (const auto& s : kernel.stages) {
     if (s.op != ir::StageOp::ContractOuter || !s.trf) continue;
     const bool complete =
         std::any_of(kernel.stages.begin(), kernel.stages.end(), [&](const auto& l) {
           return l.op == ir::StageOp::ContractLane && l.chain == s.chain;
         });
-    if (complete) {
-      outer = &s;
-      break;
-    }
+    if (complete) return cycle_options_for(kernel, s);
   }
-  if (outer == nullptr) return o;
+  return {};
+}
+
+CycleOptions cycle_options_for(const ir::Kernel& kernel, const ir::Stage& outer) {
+  CycleOptions o;
   for (const auto& s : kernel.stages) {
     // A to_trf that makes the chain's TRF operand: the kernel refills the TRF, so in steady state
     // the next operand is stored into the other half while this one is read (furiosa-opt
-    // docs/src/computing-tensors/register-files.md "Double Buffering"). Only an operand that fits a
-    // half can be double-buffered (docs/contraction.md §4.2 [PROP]: a larger one takes the Full
-    // region, and its store must finish before the chain reads it).
-    if (s.op == ir::StageOp::ToTrf && !outer->trf_name.empty() && s.bound_to == outer->trf_name)
-      o.concurrent_store = trf_operand_bytes(*outer->trf) * 2 <= target::kRngd.trf_capacity_bytes;
-    // A cast in the stream's Fetch Adapter (furiosa-opt
-    // docs/src/computing-tensors/fetch-adapter.md: +1–2 cycles latency).
-    if (s.chain == outer->chain &&
-        (s.op == ir::StageOp::FetchCast || s.op == ir::StageOp::FetchZeroPointSub))
-      o.fetch_adapter_latency = target::kRngd.fetch_adapter_cast_latency;
+    // docs/src/computing-tensors/register-files.md "Double Buffering"), at the rate its own fetch
+    // delivers it. Only an operand that fits a half can be double-buffered (docs/contraction.md
+    // §4.2 [PROP]: a larger one takes the Full region, and its store must finish before the chain
+    // reads it).
+    if (s.op == ir::StageOp::ToTrf && outer.trf && !outer.trf_name.empty() &&
+        s.bound_to == outer.trf_name) {
+      o.concurrent_store = trf_operand_bytes(*outer.trf) * 2 <= target::kRngd.trf_capacity_bytes;
+      if (auto f = fetch_of_chain(kernel, s.chain)) {
+        o.store_read_size = f->read_size;
+        o.store_reads_per_packet = f->reads_per_packet;
+        o.store_flits_per_packet = f->flits_per_packet;
+        o.store_adapter_latency = adapter_latency(*f);
+      }
+    }
   }
   // The fetch that feeds the stream (docs/datapath.md §5, §8): the Fetch Engine reads read_size
   // elements per cycle, reads_per_packet reads per packet, and Collect makes flits_per_packet
-  // flits of it. A kernel whose fetches do not lower keeps the one-flit-per-cycle stream (the
-  // verifiers report why).
-  if (auto fetches = ir::seq::lower_fetches(kernel)) {
-    for (const auto& f : *fetches) {
-      if (f.consumer != ir::seq::FetchConsumer::Stream) continue;
-      o.fetch_read_size = f.read_size;
-      o.fetch_reads_per_packet = f.reads_per_packet;
-      o.fetch_flits_per_packet = f.flits_per_packet;
-      break;
-    }
+  // flits of it; a cast in its Fetch Adapter delays the first flit (furiosa-opt
+  // docs/src/computing-tensors/fetch-adapter.md). A chain whose fetch does not lower keeps the
+  // one-flit-per-cycle stream (the verifiers report why).
+  if (auto f = fetch_of_chain(kernel, outer.chain)) {
+    o.fetch_read_size = f->read_size;
+    o.fetch_reads_per_packet = f->reads_per_packet;
+    o.fetch_flits_per_packet = f->flits_per_packet;
+    o.fetch_adapter_latency = adapter_latency(*f);
   }
   return o;
+}
+
+std::uint32_t adapter_latency(const ir::seq::FetchProgram& f) {
+  const bool converts = f.zero_point.has_value() || (f.cast_to && *f.cast_to != f.dm_type);
+  return converts ? target::kRngd.fetch_adapter_cast_latency : 0;
 }
 
 double relative_deviation(std::uint64_t analytic, std::uint64_t trace) {

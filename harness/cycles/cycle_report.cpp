@@ -8,16 +8,22 @@ namespace tujit::cycles {
 
 namespace {
 
-constexpr std::array<Stage, kStageCount> kStages = {
-    Stage::Fetch,        Stage::TrfRead,      Stage::ContractOuter, Stage::ContractPacket,
-    Stage::ContractTime, Stage::ContractLane, Stage::TrfStore};
-
 std::uint64_t count_live(const std::vector<std::uint8_t>& v, std::uint64_t size_if_empty) {
   if (v.empty()) return size_if_empty;
   return static_cast<std::uint64_t>(std::count(v.begin(), v.end(), 1));
 }
 
 } // namespace
+
+std::vector<Stage> reported_stages(const CycleOptions& o) {
+  std::vector<Stage> out;
+  if (o.first == Stage::ContractOuter) out = {Stage::Fetch, Stage::TrfRead};
+  for (Stage s :
+       {Stage::ContractOuter, Stage::ContractPacket, Stage::ContractTime, Stage::ContractLane})
+    if (runs_stage(o, s)) out.push_back(s);
+  if (o.concurrent_store) out.push_back(Stage::TrfStore);
+  return out;
+}
 
 CycleReport cycle_report(const ir::seq::ContractionProgram& program, const CycleOptions& options,
                          bool record_timeline) {
@@ -26,15 +32,14 @@ CycleReport cycle_report(const ir::seq::ContractionProgram& program, const Cycle
   r.trace = trace_cycles(program, options, record_timeline);
   r.live_slices = count_live(program.spatial_live, program.spatial);
   r.agreement = 1.0 - relative_deviation(r.analytic.total, r.trace.total);
+  r.options = options;
   return r;
 }
 
-nlohmann::ordered_json analytic_json(const AnalyticCycles& a) {
+nlohmann::ordered_json analytic_json(const AnalyticCycles& a, const CycleOptions& o) {
   nlohmann::ordered_json stages;
-  for (Stage s : kStages) {
-    if (s == Stage::TrfStore && !a.store) continue;
+  for (Stage s : reported_stages(o))
     stages[std::string(stage_name(s))] = a.stage_cycles[static_cast<std::size_t>(s)];
-  }
   nlohmann::ordered_json j = {
       {"total", a.total},
       {"stages", stages},
@@ -64,10 +69,9 @@ nlohmann::ordered_json analytic_json(const AnalyticCycles& a) {
   return j;
 }
 
-nlohmann::ordered_json trace_json(const TraceCycles& t) {
+nlohmann::ordered_json trace_json(const TraceCycles& t, const CycleOptions& o) {
   nlohmann::ordered_json stages;
-  for (Stage s : kStages) {
-    if (s == Stage::TrfStore && !t.store) continue;
+  for (Stage s : reported_stages(o)) {
     const StageTrace& st = t.stages[static_cast<std::size_t>(s)];
     stages[std::string(stage_name(s))] = {
         {"busy", st.busy}, {"stall", st.stall}, {"first", st.first}, {"last", st.last}};
@@ -84,14 +88,15 @@ nlohmann::ordered_json trace_json(const TraceCycles& t) {
       {"slots", {{"max_in_use", t.max_slots_in_use}, {"capacity", t.slot_capacity}}}};
   if (t.store) j["trf_store"] = {{"cycles", t.store_cycles}, {"period", t.period}};
   if (!t.complete) j["incomplete"] = true;
+  if (t.closed_form) j["closed_form"] = {{"steps", t.steps}, {"limit", kTraceStepLimit}};
   return j;
 }
 
 nlohmann::ordered_json cycle_report_json(const CycleReport& r) {
   return {{"slices", r.live_slices},
           {"simulated_slices", 1},
-          {"analytic", analytic_json(r.analytic)},
-          {"trace", trace_json(r.trace)},
+          {"analytic", analytic_json(r.analytic, r.options)},
+          {"trace", trace_json(r.trace, r.options)},
           {"agreement", r.agreement}};
 }
 
@@ -107,8 +112,7 @@ std::string cycle_summary_text(const CycleReport& r) {
       "cycles (one slice traced; the {} live slices run the same program in lock-step)\n",
       r.live_slices);
   s += fmt::format("  {:<16}{:>10}{:>12}{:>10}\n", "stage", "analytic", "trace busy", "stall");
-  for (Stage st : kStages) {
-    if (st == Stage::TrfStore && !a.store) continue;
+  for (Stage st : reported_stages(r.options)) {
     const auto& ts = t.stages[static_cast<std::size_t>(st)];
     s += fmt::format("  {:<16}{:>10}{:>12}{:>10}\n", stage_name(st),
                      a.stage_cycles[static_cast<std::size_t>(st)], ts.busy, ts.stall);
@@ -125,23 +129,32 @@ std::string cycle_summary_text(const CycleReport& r) {
                      "DM reads, one per cycle\n",
                      a.fetch_read_size, a.fetch_reads_per_packet, a.fetch_flits_per_packet,
                      a.fetch_reads);
-  s += fmt::format("  MAC utilisation {:.2f}% per packet cycle, {:.2f}% over the run; output bus "
-                   "{:.2f}%\n",
-                   100.0 * a.mac_utilization, 100.0 * a.mac_utilization_overall,
-                   100.0 * a.output_bus_utilization);
-  s += fmt::format("  slots           InnerTime {} of {} (trace: at most {} in use, MAC waited {} "
-                   "cycles for a slot, {} for the stream)\n",
-                   a.slots_needed, a.slot_capacity, t.max_slots_in_use, t.mac_wait_slot,
-                   t.mac_wait_stream);
-  s += fmt::format("  TRF reads       {} {} reads: {} hits, {} misses (analytic estimate {} "
-                   "misses)\n",
-                   a.trf_reads, a.wide_read ? "wide" : "narrow", t.trf_hits, t.trf_misses,
-                   a.trf_misses);
+  const bool outer = r.options.first == Stage::ContractOuter;
+  if (outer)
+    s += fmt::format("  MAC utilisation {:.2f}% per packet cycle, {:.2f}% over the run\n",
+                     100.0 * a.mac_utilization, 100.0 * a.mac_utilization_overall);
+  if (a.output_bus_utilization > 0)
+    s += fmt::format("  output bus      {:.2f}% of the 8-element flits carry live outputs\n",
+                     100.0 * a.output_bus_utilization);
+  if (r.options.last == Stage::ContractLane && runs_stage(r.options, Stage::ContractTime))
+    s += fmt::format("  slots           InnerTime {} of {} (trace: at most {} in use, MAC waited "
+                     "{} cycles for a slot, {} for the stream)\n",
+                     a.slots_needed, a.slot_capacity, t.max_slots_in_use, t.mac_wait_slot,
+                     t.mac_wait_stream);
+  if (outer)
+    s += fmt::format("  TRF reads       {} {} reads: {} hits, {} misses (analytic estimate {} "
+                     "misses)\n",
+                     a.trf_reads, a.wide_read ? "wide" : "narrow", t.trf_hits, t.trf_misses,
+                     a.trf_misses);
   if (a.store)
     s += fmt::format("  TRF store       next operand into the other half: {} flits, {} cycles "
                      "(trace {}, {} bank conflicts); period {} (trace {})\n",
                      a.store_flits, a.store_cycles, t.store_cycles, t.trf_bank_conflicts, a.period,
                      t.period);
+  if (t.closed_form)
+    s += fmt::format("  trace           closed form: the walk would take {} steps, more than the "
+                     "{} the trace walks (docs/cycle-model.md §3.1)\n",
+                     t.steps, kTraceStepLimit);
   return s;
 }
 

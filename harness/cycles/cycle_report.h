@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace tujit::cycles {
 
@@ -17,13 +18,18 @@ struct CycleReport {
   TraceCycles trace;
   std::uint64_t live_slices = 1; // slices running this program in lock-step
   double agreement = 1.0;        // 1 − |analytic − trace| / trace of the totals
+  CycleOptions options;          // what the models were told (the part of the chain run, …)
 };
+
+/// The chain stages a report lists: fetch and trf_read when the part starts at contract_outer,
+/// the contraction stages it runs, trf_store when a store runs concurrently.
+std::vector<Stage> reported_stages(const CycleOptions& o);
 
 CycleReport cycle_report(const ir::seq::ContractionProgram& program,
                          const CycleOptions& options = {}, bool record_timeline = false);
 
-nlohmann::ordered_json analytic_json(const AnalyticCycles& a);
-nlohmann::ordered_json trace_json(const TraceCycles& t);
+nlohmann::ordered_json analytic_json(const AnalyticCycles& a, const CycleOptions& o = {});
+nlohmann::ordered_json trace_json(const TraceCycles& t, const CycleOptions& o = {});
 
 /// `tujit cycles --json` without the "kernel" field: {"slices", "analytic": {total, stages,
 /// bottleneck, mac_utilization, …}, "trace": {total, stages: {name: {busy, stall, first, last}},

@@ -8,8 +8,10 @@
 #include "ir/types/scalar_type.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <numeric>
+#include <vector>
 
 namespace tujit::cycles::detail {
 
@@ -26,6 +28,13 @@ inline std::uint64_t tree_latency(const ir::seq::ContractionProgram& p) {
   default:
     return kTu.tree_latency_16bit;
   }
+}
+
+/// The Packet Reducer latency the part of the chain pays: none when it does not run
+/// contract_packet (docs/cycle-model.md §8).
+inline std::uint64_t part_tree_latency(const ir::seq::ContractionProgram& p,
+                                       const CycleOptions& o) {
+  return runs_stage(o, Stage::ContractPacket) ? tree_latency(p) : 0;
 }
 
 /// Slots the Time Reducer buffer holds (docs/contraction.md §7): Interleaved 1024 / (8·|P2|),
@@ -50,12 +59,18 @@ inline std::uint64_t flits_per_slot(const ir::seq::ContractionProgram& p) {
 struct FetchRate {
   std::uint64_t reads = 1, flits = 1;
 };
+inline FetchRate fetch_rate(std::uint64_t read_size, std::uint64_t reads_per_packet,
+                            std::uint64_t flits_per_packet) {
+  if (read_size == 0 || flits_per_packet == 0 || reads_per_packet <= flits_per_packet) return {};
+  const std::uint64_t g = std::gcd(reads_per_packet, flits_per_packet);
+  return {reads_per_packet / g, flits_per_packet / g};
+}
+/// The stream's fetch rate, and the concurrent store's (docs/cycle-model.md M10, M13).
 inline FetchRate fetch_rate(const CycleOptions& o) {
-  if (o.fetch_read_size == 0 || o.fetch_flits_per_packet == 0 ||
-      o.fetch_reads_per_packet <= o.fetch_flits_per_packet)
-    return {};
-  const std::uint64_t g = std::gcd(o.fetch_reads_per_packet, o.fetch_flits_per_packet);
-  return {o.fetch_reads_per_packet / g, o.fetch_flits_per_packet / g};
+  return fetch_rate(o.fetch_read_size, o.fetch_reads_per_packet, o.fetch_flits_per_packet);
+}
+inline FetchRate store_rate(const CycleOptions& o) {
+  return fetch_rate(o.store_read_size, o.store_reads_per_packet, o.store_flits_per_packet);
 }
 /// Reads done when the first k stream flits are delivered: flit j (from 0) of the stream is
 /// delivered with read ceil((j+1)·reads/flits), the read that completes its share of the packet.
@@ -106,5 +121,57 @@ inline std::uint64_t multipliers_per_lane(const ir::seq::ContractionProgram& p) 
   return std::uint64_t{kTu.contraction_packet_bytes} * kTu.bits_per_byte /
          ir::wire_bits(p.stream_type);
 }
+
+/// Run-length recorder of one stage's state (0 idle, 1 busy, 2 stall) for the timeline.
+class StageRecorder {
+public:
+  void record(int state, std::uint64_t cycle, Stage stage, std::vector<TimelineSegment>& out) {
+    if (state == state_) return;
+    flush(cycle, stage, out);
+    state_ = state;
+    begin_ = cycle;
+  }
+  void flush(std::uint64_t cycle, Stage stage, std::vector<TimelineSegment>& out) {
+    if (state_ != 0 && cycle > begin_) out.push_back({stage, state_ == 1, begin_, cycle});
+    begin_ = cycle;
+  }
+
+private:
+  int state_ = 0;
+  std::uint64_t begin_ = 0;
+};
+
+/// Busy and stall counts per stage, and the timeline's runs when asked: what every trace records
+/// (a stage's state each cycle: idle, busy or stalled).
+class StageMarks {
+public:
+  enum : int { kIdle = 0, kBusy = 1, kStall = 2 };
+  StageMarks(std::array<StageTrace, kStageCount>& stages, std::vector<TimelineSegment>& timeline,
+             bool record)
+      : stages_(stages), timeline_(timeline), record_(record) {}
+  void mark(Stage s, int state, std::uint64_t cycle) {
+    StageTrace& st = stages_[static_cast<std::size_t>(s)];
+    if (state == kBusy) {
+      if (st.busy == 0) st.first = cycle;
+      st.last = cycle;
+      ++st.busy;
+    } else if (state == kStall) {
+      ++st.stall;
+    }
+    if (record_) rec_[static_cast<std::size_t>(s)].record(state, cycle, s, timeline_);
+  }
+  /// Closes every stage's last run at `cycle` (the end of the trace).
+  void flush(std::uint64_t cycle) {
+    if (!record_) return;
+    for (std::size_t s = 0; s < kStageCount; ++s)
+      rec_[s].flush(cycle, static_cast<Stage>(s), timeline_);
+  }
+
+private:
+  std::array<StageTrace, kStageCount>& stages_;
+  std::vector<TimelineSegment>& timeline_;
+  bool record_;
+  std::array<StageRecorder, kStageCount> rec_{};
+};
 
 } // namespace tujit::cycles::detail

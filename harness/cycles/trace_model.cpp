@@ -9,7 +9,9 @@
 //                     accumulator slot is (or can be) allocated; the TRF Sequencer reads through
 //                     the read cache; the tree result accumulates `tree latency` cycles later;
 //   4. trf_store      (double buffering) writes one buffered flit to a bank no read miss holds.
-// Cost: O(cycles + |T2| + store flits); lanes, packet cells and slices are never iterated.
+// A part of the chain (docs/cycle-model.md §8) runs the steps of its stages only. Cost:
+// O(cycles + |T2| + store flits); lanes, packet cells and slices are never iterated. Above
+// kTraceStepLimit steps the closed form is reported instead (§3.1).
 #include "harness/cycles/cycle_model.h"
 #include "harness/cycles/model_params.h"
 
@@ -27,55 +29,41 @@ using ir::seq::ContractionProgram;
 
 constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
 
-// Run-length recorder of one stage's state (0 idle, 1 busy, 2 stall) for the timeline.
-class StageRecorder {
-public:
-  void record(int state, std::uint64_t cycle, Stage stage, std::vector<TimelineSegment>& out) {
-    if (state == state_) return;
-    flush(cycle, stage, out);
-    state_ = state;
-    begin_ = cycle;
-  }
-  void flush(std::uint64_t cycle, Stage stage, std::vector<TimelineSegment>& out) {
-    if (state_ != 0 && cycle > begin_) out.push_back({stage, state_ == 1, begin_, cycle});
-    begin_ = cycle;
-  }
-
-private:
-  int state_ = 0;
-  std::uint64_t begin_ = 0;
-};
-
 class Tracer {
 public:
   Tracer(const ContractionProgram& p, const CycleOptions& o, bool timeline)
-      : p_(p), opt_(o), timeline_(timeline), walker_(p.cycle_nest) {}
+      : p_(p), opt_(o), outer_(o.first == Stage::ContractOuter),
+        slots_(o.last == Stage::ContractLane), marks_(out_.stages, out_.timeline, timeline),
+        walker_(p.cycle_nest) {}
   TraceCycles run();
+  TraceCycles run_lane_folder_only();
 
 private:
-  enum : int { kIdle = 0, kBusy = 1, kStall = 2 };
+  enum : int {
+    kIdle = detail::StageMarks::kIdle,
+    kBusy = detail::StageMarks::kBusy,
+    kStall = detail::StageMarks::kStall
+  };
+  // A part of the chain records only the stages it runs (and its concurrent store).
   void mark(Stage s, int state) {
-    StageTrace& st = out_.stages[static_cast<std::size_t>(s)];
-    if (state == kBusy) {
-      if (st.busy == 0) st.first = cycle_;
-      st.last = cycle_;
-      ++st.busy;
-    } else if (state == kStall) {
-      ++st.stall;
-    }
-    if (timeline_) rec_[static_cast<std::size_t>(s)].record(state, cycle_, s, out_.timeline);
+    const bool upstream = s == Stage::Fetch || s == Stage::TrfRead;
+    if (upstream ? !outer_ : (s != Stage::TrfStore && !runs_stage(opt_, s))) return;
+    marks_.mark(s, state, cycle_);
   }
   bool trf_read(std::uint64_t element); // true on a hit
   void step_output();
   void step_fetch();
   void step_mac();
   void step_store();
+  void accumulate(bool live);
+  void finish(std::uint64_t chain_end);
 
   const ContractionProgram& p_;
   const CycleOptions& opt_;
-  bool timeline_;
+  bool outer_; // the part starts at contract_outer: a fetched stream and TRF reads
+  bool slots_; // the part ends at contract_lane: slots are held until the bus drains them
   TraceCycles out_;
-  std::array<StageRecorder, kStageCount> rec_{};
+  detail::StageMarks marks_;
   std::uint64_t cycle_ = 0;
 
   // Stream Adapter buffer: flits [released_, delivered_) are held.
@@ -106,6 +94,7 @@ private:
   // Concurrent store.
   std::uint64_t store_total_ = 0, store_next_ = 0, store_fpl_ = 1, store_done_ = 0;
   std::vector<std::uint8_t> store_written_;
+  detail::FetchRate store_rate_;
 };
 
 bool Tracer::trf_read(std::uint64_t element) {
@@ -166,8 +155,8 @@ void Tracer::step_fetch() {
 
 void Tracer::step_mac() {
   // The tree's output and the accumulation of the packet issued `latency_` cycles ago.
-  const bool accumulating = accumulations_pending_ > 0 && !tree_out_.empty() &&
-                            tree_out_[cycle_ % tree_out_.size()] == cycle_;
+  const bool accumulating =
+      latency_ > 0 && accumulations_pending_ > 0 && tree_out_[cycle_ % tree_out_.size()] == cycle_;
   if (accumulating) {
     --accumulations_pending_;
     mark(Stage::ContractPacket, kBusy);
@@ -194,7 +183,7 @@ void Tracer::step_mac() {
   // cycle, but its products are masked and it accumulates into no slot (docs/contraction.md §9.4;
   // the IR's slot stream is defined on live cycles only).
   const bool live = p_.is_cycle_live(t);
-  const bool slotted = live && a.slot < p_.t2;
+  const bool slotted = slots_ && live && a.slot < p_.t2;
   if (slotted && !allocated_[a.slot]) {
     if (in_use_ >= capacity_) {
       ++out_.mac_wait_slot;
@@ -209,18 +198,30 @@ void Tracer::step_mac() {
   // Issue: one packet to every active lane, one TRF read (all lanes, same row).
   mark(Stage::ContractOuter, kBusy);
   mark(Stage::TrfRead, kBusy);
-  if (trf_read(a.trf))
-    ++out_.trf_hits;
-  else
-    ++out_.trf_misses;
+  if (outer_) {
+    if (trf_read(a.trf))
+      ++out_.trf_hits;
+    else
+      ++out_.trf_misses;
+  }
   released_ = std::max(released_, a.flit); // earlier packets are done
   const std::uint64_t acc = cycle_ + latency_;
-  tree_out_[acc % tree_out_.size()] = acc;
-  tree_live_[acc % tree_out_.size()] = live ? 1 : 0;
-  ++accumulations_pending_;
   if (slotted && --remaining_[a.slot] == 0) done_[a.slot] = acc;
   ++issued_;
   walker_.advance();
+  if (opt_.last == Stage::ContractOuter) return; // no tree or accumulator in this part
+  if (latency_ == 0) {
+    accumulate(live); // a part that starts after the tree accumulates as it issues
+    return;
+  }
+  tree_out_[acc % tree_out_.size()] = acc;
+  tree_live_[acc % tree_out_.size()] = live ? 1 : 0;
+  ++accumulations_pending_;
+}
+
+void Tracer::accumulate(bool live) {
+  mark(Stage::ContractPacket, kBusy);
+  mark(Stage::ContractTime, live ? kBusy : kIdle);
 }
 
 void Tracer::step_store() {
@@ -228,12 +229,16 @@ void Tracer::step_store() {
     mark(Stage::TrfStore, kIdle);
     return;
   }
-  // The two lowest unwritten flits that have arrived (one per cycle from cycle 0) are buffered;
-  // write the first whose bank no read miss holds this cycle.
+  // The two lowest unwritten flits that have arrived (at the rate of the store's fetch, one per
+  // cycle from cycle 0 without one) are buffered; write the first whose bank no read miss holds
+  // this cycle.
   const auto bank_of = [this](std::uint64_t f) { return (f % store_fpl_) % detail::kTu.trf_banks; };
+  const auto arrived = [this](std::uint64_t f) {
+    return opt_.store_adapter_latency + detail::reads_for_flits(store_rate_, f + 1) <= cycle_ + 1;
+  };
   std::uint64_t candidates = 0;
   for (std::uint64_t f = store_next_;
-       f < store_total_ && f <= cycle_ && candidates < detail::kTu.trf_store_buffer_banks; ++f) {
+       f < store_total_ && arrived(f) && candidates < detail::kTu.trf_store_buffer_banks; ++f) {
     if (store_written_[f]) continue;
     ++candidates;
     // A wide read's miss holds both banks. A narrow read holds one bank, and the banks alternate
@@ -263,23 +268,24 @@ TraceCycles Tracer::run() {
   flits_per_slot_ = detail::flits_per_slot(p);
   buffer_cap_ = std::uint64_t{detail::kTu.stream_adapter_buffer_packets} * p.pack_size;
   rate_ = detail::fetch_rate(opt_);
-  latency_ = detail::tree_latency(p);
+  store_rate_ = detail::store_rate(opt_);
+  latency_ = detail::part_tree_latency(p, opt_);
   tree_out_.assign(latency_ + 1, kNever);
   tree_live_.assign(latency_ + 1, 0);
   for (auto& bank : cache_) bank.fill(kNever);
 
   // Contributions per slot: one pass over the nest's slot stream (the Time Reducer's counters).
-  remaining_.assign(p.t2, 0);
-  {
+  if (slots_) {
+    remaining_.assign(p.t2, 0);
     ir::seq::CycleWalker w(p.cycle_nest);
     do {
       if (p.is_cycle_live(w.position()) && w.address().slot < p.t2) ++remaining_[w.address().slot];
     } while (w.advance());
+    has_work_.assign(p.t2, 0);
+    for (std::size_t u = 0; u < remaining_.size(); ++u) has_work_[u] = remaining_[u] > 0;
+    allocated_.assign(p.t2, 0);
+    done_.assign(p.t2, kNever);
   }
-  has_work_.assign(p.t2, 0);
-  for (std::size_t u = 0; u < remaining_.size(); ++u) has_work_[u] = remaining_[u] > 0;
-  allocated_.assign(p.t2, 0);
-  done_.assign(p.t2, kNever);
 
   out_.store = opt_.concurrent_store;
   if (out_.store) {
@@ -292,10 +298,12 @@ TraceCycles Tracer::run() {
   const std::uint64_t bound =
       (detail::reads_for_flits(rate_, p.time) + p.cycles + p.t3 + store_total_ + 4) *
           (latency_ + 4) +
-      opt_.fetch_adapter_latency;
+      opt_.fetch_adapter_latency + opt_.store_adapter_latency +
+      detail::reads_for_flits(store_rate_, store_total_);
   std::uint64_t chain_end = 0;
   for (cycle_ = 0;; ++cycle_) {
-    const bool chain_done = sent_ >= p.t3;
+    const bool chain_done =
+        slots_ ? sent_ >= p.t3 : issued_ >= p.cycles && accumulations_pending_ == 0;
     const bool store_done = store_next_ >= store_total_;
     if (chain_done && chain_end == 0) chain_end = cycle_;
     if (chain_done && store_done) break;
@@ -303,18 +311,21 @@ TraceCycles Tracer::run() {
       out_.complete = false;
       break;
     }
-    step_output();
+    if (slots_) step_output();
     step_fetch();
     step_mac();
     if (out_.store) step_store();
   }
-  if (chain_end == 0) chain_end = cycle_;
+  finish(chain_end == 0 ? cycle_ : chain_end);
+  return out_;
+}
+
+void Tracer::finish(std::uint64_t chain_end) {
   out_.total = chain_end;
   out_.period = std::max(chain_end, store_done_);
   out_.store_cycles = store_done_;
-  if (timeline_)
-    for (std::size_t s = 0; s < kStageCount; ++s)
-      rec_[s].flush(cycle_, static_cast<Stage>(s), out_.timeline);
+  out_.steps = cycle_;
+  marks_.flush(cycle_);
 
   const auto busy = [this](Stage s) { return out_.stages[static_cast<std::size_t>(s)].busy; };
   out_.bottleneck = Stage::ContractOuter;
@@ -322,14 +333,53 @@ TraceCycles Tracer::run() {
   if (busy(Stage::ContractLane) > std::max(busy(Stage::Fetch), busy(Stage::ContractOuter)))
     out_.bottleneck = Stage::ContractLane;
   if (out_.store && out_.store_cycles > out_.total) out_.bottleneck = Stage::TrfStore;
+}
+
+// A part that starts at contract_lane (docs/cycle-model.md §8): every slot of the Time Reducer
+// buffer is complete, so the bus walks the |T3| output flits, one per cycle.
+TraceCycles Tracer::run_lane_folder_only() {
+  out_.slot_capacity = detail::slot_capacity(p_);
+  flits_per_slot_ = detail::flits_per_slot(p_);
+  for (cycle_ = 0; sent_ < p_.t3; ++cycle_) step_output();
+  mark(Stage::ContractLane, kIdle);
+  out_.bottleneck = Stage::ContractLane;
+  finish(cycle_);
   return out_;
+}
+
+// Steps the walk would take: one per cycle, at most every stream read, packet cycle, output flit
+// and store flit one after the other (plus the latencies), and the memory it holds: one entry per
+// accumulator slot.
+std::uint64_t walk_steps(const ContractionProgram& p, const CycleOptions& o) {
+  const std::uint64_t store = o.concurrent_store ? detail::store_flits(p) : 0;
+  return detail::reads_for_flits(detail::fetch_rate(o), p.time) + p.cycles + p.t3 + p.t2 +
+         detail::reads_for_flits(detail::store_rate(o), store) + detail::tree_latency(p);
 }
 
 } // namespace
 
 TraceCycles trace_cycles(const ContractionProgram& program, const CycleOptions& options,
                          bool record_timeline) {
+  const std::uint64_t steps = walk_steps(program, options);
+  if (steps > kTraceStepLimit) {
+    // docs/cycle-model.md §3.1: too long to walk; the closed form stands in, and says so.
+    const AnalyticCycles a = analytic_cycles(program, options);
+    TraceCycles t;
+    t.closed_form = true;
+    t.steps = steps;
+    t.total = a.total;
+    t.period = a.period;
+    t.bottleneck = a.bottleneck;
+    t.store = a.store;
+    t.store_cycles = a.store_cycles;
+    t.slot_capacity = a.slot_capacity;
+    t.trf_misses = a.trf_misses;
+    t.trf_hits = a.trf_reads - std::min(a.trf_reads, a.trf_misses);
+    for (std::size_t s = 0; s < kStageCount; ++s) t.stages[s].busy = a.stage_cycles[s];
+    return t;
+  }
   Tracer t(program, options, record_timeline);
+  if (options.first == Stage::ContractLane) return t.run_lane_folder_only();
   return t.run();
 }
 

@@ -19,8 +19,9 @@ const ir::seq::FetchProgram* fetch_of(const std::vector<ir::seq::FetchProgram>& 
 
 /// The parameter's contents over its tile as the consumer sees them: the Fetch Adapter applied
 /// elementwise (the zero point too when `with_zero_point`, else the dtype stays the source's).
-runtime::LogicalTensor adapted(const runtime::LogicalTensor& given, const std::vector<ir::Axis>& tile,
-                               const ir::seq::FetchProgram* f, bool with_zero_point) {
+runtime::LogicalTensor adapted(const runtime::LogicalTensor& given,
+                               const std::vector<ir::Axis>& tile, const ir::seq::FetchProgram* f,
+                               bool with_zero_point) {
   runtime::LogicalTensor t = given.axes == tile ? given : runtime::leading_block(given, tile);
   if (f == nullptr) return t;
   runtime::LogicalTensor out = t;
@@ -38,35 +39,67 @@ runtime::LogicalTensor adapted(const runtime::LogicalTensor& given, const std::v
   return out;
 }
 
-/// A Store / Collect run moves data: every output element must be the input element with the
-/// same coordinates, after the Fetch Adapter, bit for bit.
+/// A Store / Collect run moves data: every cell the output holds (the input's axes, permuted, a
+/// tile of them or every stride-th coordinate of a block) must be the input element with the same
+/// coordinates, after the Fetch Adapter, bit for bit.
 void check_data_movement(const runtime::LogicalTensor& expected,
                          const runtime::LogicalTensor& actual, RunVerification& v) {
-  if (expected.axes != actual.axes) {
-    v.oracle_not_applicable = "the output's axes are not the input's";
+  auto cmp = runtime::compare_moved(expected, actual);
+  if (!cmp) {
+    v.oracle_not_applicable = cmp.diagnostics().front().message;
     return;
   }
-  v.oracle_ok = true;
-  for (std::uint64_t i = 0; i < actual.elements(); ++i) {
-    if (actual.get(i) == expected.get(i)) continue;
-    if (v.mismatches++ == 0) v.worst = actual.coordinate_text(i);
-    v.oracle_ok = false;
+  v.oracle_ok = cmp->ok;
+  v.mismatches = cmp->mismatches;
+  v.worst = cmp->worst;
+}
+
+/// The verdict of comparing `output` with the float64 reference `ref`.
+Status judge(const ir::Kernel& kernel, const runtime::OracleReference& ref,
+             const runtime::LogicalTensor& output, RunVerification& v) {
+  auto model = runtime::tolerance_model_for_kernel(kernel);
+  if (!model) return std::move(model).take_diagnostics();
+  auto cmp = runtime::compare_with_oracle(ref, output, *model);
+  if (!cmp) return std::move(cmp).take_diagnostics();
+  v.oracle_max_abs_err = cmp->max_abs_err;
+  v.oracle_ok = cmp->ok;
+  v.mismatches = cmp->mismatches;
+  v.worst = cmp->worst;
+  return {};
+}
+
+/// A part of a chain that starts from a ContractOuter / Packet / Time tensor: the output sums the
+/// input over what the part reduces, or moves it (the Lane Folder alone).
+Status check_part_from_tensor(const ir::SpecFile& file, const ir::Kernel& kernel,
+                              const RunOperands& ops, const runtime::LogicalTensor& input,
+                              const runtime::LogicalTensor& output, RunVerification& v) {
+  auto held = runtime::held_reductions(ops.output_type(kernel), {&*ops.stream->tensor}, file.axes);
+  if (!held) {
+    v.oracle_not_applicable = held.diagnostics().front().message;
+    return {};
   }
+  auto ref = runtime::reduction_oracle(input, output.axes, runtime::kDefaultMaxElements, *held);
+  if (!ref) return std::move(ref).take_diagnostics();
+  return judge(kernel, *ref, output, v);
 }
 
 } // namespace
 
-Result<bool> oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel,
-                            const RunOperands& ops, const std::vector<ir::seq::FetchProgram>& fetches,
-                            const RunInputTensors& inputs, const ir::seq::InputShapes& tiles,
-                            const runtime::LogicalTensor& output, RunVerification& v) {
+Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const RunOperands& ops,
+                      const std::vector<ir::seq::FetchProgram>& fetches,
+                      const RunInputTensors& inputs, const ir::seq::InputShapes& tiles,
+                      const runtime::LogicalTensor& output, RunVerification& v) {
   const ir::seq::FetchProgram* stream_fetch = fetch_of(fetches, kernel, ops.stream_collect);
   const runtime::LogicalTensor& stream_in = *inputs.tensors.at(ops.stream->name);
-  if (ops.shape != RunShape::Contraction) {
-    check_data_movement(adapted(stream_in, tiles.at(ops.stream->name), stream_fetch, true), output,
-                        v);
-    return true;
+  const std::vector<ir::Axis>& stream_tile = tiles.at(ops.stream->name);
+  if (ops.shape == RunShape::Store || ops.shape == RunShape::Collect) {
+    check_data_movement(adapted(stream_in, stream_tile, stream_fetch, true), output, v);
+    return {};
   }
+  // A part of a chain from contract_outer is judged like a whole chain, by the einsum below.
+  if (ops.shape == RunShape::Partial && ops.outer == nullptr)
+    return check_part_from_tensor(file, kernel, ops,
+                                  adapted(stream_in, stream_tile, nullptr, false), output, v);
   const ir::seq::FetchProgram* trf_fetch = fetch_of(fetches, kernel, ops.trf_collect);
   const ir::TensorType& out_type = ops.output_type(kernel);
   // The oracle reads each operand as the device holds it: a DM-fed operand through its DM
@@ -78,14 +111,14 @@ Result<bool> oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel,
   const ir::TensorType& stream_type = stream_fetch ? stream_fetch->dm : ops.stream_type(kernel);
   v.oracle_not_applicable =
       runtime::oracle_not_applicable(out_type, {&stream_type, &trf_type}, file.axes);
-  if (v.oracle_not_applicable) return true;
+  if (v.oracle_not_applicable) return {};
   // The oracle subtracts the zero points itself (docs/contraction.md §2.2).
   const runtime::LogicalTensor& trf_in = *inputs.tensors.at(ops.trf->name);
   auto weight =
       runtime::device_view(adapted(trf_in, tiles.at(ops.trf->name), trf_fetch, false), trf_type);
   if (!weight) return std::move(weight).take_diagnostics();
-  auto stream_view = runtime::device_view(
-      adapted(stream_in, tiles.at(ops.stream->name), stream_fetch, false), stream_type);
+  auto stream_view =
+      runtime::device_view(adapted(stream_in, stream_tile, stream_fetch, false), stream_type);
   if (!stream_view) return std::move(stream_view).take_diagnostics();
   const std::int64_t stream_zp = stream_fetch ? stream_fetch->zero_point.value_or(0) : 0;
   const std::int64_t trf_zp = trf_fetch ? trf_fetch->zero_point.value_or(0) : 0;
@@ -94,15 +127,7 @@ Result<bool> oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel,
   auto ref = runtime::einsum_oracle({&*stream_view, stream_zp}, {&*weight, trf_zp}, output.axes,
                                     runtime::kDefaultMaxElements, *held);
   if (!ref) return std::move(ref).take_diagnostics();
-  auto model = runtime::tolerance_model_for_kernel(kernel);
-  if (!model) return std::move(model).take_diagnostics();
-  auto cmp = runtime::compare_with_oracle(*ref, output, *model);
-  if (!cmp) return std::move(cmp).take_diagnostics();
-  v.oracle_max_abs_err = cmp->max_abs_err;
-  v.oracle_ok = cmp->ok;
-  v.mismatches = cmp->mismatches;
-  v.worst = cmp->worst;
-  return true;
+  return judge(kernel, *ref, output, v);
 }
 
 } // namespace tujit::run

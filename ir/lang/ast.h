@@ -1,7 +1,8 @@
 // Syntax tree of the kernel spec language (docs/kernel-language.md §3). It keeps only what
 // can change a kernel's meaning; attributes, `use`, `extern crate`, lifetimes and driver
-// statements are dropped by the parser. Mapping bodies stay as token ranges: they are parsed in
-// sema (ir/lang/sema.cpp), once the axes and aliases they refer to are known.
+// statements other than top-level `let`s (FileAst::driver) are dropped by the parser. Mapping
+// bodies stay as token ranges: they are parsed in sema (ir/lang/sema.cpp), once the axes and
+// aliases they refer to are known.
 #pragma once
 
 #include "ir/lex/token.h"
@@ -45,7 +46,9 @@ struct Expr {
     Ref,        // &expr / &mut expr (operand in `inner`)
     Int,        // integer literal, optionally negated
     LaneMode,   // LaneMode::Interleaved / LaneMode::Sequential
-    Other, // anything outside the subset that still parsed (paths, free calls, floats, strings)
+    Other, // anything outside the subset that still parsed (paths, free calls, floats, strings);
+           // a free call `f(a, &b)` keeps `name` and, when they parse, `args` (driver code
+           // calling a kernel)
   };
   Kind kind = Kind::Other;
   SourceSpan span;
@@ -115,6 +118,9 @@ struct FileAst {
   std::vector<TypeAlias> aliases;
   std::vector<ConstItem> consts;
   std::vector<FnItem> fns; // every fn, top level or nested, in source order
+  /// The file's top-level `let` statements: the driver code of a book snippet, which builds a
+  /// kernel's inputs and calls it (ir/lang/driver.h). Only `body` is set.
+  FnItem driver;
   /// Refused operations seen in skipped top-level driver code (warnings).
   std::vector<std::pair<std::string, SourceSpan>> skipped_refused;
 };

@@ -1,5 +1,6 @@
 #include "ir/lang/kernel.h"
 
+#include "ir/lang/driver.h"
 #include "ir/lang/sema.h"
 #include "ir/support/input_file.h"
 
@@ -164,6 +165,7 @@ SpecAnalysis analyze(SourceBuffer source) {
     for (auto& d : kd) diags.push_back(std::move(d));
     out.file.kernels.push_back(std::move(*k));
   }
+  lang::type_drivers(parsed.ast, resolver, out.file.kernels, diags);
   for (auto& d : diags) {
     if (d.severity != Severity::Error || !d.span) continue;
     for (auto& k : out.file.kernels)

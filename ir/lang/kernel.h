@@ -94,6 +94,10 @@ struct Kernel {
   std::vector<Stage> stages;
   std::optional<TensorType> declared_return; // the `-> Type`, when it is a tensor type
   std::optional<TensorType> returned;        // what the tail expression produces
+  /// The stages of the file's driver code that builds this kernel's inputs and calls it (a book
+  /// snippet's set-up, ir/lang/driver.h), typed as a body is; empty when no driver calls it. The
+  /// kernel checker verifies them with the kernel's own stages.
+  std::vector<Stage> driver;
   /// False when any error diagnostic of the front end points into this kernel.
   bool ok = true;
 };

@@ -98,12 +98,49 @@ private:
   // ---- items ------------------------------------------------------------------------------
   /// Items (and, inside fn bodies that are not kernels, driver statements) up to `end`.
   void parse_items(std::size_t end, bool in_body) {
-    (void)in_body;
     while (p_ < end) {
       std::size_t before = p_;
-      if (!parse_item_if_any(end)) skip_stmt(end, &out_.ast.skipped_refused);
+      if (!in_body && at_ident("let"))
+        parse_driver_let(end);
+      else if (!parse_item_if_any(end))
+        skip_stmt(end, &out_.ast.skipped_refused);
       if (p_ == before) ++p_; // progress guarantee
     }
+  }
+
+  /// A top-level `let` of driver code (FileAst::driver). Driver code tujit cannot parse is no
+  /// error: it is skipped, as before the driver was read.
+  void parse_driver_let(std::size_t end) {
+    const std::size_t start = p_;
+    Diagnostics scratch;
+    Diagnostics* saved = cur_;
+    cur_ = &scratch;
+    FnItem one;
+    parse_let(end, one);
+    cur_ = saved;
+    if (has_errors(scratch) || one.body.empty()) {
+      p_ = start;
+      skip_stmt(end, &out_.ast.skipped_refused);
+      return;
+    }
+    scan_refused(start, p_, out_.ast.skipped_refused);
+    out_.ast.driver.body.push_back(std::move(one.body.front()));
+  }
+
+  /// The arguments of a free call `f(a, &b)` when they parse (driver code calling a kernel);
+  /// empty otherwise. Never reports: a call outside the kernel language is diagnosed where used.
+  std::vector<Expr> try_parse_call_args(std::size_t close) {
+    const std::size_t start = p_;
+    Diagnostics scratch;
+    Diagnostics* saved = cur_;
+    cur_ = &scratch;
+    std::vector<Expr> args;
+    ++p_; // (
+    parse_args(close, args);
+    cur_ = saved;
+    p_ = start;
+    if (has_errors(scratch)) args.clear();
+    return args;
   }
 
   /// Parses one item if the tokens at p_ start one; false when they do not (caller skips).

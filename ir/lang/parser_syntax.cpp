@@ -327,6 +327,8 @@ Expr Parser::parse_path(const Token& tk) {
     std::size_t close = close_of(p_);
     e.span = join(tk.span, tok(close).span);
     e.name = last;
+    e.name_span = last_span;
+    if (segments == 1) e.args = try_parse_call_args(close);
     p_ = close + 1;
     return e;
   }

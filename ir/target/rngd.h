@@ -29,6 +29,11 @@ struct TensorUnitDescription {
          // model takes the upper bound
   std::uint32_t stream_adapter_buffer_packets = 2; // [MODEL] the packet in use + one being filled
   std::uint32_t trf_store_buffer_banks = 2; // [MODEL] a store holds one pending flit per bank
+  // [MODEL] configuring a command before its first read: one cycle per engine it configures (the
+  // StoTRF / StoVRF short command is one compact instruction: furiosa-opt
+  // docs/src/computing-tensors/register-files.md "lower setup overhead"; no figure is published;
+  // docs/cycle-model.md M15).
+  std::uint32_t command_setup_cycles_per_engine = 1;
 
   // --- register files (docs/contraction.md §1, §4; furiosa-opt
   // docs/src/computing-tensors/register-files.md) ---

@@ -298,23 +298,23 @@ SourceSpan diagnostic_span(const Stage& stage, const Diagnostic& d) {
 
 Diagnostics KernelCheck::all_diagnostics() const {
   Diagnostics all = param_diagnostics;
-  for (const auto& s : stages) all.insert(all.end(), s.diagnostics.begin(), s.diagnostics.end());
+  for (const auto* list : {&stages, &driver_stages})
+    for (const auto& s : *list) all.insert(all.end(), s.diagnostics.begin(), s.diagnostics.end());
   return all;
 }
 
-KernelCheck check_kernel(const SpecFile& file, const Kernel& kernel) {
-  (void)file; // mappings are already resolved; the file is the diagnostics' source
-  KernelCheck out;
-  out.kernel = kernel.name;
-  check_params(kernel, out);
+namespace {
 
-  // Skipping: a stage depends on the earlier stages of its chain, and contract_outer also on the
-  // chain that produced its TRF operand (`let trf = ….to_trf();`).
+// Verifies `stages` (a kernel body's or its driver's) in order. Skipping: a stage depends on the
+// earlier stages of its chain, and contract_outer also on the chain that produced its TRF operand
+// (`let trf = ….to_trf();`).
+std::vector<StageCheck> check_stages(const std::vector<Stage>& stages) {
+  std::vector<StageCheck> out;
   std::map<std::size_t, std::string> failed_chain; // chain → op that failed first
   std::map<std::string, std::size_t> chain_of;     // let name → chain
-  for (std::size_t i = 0; i < kernel.stages.size(); ++i) {
-    const Stage& s = kernel.stages[i];
-    const Stage* next = i + 1 < kernel.stages.size() ? &kernel.stages[i + 1] : nullptr;
+  for (std::size_t i = 0; i < stages.size(); ++i) {
+    const Stage& s = stages[i];
+    const Stage* next = i + 1 < stages.size() ? &stages[i + 1] : nullptr;
     StageCheck sc;
     sc.op = s.op;
     std::string blocked;
@@ -336,8 +336,20 @@ KernelCheck check_kernel(const SpecFile& file, const Kernel& kernel) {
     if (!sc.ok() && !failed_chain.count(s.chain))
       failed_chain[s.chain] = std::string(to_string(s.op));
     if (!s.bound_to.empty()) chain_of[s.bound_to] = s.chain;
-    out.stages.push_back(std::move(sc));
+    out.push_back(std::move(sc));
   }
+  return out;
+}
+
+} // namespace
+
+KernelCheck check_kernel(const SpecFile& file, const Kernel& kernel) {
+  (void)file; // mappings are already resolved; the file is the diagnostics' source
+  KernelCheck out;
+  out.kernel = kernel.name;
+  check_params(kernel, out);
+  out.stages = check_stages(kernel.stages);
+  out.driver_stages = check_stages(kernel.driver);
   return out;
 }
 

@@ -28,7 +28,10 @@ struct KernelCheck {
   /// Hardware limits of the kernel's tensor parameters (stage "hardware", docs/contraction.md §1).
   Diagnostics param_diagnostics;
   std::vector<StageCheck> stages; // one per Kernel::stages entry, same order
-  /// Every diagnostic: the parameters' first, then the stages' in order.
+  /// One per Kernel::driver entry: the driver code that builds the kernel's inputs is verified
+  /// by the same rules (ir/lang/driver.h).
+  std::vector<StageCheck> driver_stages;
+  /// Every diagnostic: the parameters' first, then the stages', then the driver's, in order.
   Diagnostics all_diagnostics() const;
   bool ok() const { return !has_errors(all_diagnostics()); }
 };

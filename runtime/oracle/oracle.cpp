@@ -63,6 +63,76 @@ struct Walk {
   }
 };
 
+// The output and reduction walks of an einsum over `a` and `b` (b = a for one operand): the
+// contracted axes are the operands' axes the output does not have; a partly held contracted
+// axis walks its held coordinates only; a block axis of the output (HeldReduction::block) steps
+// over its source axis by the block's stride, and the source axis is summed within the block.
+struct EinsumWalks {
+  Walk out, red;
+};
+
+EinsumWalks einsum_walks(OracleReference& ref, const LogicalTensor& a, const LogicalTensor& b,
+                         const std::vector<HeldReduction>& held) {
+  for (const auto* t : {&a, &b})
+    for (const auto& ax : t->axes)
+      if (!contains(ref.axes, ax.name) && !contains(ref.contracted, ax.name))
+        ref.contracted.push_back(ax);
+  ref.products_per_output = 1;
+  for (const auto& ax : ref.contracted) ref.products_per_output *= ax.size;
+  EinsumWalks w;
+  w.out.init(ref.axes, a, b);
+  w.red.init(ref.contracted, a, b);
+  for (const auto& h : held) {
+    for (std::size_t k = 0; k < ref.contracted.size(); ++k) {
+      if (h.axis != ref.contracted[k].name) continue;
+      ref.products_per_output = ref.products_per_output / w.red.size[k] * h.count;
+      w.red.size[k] = h.count;
+      if (h.block.empty()) {
+        w.red.sa[k] *= h.stride;
+        w.red.sb[k] *= h.stride;
+      }
+    }
+    if (h.block.empty()) continue;
+    for (std::size_t k = 0; k < ref.axes.size(); ++k) {
+      if (ref.axes[k].name != h.block) continue;
+      w.out.sa[k] = stride_of(a, h.axis) * h.stride;
+      w.out.sb[k] = stride_of(b, h.axis) * h.stride;
+    }
+  }
+  return w;
+}
+
+// Σ term over the reduced coordinates of every output cell: integers wrapped to i32 (the
+// accumulator, docs/contraction.md §9.1), floats in double with Σ |term| for the tolerance.
+template <class IntTerm, class FloatTerm>
+void accumulate(OracleReference& ref, EinsumWalks& w, std::uint64_t n_out, IntTerm int_term,
+                FloatTerm float_term) {
+  if (ir::is_integer(ref.accumulator))
+    ref.exact.assign(n_out, 0);
+  else {
+    ref.value.assign(n_out, 0.0);
+    ref.abs_sum.assign(n_out, 0.0);
+  }
+  for (std::uint64_t o = 0; o < n_out; ++o, w.out.next()) {
+    if (ir::is_integer(ref.accumulator)) {
+      std::uint64_t sum = 0; // two's-complement wrap
+      do {
+        sum += static_cast<std::uint64_t>(int_term(w.out.oa + w.red.oa, w.out.ob + w.red.ob));
+      } while (w.red.next());
+      ref.exact[o] = static_cast<std::int32_t>(static_cast<std::uint32_t>(sum));
+    } else {
+      double sum = 0, abs_sum = 0;
+      do {
+        const double p = float_term(w.out.oa + w.red.oa, w.out.ob + w.red.ob);
+        sum += p;
+        abs_sum += std::fabs(p);
+      } while (w.red.next());
+      ref.value[o] = sum;
+      ref.abs_sum[o] = abs_sum;
+    }
+  }
+}
+
 } // namespace
 
 Result<OracleReference> einsum_oracle(const OracleOperand& stream, const OracleOperand& weight,
@@ -80,57 +150,36 @@ Result<OracleReference> einsum_oracle(const OracleOperand& stream, const OracleO
   OracleReference ref;
   ref.accumulator = *acc;
   ref.axes = out_axes;
-  for (const auto* t : {&a, &b})
-    for (const auto& ax : t->axes)
-      if (!contains(out_axes, ax.name) && !contains(ref.contracted, ax.name))
-        ref.contracted.push_back(ax);
   auto shape = make_logical_tensor(*acc, out_axes, max_elements);
   if (!shape) return std::move(shape).take_diagnostics();
-  const std::uint64_t n_out = shape->elements();
-  ref.products_per_output = 1;
-  for (const auto& ax : ref.contracted) ref.products_per_output *= ax.size;
+  EinsumWalks w = einsum_walks(ref, a, b, held);
+  accumulate(
+      ref, w, shape->elements(),
+      [&](std::uint64_t ia, std::uint64_t ib) {
+        const std::int64_t x = element_integer(a.dtype, a.get(ia)) - stream.zero_point;
+        const std::int64_t y = element_integer(b.dtype, b.get(ib)) - weight.zero_point;
+        return x * y;
+      },
+      [&](std::uint64_t ia, std::uint64_t ib) {
+        return widen_float(a.dtype, a.get(ia)) * widen_float(b.dtype, b.get(ib));
+      });
+  return ref;
+}
 
-  Walk out, red;
-  out.init(out_axes, a, b);
-  red.init(ref.contracted, a, b);
-  // A partly held contracted axis: walk its held coordinates only.
-  for (std::size_t k = 0; k < ref.contracted.size(); ++k)
-    for (const auto& h : held)
-      if (h.axis == ref.contracted[k].name) {
-        ref.products_per_output = ref.products_per_output / red.size[k] * h.count;
-        red.size[k] = h.count;
-        red.sa[k] *= h.stride;
-        red.sb[k] *= h.stride;
-      }
-  const bool integer = ir::is_integer(*acc);
-  if (integer)
-    ref.exact.assign(n_out, 0);
-  else {
-    ref.value.assign(n_out, 0.0);
-    ref.abs_sum.assign(n_out, 0.0);
-  }
-  for (std::uint64_t o = 0; o < n_out; ++o, out.next()) {
-    if (integer) {
-      std::uint64_t sum =
-          0; // two's-complement wrap, as the i32 accumulator (docs/contraction.md §9.1)
-      do {
-        std::int64_t x = element_integer(a.dtype, a.get(out.oa + red.oa)) - stream.zero_point;
-        std::int64_t y = element_integer(b.dtype, b.get(out.ob + red.ob)) - weight.zero_point;
-        sum += static_cast<std::uint64_t>(x * y);
-      } while (red.next());
-      ref.exact[o] = static_cast<std::int32_t>(static_cast<std::uint32_t>(sum));
-    } else {
-      double sum = 0, abs_sum = 0;
-      do {
-        double p = widen_float(a.dtype, a.get(out.oa + red.oa)) *
-                   widen_float(b.dtype, b.get(out.ob + red.ob));
-        sum += p;
-        abs_sum += std::fabs(p);
-      } while (red.next());
-      ref.value[o] = sum;
-      ref.abs_sum[o] = abs_sum;
-    }
-  }
+Result<OracleReference> reduction_oracle(const LogicalTensor& input,
+                                         const std::vector<ir::Axis>& out_axes,
+                                         std::uint64_t max_elements,
+                                         const std::vector<HeldReduction>& held) {
+  OracleReference ref;
+  ref.accumulator = input.dtype;
+  ref.axes = out_axes;
+  auto shape = make_logical_tensor(input.dtype, out_axes, max_elements);
+  if (!shape) return std::move(shape).take_diagnostics();
+  EinsumWalks w = einsum_walks(ref, input, input, held);
+  accumulate(
+      ref, w, shape->elements(),
+      [&](std::uint64_t i, std::uint64_t) { return element_integer(input.dtype, input.get(i)); },
+      [&](std::uint64_t i, std::uint64_t) { return widen_float(input.dtype, input.get(i)); });
   return ref;
 }
 
@@ -144,26 +193,35 @@ double oracle_tolerance(const ToleranceModel& m, double abs_sum, std::uint64_t p
 Result<ToleranceModel> tolerance_model_for_kernel(const ir::Kernel& k) {
   const ir::Stage* packet = nullptr;
   const ir::Stage* time = nullptr;
+  bool contraction = false;
   for (const auto& s : k.stages) {
     if (s.op == ir::StageOp::ContractPacket) packet = &s;
     if (s.op == ir::StageOp::ContractTime) time = &s;
+    contraction = contraction || s.op == ir::StageOp::ContractOuter ||
+                  s.op == ir::StageOp::ContractLane || s.op == ir::StageOp::ContractPacket ||
+                  s.op == ir::StageOp::ContractTime;
   }
-  if (packet == nullptr || time == nullptr)
+  if (!contraction)
     return make_error("E-ORACLE-002",
-                      fmt::format("kernel {} has no contract_packet / contract_time stage, so "
-                                  "the float tolerance of docs/contraction.md §9.5 is undefined",
+                      fmt::format("kernel {} has no contraction stage, so the float tolerance of "
+                                  "docs/contraction.md §9.5 is undefined",
                                   k.name));
-  ir::verify::ContractPacketInput in;
-  in.dtype = packet->input.storage.value_or(packet->input.dtype);
-  in.out_packet = packet->input.mapping(ir::Slot::Packet);
-  in.p2 = packet->output.mapping(ir::Slot::Packet);
-  auto derived = ir::verify::verify_contract_packet(in);
-  if (!derived) return std::move(derived).take_diagnostics();
   ToleranceModel m;
-  m.tree_depth = derived->depth;
-  const std::uint64_t ot = time->input.mapping(ir::Slot::Time).size();
-  const std::uint64_t t2 = time->output.mapping(ir::Slot::Time).size();
-  m.flits = std::max<std::uint64_t>(1, t2 == 0 ? ot : ot / t2);
+  m.flits = 0; // a part of a chain without contract_time accumulates nothing across flits
+  if (packet != nullptr) {
+    ir::verify::ContractPacketInput in;
+    in.dtype = packet->input.storage.value_or(packet->input.dtype);
+    in.out_packet = packet->input.mapping(ir::Slot::Packet);
+    in.p2 = packet->output.mapping(ir::Slot::Packet);
+    auto derived = ir::verify::verify_contract_packet(in);
+    if (!derived) return std::move(derived).take_diagnostics();
+    m.tree_depth = derived->depth;
+  }
+  if (time != nullptr) {
+    const std::uint64_t ot = time->input.mapping(ir::Slot::Time).size();
+    const std::uint64_t t2 = time->output.mapping(ir::Slot::Time).size();
+    m.flits = std::max<std::uint64_t>(1, t2 == 0 ? ot : ot / t2);
+  }
   return m;
 }
 
@@ -223,6 +281,13 @@ held_reductions(const ir::TensorType& output, const std::vector<const ir::Tensor
                 const ir::AxisTable& table) {
   const auto out_axes = tensor_axes(output, table);
   std::vector<HeldReduction> out;
+  // One partial sum per block: the output holds every stride-th coordinate of an axis, each cell
+  // summing its block (the block's other coordinates are contracted digits: a valid chain keeps
+  // every spatial digit in its output, docs/contraction.md §3).
+  auto out_held = held_axes(output, out_axes);
+  if (!out_held) return std::move(out_held).take_diagnostics();
+  for (const auto& h : *out_held)
+    if (h.stride != 1) out.push_back({h.source.name, h.stride, h.stride, h.axis.name});
   std::vector<std::string> whole; // contracted axes some operand holds entirely
   for (const ir::TensorType* t : operands) {
     auto held = operand_held_axes(*t, tensor_axes(*t, table));
@@ -233,9 +298,14 @@ held_reductions(const ir::TensorType& output, const std::vector<const ir::Tensor
         whole.push_back(h.source.name);
         continue;
       }
-      HeldReduction r{h.source.name, h.stride, h.axis.size};
+      HeldReduction r{h.source.name, h.stride, h.axis.size, {}};
       auto same = std::find_if(out.begin(), out.end(),
                                [&](const HeldReduction& x) { return x.axis == r.axis; });
+      if (same != out.end() && !same->block.empty())
+        return make_error("E-ORACLE-004",
+                          fmt::format("an operand holds only part of the axis {} whose blocks the "
+                                      "output sums",
+                                      r.axis));
       if (same == out.end())
         out.push_back(r);
       else if (same->stride != r.stride || same->count != r.count)
@@ -248,18 +318,83 @@ held_reductions(const ir::TensorType& output, const std::vector<const ir::Tensor
   return out;
 }
 
+namespace {
+
+// The source axis and stride of an axis of a read-back tensor, as held_readback.h names the
+// axes it renames: "T / 16" (every 16th T) or "T / 16 % 4" (the first 4 of them); any other name
+// is the axis itself.
+std::pair<std::string, std::uint64_t> held_source(const std::string& name) {
+  const auto slash = name.find(" / ");
+  if (slash == std::string::npos) return {name, 1};
+  const std::string rest = name.substr(slash + 3);
+  std::uint64_t stride = 0;
+  std::size_t i = 0;
+  for (; i < rest.size() && rest[i] >= '0' && rest[i] <= '9'; ++i)
+    stride = stride * 10 + static_cast<std::uint64_t>(rest[i] - '0');
+  if (i == 0 || stride == 0 || (i < rest.size() && rest.compare(i, 3, " % ") != 0))
+    return {name, 1};
+  return {name.substr(0, slash), stride};
+}
+
+} // namespace
+
+Result<OracleComparison> compare_moved(const LogicalTensor& expected, const LogicalTensor& actual) {
+  const auto refuse = [&](const std::string& why) {
+    return make_error("E-ORACLE-003",
+                      fmt::format("the output ({} {}) is not a move of the input ({} {}): {}",
+                                  ir::name(actual.dtype), axes_text(actual.axes),
+                                  ir::name(expected.dtype), axes_text(expected.axes), why));
+  };
+  if (actual.dtype != expected.dtype) return refuse("the element types differ");
+  // Per output axis: the input's row-major stride for one step along it.
+  std::vector<std::uint64_t> step(actual.axes.size(), 0);
+  std::vector<bool> covered(expected.axes.size(), false);
+  for (std::size_t k = 0; k < actual.axes.size(); ++k) {
+    const auto [source, stride] = held_source(actual.axes[k].name);
+    std::uint64_t inner = 1;
+    bool found = false;
+    for (std::size_t e = expected.axes.size(); e-- > 0;) {
+      if (expected.axes[e].name == source) {
+        if (stride * (actual.axes[k].size - 1) >= expected.axes[e].size)
+          return refuse(
+              fmt::format("the output's {} reaches past the input's", actual.axes[k].name));
+        step[k] = inner * stride;
+        covered[e] = found = true;
+      }
+      inner *= expected.axes[e].size;
+    }
+    if (!found) return refuse(fmt::format("the input has no axis {}", source));
+  }
+  for (std::size_t e = 0; e < expected.axes.size(); ++e)
+    if (!covered[e] && expected.axes[e].size > 1)
+      return refuse(
+          fmt::format("the output does not hold the input's axis {}", expected.axes[e].name));
+  OracleComparison c;
+  c.checked = actual.elements();
+  std::vector<std::uint64_t> digit(actual.axes.size(), 0);
+  std::uint64_t at = 0; // offset into expected
+  for (std::uint64_t o = 0; o < actual.elements(); ++o) {
+    if (actual.get(o) != expected.get(at)) {
+      if (c.mismatches++ == 0) c.worst = actual.coordinate_text(o);
+      c.ok = false;
+    }
+    for (std::size_t k = actual.axes.size(); k-- > 0;) {
+      if (++digit[k] < actual.axes[k].size) {
+        at += step[k];
+        break;
+      }
+      at -= step[k] * (actual.axes[k].size - 1);
+      digit[k] = 0;
+    }
+  }
+  return c;
+}
+
 std::optional<std::string> oracle_not_applicable(const ir::TensorType& output,
                                                  const std::vector<const ir::TensorType*>& operands,
                                                  const ir::AxisTable& table) {
-  // The output is read back over what it holds (held_readback.h); the einsum describes a tile
-  // (the first r coordinates of an axis), not a strided part (per-slice partial sums).
-  auto out = held_axes(output, tensor_axes(output, table));
-  if (!out) return fmt::format("oracle not applicable: {}", out.diagnostics().front().message);
-  for (const auto& h : *out)
-    if (h.stride != 1)
-      return fmt::format("oracle not applicable: the output {} holds every {}-th coordinate of "
-                         "{} (a partial result per block), which no einsum of the inputs gives",
-                         ir::to_string(output), h.stride, h.source.name);
+  // The output is read back over what it holds (held_readback.h): every coordinate, a tile, or
+  // every stride-th coordinate summed over its block.
   auto held = held_reductions(output, operands, table);
   if (!held) return fmt::format("oracle not applicable: {}", held.diagnostics().front().message);
   return std::nullopt;

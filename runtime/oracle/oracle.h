@@ -56,10 +56,17 @@ struct OracleReference {
 /// A contracted axis the operands hold only part of (runtime/layout/held_readback.h): the device
 /// sums over the coordinates stride·i, i < count (e.g. a DM tensor over `B / 2` holds the even
 /// B), so the einsum does too.
+///
+/// With `block` set, the output holds one partial sum per block of the axis instead: its axis
+/// `block` (held_readback's "T / 16", or "T / 16 % k" for the first k blocks) is coordinate
+/// stride·i of `axis`, and each output cell sums the `count` coordinates of its block, stride·i +
+/// j for j < count = stride (e.g. weighted_sum keeps T / 16 in its Slice and reduces T % 16): the
+/// einsum over the reshaped axis T → (T / 16) × (T % 16).
 struct HeldReduction {
   std::string axis;
   std::uint64_t stride = 1;
   std::uint64_t count = 1;
+  std::string block;
 };
 
 /// Both operands' dtypes must be a contraction pair (docs/contraction.md §2.1); the accumulator is
@@ -71,9 +78,10 @@ Result<OracleReference> einsum_oracle(const OracleOperand& stream, const OracleO
                                       const std::vector<HeldReduction>& held = {});
 
 /// The contracted axes that `operands` (their device types) hold only part of, where both hold
-/// the same part or one holds the whole axis. A diagnostic (the oracle is then not applicable)
-/// when an operand has no logical view (E-RUN-006) or the operands hold different parts of one
-/// contracted axis.
+/// the same part or one holds the whole axis, and the blocks of the axes the output holds every
+/// stride-th coordinate of (partial sums per block). A diagnostic (the oracle is then not
+/// applicable) when an operand has no logical view (E-RUN-006) or the operands hold different
+/// parts of one contracted axis.
 Result<std::vector<HeldReduction>>
 held_reductions(const ir::TensorType& output, const std::vector<const ir::TensorType*>& operands,
                 const ir::AxisTable& table);
@@ -86,7 +94,10 @@ struct ToleranceModel {
 double oracle_tolerance(const ToleranceModel& m, double abs_sum, std::uint64_t products);
 
 /// d from the kernel's contract_packet (verify_contract_packet) and n_flits = |OT| / |T2| from
-/// its contract_time; E-ORACLE-002 when the kernel has no such stages.
+/// its contract_time. A kernel that runs part of a chain rounds only in the stages it runs: d = 0
+/// without contract_packet, n_flits = 0 without contract_time (a product, a tree result or a
+/// relocated value is rounded by nothing else). E-ORACLE-002 when the kernel has no contraction
+/// stage.
 Result<ToleranceModel> tolerance_model_for_kernel(const ir::Kernel& k);
 
 struct OracleMismatch {
@@ -112,11 +123,27 @@ Result<OracleComparison> compare_with_oracle(const OracleReference& ref,
                                              const LogicalTensor& actual,
                                              const ToleranceModel& model);
 
+/// One operand's einsum: out[o] = Σ input over the input's axes the output does not have (the
+/// Packet / Time reductions of a part of a chain that starts from a ContractOuter / ContractPacket
+/// tensor), or the input relocated when nothing is summed (the Lane Folder alone). Output axes
+/// are the input's, or blocks of them (HeldReduction::block).
+Result<OracleReference> reduction_oracle(const LogicalTensor& input,
+                                         const std::vector<ir::Axis>& out_axes,
+                                         std::uint64_t max_elements = kDefaultMaxElements,
+                                         const std::vector<HeldReduction>& held = {});
+
+/// A data move (a register-file store, a collected stream): every cell the output holds must be
+/// the input's cell at the same coordinates, bit for bit. The output's axes are the input's in
+/// any order, each whole or a prefix of it (a tile), or every stride-th coordinate of it
+/// (held_readback's "T / 16", "T / 16 % k"). E-ORACLE-003 when an output axis is none of these.
+Result<OracleComparison> compare_moved(const LogicalTensor& expected, const LogicalTensor& actual);
+
 /// Whether a plain einsum describes the kernel: nullopt when it does, else the reason. The
-/// output must hold every coordinate of its axes; an operand may hold only the low digits of an
-/// axis (it is then read through runtime/layout device_view: replicated over the others), any
-/// other partial coverage means the device never touches some logical coordinates and the
-/// oracle would have to guess ("oracle not applicable").
+/// output holds every coordinate of its axes, a tile of them, or one partial sum per block of an
+/// axis (HeldReduction::block); an operand may hold only the low digits of an axis (it is then
+/// read through runtime/layout device_view: replicated over the others); any other partial
+/// coverage means the device never touches some logical coordinates and the oracle would have
+/// to guess ("oracle not applicable").
 std::optional<std::string> oracle_not_applicable(const ir::TensorType& output,
                                                  const std::vector<const ir::TensorType*>& operands,
                                                  const ir::AxisTable& table);

@@ -308,10 +308,19 @@ TEST_CASE("cycle budgets: --max-cycles and the max-cycles comment", "[ci-check]"
           std::string::npos);
   }
   {
-    // A budget on a kernel with no contraction chain: nothing to time.
+    // A budget on a kernel with no contraction chain: its store is timed (8 flits, one per
+    // cycle, docs/cycle-model.md §7).
     std::string t = text_of(spec("specs/store_vrf.rs"));
     t.insert(t.find("fn store_vrf"), "// tujit: max-cycles 10\n");
     Run c = check({dir.file("store.rs", t)});
+    CHECK(c.status == kExitOk);
+    CHECK(c.out.find(", 8 cycles within budget 10") != std::string::npos);
+  }
+  {
+    // A budget on a kernel with nothing to time: a statement that ends at the fetch.
+    std::string t = text_of(spec("tests/corpus/forms/fetch_only.rs"));
+    t.insert(t.find("fn fetch_only"), "// tujit: max-cycles 10\n");
+    Run c = check({dir.file("fetch_only.rs", t)});
     CHECK(c.status == kExitUserError);
     CHECK(c.err.find("error[E-CYCLES-001]") != std::string::npos);
   }

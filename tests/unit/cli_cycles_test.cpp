@@ -110,11 +110,66 @@ TEST_CASE("tujit cycles shows the concurrent TRF store of a kernel that stores",
   CHECK(doc["trace"]["trf_bank_conflicts"].get<std::uint64_t>() > 0); // wide reads that miss
 }
 
-TEST_CASE("tujit cycles refuses a kernel without a contraction chain", "[cli-cycles]") {
-  auto r = tujit_cli({"cycles", spec("specs/store_vrf.rs")});
+TEST_CASE("tujit cycles times a register-file load, a partial chain and a two-command kernel",
+          "[cli-cycles]") {
+  {
+    // specs/store_vrf.rs: 64 i32 = 256 B = 8 flits from a CollectTensor parameter, one per cycle
+    // into the VRF (furiosa-opt docs/src/computing-tensors/register-files.md); one engine to
+    // configure.
+    auto r = tujit_cli({"cycles", spec("specs/store_vrf.rs"), "--json"});
+    INFO(r.out << r.err);
+    REQUIRE(r.status == kExitOk);
+    const auto doc = nlohmann::json::parse(r.out);
+    REQUIRE(doc["commands"].size() == 1);
+    CHECK(doc["commands"][0]["form"] == "data path");
+    CHECK(doc["analytic"]["total"] == 8);
+    CHECK(doc["trace"]["total"] == 8);
+    CHECK(doc["trace"]["stages"]["vrf_store"]["busy"] == 8);
+    CHECK(doc["schedule"]["analytic"]["total"] == 8 + doc["commands"][0]["setup"].get<int>());
+  }
+  {
+    // specs/lane_interleaved.rs, the Lane Folder alone (docs/contraction.md §11 ex 9): the
+    // ContractTime buffer of |M|·|P| = 64 slots drains one 8-lane flit per cycle.
+    auto r = tujit_cli({"cycles", spec("specs/lane_interleaved.rs"), "--json"});
+    INFO(r.out << r.err);
+    REQUIRE(r.status == kExitOk);
+    const auto doc = nlohmann::json::parse(r.out);
+    CHECK(doc["commands"][0]["form"] == "chain part");
+    CHECK(doc["analytic"]["total"] == 64);
+    CHECK(doc["trace"]["total"] == 64);
+    CHECK(!doc["analytic"]["stages"].contains("contract_outer"));
+  }
+  {
+    // specs/derived/gemm_kernel.rs: the sub context stores b (J % 32 × K = 32 × 64 bf16 = 4096 B)
+    // reading 8 B per cycle (furiosa-opt docs/src/moving-tensors/fetch-engine.md: the sub-context
+    // read size) = 512 cycles, then the main context's chain, which reads that TRF: one after the
+    // other.
+    auto r = tujit_cli({"cycles", spec("specs/derived/gemm_kernel.rs"), "--json"});
+    INFO(r.out << r.err);
+    REQUIRE(r.status == kExitOk);
+    const auto doc = nlohmann::json::parse(r.out);
+    const auto& cmds = doc["commands"];
+    REQUIRE(cmds.size() == 2);
+    CHECK(cmds[0]["context"] == "sub");
+    CHECK(cmds[0]["analytic"]["cycles"] == 4096 / 8);
+    CHECK(cmds[0]["trace"]["cycles"] == 4096 / 8);
+    CHECK(cmds[1]["after"][0] == 0);
+    const auto end0 = cmds[0]["setup"].get<std::uint64_t>() + 512;
+    CHECK(cmds[1]["analytic"]["slot"]["start"] == end0);
+    CHECK(doc["schedule"]["analytic"]["total"] ==
+          end0 + cmds[1]["setup"].get<std::uint64_t>() +
+              doc["analytic"]["total"].get<std::uint64_t>());
+    CHECK(doc["schedule"]["double_buffered"] == true);
+  }
+}
+
+TEST_CASE("tujit cycles refuses a kernel with nothing to time", "[cli-cycles]") {
+  const std::string file = spec("tests/corpus/forms/fetch_only.rs");
+  auto r = tujit_cli({"cycles", file});
+  INFO(r.out << r.err);
   CHECK(r.status == kExitUserError);
   CHECK(r.err.find("E-CYCLES-001") != std::string::npos);
-  auto j = tujit_cli({"cycles", spec("specs/store_vrf.rs"), "--json"});
+  auto j = tujit_cli({"cycles", file, "--json"});
   CHECK(j.status == kExitUserError);
   const auto doc = nlohmann::json::parse(j.out);
   CHECK(doc["diagnostics"][0]["code"] == "E-CYCLES-001");

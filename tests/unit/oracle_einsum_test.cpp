@@ -165,10 +165,15 @@ TEST_CASE("oracle: refusals and applicability", "[oracle]") {
   auto trf_low = mk(ir::TensorKind::Trf, "V % 16", "N", "K");  // replicated over V / 16
   auto trf_high = mk(ir::TensorKind::Trf, "V / 16", "N", "K"); // only V = 0 and 16
   CHECK_FALSE(oracle_not_applicable(out_full, {&trf_low}, axes).has_value());
-  auto r1 = oracle_not_applicable(out_part, {&trf_low}, axes);
-  REQUIRE(r1.has_value());
-  CHECK(r1->find("oracle not applicable") != std::string::npos);
-  CHECK(r1->find("every 16-th coordinate of V") != std::string::npos);
+  // The output holds V = 0 and 16: one sum per block of 16 V (the einsum over V / 16 × V % 16).
+  CHECK_FALSE(oracle_not_applicable(out_part, {&trf_low}, axes).has_value());
+  auto blocks = held_reductions(out_part, {&trf_low}, axes);
+  REQUIRE(blocks.ok());
+  REQUIRE(blocks->size() == 1);
+  CHECK(blocks->front().axis == "V");
+  CHECK(blocks->front().stride == 16);
+  CHECK(blocks->front().count == 16);
+  CHECK(blocks->front().block == "V / 16");
   // V = 0 and 16 only: every V reads the weights of 16·(V / 16).
   CHECK_FALSE(oracle_not_applicable(out_full, {&trf_high}, axes).has_value());
   auto trf_uneven = mk(ir::TensorKind::Trf, "V / 4 % 2, V % 2", "N", "K"); // V ∈ {0, 1, 4, 5}
@@ -184,4 +189,83 @@ TEST_CASE("oracle: tolerance model of a corpus kernel", "[oracle]") {
   // contract_time: OT = [V / 16, K] (2·32 = 64 flits) → T2 = V / 16 (2): 32 flits per cell.
   CHECK(m->tree_depth == 0);
   CHECK(m->flits == 32);
+}
+
+TEST_CASE("oracle: one partial sum per block of an axis", "[oracle]") {
+  // a[T] = [1, 2, 3, 4], b[T] = [1, 10, 100, 2] (T = 4): an output over "T / 2" holds T = 0
+  // and 2, each cell summing its block of 2: [1·1 + 2·10, 3·100 + 4·2] = [21, 308].
+  const ir::Axis T{"T", 4}, Tb{"T / 2", 2};
+  auto a = ints(ScalarType::I8, {T}, {1, 2, 3, 4});
+  auto b = ints(ScalarType::I8, {T}, {1, 10, 100, 2});
+  auto ref = einsum_oracle({&a}, {&b}, {Tb}, kDefaultMaxElements, {{"T", 2, 2, "T / 2"}});
+  REQUIRE(ref.ok());
+  CHECK(ref->exact == std::vector<std::int32_t>{21, 308});
+  CHECK(ref->products_per_output == 2);
+  // Without the block the einsum would sum all of T (329) into each cell: the block matters.
+  auto all = einsum_oracle({&a}, {&b}, {}, kDefaultMaxElements);
+  REQUIRE(all.ok());
+  CHECK(all->exact == std::vector<std::int32_t>{329});
+}
+
+TEST_CASE("oracle: one operand summed or moved (a part of a chain)", "[oracle]") {
+  // in[M][K] = [[1, 2, 3], [4, 5, 6]] (f32): over [M] the rows sum to [6, 15]; over [K, M] every
+  // value moves (nothing summed) and must come back exactly.
+  auto in = f32s({M, K}, {1, 2, 3, 4, 5, 6});
+  auto sums = reduction_oracle(in, {M});
+  REQUIRE(sums.ok());
+  CHECK(sums->value == std::vector<double>{6, 15});
+  CHECK(sums->products_per_output == 3);
+  auto moved = reduction_oracle(in, {K, M});
+  REQUIRE(moved.ok());
+  CHECK(moved->value == std::vector<double>{1, 4, 2, 5, 3, 6});
+  auto out = f32s({K, M}, {1, 4, 2, 5, 3, 6});
+  ToleranceModel exact; // a relocation rounds nothing: d = 0, no flits
+  exact.flits = 0;
+  auto c = compare_with_oracle(*moved, out, exact);
+  REQUIRE(c.ok());
+  CHECK(c->ok);
+  out.set(3, f32_bits(std::nextafter(5.0f, 6.0f))); // one ulp off
+  c = compare_with_oracle(*moved, out, exact);
+  REQUIRE(c.ok());
+  CHECK_FALSE(c->ok);
+  CHECK(c->first_mismatches.at(0).coordinate == "K=1, M=1");
+}
+
+TEST_CASE("oracle: a data move compares the cells the output holds", "[oracle]") {
+  // in[M][K] = [[1, 2, 3], [4, 5, 6]] (i8).
+  auto in = ints(ScalarType::I8, {M, K}, {1, 2, 3, 4, 5, 6});
+  // The same axes in another order.
+  auto permuted = compare_moved(in, ints(ScalarType::I8, {K, M}, {1, 4, 2, 5, 3, 6}));
+  REQUIRE(permuted.ok());
+  CHECK(permuted->ok);
+  CHECK(permuted->checked == 6);
+  // A prefix tile of K (the first 2) and every other K ("K / 2": K = 0 and 2).
+  auto tile = compare_moved(in, ints(ScalarType::I8, {M, ir::Axis{"K", 2}}, {1, 2, 4, 5}));
+  REQUIRE(tile.ok());
+  CHECK(tile->ok);
+  auto block = compare_moved(in, ints(ScalarType::I8, {M, ir::Axis{"K / 2", 2}}, {1, 3, 4, 6}));
+  REQUIRE(block.ok());
+  CHECK(block->ok);
+  // A wrong cell is found at its coordinates.
+  auto wrong = compare_moved(in, ints(ScalarType::I8, {K, M}, {1, 4, 2, 5, 6, 3}));
+  REQUIRE(wrong.ok());
+  CHECK_FALSE(wrong->ok);
+  CHECK(wrong->mismatches == 2);
+  CHECK(wrong->worst == "K=2, M=0");
+  // An output that drops an input axis, or names one the input lacks, is no move of it.
+  auto dropped = compare_moved(in, ints(ScalarType::I8, {K}, {1, 2, 3}));
+  REQUIRE_FALSE(dropped.ok());
+  CHECK(dropped.diagnostics().front().code == "E-ORACLE-003");
+  auto foreign = compare_moved(in, ints(ScalarType::I8, {M, N}, {1, 2, 3, 4}));
+  REQUIRE_FALSE(foreign.ok());
+}
+
+TEST_CASE("oracle: the tolerance of a part of a chain counts only the stages it runs", "[oracle]") {
+  // specs/lane_interleaved.rs runs the Lane Folder alone: nothing is rounded (d = 0, no flits).
+  auto spec = ir::load_spec(std::string(TUJIT_SOURCE_DIR) + "/specs/lane_interleaved.rs");
+  REQUIRE(spec.ok());
+  auto m = tolerance_model_for_kernel(spec->kernels.at(0));
+  REQUIRE(m.ok());
+  CHECK(m->tree_depth == 0);
+  CHECK(m->flits == 0);
 }

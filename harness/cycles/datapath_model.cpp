@@ -1,0 +1,215 @@
+#include "harness/cycles/datapath_model.h"
+
+#include "harness/cycles/model_params.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace tujit::cycles {
+
+namespace {
+
+std::uint64_t& busy_of(DataPathCycles& d, Stage s) {
+  return d.stages[static_cast<std::size_t>(s)].busy;
+}
+
+std::uint64_t fetch_reads(const DataPathCommand& c) {
+  return c.fetch ? c.fetch->time * c.fetch->reads_per_packet : 0;
+}
+
+// A TRF store's placement from its shape (furiosa-opt docs/src/computing-tensors/register-files.md;
+// docs/contraction.md §4.1 [MODEL] layout): lane l takes flits l·FPL … (l+1)·FPL − 1, flit j of a
+// lane at byte 32·j of the lane, so rows of 64 B hold two flits, bank 0 then bank 1. A tensor that
+// fits half the file goes to a half (furiosa-opt docs/src/scheduling/tuning.md), leaving the other
+// half for the next operand; a larger one takes Full.
+TrfPlacement trf_placement(const DataPathCommand& c) {
+  TrfPlacement t;
+  const std::uint64_t fpl = c.flits / std::max<std::uint64_t>(1, c.lanes);
+  const bool half = c.register_bytes * 2 <= detail::kTu.trf_capacity_bytes;
+  t.region = half ? "FirstHalf" : "Full";
+  t.rows_per_lane = (fpl + detail::kTu.trf_banks - 1) / detail::kTu.trf_banks;
+  t.row_capacity = std::uint64_t{detail::kTu.trf_rows} * detail::kTu.lanes /
+                   std::max<std::uint64_t>(1, c.lanes) / (half ? 2 : 1);
+  t.bank_flits = {c.lanes * ((fpl + 1) / 2), c.lanes * (fpl / 2)};
+  return t;
+}
+
+// The Fetch sequencer's stream positions, one DM read at a time (docs/datapath.md §4, §5): a read
+// takes the next positions of the current packet whose addresses go up by one (a contiguous run) or
+// stay put (a broadcast), at most read_size of them.
+class ReadCursor {
+public:
+  explicit ReadCursor(const ir::seq::FetchProgram& f)
+      : seq_(f.sequencer), read_size_(f.read_size), packet_(f.packet),
+        positions_(f.sequencer.stream_size()), digit_(f.sequencer.entries.size(), 0) {}
+  bool done() const { return pos_ >= positions_; }
+  /// One read; returns the elements of the current packet read so far (|P| when it completed).
+  std::uint64_t read() {
+    std::uint64_t taken = 0, step = 0, prev = 0;
+    while (!done() && taken < read_size_) {
+      if (taken == 1) step = offset_ - prev;
+      if (taken > 0 && (offset_ - prev != step || step > 1)) break;
+      prev = offset_;
+      ++taken;
+      advance();
+      if (pos_ % packet_ == 0) break;
+    }
+    return pos_ % packet_ == 0 ? packet_ : pos_ % packet_;
+  }
+
+private:
+  void advance() {
+    ++pos_;
+    for (std::size_t i = digit_.size(); i-- > 0;) {
+      const auto& e = seq_.entries[i];
+      if (digit_[i] + 1 < e.size) {
+        ++digit_[i];
+        offset_ += e.stride;
+        return;
+      }
+      offset_ -= digit_[i] * e.stride;
+      digit_[i] = 0;
+    }
+  }
+  const ir::datapath::SequencerConfig& seq_;
+  std::uint64_t read_size_, packet_, positions_;
+  std::vector<std::uint64_t> digit_;
+  std::uint64_t pos_ = 0, offset_ = 0;
+};
+
+class DataPathTracer {
+public:
+  DataPathTracer(const DataPathCommand& c, bool timeline)
+      : c_(c), marks_(out_.stages, out_.timeline, timeline) {}
+  DataPathCycles run();
+
+private:
+  enum : int {
+    kIdle = detail::StageMarks::kIdle,
+    kBusy = detail::StageMarks::kBusy,
+    kStall = detail::StageMarks::kStall
+  };
+  void mark(Stage s, int state) { marks_.mark(s, state, cycle_); }
+  void step_fetch(ReadCursor& cursor);
+  std::uint64_t visible() const;
+  void step_sink();
+
+  const DataPathCommand& c_;
+  DataPathCycles out_;
+  detail::StageMarks marks_;
+  std::uint64_t cycle_ = 0;
+  std::uint64_t packets_ = 0, delivered_ = 0, written_ = 0;
+  std::vector<std::uint64_t> ring_; // flits delivered by the end of each of the last L+1 cycles
+  std::uint64_t max_row_ = 0;
+};
+
+void DataPathTracer::step_fetch(ReadCursor& cursor) {
+  const ir::seq::FetchProgram& f = *c_.fetch;
+  if (cursor.done()) {
+    mark(Stage::Fetch, kIdle);
+    return;
+  }
+  // Back-pressure (docs/cycle-model.md M2): Collect holds two packets' flits.
+  if (visible() - written_ >=
+      std::uint64_t{detail::kTu.stream_adapter_buffer_packets} * f.flits_per_packet) {
+    mark(Stage::Fetch, kStall);
+    return;
+  }
+  mark(Stage::Fetch, kBusy);
+  ++out_.reads;
+  const std::uint64_t read = cursor.read();
+  if (read == f.packet) {
+    ++packets_;
+    delivered_ = packets_ * f.flits_per_packet;
+  } else {
+    delivered_ = packets_ * f.flits_per_packet + read / f.flit_elements;
+  }
+}
+
+// Flits out of the Fetch Adapter by this cycle: those delivered L cycles ago (one per cycle from
+// cycle 0 without a fetch).
+std::uint64_t DataPathTracer::visible() const {
+  if (!c_.fetch) return std::min(c_.flits, cycle_ + 1);
+  const std::uint64_t l = out_.adapter_latency;
+  if (cycle_ < l) return 0;
+  return ring_[(cycle_ - l) % ring_.size()];
+}
+
+void DataPathTracer::step_sink() {
+  const bool collect = !c_.short_command() && c_.fetch.has_value();
+  if (written_ >= c_.flits || written_ >= visible()) {
+    const int state = written_ >= c_.flits ? kIdle : kStall;
+    mark(c_.sink, state);
+    if (collect && c_.sink != Stage::Collect) mark(Stage::Collect, state);
+    return;
+  }
+  if (collect && c_.sink != Stage::Collect) mark(Stage::Collect, kBusy);
+  mark(c_.sink, kBusy);
+  if (out_.trf) {
+    // The flit's lane, row and bank (docs/contraction.md §4.1 [MODEL] layout).
+    const std::uint64_t fpl = c_.flits / std::max<std::uint64_t>(1, c_.lanes);
+    const std::uint64_t byte = (written_ % fpl) * detail::kTu.flit_bytes;
+    const std::uint64_t row = byte / detail::kTu.trf_wide_read_bytes;
+    ++out_.trf->bank_flits[(byte / detail::kTu.trf_narrow_read_bytes) % detail::kTu.trf_banks];
+    max_row_ = std::max(max_row_, row + 1);
+  }
+  ++written_;
+}
+
+DataPathCycles DataPathTracer::run() {
+  out_.adapter_latency = c_.fetch ? adapter_latency(*c_.fetch) : 0;
+  ring_.assign(out_.adapter_latency + 1, 0);
+  if (c_.sink == Stage::TrfStore) {
+    out_.trf = trf_placement(c_);
+    out_.trf->bank_flits = {0, 0};
+  }
+  std::optional<ReadCursor> cursor;
+  if (c_.fetch) cursor.emplace(*c_.fetch);
+  // Safety bound: the fetch makes a read, or the sink writes a flit, at least every other cycle.
+  const std::uint64_t bound = 2 * (fetch_reads(c_) + c_.flits) + out_.adapter_latency + 4;
+  for (cycle_ = 0; written_ < c_.flits; ++cycle_) {
+    if (cycle_ > bound) {
+      out_.complete = false;
+      break;
+    }
+    if (cursor) step_fetch(*cursor);
+    ring_[cycle_ % ring_.size()] = delivered_;
+    step_sink();
+  }
+  out_.total = cycle_;
+  out_.steps = cycle_;
+  if (out_.trf) out_.trf->rows_per_lane = max_row_;
+  marks_.flush(cycle_);
+  out_.bottleneck = busy_of(out_, Stage::Fetch) > busy_of(out_, c_.sink) ? Stage::Fetch : c_.sink;
+  return out_;
+}
+
+} // namespace
+
+DataPathCycles datapath_analytic(const DataPathCommand& c) {
+  DataPathCycles a;
+  a.adapter_latency = c.fetch ? adapter_latency(*c.fetch) : 0;
+  a.reads = fetch_reads(c);
+  busy_of(a, Stage::Fetch) = a.reads;
+  if (c.fetch && !c.short_command()) busy_of(a, Stage::Collect) = c.flits;
+  busy_of(a, c.sink) = c.flits;
+  a.total = a.adapter_latency + std::max(c.flits, a.reads);
+  a.bottleneck = a.reads > c.flits ? Stage::Fetch : c.sink;
+  if (c.sink == Stage::TrfStore) a.trf = trf_placement(c);
+  return a;
+}
+
+DataPathCycles datapath_trace(const DataPathCommand& c, bool record_timeline) {
+  const std::uint64_t positions = c.fetch ? c.fetch->sequencer.stream_size() : 0;
+  const std::uint64_t steps = positions + fetch_reads(c) + c.flits;
+  if (steps > kTraceStepLimit) {
+    // docs/cycle-model.md §3.1: too long to walk; the closed form stands in, and says so.
+    DataPathCycles t = datapath_analytic(c);
+    t.closed_form = true;
+    t.steps = steps;
+    return t;
+  }
+  return DataPathTracer(c, record_timeline).run();
+}
+
+} // namespace tujit::cycles

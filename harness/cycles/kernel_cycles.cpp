@@ -1,0 +1,227 @@
+#include "harness/cycles/kernel_cycles.h"
+
+#include "ir/target/rngd.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace tujit::cycles {
+
+std::string_view command_kind_name(CommandKind k) {
+  switch (k) {
+  case CommandKind::Contraction:
+    return "contraction";
+  case CommandKind::ChainPart:
+    return "chain part";
+  case CommandKind::DataPath:
+    return "data path";
+  }
+  return "?";
+}
+
+namespace {
+
+// The statements of the kernel that hold stages, in body order, each with its stage indices.
+std::vector<std::pair<std::size_t, std::vector<std::size_t>>> statements(const ir::Kernel& k) {
+  std::vector<std::pair<std::size_t, std::vector<std::size_t>>> out;
+  for (std::size_t i = 0; i < k.stages.size(); ++i) {
+    const std::size_t chain = k.stages[i].chain;
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& s) { return s.first == chain; });
+    if (it == out.end()) {
+      out.push_back({chain, {}});
+      it = out.end() - 1;
+    }
+    it->second.push_back(i);
+  }
+  return out;
+}
+
+// "begin(b) → fetch → collect → to_trf": the statement's stages as the kernel writes them.
+std::string describe(const ir::Kernel& k, const std::vector<std::size_t>& stages) {
+  std::string s;
+  const ir::Stage& first = k.stages[stages.front()];
+  if (first.op == ir::StageOp::Fetch && !first.producer)
+    s = fmt::format("begin({}) → ", first.source);
+  for (std::size_t i = 0; i < stages.size(); ++i)
+    s += (i ? " → " : "") + std::string(ir::to_string(k.stages[stages[i]].op));
+  return s;
+}
+
+// Configuration cycles of a command (docs/cycle-model.md M15): one per engine it configures — the
+// Fetch sequencer, the Fetch Adapter, Collect, the register-file store, and each contraction
+// stage. The StoTRF / StoVRF short command configures one compact instruction.
+std::uint64_t setup_cycles(const ir::Kernel& k, const std::vector<std::size_t>& stages,
+                           bool short_command) {
+  const std::uint64_t per = target::kRngd.command_setup_cycles_per_engine;
+  if (short_command) return per;
+  std::uint64_t engines = 0;
+  bool adapter = false;
+  for (std::size_t i : stages) {
+    const ir::StageOp op = k.stages[i].op;
+    const bool is_adapter = op == ir::StageOp::FetchCast || op == ir::StageOp::FetchZeroPointSub;
+    if (is_adapter && adapter) continue; // casts and zero point are stages of one adapter
+    adapter = adapter || is_adapter;
+    ++engines;
+  }
+  return engines * per;
+}
+
+// A data-path statement: its fetch (when it collects one), its sink and the flits the sink takes.
+std::optional<DataPathCommand> data_path(const ir::Kernel& k, const std::vector<std::size_t>& st) {
+  const ir::Stage& last = k.stages[st.back()];
+  DataPathCommand c;
+  const ir::Stage* collected = &last;
+  if (last.op == ir::StageOp::ToTrf || last.op == ir::StageOp::ToVrf) {
+    c.sink = last.op == ir::StageOp::ToTrf ? Stage::TrfStore : Stage::VrfStore;
+    c.flits = last.input.mapping(ir::Slot::Time).size();
+    const ir::TensorType& rf = last.output;
+    c.register_bytes = (rf.mapping(ir::Slot::Lane).size() * rf.mapping(ir::Slot::Element).size() *
+                            ir::wire_bits(rf.dtype) +
+                        target::kRngd.bits_per_byte - 1) /
+                       target::kRngd.bits_per_byte;
+    if (c.sink == Stage::TrfStore) c.lanes = rf.mapping(ir::Slot::Lane).size();
+    collected = last.producer ? &k.stages[*last.producer] : nullptr;
+  } else if (last.op != ir::StageOp::Collect) {
+    return std::nullopt;
+  } else {
+    c.flits = last.output.mapping(ir::Slot::Time).size();
+  }
+  if (collected && collected->op == ir::StageOp::Collect && collected->producer) {
+    const auto at = static_cast<std::size_t>(collected - k.stages.data());
+    auto f = ir::seq::lower_fetch(k, at);
+    if (!f) return std::nullopt;
+    c.fetch = std::move(*f);
+  } else if (last.op == ir::StageOp::Collect) {
+    return std::nullopt; // a collect of a parameter: nothing in the kernel fetches
+  }
+  return c;
+}
+
+// Both models of one statement; nullopt when it has no form the models time.
+Result<std::optional<CommandCycles>> time_statement(const ir::Kernel& k, std::size_t statement,
+                                                    const std::vector<std::size_t>& stages,
+                                                    bool timeline) {
+  CommandCycles c;
+  c.statement = statement;
+  c.what = describe(k, stages);
+  c.context = k.stages[stages.front()].context == ir::ContextKind::Sub ? ir::ContextKind::Sub
+                                                                       : ir::ContextKind::Main;
+  if (auto contraction = contraction_stages(k, statement); !contraction.empty()) {
+    auto part = chain_part(k, contraction);
+    if (!part) return std::move(part).take_diagnostics();
+    c.kind = part->complete ? CommandKind::Contraction : CommandKind::ChainPart;
+    c.chain = cycle_report(part->program, part->options, timeline);
+    c.analytic = c.chain->analytic.total;
+    c.trace = c.chain->trace.total;
+    c.trace_closed_form = c.chain->trace.closed_form;
+    c.trace_steps = c.chain->trace.steps;
+    c.part = std::move(*part);
+    c.setup = setup_cycles(k, stages, false);
+    return std::optional<CommandCycles>(std::move(c));
+  }
+  auto path = data_path(k, stages);
+  if (!path) return std::optional<CommandCycles>();
+  c.kind = CommandKind::DataPath;
+  if (path->short_command())
+    c.what += fmt::format(" ({} short command)", *path->fetch->short_command);
+  c.setup = setup_cycles(k, stages, path->short_command());
+  c.path_analytic = datapath_analytic(*path);
+  c.path_trace = datapath_trace(*path, timeline);
+  c.analytic = c.path_analytic->total;
+  c.trace = c.path_trace->total;
+  c.trace_closed_form = c.path_trace->closed_form;
+  c.trace_steps = c.path_trace->steps;
+  c.path = std::move(*path);
+  return std::optional<CommandCycles>(std::move(c));
+}
+
+// The commands each command reads from: a stage's input or TRF operand made in another statement.
+void link(const ir::Kernel& k, std::vector<CommandCycles>& cmds) {
+  std::map<std::size_t, std::size_t> of_statement;
+  for (std::size_t i = 0; i < cmds.size(); ++i) of_statement[cmds[i].statement] = i;
+  for (std::size_t i = 0; i < cmds.size(); ++i) {
+    CommandCycles& c = cmds[i];
+    for (const auto& s : k.stages) {
+      if (s.chain != c.statement) continue;
+      for (auto producer : {s.producer, s.trf_producer}) {
+        if (!producer) continue;
+        const auto it = of_statement.find(k.stages[*producer].chain);
+        if (it == of_statement.end() || it->second == i) continue;
+        if (std::find(c.after.begin(), c.after.end(), it->second) == c.after.end())
+          c.after.push_back(it->second);
+      }
+    }
+  }
+}
+
+// One model's schedule (docs/cycle-model.md §9): a command starts when its context is free and
+// every command it reads from has ended. Returns the last end.
+std::uint64_t schedule(std::vector<CommandCycles>& cmds, bool trace) {
+  std::map<ir::ContextKind, std::uint64_t> free_at;
+  std::uint64_t last = 0;
+  for (auto& c : cmds) {
+    CommandSlot& slot = trace ? c.trace_slot : c.analytic_slot;
+    slot.start = free_at[c.context];
+    for (std::size_t j : c.after)
+      slot.start = std::max(slot.start, (trace ? cmds[j].trace_slot : cmds[j].analytic_slot).end);
+    slot.end = slot.start + c.setup + (trace ? c.trace : c.analytic);
+    free_at[c.context] = slot.end;
+    last = std::max(last, slot.end);
+  }
+  return last;
+}
+
+// Steady state of a repeated kernel whose contraction reads a TRF that a store of another context
+// refills (the chain's concurrent store, M10): per pass, each context does its own commands, and
+// the store runs next to the contraction with the bank contention the chain's model counts.
+void double_buffer(KernelCycles& kc) {
+  const CommandCycles& main = kc.commands[kc.main];
+  if (!main.chain || !main.chain->analytic.store || kc.commands.size() != 2) return;
+  const CommandCycles& store = kc.commands[1 - kc.main];
+  if (store.context == main.context || store.kind != CommandKind::DataPath) return;
+  kc.double_buffered = true;
+  kc.analytic_period = std::max(main.setup + main.chain->analytic.total,
+                                store.setup + main.chain->analytic.store_cycles);
+  kc.trace_period =
+      std::max(main.setup + main.chain->trace.total, store.setup + main.chain->trace.store_cycles);
+}
+
+} // namespace
+
+Result<KernelCycles> kernel_cycles(const ir::Kernel& kernel, bool record_timeline) {
+  KernelCycles kc;
+  kc.kernel = kernel.name;
+  for (const auto& [statement, stages] : statements(kernel)) {
+    auto c = time_statement(kernel, statement, stages, record_timeline);
+    if (!c) return std::move(c).take_diagnostics();
+    if (*c) kc.commands.push_back(std::move(**c));
+  }
+  if (kc.commands.empty()) {
+    Diagnostic d = make_error(
+        "E-CYCLES-001",
+        fmt::format("kernel `{}` has no command the cycle models time", kernel.name),
+        kernel.name_span,
+        {"the models time contraction chains (or parts of one), fetch → collect commands and "
+         "register-file stores (docs/cycle-model.md §9); a statement that ends at a fetch, before "
+         "Collect, moves nothing a later engine reads"});
+    d.stage = "cycles";
+    return d;
+  }
+  link(kernel, kc.commands);
+  kc.main = kc.commands.size() - 1;
+  for (std::size_t i = 0; i < kc.commands.size(); ++i)
+    if (kc.commands[i].chain) kc.main = i;
+  kc.analytic_total = kc.analytic_period = schedule(kc.commands, false);
+  kc.trace_total = kc.trace_period = schedule(kc.commands, true);
+  double_buffer(kc);
+  kc.agreement = 1.0 - relative_deviation(kc.analytic_total, kc.trace_total);
+  return kc;
+}
+
+std::uint64_t budget_cycles(const KernelCycles& k) {
+  return k.commands[k.main].analytic;
+}
+
+} // namespace tujit::cycles

@@ -1,0 +1,184 @@
+#include "harness/cycles/kernel_report.h"
+
+#include <fmt/format.h>
+
+namespace tujit::cycles {
+
+namespace {
+
+std::vector<Stage> datapath_stages(const DataPathCommand& c) {
+  std::vector<Stage> out;
+  if (c.fetch) out.push_back(Stage::Fetch);
+  if (c.fetch && !c.short_command() && c.sink != Stage::Collect) out.push_back(Stage::Collect);
+  out.push_back(c.sink);
+  return out;
+}
+
+std::string_view context_name(ir::ContextKind k) {
+  return k == ir::ContextKind::Sub ? "sub" : "main";
+}
+
+std::uint64_t live_slices(const DataPathCommand& c) {
+  if (!c.fetch) return 1;
+  std::uint64_t n = 1;
+  for (ir::Slot s : {ir::Slot::Chip, ir::Slot::Cluster, ir::Slot::Slice}) {
+    const ir::Mapping& m = c.fetch->collected.mapping(s);
+    std::uint64_t live = 0;
+    for (std::uint64_t i = 0; i < m.size(); ++i) live += m.map(i).is_live() ? 1 : 0;
+    n *= live;
+  }
+  return n;
+}
+
+std::string datapath_text(const CommandCycles& c) {
+  const DataPathCycles& a = *c.path_analytic;
+  const DataPathCycles& t = *c.path_trace;
+  const DataPathCommand& p = *c.path;
+  std::string s =
+      fmt::format("  {:<16}{:>10}{:>12}{:>10}\n", "stage", "analytic", "trace busy", "stall");
+  for (Stage st : datapath_stages(p)) {
+    const auto i = static_cast<std::size_t>(st);
+    s += fmt::format("  {:<16}{:>10}{:>12}{:>10}\n", stage_name(st), a.stages[i].busy,
+                     t.stages[i].busy, t.stages[i].stall);
+  }
+  s += fmt::format("  {:<16}{:>10}{:>12}    agreement {:.2f}%\n", "total", a.total, t.total,
+                   100.0 * (1.0 - relative_deviation(a.total, t.total)));
+  s += fmt::format("  bottleneck      {} (trace: {})\n", stage_name(a.bottleneck),
+                   stage_name(t.bottleneck));
+  if (p.fetch)
+    s += fmt::format("  fetch           {} context, read size {} elements ({} B), {} reads per "
+                     "packet of {} flit{}: {} DM reads, one per cycle; Fetch Adapter +{}\n",
+                     p.fetch->context == ir::datapath::FetchContext::Sub ? "sub" : "main",
+                     p.fetch->read_size, p.fetch->read_size * ir::wire_bits(p.fetch->dm_type) / 8,
+                     p.fetch->reads_per_packet, p.fetch->flits_per_packet,
+                     p.fetch->flits_per_packet == 1 ? "" : "s", a.reads, a.adapter_latency);
+  else
+    s += "  source          a CollectTensor parameter: one flit per cycle\n";
+  if (a.trf)
+    s += fmt::format("  TRF placement   {}: {} of the {} rows per bank the region gives each of "
+                     "the {} lanes (trace {}); flits per bank {} / {} (trace {} / {})\n",
+                     a.trf->region, a.trf->rows_per_lane, a.trf->row_capacity, p.lanes,
+                     t.trf->rows_per_lane, a.trf->bank_flits[0], a.trf->bank_flits[1],
+                     t.trf->bank_flits[0], t.trf->bank_flits[1]);
+  if (t.closed_form)
+    s += fmt::format("  trace           closed form: the walk would take {} steps, more than the "
+                     "{} the trace walks (docs/cycle-model.md §3.1)\n",
+                     t.steps, kTraceStepLimit);
+  return s;
+}
+
+nlohmann::ordered_json slot_json(const CommandSlot& s) {
+  return {{"start", s.start}, {"end", s.end}};
+}
+
+} // namespace
+
+nlohmann::ordered_json datapath_json(const DataPathCycles& d, const DataPathCommand& c,
+                                     bool trace) {
+  nlohmann::ordered_json stages;
+  for (Stage s : datapath_stages(c)) {
+    const StageTrace& st = d.stages[static_cast<std::size_t>(s)];
+    if (trace)
+      stages[std::string(stage_name(s))] = {
+          {"busy", st.busy}, {"stall", st.stall}, {"first", st.first}, {"last", st.last}};
+    else
+      stages[std::string(stage_name(s))] = st.busy;
+  }
+  nlohmann::ordered_json j = {{"total", d.total},
+                              {"stages", stages},
+                              {"bottleneck", std::string(stage_name(d.bottleneck))}};
+  if (c.fetch)
+    j["fetch"] = {{"context", c.fetch->context == ir::datapath::FetchContext::Sub ? "sub" : "main"},
+                  {"read_size", c.fetch->read_size},
+                  {"reads_per_packet", c.fetch->reads_per_packet},
+                  {"flits_per_packet", c.fetch->flits_per_packet},
+                  {"reads", d.reads},
+                  {"adapter_latency", d.adapter_latency}};
+  if (d.trf)
+    j["trf"] = {{"region", d.trf->region},
+                {"rows_per_lane", d.trf->rows_per_lane},
+                {"row_capacity", d.trf->row_capacity},
+                {"bank_flits", d.trf->bank_flits}};
+  if (!d.complete) j["incomplete"] = true;
+  if (d.closed_form) j["closed_form"] = {{"steps", d.steps}, {"limit", kTraceStepLimit}};
+  return j;
+}
+
+nlohmann::ordered_json kernel_cycles_json(const KernelCycles& k) {
+  const CommandCycles& m = k.commands[k.main];
+  nlohmann::ordered_json doc;
+  if (m.chain) {
+    doc = cycle_report_json(*m.chain);
+  } else {
+    doc = {{"slices", live_slices(*m.path)},
+           {"simulated_slices", 1},
+           {"analytic", datapath_json(*m.path_analytic, *m.path, false)},
+           {"trace", datapath_json(*m.path_trace, *m.path, true)},
+           {"agreement", 1.0 - relative_deviation(m.analytic, m.trace)}};
+  }
+  nlohmann::ordered_json cmds = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < k.commands.size(); ++i) {
+    const CommandCycles& c = k.commands[i];
+    nlohmann::ordered_json j = {
+        {"index", i},
+        {"statement", c.statement},
+        {"context", std::string(context_name(c.context))},
+        {"form", std::string(command_kind_name(c.kind))},
+        {"command", c.what},
+        {"setup", c.setup},
+        {"after", c.after},
+        {"analytic", {{"cycles", c.analytic}, {"slot", slot_json(c.analytic_slot)}}},
+        {"trace", {{"cycles", c.trace}, {"slot", slot_json(c.trace_slot)}}}};
+    if (c.trace_closed_form) j["trace"]["closed_form"] = {{"steps", c.trace_steps}};
+    if (c.path && i != k.main) {
+      j["analytic"]["model"] = datapath_json(*c.path_analytic, *c.path, false);
+      j["trace"]["model"] = datapath_json(*c.path_trace, *c.path, true);
+    }
+    cmds.push_back(std::move(j));
+  }
+  doc["commands"] = std::move(cmds);
+  doc["schedule"] = {{"analytic", {{"total", k.analytic_total}, {"period", k.analytic_period}}},
+                     {"trace", {{"total", k.trace_total}, {"period", k.trace_period}}},
+                     {"agreement", k.agreement},
+                     {"double_buffered", k.double_buffered}};
+  return doc;
+}
+
+std::string kernel_cycles_text(const KernelCycles& k) {
+  std::string s = fmt::format("commands (one slice; set-up + pipeline cycles; docs/cycle-model.md "
+                              "§9)\n  {:<3}{:<8}{:<12}{:>7}{:>10}{:>10}   {}\n",
+                              "#", "context", "form", "set-up", "analytic", "trace", "command");
+  for (std::size_t i = 0; i < k.commands.size(); ++i) {
+    const CommandCycles& c = k.commands[i];
+    s += fmt::format("  {:<3}{:<8}{:<12}{:>7}{:>10}{:>10}   {}{}\n", i + 1, context_name(c.context),
+                     command_kind_name(c.kind), c.setup, c.analytic, c.trace, c.what,
+                     c.trace_closed_form ? " [trace: closed form]" : "");
+  }
+  s += fmt::format("  kernel: {} cycles analytic, {} trace (agreement {:.2f}%)", k.analytic_total,
+                   k.trace_total, 100.0 * k.agreement);
+  if (k.double_buffered)
+    s += fmt::format("; repeated with the TRF double-buffered: a pass every {} cycles (trace {})",
+                     k.analytic_period, k.trace_period);
+  s += "\n";
+  for (std::size_t i = 0; i < k.commands.size(); ++i) {
+    const CommandCycles& c = k.commands[i];
+    s += fmt::format("command {}: {}\n", i + 1, c.what);
+    s += c.chain ? cycle_summary_text(*c.chain) : datapath_text(c);
+  }
+  return s;
+}
+
+CycleReport timeline_report(const KernelCycles& k) {
+  const CommandCycles& m = k.commands[k.main];
+  if (m.chain) return *m.chain;
+  CycleReport r;
+  r.analytic.total = m.analytic;
+  r.trace.total = r.trace.period = m.trace;
+  r.trace.stages = m.path_trace->stages;
+  r.trace.timeline = m.path_trace->timeline;
+  r.trace.bottleneck = m.path_trace->bottleneck;
+  r.live_slices = live_slices(*m.path);
+  return r;
+}
+
+} // namespace tujit::cycles
