@@ -1,5 +1,7 @@
 #include "ir/verify/trf_sequencer.h"
 
+#include "ir/verify/trf_storage.h"
+
 #include "ir/mapping/divide.h"
 #include "ir/mapping/factor.h"
 #include "ir/target/rngd.h"
@@ -47,6 +49,8 @@ DerivedTable TrfSequencerDerived::to_table() const {
                  {"loops", loops_text(loops)},
                  {"loop_entries", static_cast<std::uint64_t>(merged_loops.size())}};
   if (read_bits % tu.bits_per_byte == 0) t.emplace("read_bytes", read_bits / tu.bits_per_byte);
+  t["lane_read_bits"] = std::uint64_t{tu.trf_lane_read_bits(wide)};
+  add_trf_storage(t, weight);
   return t;
 }
 
@@ -281,6 +285,7 @@ Result<TrfSequencerDerived> verify_trf_sequencer(const TrfSequencerInput& in) {
 
   TrfSequencerDerived out;
   out.read_size = rs;
+  out.weight = w;
   out.read_bits = read_bits_of(w, rs);
   out.wide = is_wide(w, rs);
   out.packet_broadcast = render(pb);
