@@ -32,12 +32,6 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-Diagnostic run_error(const std::string& code, std::string message) {
-  Diagnostic d = make_error(code, std::move(message));
-  d.stage = "run";
-  return d;
-}
-
 // Tasks per worker: slices cost the same, a few tasks each keep the tail short.
 constexpr std::uint64_t kTasksPerWorker = 4;
 
@@ -128,16 +122,13 @@ LlvmFetchJit::compile(const ir::seq::FetchProgram& program) {
 }
 
 // Why an unchecked run of `p` could leave its images, or empty: the loops enumerate |T|·|P|
-// positions, stay below `buffer` and each packet fits its F flits (lower_fetch guarantees all
-// three; a hand-made program may not).
+// positions and each packet fits its F flits (lower_fetch guarantees both; a hand-made program
+// may not). Addresses past the buffer are skipped by the generated code itself.
 std::string unsafe_program(const ir::seq::FetchProgram& p) {
   const auto& seq = p.sequencer;
   if (seq.stream_size() != p.time * p.packet)
     return fmt::format("its sequencer enumerates {} positions, not |T|·|P| = {}·{}",
                        seq.stream_size(), p.time, p.packet);
-  if (seq.stream_size() > 0 && seq.footprint() > p.buffer)
-    return fmt::format("its sequencer reads up to cell {} of a {}-cell DM buffer",
-                       seq.footprint() - 1, p.buffer);
   if (p.flits_per_packet * p.flit_elements < p.packet)
     return fmt::format("a packet of {} elements does not fit {} flits of {}", p.packet,
                        p.flits_per_packet, p.flit_elements);
@@ -148,10 +139,10 @@ std::string unsafe_program(const ir::seq::FetchProgram& p) {
 Result<const JitCompiledFetch*> compiled_for_program(const CompiledFetch& compiled,
                                                      const ir::seq::FetchProgram& program) {
   const auto* jc = dynamic_cast<const JitCompiledFetch*>(&compiled);
-  if (jc == nullptr) return run_error("E-JIT-002", "internal: not a JIT-compiled fetch");
+  if (jc == nullptr) return make_run_error("E-JIT-002", "internal: not a JIT-compiled fetch");
   if (jc->stats().fingerprint != ir::seq::fingerprint(program))
-    return run_error("E-JIT-002",
-                     fmt::format("internal: the fetch of `{}` in kernel `{}` was compiled from "
+    return make_run_error(
+        "E-JIT-002", fmt::format("internal: the fetch of `{}` in kernel `{}` was compiled from "
                                  "another program",
                                  program.source, program.kernel_name));
   return jc;
@@ -178,16 +169,17 @@ Result<bool> run_fetch_values_jit(const CompiledFetch& compiled,
   const std::uint64_t n = program.spatial;
   const std::uint64_t out_cells = program.collected_time() * program.flit_elements;
   if (dm_bits.size() != n * program.buffer || out_bits.size() != n * out_cells)
-    return run_error("E-RUN-102",
-                     fmt::format("the fetch of `{}` reads a DM image of {} cells and writes a "
-                                 "stream of {} cells; the program needs {}·{} and {}·{}",
-                                 program.source, dm_bits.size(), out_bits.size(), n, program.buffer,
-                                 n, out_cells));
+    return make_run_error("E-RUN-102",
+                          fmt::format("the fetch of `{}` reads a DM image of {} cells and writes a "
+                                      "stream of {} cells; the program needs {}·{} and {}·{}",
+                                      program.source, dm_bits.size(), out_bits.size(), n,
+                                      program.buffer, n, out_cells));
   if (!jc->checked())
     if (std::string why = unsafe_program(program); !why.empty())
-      return run_error("E-RUN-102", fmt::format("internal: the fetch of `{}` in kernel `{}` is "
-                                                "not run unchecked: {}",
-                                                program.source, program.kernel_name, why));
+      return make_run_error("E-RUN-102",
+                            fmt::format("internal: the fetch of `{}` in kernel `{}` is "
+                                        "not run unchecked: {}",
+                                        program.source, program.kernel_name, why));
   if (n == 0) return true;
 
   std::atomic<bool> violation{false};
@@ -201,11 +193,11 @@ Result<bool> run_fetch_values_jit(const CompiledFetch& compiled,
       violation = true;
   });
   if (violation)
-    return run_error("E-JIT-003",
-                     fmt::format("kernel `{}`: the checked JIT code stopped an out-of-bounds "
-                                 "access of the fetch of `{}` (its sequencer addresses cells "
-                                 "outside the DM image or the collected stream)",
-                                 program.kernel_name, program.source));
+    return make_run_error("E-JIT-003",
+                          fmt::format("kernel `{}`: the checked JIT code stopped an out-of-bounds "
+                                      "access of the fetch of `{}` (its sequencer addresses cells "
+                                      "outside the DM image or the collected stream)",
+                                      program.kernel_name, program.source));
   return true;
 }
 

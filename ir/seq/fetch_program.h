@@ -7,6 +7,7 @@
 //
 //   for pos in 0 … |T|·|P| − 1, in the sequencer's loop order      Fetch Engine (§4, §5)
 //     addr = Σ digit·stride over `sequencer.entries`              (stride 0 = broadcast)
+//     if addr ≥ buffer: skip (a padded position over-reading past the buffer: poison, Top)
 //     v    = dm[addr]                                             one DM element
 //     v    = cast(v) / v − zp                                     Fetch Adapter (§6)
 //     t, e = pos / |P|, pos mod |P|
@@ -16,7 +17,7 @@
 // Images: dm [spatial][buffer] (a DmTensor's [1][Element], a BeginTensor's [Time][Packet]), out
 // [spatial][time·F][E]. The padding kinds of the fetched stream's positions come from the `fetched`
 // type's mappings (the engines' cell states); the values are what the hardware reads (an over-read
-// returns whatever the buffer holds there).
+// inside the buffer returns whatever the buffer holds there; past its end, the poison pattern).
 #pragma once
 
 #include "ir/datapath/fetch_engine.h"

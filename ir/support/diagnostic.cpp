@@ -88,4 +88,10 @@ Diagnostic make_error(std::string code, std::string message, std::optional<Sourc
   return d;
 }
 
+Diagnostic make_run_error(std::string code, std::string message) {
+  Diagnostic d = make_error(std::move(code), std::move(message));
+  d.stage = "run";
+  return d;
+}
+
 } // namespace tujit

@@ -87,4 +87,7 @@ Diagnostic make_error(std::string code, std::string message,
                       std::optional<SourceSpan> span = std::nullopt,
                       std::vector<std::string> notes = {});
 
+/// An error of the run stage (`stage` = "run"): a simulation engine's refusal or failure.
+Diagnostic make_run_error(std::string code, std::string message);
+
 } // namespace tujit
