@@ -50,7 +50,7 @@ std::string KernelOutcome::summary() const {
   if (verdict.kind == ci::Verdict::Kind::Ok && kernel) {
     std::string ops;
     for (const auto& st : kernel->stages)
-      ops += (ops.empty() ? "" : ", ") + std::string(ir::to_string(st.op));
+      ops += (ops.empty() ? "" : ", ") + std::string(ir::stage_name(st));
     s += " (" + ops + ")";
     if (cycles) s += fmt::format(", {} cycles within budget {}", *cycles, *max_cycles);
   }

@@ -32,7 +32,7 @@ nlohmann::json kernel_json(const ir::Kernel& k, const ir::verify::KernelCheck& k
       for (const auto& [key, v] : kc.stages[i].derived) derived[key] = to_json(v);
       notes = kc.stages[i].notes;
     }
-    stages.push_back({{"op", std::string(ir::to_string(s.op))},
+    stages.push_back({{"op", std::string(ir::stage_name(s))},
                       {"derived", derived},
                       {"notes", notes},
                       {"line", line},

@@ -4,10 +4,13 @@
 // file is kept unless --force).
 #include "codegen/contraction_jit.h"
 #include "codegen/fetch_jit.h"
+#include "codegen/vector_jit.h"
 #include "harness/cli/check_report.h"
 #include "harness/cli/command.h"
 #include "ir/seq/fetch_program.h"
 #include "ir/seq/lower_contraction.h"
+#include "ir/seq/vector_program.h"
+#include "ir/seq/write_program.h"
 #include "runtime/npy/npy.h"
 
 #include <boost/program_options.hpp>
@@ -47,13 +50,32 @@ int run_compile(const std::vector<std::string>& args, CommandIO& io) {
   };
   auto fetches = ir::seq::lower_fetches(*kernel);
   if (!fetches) return show(fetches.diagnostics(), kExitUserError);
+  auto vectors = ir::seq::lower_vectors(*kernel);
+  if (!vectors) return show(vectors.diagnostics(), kExitUserError);
+  // The book's sequencer pseudo types: a MemTensor read runs as a fetch, a write on its own.
+  std::vector<ir::seq::WriteProgram> writes;
+  for (std::size_t i = 0; i < kernel->stages.size(); ++i) {
+    if (kernel->stages[i].op == ir::StageOp::MemRead) {
+      auto r = ir::seq::lower_mem_read(*kernel, i);
+      if (!r) return show(r.diagnostics(), kExitUserError);
+      fetches->push_back(std::move(*r));
+    } else if (kernel->stages[i].op == ir::StageOp::MemWrite) {
+      auto w = ir::seq::lower_mem_write(*kernel, i);
+      if (!w) return show(w.diagnostics(), kExitUserError);
+      writes.push_back(std::move(*w));
+    }
+  }
   auto program = ir::seq::lower_contraction(*kernel);
-  // A kernel that only moves data from DM has no contraction program; its fetches are the IR.
-  if (!program && fetches->empty()) return show(program.diagnostics(), kExitUserError);
+  // A kernel that only moves data from DM (or runs a Vector Engine pass) has no contraction
+  // program; its other programs are the IR.
+  if (!program && fetches->empty() && vectors->empty() && writes.empty())
+    return show(program.diagnostics(), kExitUserError);
   const bool checked = vm.count("checked") > 0;
   std::string text;
   if (emit == "seq") {
     for (const auto& f : *fetches) text += ir::seq::to_text(f) + "\n";
+    for (const auto& v : *vectors) text += ir::seq::to_text(v) + "\n";
+    for (const auto& w : writes) text += ir::seq::to_text(w) + "\n";
     if (program) text += ir::seq::to_text(*program);
   } else {
     // One module per program: the fetch chains first, then the contraction.
@@ -61,6 +83,12 @@ int run_compile(const std::vector<std::string>& args, CommandIO& io) {
     for (const auto& f : *fetches) {
       auto generated =
           llvm ? codegen::emit_llvm_ir(f, checked) : codegen::emit_assembly(f, checked);
+      if (!generated) return show(generated.diagnostics(), kExitInternal);
+      text += *generated;
+    }
+    for (const auto& v : *vectors) {
+      auto generated =
+          llvm ? codegen::emit_llvm_ir(v, checked) : codegen::emit_assembly(v, checked);
       if (!generated) return show(generated.diagnostics(), kExitInternal);
       text += *generated;
     }

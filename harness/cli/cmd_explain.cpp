@@ -8,6 +8,7 @@
 #include "harness/cycles/cycle_report.h"
 #include "ir/seq/fetch_program.h"
 #include "ir/seq/lower_contraction.h"
+#include "ir/seq/vector_program.h"
 #include "ir/verify/outer_util.h"
 
 #include <fmt/format.h>
@@ -41,8 +42,8 @@ void explain_kernel(const ir::Kernel& k, const ir::verify::KernelCheck& kc, cons
   for (std::size_t i = 0; i < k.stages.size(); ++i) {
     const auto& s = k.stages[i];
     auto [line, col] = src.line_col(s.name_span.offset);
-    os << "\n  " << i + 1 << ". " << ir::to_string(s.op) << "  (" << src.name() << ":" << line
-       << ":" << col << ")\n";
+    os << "\n  " << i + 1 << ". " << ir::stage_name(s) << "  (" << src.name() << ":" << line << ":"
+       << col << ")\n";
     os << "     in:  " << mappings_line(s.input) << "\n";
     if (s.trf) os << "     trf: " << mappings_line(*s.trf) << "  (" << s.trf_name << ")\n";
     os << "     out: " << mappings_line(s.output) << "\n";
@@ -73,6 +74,14 @@ std::vector<ir::seq::FetchProgram> fetches_of(const ir::Kernel& k,
   if (!k.ok || !kc.ok()) return {};
   auto f = ir::seq::lower_fetches(k);
   return f ? std::move(*f) : std::vector<ir::seq::FetchProgram>{};
+}
+
+/// The kernel's Vector Engine passes (empty when it has errors or runs none).
+std::vector<ir::seq::VectorProgram> vectors_of(const ir::Kernel& k,
+                                               const ir::verify::KernelCheck& kc) {
+  if (!k.ok || !kc.ok()) return {};
+  auto v = ir::seq::lower_vectors(k);
+  return v ? std::move(*v) : std::vector<ir::seq::VectorProgram>{};
 }
 
 nlohmann::json fetch_json(const ir::seq::FetchProgram& p) {
@@ -145,6 +154,11 @@ int run_explain(const std::vector<std::string>& args, CommandIO& io) {
       nlohmann::json fetches = nlohmann::json::array();
       for (const auto& f : fetches_of(k, c.checks[n])) fetches.push_back(fetch_json(f));
       j["kernels"][n]["fetches"] = fetches;
+      nlohmann::json vectors = nlohmann::json::array();
+      for (const auto& v : vectors_of(k, c.checks[n]))
+        vectors.push_back({{"fingerprint", fmt::format("{:016x}", ir::seq::fingerprint(v))},
+                           {"text", ir::seq::to_text(v)}});
+      j["kernels"][n]["vector_passes"] = vectors;
       j["kernels"][n]["cycles"] =
           program
               ? nlohmann::json(cycles::cycle_summary_json(*program, cycles::cycle_options_for(k)))
@@ -163,6 +177,10 @@ int run_explain(const std::vector<std::string>& args, CommandIO& io) {
     if (!fetches.empty()) {
       io.out << "\n  Data path from DM (Fetch sequencer → Fetch Adapter → Collect):\n";
       for (const auto& f : fetches) print_indented(ir::seq::to_text(f), io.out);
+    }
+    for (const auto& v : vectors_of(k, c.checks[n])) {
+      io.out << "\n  Vector Engine pass (docs/vector-engine.md):\n";
+      print_indented(ir::seq::to_text(v), io.out);
     }
     if (const auto program = program_of(k, c.checks[n])) {
       io.out << "\n  Sequencer IR (tujit compile --emit seq):\n";

@@ -2,6 +2,8 @@
 
 #include "harness/cli/run_fetch.h"
 #include "harness/cli/run_input_axes.h"
+#include "harness/cli/run_sequencer.h"
+#include "harness/cli/run_vector.h"
 #include "ir/seq/lower_contraction.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/register_store.h"
@@ -63,7 +65,9 @@ operand_image(const ir::SpecFile& file, const ir::Kernel& kernel, const ir::Kern
               Engine engine, const RunRequest& req, std::vector<ir::seq::FetchProgram>& fetches) {
   auto image = runtime::to_device(contents, *param.tensor);
   if (!image || !collect) return image;
-  auto program = ir::seq::lower_fetch(kernel, *collect);
+  auto program = kernel.stages[*collect].op == ir::StageOp::MemRead
+                     ? ir::seq::lower_mem_read(kernel, *collect)
+                     : ir::seq::lower_fetch(kernel, *collect);
   if (!program) return std::move(program).take_diagnostics();
   auto collected = run_fetch_on(engine, *program, *image, file.axes, req);
   fetches.push_back(std::move(*program));
@@ -102,11 +106,18 @@ Result<EngineRun> run_engine(Engine engine, const ir::seq::ContractionProgram& p
   return run;
 }
 
-/// A Store / Collect run's output image, from the collected stream.
-Result<runtime::DeviceImage> data_output(const RunOperands& ops,
-                                         const runtime::DeviceImage& stream) {
-  if (ops.shape == RunShape::Store) return runtime::run_store(*ops.store, stream);
-  return stream;
+/// A Store / Collect run's output image, from the collected stream (through the kernel's Vector
+/// Engine pass, if any).
+Result<runtime::DeviceImage> data_output(const ir::SpecFile& file, const ir::Kernel& kernel,
+                                         const RunOperands& ops, const RunImages& images,
+                                         Engine engine, const RunRequest& req) {
+  const runtime::DeviceImage& stream = images.stream;
+  if (ops.shape == RunShape::Write)
+    return run_write_on(engine, kernel, ops, stream, images.buffer, file.axes, req);
+  auto passed = vector_pass(kernel, ops, stream, engine, req);
+  if (!passed) return passed;
+  if (ops.shape == RunShape::Store) return runtime::run_store(*ops.store, *passed);
+  return passed;
 }
 
 /// Live output cells holding Top content (a Store / Collect run's poison).
@@ -175,7 +186,8 @@ std::optional<std::string> images_difference(const RunImages& a, const RunImages
   if (auto d =
           runtime::first_image_difference(a.stream, b.stream, "collected stream", "Time", "Packet"))
     return d;
-  return runtime::first_image_difference(a.trf, b.trf, "TRF", "Lane", "Element");
+  if (auto d = runtime::first_image_difference(a.trf, b.trf, "TRF", "Lane", "Element")) return d;
+  return runtime::first_image_difference(a.buffer, b.buffer, "buffer", "1", "Element");
 }
 
 } // namespace
@@ -207,6 +219,16 @@ Result<RunImages> make_run_images(const ir::SpecFile& file, const ir::Kernel& ke
                               engine, req, im.fetches);
   if (!stream) return std::move(stream).take_diagnostics();
   im.stream = std::move(*stream);
+  if (ops.buffer) {
+    if (!inputs) {
+      auto buffer_t = input_tensor(*ops.buffer, axes, req);
+      if (!buffer_t) return std::move(buffer_t).take_diagnostics();
+      im.buffer_input = std::move(*buffer_t);
+    }
+    auto buffer = runtime::to_device(in.buffer_input, *ops.buffer->tensor);
+    if (!buffer) return std::move(buffer).take_diagnostics();
+    im.buffer = std::move(*buffer);
+  }
   if (ops.trf == nullptr) return im;
 
   if (!inputs) {
@@ -264,7 +286,7 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
     out.poisoned_outputs = runtime::poisoned_cells(*r);
     output = std::move(r->image);
   } else {
-    auto image = data_output(ops, images->stream);
+    auto image = data_output(file, kernel, ops, *images, req.engine, req);
     if (!image) return std::move(image).take_diagnostics();
     auto poison = data_poison(*image, out_type, runtime::tensor_axes(out_type, file.axes));
     if (!poison) return std::move(poison).take_diagnostics();
@@ -308,7 +330,7 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
                          out.simulated_macs, second->result.poison.poisoned_outputs,
                          second->result.simulated_macs);
   } else if (!diff) {
-    auto second = data_output(ops, images2->stream);
+    auto second = data_output(file, kernel, ops, *images2, other, req);
     if (!second) return std::move(second).take_diagnostics();
     diff = runtime::first_image_difference(output, *second);
   }
@@ -316,6 +338,14 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   if (diff) v.engine_difference = *diff;
 
   const ir::seq::FetchProgram* stream_fetch = fetch_of(out.fetches, kernel, ops.stream_collect);
+  if (!contraction && ops.vector_final) {
+    auto ok = check_vector_oracle(kernel, ops, adapted(images->stream_input, stream_fetch, true),
+                                  out.output, v);
+    if (!ok) return ok.diagnostics();
+    out.verify = std::move(v);
+    out.verify_ms = ms_since(t0);
+    return out;
+  }
   if (!contraction) {
     check_data_movement(adapted(images->stream_input, stream_fetch, true), out.output, v);
     out.verify = std::move(v);

@@ -87,8 +87,10 @@ Result<runtime::LogicalTensor> run_input(const ir::KernelParam& p,
 /// kernel does, by `engine` (the DM fetch chains have an interpreter and a JIT form).
 struct RunImages {
   runtime::LogicalTensor stream_input, trf_input; // the parameters' logical contents
+  runtime::LogicalTensor buffer_input;            // Write runs: the buffer before the write
   runtime::DeviceImage stream;                    // what the consumer reads (a Collect image)
   runtime::DeviceImage trf;                       // Contraction runs: the TRF operand
+  runtime::DeviceImage buffer;                    // Write runs: the buffer before the write
   std::vector<ir::seq::FetchProgram> fetches;     // stream's, then the TRF source's
 };
 /// With `inputs`, the parameters' contents are taken from it (its stream_input / trf_input)

@@ -22,6 +22,23 @@ const ir::KernelParam* param_named(const ir::Kernel& k, const std::string& name)
 /// Where a stage's input stream comes from: a CollectTensor parameter, or a Collect stage that
 /// fetched a DmTensor parameter. `role` names the operand in diagnostics.
 Result<bool> stream_source(const ir::Kernel& k, const ir::Stage& reader, const std::string& role,
+                           const ir::KernelParam*& param, std::optional<std::size_t>& collect);
+
+/// A store or result read through a Vector Engine pass: the pass's vector_final, and the stream
+/// its vector_init reads.
+Result<bool> pass_source(const ir::Kernel& k, std::size_t final_index, RunOperands& ops) {
+  ops.vector_final = final_index;
+  for (std::optional<std::size_t> at = final_index; at; at = k.stages[*at].producer) {
+    const ir::Stage& s = k.stages[*at];
+    if (s.vector && s.vector->kind == ir::VectorCallKind::Init)
+      return stream_source(k, s, "stream of the Vector Engine pass", ops.stream,
+                           ops.stream_collect);
+  }
+  return unsupported("tujit run: this vector_final does not end a vector_init chain",
+                     k.stages[final_index].name_span);
+}
+
+Result<bool> stream_source(const ir::Kernel& k, const ir::Stage& reader, const std::string& role,
                            const ir::KernelParam*& param, std::optional<std::size_t>& collect) {
   if (reader.producer) {
     const ir::Stage& made_by = k.stages[*reader.producer];
@@ -98,7 +115,10 @@ const ir::TensorType& RunOperands::output_type(const ir::Kernel& kernel) const {
   case RunShape::Partial:
     return kernel.stages[partial_last].output;
   case RunShape::Collect:
+    if (vector_final) return kernel.stages[*vector_final].output;
     break;
+  case RunShape::Write:
+    return write->output;
   }
   return stream_type(kernel);
 }
@@ -139,8 +159,41 @@ Result<RunOperands> find_run_operands(const ir::Kernel& kernel) {
   if (last && (last->op == ir::StageOp::ToTrf || last->op == ir::StageOp::ToVrf)) {
     ops.shape = RunShape::Store;
     ops.store = last;
-    if (auto r = stream_source(kernel, *last, "stored stream", ops.stream, ops.stream_collect); !r)
+    const bool after_pass = last->producer && kernel.stages[*last->producer].vector;
+    auto r = after_pass
+                 ? pass_source(kernel, *last->producer, ops)
+                 : stream_source(kernel, *last, "stored stream", ops.stream, ops.stream_collect);
+    if (!r) return std::move(r).take_diagnostics();
+    return ops;
+  }
+  if (last && last->vector && last->vector->kind == ir::VectorCallKind::Final) {
+    ops.shape = RunShape::Collect;
+    if (auto r = pass_source(kernel, kernel.stages.size() - 1, ops); !r)
       return std::move(r).take_diagnostics();
+    return ops;
+  }
+  // The book's sequencer pseudo types (sequencer.md): a MemTensor read as a stream (run like a
+  // fetch of one slice), or a stream written into a MemTensor.
+  if (last && last->op == ir::StageOp::MemRead) {
+    ops.shape = RunShape::Collect;
+    ops.stream_collect = kernel.stages.size() - 1;
+    ops.stream = param_named(kernel, last->source);
+    if (last->producer || ops.stream == nullptr)
+      return unsupported(fmt::format("tujit run: `read` reads `{}`, which is not a MemTensor "
+                                     "parameter",
+                                     last->source),
+                         last->name_span);
+    return ops;
+  }
+  if (last && last->op == ir::StageOp::MemWrite) {
+    ops.shape = RunShape::Write;
+    ops.write = last;
+    ops.stream = param_named(kernel, last->source);
+    ops.buffer = param_named(kernel, last->target);
+    if (last->producer || ops.stream == nullptr || ops.buffer == nullptr)
+      return unsupported("tujit run: `write` writes a StreamTensor parameter into a MemTensor "
+                         "parameter",
+                         last->name_span);
     return ops;
   }
   if (last && last->op == ir::StageOp::Collect && last->producer) {

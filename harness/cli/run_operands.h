@@ -16,9 +16,11 @@ namespace tujit::cli {
 enum class RunShape {
   Contraction, // a contract_outer … contract_lane chain: the output is its ContractTensor
   Store,       // the kernel's last stage is a to_trf / to_vrf: the output is the register file
-  Collect,     // the kernel's last stage is a collect of a DM fetch: the output is the stream
+  Collect,     // the kernel's last stage is a collect of a DM fetch (or a vector_final of a pass
+               // on a stream): the output is the stream
   Partial,     // part of a contraction chain (it starts from a ContractOuter/Packet/Time
                // parameter, or ends before contract_lane): run stage by stage
+  Write,       // the book's `buf.write(stream)` (sequencer.md): the output is the buffer
 };
 
 struct RunOperands {
@@ -37,6 +39,9 @@ struct RunOperands {
   /// kernel fetches when `stream_collect` names the Collect stage.
   const ir::KernelParam* stream = nullptr;
   std::optional<std::size_t> stream_collect;
+  /// Store / Collect: the vector_final of a Vector Engine pass between the stream and the
+  /// output (harness/cli/run_vector.h runs it).
+  std::optional<std::size_t> vector_final;
 
   /// Contraction: a TrfTensor parameter, or the source of `trf_store` (a CollectTensor, or the
   /// DmTensor fetched by `trf_collect`).
@@ -44,10 +49,16 @@ struct RunOperands {
   const ir::Stage* trf_store = nullptr;
   std::optional<std::size_t> trf_collect;
 
-  /// The parameters whose contents the run needs (stream, then the TRF or its source).
+  /// Write: the MemTensor written into, and the write stage (`stream` is the StreamTensor).
+  const ir::KernelParam* buffer = nullptr;
+  const ir::Stage* write = nullptr;
+
+  /// The parameters whose contents the run needs (stream, then the TRF or its source, or the
+  /// buffer a write writes into).
   std::vector<const ir::KernelParam*> inputs() const {
     std::vector<const ir::KernelParam*> v{stream};
     if (trf) v.push_back(trf);
+    if (buffer) v.push_back(buffer);
     return v;
   }
   /// The type the engines read the stream as (the Collect output or the CollectTensor

@@ -176,6 +176,13 @@ private:
   Expr parse_expr();
 
   void parse_args(std::size_t close, std::vector<Expr>& out);
+  /// At the `(` of `close`: parses the arguments; on any parse error restores the position and
+  /// the diagnostics and returns false (driver code outside the kernel language).
+  bool parse_args_quietly(std::size_t close, std::vector<Expr>& out);
+  /// At `(`: a tuple `(a, b)` (Expr::Kind::Tuple) or a parenthesised expression; false when the
+  /// contents are not kernel-language expressions.
+  bool parse_tuple(Expr& e);
+  void parse_float_literal(const Token& tk, Expr& e);
 
   Expr parse_primary();
 

@@ -160,6 +160,41 @@ Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect_index
   return p;
 }
 
+Result<FetchProgram> lower_mem_read(const Kernel& kernel, std::size_t read_index) {
+  if (read_index >= kernel.stages.size() || kernel.stages[read_index].op != StageOp::MemRead)
+    return lower_error("internal: lower_mem_read needs a read stage");
+  const Stage& read = kernel.stages[read_index];
+  const KernelParam* mem = nullptr;
+  for (const auto& prm : kernel.params)
+    if (prm.name == read.source && prm.tensor && prm.tensor->kind == TensorKind::Mem) mem = &prm;
+  if (read.producer || mem == nullptr)
+    return lower_error(
+        fmt::format("this read does not read a MemTensor parameter (it reads `{}`)", read.source),
+        read.name_span);
+  FetchProgram p;
+  p.kernel_name = kernel.name;
+  p.source = mem->name;
+  p.dm = *mem->tensor;
+  p.fetched = read.output;
+  p.collected = read.output;
+  p.dm_type = p.stream_type = read.input.dtype;
+  const Mapping& buf = read.input.mapping(Slot::Element);
+  datapath::FetchInput fi{p.dm_type,
+                          buf,
+                          read.output.mapping(Slot::Time),
+                          read.output.mapping(Slot::Packet),
+                          datapath::FetchContext::Main,
+                          std::nullopt};
+  if (auto fd = verify_into(fi, p); !fd) return std::move(fd).take_diagnostics();
+  p.buffer = buf.size();
+  p.time = fi.time.size();
+  p.packet = fi.packet.size();
+  // The stream as read: one "flit" per packet of exactly its elements (no Collect follows).
+  p.flits_per_packet = 1;
+  p.flit_elements = p.packet;
+  return p;
+}
+
 Result<std::vector<FetchProgram>> lower_fetches(const Kernel& kernel) {
   return lower_each<FetchProgram>(
       kernel, [](const Stage& s) { return s.op == StageOp::Collect && s.producer; }, lower_fetch);

@@ -81,6 +81,11 @@ struct FetchProgram {
 /// `begin(x.view())` of a DmTensor parameter.
 Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect);
 
+/// The book's `MemTensor::read::<Time, Packet>()` (furiosa-opt docs/src/moving-tensors/
+/// sequencer.md) of the MemTensor parameter, as the Fetch sequencer runs it: one slice, the buffer
+/// read as the stream, no adapter, no Collect (a packet is one row of |Packet| elements).
+Result<FetchProgram> lower_mem_read(const Kernel& kernel, std::size_t read_index);
+
 /// Every data-path chain of the kernel (each Collect stage that reads a fetch), in stage order.
 Result<std::vector<FetchProgram>> lower_fetches(const Kernel& kernel);
 

@@ -134,6 +134,9 @@ Result<LayoutPlan> layout_plan(const ir::TensorType& type) {
   case TensorKind::Fetch:
   case TensorKind::Collect:
   case TensorKind::Contract:
+  case TensorKind::Vector:
+  case TensorKind::VectorFinal:
+  case TensorKind::Stream:
     p.outer = make_dim(type, {Slot::Time});
     p.inner = make_dim(type, {Slot::Packet});
     break;
@@ -150,6 +153,7 @@ Result<LayoutPlan> layout_plan(const ir::TensorType& type) {
   case TensorKind::Vrf:
   case TensorKind::Dm:
   case TensorKind::Hbm:
+  case TensorKind::Mem:
     p.inner = make_dim(type, {Slot::Element});
     break;
   }

@@ -248,3 +248,26 @@ TEST_CASE("a write drops its padded positions and still refuses what the referen
   CHECK(derive("A #{0} 16", "1", "A").diagnostics().front().code == "E-FETCH-019");
   CHECK(derive("A #{0} 16", "1", "A #{0} 16").diagnostics().front().code == "E-FETCH-019");
 }
+
+TEST_CASE("the book's tiling_read, tiling_write and read_splitting run on both engines",
+          "[datapath][book][cli]") {
+  for (const char* spec :
+       {"specs/tiling_read.rs", "specs/tiling_write.rs", "specs/read_splitting.rs"}) {
+    const std::string file = tujit::testing::source_path(spec);
+    const auto check = tujit::testing::run_tujit({"check", file});
+    INFO(spec << ": " << check.out << check.err);
+    CHECK(check.status == 0);
+    for (const char* engine : {"jit", "interp"}) {
+      const auto r =
+          tujit::testing::run_tujit({"run", file, "--engine", engine, "--verify", "--json"});
+      INFO(engine << ": " << r.out << r.err);
+      REQUIRE(r.status == 0);
+      const auto j = r.json();
+      CHECK(j["verify"]["engines_bit_exact"] == true);
+      // The oracle: every element of the output is the input element with its coordinates.
+      CHECK(j["verify"]["oracle_ok"] == true);
+      // A read's over-read cells and a write's dropped positions are padding, never data.
+      CHECK(j["verify"]["poisoned_outputs"] == 0);
+    }
+  }
+}
