@@ -1,9 +1,14 @@
-// LLVM IR of one ContractionProgram (contraction_emit.h). The generated code is the interpreter's
-// loop (runtime/interp/interpreter.cpp) with the lanes turned into one vector of kLaneVector
-// accumulator values (the hardware's Lane Broadcast: the stream cell is splat, the TRF element of
-// every lane is one staged vector, contraction.md §5.4), every loop bound, stride and table a
-// constant, and the packet fully unrolled: products, the adjacent-pair tree (§9.2) level by
-// level, then one accumulator add per column in flit order (§7).
+// LLVM IR of one contraction run program (contraction_emit.h). The generated code is the
+// interpreter's loop (runtime/interp/interpreter.cpp) with the lanes turned into one vector of
+// kLaneVector accumulator values (the hardware's Lane Broadcast: the stream cell is splat, the TRF
+// element of every lane is one staged vector, docs/contraction.md §5.4), every loop bound, stride
+// and packet-cell offset a constant, and the packet fully unrolled: products, the adjacent-pair
+// tree (§9.2) level by level, then one accumulator add per column in flit order (§7).
+//
+// Stream elements are read from the logical tensor and widened in the load, exactly as
+// read_operand + widen_to_accumulator do: a one-byte type (i4, i5, i8, u8, f8, and any Fetch
+// Adapter cast or zero point on them) through a 256-entry table of its widened values; bf16 by
+// widen_bf16 in select form; any other source from a widened copy the host makes once.
 //
 // Arithmetic is exactly the interpreter's (acc_mul / acc_add): plain fmul / fadd without any
 // fast-math flag (IEEE binary32, round to nearest even, no reassociation, no contraction) or
@@ -40,6 +45,7 @@
 // commutes with both liberties above (a flushed value plus -0 is itself; NaN is never flushed).
 #include "codegen/contraction_emit.h"
 
+#include "codegen/stream_load.h"
 #include "runtime/exec/operand_staging.h"
 
 #include <llvm/IR/Constants.h>
@@ -51,6 +57,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <cstddef>
 #include <functional>
 #include <vector>
 
@@ -69,10 +76,26 @@ bool is_f8(ir::ScalarType t) {
   return t == ir::ScalarType::F8E4M3 || t == ir::ScalarType::F8E5M2;
 }
 
+// Fields of ContractionArgs, in order (contraction_emit.h).
+enum Field : unsigned {
+  kStream,
+  kStreamLimit,
+  kTrf,
+  kTrfPresent,
+  kOut,
+  kOutLimit,
+  kScratch,
+  kFlitOffset,
+  kFlitLive,
+  kOutOffset,
+  kFieldCount
+};
+
 class Emitter {
 public:
-  Emitter(const Program& p, const EmitConfig& cfg, llvm::LLVMContext& ctx)
-      : p_(p), cfg_(cfg), sh_(runtime::exec::staged_shape(p)), ctx_(ctx), b_(ctx) {}
+  Emitter(const ir::seq::RunProgram& rp, const EmitConfig& cfg, llvm::LLVMContext& ctx)
+      : rp_(rp), p_(rp.chain), cfg_(cfg), sh_(runtime::exec::staged_shape(rp)), ctx_(ctx),
+        b_(ctx) {}
 
   std::unique_ptr<llvm::Module> run();
 
@@ -87,10 +110,14 @@ private:
 
   llvm::Value* i64(std::uint64_t v) { return b_.getInt64(v); }
   llvm::Value* add_scaled(llvm::Value* base, llvm::Value* digit, std::uint64_t stride);
+  llvm::Value* guard(llvm::Value* index, std::uint64_t span, llvm::Value* limit);
+  llvm::Value* element(llvm::Type* ty, llvm::Value* base, llvm::Value* index, std::uint64_t span,
+                       llvm::Value* limit);
   llvm::Value* element(llvm::Value* base, llvm::Value* index, std::uint64_t span,
-                       std::uint64_t limit);
+                       std::uint64_t limit) {
+    return element(b_.getInt32Ty(), base, index, span, i64(limit));
+  }
   llvm::GlobalVariable* table_u8(const std::vector<std::uint8_t>& v, const char* name);
-  llvm::GlobalVariable* table_i32(const std::vector<std::int32_t>& v, const char* name);
   void emit_loop(std::uint64_t n, const std::function<void(llvm::Value*)>& body);
   void emit_slice();
   void emit_cycles(std::size_t level, llvm::Value* flit, llvm::Value* trf, llvm::Value* slot,
@@ -101,6 +128,7 @@ private:
   llvm::Value* flushed(llvm::Value* v);
   void emit_drain();
 
+  const ir::seq::RunProgram& rp_;
   const Program& p_;
   EmitConfig cfg_;
   runtime::exec::StagedShape sh_;
@@ -112,8 +140,8 @@ private:
   bool fma_ = false;
   llvm::Type* scalar_ = nullptr; // f32 or i32
   llvm::VectorType* vec_ = nullptr;
-  llvm::Value *stream_ = nullptr, *stream_present_ = nullptr, *trf_ = nullptr,
-              *trf_present_ = nullptr, *out_ = nullptr, *scratch_ = nullptr;
+  std::unique_ptr<StreamLoad> load_;
+  llvm::Value* arg_[kFieldCount] = {};
   llvm::BasicBlock* violation_ = nullptr;
   llvm::GlobalVariable* cycle_live_ = nullptr;
   llvm::GlobalVariable* drain_ = nullptr;
@@ -125,30 +153,28 @@ llvm::Value* Emitter::add_scaled(llvm::Value* base, llvm::Value* digit, std::uin
   return b_.CreateAdd(base, term, "", true, true);
 }
 
-// &base[index] for an access of `span` consecutive u32 cells in a buffer of `limit` cells. In
-// checked mode the access is guarded: out of range leaves the function with kRunBoundsViolation
-// before anything is touched.
-llvm::Value* Emitter::element(llvm::Value* base, llvm::Value* index, std::uint64_t span,
-                              std::uint64_t limit) {
-  if (cfg_.checked) {
-    llvm::Value* ok = limit < span ? static_cast<llvm::Value*>(b_.getFalse())
-                                   : b_.CreateICmpULE(index, i64(limit - span));
-    llvm::BasicBlock* cont = llvm::BasicBlock::Create(ctx_, "inbounds", f_);
-    b_.CreateCondBr(ok, cont, violation_);
-    b_.SetInsertPoint(cont);
-  }
-  return b_.CreateInBoundsGEP(b_.getInt32Ty(), base, index);
+// In checked mode, leaves the function with kRunBoundsViolation unless `span` consecutive
+// elements from `index` lie below `limit`; returns `index`.
+llvm::Value* Emitter::guard(llvm::Value* index, std::uint64_t span, llvm::Value* limit) {
+  if (!cfg_.checked) return index;
+  llvm::Value* fits = b_.CreateICmpUGE(limit, i64(span));
+  llvm::Value* last = b_.CreateSub(limit, i64(span));
+  llvm::Value* ok = b_.CreateAnd(fits, b_.CreateICmpULE(index, last));
+  llvm::BasicBlock* cont = llvm::BasicBlock::Create(ctx_, "inbounds", f_);
+  b_.CreateCondBr(ok, cont, violation_);
+  b_.SetInsertPoint(cont);
+  return index;
+}
+
+// &base[index] for an access of `span` consecutive elements of type `ty` in a buffer of `limit`
+// elements, guarded in checked mode: nothing is touched out of range.
+llvm::Value* Emitter::element(llvm::Type* ty, llvm::Value* base, llvm::Value* index,
+                              std::uint64_t span, llvm::Value* limit) {
+  return b_.CreateInBoundsGEP(ty, base, guard(index, span, limit));
 }
 
 llvm::GlobalVariable* Emitter::table_u8(const std::vector<std::uint8_t>& v, const char* name) {
   auto* init = llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<std::uint8_t>(v));
-  return new llvm::GlobalVariable(*m_, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
-                                  init, name);
-}
-
-llvm::GlobalVariable* Emitter::table_i32(const std::vector<std::int32_t>& v, const char* name) {
-  std::vector<std::uint32_t> u(v.begin(), v.end());
-  auto* init = llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<std::uint32_t>(u));
   return new llvm::GlobalVariable(*m_, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
                                   init, name);
 }
@@ -206,23 +232,23 @@ llvm::Value* Emitter::product_value(Product& x) {
 }
 
 // One packet cycle: products of the live cells of the live columns, the tree per column, the
-// accumulator add. The TRF vectors are read once per distinct element (x mod ReadSize, §5.2).
+// accumulator add. The TRF vectors are read once per distinct element (x mod ReadSize, §5.2), the
+// stream's flit offsets once per flit of the packet.
 void Emitter::emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot) {
   const std::uint64_t cells = p_.columns * p_.group;
-  const std::uint64_t stream_limit = sh_.stream_cells;
   const std::uint64_t trf_limit = sh_.trf_cells;
-  llvm::Value* sbase = b_.CreateMul(flit, i64(p_.packet), "sbase", true, true);
   llvm::Value* tbase = b_.CreateMul(trf, i64(kLaneVector), "tbase", true, true);
 
   std::vector<llvm::Value*> w(p_.read_size, nullptr), wmask(p_.read_size, nullptr);
   const auto trf_vector = [&](std::uint64_t k) {
     if (w[k] == nullptr) {
       llvm::Value* idx = b_.CreateAdd(tbase, i64(k * kLaneVector), "", true, true);
-      w[k] = b_.CreateAlignedLoad(vec_, element(trf_, idx, kLaneVector, trf_limit), llvm::Align(4));
+      w[k] = b_.CreateAlignedLoad(vec_, element(arg_[kTrf], idx, kLaneVector, trf_limit),
+                                  llvm::Align(4));
       if (sh_.trf_masks) {
         llvm::Value* m = b_.CreateAlignedLoad(
             llvm::FixedVectorType::get(b_.getInt32Ty(), kLaneVector),
-            element(trf_present_, idx, kLaneVector, trf_limit), llvm::Align(4));
+            element(arg_[kTrfPresent], idx, kLaneVector, trf_limit), llvm::Align(4));
         wmask[k] = b_.CreateICmpNE(m, llvm::ConstantInt::get(m->getType(), 0));
       }
     }
@@ -230,24 +256,21 @@ void Emitter::emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* 
 
   std::vector<Product> x(cells);
   std::vector<bool> present(cells, false);
+  StreamLoad::Packet packet = load_->packet(b_, flit, cells);
   for (std::uint64_t i = 0; i < cells; ++i) {
     if (!p_.is_cell_live(i)) continue; // statically ABSENT (§5.4 live_OP)
+    StreamLoad::Cell c = load_->cell(b_, packet, i);
+    if (c.value == nullptr) continue; // a padding cell of every flit: statically ABSENT
     present[i] = true;
-    llvm::Value* idx = b_.CreateAdd(sbase, i64(i), "", true, true);
-    llvm::Value* sv =
-        b_.CreateAlignedLoad(scalar_, element(stream_, idx, 1, stream_limit), llvm::Align(4));
-    x[i].s = b_.CreateVectorSplat(static_cast<unsigned>(kLaneVector), sv);
+    x[i].s = b_.CreateVectorSplat(static_cast<unsigned>(kLaneVector),
+                                  float_ ? b_.CreateBitCast(c.value, scalar_) : c.value);
     const std::uint64_t k = i % p_.read_size;
     trf_vector(k);
     x[i].w = w[k];
     llvm::Value* mask = wmask[k];
-    if (sh_.stream_masks) {
-      llvm::Value* sm = b_.CreateAlignedLoad(
-          b_.getInt32Ty(), element(stream_present_, idx, 1, stream_limit), llvm::Align(4));
-      llvm::Value* sp = b_.CreateICmpNE(sm, b_.getInt32(0));
-      mask = mask == nullptr
-                 ? sp
-                 : b_.CreateAnd(mask, b_.CreateVectorSplat(static_cast<unsigned>(kLaneVector), sp));
+    if (c.live != nullptr) {
+      llvm::Value* sp = b_.CreateVectorSplat(static_cast<unsigned>(kLaneVector), c.live);
+      mask = mask == nullptr ? sp : b_.CreateAnd(mask, sp);
     }
     x[i].mask = mask;
   }
@@ -290,7 +313,7 @@ void Emitter::emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* 
     if (level[0] == nullptr) continue; // the whole column is statically absent
     // Time Reducer (§7): acc[slot][c] = acc[slot][c] ⊕ r, in flit order.
     llvm::Value* idx = b_.CreateAdd(slot_base, i64(c * kLaneVector), "", true, true);
-    llvm::Value* ptr = element(scratch_, idx, kLaneVector, acc_limit);
+    llvm::Value* ptr = element(arg_[kScratch], idx, kLaneVector, acc_limit);
     llvm::Value* acc = b_.CreateAlignedLoad(vec_, ptr, llvm::Align(4));
     b_.CreateAlignedStore(add(acc, level[0]), ptr, llvm::Align(4));
   }
@@ -326,29 +349,39 @@ void Emitter::emit_cycles(std::size_t level, llvm::Value* flit, llvm::Value* trf
   });
 }
 
-// Lane Folder (§8): out[o] = acc[drain[o]] (NaN canonical) or 0 for output padding.
+// Lane Folder (§8): out[out_offset[o]] = acc[drain[o]] (NaN canonical) or 0 for output padding,
+// for every output cell the slice writes.
 void Emitter::emit_drain() {
   const std::uint64_t n = sh_.out_cells;
   emit_loop(n, [&](llvm::Value* o) {
+    llvm::Value* off = b_.CreateLoad(
+        b_.getInt64Ty(), b_.CreateInBoundsGEP(b_.getInt64Ty(), arg_[kOutOffset], o));
+    llvm::BasicBlock* write = llvm::BasicBlock::Create(ctx_, "drain.write", f_);
+    llvm::BasicBlock* next = llvm::BasicBlock::Create(ctx_, "drain.next", f_);
+    b_.CreateCondBr(b_.CreateICmpNE(off, i64(kNoOutput)), write, next);
+    b_.SetInsertPoint(write);
     llvm::Value* d =
         b_.CreateLoad(b_.getInt32Ty(), b_.CreateInBoundsGEP(b_.getInt32Ty(), drain_, o));
     llvm::Value* pad = b_.CreateICmpSLT(d, b_.getInt32(0));
     llvm::Value* idx = b_.CreateZExt(b_.CreateSelect(pad, b_.getInt32(0), d), b_.getInt64Ty());
-    llvm::Value* v = b_.CreateAlignedLoad(b_.getInt32Ty(), element(scratch_, idx, 1, sh_.acc_cells),
-                                          llvm::Align(4));
+    llvm::Value* v = b_.CreateAlignedLoad(
+        b_.getInt32Ty(), element(arg_[kScratch], idx, 1, sh_.acc_cells), llvm::Align(4));
     if (float_) {
       llvm::Value* nan =
           b_.CreateICmpUGT(b_.CreateAnd(v, b_.getInt32(kF32AbsMask)), b_.getInt32(kF32Inf));
       v = b_.CreateSelect(nan, b_.getInt32(kF32CanonicalNaNBits), v);
     }
     v = b_.CreateSelect(pad, b_.getInt32(0), v);
-    b_.CreateAlignedStore(v, element(out_, o, 1, n), llvm::Align(4));
+    b_.CreateAlignedStore(v, element(b_.getInt32Ty(), arg_[kOut], off, 1, arg_[kOutLimit]),
+                          llvm::Align(1));
+    b_.CreateBr(next);
+    b_.SetInsertPoint(next);
   });
 }
 
 void Emitter::emit_slice() {
   // Time Reducer slots start at +0 / 0 (§9.2 step 2): both are the bits 0.
-  b_.CreateMemSet(scratch_, b_.getInt8(0), i64(sh_.acc_cells * 4), llvm::MaybeAlign(4));
+  b_.CreateMemSet(arg_[kScratch], b_.getInt8(0), i64(sh_.acc_cells * 4), llvm::MaybeAlign(4));
   emit_cycles(0, i64(0), i64(0), i64(0), i64(0));
   emit_drain();
 }
@@ -358,22 +391,18 @@ std::unique_ptr<llvm::Module> Emitter::run() {
       std::make_unique<llvm::Module>(p_.kernel_name.empty() ? "contraction" : p_.kernel_name, ctx_);
   m_ = module.get();
   float_ = p_.accumulator == ir::ScalarType::F32;
-  fma_ = uses_fma(p_, cfg_);
+  fma_ = uses_fma(rp_, cfg_);
   scalar_ = float_ ? b_.getFloatTy() : b_.getInt32Ty();
   vec_ = llvm::FixedVectorType::get(scalar_, kLaneVector);
 
   llvm::Type* ptr = b_.getPtrTy();
-  auto* fty = llvm::FunctionType::get(b_.getInt32Ty(), {ptr, ptr, ptr, ptr, ptr, ptr}, false);
+  llvm::Type* i64t = b_.getInt64Ty();
+  llvm::StructType* args_ty = llvm::StructType::create(
+      ctx_, {ptr, i64t, ptr, ptr, ptr, i64t, ptr, ptr, ptr, ptr}, "ContractionArgs");
+  auto* fty = llvm::FunctionType::get(b_.getInt32Ty(), {ptr}, false);
   f_ = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, kContractionSymbol, m_);
   f_->addFnAttr(llvm::Attribute::NoUnwind);
-  for (unsigned i : {0u, 1u, 2u, 3u, 4u, 5u}) f_->addParamAttr(i, llvm::Attribute::NoAlias);
-  auto arg = f_->arg_begin();
-  stream_ = &*arg++;
-  stream_present_ = &*arg++;
-  trf_ = &*arg++;
-  trf_present_ = &*arg++;
-  out_ = &*arg++;
-  scratch_ = &*arg++;
+  f_->addParamAttr(0, llvm::Attribute::NoAlias);
 
   llvm::BasicBlock* entry = llvm::BasicBlock::Create(ctx_, "entry", f_);
   violation_ = llvm::BasicBlock::Create(ctx_, "bounds.violation", f_);
@@ -381,17 +410,24 @@ std::unique_ptr<llvm::Module> Emitter::run() {
   b_.CreateRet(b_.getInt32(kRunBoundsViolation));
 
   b_.SetInsertPoint(entry);
+  for (unsigned k = 0; k < kFieldCount; ++k)
+    arg_[k] = b_.CreateLoad(args_ty->getElementType(k),
+                            b_.CreateStructGEP(args_ty, &*f_->arg_begin(), k));
   if (!p_.cycle_live.empty()) cycle_live_ = table_u8(p_.cycle_live, "cycle_live");
-  std::vector<std::int32_t> drain(sh_.out_cells, -1);
+  std::vector<std::uint32_t> drain(sh_.out_cells, ~0u);
   for (std::uint64_t o = 0; o < p_.drain.size() && o < drain.size(); ++o) {
     const std::int64_t d = p_.drain[o];
     if (d < 0) continue;
     // Interpreter cell (l·T2 + u)·P2 + c → staged [u][c][lane].
     const auto cell = static_cast<std::uint64_t>(d);
     const std::uint64_t c = cell % p_.p2, u = (cell / p_.p2) % p_.t2, l = cell / (p_.p2 * p_.t2);
-    drain[o] = static_cast<std::int32_t>((u * p_.p2 + c) * kLaneVector + l);
+    drain[o] = static_cast<std::uint32_t>((u * p_.p2 + c) * kLaneVector + l);
   }
-  drain_ = table_i32(drain, "drain");
+  auto* init = llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<std::uint32_t>(drain));
+  drain_ = new llvm::GlobalVariable(*m_, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
+                                    init, "drain");
+  load_ = std::make_unique<StreamLoad>(rp_, *m_, cfg_.checked, arg_[kStream], arg_[kStreamLimit],
+                                       arg_[kFlitOffset], arg_[kFlitLive], violation_, f_);
 
   emit_slice();
   b_.CreateRet(b_.getInt32(kRunOk));
@@ -400,12 +436,14 @@ std::unique_ptr<llvm::Module> Emitter::run() {
 
 } // namespace
 
-bool uses_fma(const ir::seq::ContractionProgram& p, const EmitConfig& config) {
+bool uses_fma(const ir::seq::RunProgram& rp, const EmitConfig& config) {
+  const ir::seq::ContractionProgram& p = rp.chain;
   return config.host_fma && p.accumulator == ir::ScalarType::F32 && is_f8(p.stream_type) &&
-         is_f8(p.trf_type) && p.stream_dense && p.trf_dense && p.group >= 2;
+         is_f8(p.trf_type) && rp.stream.streams.cells.all_live() &&
+         rp.trf.streams.cells.all_live() && p.group >= 2;
 }
 
-std::unique_ptr<llvm::Module> emit_contraction_module(const ir::seq::ContractionProgram& program,
+std::unique_ptr<llvm::Module> emit_contraction_module(const ir::seq::RunProgram& program,
                                                       const EmitConfig& config,
                                                       llvm::LLVMContext& context) {
   return Emitter(program, config, context).run();

@@ -1,14 +1,15 @@
-// The LLVM ORC JIT back end of the Sequencer IR (DESIGN.md): a ContractionProgram becomes one
-// native function that runs a range of slices bit-exactly like the reference interpreter
-// (runtime/interp/interpreter.h), specialised on everything the program fixes at compile time.
+// The LLVM ORC JIT back end of the Sequencer IR (docs/design.md): a run program
+// (ir/seq/run_program.h, a contraction or a data movement) becomes one native function that runs
+// one slice bit-exactly like the reference interpreter (runtime/interp/interpreter.h),
+// specialised on everything the program fixes at compile time, reading the logical tensors
+// through the program's address streams.
 // Compiled objects are cached on disk under the program's fingerprint (plus the LLVM version,
 // the host CPU and the code generator's version) so re-running an unchanged kernel does not
 // recompile.
 #pragma once
 
-#include "ir/seq/contraction_program.h"
+#include "ir/seq/run_program.h"
 #include "ir/support/diagnostic.h"
-#include "runtime/device/device_image.h"
 #include "runtime/interp/interpreter.h"
 
 #include <cstdint>
@@ -24,8 +25,8 @@ struct JitOptions {
   bool use_cache = true;
   /// Cache directory; empty = $TUJIT_CACHE_DIR, else $XDG_CACHE_HOME/tujit, else ~/.cache/tujit.
   std::filesystem::path cache_dir;
-  /// Bounds-check every generated load and store (issue 10's `--checked`): an out-of-range
-  /// address stops the run with a diagnostic instead of touching memory.
+  /// Bounds-check every generated load and store (`--checked`): an out-of-range address stops
+  /// the run with a diagnostic instead of touching memory.
   bool checked = false;
 };
 
@@ -50,24 +51,30 @@ public:
   static Result<std::unique_ptr<ContractionJit>> create(JitOptions options = {});
   /// Compiles (or loads from the cache). E-JIT-002 with the kernel's name when LLVM fails.
   virtual Result<std::shared_ptr<const CompiledContraction>>
-  compile(const ir::seq::ContractionProgram& program) = 0;
+  compile(const ir::seq::RunProgram& program) = 0;
 };
 
 struct JitRunOptions {
   unsigned threads = 0; // 0 = every hardware thread; results are identical for any count
 };
 
-/// Runs a compiled program on the operand images (shapes checked like the interpreter's,
-/// E-RUN-102). The result is bit-identical to run_contraction's, poison and simulated_macs
-/// included (both come from runtime/interp/poison.h).
-Result<runtime::ContractionResult> run_contraction_jit(const CompiledContraction& compiled,
-                                                       const ir::seq::ContractionProgram& program,
-                                                       const runtime::DeviceImage& stream,
-                                                       const runtime::DeviceImage& trf,
-                                                       JitRunOptions options = {});
+/// Runs a compiled program on the logical inputs (checked like the interpreter's,
+/// runtime::check_run_inputs). The result is bit-identical to runtime::interpret's, poison and
+/// simulated_macs included (both come from runtime/interp/poison.h).
+Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compiled,
+                                               const ir::seq::RunProgram& program,
+                                               const runtime::RunInputs& inputs,
+                                               JitRunOptions options = {});
+
+/// Runs a compiled data-movement program (RunKind::Move) the same way: bit-identical to
+/// runtime::interpret's result.
+Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
+                                        const ir::seq::RunProgram& program,
+                                        const runtime::RunInputs& inputs,
+                                        JitRunOptions options = {});
 
 /// `tujit compile --emit llvm` (optimised module text) and `--emit asm` (host assembly).
-Result<std::string> emit_llvm_ir(const ir::seq::ContractionProgram& program, bool checked = false);
-Result<std::string> emit_assembly(const ir::seq::ContractionProgram& program, bool checked = false);
+Result<std::string> emit_llvm_ir(const ir::seq::RunProgram& program, bool checked = false);
+Result<std::string> emit_assembly(const ir::seq::RunProgram& program, bool checked = false);
 
 } // namespace tujit::codegen

@@ -1,11 +1,13 @@
 // run_contraction_jit: the live slices are partitioned over a thread pool; each worker stages a
-// slice (runtime/exec/operand_staging.h: widened once, in its own buffers) and runs the compiled
-// function on it, which writes the slice's output cells straight into the result image. A
-// slice's result depends only on its own operands, so every partition gives the same bits. Poison
-// and simulated_macs come from runtime/interp/poison.h, exactly as the interpreter reports them.
+// slice's TRF (runtime/exec/operand_staging.h: widened once, in its own buffer) and runs the
+// compiled function on it, which reads the stream's logical tensor and writes the slice's output
+// cells straight into the logical output. A slice's result depends only on its own operands, so
+// every partition gives the same bits. Poison and simulated_macs come from runtime/interp/poison.h,
+// exactly as the interpreter reports them.
 #include "codegen/contraction_jit.h"
 
 #include "codegen/jit_compiled.h"
+#include "codegen/stream_widen.h"
 #include "runtime/exec/operand_staging.h"
 #include "runtime/exec/thread_pool.h"
 
@@ -27,88 +29,118 @@ Diagnostic run_error(const std::string& code, std::string message) {
 // Tasks per worker: slices cost the same, a few tasks each keep the tail short.
 constexpr std::uint64_t kTasksPerWorker = 4;
 
+/// The stream as the generated code reads it: the logical tensor itself, or (StreamWiden::
+/// Prewidened) a copy widened to accumulator bits, made on `pool`.
+struct StreamBuffer {
+  const std::uint8_t* data = nullptr;
+  std::vector<std::uint32_t> widened;
+};
+
+StreamBuffer stream_buffer(const ir::seq::RunProgram& rp, const runtime::LogicalTensor& t,
+                           runtime::exec::ThreadPool& pool) {
+  StreamBuffer b;
+  if (stream_widen(rp.stream) != StreamWiden::Prewidened) {
+    b.data = t.data.data();
+    return b;
+  }
+  const std::uint64_t n = t.elements();
+  b.widened.resize(n);
+  const std::uint64_t tasks = std::max<std::uint64_t>(1, std::min<std::uint64_t>(n >> 16, 64));
+  pool.run(tasks, [&](std::uint64_t k, unsigned) {
+    for (std::uint64_t i = n * k / tasks; i < n * (k + 1) / tasks; ++i)
+      b.widened[i] = widened_stream_element(rp.stream, t.get(i));
+  });
+  b.data = reinterpret_cast<const std::uint8_t*>(b.widened.data());
+  return b;
+}
+
 } // namespace
 
-Result<runtime::ContractionResult> run_contraction_jit(const CompiledContraction& compiled,
-                                                       const ir::seq::ContractionProgram& program,
-                                                       const runtime::DeviceImage& stream,
-                                                       const runtime::DeviceImage& trf,
-                                                       JitRunOptions options) {
+Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compiled,
+                                               const ir::seq::RunProgram& rp,
+                                               const runtime::RunInputs& inputs,
+                                               JitRunOptions options) {
   const auto* jc = dynamic_cast<const JitCompiledContraction*>(&compiled);
   if (jc == nullptr) return run_error("E-JIT-002", "internal: not a JIT-compiled contraction");
-  if (jc->stats().fingerprint != ir::seq::fingerprint(program) ||
-      jc->ftz_results() != program.ftz_results)
+  if (jc->stats().fingerprint != ir::seq::fingerprint(rp))
     return run_error("E-JIT-002",
                      fmt::format("internal: kernel `{}` was compiled from another program",
-                                 program.kernel_name));
-  if (auto ok = runtime::check_operand_images(program, stream, trf); !ok) return ok.diagnostics();
-  const runtime::exec::StagedShape sh = runtime::exec::staged_shape(program);
-  std::vector<std::uint64_t> live;
-  for (std::uint64_t s = 0; s < program.spatial; ++s)
-    if (program.spatial_live[s]) live.push_back(s);
+                                 rp.kernel_name));
+  if (auto ok = runtime::check_run_inputs(rp, inputs); !ok) return ok.diagnostics();
+  if (rp.duplicated_outputs != 0)
+    return run_error("E-RUN-110",
+                     fmt::format("kernel `{}`: {} output cells hold an element another cell holds "
+                                 "too; only the interpreter checks such outputs (--engine interp)",
+                                 rp.kernel_name, rp.duplicated_outputs));
+  const runtime::LogicalTensor& st = *inputs.at(rp.stream.streams.tensor);
+  const runtime::LogicalTensor& wt = *inputs.at(rp.trf.streams.tensor);
+  const runtime::exec::StagedShape sh = runtime::exec::staged_shape(rp);
+  const runtime::exec::ProgramTables tables = runtime::exec::program_tables(rp, kNoOutput);
+  const std::vector<std::uint64_t> live = rp.live_slices();
   const std::uint64_t n = live.size();
 
-  runtime::ContractionResult result;
-  result.output =
-      runtime::DeviceImage(program.accumulator, program.spatial, program.t3, program.p3);
-  std::fill(result.output.state.begin(), result.output.state.end(), runtime::CellState::Zero);
-  // Live output cells of a live slice (the drain's non-padding cells, §8).
-  for (std::uint64_t s : live)
-    for (std::uint64_t o = 0; o < sh.out_cells; ++o)
-      if (program.drain[o] >= 0)
-        result.output.state[s * sh.out_cells + o] = runtime::CellState::Live;
+  runtime::RunResult result;
+  auto out = runtime::make_logical_tensor(rp.output.dtype, rp.output.axes);
+  if (!out) return std::move(out).take_diagnostics();
+  result.output = std::move(*out);
 
-  std::atomic<bool> violation{false}, mismatch{false};
+  const std::uint64_t want =
+      options.threads == 0 ? std::thread::hardware_concurrency() : options.threads;
+  runtime::exec::ThreadPool pool(static_cast<unsigned>(std::clamp<std::uint64_t>(want, 1, 1024)));
+  const StreamBuffer stream = stream_buffer(rp, st, pool);
+  const std::uint64_t load_bytes = stream_load_bytes(rp.stream);
+  const std::uint64_t stream_elements = st.elements();
+  const std::uint64_t out_elements = result.output.elements();
+  std::uint8_t* out_data = result.output.data.data();
+
+  std::atomic<bool> violation{false};
   if (n > 0) {
-    const std::uint64_t want =
-        options.threads == 0 ? std::thread::hardware_concurrency() : options.threads;
-    runtime::exec::ThreadPool pool(static_cast<unsigned>(std::clamp<std::uint64_t>(want, 1, n)));
     const std::uint64_t tasks = std::min<std::uint64_t>(n, pool.size() * kTasksPerWorker);
-    // Per worker: the accumulator scratch and the staging buffers of the slice it runs.
+    // Per worker: the accumulator scratch and the staged TRF of the slice it runs.
     std::vector<std::vector<std::uint32_t>> scratch(pool.size(),
                                                     std::vector<std::uint32_t>(sh.acc_cells));
-    std::vector<runtime::exec::StagedSlice> staged(pool.size());
+    std::vector<runtime::exec::StagedTrf> staged(pool.size());
     const ContractionFn fn = jc->function();
     pool.run(tasks, [&](std::uint64_t task, unsigned worker) {
       for (std::uint64_t k = n * task / tasks; k < n * (task + 1) / tasks; ++k) {
-        runtime::exec::StagedSlice& st = staged[worker];
-        if (!runtime::exec::stage_slice(program, sh, stream, trf, live[k], st)) {
-          mismatch = true;
-          return;
+        const std::uint64_t s = live[k];
+        const ir::seq::CellAddress sb = rp.stream.streams.spatial.at(s);
+        const ir::seq::CellAddress wb = rp.trf.streams.spatial.at(s);
+        const ir::seq::CellAddress ob = rp.output.spatial.at(s);
+        if (ob.state != ir::CellState::Live) continue; // writes nothing
+        if (sb.state != ir::CellState::Live || wb.state != ir::CellState::Live) {
+          // An operand slice with no live cell forms no product: the slice drains +0 / 0.
+          for (std::uint64_t o : tables.out_offset)
+            if (o != kNoOutput) std::fill_n(out_data + (ob.offset + o) * 4, 4, std::uint8_t{0});
+          continue;
         }
-        if (fn(st.stream, st.stream_present, st.trf, st.trf_present,
-               result.output.bits.data() + live[k] * sh.out_cells,
-               scratch[worker].data()) != kRunOk) {
+        runtime::exec::StagedTrf& trf = staged[worker];
+        runtime::exec::stage_trf(rp, sh, wt, s, trf);
+        ContractionArgs args{};
+        args.stream = stream.data + sb.offset * load_bytes;
+        args.stream_limit = stream_elements - sb.offset;
+        args.trf = trf.values.data();
+        args.trf_present = sh.trf_masks ? trf.present.data() : nullptr;
+        args.out = out_data + ob.offset * 4;
+        args.out_limit = out_elements - ob.offset;
+        args.scratch = scratch[worker].data();
+        args.flit_offset = tables.flit_offset.data();
+        args.flit_live = tables.flit_live.empty() ? nullptr : tables.flit_live.data();
+        args.out_offset = tables.out_offset.data();
+        if (fn(&args) != kRunOk) {
           violation = true;
           return;
         }
       }
     });
   }
-  if (mismatch)
-    return run_error("E-RUN-102",
-                     fmt::format("kernel `{}`: an operand image holds a padding cell where the "
-                                 "kernel's mappings have none",
-                                 program.kernel_name));
   if (violation)
     return run_error("E-JIT-003",
                      fmt::format("kernel `{}`: the checked JIT code stopped an out-of-bounds "
                                  "access (the program addresses cells outside its operands)",
-                                 program.kernel_name));
-
-  // analyze_poison reports only live slices whose operands hold a Top cell: when none holds one
-  // its report is empty, and the word-wise scan is much cheaper than its walk.
-  const auto holds_top = [&](const runtime::DeviceImage& img) {
-    const std::uint64_t per_slice = img.outer * img.inner;
-    for (std::uint64_t s : live)
-      if (runtime::exec::any_state(img.state.data() + s * per_slice, per_slice,
-                                   runtime::CellState::Top))
-        return true;
-    return false;
-  };
-  if (holds_top(stream) || holds_top(trf))
-    result.poison = runtime::analyze_poison(program, stream, trf);
-  result.simulated_macs = runtime::present_products(program, stream, trf);
+                                 rp.kernel_name));
+  result.poison = runtime::analyze_poison(rp);
+  result.simulated_macs = runtime::present_products(rp);
   return result;
 }
 

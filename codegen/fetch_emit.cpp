@@ -1,15 +1,16 @@
 // LLVM IR of one FetchProgram (fetch_emit.h). The generated code is the interpreter's walk
 // (runtime/interp/fetch_exec.cpp, ir::datapath::for_each_offset) written as real nested loops: one
-// counted loop per sequencer entry, outermost first (datapath.md §4), the DM address and the
+// counted loop per sequencer entry, outermost first (docs/datapath.md §4), the DM address and the
 // stream position accumulated as Σ digit·stride and Σ digit·weight (weight = the product of the
 // inner entries' sizes: the odometer order of for_each_offset), stride 0 re-reading the same cell
-// (broadcast). The Fetch Adapter (scalars.md §5.1, §6) is the branch structure of
+// (broadcast). The Fetch Adapter (docs/scalars.md §5.1, §6) is the branch structure of
 // runtime::fetch_cast_bits / zero_point_sub_bits spelled as i32 operations and selects on the
 // container bits: no float instruction appears, so the result is bit-exact by construction and no
-// fast-math flag can matter. Collect (datapath.md §8) places position pos at (pos / |P|)·F·E + pos
-// mod |P|: the packet e of time step t starts flit t·F, its element e goes to flit e / E, lane e
-// mod E, which is e itself past the flit start. Address arithmetic carries no nsw / nuw flag, so a
-// malformed program in checked mode computes a wrapped address that the bounds check then refuses.
+// fast-math flag can matter. Collect (docs/datapath.md §8) places position pos at (pos / |P|)·F·E +
+// pos mod |P|: the packet e of time step t starts flit t·F, its element e goes to flit e / E, lane
+// e mod E, which is e itself past the flit start. Address arithmetic carries no nsw / nuw flag, so
+// a malformed program in checked mode computes a wrapped address that the bounds check then
+// refuses.
 #include "codegen/fetch_emit.h"
 
 #include "codegen/loop_nest.h"
@@ -134,7 +135,7 @@ llvm::Value* FetchEmitter::adapt(llvm::Value* v) {
   return v;
 }
 
-// scalars.md §6: Wrap(k)(sext8(v) − zp), the i32 subtraction wrapping like the host's.
+// docs/scalars.md §6: Wrap(k)(sext8(v) − zp), the i32 subtraction wrapping like the host's.
 llvm::Value* FetchEmitter::zero_point(llvm::Value* v, unsigned bits) {
   llvm::Value* x = b_.CreateSExt(b_.CreateTrunc(v, b_.getInt8Ty()), b_.getInt32Ty());
   const auto zp = static_cast<std::int32_t>(*p_.zero_point);
@@ -269,18 +270,22 @@ FetchConversion fetch_conversion(const ir::seq::FetchProgram& p) {
     return p.dm_type == ScalarType::I4 ? FetchConversion::ZeroPointI5
                                        : FetchConversion::ZeroPointI9;
   if (p.dm_type == p.stream_type) return FetchConversion::Identity;
-  switch (p.dm_type) {
-  case ScalarType::F8E4M3:
+  // A legal fetch_cast (ir::is_fetch_cast) between different types, by the source's encoding.
+  switch (ir::encoding(p.dm_type)) {
+  case ir::Encoding::F8E4M3:
     return FetchConversion::DecodeE4M3;
-  case ScalarType::F8E5M2:
+  case ir::Encoding::F8E5M2:
     return FetchConversion::DecodeE5M2;
-  case ScalarType::BF16:
+  case ir::Encoding::Bf16:
     return FetchConversion::WidenBf16;
-  case ScalarType::F32:
+  case ir::Encoding::F32:
     return FetchConversion::NarrowBf16;
-  default:
+  case ir::Encoding::TwosComplement: // i4 / i8 / i16 → i32: the container is already sign-extended
+  case ir::Encoding::Unsigned:
+  case ir::Encoding::F4E2M1:
     return FetchConversion::Identity;
   }
+  return FetchConversion::Identity;
 }
 
 std::unique_ptr<llvm::Module> emit_fetch_module(const ir::seq::FetchProgram& program, bool checked,

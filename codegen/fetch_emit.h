@@ -42,12 +42,12 @@ using FetchFn = std::int32_t (*)(const std::uint32_t* dm_bits, std::uint32_t* ou
 /// (runtime/scalar/fetch_adapter.h).
 enum class FetchConversion : std::uint8_t {
   Identity,    // same type, or an integer widening (the container is already sign-extended)
-  ZeroPointI5, // Wrap(5)(sext(v) − zp), scalars.md §6
+  ZeroPointI5, // Wrap(5)(sext(v) − zp), docs/scalars.md §6
   ZeroPointI9, // Wrap(9)(sext(v) − zp)
-  DecodeE4M3,  // f8e4m3 → f32, scalars.md §3.3
-  DecodeE5M2,  // f8e5m2 → f32, scalars.md §3.4
-  WidenBf16,   // bf16 → f32, scalars.md §4.1 widen_bf16
-  NarrowBf16,  // f32 → bf16, scalars.md §4.1 narrow_bf16
+  DecodeE4M3,  // f8e4m3 → f32, docs/scalars.md §3.3
+  DecodeE5M2,  // f8e5m2 → f32, docs/scalars.md §3.4
+  WidenBf16,   // bf16 → f32, docs/scalars.md §4.1 widen_bf16
+  NarrowBf16,  // f32 → bf16, docs/scalars.md §4.1 narrow_bf16
 };
 
 FetchConversion fetch_conversion(const ir::seq::FetchProgram& program);

@@ -159,10 +159,9 @@ Result<std::unique_ptr<FetchJit>> FetchJit::create(JitOptions options) {
       std::make_unique<LlvmFetchJit>(std::move(options), std::move(*target), std::move(*session)));
 }
 
-Result<bool> run_fetch_values_jit(const CompiledFetch& compiled,
-                                  const ir::seq::FetchProgram& program,
-                                  std::span<const std::uint32_t> dm_bits,
-                                  std::span<std::uint32_t> out_bits, JitRunOptions options) {
+Status run_fetch_values_jit(const CompiledFetch& compiled, const ir::seq::FetchProgram& program,
+                            std::span<const std::uint32_t> dm_bits,
+                            std::span<std::uint32_t> out_bits, JitRunOptions options) {
   auto compiled_for = compiled_for_program(compiled, program);
   if (!compiled_for) return compiled_for.diagnostics();
   const JitCompiledFetch* jc = *compiled_for;
@@ -180,7 +179,7 @@ Result<bool> run_fetch_values_jit(const CompiledFetch& compiled,
                             fmt::format("internal: the fetch of `{}` in kernel `{}` is "
                                         "not run unchecked: {}",
                                         program.source, program.kernel_name, why));
-  if (n == 0) return true;
+  if (n == 0) return {};
 
   std::atomic<bool> violation{false};
   const std::uint64_t want =
@@ -198,7 +197,7 @@ Result<bool> run_fetch_values_jit(const CompiledFetch& compiled,
                                       "access of the fetch of `{}` (its sequencer addresses cells "
                                       "outside the DM image or the collected stream)",
                                       program.kernel_name, program.source));
-  return true;
+  return {};
 }
 
 Result<runtime::DeviceImage> run_fetch_jit(const CompiledFetch& compiled,

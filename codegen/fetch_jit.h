@@ -54,10 +54,9 @@ Result<runtime::DeviceImage> run_fetch_jit(const CompiledFetch& compiled,
 /// [spatial][collected_time][flit_elements] (E-RUN-102 otherwise). Unchecked code runs only a
 /// program whose loops stay inside its images (E-RUN-102 otherwise); checked code runs any program
 /// and stops at the first out-of-range access (E-JIT-003).
-Result<bool> run_fetch_values_jit(const CompiledFetch& compiled,
-                                  const ir::seq::FetchProgram& program,
-                                  std::span<const std::uint32_t> dm_bits,
-                                  std::span<std::uint32_t> out_bits, JitRunOptions options = {});
+Status run_fetch_values_jit(const CompiledFetch& compiled, const ir::seq::FetchProgram& program,
+                            std::span<const std::uint32_t> dm_bits,
+                            std::span<std::uint32_t> out_bits, JitRunOptions options = {});
 
 /// `tujit compile --emit llvm` (optimised module text) and `--emit asm` of a fetch program.
 Result<std::string> emit_llvm_ir(const ir::seq::FetchProgram& program, bool checked = false);

@@ -4,37 +4,34 @@
 
 #include "codegen/contraction_emit.h"
 #include "codegen/contraction_jit.h"
+#include "codegen/move_emit.h"
+#include "codegen/native_compiler.h"
 
-#include <functional>
 #include <string>
 
 namespace tujit::codegen {
 
 class JitCompiledContraction final : public CompiledContraction {
 public:
-  JitCompiledContraction(CompileStats stats, ContractionFn fn, bool checked, bool ftz,
-                         std::string kernel, std::function<void()> release)
-      : stats_(stats), fn_(fn), checked_(checked), ftz_(ftz), kernel_(std::move(kernel)),
-        release_(std::move(release)) {}
+  JitCompiledContraction(CompileStats stats, LinkedFunction fn, bool checked, std::string kernel)
+      : stats_(stats), fn_(std::move(fn)), checked_(checked), kernel_(std::move(kernel)) {}
   ~JitCompiledContraction() override {
-    if (release_) release_();
+    if (fn_.release) fn_.release();
   }
   JitCompiledContraction(const JitCompiledContraction&) = delete;
   JitCompiledContraction& operator=(const JitCompiledContraction&) = delete;
 
   const CompileStats& stats() const override { return stats_; }
-  ContractionFn function() const { return fn_; }
+  ContractionFn function() const { return fn_.as<ContractionFn>(); }
+  MoveFn move_function() const { return fn_.as<MoveFn>(); }
   bool checked() const { return checked_; }
-  bool ftz_results() const { return ftz_; }
   const std::string& kernel_name() const { return kernel_; }
 
 private:
   CompileStats stats_;
-  ContractionFn fn_;
+  LinkedFunction fn_;
   bool checked_;
-  bool ftz_;
   std::string kernel_;
-  std::function<void()> release_; // frees the JIT code (owned by the LLJIT instance)
 };
 
 } // namespace tujit::codegen

@@ -54,7 +54,7 @@ Result<NativeTarget> native_target() {
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) return no_host_target(llvm::toString(jtmb.takeError()));
   jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
-  // Bit-exactness (contraction.md §9.2): never fuse a multiply into an add on LLVM's own
+  // Bit-exactness (docs/contraction.md §9.2): never fuse a multiply into an add on LLVM's own
   // initiative; the only FMAs are the explicit llvm.fma calls whose products are exact.
   jtmb->getOptions().AllowFPOpFusion = llvm::FPOpFusion::Strict;
   NativeTarget t;
@@ -67,8 +67,8 @@ Result<NativeTarget> native_target() {
   return t;
 }
 
-Result<bool> optimise_module(llvm::Module& module, const NativeTarget& target,
-                             const std::string& kernel_name) {
+Status optimise_module(llvm::Module& module, const NativeTarget& target,
+                       const std::string& kernel_name) {
   module.setTargetTriple(target.triple);
   module.setDataLayout(target.machine->createDataLayout());
   std::string err;
@@ -83,7 +83,7 @@ Result<bool> optimise_module(llvm::Module& module, const NativeTarget& target,
   // A lean pipeline instead of O2: the emitted code is already vectorised, its packet unrolled
   // and its addresses affine, so it needs only CSE / instcombine / CFG cleanup and LICM (which
   // keeps the reduced slot's accumulator and loop-invariant TRF vectors in registers). O2 gives
-  // the same inner loops at about 1.6× the compile time (issue 6: ≤ 30 ms per kernel).
+  // the same inner loops at about 1.6× the compile time (the goal: ≤ 30 ms per kernel).
   llvm::PassBuilder pb(target.machine.get());
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
@@ -102,7 +102,7 @@ Result<bool> optimise_module(llvm::Module& module, const NativeTarget& target,
   llvm::ModulePassManager mpm;
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
   mpm.run(module, mam);
-  return true;
+  return {};
 }
 
 Result<std::string> emit_native(llvm::Module& module, const NativeTarget& target,

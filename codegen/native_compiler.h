@@ -34,8 +34,8 @@ Result<NativeTarget> native_target();
 
 /// Sets the module's triple and data layout, verifies it (E-JIT-002: an emitter bug is reported,
 /// never run) and runs the optimisation pipeline.
-Result<bool> optimise_module(llvm::Module& module, const NativeTarget& target,
-                             const std::string& kernel_name);
+Status optimise_module(llvm::Module& module, const NativeTarget& target,
+                       const std::string& kernel_name);
 
 enum class NativeOutput { Object, Assembly };
 /// Machine code of an optimised module: an ELF object or assembly text (E-JIT-002 on failure).

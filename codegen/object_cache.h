@@ -1,4 +1,4 @@
-// On-disk cache of compiled contraction objects (issue 6): re-running an unchanged kernel loads
+// On-disk cache of compiled contraction objects: re-running an unchanged kernel loads
 // its machine code instead of recompiling. The key names everything the object depends on:
 // fingerprint(program) (ir/seq/contraction_program.h), the LLVM version, the host triple / CPU /
 // features, kCodegenVersion (bump it whenever the generated code changes) and the checked flag.
@@ -19,7 +19,7 @@
 namespace tujit::codegen {
 
 /// Bump when the code generator's output for a given program changes.
-inline constexpr std::uint32_t kCodegenVersion = 2;
+inline constexpr std::uint32_t kCodegenVersion = 4;
 
 /// The cache directory: `configured` if not empty, else $TUJIT_CACHE_DIR, else
 /// $XDG_CACHE_HOME/tujit, else $HOME/.cache/tujit; nullopt when none can be formed.

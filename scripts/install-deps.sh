@@ -7,7 +7,7 @@ set -euo pipefail
 #   llvm-19-dev                  ORC LLJIT back end (codegen/)
 #   libboost-program-options-dev the `tujit` command line (harness/)
 #   libbenchmark-dev             Google Benchmark sweeps (harness/)
-#   libopenblas-dev              sgemm baseline of the JIT benchmark (bench/jit_bench.cpp)
+#   libopenblas-dev              sgemm baseline of `tujit bench` (harness/bench/)
 #   catch2                       the test suite (tests/)
 #   nlohmann-json3-dev           JSON reports (every --json); saves a hand-written emitter/parser
 #   libfmt-dev                   formatting of diagnostics and reports (g++ 12 has no std::format)
@@ -19,7 +19,7 @@ PACKAGES=(
   llvm-19-dev libzstd-dev   # LLVM 19's CMake config links zstd::libzstd_shared
   libboost-program-options-dev
   libbenchmark-dev
-  libopenblas-dev   # bench/: the JIT is measured against OpenBLAS sgemm
+  libopenblas-dev   # `tujit bench`: the JIT is measured against OpenBLAS sgemm
   catch2
   nlohmann-json3-dev
   libfmt-dev

@@ -9,7 +9,7 @@ type Cluster = m![M / 16];
 type Slice   = m![M % 16, V % 16];
 type Lane    = m![N];
 
-// contraction.md §11 ex 1: PackSize 1, ReadSize 1 (narrow), depth 0, K reduced in Time, InnerTime 1.
+// docs/contraction.md §11 ex 1: PackSize 1, ReadSize 1 (narrow), depth 0, K reduced in Time, InnerTime 1.
 // tujit: max-cycles 70 (64 stream flits + tree latency 5 + drain 1; docs/cycle-model.md §4)
 fn bmatmul_k_in_time<'l, const T: Tu>(
     input: CollectTensor<'l, T, bf16, Chip, Cluster, Slice, m![V / 16, K], m![1 # 16]>,

@@ -9,7 +9,7 @@ type Cluster = m![V / 16];
 type Slice   = m![V % 16 # 256];
 type Lane    = m![N];
 
-// contraction.md §11 ex 2: PackSize 2, ReadSize 32 (wide), depth 5, InnerTime 1.
+// docs/contraction.md §11 ex 2: PackSize 2, ReadSize 32 (wide), depth 5, InnerTime 1.
 // tujit: max-cycles 70 (64 stream flits + tree latency 5 + drain 1; docs/cycle-model.md §4)
 fn bmatmul_m_in_time<'l, const T: Tu>(
     input: CollectTensor<'l, T, bf16, Chip, Cluster, Slice, m![M, K / 16], m![K % 16]>,

@@ -9,7 +9,7 @@ type Cluster = m![M / 16];
 type Slice   = m![M % 16 # 256];
 type Lane    = m![N];
 
-// contraction.md §11 ex 3: same engine configuration as M in Time with V for M.
+// docs/contraction.md §11 ex 3: same engine configuration as M in Time with V for M.
 // tujit: max-cycles 70 (64 stream flits + tree latency 5 + drain 1; docs/cycle-model.md §4)
 fn bmatmul_v_in_time<'l, const T: Tu>(
     input: CollectTensor<'l, T, bf16, Chip, Cluster, Slice, m![V, K / 16], m![K % 16]>,

@@ -4,7 +4,7 @@ extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;
 axes![N = 8, M = 4, P = 16];
 
-// contraction.md §11 ex 9: InnerTime 1, 64 output flits.
+// docs/contraction.md §11 ex 9: InnerTime 1, 64 output flits.
 fn lane_interleaved<'l, const T: Tu>(
     input: ContractTimeTensor<'l, T, f32, m![1], m![1 # 2], m![1 # 256], m![N], m![M], m![P]>,
 ) -> ContractTensor<'l, T, f32, m![1], m![1 # 2], m![1 # 256], m![M, P], m![N]> {

@@ -4,7 +4,7 @@ extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;
 axes![B = 32];
 
-// contraction.md §11 ex 11a: FlitsPerLane 1, 32 B in one lane.
+// docs/contraction.md §11 ex 11a: FlitsPerLane 1, 32 B in one lane.
 fn load_trf<'l, const T: Tu>(
     input: CollectTensor<'l, T, i8, m![1], m![1 # 2], m![1 # 256], m![1], m![B]>,
 ) -> TrfTensor<i8, m![1], m![1 # 2], m![1 # 256], m![1], m![B]> {

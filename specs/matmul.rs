@@ -4,7 +4,7 @@ extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;
 axes![A = 32, B = 32, C = 8];
 
-// contraction.md §11 ex 7: PackSize 2, depth 5, InnerTime 1.
+// docs/contraction.md §11 ex 7: PackSize 2, depth 5, InnerTime 1.
 fn matmul<'l, const T: Tu>(
     input: CollectTensor<'l, T, bf16, m![1], m![1 # 2], m![1 # 256], m![A, B / 16], m![B % 16]>,
     trf: &TrfTensor<bf16, m![1], m![1 # 2], m![1 # 256], m![C], m![B]>,

@@ -4,7 +4,7 @@ extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;
 axes![A = 2048, B = 32];
 
-// contraction.md §11 ex 8: PackSize 1, ReadSize 16 (narrow), depth 4, InnerTime 8.
+// docs/contraction.md §11 ex 8: PackSize 1, ReadSize 16 (narrow), depth 4, InnerTime 8.
 fn reduce_b<'l, const T: Tu>(
     input: CollectTensor<'l, T, bf16, m![1], m![1 # 2], m![A / 8], m![B / 16, A % 8], m![B % 16]>,
     trf: &TrfTensor<bf16, m![1], m![1 # 2], m![A / 8], m![1], m![B]>,

@@ -5,7 +5,7 @@ use furiosa_opt_std::prelude::*;
 
 axes![A = 2048];
 
-// 2048 × i32 = 8192 B per slice: the largest accepted to_vrf (contraction.md §4.3).
+// 2048 × i32 = 8192 B per slice: the largest accepted to_vrf (docs/contraction.md §4.3).
 fn store<'l, const T: Tu>(
     input: BeginTensor<'l, T, i32, m![1], m![1 # 2], m![1 # 256], m![1], m![A]>,
 ) -> VrfTensor<i32, m![1], m![1 # 2], m![1 # 256], m![A]> {

@@ -9,7 +9,7 @@ type Cluster = m![V / 16];
 type Slice   = m![V % 16 # 256];
 type Lane    = m![N];
 
-// contraction.md §11 ex 11b: FlitsPerLane 2, 64 B per lane.
+// docs/contraction.md §11 ex 11b: FlitsPerLane 2, 64 B per lane.
 fn store_bmatmul_trf<'l, const T: Tu>(
     input: CollectTensor<'l, T, bf16, Chip, Cluster, Slice, m![N, K / 16], m![K % 16]>,
 ) -> TrfTensor<bf16, Chip, Cluster, Slice, Lane, m![K]> {

@@ -4,7 +4,7 @@ extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;
 axes![B = 64];
 
-// contraction.md §4.3: 256 B, within the 8192 B VRF.
+// docs/contraction.md §4.3: 256 B, within the 8192 B VRF.
 fn store_vrf<'l, const T: Tu>(
     input: CollectTensor<'l, T, i32, m![1], m![1 # 2], m![1 # 256], m![B / 8], m![B % 8]>,
 ) -> VrfTensor<i32, m![1], m![1 # 2], m![1 # 256], m![B]> {

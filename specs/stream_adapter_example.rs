@@ -4,7 +4,7 @@ extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;
 axes![M = 32, N = 8, K = 16, L = 2, B = 5];
 
-// contraction.md §11 ex 4: PackSize 2, TimeBroadcast [B] = 5, ReadSize 32 (wide).
+// docs/contraction.md §11 ex 4: PackSize 2, TimeBroadcast [B] = 5, ReadSize 32 (wide).
 fn stream_adapter_example<'l, const T: Tu>(
     input: CollectTensor<'l, { T }, bf16, m![1], m![1 # 2], m![1 # 256], m![M, L], m![K]>,
     trf: &TrfTensor<bf16, m![1], m![1 # 2], m![1 # 256], m![N], m![B, L, K]>,

@@ -4,7 +4,7 @@ extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;
 axes![M = 32, N = 8, K = 32];
 
-// contraction.md §11 ex 5: PackSize 2, ReadSize 32 (wide), PacketBroadcast 1.
+// docs/contraction.md §11 ex 5: PackSize 2, ReadSize 32 (wide), PacketBroadcast 1.
 fn trf_sequencer_full_read<'l, const T: Tu>(
     input: CollectTensor<'l, T, bf16, m![1], m![1 # 2], m![1 # 256], m![M, K / 16], m![K % 16]>,
     trf: &TrfTensor<bf16, m![1], m![1 # 2], m![1 # 256], m![N], m![K]>,

@@ -4,7 +4,7 @@ extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;
 axes![M = 32, N = 8, K = 16, L = 2, O = 2];
 
-// contraction.md §11 ex 6: PackSize 2, ReadSize 16 (narrow), PacketBroadcast [L].
+// docs/contraction.md §11 ex 6: PackSize 2, ReadSize 16 (narrow), PacketBroadcast [L].
 fn trf_sequencer_partial_read<'l, const T: Tu>(
     input: CollectTensor<'l, T, bf16, m![1], m![1 # 2], m![1 # 256], m![O, M, L], m![K]>,
     trf: &TrfTensor<bf16, m![1], m![1 # 2], m![1 # 256], m![N], m![O, K]>,

@@ -153,8 +153,8 @@ GnuplotJob bench_plot_job(const BenchReport& r, const std::string& title) {
   return job;
 }
 
-Result<bool> write_bench_plot(const BenchReport& report, const std::string& title,
-                              const std::string& path, bool overwrite) {
+Status write_bench_plot(const BenchReport& report, const std::string& title,
+                        const std::string& path, bool overwrite) {
   return plot::write_gnuplot_svg(bench_plot_job(report, title), path, overwrite, "E-BENCH-008",
                                  "--plot", "bench");
 }

@@ -20,7 +20,7 @@ GnuplotJob bench_plot_job(const BenchReport& report, const std::string& title);
 
 /// Draws the report into `path` (E-BENCH-008 when gnuplot is missing or fails; E-IO-002 when
 /// `path` exists and not `overwrite`, or cannot be written).
-Result<bool> write_bench_plot(const BenchReport& report, const std::string& title,
-                              const std::string& path, bool overwrite);
+Status write_bench_plot(const BenchReport& report, const std::string& title,
+                        const std::string& path, bool overwrite);
 
 } // namespace tujit::bench

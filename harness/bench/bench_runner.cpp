@@ -1,13 +1,12 @@
 #include "harness/bench/bench_runner.h"
 
 #include "codegen/contraction_jit.h"
-#include "harness/cli/run_kernel.h"
 #include "harness/cycles/cycle_report.h"
-#include "ir/seq/lower_contraction.h"
+#include "harness/run/run_inputs.h"
+#include "harness/run/run_pipeline.h"
+#include "ir/seq/run_program.h"
 #include "ir/verify/kernel_checker.h"
 #include "runtime/interp/interpreter.h"
-#include "runtime/interp/register_store.h"
-#include "runtime/layout/layout.h"
 #include "runtime/tensor/logical_tensor.h"
 
 #include <benchmark/benchmark.h>
@@ -29,8 +28,8 @@ namespace tujit::bench {
 
 struct PreparedKernel {
   KernelResult result;
-  ir::seq::ContractionProgram program, interp_program; // interp_program: capped live slices
-  runtime::DeviceImage stream, trf;
+  ir::seq::RunProgram program, interp_program; // interp_program: capped live slices
+  run::RunInputTensors inputs;
   std::unique_ptr<codegen::ContractionJit> jit;
   std::shared_ptr<const codegen::CompiledContraction> compiled;
   std::vector<float> a, b, c; // sgemm operands (one batch each, reused over the batch)
@@ -86,36 +85,30 @@ GemmShape gemm_shape(const std::vector<ir::Axis>& stream, const std::vector<ir::
 }
 
 // The interpreter's program: the first `keep` live slices stay live.
-ir::seq::ContractionProgram capped(const ir::seq::ContractionProgram& p, std::uint64_t keep) {
-  ir::seq::ContractionProgram q = p;
-  if (q.spatial_live.empty()) q.spatial_live.assign(q.spatial, 1);
+ir::seq::RunProgram capped(const ir::seq::RunProgram& p, std::uint64_t keep) {
+  ir::seq::RunProgram q = p;
   std::uint64_t kept = 0;
-  for (auto& live : q.spatial_live)
+  for (auto& live : q.chain.spatial_live)
     if (live != 0 && kept++ >= keep) live = 0;
   return q;
 }
 
-std::uint64_t live_slices(const ir::seq::ContractionProgram& p) {
-  if (p.spatial_live.empty()) return p.spatial;
-  return static_cast<std::uint64_t>(std::count(p.spatial_live.begin(), p.spatial_live.end(), 1));
-}
-
-// JIT ≡ interpreter on the slices the interpreter ran (DESIGN.md: the engines agree bit for bit).
-bool same_on_slices(const runtime::ContractionResult& jit, const runtime::ContractionResult& in,
-                    const ir::seq::ContractionProgram& q) {
-  const auto& a = jit.output;
-  const auto& b = in.output;
-  if (a.cells() != b.cells()) return false;
-  const std::uint64_t per = a.outer * a.inner;
-  for (std::uint64_t s = 0; s < q.spatial; ++s) {
-    if (q.spatial_live.empty() || q.spatial_live[s] == 0) continue;
-    for (std::uint64_t i = s * per; i < (s + 1) * per; ++i)
-      if (a.bits[i] != b.bits[i] || a.state[i] != b.state[i]) return false;
-  }
+// JIT ≡ interpreter on the slices the interpreter ran (docs/design.md: the engines agree bit for
+// bit): every output cell those slices write.
+bool same_on_slices(const runtime::RunResult& jit, const runtime::RunResult& in,
+                    const ir::seq::RunProgram& q) {
+  const auto& o = q.output.cells;
+  for (std::uint64_t s : q.live_slices())
+    for (std::uint64_t u = 0; u < o.outer_size; ++u)
+      for (std::uint64_t j = 0; j < o.inner_size; ++j) {
+        const ir::seq::CellAddress a = q.output.at(s, u, j);
+        if (a.state == ir::CellState::Live && jit.output.get(a.offset) != in.output.get(a.offset))
+          return false;
+      }
   return true;
 }
 
-Result<double> compile_warm_ms(const ir::seq::ContractionProgram& program, bool* hit) {
+Result<double> compile_warm_ms(const ir::seq::RunProgram& program, bool* hit) {
   std::string tmpl = (fs::temp_directory_path() / "tujit-bench-cache-XXXXXX").string();
   if (::mkdtemp(tmpl.data()) == nullptr)
     return bench_error("E-BENCH-006", "cannot create a temporary object cache directory");
@@ -235,7 +228,7 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
   const auto check = ir::verify::check_kernel(file, kernel);
   for (const auto& d : check.all_diagnostics())
     if (d.severity == Severity::Error) return d;
-  auto ops = cli::find_run_operands(kernel);
+  auto ops = ir::seq::find_run_operands(kernel);
   if (!ops) {
     Diagnostics ds = std::move(ops).take_diagnostics();
     ds.front().code = "E-BENCH-005";
@@ -244,15 +237,12 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
         fmt::format("kernel `{}` cannot be benchmarked: {}", kernel.name, ds.front().message);
     return ds;
   }
-  if (ops->shape != cli::RunShape::Contraction)
+  if (ops->shape != ir::seq::RunShape::Contraction)
     return make_error("E-BENCH-005",
                       fmt::format("kernel `{}` cannot be benchmarked: it has no contract_outer … "
                                   "contract_lane chain",
                                   kernel.name),
                       kernel.name_span);
-  auto program = ir::seq::lower_contraction(kernel);
-  if (!program) return std::move(program).take_diagnostics();
-
   PreparedPtr p(new PreparedKernel);
   KernelResult& r = p->result;
   r.label = label.label;
@@ -260,19 +250,23 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
   r.source = label.source;
   r.point = label.point;
   r.params = label.params;
-  p->program = std::move(*program);
 
-  // The same inputs as `tujit run` (seeded per parameter), fetched from DM when the kernel does.
-  cli::RunRequest req;
+  // The same inputs as `tujit run` (seeded per parameter, over their tiles) and its program.
+  run::RunRequest req;
   req.seed = options.seed;
-  auto images = cli::make_run_images(file, kernel, *ops, req, cli::Engine::Interp);
-  if (!images) return std::move(images).take_diagnostics();
-  const auto stream_axes = images->stream_input.axes, trf_axes = images->trf_input.axes;
-  p->stream = std::move(images->stream);
-  p->trf = std::move(images->trf);
-  r.gemm = gemm_shape(stream_axes, trf_axes, runtime::tensor_axes(ops->lane->output, file.axes));
+  req.threads = options.threads;
+  auto tiles = ir::seq::input_tiles(file, kernel, *ops);
+  if (!tiles) return std::move(tiles).take_diagnostics();
+  auto inputs = run::make_inputs(file, *ops, req, *tiles);
+  if (!inputs) return std::move(inputs).take_diagnostics();
+  p->inputs = std::move(*inputs);
+  auto program = ir::seq::lower_run(file, kernel, *ops, p->inputs.shapes, false);
+  if (!program) return std::move(program).take_diagnostics();
+  p->program = std::move(*program);
+  r.gemm = gemm_shape(p->inputs.shapes.at(ops->stream->name), p->inputs.shapes.at(ops->trf->name),
+                      ir::seq::type_axes(ops->lane->output, file.axes));
 
-  const auto cycles = cycles::cycle_report(p->program, cycles::cycle_options_for(kernel));
+  const auto cycles = cycles::cycle_report(p->program.chain, cycles::cycle_options_for(kernel));
   r.cycles_analytic = cycles.analytic.total;
   r.cycles_trace = cycles.trace.total;
   r.mac_utilization = cycles.analytic.mac_utilization;
@@ -294,19 +288,19 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
   // One run of each engine: the products each does, and the engines' agreement.
   codegen::JitRunOptions ro;
   ro.threads = options.threads;
-  auto jr = codegen::run_contraction_jit(*p->compiled, p->program, p->stream, p->trf, ro);
+  auto jr = codegen::run_contraction_jit(*p->compiled, p->program, p->inputs.tensors, ro);
   if (!jr) return std::move(jr).take_diagnostics();
   r.simulated_macs = jr->simulated_macs;
-  r.slices = p->program.spatial;
-  r.live_slices = live_slices(p->program);
+  r.slices = p->program.chain.spatial;
+  r.live_slices = p->program.live_slices().size();
   const std::uint64_t per_slice =
       std::max<std::uint64_t>(1, r.simulated_macs / std::max<std::uint64_t>(1, r.live_slices));
   const std::uint64_t keep = std::clamp<std::uint64_t>(options.interp_mac_cap / per_slice, 1,
                                                        std::max<std::uint64_t>(1, r.live_slices));
   p->interp_program = capped(p->program, keep);
-  auto ir_ = runtime::run_contraction(p->interp_program, p->stream, p->trf);
+  auto ir_ = runtime::interpret(p->interp_program, p->inputs.tensors);
   if (!ir_) return std::move(ir_).take_diagnostics();
-  r.interp_slices = live_slices(p->interp_program);
+  r.interp_slices = p->interp_program.live_slices().size();
   r.interp_macs = ir_->simulated_macs;
   r.engines_bit_exact = same_on_slices(*jr, *ir_, p->interp_program);
   if (!r.engines_bit_exact)
@@ -363,7 +357,7 @@ Measured measure(std::vector<PreparedPtr>& kernels, const BenchOptions& options)
           codegen::JitRunOptions ro;
           ro.threads = options.threads;
           for (auto _ : st) {
-            auto r = codegen::run_contraction_jit(*k->compiled, k->program, k->stream, k->trf, ro);
+            auto r = codegen::run_contraction_jit(*k->compiled, k->program, k->inputs.tensors, ro);
             if (!r) {
               st.SkipWithError("the JIT run failed");
               break;
@@ -374,7 +368,7 @@ Measured measure(std::vector<PreparedPtr>& kernels, const BenchOptions& options)
         }));
     configure(benchmark::RegisterBenchmark((l + "/interp").c_str(), [k](benchmark::State& st) {
       for (auto _ : st) {
-        auto r = runtime::run_contraction(k->interp_program, k->stream, k->trf);
+        auto r = runtime::interpret(k->interp_program, k->inputs.tensors);
         if (!r) {
           st.SkipWithError("the interpreter run failed");
           break;

@@ -1,4 +1,4 @@
-// What `tujit bench` measures and reports (issue 9): per kernel (or sweep point) the simulated
+// What `tujit bench` measures and reports : per kernel (or sweep point) the simulated
 // MAC/s of the JIT and of the reference interpreter, OpenBLAS sgemm on the same logical GEMM, the
 // compile times, both cycle models, and the run's context (machine FMA peak, load). Kept apart
 // from the measuring (bench_runner.h) and the output formats (bench_report.h) so `--merge` can
@@ -43,7 +43,7 @@ struct KernelResult {
   GemmShape gemm;
 
   std::uint64_t cycles_analytic = 0, cycles_trace = 0;
-  double mac_utilization = 0;         // per MAC cycle (contraction.md §10)
+  double mac_utilization = 0;         // per MAC cycle (docs/contraction.md §10)
   double mac_utilization_overall = 0; // present products / (total cycles · MAC array)
 
   double compile_cold_ms = 0; // object cache disabled

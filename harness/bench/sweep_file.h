@@ -1,4 +1,4 @@
-// Sweep files of `tujit bench --sweep FILE` (issue 9): a kernel template (spec text with
+// Sweep files of `tujit bench --sweep FILE` (docs/cli.md §8): a kernel template (spec text with
 // `{placeholder}`s) and, per parameter, the values it takes. The sweep is the cartesian product of
 // the parameters; a parameter whose values are tables sets several placeholders at once (e.g. a
 // dtype together with its accumulator and packet width, or a Time/Packet/Lane assignment), so

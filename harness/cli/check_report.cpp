@@ -57,7 +57,7 @@ std::optional<int> parse_file_command(std::string_view cmd, std::string_view des
                                   std::string(description) + "\n\noptions");
   visible.add_options()("help,h", "show this help")(
       "kernel", po::value<std::string>(), "only the kernel NAME (required when FILE has several)")(
-      "json", "print one JSON document on stdout (spec/cli.md)");
+      "json", "print one JSON document on stdout (docs/cli.md §1)");
   if (extra) visible.add(*extra);
   po::options_description hidden;
   hidden.add_options()("file", po::value<std::vector<std::string>>());
@@ -96,7 +96,7 @@ std::optional<int> parse_file_command(std::string_view cmd, std::string_view des
 std::optional<int> load_checked(std::string_view cmd, const std::string& path,
                                 const std::optional<std::string>& kernel, CommandIO& io,
                                 CheckedSpec& out) {
-  // The size limit before reading (issue 10): a huge file is refused without being loaded.
+  // The size limit before reading (E-LIMIT-001): a huge file is refused without being loaded.
   std::error_code ec;
   if (const auto n = std::filesystem::file_size(path, ec); !ec)
     if (auto d = ir::check_spec_size(n, path)) {

@@ -1,5 +1,6 @@
-// Shared by `tujit check` and `tujit explain` (spec/cli.md): read a spec file, analyze it, pick
-// the kernels (`--kernel NAME`), run the kernel checker on each, and build check's JSON document.
+// Shared by `tujit check` and `tujit explain` (docs/cli.md §3, §4): read a spec file, analyze it,
+// pick the kernels (`--kernel NAME`), run the kernel checker on each, and build check's JSON
+// document.
 #pragma once
 
 #include "harness/cli/command.h"

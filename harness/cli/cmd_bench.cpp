@@ -1,5 +1,5 @@
 // `tujit bench (FILE… | --sweep SWEEP [--shard I/N] | --merge JSON…) [--repetitions N]
-// [--json PATH] [--csv PATH] [--plot PATH.svg] [--threads N] [--force]` (spec/cli.md, issue 9):
+// [--json PATH] [--csv PATH] [--plot PATH.svg] [--threads N] [--force]` (docs/cli.md §8):
 // Google Benchmark runs each kernel on the JIT, the reference interpreter and OpenBLAS sgemm in
 // this process, next to the machine's measured FMA peak; the report states ratios, both cycle
 // models, compile times and peak RSS. Output files are written atomically and never replace an

@@ -1,4 +1,4 @@
-// `tujit check PATH… [--kernel NAME] [--format text|json|junit|sarif|github]` (spec/cli.md,
+// `tujit check PATH… [--kernel NAME] [--format text|json|junit|sarif|github]` (docs/cli.md §3,
 // docs/ci.md): parse, infer and type every kernel of every spec file PATH names (files,
 // directories walked for *.rs, globs), run the stage verifiers (ir/verify/kernel_checker.h), hold
 // each kernel to its `// tujit:` comments (an expected refusal, a cycle budget), and print one

@@ -1,16 +1,13 @@
 // `tujit compile FILE [--kernel NAME] --emit seq|llvm|asm [-o PATH] [--force] [--checked]`
-// (spec/cli.md): the kernel's Sequencer IR program, the LLVM IR the JIT generates for it after
-// optimisation, or the host assembly. Output goes to stdout, or atomically to PATH (an existing
-// file is kept unless --force).
+// (docs/cli.md): the Sequencer IR program `tujit run` executes for the kernel (its chain and the
+// address streams of its operands and output, with random inputs over their tiles), the LLVM IR
+// the JIT generates for it after optimisation, or the host assembly. Output goes to stdout, or
+// atomically to PATH (an existing file is kept unless --force).
 #include "codegen/contraction_jit.h"
-#include "codegen/fetch_jit.h"
-#include "codegen/vector_jit.h"
 #include "harness/cli/check_report.h"
 #include "harness/cli/command.h"
-#include "ir/seq/fetch_program.h"
 #include "ir/seq/lower_contraction.h"
-#include "ir/seq/vector_program.h"
-#include "ir/seq/write_program.h"
+#include "ir/seq/run_program.h"
 #include "runtime/npy/npy.h"
 
 #include <boost/program_options.hpp>
@@ -48,55 +45,34 @@ int run_compile(const std::vector<std::string>& args, CommandIO& io) {
     for (const auto& d : ds) io.err << render(d, &src);
     return status;
   };
-  auto fetches = ir::seq::lower_fetches(*kernel);
-  if (!fetches) return show(fetches.diagnostics(), kExitUserError);
-  auto vectors = ir::seq::lower_vectors(*kernel);
-  if (!vectors) return show(vectors.diagnostics(), kExitUserError);
-  // The book's sequencer pseudo types: a MemTensor read runs as a fetch, a write on its own.
-  std::vector<ir::seq::WriteProgram> writes;
-  for (std::size_t i = 0; i < kernel->stages.size(); ++i) {
-    if (kernel->stages[i].op == ir::StageOp::MemRead) {
-      auto r = ir::seq::lower_mem_read(*kernel, i);
-      if (!r) return show(r.diagnostics(), kExitUserError);
-      fetches->push_back(std::move(*r));
-    } else if (kernel->stages[i].op == ir::StageOp::MemWrite) {
-      auto w = ir::seq::lower_mem_write(*kernel, i);
-      if (!w) return show(w.diagnostics(), kExitUserError);
-      writes.push_back(std::move(*w));
-    }
-  }
-  auto program = ir::seq::lower_contraction(*kernel);
-  // A kernel that only moves data from DM (or runs a Vector Engine pass) has no contraction
-  // program; its other programs are the IR.
-  if (!program && fetches->empty() && vectors->empty() && writes.empty())
-    return show(program.diagnostics(), kExitUserError);
+  auto ops = ir::seq::find_run_operands(*kernel);
+  if (!ops) return show(ops.diagnostics(), kExitUserError);
   const bool checked = vm.count("checked") > 0;
   std::string text;
-  if (emit == "seq") {
+  if (ops->shape == ir::seq::RunShape::Partial) {
+    // Part of a chain runs on the stage-by-stage executor: its chain is the only program.
+    auto fetches = ir::seq::lower_fetches(*kernel);
+    if (!fetches) return show(fetches.diagnostics(), kExitUserError);
+    if (emit != "seq") {
+      io.err << "tujit compile: kernel '" << kernel->name
+             << "' runs part of a contraction chain on the stage-by-stage interpreter; there is "
+                "no generated code to show (--emit seq shows its programs)\n";
+      return kExitUserError;
+    }
     for (const auto& f : *fetches) text += ir::seq::to_text(f) + "\n";
-    for (const auto& v : *vectors) text += ir::seq::to_text(v) + "\n";
-    for (const auto& w : writes) text += ir::seq::to_text(w) + "\n";
-    if (program) text += ir::seq::to_text(*program);
+    if (auto chain = ir::seq::lower_contraction(*kernel)) text += ir::seq::to_text(*chain);
   } else {
-    // One module per program: the fetch chains first, then the contraction.
-    const bool llvm = emit == "llvm";
-    for (const auto& f : *fetches) {
-      auto generated =
-          llvm ? codegen::emit_llvm_ir(f, checked) : codegen::emit_assembly(f, checked);
+    auto tiles = ir::seq::input_tiles(c.analysis->file, *kernel, *ops);
+    if (!tiles) return show(tiles.diagnostics(), kExitUserError);
+    auto program = ir::seq::lower_run(c.analysis->file, *kernel, *ops, *tiles, false);
+    if (!program) return show(program.diagnostics(), kExitUserError);
+    if (emit == "seq") {
+      text = ir::seq::to_text(*program);
+    } else {
+      auto generated = emit == "llvm" ? codegen::emit_llvm_ir(*program, checked)
+                                      : codegen::emit_assembly(*program, checked);
       if (!generated) return show(generated.diagnostics(), kExitInternal);
-      text += *generated;
-    }
-    for (const auto& v : *vectors) {
-      auto generated =
-          llvm ? codegen::emit_llvm_ir(v, checked) : codegen::emit_assembly(v, checked);
-      if (!generated) return show(generated.diagnostics(), kExitInternal);
-      text += *generated;
-    }
-    if (program) {
-      auto generated = llvm ? codegen::emit_llvm_ir(*program, checked)
-                            : codegen::emit_assembly(*program, checked);
-      if (!generated) return show(generated.diagnostics(), kExitInternal);
-      text += *generated;
+      text = std::move(*generated);
     }
   }
   if (!vm.count("output")) {

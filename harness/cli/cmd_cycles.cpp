@@ -1,8 +1,8 @@
 // `tujit cycles FILE [--kernel NAME] [--json] [--timeline PATH.svg] [--max-cycles N]
-// [--format …]` (spec/cli.md): the analytic and the trace cycle model of the kernel's contraction
-// chain side by side (harness/cycles/, docs/cycle-model.md), optionally the trace's busy/stall
-// timeline as an SVG drawn by gnuplot; exit 1 when the analytic model exceeds the kernel's cycle
-// budget (--max-cycles, or its `// tujit: max-cycles N` comment; docs/ci.md).
+// [--format …]` (docs/cli.md §7): the analytic and the trace cycle model of the kernel's
+// contraction chain side by side (harness/cycles/, docs/cycle-model.md), optionally the trace's
+// busy/stall timeline as an SVG drawn by gnuplot; exit 1 when the analytic model exceeds the
+// kernel's cycle budget (--max-cycles, or its `// tujit: max-cycles N` comment; docs/ci.md).
 #include "harness/ci/cycle_budget.h"
 #include "harness/ci/directives.h"
 #include "harness/cli/check_report.h"
@@ -27,7 +27,7 @@ namespace {
 namespace po = boost::program_options;
 
 // The models time one complete contract_outer → contract_packet → contract_time → contract_lane
-// chain (contraction.md §10).
+// chain (docs/contraction.md §10).
 bool has_chain(const ir::Kernel& k) {
   return std::any_of(k.stages.begin(), k.stages.end(), [&k](const ir::Stage& outer) {
     if (outer.op != ir::StageOp::ContractOuter || !outer.trf) return false;
@@ -96,7 +96,7 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
                     "contract_lane chain to time",
                     kernel->name),
         kernel->name_span,
-        {"the cycle models time complete contraction chains (contraction.md §10); stores and "
+        {"the cycle models time complete contraction chains (docs/contraction.md §10); stores and "
          "Outer-only kernels have no output stream to time"});
     d.stage = "cycles";
     return stop({d}, kExitUserError);

@@ -1,4 +1,4 @@
-// `tujit explain FILE [--kernel NAME] [--json]` (spec/cli.md): for a person, each stage of each
+// `tujit explain FILE [--kernel NAME] [--json]` (docs/cli.md §4): for a person, each stage of each
 // kernel with its input and output mappings and its derived parameters as an aligned table.
 // Then the kernel's Sequencer IR program (ir/seq/) when it has a contraction chain. `--json`
 // prints check's JSON document (check_report.h) with an "ir" object per kernel.
@@ -76,12 +76,16 @@ std::vector<ir::seq::FetchProgram> fetches_of(const ir::Kernel& k,
   return f ? std::move(*f) : std::vector<ir::seq::FetchProgram>{};
 }
 
-/// The kernel's Vector Engine passes (empty when it has errors or runs none).
+/// The kernel's Vector Engine passes, one per vector_final (empty when it has errors or runs
+/// none).
 std::vector<ir::seq::VectorProgram> vectors_of(const ir::Kernel& k,
                                                const ir::verify::KernelCheck& kc) {
-  if (!k.ok || !kc.ok()) return {};
-  auto v = ir::seq::lower_vectors(k);
-  return v ? std::move(*v) : std::vector<ir::seq::VectorProgram>{};
+  std::vector<ir::seq::VectorProgram> out;
+  if (!k.ok || !kc.ok()) return out;
+  for (std::size_t i = 0; i < k.stages.size(); ++i)
+    if (k.stages[i].vector && k.stages[i].vector->kind == ir::VectorCallKind::Final)
+      if (auto v = ir::seq::lower_vector(k, i)) out.push_back(std::move(v->program));
+  return out;
 }
 
 nlohmann::json fetch_json(const ir::seq::FetchProgram& p) {
@@ -156,8 +160,7 @@ int run_explain(const std::vector<std::string>& args, CommandIO& io) {
       j["kernels"][n]["fetches"] = fetches;
       nlohmann::json vectors = nlohmann::json::array();
       for (const auto& v : vectors_of(k, c.checks[n]))
-        vectors.push_back({{"fingerprint", fmt::format("{:016x}", ir::seq::fingerprint(v))},
-                           {"text", ir::seq::to_text(v)}});
+        vectors.push_back({{"text", ir::seq::to_text(v)}});
       j["kernels"][n]["vector_passes"] = vectors;
       j["kernels"][n]["cycles"] =
           program
@@ -179,7 +182,7 @@ int run_explain(const std::vector<std::string>& args, CommandIO& io) {
       for (const auto& f : fetches) print_indented(ir::seq::to_text(f), io.out);
     }
     for (const auto& v : vectors_of(k, c.checks[n])) {
-      io.out << "\n  Vector Engine pass (docs/vector-engine.md):\n";
+      io.out << "\n  Vector Engine pass (docs/vector-engine.md §4):\n";
       print_indented(ir::seq::to_text(v), io.out);
     }
     if (const auto program = program_of(k, c.checks[n])) {

@@ -1,5 +1,5 @@
-// `tujit map --axes "A=8,B=512" "B / 64, B % 32, B / 32 % 2" [--at POS]… [--json]` (spec/cli.md):
-// a mapping's SIZE, its normal form (spec/mapping.md §4.6 rendering) and the cell at each
+// `tujit map --axes "A=8,B=512" "B / 64, B % 32, B / 32 % 2" [--at POS]… [--json]` (docs/cli.md
+// §9): a mapping's SIZE, its normal form (docs/mapping.md §4.6 rendering) and the cell at each
 // requested position (§3). Bad axes or mapping text exit 1 with a caret under the offending
 // column of the argument; bad usage exits 2.
 #include "harness/cli/command.h"
@@ -66,7 +66,7 @@ int run_map(const std::vector<std::string>& args, CommandIO& io) {
   po::options_description visible(
       "usage: tujit map [--axes \"A=8,B=512\"] MAPPING [--at POS]... [--json]\n\n"
       "Prints a mapping's SIZE, its normal form and the cell at each --at position\n"
-      "(spec/mapping.md). MAPPING is an m![...] body without `m![ ]`, e.g.\n"
+      "(docs/mapping.md). MAPPING is an m![...] body without `m![ ]`, e.g.\n"
       "  tujit map --axes \"A=8,B=512\" \"B / 64, B % 32, B / 32 % 2\" --at 67\n"
       "A cell is an index (axis -> coordinate), padding (top|zero|bottom), or out of bounds\n"
       "(any POS >= SIZE).\n\noptions");
@@ -138,7 +138,7 @@ int run_map(const std::vector<std::string>& args, CommandIO& io) {
       for (const auto& [axis, v] : c.index) ix[axis] = v;
       cj["index"] = ix;
       line = index_text(c.index);
-      // A repeated axis can add up past its size (mapping.md §3, §10 D-5).
+      // A repeated axis can add up past its size (docs/mapping.md §3, §10 D-5).
       ir::Finalized f = ir::finalize(c, ir::PaddingKind::Top, *axes);
       if (f.kind == ir::Finalized::Kind::Overshoot) {
         cj["overshoot"] = f.overshoot_axis;

@@ -1,18 +1,19 @@
 // `tujit run FILE [--kernel NAME] [--engine jit|interp] [--threads N] [--seed N]
 // [--input NAME=PATH.npy]… [--output PATH.npy] [--force] [--verify] [--no-cache] [--json]
 // [--expect PATH.npy [--rtol R] [--atol A]] [--save-inputs DIR] [--format …]`
-// (spec/cli.md "tujit run", docs/ci.md): runs a contraction kernel on seeded random or given
-// inputs with the JIT (default) or the reference interpreter, prints the output's digest,
-// optionally writes it as .npy; --verify runs the other engine (bit for bit) and the float64
-// oracle; --expect compares the output with a golden array, --save-inputs keeps the inputs.
+// (docs/cli.md "tujit run", docs/ci.md): runs a kernel on seeded random or given inputs with the
+// JIT (default) or the reference interpreter through the run pipeline (harness/run/
+// run_pipeline.h), prints the output's digest, optionally writes it as .npy; --verify runs the
+// other engine (bit for bit) and the float64 oracle; --expect compares the output with a golden
+// array, --save-inputs keeps the inputs.
 #include "harness/cli/check_report.h"
 #include "harness/cli/ci_report.h"
 #include "harness/cli/command.h"
 #include "harness/cli/run_ci.h"
-#include "harness/cli/run_input_axes.h"
-#include "harness/cli/run_kernel.h"
 #include "harness/cli/run_limits.h"
 #include "harness/cycles/cycle_report.h"
+#include "harness/run/run_pipeline.h"
+#include "ir/seq/operand_streams.h"
 #include "runtime/npy/npy.h"
 #include "runtime/npy/npy_convert.h"
 
@@ -35,10 +36,15 @@ std::string param_names(const std::vector<const ir::KernelParam*>& ps) {
   return s;
 }
 
-/// time_ms: "parse" = reading, typing and checking the file (load_checked), "lower" = the
-/// chain's verifiers and the lowering to the Sequencer IR, "compile" = the JIT to native code
-/// (0 for the interpreter), "run" = lay out, run and read back, "verify" = --verify's second
-/// engine and float64 oracle.
+using run::Engine;
+using run::RunOutcome;
+using run::RunRequest;
+
+/// time_ms: "parse" = reading, typing and checking the file (load_checked), "inputs" = making the
+/// inputs (seeded random over their tiles, or the given contents), "lower" = the chain's
+/// verifiers and the lowering to the Sequencer IR with its address streams, "compile" = the JIT
+/// to native code (0 for the interpreter), "run" = the engine from the logical inputs into the
+/// logical output, "verify" = --verify's second engine and float64 oracle.
 nlohmann::ordered_json run_json(const ir::Kernel& kernel, const RunOutcome& r, double parse_ms) {
   nlohmann::ordered_json shape = nlohmann::ordered_json::array();
   for (auto n : r.output.shape()) shape.push_back(n);
@@ -73,14 +79,15 @@ nlohmann::ordered_json run_json(const ir::Kernel& kernel, const RunOutcome& r, d
   }
   nlohmann::ordered_json& times = j["time_ms"];
   times["parse"] = parse_ms;
+  times["inputs"] = r.inputs_ms;
   times["lower"] = r.lower_ms;
   times["compile"] = r.compile_ms;
   times["run"] = r.run_ms;
   times["verify"] = r.verify_ms;
   if (r.engine == "jit") j["compile_cache_hit"] = r.cache_hit;
   j["simulated_macs"] = r.simulated_macs;
-  if (r.shape == RunShape::Contraction)
-    j["cycles"] = cycles::cycle_summary_json(r.program, cycles::cycle_options_for(kernel));
+  if (r.shape == ir::seq::RunShape::Contraction)
+    j["cycles"] = cycles::cycle_summary_json(r.program.chain, cycles::cycle_options_for(kernel));
   return j;
 }
 
@@ -95,7 +102,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
       "seed", po::value<std::uint64_t>()->default_value(0), "seed of the random inputs")(
       "input", po::value<std::vector<std::string>>(),
       "NAME=PATH.npy: a parameter's contents (values, or raw codes: <u2 bf16, |u1 f8, packed "
-      "|u1 i4, <f4 f32 bit for bit; docs/cli-inputs.md)")(
+      "|u1 i4, <f4 f32 bit for bit; docs/cli.md §6.1)")(
       "float-input-rounding", po::value<std::string>()->default_value("nearest"),
       "how float values become bf16 / f8 inputs: nearest (round to nearest even, subnormals "
       "kept) or device (the chip's converters: flush, saturate, f8e5m2 ties away)")(
@@ -104,7 +111,8 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
       "force", "overwrite an existing --output file")(
       "verify", "run the other engine (bit for bit) and the float64 oracle")(
       "no-cache", "compile even when the JIT object cache holds the kernel")(
-      "ftz-results", "flush subnormal f32 products and sums to signed zero (contraction.md §9.3)")(
+      "ftz-results",
+      "flush subnormal f32 products and sums to signed zero (docs/contraction.md §9.3)")(
       "max-bytes", po::value<std::string>()->default_value("4GiB"),
       "refuse a run whose tensors and images would exceed this many bytes (e.g. 512M)")(
       "timeout", po::value<std::string>()->default_value("0"),
@@ -180,10 +188,10 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     return ci_report.finish(status, opt.file, &kernel, &src, ds);
   };
 
-  auto ops = find_run_operands(kernel);
+  auto ops = ir::seq::find_run_operands(kernel);
   if (!ops) return stop(kExitUserError, ops.diagnostics());
 
-  // Limits before any allocation (issue 10): the footprint comes from the types alone.
+  // Limits before any allocation (docs/design.md §5.5): the footprint comes from the types alone.
   if (auto fp = check_run_size(file, kernel, *ops, vm.count("verify") > 0, *max_bytes,
                                !input_paths.empty());
       !fp)
@@ -197,7 +205,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   req.seed = vm["seed"].as<std::uint64_t>();
   req.verify = vm.count("verify") > 0;
   const auto inputs = ops->inputs();
-  std::map<std::string, std::vector<ir::Axis>> tiles;
+  std::optional<ir::seq::InputShapes> tiles;
   for (const auto& [name, path] : input_paths) {
     const ir::KernelParam* param = nullptr;
     for (const auto* p : inputs)
@@ -212,11 +220,15 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
       for (const auto& d : npy.diagnostics()) io.err << render(d, nullptr);
       return kExitUsage;
     }
-    const auto whole = runtime::tensor_axes(*param->tensor, file.axes);
+    const auto whole = ir::seq::type_axes(*param->tensor, file.axes);
     auto t = runtime::tensor_from_npy(*npy, param->tensor->dtype, whole, name, npy_options);
-    // A tile kernel also takes just the tile it reads (run_input_axes.h).
-    if (tiles.empty()) tiles = run_input_axes(file, kernel, *ops);
-    const std::vector<ir::Axis>& tile = tiles.at(name);
+    // A tile kernel also takes just the tile it reads (ir::seq::input_tiles).
+    if (!tiles) {
+      auto found = ir::seq::input_tiles(file, kernel, *ops);
+      if (!found) return stop(kExitUserError, found.diagnostics());
+      tiles = std::move(*found);
+    }
+    const std::vector<ir::Axis>& tile = tiles->at(name);
     if (!t && tile != whole)
       if (auto tt = runtime::tensor_from_npy(*npy, param->tensor->dtype, tile, name, npy_options))
         t = std::move(tt);
@@ -247,7 +259,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   std::optional<Watchdog> watchdog;
   if (timeout->count() > 0)
     watchdog.emplace(*timeout, exit_on_timeout(kernel.name, *timeout, io.err));
-  auto r = run_kernel(file, kernel, *ops, req);
+  auto r = run::run_kernel(file, kernel, *ops, req);
   if (watchdog) watchdog->disarm();
   if (!r) return stop(kExitUserError, r.diagnostics());
 
@@ -263,7 +275,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     }
   }
   // Engines that disagree are a bug in tujit (exit 3); an oracle mismatch is a failed run; poison
-  // alone is reported, not an error (DESIGN.md).
+  // alone is reported, not an error (docs/design.md §5.4).
   int status = kExitOk;
   if (r->verify && !r->verify->oracle_not_applicable && !r->verify->oracle_ok)
     status = kExitUserError;

@@ -1,6 +1,6 @@
 // `tujit seq --axes "A=8,B=512" --dtype bf16 --buf "A, B" --time "A, B / 32" --packet "B % 32"
-// [--mode read|write] [--context main|sub] [--json]` (spec/cli.md): the sequencer configuration
-// that reads a memory buffer as a stream (spec/datapath.md §4, §5) — its loops, packet size,
+// [--mode read|write] [--context main|sub] [--json]` (docs/cli.md §10): the sequencer configuration
+// that reads a memory buffer as a stream (docs/datapath.md §4, §5) — its loops, packet size,
 // contiguous run and access size, the Fetch Engine's read_size and cycles, and the per-term walk.
 // Padded stream positions may over-read past the buffer (reads) or are dropped (writes). A stream
 // the sequencer cannot produce exits 1 with an E-FETCH diagnostic (stage `fetch`); bad
@@ -86,7 +86,7 @@ void add_derivation(nlohmann::json& doc, const dp::SequencerDerivation& d) {
 }
 
 void print_derivation(std::ostream& os, const dp::SequencerDerivation& d) {
-  os << "term by term (datapath.md §4):\n";
+  os << "term by term (docs/datapath.md §4):\n";
   for (const auto& s : d.steps) {
     os << "  " << (s.in_packet ? "packet " : "time   ") << s.term << "  ->  "
        << (s.entries.empty() ? std::string("(size 1, no loop)") : dp::entries_text(s.entries))
@@ -143,7 +143,7 @@ int run_seq(const std::vector<std::string>& args, CommandIO& io) {
       "usage: tujit seq --axes \"A=8,B=512\" --dtype bf16 --buf \"A, B\" --time \"A, B / 32\"\n"
       "                 --packet \"B % 32\" [--mode read|write] [--context main|sub] [--json]\n\n"
       "The sequencer configuration [n:s, ...] : p that reads the memory buffer --buf as the\n"
-      "stream (--time, --packet) (spec/datapath.md §4), its contiguous run and access size, and\n"
+      "stream (--time, --packet) (docs/datapath.md §4), its contiguous run and access size, and\n"
       "for reads the Fetch Engine's read_size, reads per packet and cycles (§5). Mappings are\n"
       "m![...] bodies without `m![ ]`.\n\noptions");
   visible.add_options()("help,h", "show this help")(

@@ -1,32 +1,20 @@
-// `tujit stage OP --axes "A=8,B=64" [--dtype D] [--lane …] [--time …] … [--json]` (spec/cli.md
-// "tujit stage"): runs one stage verifier (ir/verify/) on bare mappings and prints its derived
+// `tujit stage OP --axes "A=8,B=64" [--dtype D] [--lane …] [--time …] … [--json]`
+// (docs/cli.md §11): runs one stage verifier (ir/verify/) on bare mappings and prints its derived
 // parameters or the rule that failed. Each OP reads exactly the options its verifier's input
-// reads; a missing one, or one the OP does not read, is a usage error (exit 2) so typos surface.
-// Bad axes or mapping text exit 1 with a caret under the offending column of that option's text;
-// a failed rule exits 1 with the verifier's diagnostic.
+// reads (stage_ops.h); a missing one, or one the OP does not read, is a usage error (exit 2) so
+// typos surface. Bad axes or mapping text exit 1 with a caret under the offending column of that
+// option's text; a failed rule exits 1 with the verifier's diagnostic.
 #include "harness/cli/command.h"
 #include "harness/cli/derived_json.h"
 #include "harness/cli/diagnostic_json.h"
-#include "ir/mapping/mapping.h"
+#include "harness/cli/stage_ops.h"
 #include "ir/mapping/syntax.h"
-#include "ir/types/lane_mode.h"
-#include "ir/types/scalar_type.h"
-#include "ir/verify/collect.h"
-#include "ir/verify/contract_lane.h"
-#include "ir/verify/contract_packet.h"
-#include "ir/verify/contract_time.h"
-#include "ir/verify/outer_stage.h"
-#include "ir/verify/stream_adapter.h"
-#include "ir/verify/to_trf.h"
-#include "ir/verify/to_vrf.h"
-#include "ir/verify/trf_sequencer.h"
 
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
-#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -42,209 +30,9 @@ namespace po = boost::program_options;
 
 constexpr const char* kAxesSource = "--axes";
 
-// The options a stage reads (without the leading `--`); every OP also takes --axes and --json.
-struct StageOptions {
-  std::map<std::string, std::string> text; // option → its text, for the options given
-  std::string axes_text;
-  ir::AxisTable axes;
-  std::map<std::string, ir::Mapping> mappings; // mapping options, parsed
-  ir::ScalarType dtype = ir::ScalarType::BF16;
-  ir::ScalarType weight_dtype = ir::ScalarType::BF16;
-  ir::LaneMode mode = ir::LaneMode::Interleaved;
-};
-
-using Runner = Result<ir::verify::DerivedTable> (*)(const StageOptions&);
-
-struct OpSpec {
-  std::string_view name;
-  std::string_view summary;
-  std::vector<std::string> required; // option names without `--`
-  std::vector<std::string> optional;
-  Runner run;
-};
-
-// The mapping-valued options (parsed against --axes); the others are types and the lane mode.
-const std::vector<std::string>& mapping_options() {
-  static const std::vector<std::string> names = {"lane",       "time",    "packet",  "out-time",
-                                                 "out-packet", "element", "pre-time"};
-  return names;
-}
-
-template <class Derived>
-Result<ir::verify::DerivedTable> table_of(Result<Derived> r) {
-  if (!r) return std::move(r).take_diagnostics();
-  return r->to_table();
-}
-
-const ir::Mapping& mapping(const StageOptions& o, const std::string& name) {
-  return o.mappings.at(name);
-}
-
-Result<ir::verify::DerivedTable> run_to_trf(const StageOptions& o) {
-  ir::verify::ToTrfInput in;
-  in.dtype = o.dtype;
-  in.time = mapping(o, "time");
-  in.packet = mapping(o, "packet");
-  in.lane = mapping(o, "lane");
-  in.element = mapping(o, "element");
-  return table_of(ir::verify::verify_to_trf(in));
-}
-
-Result<ir::verify::DerivedTable> run_to_vrf(const StageOptions& o) {
-  ir::verify::ToVrfInput in;
-  in.dtype = o.dtype;
-  in.element = mapping(o, "element");
-  return table_of(ir::verify::verify_to_vrf(in));
-}
-
-Result<ir::verify::DerivedTable> run_collect(const StageOptions& o) {
-  ir::verify::CollectInput in;
-  in.dtype = o.dtype;
-  in.time = mapping(o, "time");
-  in.packet = mapping(o, "packet");
-  in.out_time = mapping(o, "out-time");
-  in.out_packet = mapping(o, "out-packet");
-  return table_of(ir::verify::verify_collect(in));
-}
-
-Result<ir::verify::DerivedTable> run_stream_adapter(const StageOptions& o) {
-  ir::verify::StreamAdapterInput in;
-  in.dtype = o.dtype;
-  in.lane = mapping(o, "lane");
-  in.time = mapping(o, "time");
-  in.packet = mapping(o, "packet");
-  in.out_time = mapping(o, "out-time");
-  in.out_packet = mapping(o, "out-packet");
-  return table_of(ir::verify::verify_stream_adapter(in));
-}
-
-Result<ir::verify::DerivedTable> run_trf_sequencer(const StageOptions& o) {
-  ir::verify::TrfSequencerInput in;
-  in.weight = o.dtype; // the TRF tensor's element type Dw is this stage's only type (§5.2)
-  in.lane = mapping(o, "lane");
-  in.element = mapping(o, "element");
-  in.out_time = mapping(o, "out-time");
-  in.out_packet = mapping(o, "out-packet");
-  return table_of(ir::verify::verify_trf_sequencer(in));
-}
-
-Result<ir::verify::DerivedTable> run_contract_outer(const StageOptions& o) {
-  ir::verify::ContractOuterInput in;
-  in.stream_dtype = o.dtype;
-  in.weight_dtype = o.weight_dtype;
-  in.time = mapping(o, "time");
-  in.packet = mapping(o, "packet");
-  in.lane = mapping(o, "lane");
-  in.element = mapping(o, "element");
-  in.out_time = mapping(o, "out-time");
-  in.out_packet = mapping(o, "out-packet");
-  auto r = ir::verify::verify_contract_outer(in);
-  if (!r) return std::move(r).take_diagnostics();
-  return r->to_table(in);
-}
-
-Result<ir::verify::DerivedTable> run_contract_packet(const StageOptions& o) {
-  ir::verify::ContractPacketInput in;
-  in.dtype = o.dtype;
-  in.out_packet = mapping(o, "packet"); // OP: the packet leaving the Outer stage
-  in.p2 = mapping(o, "out-packet");
-  return table_of(ir::verify::verify_contract_packet(in));
-}
-
-Result<ir::verify::DerivedTable> run_contract_time(const StageOptions& o) {
-  ir::verify::ContractTimeInput in;
-  in.ot = mapping(o, "time"); // OT: the Outer stage's OutTime
-  in.t2 = mapping(o, "out-time");
-  return table_of(ir::verify::verify_contract_time(in));
-}
-
-Result<ir::verify::DerivedTable> run_contract_lane(const StageOptions& o) {
-  ir::verify::ContractLaneInput in;
-  in.mode = o.mode;
-  in.lane = mapping(o, "lane");
-  in.t2 = mapping(o, "time");
-  in.p2 = mapping(o, "packet");
-  in.t3 = mapping(o, "out-time");
-  in.p3 = mapping(o, "out-packet");
-  // Without a contract_time before the Lane Folder nothing was summed: pre-reduce time = Time.
-  auto pre = o.mappings.find("pre-time");
-  in.pre_reduce_time = pre != o.mappings.end() ? pre->second : in.t2;
-  return table_of(ir::verify::verify_contract_lane(in));
-}
-
-const std::vector<OpSpec>& op_specs() {
-  static const std::vector<OpSpec> specs = {
-      {"to_trf",
-       "Collect stream [--time, --packet] into the TRF as --lane / --element",
-       {"dtype", "time", "packet", "lane", "element"},
-       {},
-       &run_to_trf},
-      {"to_vrf",
-       "an i32/f32 operand --element into the VRF",
-       {"dtype", "element"},
-       {},
-       &run_to_vrf},
-      {"collect",
-       "any packet to one 32 B flit: [--time, --packet] -> [--out-time, --out-packet]",
-       {"dtype", "time", "packet", "out-time", "out-packet"},
-       {},
-       &run_collect},
-      {"stream_adapter",
-       "contract_outer's stream side: [--time, --packet] -> [--out-time, --out-packet], "
-       "--lane broadcast",
-       {"dtype", "lane", "time", "packet", "out-time", "out-packet"},
-       {},
-       &run_stream_adapter},
-      {"trf_sequencer",
-       "contract_outer's TRF side: TRF --lane / --element (of type --dtype) read as "
-       "[--out-time, --out-packet]",
-       {"dtype", "lane", "element", "out-time", "out-packet"},
-       {},
-       &run_trf_sequencer},
-      {"contract_outer",
-       "operand pair, stream adapter and TRF sequencer together (--weight-dtype defaults to "
-       "--dtype)",
-       {"dtype", "time", "packet", "lane", "element", "out-time", "out-packet"},
-       {"weight-dtype"},
-       &run_contract_outer},
-      {"contract_packet",
-       "Packet Reducer: --packet (OP) summed into --out-packet (P2)",
-       {"dtype", "packet", "out-packet"},
-       {},
-       &run_contract_packet},
-      {"contract_time",
-       "Time Reducer: --time (OT) summed into --out-time (T2)",
-       {"time", "out-time"},
-       {},
-       &run_contract_time},
-      {"contract_lane",
-       "Lane Folder: [--lane, --time, --packet] -> [--out-time, --out-packet] in --mode "
-       "(--pre-time: OT before contract_time, default --time)",
-       {"lane", "time", "packet", "out-time", "out-packet", "mode"},
-       {"pre-time"},
-       &run_contract_lane},
-  };
-  return specs;
-}
-
-const OpSpec* find_op(std::string_view name) {
-  for (const auto& s : op_specs())
-    if (s.name == name) return &s;
-  return nullptr;
-}
-
-std::string op_names() {
-  std::string s;
-  for (const auto& spec : op_specs()) s += (s.empty() ? "" : ", ") + std::string(spec.name);
-  return s;
-}
-
-std::string option_list(const OpSpec& spec) {
-  std::string s = "--axes";
-  for (const auto& o : spec.required) s += " --" + o;
-  for (const auto& o : spec.optional) s += " [--" + o + "]";
-  return s + " [--json]";
-}
+// ---------------------------------------------------------------------------------------------
+// Reporting
+// ---------------------------------------------------------------------------------------------
 
 // Like the other commands' diagnostics, plus the rule as a field; located only when the
 // diagnostic points into an option's text.
@@ -293,17 +81,37 @@ std::vector<Reported> with_source(const Diagnostics& ds, const std::string& sour
   return out;
 }
 
+int report_derived(const StageOp& op, const ir::verify::DerivedTable& derived, bool json,
+                   CommandIO& io) {
+  if (json) {
+    nlohmann::json doc = {
+        {"ok", true}, {"op", std::string(op.name)}, {"derived", to_json(derived)}};
+    io.out << doc.dump(2) << "\n";
+    return kExitOk;
+  }
+  std::size_t width = 0;
+  for (const auto& [key, value] : derived) width = std::max(width, key.size());
+  io.out << "ok: " << op.name << "\n";
+  for (const auto& [key, value] : derived)
+    io.out << "  " << key << std::string(width - key.size() + 2, ' ') << to_text(value) << "\n";
+  return kExitOk;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command line
+// ---------------------------------------------------------------------------------------------
+
 std::string usage_text() {
   std::string s =
       "usage: tujit stage OP --axes \"A=8,B=64\" [--dtype D] [--lane M] [--time M] [--packet M]\n"
       "       [--out-time M] [--out-packet M] [--element M] [--pre-time M]\n"
       "       [--mode interleaved|sequential] [--weight-dtype D] [--json]\n\n"
-      "Runs one stage verifier on bare mappings (spec/cli.md, spec/contraction.md) and prints\n"
+      "Runs one stage verifier on bare mappings (docs/cli.md, docs/contraction.md) and prints\n"
       "its derived parameters, or the rule that failed. Mappings M are m![...] bodies without\n"
       "`m![ ]`, over the axes of --axes. Each OP takes exactly these options:\n";
-  for (const auto& spec : op_specs()) {
-    s += "  " + std::string(spec.name) + std::string(17 - spec.name.size(), ' ') +
-         option_list(spec) + "\n" + std::string(19, ' ') + std::string(spec.summary) + "\n";
+  for (const auto& op : stage_ops()) {
+    s += "  " + std::string(op.name) + std::string(17 - op.name.size(), ' ') +
+         stage_option_list(op) + "\n" + std::string(19, ' ') + std::string(op.summary) + "\n";
   }
   s += "\nexample:\n  tujit stage contract_time --axes \"A=4,B=2\" --time \"A, B\" --out-time "
        "\"A\"\n"
@@ -311,9 +119,7 @@ std::string usage_text() {
   return s;
 }
 
-} // namespace
-
-int run_stage(const std::vector<std::string>& args, CommandIO& io) {
+po::options_description visible_options() {
   po::options_description visible(usage_text());
   visible.add_options()("help,h", "show this help")(
       "axes", po::value<std::string>(),
@@ -329,6 +135,14 @@ int run_stage(const std::vector<std::string>& args, CommandIO& io) {
       "pre-time", po::value<std::string>(), "contract_lane: OT before contract_time")(
       "mode", po::value<std::string>(),
       "contract_lane: interleaved | sequential")("json", "print one JSON document on stdout");
+  return visible;
+}
+
+// Parses the arguments; nullopt when the command must stop (with `rc`: help printed, exit 0, or a
+// usage error, exit 2).
+std::optional<po::variables_map> parse_command_line(const std::vector<std::string>& args,
+                                                    CommandIO& io, int& rc) {
+  const po::options_description visible = visible_options();
   po::options_description hidden;
   hidden.add_options()("op", po::value<std::vector<std::string>>());
   po::options_description all;
@@ -345,52 +159,62 @@ int run_stage(const std::vector<std::string>& args, CommandIO& io) {
     po::notify(vm);
   } catch (const po::error& e) {
     io.err << "tujit stage: " << e.what() << " (see `tujit stage --help`)\n";
-    return kExitUsage;
+    rc = kExitUsage;
+    return std::nullopt;
   }
   if (vm.count("help")) {
     io.out << visible << "\n";
-    return kExitOk;
+    rc = kExitOk;
+    return std::nullopt;
   }
+  return vm;
+}
+
+// The OP named on the command line; nullptr (usage error printed) for none, several or an
+// unknown one.
+const StageOp* pick_op(const po::variables_map& vm, CommandIO& io) {
   std::vector<std::string> ops;
   if (vm.count("op")) ops = vm["op"].as<std::vector<std::string>>();
   if (ops.size() != 1) {
-    io.err << "tujit stage: expected exactly one OP (" << op_names() << "), got " << ops.size()
-           << " (quote mappings: --time \"A, B / 2\")\n";
-    return kExitUsage;
+    io.err << "tujit stage: expected exactly one OP (" << stage_op_names() << "), got "
+           << ops.size() << " (quote mappings: --time \"A, B / 2\")\n";
+    return nullptr;
   }
-  const OpSpec* spec = find_op(ops.front());
-  if (!spec) {
-    io.err << "tujit stage: unknown OP '" << ops.front() << "' (one of " << op_names() << ")\n";
-    return kExitUsage;
-  }
-  const std::string prefix = "tujit stage " + std::string(spec->name) + ": ";
+  const StageOp* op = find_stage_op(ops.front());
+  if (!op)
+    io.err << "tujit stage: unknown OP '" << ops.front() << "' (one of " << stage_op_names()
+           << ")\n";
+  return op;
+}
 
-  // Exactly the options the OP reads (spec/cli.md): anything else is a typo or a mix-up.
-  StageOptions o;
+// Exactly the options the OP reads (docs/cli.md §11): anything else is a typo or a mix-up.
+// False (usage error printed) otherwise.
+bool collect_option_texts(const po::variables_map& vm, const StageOp& op, const std::string& prefix,
+                          StageOptions& o, CommandIO& io) {
   for (const auto& [name, value] : vm) {
     if (name == "op" || name == "json" || name == "help" || name == "axes") continue;
-    const bool reads =
-        std::find(spec->required.begin(), spec->required.end(), name) != spec->required.end() ||
-        std::find(spec->optional.begin(), spec->optional.end(), name) != spec->optional.end();
-    if (!reads) {
-      io.err << prefix << "--" << name << " is not read by " << spec->name << " (it takes "
-             << option_list(*spec) << ")\n";
-      return kExitUsage;
+    if (!reads_option(op, name)) {
+      io.err << prefix << "--" << name << " is not read by " << op.name << " (it takes "
+             << stage_option_list(op) << ")\n";
+      return false;
     }
     o.text[name] = value.as<std::string>();
   }
   if (!vm.count("axes")) {
-    io.err << prefix << "missing --axes (it takes " << option_list(*spec) << ")\n";
-    return kExitUsage;
+    io.err << prefix << "missing --axes (it takes " << stage_option_list(op) << ")\n";
+    return false;
   }
-  for (const auto& name : spec->required) {
+  for (const auto& name : op.required) {
     if (!o.text.count(name)) {
-      io.err << prefix << "missing --" << name << " (it takes " << option_list(*spec) << ")\n";
-      return kExitUsage;
+      io.err << prefix << "missing --" << name << " (it takes " << stage_option_list(op) << ")\n";
+      return false;
     }
   }
+  return true;
+}
 
-  // Types and the lane mode: a word outside a fixed list is a usage error.
+// Types and the lane mode: a word outside a fixed list is a usage error (printed; false).
+bool parse_words(const std::string& prefix, StageOptions& o, CommandIO& io) {
   auto parse_type = [&](const std::string& name, ir::ScalarType& dst) {
     auto it = o.text.find(name);
     if (it == o.text.end()) return true;
@@ -403,35 +227,35 @@ int run_stage(const std::vector<std::string>& args, CommandIO& io) {
     dst = *t;
     return true;
   };
-  if (!parse_type("dtype", o.dtype)) return kExitUsage;
+  if (!parse_type("dtype", o.dtype)) return false;
   o.weight_dtype = o.dtype; // contract_outer: Dw defaults to the stream type
-  if (!parse_type("weight-dtype", o.weight_dtype)) return kExitUsage;
-  if (auto it = o.text.find("mode"); it != o.text.end()) {
-    std::string m = it->second;
-    std::transform(m.begin(), m.end(), m.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (m == "interleaved") {
-      o.mode = ir::LaneMode::Interleaved;
-    } else if (m == "sequential") {
-      o.mode = ir::LaneMode::Sequential;
-    } else {
-      io.err << prefix << "--mode '" << it->second << "' is not a lane mode (interleaved or "
-             << "sequential)\n";
-      return kExitUsage;
-    }
+  if (!parse_type("weight-dtype", o.weight_dtype)) return false;
+  auto it = o.text.find("mode");
+  if (it == o.text.end()) return true;
+  std::string m = it->second;
+  std::transform(m.begin(), m.end(), m.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (m == "interleaved") {
+    o.mode = ir::LaneMode::Interleaved;
+  } else if (m == "sequential") {
+    o.mode = ir::LaneMode::Sequential;
+  } else {
+    io.err << prefix << "--mode '" << it->second << "' is not a lane mode (interleaved or "
+           << "sequential)\n";
+    return false;
   }
+  return true;
+}
 
-  const bool json = vm.count("json") > 0;
-  o.axes_text = vm["axes"].as<std::string>();
+// The axes and every mapping option, parsed; each bad one is reported with a caret into its own
+// option's text.
+std::vector<Reported> parse_mappings(const std::string& axes_text, StageOptions& o) {
+  o.axes_text = axes_text;
   auto axes = ir::parse_axes_text(o.axes_text, kAxesSource);
-  if (!axes)
-    return report_failure(with_source(axes.diagnostics(), kAxesSource, o.axes_text), spec->name,
-                          json, io);
+  if (!axes) return with_source(axes.diagnostics(), kAxesSource, o.axes_text);
   o.axes = std::move(*axes);
-
-  // Every bad mapping is reported, each with a caret into its own option's text.
   std::vector<Reported> bad;
-  for (const auto& name : mapping_options()) {
+  for (const auto& name : stage_mapping_options()) {
     auto it = o.text.find(name);
     if (it == o.text.end()) continue;
     const std::string source = "--" + name;
@@ -443,27 +267,33 @@ int run_stage(const std::vector<std::string>& args, CommandIO& io) {
     }
     o.mappings.emplace(name, std::move(*m));
   }
-  if (!bad.empty()) return report_failure(bad, spec->name, json, io);
+  return bad;
+}
 
-  auto derived = spec->run(o);
+} // namespace
+
+int run_stage(const std::vector<std::string>& args, CommandIO& io) {
+  int rc = kExitOk;
+  const std::optional<po::variables_map> vm = parse_command_line(args, io, rc);
+  if (!vm) return rc;
+  const StageOp* op = pick_op(*vm, io);
+  if (!op) return kExitUsage;
+  const std::string prefix = "tujit stage " + std::string(op->name) + ": ";
+
+  StageOptions o;
+  if (!collect_option_texts(*vm, *op, prefix, o, io) || !parse_words(prefix, o, io))
+    return kExitUsage;
+  const bool json = vm->count("json") > 0;
+  if (auto bad = parse_mappings((*vm)["axes"].as<std::string>(), o); !bad.empty())
+    return report_failure(bad, op->name, json, io);
+
+  auto derived = op->run(o);
   if (!derived) {
     std::vector<Reported> rs;
     for (const auto& d : derived.diagnostics()) rs.push_back({d, std::nullopt});
-    return report_failure(rs, spec->name, json, io);
+    return report_failure(rs, op->name, json, io);
   }
-
-  if (json) {
-    nlohmann::json doc = {
-        {"ok", true}, {"op", std::string(spec->name)}, {"derived", to_json(*derived)}};
-    io.out << doc.dump(2) << "\n";
-    return kExitOk;
-  }
-  std::size_t width = 0;
-  for (const auto& [key, value] : *derived) width = std::max(width, key.size());
-  io.out << "ok: " << spec->name << "\n";
-  for (const auto& [key, value] : *derived)
-    io.out << "  " << key << std::string(width - key.size() + 2, ' ') << to_text(value) << "\n";
-  return kExitOk;
+  return report_derived(*op, *derived, json, io);
 }
 
 } // namespace tujit::cli

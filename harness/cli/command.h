@@ -1,4 +1,4 @@
-// The `tujit` command: git/cargo-style subcommands (spec/cli.md). Each subcommand lives in its
+// The `tujit` command: git/cargo-style subcommands (docs/cli.md). Each subcommand lives in its
 // own file under harness/cli/ and is listed once in commands.cpp.
 #pragma once
 
@@ -9,7 +9,7 @@
 
 namespace tujit::cli {
 
-/// Exit statuses of spec/cli.md.
+/// Exit statuses of docs/cli.md §1.
 enum ExitCode : int {
   kExitOk = 0,
   kExitUserError = 1, // the kernel / input is wrong; diagnostics printed

@@ -13,7 +13,7 @@ const std::vector<Command>& commands() {
       {"cycles", "analytic and trace cycle models of a contraction chain, side by side",
        &run_cycles},
       {"explain", "each stage's mappings and derived parameters, for a person", &run_explain},
-      {"map", "a mapping's size, normal form and cells (spec/mapping.md)", &run_map},
+      {"map", "a mapping's size, normal form and cells (docs/mapping.md)", &run_map},
       {"run", "run a contraction kernel on the JIT or the reference interpreter", &run_run},
       {"seq", "the sequencer loops that read a memory buffer as a stream", &run_seq},
       {"stage", "one stage verifier on bare mappings: derived values or the rule", &run_stage},

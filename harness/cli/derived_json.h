@@ -1,4 +1,4 @@
-// A stage verifier's derived parameters as JSON (spec/cli.md: `tujit check --json`
+// A stage verifier's derived parameters as JSON (docs/cli.md: `tujit check --json`
 // stages[].derived, `tujit stage --json` derived): numbers as JSON numbers, flags as booleans,
 // words as strings, mappings as their `m![…]` body text (without `m![ ]`).
 #pragma once

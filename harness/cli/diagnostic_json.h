@@ -1,4 +1,4 @@
-// A Diagnostic as the JSON object of spec/cli.md's `diagnostics[]`: severity, code, stage,
+// A Diagnostic as the JSON object of docs/cli.md's `diagnostics[]`: severity, code, stage,
 // message, file, line, col, notes.
 #pragma once
 

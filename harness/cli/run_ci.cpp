@@ -32,7 +32,7 @@ std::optional<int> read_expect_options(const boost::program_options::variables_m
   return std::nullopt;
 }
 
-Diagnostics run_failures(const ir::Kernel& kernel, const RunOutcome& r,
+Diagnostics run_failures(const ir::Kernel& kernel, const run::RunOutcome& r,
                          const std::optional<ExpectComparison>& expect) {
   Diagnostics out;
   auto add = [&](const char* code, std::string message, std::vector<std::string> notes) {

@@ -5,8 +5,8 @@
 
 #include "harness/cli/command.h"
 #include "harness/cli/run_expect.h"
-#include "harness/cli/run_kernel.h"
 #include "harness/cli/run_save_inputs.h"
+#include "harness/run/run_request.h"
 
 #include <boost/program_options/variables_map.hpp>
 #include <nlohmann/json.hpp>
@@ -23,7 +23,7 @@ std::optional<int> read_expect_options(const boost::program_options::variables_m
 
 /// What failed in a run that finished: the engines disagree (E-RUN-008, a bug in tujit), the
 /// float64 oracle disagrees (E-ORACLE-005), the output differs from --expect (E-EXPECT-001).
-Diagnostics run_failures(const ir::Kernel& kernel, const RunOutcome& r,
+Diagnostics run_failures(const ir::Kernel& kernel, const run::RunOutcome& r,
                          const std::optional<ExpectComparison>& expect);
 
 /// `"expect"` and `"saved_inputs"` of `tujit run --json`.

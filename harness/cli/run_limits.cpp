@@ -1,13 +1,15 @@
 #include "harness/cli/run_limits.h"
 
 #include "harness/cli/command.h"
-#include "harness/cli/run_input_axes.h"
-#include "runtime/layout/layout.h"
+#include "ir/seq/address_stream.h"
+#include "ir/seq/operand_streams.h"
+#include "ir/seq/run_program.h"
 #include "runtime/tensor/logical_tensor.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -36,10 +38,21 @@ std::pair<std::uint64_t, std::string> logical_extent(const std::vector<ir::Axis>
   return {n, runtime::axes_text(axes)};
 }
 
+using ir::seq::RunShape;
+
+/// Positions of each view dimension of a type (spatial, outer, inner), saturated.
+std::array<std::uint64_t, 3> view_sizes(const ir::TensorType& type) {
+  const ir::seq::ViewDims d = ir::seq::view_dims(type.kind);
+  std::array<std::uint64_t, 3> n{1, 1, 1};
+  const std::vector<ir::Slot>* dims[3] = {&d.spatial, &d.outer, &d.inner};
+  for (int k = 0; k < 3; ++k)
+    for (ir::Slot s : *dims[k]) n[k] = sat_mul(n[k], type.mapping(s).size());
+  return n;
+}
+
 struct Builder {
   const ir::SpecFile& file;
   RunFootprint out;
-  Diagnostics errors;
 
   void add(std::string what, std::uint64_t cells, std::uint64_t cell_bytes, SourceSpan span) {
     FootprintItem it{std::move(what), cells, sat_mul(cells, cell_bytes), span};
@@ -47,83 +60,110 @@ struct Builder {
     out.items.push_back(std::move(it));
   }
 
-  void logical(const std::string& role, const ir::TensorType& type, SourceSpan span,
-               std::uint64_t cell_bytes = kLogicalElementBytes) {
-    logical(role, type, runtime::tensor_axes(type, file.axes), span, cell_bytes);
-  }
-  void logical(const std::string& role, const ir::TensorType& type,
-               const std::vector<ir::Axis>& axes, SourceSpan span,
-               std::uint64_t cell_bytes = kLogicalElementBytes) {
+  void logical(const std::string& role, ir::ScalarType dtype, const std::vector<ir::Axis>& axes,
+               SourceSpan span, std::uint64_t cell_bytes = 0) {
     auto [n, text] = logical_extent(axes);
+    const std::uint64_t w = cell_bytes != 0 ? cell_bytes : runtime::element_bytes(dtype);
     add(fmt::format("{}: logical tensor {} of {}", role, text,
-                    cell_bytes == kOracleElementBytes ? "f64" : std::string(ir::name(type.dtype))),
-        n, cell_bytes, span);
+                    cell_bytes == kOracleElementBytes ? "f64" : std::string(ir::name(dtype))),
+        n, w, span);
+  }
+
+  /// The address streams of a view (its three dimensions), while lowering makes them.
+  void streams(const std::string& role, const ir::TensorType& type, SourceSpan span) {
+    const auto n = view_sizes(type);
+    const std::uint64_t na = ir::seq::type_axes(type, file.axes).size();
+    add(fmt::format("{}: address streams of {} [{} | {} | {}]", role,
+                    ir::tensor_type_name(type.kind), n[0], n[1], n[2]),
+        sat_add(sat_add(n[0], n[1]), n[2]), kStreamPositionBytes + 8 * na, span);
   }
 
   void image(const std::string& role, const ir::TensorType& type, SourceSpan span) {
-    auto plan = runtime::layout_plan(type);
-    if (!plan) {
-      for (const auto& d : plan.diagnostics()) errors.push_back(d);
-      return;
-    }
-    const std::uint64_t cells =
-        sat_mul(sat_mul(plan->spatial.size, plan->outer.size), plan->inner.size);
+    const auto n = view_sizes(type);
     add(fmt::format("{}: {} device image [{} x {} x {}] of {}", role,
-                    ir::tensor_type_name(type.kind), plan->spatial.size, plan->outer.size,
-                    plan->inner.size, ir::name(type.dtype)),
-        cells, kDeviceCellBytes, span);
+                    ir::tensor_type_name(type.kind), n[0], n[1], n[2], ir::name(type.dtype)),
+        sat_mul(sat_mul(n[0], n[1]), n[2]), kDeviceCellBytes, span);
   }
 };
 
-} // namespace
-
-Result<RunFootprint> run_footprint(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                   const RunOperands& ops, bool verify, bool inputs_given,
-                                   std::uint64_t max_bytes) {
-  Builder b{file, {}, {}};
-  // Random inputs of a tile kernel cover only the tile (run_input_axes); finding it evaluates
-  // layouts, within the byte budget.
-  const auto input_axes = inputs_given
-                              ? std::map<std::string, std::vector<ir::Axis>>{}
-                              : run_input_axes(file, kernel, ops, max_bytes / kLayoutCellBytes);
-  const auto axes_of = [&](const ir::KernelParam& p) {
-    auto it = input_axes.find(p.name);
-    return it != input_axes.end() ? it->second : runtime::tensor_axes(*p.tensor, file.axes);
-  };
-  for (const ir::KernelParam* p : ops.inputs()) {
-    if (!p || !p->tensor) continue;
-    const std::string role = fmt::format("input '{}'", p->name);
-    b.logical(role, *p->tensor, axes_of(*p), p->span);
-    b.image(role, *p->tensor, p->span);
-  }
-  // Streams the kernel fetches and collects from DM.
+/// The partial-chain run's images (the stage-by-stage executor).
+void partial_images(Builder& b, const ir::Kernel& kernel, const ir::seq::RunOperands& ops) {
+  for (const ir::KernelParam* p : ops.inputs())
+    if (p && p->tensor) b.image(fmt::format("input '{}'", p->name), *p->tensor, p->span);
   for (auto collect : {ops.stream_collect, ops.trf_collect})
     if (collect)
       b.image("collected stream", kernel.stages[*collect].output,
               kernel.stages[*collect].name_span);
   if (ops.trf_store) b.image("stored TRF", ops.trf_store->output, ops.trf_store->name_span);
   const ir::TensorType& out = ops.output_type(kernel);
+  b.image("output", out, kernel.stages[ops.partial_last].name_span);
+}
+
+} // namespace
+
+Result<RunFootprint> run_footprint(const ir::SpecFile& file, const ir::Kernel& kernel,
+                                   const ir::seq::RunOperands& ops, bool verify, bool inputs_given,
+                                   std::uint64_t max_bytes) {
+  Builder b{file, {}};
+  // Random inputs of a tile kernel cover only the tile; finding it evaluates view dimensions,
+  // within the byte budget.
+  std::optional<ir::seq::InputShapes> tiles;
+  if (!inputs_given)
+    if (auto t = ir::seq::input_tiles(file, kernel, ops, max_bytes / kStreamPositionBytes))
+      tiles = std::move(*t);
+  const auto axes_of = [&](const ir::KernelParam& p) {
+    if (tiles)
+      if (auto it = tiles->find(p.name); it != tiles->end()) return it->second;
+    return ir::seq::type_axes(*p.tensor, file.axes);
+  };
+  const ir::TensorType& out = ops.output_type(kernel);
   const SourceSpan out_span = ops.lane    ? ops.lane->name_span
                               : ops.store ? ops.store->name_span
                                           : kernel.name_span;
-  if (ops.shape != RunShape::Collect) b.image("output", out, out_span);
-  b.logical("output", out, out_span);
+  for (const ir::KernelParam* p : ops.inputs()) {
+    if (!p || !p->tensor) continue;
+    const std::string role = fmt::format("input '{}'", p->name);
+    b.logical(role, p->tensor->dtype, axes_of(*p), p->span);
+    if (ops.shape != RunShape::Partial) b.streams(role, *p->tensor, p->span);
+  }
+  // The output over every coordinate of its axes (its held part is never larger).
+  const auto out_axes = ir::seq::type_axes(out, file.axes);
+  const ir::ScalarType out_dtype = out.dtype;
+  if (ops.shape == RunShape::Partial) {
+    partial_images(b, kernel, ops);
+  } else {
+    // Collected streams and stored register files are views whose streams lowering composes.
+    for (auto collect : {ops.stream_collect, ops.trf_collect})
+      if (collect)
+        b.streams("collected stream", kernel.stages[*collect].output,
+                  kernel.stages[*collect].name_span);
+    if (ops.trf_store) b.streams("stored TRF", ops.trf_store->output, ops.trf_store->name_span);
+    b.streams("output", out, out_span);
+    if (ops.shape == RunShape::Contraction) {
+      const auto s = view_sizes(ops.stream_type(kernel));
+      const auto o = view_sizes(out);
+      b.add("JIT tables: stream offset per flit, output element per cell",
+            sat_add(s[1], sat_mul(o[1], o[2])), kJitTableEntryBytes, out_span);
+    }
+  }
+  b.logical("output", out_dtype, out_axes, out_span);
   if (verify) {
-    // --verify runs the other engine too (its own images and output), then the oracle: its
-    // float64 result and its views of both inputs.
-    b.image("other engine's output", out, out_span);
-    b.logical("oracle output", out, out_span, kOracleElementBytes);
+    // --verify runs the other engine too (its own output), then the oracle: its float64 result
+    // and its views of both inputs.
+    if (ops.shape != RunShape::Partial)
+      b.logical("other engine's output", out_dtype, out_axes, out_span);
+    b.logical("oracle output", out_dtype, out_axes, out_span, kOracleElementBytes);
     for (const ir::KernelParam* p : ops.inputs())
       if (p && p->tensor)
-        b.logical(fmt::format("oracle view of '{}'", p->name), *p->tensor, axes_of(*p), p->span);
+        b.logical(fmt::format("oracle view of '{}'", p->name), p->tensor->dtype, axes_of(*p),
+                  p->span);
   }
-  if (!b.errors.empty()) return std::move(b.errors);
   return std::move(b.out);
 }
 
 Result<RunFootprint> check_run_size(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                    const RunOperands& ops, bool verify, std::uint64_t max_bytes,
-                                    bool inputs_given) {
+                                    const ir::seq::RunOperands& ops, bool verify,
+                                    std::uint64_t max_bytes, bool inputs_given) {
   auto fp = run_footprint(file, kernel, ops, verify, inputs_given, max_bytes);
   if (!fp || fp->total_bytes <= max_bytes) return fp;
   const auto largest =

@@ -1,10 +1,10 @@
-// Resource limits of `tujit run` (issue 10): the memory a run will need is checked BEFORE
-// anything is allocated (--max-bytes), and a watchdog stops a run that outlives --timeout. Both
-// end in a diagnostic of the E-LIMIT family (docs/errors.md) and exit status 1 (spec/cli.md:
-// the kernel, as asked to run, is the problem), never in an out-of-memory kill or a hung CI job.
+// Resource limits of `tujit run`: the memory a run will need is checked BEFORE anything is
+// allocated (--max-bytes), and a watchdog stops a run that outlives --timeout. Both end in a
+// diagnostic of the E-LIMIT family (docs/errors.md) and exit status 1 (docs/cli.md: the kernel,
+// as asked to run, is the problem), never in an out-of-memory kill or a hung CI job.
 #pragma once
 
-#include "harness/cli/run_kernel.h"
+#include "ir/seq/run_operands.h"
 #include "ir/lang/kernel.h"
 #include "ir/support/diagnostic.h"
 
@@ -23,18 +23,18 @@
 
 namespace tujit::cli {
 
-/// Default of `--max-bytes`: operand and output tensors plus their device images.
+/// Default of `--max-bytes`: what the run allocates (run_footprint).
 inline constexpr std::uint64_t kDefaultMaxRunBytes = std::uint64_t{4} << 30;
-/// What the footprint model charges (the containers of runtime/tensor/logical_tensor.h and
-/// runtime/device/device_image.h): a logical element is one 32-bit container; a device cell is
-/// its 32-bit container plus its CellState byte; the --verify oracle holds one double per output
-/// element.
-inline constexpr std::uint64_t kLogicalElementBytes = 4;
-inline constexpr std::uint64_t kDeviceCellBytes = 5;
+/// What the footprint model charges: logical tensors at their natural width
+/// (runtime::element_bytes); a position of a view dimension while its address streams are made
+/// (its coordinates: 8 bytes per axis, a state, and an explicit table entry of 16 bytes); an entry
+/// of the JIT's per-flit and per-output-cell tables; a device cell of the stage-by-stage executor
+/// (runtime/device/device_image.h: 32-bit container + state byte + presence byte); the --verify
+/// oracle's double per output element.
+inline constexpr std::uint64_t kStreamPositionBytes = 17;
+inline constexpr std::uint64_t kJitTableEntryBytes = 9;
+inline constexpr std::uint64_t kDeviceCellBytes = 6;
 inline constexpr std::uint64_t kOracleElementBytes = 8;
-/// Evaluating a layout cell by cell (runtime::layout_cells: a 64-bit logical offset and a
-/// CellState per cell), which finding a tile kernel's input extent needs (run_input_axes.h).
-inline constexpr std::uint64_t kLayoutCellBytes = 9;
 
 /// One tensor the run will hold in memory.
 struct FootprintItem {
@@ -49,23 +49,25 @@ struct RunFootprint {
   std::uint64_t total_bytes = 0; // saturated sum
 };
 
-/// What running `ops` of `kernel` will allocate: every input's logical tensor and device image,
-/// the stored TRF image of an in-kernel `.to_trf()`, the output image and logical output, and
-/// with `verify` the other engine's output image, the oracle's float64 output and its views of
-/// the inputs. Image sizes come from the types' mappings (runtime/layout layout_plan); random
-/// inputs of a tile kernel cover the tile only (run_input_axes.h; unless `inputs_given`: given
-/// contents are whole tensors), which evaluates layouts of at most max_bytes / kLayoutCellBytes
-/// cells, so nothing larger than the budget is allocated. E-RUN-003 when a layout's size overflows.
+/// What running `ops` of `kernel` will allocate: every input's logical tensor (its tile, or the
+/// whole tensor when `inputs_given`), the logical output, the address streams of every view the
+/// run reads or writes and the JIT's tables; with `verify` the other engine's output, the
+/// oracle's float64 output and its views of the inputs. A run of part of a chain (the
+/// stage-by-stage executor) holds device images instead: of each input, each collected stream,
+/// the stored TRF and the output. Everything comes from the types' mappings; finding the tiles
+/// evaluates view dimensions of at most max_bytes / kStreamPositionBytes positions, so nothing
+/// larger than the budget is allocated. E-RUN-003 when a size overflows.
 Result<RunFootprint> run_footprint(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                   const RunOperands& ops, bool verify, bool inputs_given = false,
+                                   const ir::seq::RunOperands& ops, bool verify,
+                                   bool inputs_given = false,
                                    std::uint64_t max_bytes = kDefaultMaxRunBytes);
 
 /// run_footprint(), then the limit: the footprint when total_bytes <= max_bytes, else one
 /// E-LIMIT-002 diagnostic naming the total, the limit and the largest tensor (pointing at its
 /// parameter), with one note per tensor.
 Result<RunFootprint> check_run_size(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                    const RunOperands& ops, bool verify, std::uint64_t max_bytes,
-                                    bool inputs_given = false);
+                                    const ir::seq::RunOperands& ops, bool verify,
+                                    std::uint64_t max_bytes, bool inputs_given = false);
 
 /// `--max-bytes` values: a natural number of bytes with an optional binary suffix
 /// (`K`/`KiB`, `M`/`MiB`, `G`/`GiB`, `T`/`TiB`; case-insensitive; `B` alone = bytes), e.g.

@@ -1,7 +1,7 @@
 #include "harness/cli/run_save_inputs.h"
 
 #include "harness/cli/output_file.h"
-#include "harness/cli/run_input_axes.h"
+#include "harness/run/run_inputs.h"
 #include "runtime/npy/npy.h"
 #include "runtime/npy/npy_convert.h"
 
@@ -12,7 +12,7 @@
 namespace tujit::cli {
 
 Result<std::vector<SavedInput>> save_run_inputs(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                                const RunOperands& ops, RunRequest& req,
+                                                const run::RunOperands& ops, run::RunRequest& req,
                                                 const std::string& dir, bool overwrite) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -20,17 +20,21 @@ Result<std::vector<SavedInput>> save_run_inputs(const ir::SpecFile& file, const 
   if (!fs::is_directory(dir))
     return make_error("E-IO-002", fmt::format("--save-inputs: cannot use '{}' as a directory{}",
                                               dir, ec ? ": " + ec.message() : std::string()));
-  const auto axes = run_input_axes(file, kernel, ops);
+  auto tiles = ir::seq::input_tiles(file, kernel, ops);
+  if (!tiles) return std::move(tiles).take_diagnostics();
+  auto inputs = run::make_inputs(file, ops, req, *tiles);
+  if (!inputs) return std::move(inputs).take_diagnostics();
   std::vector<SavedInput> saved;
   for (const ir::KernelParam* p : ops.inputs()) {
-    auto contents = run_input(*p, axes, req);
-    if (!contents) return std::move(contents).take_diagnostics();
-    SavedInput s{p->name, (fs::path(dir) / (p->name + ".npy")).string(), contents->shape()};
-    const auto bytes = runtime::serialize_npy(runtime::npy_from_tensor(*contents));
+    if (p == nullptr || !p->tensor) continue;
+    const runtime::LogicalTensor& contents = *inputs->tensors.at(p->name);
+    SavedInput s{p->name, (fs::path(dir) / (p->name + ".npy")).string(), contents.shape()};
+    const auto bytes = runtime::serialize_npy(runtime::npy_from_tensor(contents));
     if (auto d = write_output_file(s.path, bytes, overwrite)) return *d;
-    req.given[p->name] = std::move(*contents);
     saved.push_back(std::move(s));
   }
+  // The run reads exactly what was saved: the generated inputs become given ones.
+  for (auto& [name, t] : inputs->generated) req.given[name] = std::move(t);
   return saved;
 }
 

@@ -2,8 +2,7 @@
 // be reproduced from outside tujit (numpy, the reference) or with `tujit run --input`.
 #pragma once
 
-#include "harness/cli/run_kernel.h"
-#include "harness/cli/run_operands.h"
+#include "harness/run/run_request.h"
 #include "ir/lang/kernel.h"
 
 #include <string>
@@ -17,12 +16,12 @@ struct SavedInput {
   std::vector<std::uint64_t> shape;
 };
 
-/// Makes each input's contents as the run would (run_input: given, or seeded random over the
-/// tile the kernel reads), puts them into `req.given` so the run reads exactly these, and writes
-/// each to DIR/NAME.npy. DIR is created when missing; an existing file is E-IO-002 unless
+/// Makes each input's contents as the run would (run::make_inputs: given, or seeded random over
+/// the tile the kernel reads), puts them into `req.given` so the run reads exactly these, and
+/// writes each to DIR/NAME.npy. DIR is created when missing; an existing file is E-IO-002 unless
 /// `overwrite`, a DIR that is not a directory E-IO-002.
 Result<std::vector<SavedInput>> save_run_inputs(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                                const RunOperands& ops, RunRequest& req,
+                                                const run::RunOperands& ops, run::RunRequest& req,
                                                 const std::string& dir, bool overwrite);
 
 } // namespace tujit::cli

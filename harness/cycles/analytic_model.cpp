@@ -1,5 +1,5 @@
 // The analytic cycle model: a closed form over the loop nest's sizes and strides
-// (docs/cycle-model.md §2; contraction.md §10). Nothing here walks the cycles.
+// (docs/cycle-model.md §2; docs/contraction.md §10). Nothing here walks the cycles.
 #include "harness/cycles/cycle_model.h"
 #include "harness/cycles/model_params.h"
 
@@ -251,7 +251,7 @@ AnalyticCycles analytic_cycles(const ContractionProgram& p, const CycleOptions& 
   if (a.fetch_reads > n_mac) a.bottleneck = Stage::Fetch;
   if (n_out > std::max(a.fetch_reads, n_mac)) a.bottleneck = Stage::ContractLane;
 
-  // Utilisation (contraction.md §10).
+  // Utilisation (docs/contraction.md §10).
   const double lanes = static_cast<double>(detail::live_lanes(p)) / detail::kTu.lanes;
   const double pack = static_cast<double>(p.pack_size) / detail::kTu.max_pack_size;
   const double cells = static_cast<double>(detail::live_op_cells(p)) / static_cast<double>(p.op);

@@ -1,5 +1,5 @@
 // The cycle model of one contraction chain (contract_outer … contract_lane) on one slice
-// (spec/contraction.md §10, datapath.md §11.5; assumptions and sources: docs/cycle-model.md).
+// (docs/contraction.md §10, docs/datapath.md §11.5; assumptions and sources: docs/cycle-model.md).
 // Every slice runs the same program in lock-step (§3: slices compute independently on identical
 // loop nests), so one slice's cycles are the chain's cycles.
 //
@@ -21,9 +21,9 @@
 
 namespace tujit::cycles {
 
-/// The pipeline stages the models count (contraction.md §3 stage names; `fetch` is the stream's
-/// flit supply into the Stream Adapter, one DM read per busy cycle (docs/cycle-model.md M13),
-/// `trf_read` the TRF Sequencer, `trf_store` a concurrent store into the other TRF half).
+/// The pipeline stages the models count (docs/contraction.md §3 stage names; `fetch` is the
+/// stream's flit supply into the Stream Adapter, one DM read per busy cycle (docs/cycle-model.md
+/// M13), `trf_read` the TRF Sequencer, `trf_store` a concurrent store into the other TRF half).
 enum class Stage : std::uint8_t {
   Fetch,
   TrfRead,
@@ -38,12 +38,13 @@ std::string_view stage_name(Stage s);
 
 /// What the program alone does not say about the kernel around the chain.
 struct CycleOptions {
-  /// Double buffering (register-files.md, contraction.md §4.1): the kernel stores its TRF operand,
-  /// so the next operand of the same shape is stored into the other half while this chain reads.
+  /// Double buffering (furiosa-opt docs/src/computing-tensors/register-files.md,
+  /// docs/contraction.md §4.1): the kernel stores its TRF operand, so the next operand of the same
+  /// shape is stored into the other half while this chain reads.
   bool concurrent_store = false;
   /// Cycles the stream's first flit spends in the Fetch Adapter (a cast / zero-point subtraction).
   std::uint32_t fetch_adapter_latency = 0;
-  /// The stream's DM fetch when the kernel fetches it (datapath.md §5): the Fetch Engine reads
+  /// The stream's DM fetch when the kernel fetches it (docs/datapath.md §5): the Fetch Engine reads
   /// `fetch_read_size` elements per cycle, `fetch_reads_per_packet` reads per fetched packet, and
   /// Collect turns a fetched packet into `fetch_flits_per_packet` stream flits. Read size 0: no
   /// fetch feeds the stream (a CollectTensor input). The stream then arrives at one flit per cycle,
@@ -59,7 +60,7 @@ struct CycleOptions {
 /// feeding the stream (ir::seq::FetchProgram, consumer Stream) → its read size and rate.
 CycleOptions cycle_options_for(const ir::Kernel& kernel);
 
-/// Closed form (contraction.md §10 [PROP], refined in docs/cycle-model.md §2).
+/// Closed form (docs/contraction.md §10 [PROP], refined in docs/cycle-model.md §2).
 struct AnalyticCycles {
   /// Steady-state cycles each stage needs (its busy cycles), indexed by Stage.
   std::array<std::uint64_t, kStageCount> stage_cycles{};
@@ -78,7 +79,7 @@ struct AnalyticCycles {
   std::uint64_t first_output = 0;      // cycle the first output flit can leave
   std::uint64_t drain = 0;             // output flits sent after the last packet's accumulation
   std::uint64_t total = 0;             // cycles from the first fetch to the last output flit
-  // Utilisation (contraction.md §10): per MAC cycle, and over the whole run.
+  // Utilisation (docs/contraction.md §10): per MAC cycle, and over the whole run.
   double mac_utilization = 0;         // (|Lane|/8)·(PackSize/2)·live(OP)·live(OT)
   double mac_utilization_overall = 0; // present products / (total · 8 lanes · 64 B of MACs)
   double output_bus_utilization = 0;  // live output elements / (flits · 8)

@@ -56,18 +56,19 @@ CycleOptions cycle_options_for(const ir::Kernel& kernel) {
   if (outer == nullptr) return o;
   for (const auto& s : kernel.stages) {
     // A to_trf that makes the chain's TRF operand: the kernel refills the TRF, so in steady state
-    // the next operand is stored into the other half while this one is read (register-files.md
-    // "Double Buffering").
-    // Only an operand that fits a half can be double-buffered (contraction.md §4.2 [PROP]: a
-    // larger one takes the Full region, and its store must finish before the chain reads it).
+    // the next operand is stored into the other half while this one is read (furiosa-opt
+    // docs/src/computing-tensors/register-files.md "Double Buffering"). Only an operand that fits a
+    // half can be double-buffered (docs/contraction.md §4.2 [PROP]: a larger one takes the Full
+    // region, and its store must finish before the chain reads it).
     if (s.op == ir::StageOp::ToTrf && !outer->trf_name.empty() && s.bound_to == outer->trf_name)
       o.concurrent_store = trf_operand_bytes(*outer->trf) * 2 <= target::kRngd.trf_capacity_bytes;
-    // A cast in the stream's Fetch Adapter (fetch-adapter.md: +1–2 cycles latency).
+    // A cast in the stream's Fetch Adapter (furiosa-opt
+    // docs/src/computing-tensors/fetch-adapter.md: +1–2 cycles latency).
     if (s.chain == outer->chain &&
         (s.op == ir::StageOp::FetchCast || s.op == ir::StageOp::FetchZeroPointSub))
       o.fetch_adapter_latency = target::kRngd.fetch_adapter_cast_latency;
   }
-  // The fetch that feeds the stream (datapath.md §5, §8): the Fetch Engine reads read_size
+  // The fetch that feeds the stream (docs/datapath.md §5, §8): the Fetch Engine reads read_size
   // elements per cycle, reads_per_packet reads per packet, and Collect makes flits_per_packet
   // flits of it. A kernel whose fetches do not lower keeps the one-flit-per-cycle stream (the
   // verifiers report why).

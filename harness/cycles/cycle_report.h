@@ -1,4 +1,4 @@
-// Reports of the cycle models (spec/cli.md `tujit cycles`): the JSON document, a text table for
+// Reports of the cycle models (docs/cli.md `tujit cycles`): the JSON document, a text table for
 // people, and the summary `tujit explain` and `tujit run --json` embed.
 #pragma once
 

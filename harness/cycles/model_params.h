@@ -15,7 +15,8 @@ namespace tujit::cycles::detail {
 
 inline constexpr const target::TensorUnitDescription& kTu = target::kRngd;
 
-/// Packet Reducer latency by the stream's wire width (packet-reducer.md: 7 i4, 6 i8/f8, 5 bf16).
+/// Packet Reducer latency by the stream's wire width (furiosa-opt
+/// docs/src/computing-tensors/contraction-engine/packet-reducer.md: 7 i4, 6 i8/f8, 5 bf16).
 inline std::uint64_t tree_latency(const ir::seq::ContractionProgram& p) {
   switch (ir::wire_bits(p.stream_type)) {
   case 4:
@@ -27,7 +28,7 @@ inline std::uint64_t tree_latency(const ir::seq::ContractionProgram& p) {
   }
 }
 
-/// Slots the Time Reducer buffer holds (contraction.md §7): Interleaved 1024 / (8·|P2|),
+/// Slots the Time Reducer buffer holds (docs/contraction.md §7): Interleaved 1024 / (8·|P2|),
 /// Sequential 1024 / (|Lane|·32).
 inline std::uint64_t slot_capacity(const ir::seq::ContractionProgram& p) {
   const std::uint64_t per_slot = p.mode == ir::LaneMode::Interleaved
@@ -43,9 +44,9 @@ inline std::uint64_t flits_per_slot(const ir::seq::ContractionProgram& p) {
 }
 
 /// The stream fetch's rate in lowest terms: `reads` DM reads (one per cycle) deliver `flits` stream
-/// flits (datapath.md §5: cycles = |Time|·reads_per_packet). 1:1 when no fetch feeds the stream or
-/// a packet's reads are no more than its flits: the Stream Adapter takes one flit per cycle
-/// (docs/cycle-model.md M13).
+/// flits (docs/datapath.md §5: cycles = |Time|·reads_per_packet). 1:1 when no fetch feeds the
+/// stream or a packet's reads are no more than its flits: the Stream Adapter takes one flit per
+/// cycle (docs/cycle-model.md M13).
 struct FetchRate {
   std::uint64_t reads = 1, flits = 1;
 };
@@ -62,8 +63,8 @@ inline std::uint64_t reads_for_flits(const FetchRate& r, std::uint64_t k) {
   return (k * r.reads + r.flits - 1) / r.flits;
 }
 
-/// TRF read geometry (contraction.md §4.1 [MODEL] layout): byte offset of element a in its lane,
-/// a cache line = one 32 B bank word (narrow) or one 64 B row over both banks (wide).
+/// TRF read geometry (docs/contraction.md §4.1 [MODEL] layout): byte offset of element a in its
+/// lane, a cache line = one 32 B bank word (narrow) or one 64 B row over both banks (wide).
 inline std::uint64_t trf_byte(const ir::seq::ContractionProgram& p, std::uint64_t element) {
   return element * ir::wire_bits(p.trf_type) / kTu.bits_per_byte;
 }
@@ -100,7 +101,7 @@ inline std::uint64_t live_op_cells(const ir::seq::ContractionProgram& p) {
   return static_cast<std::uint64_t>(std::count(p.cell_live.begin(), p.cell_live.end(), 1));
 }
 
-/// Multipliers per lane: one 64 B packet of the stream type (contraction.md §1).
+/// Multipliers per lane: one 64 B packet of the stream type (docs/contraction.md §1).
 inline std::uint64_t multipliers_per_lane(const ir::seq::ContractionProgram& p) {
   return std::uint64_t{kTu.contraction_packet_bytes} * kTu.bits_per_byte /
          ir::wire_bits(p.stream_type);

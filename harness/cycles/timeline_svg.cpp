@@ -112,8 +112,8 @@ TimelinePlot timeline_plot(const CycleReport& r, const std::string& kernel,
   return plot;
 }
 
-Result<bool> write_timeline_svg(const CycleReport& r, const std::string& kernel,
-                                const std::string& path) {
+Status write_timeline_svg(const CycleReport& r, const std::string& kernel,
+                          const std::string& path) {
   plot::GnuplotJob job;
   job.data_files["timeline.dat"] = timeline_plot(r, kernel, "", "").data;
   job.script = [&](const std::string& dir, const std::string& svg) {

@@ -22,7 +22,7 @@ TimelinePlot timeline_plot(const CycleReport& report, const std::string& kernel,
 /// Draws the timeline into `path`: gnuplot writes a temporary file next to it, renamed into place
 /// when complete. gnuplot is taken from $TUJIT_GNUPLOT, else from $PATH. E-CYCLES-002 when it is
 /// missing or fails, E-IO-002 when `path` cannot be written.
-Result<bool> write_timeline_svg(const CycleReport& report, const std::string& kernel,
-                                const std::string& path);
+Status write_timeline_svg(const CycleReport& report, const std::string& kernel,
+                          const std::string& path);
 
 } // namespace tujit::cycles

@@ -191,8 +191,8 @@ void Tracer::step_mac() {
     return;
   }
   // The sequencers walk every position of OT, padding included: a padding packet cycle costs its
-  // cycle, but its products are masked and it accumulates into no slot (contraction.md §9.4; the
-  // IR's slot stream is defined on live cycles only).
+  // cycle, but its products are masked and it accumulates into no slot (docs/contraction.md §9.4;
+  // the IR's slot stream is defined on live cycles only).
   const bool live = p_.is_cycle_live(t);
   const bool slotted = live && a.slot < p_.t2;
   if (slotted && !allocated_[a.slot]) {
@@ -237,8 +237,8 @@ void Tracer::step_store() {
     if (store_written_[f]) continue;
     ++candidates;
     // A wide read's miss holds both banks. A narrow read holds one bank, and the banks alternate
-    // (register-files.md): the store goes to the other bank, so it never waits; the trace counts
-    // the cycles that alternation resolved.
+    // (furiosa-opt docs/src/computing-tensors/register-files.md): the store goes to the other bank,
+    // so it never waits; the trace counts the cycles that alternation resolved.
     if (bank_held_[bank_of(f)]) {
       if (p_.wide_read) continue;
       if (candidates == 1) ++out_.trf_bank_alternations;

@@ -69,9 +69,9 @@ std::string gp_string(const std::string& s) {
   return q + "\"";
 }
 
-Result<bool> write_gnuplot_svg(const GnuplotJob& job, const std::string& path, bool overwrite,
-                               const std::string& error_code, const std::string& option,
-                               const std::string& stage) {
+Status write_gnuplot_svg(const GnuplotJob& job, const std::string& path, bool overwrite,
+                         const std::string& error_code, const std::string& option,
+                         const std::string& stage) {
   const auto fail = [&](std::string message, std::vector<std::string> notes = {}) {
     Diagnostic d = make_error(error_code, std::move(message), std::nullopt, std::move(notes));
     d.stage = stage;
@@ -132,7 +132,7 @@ Result<bool> write_gnuplot_svg(const GnuplotJob& job, const std::string& path, b
     return make_error("E-IO-002", fmt::format("cannot write '{}': {}", path, ec.message()));
   }
   cleanup();
-  return true;
+  return {};
 }
 
 } // namespace tujit::plot

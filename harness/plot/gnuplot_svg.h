@@ -30,8 +30,8 @@ struct GnuplotJob {
 /// Draws `job` into `path`. Refuses an existing `path` unless `overwrite` (E-IO-002).
 /// `error_code` (e.g. "E-BENCH-008") with `stage` when gnuplot is missing or fails, naming
 /// `option`.
-Result<bool> write_gnuplot_svg(const GnuplotJob& job, const std::string& path, bool overwrite,
-                               const std::string& error_code, const std::string& option,
-                               const std::string& stage);
+Status write_gnuplot_svg(const GnuplotJob& job, const std::string& path, bool overwrite,
+                         const std::string& error_code, const std::string& option,
+                         const std::string& stage);
 
 } // namespace tujit::plot

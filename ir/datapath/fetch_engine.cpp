@@ -41,7 +41,7 @@ std::optional<std::uint64_t> fetch_read_size(std::uint64_t max_access_size, Scal
   const std::uint32_t bits = wire_bits(dtype);
   if (bits == 0 || max_access_size == 0) return std::nullopt;
   if (context == FetchContext::Sub) {
-    // datapath.md §5: the sub-context fetch reads a fixed 8 B.
+    // docs/datapath.md §5: the sub-context fetch reads a fixed 8 B.
     const std::uint64_t elements =
         std::uint64_t{kRngd.sub_context_read_bytes} * kRngd.bits_per_byte / bits;
     if (elements == 0 || max_access_size % elements != 0) return std::nullopt;
@@ -74,8 +74,9 @@ Result<FetchDerived> check_fetch(const SequencerDerivation& seq, ScalarType dtyp
                     c.to_string(), c.contiguous_run, c.packet_size, c.contiguous_run,
                     c.max_access_size, bytes_text(c.max_access_size, bits)),
         context == FetchContext::Sub
-            ? "the sub-context fetch reads exactly 8 B per access (datapath.md §5)"
-            : "one access moves 1, 2, 4, 8, 16 or 32 bytes of adjacent elements (datapath.md §4 "
+            ? "the sub-context fetch reads exactly 8 B per access (docs/datapath.md §5)"
+            : "one access moves 1, 2, 4, 8, 16 or 32 bytes of adjacent elements (docs/datapath.md "
+              "§4 "
               "'Constraints', applied to the access as §12.2 decides)",
         "fix: make the packet's innermost piece contiguous in memory (the same axis order as "
         "the buffer), or widen it"};
@@ -109,7 +110,7 @@ Result<FetchDerived> check_fetch(const SequencerDerivation& seq, ScalarType dtyp
                     seq.live_footprint - seq.buffer_size, c.to_string(), seq.live_footprint - 1,
                     seq.buffer_size),
         {"only a stream's top padding may read past the buffer (its values are arbitrary); "
-         "every live stream position must read a cell of the buffer (docs/sequencer.md)",
+         "every live stream position must read a cell of the buffer (docs/datapath.md §4.2)",
          fmt::format("fix: make the DM tensor cover offset {} (an outer `# {}` on its mapping), "
                      "or read fewer live positions",
                      seq.live_footprint - 1, seq.live_footprint)});
@@ -144,12 +145,13 @@ Result<FetchDerived> verify_fetch(const FetchInput& in) {
   auto out = check_fetch(*seq, in.dtype, in.context, in.cast_to);
   if (!out) return out;
   if (auto q = bottom_read(in.buf, seq->config))
-    return seq_error(kReadsBottomPadding,
-                     fmt::format("the fetch reads buffer position {}, which `{}` declares bottom "
-                                 "padding (`#{{!}}`): such cells are never touched",
-                                 *q, in.buf.to_string()),
-                     {"fix: read only the live part of the buffer, or declare its padding top "
-                      "(`#`, readable) or zero (`#{0}`) (mapping.md §2, datapath.md §3)"});
+    return seq_error(
+        kReadsBottomPadding,
+        fmt::format("the fetch reads buffer position {}, which `{}` declares bottom "
+                    "padding (`#{{!}}`): such cells are never touched",
+                    *q, in.buf.to_string()),
+        {"fix: read only the live part of the buffer, or declare its padding top "
+         "(`#`, readable) or zero (`#{0}`) (docs/mapping.md §2, docs/datapath.md §3)"});
   return out;
 }
 

@@ -1,9 +1,9 @@
-// The Fetch Engine's sequencer (spec/datapath.md §5): per slice, read DM by the sequencer of §4
+// The Fetch Engine's sequencer (docs/datapath.md §5): per slice, read DM by the sequencer of §4
 // with Buf = the input `Time ⊗ Packet` and stream = (OutTime, OutPacket); derive read_size
 // (elements per DM read), reads per packet and cycles; refuse a configuration that has no legal
 // access size or that would feed live data from past its buffer. Padded stream positions may
-// over-read past the buffer's end (docs/sequencer.md): the simulators make those cells poison and
-// never read memory outside the buffer for them.
+// over-read past the buffer's end (docs/datapath.md §4.2): the simulators make those cells poison
+// and never read memory outside the buffer for them.
 #pragma once
 
 #include "ir/datapath/sequencer_derive.h"
@@ -17,7 +17,7 @@
 
 namespace tujit::ir::datapath {
 
-/// datapath.md §2 execution contexts: the main-context fetch reads up to 32 B per access; the
+/// docs/datapath.md §2 execution contexts: the main-context fetch reads up to 32 B per access; the
 /// sub-context fetch always reads 8 B.
 enum class FetchContext : std::uint8_t { Main, Sub };
 

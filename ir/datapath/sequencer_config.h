@@ -1,4 +1,4 @@
-// The sequencer loop model shared by Fetch, Commit, DMA and the TRF read path (spec/datapath.md
+// The sequencer loop model shared by Fetch, Commit, DMA and the TRF read path (docs/datapath.md
 // §4): a configuration `[n₀:s₀, n₁:s₁, …] : p` (index 0 outermost, strides in elements, p =
 // elements per packet) executed as nested loops, the address of iteration (i₀,…,i_k) being
 // `Σ iⱼ·sⱼ`. This file holds the value type and the pure arithmetic on it (merging, contiguous
@@ -64,7 +64,7 @@ void for_each_offset(const SequencerConfig& c, F&& f) {
   }
 }
 
-/// datapath.md §4 "Access size": the innermost entry's size, multiplied outward by each next
+/// docs/datapath.md §4 "Access size": the innermost entry's size, multiplied outward by each next
 /// entry while `s_outer == n_inner·s_inner` holds (stop at the first failure). An innermost
 /// entry that is neither contiguous (stride 1) nor a broadcast (stride 0) has a run of one
 /// element: its elements are not adjacent (the book's formula silently assumes the innermost
@@ -75,7 +75,7 @@ std::uint64_t contiguous_run(const std::vector<SeqEntry>& entries);
 /// gcd(packet_size, contiguous_run(entries)).
 std::uint64_t max_access_size(const std::vector<SeqEntry>& entries, std::uint64_t packet_size);
 
-/// datapath.md §4: adjacent `(n1:s1)` (outer), `(n2:s2)` (inner) with `s1 == n2·s2` become
+/// docs/datapath.md §4: adjacent `(n1:s1)` (outer), `(n2:s2)` (inner) with `s1 == n2·s2` become
 /// `(n1·n2 : s2)`; repeated until no pair merges. A merge whose size would exceed `max_size` is
 /// skipped (merging is only a means to fit the entry table; it must not break the size limit).
 /// The address stream is unchanged.

@@ -82,9 +82,9 @@ void merge_linear(std::vector<Seg>& segs) {
 
 /// A Pad or a top-level `# t` / `= t` sets the term's block to `total` positions. The block's
 /// outermost loop absorbs the change when the loops inside it tile `total` (a read over the
-/// extra positions is a Top over-read, a write drops them: docs/sequencer.md); otherwise the block
-/// must first be one linear run. False when neither works. A slice (`= t`, fewer positions) also
-/// lowers the largest live digit.
+/// extra positions is a Top over-read, a write drops them: docs/datapath.md §4.2); otherwise the
+/// block must first be one linear run. False when neither works. A slice (`= t`, fewer positions)
+/// also lowers the largest live digit.
 bool extend_block(std::vector<Seg>& segs, std::uint64_t total) {
   if (segs.empty()) {
     // Pure padding (`1 # 4`): every position is don't-care; re-read the base address.
@@ -120,7 +120,7 @@ std::string buffer_digits_of(const FactorList& b0, const std::string& x) {
 }
 
 /// An unmatched stream digit: the axis of Buf it collides with, or none when the digit's values
-/// are disjoint from everything Buf holds of its axes (then it is a broadcast: datapath.md §4,
+/// are disjoint from everything Buf holds of its axes (then it is a broadcast: docs/datapath.md §4,
 /// "a fragment such as `N / 512` that Buf does not carry").
 std::optional<std::string> colliding_axis(const Factor& f, const Walk& w) {
   std::vector<std::string> ids;
@@ -154,7 +154,7 @@ Diagnostic collision_error(const Mapping& term, const Factor& f, const std::stri
                                  "stream term already read from the buffer `{}`",
                                  term.to_string(), digit_text(f), axis, w.buf.to_string()),
                      {"each buffer digit is consumed by one stream term: after a term is read its "
-                      "fragment becomes a placeholder `1 # extent` (datapath.md §4)",
+                      "fragment becomes a placeholder `1 # extent` (docs/datapath.md §4)",
                       fmt::format("buffer digits of {}: {}", axis, buffer_digits_of(w.b0, axis))});
   return seq_error(
       kIncompatibleDecomposition,
@@ -165,7 +165,7 @@ Diagnostic collision_error(const Mapping& term, const Factor& f, const std::stri
       {"an axis named by both the buffer and the stream must be split compatibly: the stream's "
        "pieces must be unions of pieces of a common refinement of both splits (buffer `A % 5, "
        "A / 5` cannot be read as `A % 3, A / 3`: 5 and 3 have no common refinement; "
-       "datapath.md §4)",
+       "docs/datapath.md §4)",
        fmt::format("buffer digits of {}: {}", axis, buffer_digits_of(w.b0, axis))});
 }
 
@@ -177,7 +177,7 @@ Diagnostic padding_error(const Mapping& term, PaddingKind kind) {
                                term.to_string(), to_string(kind)),
                    {"reads may over-read top padding (arbitrary values); zero padding `#{0}` "
                     "and bottom padding `#{!}` make promises a fetch cannot keep "
-                    "(datapath.md §3 'Padding kinds')",
+                    "(docs/datapath.md §3 'Padding kinds')",
                     "fix: write `#` (top) in the stream, or fill the padding in memory and read "
                     "it as part of the buffer"});
 }
@@ -189,7 +189,7 @@ Diagnostic slice_write_error(const Mapping& term, const Walk& w) {
                                term.to_string(), w.buf.to_string()),
                    {"a write covers every live buffer cell from exactly one stream position; its "
                     "padded positions are dropped, but a slice (`= n`) leaves cells unwritten "
-                    "(docs/sequencer.md)",
+                    "(docs/datapath.md §4.2)",
                     "fix: write the whole fragment, or slice the buffer view instead"});
 }
 
@@ -206,14 +206,14 @@ Diagnostic not_one_loop_error(const Mapping& term, const std::vector<Seg>& segs,
        "the buffer `" +
            w.buf.to_string() +
            "` as a linear run, or its inner loops must tile n "
-           "(docs/sequencer.md)",
+           "(docs/datapath.md §4.2)",
        "fix: pad or slice a single axis piece (`B # 16`), or list the group's axes in their "
        "memory order"});
 }
 
 Result<TermOutcome> derive_term(const Mapping& term, const FactorList& cur, const Walk& w) {
   // The fragment is the term without its outer `# t` / `= r`: `A % 4 = 3` reads fragment `A % 4`
-  // with 3 iterations, `C # 16` reads `C` over 16 positions (datapath.md §4).
+  // with 3 iterations, `C # 16` reads `C` over 16 positions (docs/datapath.md §4).
   std::vector<Mapping> wrappers;
   Mapping x = term;
   while (x.kind() == Mapping::Kind::Padding || x.kind() == Mapping::Kind::Resize) {
@@ -272,7 +272,7 @@ Result<TermOutcome> derive_term(const Mapping& term, const FactorList& cur, cons
                                  "broadcast (several stream positions would write one cell)",
                                  term.to_string(), w.buf.to_string()),
                      {"every buffer cell is written from exactly one stream position "
-                      "(datapath.md §4)"});
+                      "(docs/datapath.md §4)"});
   out.buf_after = div.dividend.relaxed_residue;
   return out;
 }
@@ -317,7 +317,7 @@ Result<SequencerDerivation> derive_sequencer(const Mapping& buf, const Mapping& 
       step.padded = r->padded;
       live_max += r->live_max_offset;
       d.live_positions *= r->live_positions;
-      // One entry per term where the fragment is linear in Buf (datapath.md §4 "emit
+      // One entry per term where the fragment is linear in Buf (docs/datapath.md §4 "emit
       // (size(t) : stride)"); a fragment Buf holds in pieces keeps one entry per piece.
       std::vector<SeqEntry> outer_first;
       for (auto it = r->segs.rbegin(); it != r->segs.rend(); ++it) outer_first.push_back(it->e);
@@ -341,7 +341,7 @@ Result<SequencerDerivation> derive_sequencer(const Mapping& buf, const Mapping& 
                                      "dropped, so the promised zeros would not be there",
                                      buf.to_string()),
                          {"a write fills every live cell and every zero-padding cell of its "
-                          "buffer (docs/sequencer.md)",
+                          "buffer (docs/datapath.md §4.2)",
                           "fix: declare the buffer's padding top (`#`), or fill it separately"});
       if (!f.is_term()) continue;
       return seq_error(kUnwrittenCells,
@@ -349,7 +349,7 @@ Result<SequencerDerivation> derive_sequencer(const Mapping& buf, const Mapping& 
                                    "`{}` are never written",
                                    buf.to_string(), render_text(cur)),
                        {"a write covers every buffer cell from exactly one stream position "
-                        "(datapath.md §4)"});
+                        "(docs/datapath.md §4)"});
     }
   }
 
@@ -365,7 +365,7 @@ Result<SequencerDerivation> derive_sequencer(const Mapping& buf, const Mapping& 
                     "merging contiguous ones, but the table holds {}",
                     buf.to_string(), entries.size(), kRngd.sequencer_entries),
         {fmt::format("loops (outermost first): {}", entries_text(entries)),
-         "adjacent loops (n1:s1), (n2:s2) merge only when s1 == n2·s2 (datapath.md §4)",
+         "adjacent loops (n1:s1), (n2:s2) merge only when s1 == n2·s2 (docs/datapath.md §4)",
          "fix: keep axis pieces that are adjacent in memory adjacent (and in order) in the "
          "stream, or split the transfer into several"});
   for (std::size_t i = 0; i < entries.size(); ++i) {

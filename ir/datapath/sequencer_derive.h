@@ -1,7 +1,7 @@
-// Deriving a sequencer configuration from mappings (spec/datapath.md §4 "Derivation"): the
+// Deriving a sequencer configuration from mappings (docs/datapath.md §4 "Derivation"): the
 // stream `[Time…, Packet…]` is walked term by term, outermost first, against the buffer mapping
 // `Buf`. Each term's axis fragment is carved out of the current `Buf` with the mapping algebra's
-// division (mapping.md §7: the matched digit's dividend stride is the loop stride), and the
+// division (docs/mapping.md §7: the matched digit's dividend stride is the loop stride), and the
 // division's relaxed residue — the fragment replaced by a Top hole over the same positions — is
 // the next `Buf` (the book's placeholder `1 # extent`). A fragment absent from `Buf` is a
 // broadcast (stride 0); a fragment that overlaps `Buf`'s digits without lining up with them is an
@@ -61,7 +61,7 @@ struct SequencerDerivation {
 /// groups, so `[A, B]` is the two terms A and B; `[B, C] # 16` is one term).
 std::vector<Mapping> stream_terms(const Mapping& m);
 
-/// datapath.md §4: the configuration that reads `buf` as the stream (`time`, `packet`) (or
+/// docs/datapath.md §4: the configuration that reads `buf` as the stream (`time`, `packet`) (or
 /// writes the stream into `buf`). Checks the table limits of §4 "Constraints" that do not depend
 /// on the engine: at most 8 entries after merging, every size ≤ 65,536. The engine rules (access
 /// size, the buffer bounds) are the callers' (fetch_engine.h).

@@ -1,4 +1,4 @@
-// Syntax tree of the kernel spec language (spec/kernel-language.md "Grammar"). It keeps only what
+// Syntax tree of the kernel spec language (docs/kernel-language.md §3). It keeps only what
 // can change a kernel's meaning; attributes, `use`, `extern crate`, lifetimes and driver
 // statements are dropped by the parser. Mapping bodies stay as token ranges: they are parsed in
 // sema (ir/lang/sema.cpp), once the axes and aliases they refer to are known.
@@ -109,7 +109,8 @@ struct TypeAlias {
   TypeExpr type;
 };
 
-/// `const NAME: ty = INT;` — usable as `{ NAME }` in mapping number positions (mapping.md D-15).
+/// `const NAME: ty = INT;` — usable as `{ NAME }` in mapping number positions (docs/mapping.md
+/// D-15).
 struct ConstItem {
   std::string name;
   SourceSpan name_span;
@@ -125,7 +126,7 @@ struct FileAst {
   std::vector<std::pair<std::string, SourceSpan>> skipped_refused;
 };
 
-/// The calls tujit recognises but does not simulate (kernel-language.md "Operations"): the
+/// The calls tujit recognises but does not simulate (docs/kernel-language.md §6): the
 /// `vector_*` methods outside the simulated set (vector_args.h), `cast`, `transpose`, `commit*`,
 /// `dma*`, `switch`, and the DMA moves `to_dm` / `to_hbm`.
 bool is_refused_operation(std::string_view method);

@@ -55,7 +55,7 @@ std::string_view stage_name(const Stage& s) {
 
 namespace {
 
-/// kernel-language.md "Diagnostics": several independent errors are reported, up to a limit.
+/// docs/kernel-language.md §8: several independent errors are reported, up to a limit.
 constexpr std::size_t kMaxErrors = 20;
 
 void finish(Diagnostics& ds) {
@@ -187,7 +187,7 @@ SpecAnalysis analyze(SourceBuffer source) {
   if (out.file.kernels.empty() && !has_errors(diags)) {
     Diagnostic d = make_error("E-PARSE-206", "no kernel in this file", SourceSpan{0, 0},
                               {"a kernel is a `fn` with at least one tensor-typed parameter "
-                               "(spec/kernel-language.md)"});
+                               "(docs/kernel-language.md §1)"});
     d.stage = "parse";
     diags.push_back(std::move(d));
   }

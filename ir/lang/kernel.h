@@ -1,6 +1,6 @@
 // The typed kernel: what the front end (ir/lang/) hands to the stage verifiers (ir/verify/),
 // lowering and the CLI. Every stage of every chain in a kernel body, with its input and output
-// tensor types fully resolved (spec/contraction.md §3) and every mapping an ir::Mapping carrying
+// tensor types fully resolved (docs/contraction.md §3) and every mapping an ir::Mapping carrying
 // the source span it came from, so a verifier can point its diagnostic at the right `m![…]`.
 #pragma once
 
@@ -18,7 +18,7 @@
 
 namespace tujit::ir {
 
-/// One call of the typestate chain (kernel-language.md "Operations in a kernel body").
+/// One call of the typestate chain (docs/kernel-language.md §6).
 enum class StageOp : std::uint8_t {
   Fetch,             // BeginTensor .fetch::<Time, Packet>()           -> FetchTensor
   FetchCast,         // FetchTensor .fetch_cast::<D2>()                -> FetchTensor of D2
@@ -32,10 +32,10 @@ enum class StageOp : std::uint8_t {
   ContractLane,      // ContractTimeTensor .contract_lane::<OutTime, OutPacket>(LaneMode::…)
   Vector,     // a Vector Engine call, vector_init … vector_final (Stage::vector says which)
   VrfReshape, // VrfTensor .reshape::<Chip2, Cluster2, Slice2, Element2>() (moves no data)
-  MemRead,    // MemTensor .read::<Time, Packet>() -> StreamTensor (sequencer.md)
+  MemRead,    // MemTensor .read::<Time, Packet>() -> StreamTensor (docs/datapath.md §4.2)
   MemWrite,   // MemTensor .write(stream): the stream written back into the buffer
 };
-/// The method name ("fetch", "contract_outer", …); also the `stage` of spec/cli.md where one
+/// The method name ("fetch", "contract_outer", …); also the `stage` of docs/cli.md where one
 /// exists.
 std::string_view to_string(StageOp op);
 
@@ -128,7 +128,7 @@ struct SpecAnalysis {
   Diagnostics diagnostics;
 };
 
-/// The largest spec file tujit reads (issue 10): far beyond any kernel file, small enough that
+/// The largest spec file tujit reads (E-LIMIT-001): far beyond any kernel file, small enough that
 /// every source offset fits a SourceSpan and a stray multi-gigabyte input is refused at once.
 inline constexpr std::uint64_t kMaxSpecBytes = std::uint64_t{64} << 20;
 

@@ -1,14 +1,14 @@
 #include "ir/lang/parser_impl.h"
 #include "ir/lang/vector_args.h"
 
-// Brackets, skipping, items and fn signatures (spec/kernel-language.md "Grammar": file, item,
+// Brackets, skipping, items and fn signatures (docs/kernel-language.md §3: file, item,
 // axes_decl, type_alias, fn_item, generics, params). Types, expressions and blocks are in
 // parser_syntax.cpp.
 
 namespace tujit::ir::lang {
 
 bool is_refused_operation(std::string_view m) {
-  // kernel-language.md "Operations": Cast, Transpose, Commit and DMA calls, and the Vector Engine
+  // docs/kernel-language.md §6: Cast, Transpose, Commit and DMA calls, and the Vector Engine
   // methods tujit does not simulate (vector_args.h lists the ones it does).
   return (m.starts_with("vector_") && !vector_call_kind(m)) || m == "cast" ||
          m.starts_with("transpose") || m.starts_with("commit") || m.starts_with("dma") ||

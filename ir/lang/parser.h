@@ -1,4 +1,4 @@
-// Parser of the kernel spec language (spec/kernel-language.md "Grammar"): tokens → FileAst.
+// Parser of the kernel spec language (docs/kernel-language.md §3): tokens → FileAst.
 // It never fails as a whole: syntax errors become diagnostics (E-PARSE-2nn, stage "parse", table
 // in docs/errors.md) and parsing resumes at the next `;`, `}` or item.
 #pragma once

@@ -160,6 +160,8 @@ private:
   }
 
   TypeExpr parse_type(int);
+  TypeExpr parse_mapping_type(const Token& m);
+  TypeExpr parse_named_type(const Token& name);
 
   /// Lifetime arguments (`'l,`) carry no meaning for tujit.
   void skip_lifetime_args() {
@@ -185,6 +187,7 @@ private:
   void parse_float_literal(const Token& tk, Expr& e);
 
   Expr parse_primary();
+  Expr parse_path(const Token& first);
 
   // ---- blocks -----------------------------------------------------------------------------
   void parse_block(std::size_t end, FnItem& fn) {

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-// Types, expressions and blocks of the kernel language (spec/kernel-language.md "Grammar": type,
+// Types, expressions and blocks of the kernel language (docs/kernel-language.md §3: type,
 // tensor_type, block, stmt, expr, call, arg).
 
 namespace tujit::ir::lang::detail {
@@ -27,21 +27,7 @@ TypeExpr Parser::parse_type(int) {
     inner.span = join(tk.span, inner.span);
     return inner;
   }
-  if (tk.is_ident("m") && at_punct("!", 1)) {
-    if (!is_opener(peek(2))) {
-      p_ += 2;
-      expected("`[` after `m!`", peek());
-      return ty;
-    }
-    std::size_t open = p_ + 2;
-    std::size_t close = close_of(open);
-    ty.kind = TypeExpr::Kind::Mapping;
-    ty.body.assign(t_.begin() + static_cast<std::ptrdiff_t>(open + 1),
-                   t_.begin() + static_cast<std::ptrdiff_t>(close));
-    ty.span = join(tk.span, tok(close).span);
-    p_ = close + 1;
-    return ty;
-  }
+  if (tk.is_ident("m") && at_punct("!", 1)) return parse_mapping_type(tk);
   if (tk.is_ident("_")) {
     ++p_;
     ty.kind = TypeExpr::Kind::Infer;
@@ -71,6 +57,32 @@ TypeExpr Parser::parse_type(int) {
     expected("a type", tk);
     return ty;
   }
+  return parse_named_type(tk);
+}
+
+// `m![…]`: the body's tokens, parsed later by the mapping parser (docs/mapping.md §1.2).
+TypeExpr Parser::parse_mapping_type(const Token& tk) {
+  TypeExpr ty;
+  ty.span = tk.span;
+  if (!is_opener(peek(2))) {
+    p_ += 2;
+    expected("`[` after `m!`", peek());
+    return ty;
+  }
+  std::size_t open = p_ + 2;
+  std::size_t close = close_of(open);
+  ty.kind = TypeExpr::Kind::Mapping;
+  ty.body.assign(t_.begin() + static_cast<std::ptrdiff_t>(open + 1),
+                 t_.begin() + static_cast<std::ptrdiff_t>(close));
+  ty.span = join(tk.span, tok(close).span);
+  p_ = close + 1;
+  return ty;
+}
+
+// A named type: an alias, a scalar, a generic parameter or a tensor type with its arguments
+// (docs/kernel-language.md §5); `a::b::C` paths keep their last segment.
+TypeExpr Parser::parse_named_type(const Token& tk) {
+  TypeExpr ty;
   ty.kind = TypeExpr::Kind::Name;
   if (at_punct("::", 1) && peek(2).is(TokenKind::Ident) && !at_punct("::", 0)) {
     while (peek().kind == TokenKind::Ident && at_punct("::", 1) && peek(2).kind == TokenKind::Ident)
@@ -332,7 +344,14 @@ Expr Parser::parse_primary() {
     if (!is_closer(tk) && !tk.is_punct(";")) ++p_;
     return e;
   }
-  // A path: `a`, `LaneMode::Interleaved`, `Tensor::zero`, `Vec::<u8>::new`.
+  return parse_path(tk);
+}
+
+// A path: `a`, `LaneMode::Interleaved`, `Tensor::zero`, `Vec::<u8>::new`; a name, a lane mode, or
+// driver code (a macro or function call) the kernel language passes over.
+Expr Parser::parse_path(const Token& tk) {
+  Expr e;
+  e.span = tk.span;
   std::size_t segments = 1;
   std::string first(tk.text);
   ++p_;
@@ -428,7 +447,7 @@ void Parser::parse_stmt(std::size_t end, FnItem& fn) {
       if (tk.text != w) continue;
       error("E-PARSE-205", fmt::format("`{}` is not part of the kernel language", tk.text), tk.span,
             {"a kernel body is a sequence of `let` bindings and method chains "
-             "(spec/kernel-language.md \"Grammar\")"});
+             "(docs/kernel-language.md §3)"});
       skip_stmt(end, &fn.skipped_refused);
       return;
     }

@@ -62,7 +62,7 @@ void Resolver::collect() {
                           axis.name, axis.size, old->size),
               at,
               {"an axis is its name and its size: one name cannot have two sizes in one file "
-               "(spec/mapping.md D-17)"});
+               "(docs/mapping.md D-17)"});
         continue;
       }
       axes_.add(axis);

@@ -1,6 +1,6 @@
-// Name and type resolution for the kernel language: the file's axes (`axes![…]`, mapping.md
+// Name and type resolution for the kernel language: the file's axes (`axes![…]`, docs/mapping.md
 // D-17), type aliases (mapping, scalar and tensor aliases; `{ Alias }` inside mappings), `const`
-// numbers, and TypeExpr → mapping / scalar / tensor type (kernel-language.md "Tensor types").
+// numbers, and TypeExpr → mapping / scalar / tensor type (docs/kernel-language.md §5).
 #pragma once
 
 #include "ir/lang/ast.h"

@@ -223,7 +223,7 @@ private:
       if (top)
         error("E-TYPE-021", "this expression is not part of the kernel language", e.span,
               {"a kernel body is `let` bindings and method chains on tensors "
-               "(spec/kernel-language.md \"Grammar\")"});
+               "(docs/kernel-language.md §3)"});
       else
         v.kind = Value::Kind::Opaque;
       return v;
@@ -257,14 +257,14 @@ private:
     if (call.name.starts_with("vector_") && !vector_call_kind(call.name)) {
       error("E-VE-013", fmt::format("not simulated by tujit: {}", call.name), call.name_span,
             {vector_refusal_reason(call.name),
-             "tujit simulates the Vector Engine methods listed in docs/vector-engine.md"});
+             "tujit simulates the Vector Engine methods listed in docs/vector-engine.md §3"});
       return v;
     }
     if (is_refused_operation(call.name)) {
       error("E-TYPE-009", fmt::format("not simulated by tujit: {}", call.name), call.name_span,
             {"tujit simulates the Tensor Unit's fetch, collect, register-file and contraction "
              "stages and the Vector Engine; Cast, Transpose, Commit, Switch and DMA calls are "
-             "refused (spec/kernel-language.md)"});
+             "refused (docs/kernel-language.md §6.1)"});
       return v;
     }
     if (recv.kind == Value::Kind::Error) return v;
@@ -300,9 +300,9 @@ private:
             call.name_span,
             {"the typestate chain is: begin → fetch → [fetch_cast | fetch_zero_point_sub] → "
              "collect → to_trf | to_vrf | contract_outer → contract_packet → contract_time → "
-             "contract_lane; a Vector Engine pass runs vector_init … vector_final off a collect "
-             "or a contract_lane, and its result may be stored with to_vrf "
-             "(furiosa-opt-std/src/engine/mod.rs \"Pipeline graph\")"});
+             "contract_lane (docs/contraction.md §3); a Vector Engine pass runs vector_init … "
+             "vector_final off a collect or a contract_lane, and its result may be stored with "
+             "to_vrf (docs/vector-engine.md §2)"});
       return v;
     }
     return type_stage(call, *m, recv, expected);
@@ -365,34 +365,8 @@ private:
     Value fail;
     fail.span = call.span;
     const TensorType& in = recv.tensor;
-    const std::size_t n = m.params.size();
-    if (call.has_turbofish && (call.targs.size() < m.min_targs || call.targs.size() > n)) {
-      std::string names;
-      for (const auto& p : m.params) names += (names.empty() ? "" : ", ") + std::string(p.name);
-      error("E-TYPE-011",
-            fmt::format("`{}` takes {} type argument{} ({}), found {}", call.name, n,
-                        n == 1 ? "" : "s", names, call.targs.size()),
-            call.name_span, {"write `_` for an argument tujit should infer"});
-      return fail;
-    }
-    // Resolve the explicit arguments.
-    std::vector<TypeArg> args(n);
-    bool ok = true;
-    for (std::size_t i = 0; i < n && i < call.targs.size(); ++i) {
-      const TypeExpr& t = call.targs[i];
-      if (t.kind == TypeExpr::Kind::Infer) continue;
-      std::string what = fmt::format("`{}` of `{}`", m.params[i].name, call.name);
-      args[i].explicit_ = true;
-      args[i].span = t.span;
-      if (m.params[i].scalar) {
-        args[i].scalar = r_.resolve_scalar(t, what);
-        ok = ok && args[i].scalar.has_value();
-      } else {
-        args[i].mapping = r_.resolve_mapping(t, what);
-        ok = ok && args[i].mapping.has_value();
-      }
-    }
-    if (!ok) return fail;
+    std::vector<TypeArg> args;
+    if (!resolve_type_args(call, m, args)) return fail;
 
     Stage st;
     st.op = m.op;
@@ -413,10 +387,70 @@ private:
       st.vector = type_vector_args(call, *m.vector, in.dtype, diags_);
       if (!st.vector) return fail;
     }
+    if (!infer_type_args(call, m, expected, args)) return fail;
+    for (const auto& a : args) {
+      if (a.mapping) st.type_args.push_back(*a.mapping);
+    }
+    std::optional<TensorType> out = output_type(call, m, in, args, st);
+    if (!out) return fail;
+    // Calls without any argument list besides contract_outer / contract_lane / zero point / the
+    // Vector Engine's (typed above) / a store's context.
+    if (m.op == StageOp::ToVrf && !check_store_context(call, recv.ctx)) return fail;
+    if (m.op != StageOp::ContractOuter && m.op != StageOp::ContractLane &&
+        m.op != StageOp::FetchZeroPointSub && m.op != StageOp::Vector && m.op != StageOp::ToVrf &&
+        !check_no_args(call))
+      return fail;
 
-    // Inference from the expected type (let annotation / declared return) for the last call.
+    st.output = *out;
+    k_.stages.push_back(std::move(st));
+    Value v;
+    v.kind = Value::Kind::Tensor;
+    v.tensor = std::move(*out);
+    v.ctx = recv.ctx;
+    v.span = call.span;
+    v.producer = k_.stages.size() - 1;
+    v.source = recv.source;
+    return v;
+  }
+
+  /// The arity of a turbofish, then its explicit arguments resolved (`_` left to inference).
+  bool resolve_type_args(const Expr& call, const MethodInfo& m, std::vector<TypeArg>& args) {
+    const std::size_t n = m.params.size();
+    if (call.has_turbofish && (call.targs.size() < m.min_targs || call.targs.size() > n)) {
+      std::string names;
+      for (const auto& p : m.params) names += (names.empty() ? "" : ", ") + std::string(p.name);
+      error("E-TYPE-011",
+            fmt::format("`{}` takes {} type argument{} ({}), found {}", call.name, n,
+                        n == 1 ? "" : "s", names, call.targs.size()),
+            call.name_span, {"write `_` for an argument tujit should infer"});
+      return false;
+    }
+    args.assign(n, TypeArg{});
+    bool ok = true;
+    for (std::size_t i = 0; i < n && i < call.targs.size(); ++i) {
+      const TypeExpr& t = call.targs[i];
+      if (t.kind == TypeExpr::Kind::Infer) continue;
+      std::string what = fmt::format("`{}` of `{}`", m.params[i].name, call.name);
+      args[i].explicit_ = true;
+      args[i].span = t.span;
+      if (m.params[i].scalar) {
+        args[i].scalar = r_.resolve_scalar(t, what);
+        ok = ok && args[i].scalar.has_value();
+      } else {
+        args[i].mapping = r_.resolve_mapping(t, what);
+        ok = ok && args[i].mapping.has_value();
+      }
+    }
+    return ok;
+  }
+
+  /// The arguments still missing, from the expected type (a `let` annotation or the declared
+  /// return type) of the last call (docs/kernel-language.md §7); E-TYPE-012 for any left.
+  bool infer_type_args(const Expr& call, const MethodInfo& m, const TensorType* expected,
+                       std::vector<TypeArg>& args) {
     const TensorType* exp = expected && expected->kind == output_kind(m) ? expected : nullptr;
-    for (std::size_t i = 0; i < n; ++i) {
+    bool ok = true;
+    for (std::size_t i = 0; i < args.size(); ++i) {
       if (args[i].mapping || args[i].scalar) continue;
       if (exp) {
         if (m.params[i].scalar) {
@@ -436,18 +470,21 @@ private:
                          call.name)});
       ok = false;
     }
-    if (!ok) return fail;
-    for (const auto& a : args) {
-      if (a.mapping) st.type_args.push_back(*a.mapping);
-    }
+    return ok;
+  }
 
+  /// The tensor a stage produces from its input and type arguments (docs/kernel-language.md §6);
+  /// nullopt when a stage-specific check failed (diagnosed).
+  std::optional<TensorType> output_type(const Expr& call, const MethodInfo& m, const TensorType& in,
+                                        const std::vector<TypeArg>& args, Stage& st) {
+    const StageOp op = m.op;
     TensorType out = in;
     out.kind = output_kind(m);
     out.span = call.span;
     out.slots = {};
     for (Slot s : {Slot::Chip, Slot::Cluster, Slot::Slice})
       if (in.get(s)) out.set(s, *in.get(s));
-    switch (m.op) {
+    switch (op) {
     case StageOp::Fetch:
     case StageOp::Collect:
       out.set(Slot::Time, *args[0].mapping);
@@ -460,7 +497,7 @@ private:
       st.cast_to = out.dtype;
       break;
     case StageOp::FetchZeroPointSub:
-      if (!type_zero_point(call, in, *args[0].scalar, args[0].span, st)) return fail;
+      if (!type_zero_point(call, in, *args[0].scalar, args[0].span, st)) return std::nullopt;
       out.dtype = *args[0].scalar;
       out.dtype_span = args[0].span;
       out.slots = in.slots;
@@ -471,22 +508,7 @@ private:
       out.set(Slot::Element, *args[1].mapping);
       break;
     case StageOp::ToVrf:
-      if (is_staging(in.dtype)) {
-        error("E-TYPE-019",
-              fmt::format("a stream of {} cannot be stored with `to_vrf`", name(in.dtype)),
-              call.name_span,
-              {"zero-point staging types (i5, i9) exist only between the Fetch Adapter and "
-               "contract_outer (spec/contraction.md §2.2)"});
-        return fail;
-      }
-      if (!is_vector_engine_scalar(in.dtype)) {
-        error("E-TYPE-019",
-              fmt::format("the VRF holds i32 or f32, but this stream is {}", name(in.dtype)),
-              call.name_span,
-              {"VRF contents are Vector Engine scalars (spec/scalars.md §1, spec/contraction.md "
-               "§3: to_vrf D ∈ {i32, f32}); widen with fetch_cast first"});
-        return fail;
-      }
+      if (!check_vrf_type(call, in)) return std::nullopt;
       out.set(Slot::Element, *args[0].mapping);
       break;
     case StageOp::ContractOuter:
@@ -509,7 +531,7 @@ private:
       out.pre_time = in.get(Slot::Time) ? std::optional(*in.get(Slot::Time)) : std::nullopt;
       break;
     case StageOp::Vector:
-      if (!type_vector_output(call, m, args, in, out)) return fail;
+      if (!type_vector_output(call, m, args, in, out)) return std::nullopt;
       break;
     case StageOp::VrfReshape:
       out.set(Slot::Chip, *args[0].mapping);
@@ -524,38 +546,43 @@ private:
     case StageOp::MemWrite: // typed by type_write
       break;
     case StageOp::ContractLane:
-      if (!type_lane_mode(call, st)) return fail;
+      if (!type_lane_mode(call, st)) return std::nullopt;
       out.set(Slot::Time, *args[0].mapping);
       out.set(Slot::Packet, *args[1].mapping);
       out.pre_time = in.pre_time;
       // The Lane Folder needs the Lane it folds; it stays readable from the stage's input.
       break;
     }
-    if (m.op != StageOp::ContractOuter && m.op != StageOp::ContractLane &&
-        m.op != StageOp::ContractPacket && m.op != StageOp::ContractTime)
+    // Only the Contraction Engine's tensors carry the stream's storage type and the remembered
+    // pre-reduction Time.
+    const bool contraction = op == StageOp::ContractOuter || op == StageOp::ContractPacket ||
+                             op == StageOp::ContractTime || op == StageOp::ContractLane;
+    if (!contraction) {
       out.storage.reset();
-    if (m.op == StageOp::ToTrf || m.op == StageOp::ToVrf) out.pre_time.reset();
-    if (m.op != StageOp::ContractOuter && m.op != StageOp::ContractPacket &&
-        m.op != StageOp::ContractTime && m.op != StageOp::ContractLane)
       out.pre_time.reset();
-    // Calls without any argument list besides contract_outer / contract_lane / zero point / the
-    // Vector Engine's (typed above) / a store's context.
-    if (m.op == StageOp::ToVrf && !check_store_context(call, recv.ctx)) return fail;
-    if (m.op != StageOp::ContractOuter && m.op != StageOp::ContractLane &&
-        m.op != StageOp::FetchZeroPointSub && m.op != StageOp::Vector && m.op != StageOp::ToVrf &&
-        !check_no_args(call))
-      return fail;
+    }
+    return out;
+  }
 
-    st.output = out;
-    k_.stages.push_back(std::move(st));
-    Value v;
-    v.kind = Value::Kind::Tensor;
-    v.tensor = std::move(out);
-    v.ctx = recv.ctx;
-    v.span = call.span;
-    v.producer = k_.stages.size() - 1;
-    v.source = recv.source;
-    return v;
+  /// to_vrf stores Vector Engine scalars only (docs/contraction.md §4.3).
+  bool check_vrf_type(const Expr& call, const TensorType& in) {
+    if (is_staging(in.dtype)) {
+      error("E-TYPE-019",
+            fmt::format("a stream of {} cannot be stored with `to_vrf`", name(in.dtype)),
+            call.name_span,
+            {"zero-point staging types (i5, i9) exist only between the Fetch Adapter and "
+             "contract_outer (docs/contraction.md §2.2)"});
+      return false;
+    }
+    if (!is_vector_engine_scalar(in.dtype)) {
+      error("E-TYPE-019",
+            fmt::format("the VRF holds i32 or f32, but this stream is {}", name(in.dtype)),
+            call.name_span,
+            {"VRF contents are Vector Engine scalars (docs/scalars.md §1, docs/contraction.md "
+             "§3: to_vrf D ∈ {i32, f32}); widen with fetch_cast first"});
+      return false;
+    }
+    return true;
   }
 
   bool check_contraction_context(const Expr& call, ContextKind ctx) {
@@ -594,8 +621,7 @@ private:
                           name(in.dtype)),
               call.name_span,
               {"a Contraction Engine output is already i32 / f32; a fetched stream is widened "
-               "with fetch_cast first (furiosa-opt docs/src/computing-tensors/vector-engine/"
-               "index.md)"});
+               "with fetch_cast first (docs/vector-engine.md §1)"});
         return false;
       }
       return true;
@@ -666,7 +692,7 @@ private:
     env_[s.name] = std::move(v);
   }
 
-  /// `buf.write(stream)` (sequencer.md's MemTensor): the stream written back into `buf`.
+  /// `buf.write(stream)` (docs/datapath.md §4.2): the stream written back into `buf`.
   Value type_write(const Expr& call, const Value& buf) {
     Value fail;
     fail.span = call.span;
@@ -755,7 +781,7 @@ private:
                         to_string(s), mtext(t.mapping(s)), mtext(in.mapping(s))),
             a.span,
             {"contract_outer pairs a stream and a TRF tensor of the same Chip, Cluster "
-             "and Slice (spec/contraction.md §3)"});
+             "and Slice (docs/contraction.md §3)"});
       ok = false;
     }
     auto agree = [&](std::size_t i, Slot s, std::string_view pname) {
@@ -807,7 +833,7 @@ private:
                  : fmt::format("fetch_zero_point_sub needs a stream of i4 or i8, found {}",
                                name(in.dtype)),
             want ? to_span : call.name_span,
-            {"zero-point subtraction is i4 → i5 or i8 → i9 (spec/contraction.md §2.2)"});
+            {"zero-point subtraction is i4 → i5 or i8 → i9 (docs/contraction.md §2.2)"});
       return false;
     }
     if (call.args.size() != 1 || call.args[0].kind != Expr::Kind::Int ||

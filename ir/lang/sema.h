@@ -1,4 +1,4 @@
-// Kernel typing (spec/kernel-language.md "Operations in a kernel body", spec/contraction.md §3):
+// Kernel typing (docs/kernel-language.md §6, docs/contraction.md §3):
 // every fn with a tensor-typed parameter becomes a Kernel whose chains are typed stage by stage,
 // with `_`/omitted type arguments inferred from the TRF operand, a `let` annotation or the
 // declared return type. The entry points (analyze, analyze_spec, load_spec) are in kernel.h.

@@ -21,14 +21,14 @@ constexpr TensorArg kTime = arg(Slot::Time, "Time");
 constexpr TensorArg kPacket = arg(Slot::Packet, "Packet");
 constexpr TensorArg kElement = arg(Slot::Element, "Element");
 
-// kernel-language.md "Tensor types"; BeginTensor as furiosa-opt's tensor/tu.rs.
+// docs/kernel-language.md §5; BeginTensor as furiosa-opt's tensor/tu.rs.
 constexpr TensorArg kStream[] = {kD, kChip, kCluster, kSlice, kTime, kPacket};
 constexpr TensorArg kTrf[] = {kD, kChip, kCluster, kSlice, kLane, kElement};
 constexpr TensorArg kVrf[] = {kD, kChip, kCluster, kSlice, kElement};
 constexpr TensorArg kHbm[] = {kD, kChip, kElement};
 constexpr TensorArg kOuter[] = {kD, kStorage, kChip, kCluster, kSlice, kLane, kTime, kPacket};
 constexpr TensorArg kLaned[] = {kD, kChip, kCluster, kSlice, kLane, kTime, kPacket};
-// sequencer.md's pseudo types (furiosa-opt-std/src/tensor/pseudo.rs).
+// The book's sequencer pseudo types (docs/datapath.md §4.2; furiosa-opt-std/src/tensor/pseudo.rs).
 constexpr TensorArg kMem[] = {kD, kElement};
 constexpr TensorArg kStreamOnly[] = {kD, kTime, kPacket};
 

@@ -1,4 +1,4 @@
-// Tensor types of the kernel language (spec/kernel-language.md "Tensor types", spec/contraction.md
+// Tensor types of the kernel language (docs/kernel-language.md §5, docs/contraction.md
 // §3): which tensor, its element type, and its named mapping slots, every mapping resolved to an
 // ir::Mapping with the source span it came from.
 #pragma once
@@ -16,8 +16,9 @@
 
 namespace tujit::ir {
 
-/// The typestate of a tensor (contraction.md §3). `Begin` is the stream `ctx.main.begin(x.view())`
-/// yields before the Fetch Engine (furiosa-opt's BeginTensor: Time = m![1], Packet = Element).
+/// The typestate of a tensor (docs/contraction.md §3). `Begin` is the stream
+/// `ctx.main.begin(x.view())` yields before the Fetch Engine (furiosa-opt's BeginTensor: Time =
+/// m![1], Packet = Element).
 enum class TensorKind : std::uint8_t {
   Begin,
   Fetch,
@@ -32,7 +33,7 @@ enum class TensorKind : std::uint8_t {
   Contract,
   Vector,      // a stream inside the Vector Engine (vector_init … vector_final), "VectorTensor"
   VectorFinal, // VectorFinalTensor: the Vector Engine's output stream
-  Mem,         // the book's MemTensor<D, Buf> (sequencer.md pseudo type): Element = Buf
+  Mem,         // the book's MemTensor<D, Buf> (docs/datapath.md §4.2 pseudo type): Element = Buf
   Stream,      // the book's StreamTensor<'l, D, Time, Packet>
 };
 /// The type's name as written: "CollectTensor", "ContractOuterTensor", …
@@ -58,7 +59,7 @@ struct TensorArg {
   Slot slot;             // Kind::Mapping
   std::string_view name; // "D", "Storage", "Chip", …
 };
-/// The argument list of `k` (kernel-language.md table), lifetimes and `T` excluded.
+/// The argument list of `k` (docs/kernel-language.md table), lifetimes and `T` excluded.
 std::span<const TensorArg> tensor_args(TensorKind k);
 
 /// A mapping and where it was written (a `m![…]`, an alias name, or the call that derived it).
@@ -79,7 +80,7 @@ struct TensorType {
   std::optional<ScalarType> storage;
   std::array<std::optional<SpannedMapping>, kSlotCount> slots{};
   /// ContractTime/Contract tensors produced by a chain: contract_outer's OutTime before the Time
-  /// Reducer ("remembers OT", contraction.md §3); the Lane Folder needs it. nullopt when the
+  /// Reducer ("remembers OT", docs/contraction.md §3); the Lane Folder needs it. nullopt when the
   /// tensor is a kernel parameter or only declared: its producer is not in the file, so a
   /// verifier must treat the pre-reduce Time as unknown (e.g. assume nothing was reduced).
   std::optional<SpannedMapping> pre_time;
@@ -99,7 +100,7 @@ struct TensorType {
 /// `CollectTensor<bf16, m![1], m![1 # 2], …>` (mappings as written by Mapping::to_string).
 std::string to_string(const TensorType& t);
 
-/// Equal mappings in the sense of the spec (mapping.md §4.3: equal normal forms).
+/// Equal mappings in the sense of the spec (docs/mapping.md §4.3: equal normal forms).
 bool same_mapping(const Mapping& a, const Mapping& b);
 
 /// One difference between a declared type and the type a chain produces.

@@ -43,7 +43,7 @@ constexpr KindName kKinds[] = {
     {"vector_final", VectorCallKind::Final},
 };
 
-constexpr std::string_view kChain = "docs/vector-engine.md";
+constexpr std::string_view kChain = "docs/vector-engine.md §3";
 
 class ArgTyper {
 public:

@@ -1,5 +1,6 @@
-// The value arguments of the Vector Engine's methods in a kernel body (furiosa-opt docs/src/
-// computing-tensors/vector-engine/intra-slice-chain.md "Operands"): the op enum variant
+// The value arguments of the Vector Engine's methods in a kernel body (the book's
+// furiosa-opt docs/src/computing-tensors/vector-engine/intra-slice-chain.md "Operands"): the op
+// enum variant
 // (`FpUnaryOp::Sqrt`, `FpBinaryOp::MulF(FpMulAlu::Mul0)`), an optional `BinaryArgMode`, and a
 // constant operand written as a Rust literal of the stream's scalar (`100`, `2.0f32`, `-1`,
 // `0x7fff_ffff`). Operands tujit does not simulate (a `&VrfTensor`, `Stash`, a `TagGuard`) and the

@@ -1,5 +1,5 @@
-// Tokens of the kernel spec language and of `m![…]` text (spec/kernel-language.md "Lexical",
-// spec/mapping.md §1.1). One lexer serves both: mapping text is a token stream like Rust's.
+// Tokens of the kernel spec language and of `m![…]` text (docs/kernel-language.md §2,
+// docs/mapping.md §1.1). One lexer serves both: mapping text is a token stream like Rust's.
 #pragma once
 
 #include "ir/support/diagnostic.h"
@@ -35,7 +35,7 @@ struct Token {
   /// For Int tokens: the value when the text is decimal digits with optional `_` separators and
   /// fits u64; nullopt otherwise (hex, suffix, overflow).
   std::optional<std::uint64_t> int_value() const;
-  /// True for an Int token made of decimal digits only (mapping.md §1.1 NAT, D-16).
+  /// True for an Int token made of decimal digits only (docs/mapping.md §1.1 NAT, D-16).
   bool is_plain_decimal() const;
 };
 

@@ -1,4 +1,4 @@
-// `axes![…]` declarations (spec/mapping.md §1.2 `axes`, §1.3, §10 D-7/D-16/D-17).
+// `axes![…]` declarations (docs/mapping.md §1.2 `axes`, §1.3, §10 D-7/D-16/D-17).
 #include "ir/mapping/syntax.h"
 #include "ir/mapping/syntax_common.h"
 
@@ -25,7 +25,7 @@ Result<std::vector<Axis>> parse_axes(std::span<const Token> body) {
   std::vector<Axis> out;
   std::vector<SourceSpan> name_spans;
   static constexpr const char* kGrammar =
-      "axes = [decl {\",\" decl} [\",\"]], decl = NAME \"=\" size (mapping.md §1.2)";
+      "axes = [decl {\",\" decl} [\",\"]], decl = NAME \"=\" size (docs/mapping.md §1.2)";
   while (!cur.at_end()) {
     const Token& name = *cur.peek();
     if (!name.is(TokenKind::Ident)) {
@@ -40,7 +40,7 @@ Result<std::vector<Axis>> parse_axes(std::span<const Token> body) {
       return parse_error("E-PARSE-109", fmt::format("`{}` is not a valid axis name", name.text),
                          name.span,
                          {"axis names start with an upper-case letter, then letters, digits or "
-                          "`_` ([A-Z][A-Za-z0-9_]*, mapping.md §1.1)"});
+                          "`_` ([A-Z][A-Za-z0-9_]*, docs/mapping.md §1.1)"});
     for (std::size_t i = 0; i < out.size(); ++i)
       if (out[i].name == name.text)
         return parse_error("E-PARSE-110", fmt::format("axis `{}` is declared twice", name.text),
@@ -64,7 +64,7 @@ Result<std::vector<Axis>> parse_axes(std::span<const Token> body) {
     if (!n) return n.diagnostics();
     if (*n == 0)
       return parse_error("E-TYPE-307", fmt::format("axis `{}` has size 0", name.text), size->span,
-                         {"axis sizes must be >= 1 (mapping.md §1.3, §10 D-7)"});
+                         {"axis sizes must be >= 1 (docs/mapping.md §1.3, §10 D-7)"});
     out.push_back(Axis{std::string(name.text), *n});
     name_spans.push_back(name.span);
     cur.advance();

@@ -1,4 +1,4 @@
-// Division of canonical factor lists (spec/mapping.md §7.1 refine-and-lift, §7.2 match):
+// Division of canonical factor lists (docs/mapping.md §7.1 refine-and-lift, §7.2 match):
 // finding the digits of a divisor among the digits of a dividend. Residues, bounds, ranges,
 // remainders and the tail are in divide_extents.cpp.
 #include "ir/mapping/divide.h"
@@ -320,7 +320,8 @@ Result<std::vector<DivideTerm>> divide_exact(const FactorList& d, const FactorLi
                                 many ? "factors" : "a factor", names.dividend, render_text(d)));
   diag.stage = "type";
   diag.notes.push_back(fmt::format(
-      "rule (mapping.md §7.2): every digit of the {} must be found among the digits of the {}, "
+      "rule (docs/mapping.md §7.2): every digit of the {} must be found among the digits of the "
+      "{}, "
       "with the same axis, stride and count, after both are cut at common digit boundaries",
       names.divisor, names.dividend));
   for (const UnmatchedDigit& u : div.divisor.unmatched)

@@ -1,4 +1,4 @@
-// Division of canonical factor lists (spec/mapping.md §7): carving a divisor mapping `V` (e.g. an
+// Division of canonical factor lists (docs/mapping.md §7): carving a divisor mapping `V` (e.g. an
 // engine's output Time) out of a dividend `D` (its input), after refining both lists to common
 // digit boundaries. Provides the DivideTerm strides, exact and relaxed division, residues,
 // bounds, padding ranges, the compacted remainder, the contiguous tail, padded_extent_at (§4.7)
@@ -20,7 +20,7 @@
 
 namespace tujit::ir {
 
-/// mapping.md §7.2: one matched (retained) digit run of the divisor found in the dividend.
+/// docs/mapping.md §7.2: one matched (retained) digit run of the divisor found in the dividend.
 struct DivideTerm {
   std::uint64_t dividend_stride = 1; // E_before of the digit in the refined dividend
   std::uint64_t divisor_stride = 1;  // E_before of the digit in the refined divisor
@@ -30,7 +30,7 @@ struct DivideTerm {
 };
 
 /// A digit (Term or Bcast) of a refined list that division left unmatched (for the dividend:
-/// a *reduced* digit, mapping.md §7.2).
+/// a *reduced* digit, docs/mapping.md §7.2).
 struct UnmatchedDigit {
   std::size_t factor = 0;          // index in the side's refined list
   std::uint64_t stride = 1;        // E_before in the refined list
@@ -39,15 +39,15 @@ struct UnmatchedDigit {
   friend bool operator==(const UnmatchedDigit&, const UnmatchedDigit&) = default;
 };
 
-/// A half-open range [begin, end) in stride space (mapping.md §7.4 padding ranges).
+/// A half-open range [begin, end) in stride space (docs/mapping.md §7.4 padding ranges).
 struct StrideRange {
   std::uint64_t begin = 0;
   std::uint64_t end = 0;
   friend bool operator==(const StrideRange&, const StrideRange&) = default;
 };
 
-/// mapping.md §7.4 bounds of one matched single-term leaf: `min` = smallest divisor of the leaf
-/// extent that is >= its live count, `max` = the extent.
+/// docs/mapping.md §7.4 bounds of one matched single-term leaf: `min` = smallest divisor of the
+/// leaf extent that is >= its live count, `max` = the extent.
 struct LeafBounds {
   std::uint64_t stride = 1; // the leaf's stride in the refined list
   std::uint64_t min = 1;
@@ -65,7 +65,7 @@ struct DivisionSide {
   FactorList relaxed_residue;            // §7.3: matched digits replaced by Top holes, normalized
 };
 
-/// The full result of mapping.md §7 for one (D, V) pair; `terms` may be partial.
+/// The full result of docs/mapping.md §7 for one (D, V) pair; `terms` may be partial.
 struct Division {
   std::vector<DivideTerm> terms; // sorted by dividend_stride descending (outermost first)
   /// Parallel to `terms`: the index of the term's factor in each side's refined list.
@@ -152,7 +152,7 @@ std::optional<std::uint64_t>
 padded_extent_at(const std::map<std::uint64_t, std::uint64_t>& padding_per_stride_map,
                  const DivideTerm& term);
 
-/// §7.5 / contraction.md §7 InnerTime from the division of the pre-reduce Time by the
+/// §7.5 / docs/contraction.md §7 InnerTime from the division of the pre-reduce Time by the
 /// post-reduce Time. `terms` = divide_exact(time, out_time) (outermost first), `time_padding` =
 /// padding_per_stride(time). Only terms at an axis boundary of `time` count (those with a
 /// padded_extent_at; a boundary ends at dividend_stride·extent). No such term: 1 (everything is

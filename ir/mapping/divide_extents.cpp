@@ -1,4 +1,4 @@
-// What a division leaves behind (spec/mapping.md §7.3 residues, §7.4 bounds, padding ranges,
+// What a division leaves behind (docs/mapping.md §7.3 residues, §7.4 bounds, padding ranges,
 // remainder, contiguous tail) and the verification helpers built on DivideTerms (§4.7
 // padded_extent_at, §7.5 InnerTime). The matching itself is in divide.cpp.
 #include "ir/mapping/divide.h"
@@ -44,12 +44,13 @@ Diagnostic misaligned(const DivisionSide& side, const Leaf& leaf) {
     if (f.is_pad()) f.total /= leaf.stride;
     block.factors.push_back(std::move(f));
   }
-  return type_error("E-TYPE-333",
-                    fmt::format("misaligned: a matched digit lies inside the padded block `{}` "
-                                "(at position stride {}), so it cannot be taken out on its own",
-                                render_text(block), leaf.stride),
-                    {"rule (mapping.md §7.4): a matched digit must be a whole axis leaf (one term "
-                     "with its own padding) to be compacted out of the remainder"});
+  return type_error(
+      "E-TYPE-333",
+      fmt::format("misaligned: a matched digit lies inside the padded block `{}` "
+                  "(at position stride {}), so it cannot be taken out on its own",
+                  render_text(block), leaf.stride),
+      {"rule (docs/mapping.md §7.4): a matched digit must be a whole axis leaf (one term "
+       "with its own padding) to be compacted out of the remainder"});
 }
 
 std::vector<StrideRange> merge_ranges(std::vector<StrideRange> rs) {
@@ -105,7 +106,7 @@ Result<Residues> tile_residues(const Division& division, std::size_t term, std::
     return type_error(
         "E-TYPE-332",
         fmt::format("tile length {} is out of range for a tiled digit of {} values", len, count),
-        {"rule (mapping.md §7.3): 1 <= LEN <= the count of the tiled digit"});
+        {"rule (docs/mapping.md §7.3): 1 <= LEN <= the count of the tiled digit"});
 
   const DivisionSide& side = division.dividend;
   const std::size_t at = division.positions[term].dividend_factor;

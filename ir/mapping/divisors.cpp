@@ -1,6 +1,6 @@
 // Exact divisor search on u64 (Miller–Rabin + Pollard's rho), used by split_at's minimal aligned
-// period (mapping.md §5 C4): the period must be found for any valid sizes, up to the u64 limit,
-// without a search bounded by the magnitude of the numbers.
+// period (docs/mapping.md §5 C4): the period must be found for any valid sizes, up to the u64
+// limit, without a search bounded by the magnitude of the numbers.
 #include "ir/mapping/factor_detail.h"
 
 #include <algorithm>

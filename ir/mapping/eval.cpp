@@ -1,4 +1,4 @@
-// eval(L, p): the cell a canonical list holds at position p, mapping.md §4.2, with the padding
+// eval(L, p): the cell a canonical list holds at position p, docs/mapping.md §4.2, with the padding
 // precedence of §10 D-9 and the overshoot convention of §10 D-5.
 #include "ir/mapping/factor.h"
 

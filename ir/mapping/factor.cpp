@@ -1,4 +1,4 @@
-// The factor-form value types (mapping.md §4.1): atoms, factors, lists, their structural
+// The factor-form value types (docs/mapping.md §4.1): atoms, factors, lists, their structural
 // equality (§10 D-2), extents and the debugging dump; plus the small list helpers of
 // factor_detail.h.
 #include "ir/mapping/factor.h"
@@ -28,7 +28,7 @@ Atom Atom::sym(const Axis& a) {
 }
 
 Atom Atom::composite(FactorList g) {
-  // mapping.md §4.3: "atoms are normalized recursively" — every composite is built from a
+  // docs/mapping.md §4.3: "atoms are normalized recursively" — every composite is built from a
   // normalized list, so normalize() itself never needs to descend into atoms.
   FactorList n = normalize(std::move(g));
   Atom a;
@@ -193,7 +193,7 @@ Diagnostic not_divisible(std::string_view what, std::uint64_t size, std::uint64_
   return make_error(
       "E-TYPE-320",
       fmt::format("{} {} does not divide the mapping's SIZE {}: not divisible", what, n, size),
-      std::nullopt, {"mapping.md §5: split_at(L, n) needs n >= 1 and n dividing SIZE(L)"});
+      std::nullopt, {"docs/mapping.md §5: split_at(L, n) needs n >= 1 and n dividing SIZE(L)"});
 }
 
 } // namespace detail

@@ -1,4 +1,4 @@
-// The canonical factor form of a mapping and the closed algebra on it (spec/mapping.md §4–§6):
+// The canonical factor form of a mapping and the closed algebra on it (docs/mapping.md §4–§6):
 // factorize/normalize, pair, padding, split_at (Stride/Modulo), resize, eval, axis leaves,
 // rendering, remove_padding, padding_per_stride. Division is in divide.h.
 //
@@ -18,7 +18,7 @@ namespace tujit::ir {
 
 struct FactorList;
 
-/// mapping.md §4.1 Atom: `Sym(X, n)` or `Comp(G)`; size(Comp(G)) = SIZE(G).
+/// docs/mapping.md §4.1 Atom: `Sym(X, n)` or `Comp(G)`; size(Comp(G)) = SIZE(G).
 struct Atom {
   std::string name;                       // Sym: the axis name; Comp: empty
   std::uint64_t size = 1;                 // Sym: axis size; Comp: SIZE(G)
@@ -30,7 +30,7 @@ struct Atom {
   friend bool operator==(const Atom& a, const Atom& b); // deep on composites
 };
 
-/// mapping.md §4.1 Factor.
+/// docs/mapping.md §4.1 Factor.
 struct Factor {
   enum class Kind : std::uint8_t { Term, Bcast, Pad };
   Kind kind = Kind::Bcast;
@@ -49,7 +49,7 @@ struct Factor {
   friend bool operator==(const Factor& a, const Factor& b);
 };
 
-/// A canonical factor list, innermost first. Equality is structural (mapping.md §10 D-2).
+/// A canonical factor list, innermost first. Equality is structural (docs/mapping.md §10 D-2).
 struct FactorList {
   std::vector<Factor> factors;
 

@@ -13,7 +13,7 @@
 
 namespace tujit::ir::detail {
 
-/// ext[j] = E_before(j) for j in [0, size], so ext[size] = SIZE (mapping.md §4.1).
+/// ext[j] = E_before(j) for j in [0, size], so ext[size] = SIZE (docs/mapping.md §4.1).
 std::vector<std::uint64_t> cumulative_extents(const FactorList& l);
 
 /// The factors [first, last) as a list (not normalized).

@@ -1,5 +1,5 @@
-// Axis leaves (mapping.md §4.5), rendering of the normal form (§4.6), remove_padding (§4.6) and
-// padding_per_stride (§4.7).
+// Axis leaves (docs/mapping.md §4.5), rendering of the normal form (§4.6), remove_padding (§4.6)
+// and padding_per_stride (§4.7).
 #include "ir/mapping/factor.h"
 
 #include "ir/mapping/factor_detail.h"

@@ -1,4 +1,4 @@
-// Mapping values (spec/mapping.md §2, §3): cells, combine/finalize, and the validated expression
+// Mapping values (docs/mapping.md §2, §3): cells, combine/finalize, and the validated expression
 // tree with its SIZE and position → Cell function.
 #include "ir/mapping/mapping.h"
 
@@ -38,7 +38,7 @@ bool AxisTable::add(Axis a) {
 // ---- Index and Cell --------------------------------------------------------------------------
 
 bool index_equivalent(const Index& a, const Index& b) {
-  // Walk both ordered maps, skipping zero entries (mapping.md §2 "equivalent", D-4).
+  // Walk both ordered maps, skipping zero entries (docs/mapping.md §2 "equivalent", D-4).
   auto ia = a.begin();
   auto ib = b.begin();
   while (true) {
@@ -65,7 +65,7 @@ bool cell_equivalent(const Cell& a, const Cell& b) {
 }
 
 Cell combine(const Cell& major, const Cell& minor) {
-  // mapping.md §2: a non-live major wins, then a non-live minor; otherwise coordinates add.
+  // docs/mapping.md §2: a non-live major wins, then a non-live minor; otherwise coordinates add.
   if (!major.is_live()) return major;
   if (!minor.is_live()) return minor;
   Cell out = major;
@@ -134,12 +134,12 @@ const NodePtr& identity_node() {
 
 Diagnostic map_error(std::string code, std::string msg, std::vector<std::string> notes) {
   Diagnostic d = make_error(std::move(code), std::move(msg), std::nullopt, std::move(notes));
-  d.stage = "type"; // static validity (mapping.md §1.3) is a type-level rule
+  d.stage = "type"; // static validity (docs/mapping.md §1.3) is a type-level rule
   return d;
 }
 
 // The `m![…]` text of a node, at "postfix" level: Pairs need brackets there because `,` binds
-// looser than every postfix operator (mapping.md §1.2).
+// looser than every postfix operator (docs/mapping.md §1.2).
 void print_chain(const Mapping& m, std::string& out);
 
 void print_postfix(const Mapping& m, std::string& out) {
@@ -218,7 +218,7 @@ Mapping Mapping::symbol(const Axis& a) {
 Result<Mapping> Mapping::broadcast(std::uint64_t n) {
   if (n == 0)
     return map_error("E-TYPE-301", "a broadcast must have at least one position",
-                     {"rule: `n` needs n >= 1 (mapping.md §1.3, D-7); got 0"});
+                     {"rule: `n` needs n >= 1 (docs/mapping.md §1.3, D-7); got 0"});
   if (n == 1) return Mapping();
   auto p = std::make_shared<Node>();
   p->kind = Kind::Broadcast;
@@ -232,7 +232,7 @@ Result<Mapping> Mapping::pair(const Mapping& major, const Mapping& minor) {
   if (__builtin_mul_overflow(major.size(), minor.size(), &size))
     return map_error("E-TYPE-306", "the pair's size does not fit 64 bits",
                      {fmt::format("SIZE(major) = {} times SIZE(minor) = {} overflows u64 "
-                                  "(mapping.md §1.3)",
+                                  "(docs/mapping.md §1.3)",
                                   major.size(), minor.size())});
   auto n = std::make_shared<Node>();
   n->kind = Kind::Pair;
@@ -258,49 +258,49 @@ std::shared_ptr<Mapping::Node> unary(Mapping::Kind k, const Mapping& x, std::uin
 Result<Mapping> Mapping::stride(const Mapping& x, std::uint64_t s) {
   if (s == 0)
     return map_error("E-TYPE-302", "stride by 0",
-                     {"rule: `x / s` needs s >= 1 (mapping.md §1.3, D-7)"});
+                     {"rule: `x / s` needs s >= 1 (docs/mapping.md §1.3, D-7)"});
   if (x.size() % s != 0)
     return map_error(
         "E-TYPE-302", fmt::format("stride {} does not divide the operand's size {}", s, x.size()),
-        {fmt::format("rule: `x / s` needs s | SIZE(x) (mapping.md §1.3); {} mod {} = {}", x.size(),
-                     s, x.size() % s)});
+        {fmt::format("rule: `x / s` needs s | SIZE(x) (docs/mapping.md §1.3); {} mod {} = {}",
+                     x.size(), s, x.size() % s)});
   return Mapping(unary(Kind::Stride, x, s, x.size() / s));
 }
 
 Result<Mapping> Mapping::modulo(const Mapping& x, std::uint64_t m) {
   if (m == 0)
     return map_error("E-TYPE-303", "modulo by 0",
-                     {"rule: `x % m` needs m >= 1 (mapping.md §1.3, D-7)"});
+                     {"rule: `x % m` needs m >= 1 (docs/mapping.md §1.3, D-7)"});
   if (x.size() % m != 0)
     return map_error(
         "E-TYPE-303", fmt::format("modulo {} does not divide the operand's size {}", m, x.size()),
-        {fmt::format("rule: `x % m` needs m | SIZE(x) (mapping.md §1.3); {} mod {} = {}", x.size(),
-                     m, x.size() % m)});
+        {fmt::format("rule: `x % m` needs m | SIZE(x) (docs/mapping.md §1.3); {} mod {} = {}",
+                     x.size(), m, x.size() % m)});
   return Mapping(unary(Kind::Modulo, x, m, m));
 }
 
 Result<Mapping> Mapping::resize(const Mapping& x, std::uint64_t r) {
   if (r == 0)
     return map_error("E-TYPE-304", "resize to 0",
-                     {"rule: `x = r` needs r >= 1 (mapping.md §1.3, D-7)"});
+                     {"rule: `x = r` needs r >= 1 (docs/mapping.md §1.3, D-7)"});
   if (r > x.size())
-    return map_error("E-TYPE-304",
-                     fmt::format("resize to {} is larger than the operand's size {}", r, x.size()),
-                     {fmt::format("rule: `x = r` needs r <= SIZE(x) (mapping.md §1.3, D-6); use "
-                                  "`# {}` to pad instead",
-                                  r)});
+    return map_error(
+        "E-TYPE-304", fmt::format("resize to {} is larger than the operand's size {}", r, x.size()),
+        {fmt::format("rule: `x = r` needs r <= SIZE(x) (docs/mapping.md §1.3, D-6); use "
+                     "`# {}` to pad instead",
+                     r)});
   return Mapping(unary(Kind::Resize, x, r, r));
 }
 
 Result<Mapping> Mapping::padding(const Mapping& x, std::uint64_t t, PaddingKind k) {
   if (t == 0)
     return map_error("E-TYPE-305", "padding to 0",
-                     {"rule: `x # t` needs t >= 1 (mapping.md §1.3, D-7)"});
+                     {"rule: `x # t` needs t >= 1 (docs/mapping.md §1.3, D-7)"});
   if (t < x.size())
     return map_error(
         "E-TYPE-305",
         fmt::format("padding to {} is smaller than the operand's size {}", t, x.size()),
-        {fmt::format("rule: `x # t` needs t >= SIZE(x) (mapping.md §1.3, D-6); use "
+        {fmt::format("rule: `x # t` needs t >= SIZE(x) (docs/mapping.md §1.3, D-6); use "
                      "`= {}` to keep a prefix instead",
                      t)});
   auto n = unary(Kind::Padding, x, t, t);
@@ -350,7 +350,7 @@ Cell Mapping::map(std::uint64_t pos) const {
     return lhs().map(pos * n.number);
   case Kind::Modulo:
   case Kind::Resize:
-    return lhs().map(pos); // the first m / r cells (mapping.md §3)
+    return lhs().map(pos); // the first m / r cells (docs/mapping.md §3)
   case Kind::Padding:
     return pos < n.kids[0].size() ? lhs().map(pos) : Cell::pad(n.pad);
   }

@@ -1,5 +1,5 @@
 // The mapping expression (`m![…]`) as a value: the tree the surface syntax builds, its SIZE and
-// its position → Cell function (spec/mapping.md §1.2, §2, §3). The canonical factor form that
+// its position → Cell function (docs/mapping.md §1.2, §2, §3). The canonical factor form that
 // normalize / split / divide work on lives in factor.h.
 #pragma once
 
@@ -14,11 +14,11 @@
 
 namespace tujit::ir {
 
-/// mapping.md §2: Bottom (never touched) < Zero (holds 0) < Top (arbitrary content).
+/// docs/mapping.md §2: Bottom (never touched) < Zero (holds 0) < Top (arbitrary content).
 enum class PaddingKind : std::uint8_t { Bottom, Zero, Top };
 std::string_view to_string(PaddingKind k); // "bottom" | "zero" | "top"
 
-/// An axis is identified by (name, size) (mapping.md §10 D-17).
+/// An axis is identified by (name, size) (docs/mapping.md §10 D-17).
 struct Axis {
   std::string name;
   std::uint64_t size = 1;
@@ -27,7 +27,7 @@ struct Axis {
 };
 
 /// The axes of one kernel file (`axes![…]`), in declaration order: that order is the logical
-/// tensor order everywhere (spec/cli.md).
+/// tensor order everywhere (docs/cli.md §6).
 class AxisTable {
 public:
   const std::vector<Axis>& axes() const { return axes_; }
@@ -39,14 +39,14 @@ private:
   std::vector<Axis> axes_;
 };
 
-/// mapping.md §2 Index: axis → coordinate. Iterates in ascending byte order of axis names
+/// docs/mapping.md §2 Index: axis → coordinate. Iterates in ascending byte order of axis names
 /// (D-18). Zero entries may be present structurally (D-4).
 using Index = std::map<std::string, std::uint64_t>;
 
-/// Structural equality after dropping zero entries (mapping.md §2 "equivalent").
+/// Structural equality after dropping zero entries (docs/mapping.md §2 "equivalent").
 bool index_equivalent(const Index& a, const Index& b);
 
-/// What a mapping position holds (mapping.md §2).
+/// What a mapping position holds (docs/mapping.md §2).
 struct Cell {
   // The enumerator `Index` names the same thing as the type ir::Index; -Wshadow flags that.
 #pragma GCC diagnostic push
@@ -74,10 +74,11 @@ struct Cell {
 /// Equal kinds, equal padding kinds, and equivalent indexes.
 bool cell_equivalent(const Cell& a, const Cell& b);
 
-/// mapping.md §2 combine(major, minor).
+/// docs/mapping.md §2 combine(major, minor).
 Cell combine(const Cell& major, const Cell& minor);
 
-/// mapping.md §2 finalize: the live coordinates with zeros dropped, or why the cell is not live.
+/// docs/mapping.md §2 finalize: the live coordinates with zeros dropped, or why the cell is not
+/// live.
 struct Finalized {
   enum class Kind : std::uint8_t { Live, Padding, Overshoot };
   Kind kind = Kind::Live;
@@ -88,7 +89,7 @@ struct Finalized {
 Finalized finalize(const Cell& c, PaddingKind oob_fill, const AxisTable& axes);
 
 /// An immutable mapping expression tree. Cheap to copy (shares nodes).
-/// Built only through the validating factories, so every Mapping satisfies mapping.md §1.3.
+/// Built only through the validating factories, so every Mapping satisfies docs/mapping.md §1.3.
 class Mapping {
 public:
   enum class Kind : std::uint8_t { Symbol, Broadcast, Pair, Stride, Modulo, Resize, Padding };
@@ -123,7 +124,7 @@ public:
   /// Pair: minor.
   const Mapping& rhs() const;
 
-  /// mapping.md §3: the cell at `pos` (OutOfBounds when pos >= SIZE).
+  /// docs/mapping.md §3: the cell at `pos` (OutOfBounds when pos >= SIZE).
   Cell map(std::uint64_t pos) const;
 
   /// Valid `m![…]` body text (without `m![ ]`) that parses back to an equal tree.
@@ -142,7 +143,7 @@ private:
   std::shared_ptr<const Node> node_;
 };
 
-/// Brute-force equivalence by `map` over every position (mapping.md §3 "Equivalence"):
+/// Brute-force equivalence by `map` over every position (docs/mapping.md §3 "Equivalence"):
 /// equal sizes and every pair of cells equivalent. Cost O(SIZE); for tests and small mappings.
 bool equivalent_by_map(const Mapping& a, const Mapping& b);
 

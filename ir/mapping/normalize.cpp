@@ -1,4 +1,4 @@
-// normalize (rules N1–N7), pair, padding and factorize: mapping.md §4.3, §4.4.
+// normalize (rules N1–N7), pair, padding and factorize: docs/mapping.md §4.3, §4.4.
 #include "ir/mapping/factor.h"
 
 #include "ir/mapping/factor_detail.h"
@@ -125,7 +125,7 @@ FactorList normalize(FactorList l) {
 FactorList pair(const FactorList& outer, const FactorList& inner) {
   if (outer.empty()) return inner;
   if (inner.empty()) return outer;
-  // mapping.md §4.4: outer's absolute Pad totals are re-based above the inner extent.
+  // docs/mapping.md §4.4: outer's absolute Pad totals are re-based above the inner extent.
   return normalize(detail::concat(inner, detail::scale_pads(outer, inner.size())));
 }
 
@@ -135,7 +135,7 @@ Result<FactorList> padding(const FactorList& l, std::uint64_t t, PaddingKind k) 
     return make_error(
         "E-TYPE-321",
         fmt::format("cannot pad a mapping of SIZE {} to {}: padding must not shrink", size, t),
-        std::nullopt, {"mapping.md §1.3: `x # t` needs t >= SIZE(x) (§10 D-6)"});
+        std::nullopt, {"docs/mapping.md §1.3: `x # t` needs t >= SIZE(x) (§10 D-6)"});
   if (t == size) return l;
   FactorList r = l;
   r.factors.push_back(Factor::padding(t, k));
@@ -143,7 +143,7 @@ Result<FactorList> padding(const FactorList& l, std::uint64_t t, PaddingKind k) 
 }
 
 FactorList factorize(const Mapping& e) {
-  // A Mapping satisfies mapping.md §1.3 by construction, so none of the operations below can
+  // A Mapping satisfies docs/mapping.md §1.3 by construction, so none of the operations below can
   // fail; if one does it is a bug, counted and answered with the operand unchanged.
   auto take = [](Result<FactorList> r, const FactorList& fallback) {
     if (r.ok()) return std::move(r).value();

@@ -1,4 +1,4 @@
-// resize(L, r) (the first r cells of L) and is_resize_of: mapping.md §6.
+// resize(L, r) (the first r cells of L) and is_resize_of: docs/mapping.md §6.
 #include "ir/mapping/factor.h"
 
 #include "ir/mapping/factor_detail.h"
@@ -64,9 +64,9 @@ FactorList resize_rec(const FactorList& l, std::uint64_t r, int depth) {
 Result<FactorList> resize(const FactorList& l, std::uint64_t r) {
   const std::uint64_t size = l.size();
   if (r < 1 || r > size)
-    return make_error("E-TYPE-322",
-                      fmt::format("cannot resize a mapping of SIZE {} to {}", size, r),
-                      std::nullopt, {"mapping.md §1.3: `x = r` needs 1 <= r <= SIZE(x) (§10 D-6)"});
+    return make_error(
+        "E-TYPE-322", fmt::format("cannot resize a mapping of SIZE {} to {}", size, r),
+        std::nullopt, {"docs/mapping.md §1.3: `x = r` needs 1 <= r <= SIZE(x) (§10 D-6)"});
   return resize_rec(l, r, 0);
 }
 

@@ -1,4 +1,4 @@
-// split_at(L, n) → (outer, inner): Stride and Modulo on the canonical list, mapping.md §5,
+// split_at(L, n) → (outer, inner): Stride and Modulo on the canonical list, docs/mapping.md §5,
 // cases C1–C4 followed literally (C3/C4 heuristics per §10 D-14).
 #include "ir/mapping/factor.h"
 

@@ -1,4 +1,4 @@
-// Parser for `m![…]` bodies and `i![…]` indexes (spec/mapping.md §1.2, §2). Recursive descent
+// Parser for `m![…]` bodies and `i![…]` indexes (docs/mapping.md §1.2, §2). Recursive descent
 // over a token span; groups recurse (bounded by MappingContext::max_depth), `,` chains and
 // postfix runs are loops (bounded by MappingContext::max_tree_depth), so no input can overflow
 // the stack. The first error stops parsing: one precise diagnostic beats a cascade.
@@ -38,8 +38,8 @@ public:
                     cur_.describe(),
                 cur_.span(),
                 {closer == Closer::End && cur_.at_end()
-                     ? "an empty mapping is not allowed; `1` is the identity (mapping.md §1.2)"
-                     : "grammar: chain = postfix [\",\" [chain]] (mapping.md §1.2)"});
+                     ? "an empty mapping is not allowed; `1` is the identity (docs/mapping.md §1.2)"
+                     : "grammar: chain = postfix [\",\" [chain]] (docs/mapping.md §1.2)"});
           return std::nullopt;
         }
         break;
@@ -141,7 +141,7 @@ private:
     } else if (t.is_punct(")") || t.is_punct("]") || t.is_punct("}")) {
       notes.push_back(fmt::format("`{}` closes nothing", t.text));
     } else if (t.is(TokenKind::Ident) || t.is(TokenKind::Int)) {
-      notes.push_back("operands are separated by `,` (mapping.md §1.2)");
+      notes.push_back("operands are separated by `,` (docs/mapping.md §1.2)");
     }
     error("E-PARSE-103", "expected " + want + ", found " + cur_.describe(), t.span,
           std::move(notes));
@@ -185,7 +185,7 @@ private:
     std::vector<std::string> notes;
     if (t.is_punct(","))
       notes.push_back("a `,` must follow an operand; `,` alone, `,A` and `A,,B` "
-                      "are not mappings (mapping.md §1.2)");
+                      "are not mappings (docs/mapping.md §1.2)");
     error("E-PARSE-101",
           "expected a mapping operand (an axis name, a number, `(`, `[` or `{`), found " +
               cur_.describe(),
@@ -203,7 +203,7 @@ private:
     return Mapping::symbol(*a);
   }
 
-  // `{ Alias }`, `{ Axis }` or `{ m![…] }` in operand position (mapping.md §1.1 ESC, D-15).
+  // `{ Alias }`, `{ Axis }` or `{ m![…] }` in operand position (docs/mapping.md §1.1 ESC, D-15).
   std::optional<Mapping> parse_operand_escape() {
     SourceSpan open = cur_.peek()->span;
     if (!enter(open)) return std::nullopt;
@@ -227,7 +227,7 @@ private:
       if (!m) {
         error("E-PARSE-108", fmt::format("`{}` names no mapping alias or axis", t->text), t->span,
               {"in operand position `{ Name }` must name a previously defined mapping "
-               "(mapping.md §10 D-15)"});
+               "(docs/mapping.md §10 D-15)"});
         return std::nullopt;
       }
       cur_.advance();
@@ -235,7 +235,8 @@ private:
       error("E-PARSE-108",
             "expected a mapping alias name or `m![…]` inside `{ }` in operand position, found " +
                 cur_.describe(),
-            cur_.span(), {"operand escapes are `{ Name }` or `{ m![…] }` (mapping.md §1.1, D-15)"});
+            cur_.span(),
+            {"operand escapes are `{ Name }` or `{ m![…] }` (docs/mapping.md §1.1, D-15)"});
       return std::nullopt;
     }
     if (!expect_closer("}", open)) return std::nullopt;
@@ -299,7 +300,7 @@ private:
     }
     error("E-PARSE-102",
           fmt::format("expected a number after `{}`, found {}", after, cur_.describe()),
-          cur_.span(), {"number = decimal digits | `{ constant }` (mapping.md §1.2)"});
+          cur_.span(), {"number = decimal digits | `{ constant }` (docs/mapping.md §1.2)"});
     return std::nullopt;
   }
 
@@ -373,7 +374,7 @@ Result<Mapping> parse_mapping(std::span<const Token> body, const MappingContext&
 }
 
 Result<Index> parse_index(std::span<const Token> body, const MappingContext& ctx) {
-  // mapping.md §2: start from the empty index; combine each assignment in written order.
+  // docs/mapping.md §2: start from the empty index; combine each assignment in written order.
   MappingParser p(body, ctx, /*index_mode=*/true);
   TokenCursor& cur = p.cursor();
   Cell cell = Cell::live({});
@@ -388,7 +389,7 @@ Result<Index> parse_index(std::span<const Token> body, const MappingContext& ctx
           "E-PARSE-112",
           "expected `:` and a value after the index mapping, found " + cur.describe(), cur.span(),
           {"index = [assign {\",\" assign} [\",\"]], assign = "
-           "mapping \":\" value (mapping.md §1.2)"});
+           "mapping \":\" value (docs/mapping.md §1.2)"});
       d.stage = "parse";
       return d;
     }
@@ -423,7 +424,7 @@ Result<Index> parse_index(std::span<const Token> body, const MappingContext& ctx
       Diagnostic d = make_error(
           "E-TYPE-308", fmt::format("position {} of `{}` {}", value, m->to_string(), what),
           syntax_detail::join(lhs_span, value_span),
-          {"an index assignment must select a live cell of its mapping (mapping.md §2)"});
+          {"an index assignment must select a live cell of its mapping (docs/mapping.md §2)"});
       d.stage = "parse";
       return d;
     }
@@ -439,8 +440,9 @@ Result<Index> parse_index(std::span<const Token> body, const MappingContext& ctx
     }
     cur.advance();
     if (!cur.at_end() && cur.peek_punct(",")) {
-      Diagnostic d = make_error("E-PARSE-112", "expected an index assignment, found `,`",
-                                cur.span(), {"doubled commas are not allowed (mapping.md §1.2)"});
+      Diagnostic d =
+          make_error("E-PARSE-112", "expected an index assignment, found `,`", cur.span(),
+                     {"doubled commas are not allowed (docs/mapping.md §1.2)"});
       d.stage = "parse";
       return d;
     }

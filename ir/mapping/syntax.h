@@ -1,4 +1,4 @@
-// Surface syntax of the mapping language (spec/mapping.md §1): `m![…]` bodies, `axes![…]`
+// Surface syntax of the mapping language (docs/mapping.md §1): `m![…]` bodies, `axes![…]`
 // declarations and `i![…]` indexes, parsed from tokens (ir/lex/token.h) into Mapping values.
 // The kernel-language front end (ir/lang/) hands the token range between the brackets to these
 // parsers; `tujit map` and the tests lex a string first (parse_mapping_text).
@@ -17,7 +17,7 @@
 
 namespace tujit::ir {
 
-/// How `{ … }` escapes are resolved (mapping.md §1.1 ESC, §10 D-15). The front end supplies
+/// How `{ … }` escapes are resolved (docs/mapping.md §1.1 ESC, §10 D-15). The front end supplies
 /// these; the default context resolves nothing (every escape is then a diagnostic).
 struct MappingContext {
   const AxisTable* axes = nullptr; // axis names → sizes; required

@@ -48,11 +48,11 @@ Result<std::uint64_t> nat_value(const Token& t) {
     return parse_error("E-PARSE-105", fmt::format("`{}` is not a plain decimal number", t.text),
                        t.span,
                        {"numbers in mappings are decimal digits only: no `_`, hex or type "
-                        "suffix (mapping.md §1.1, §10 D-16)"});
+                        "suffix (docs/mapping.md §1.1, §10 D-16)"});
   auto v = t.int_value();
   if (!v)
     return parse_error("E-PARSE-105", fmt::format("`{}` does not fit 64 bits", t.text), t.span,
-                       {"numbers in mappings are unsigned 64-bit (mapping.md §1.1)"});
+                       {"numbers in mappings are unsigned 64-bit (docs/mapping.md §1.1)"});
   return *v;
 }
 
@@ -71,9 +71,10 @@ Result<SpannedNumber> parse_number_escape(TokenCursor& cur, const MappingContext
     std::optional<std::uint64_t> v;
     if (ctx.constant) v = ctx.constant(t->text);
     if (!v)
-      return parse_error("E-PARSE-108", fmt::format("`{}` names no constant", t->text), t->span,
-                         {"in number position `{ N }` must name a constant; use "
-                          "`{ X::SIZE }` for the size of an axis or alias (mapping.md §10 D-15)"});
+      return parse_error(
+          "E-PARSE-108", fmt::format("`{}` names no constant", t->text), t->span,
+          {"in number position `{ N }` must name a constant; use "
+           "`{ X::SIZE }` for the size of an axis or alias (docs/mapping.md §10 D-15)"});
     out.value = *v;
     cur.advance(1);
   } else if (t && t->is(TokenKind::Ident) && cur.peek_punct("::", 1) && cur.peek(2) &&
@@ -84,18 +85,18 @@ Result<SpannedNumber> parse_number_escape(TokenCursor& cur, const MappingContext
     if (!v && ctx.alias)
       if (auto m = ctx.alias(t->text)) v = m->size();
     if (!v)
-      return parse_error("E-PARSE-108", fmt::format("`{}` names no axis or mapping alias", t->text),
-                         t->span,
-                         {"`{ X::SIZE }` needs X to be a declared axis or alias (mapping.md §10 "
-                          "D-15)",
-                          declared_axes_note(ctx.axes)});
+      return parse_error(
+          "E-PARSE-108", fmt::format("`{}` names no axis or mapping alias", t->text), t->span,
+          {"`{ X::SIZE }` needs X to be a declared axis or alias (docs/mapping.md §10 "
+           "D-15)",
+           declared_axes_note(ctx.axes)});
     out.value = *v;
     cur.advance(3);
   } else {
     return parse_error(
         "E-PARSE-108",
         "expected a constant inside `{ }` in number position, found " + cur.describe(), cur.span(),
-        {"number escapes are `{ 8 }`, `{ N }` or `{ X::SIZE }` (mapping.md §10 "
+        {"number escapes are `{ 8 }`, `{ N }` or `{ X::SIZE }` (docs/mapping.md §10 "
          "D-15)"});
   }
   // At the closing `}`.

@@ -1,5 +1,5 @@
 // Internals shared by the mapping-language parsers (syntax.cpp, axes_syntax.cpp): a cursor over
-// a token span that may or may not end with Eof, literal and escape rules (mapping.md §1.1).
+// a token span that may or may not end with Eof, literal and escape rules (docs/mapping.md §1.1).
 #pragma once
 
 #include "ir/mapping/syntax.h"
@@ -45,7 +45,7 @@ inline std::optional<SourceSpan> join(std::optional<SourceSpan> a, SourceSpan b)
   return a ? join(*a, b) : b;
 }
 
-/// NAT (mapping.md §1.1, D-16): decimal digits only, fitting u64.
+/// NAT (docs/mapping.md §1.1, D-16): decimal digits only, fitting u64.
 Result<std::uint64_t> nat_value(const Token& t);
 
 struct SpannedNumber {

@@ -1,9 +1,9 @@
 // The Sequencer IR of one contraction chain (contract_outer → contract_packet → contract_time →
-// contract_lane, spec/contraction.md §5–§8): the nested loops the Tensor Unit's sequencers run for
+// contract_lane, docs/contraction.md §5–§8): the nested loops the Tensor Unit's sequencers run for
 // one slice, with every address stream written as `[size : stride]` loop entries (stride 0 =
 // broadcast) and the reductions marked. It is the one contract between the front end and the back
-// ends (DESIGN.md): the reference interpreter (runtime/interp/) and the JIT (codegen/) execute this
-// program and nothing else; the cycle model walks its address streams.
+// ends (docs/design.md §3): the reference interpreter (runtime/interp/) and the JIT (codegen/)
+// execute this program and nothing else; the cycle model walks its address streams.
 //
 // One slice runs (identical for every live spatial position, §3 S7):
 //
@@ -65,8 +65,8 @@ struct ContractionProgram {
   ScalarType trf_type = ScalarType::BF16;
   ScalarType accumulator = ScalarType::F32; // i32 or f32 (§2.1)
   LaneMode mode = LaneMode::Interleaved;
-  /// contraction.md §9.3 switch: flush subnormal f32 products and sums to signed zero (RNGD has
-  /// no f32 subnormals); off = IEEE subnormals, as the reference computes.
+  /// docs/contraction.md §9.3 switch: flush subnormal f32 products and sums to signed zero (RNGD
+  /// has no f32 subnormals); off = IEEE subnormals, as the reference computes.
   bool ftz_results = false;
 
   // Buffer shapes in cells, padding included. Stream [spatial][time][packet], TRF

@@ -24,8 +24,8 @@ const KernelParam* dm_param(const Kernel& k, const std::string& name) {
   return nullptr;
 }
 
-/// contraction.md §4.4 / datapath.md §8.1: the short commands copy a fully contiguous DM region
-/// straight into the register file. Empty when it applies, else why not.
+/// docs/contraction.md §4.4 / docs/datapath.md §8.1: the short commands copy a fully contiguous DM
+/// region straight into the register file. Empty when it applies, else why not.
 std::string short_command_refusal(const FetchProgram& p, const verify::CollectDerived& collect) {
   if (p.cast_to || p.zero_point)
     return "the Fetch Adapter changes the values (a short command copies bytes)";
@@ -105,7 +105,7 @@ Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect_index
   if (cast && cast->cast_to && *cast->cast_to != p.dm_type) p.cast_to = cast->cast_to;
   if (zero_point) p.zero_point = zero_point->zero_point;
 
-  // The Fetch Engine (datapath.md §5): Buf = the Begin tensor's Time ⊗ Packet (= DM Element).
+  // The Fetch Engine (docs/datapath.md §5): Buf = the Begin tensor's Time ⊗ Packet (= DM Element).
   auto buf = Mapping::pair(fetch->input.mapping(Slot::Time), fetch->input.mapping(Slot::Packet));
   if (!buf) return std::move(buf).take_diagnostics();
   datapath::FetchInput fi{p.dm_type,
@@ -120,7 +120,7 @@ Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect_index
                      !zero_point_in_range(zero_point->input.dtype, *zero_point->cast_to,
                                           *zero_point->zero_point)))
     return lower_error("the zero point is missing or outside its source type's range",
-                       zero_point->name_span, {"spec/scalars.md §6"});
+                       zero_point->name_span, {"docs/scalars.md §6"});
 
   verify::CollectInput ci{collect.input.dtype, collect.input.mapping(Slot::Time),
                           collect.input.mapping(Slot::Packet), collect.output.mapping(Slot::Time),

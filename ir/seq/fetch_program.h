@@ -1,5 +1,5 @@
-// The Sequencer IR of one data-path chain from DM into the Tensor Unit (spec/datapath.md §4–§6,
-// §8; contraction.md §2.2): `begin(x.view()).fetch::<T, P>() [.fetch_cast::<D>()]
+// The Sequencer IR of one data-path chain from DM into the Tensor Unit (docs/datapath.md §4–§6,
+// §8; docs/contraction.md §2.2): `begin(x.view()).fetch::<T, P>() [.fetch_cast::<D>()]
 // [.fetch_zero_point_sub::<D>(zp)] .collect::<T2, P2>()`. Like ContractionProgram it holds only
 // values the verifiers derived (the Fetch sequencer configuration, the Collect split), and both
 // engines execute it: the interpreter (runtime/interp/fetch_exec.h) and the JIT
@@ -32,7 +32,7 @@
 
 namespace tujit::ir::seq {
 
-/// What the collected stream feeds (contraction.md §3, datapath.md §8.1–§8.2).
+/// What the collected stream feeds (docs/contraction.md §3, docs/datapath.md §8.1–§8.2).
 enum class FetchConsumer : std::uint8_t { Stream, ToTrf, ToVrf };
 
 struct FetchProgram {
@@ -46,12 +46,12 @@ struct FetchProgram {
 
   ScalarType dm_type = ScalarType::BF16;     // DM element type
   ScalarType stream_type = ScalarType::BF16; // after the Fetch Adapter
-  /// fetch_cast to another type (scalars.md §5.1); nullopt for none or an identity cast.
+  /// fetch_cast to another type (docs/scalars.md §5.1); nullopt for none or an identity cast.
   std::optional<ScalarType> cast_to;
-  /// fetch_zero_point_sub (scalars.md §6): stream_type is then i5 / i9.
+  /// fetch_zero_point_sub (docs/scalars.md §6): stream_type is then i5 / i9.
   std::optional<std::int64_t> zero_point;
 
-  /// The Fetch sequencer: addresses in DM elements, outermost entry first (datapath.md §4).
+  /// The Fetch sequencer: addresses in DM elements, outermost entry first (docs/datapath.md §4).
   datapath::SequencerConfig sequencer;
   std::uint64_t read_size = 1;        // elements per DM read (§5)
   std::uint64_t reads_per_packet = 1; // |P| / read_size
@@ -64,10 +64,10 @@ struct FetchProgram {
   std::uint64_t flits_per_packet = 1; // F: Collect's flits per fetched packet (§8)
   std::uint64_t flit_elements = 1;    // E: elements of stream_type per 32 B flit
 
-  /// The register-file store takes the StoTRF / StoVRF short command (contraction.md §4.4,
-  /// datapath.md §8.1): the consumer is a store, the fetch reads one contiguous DM run in order
-  /// (no broadcast, no gap, no reordering), no adapter changes the values, and Collect adds no
-  /// padding. Nullopt when the chain needs the Fetch → Collect path; else "StoTRF" / "StoVRF".
+  /// The register-file store takes the StoTRF / StoVRF short command (docs/contraction.md §4.4,
+  /// docs/datapath.md §8.1): the consumer is a store, the fetch reads one contiguous DM run in
+  /// order (no broadcast, no gap, no reordering), no adapter changes the values, and Collect adds
+  /// no padding. Nullopt when the chain needs the Fetch → Collect path; else "StoTRF" / "StoVRF".
   std::optional<std::string> short_command;
   /// Why the short command does not apply (empty when it does or the consumer is a stream).
   std::string short_command_refusal;
@@ -81,8 +81,8 @@ struct FetchProgram {
 /// `begin(x.view())` of a DmTensor parameter.
 Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect);
 
-/// The book's `MemTensor::read::<Time, Packet>()` (furiosa-opt docs/src/moving-tensors/
-/// sequencer.md) of the MemTensor parameter, as the Fetch sequencer runs it: one slice, the buffer
+/// The book's `MemTensor::read::<Time, Packet>()` (docs/datapath.md §4.2) of the MemTensor
+/// parameter, as the Fetch sequencer runs it: one slice, the buffer
 /// read as the stream, no adapter, no Collect (a packet is one row of |Packet| elements).
 Result<FetchProgram> lower_mem_read(const Kernel& kernel, std::size_t read_index);
 

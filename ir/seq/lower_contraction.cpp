@@ -49,7 +49,7 @@ const Stage* find_stage(const Kernel& k, std::size_t from, StageOp op, std::size
   return nullptr;
 }
 
-// The Lane Folder drains 8-element output flits (contraction.md §8).
+// The Lane Folder drains 8-element output flits (docs/contraction.md §8).
 constexpr std::uint64_t kOutputBus = target::kRngd.output_bus_elements;
 
 using AddressOf = std::function<std::uint64_t(std::uint64_t)>;
@@ -150,7 +150,7 @@ Result<ContractionProgram> lower_contraction(const Kernel& kernel) {
       fmt::format("kernel `{}` has no contract_outer → contract_packet → contract_time → "
                   "contract_lane chain to run",
                   kernel.name),
-      {"the engines run complete contraction chains (contraction.md §5–§8)"});
+      {"the engines run complete contraction chains (docs/contraction.md §5–§8)"});
 }
 
 Result<ContractionProgram> lower_contraction(const ChainMappings& m, ScalarType stream_type,

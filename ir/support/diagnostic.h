@@ -1,6 +1,6 @@
-// Errors are values (DESIGN.md): every user mistake becomes a Diagnostic with a stable code, a
-// span in the source it came from, the rule that failed, and the values that broke it. Nothing in
-// tujit throws across a module boundary or aborts on user input.
+// Errors are values (docs/design.md §5.1): every user mistake becomes a Diagnostic with a stable
+// code, a span in the source it came from, the rule that failed, and the values that broke it.
+// Nothing in tujit throws across a module boundary or aborts on user input.
 #pragma once
 
 #include <cstdint>
@@ -43,8 +43,8 @@ private:
 
 struct Diagnostic {
   Severity severity = Severity::Error;
-  std::string code;    // stable, e.g. "E-PARSE-001" (spec/cli.md)
-  std::string stage;   // "parse", "type", "to_trf", ... (spec/cli.md); empty when not stage-bound
+  std::string code;  // stable, e.g. "E-PARSE-001" (docs/errors.md)
+  std::string stage; // "parse", "type", "to_trf", ... (docs/cli.md §1); empty when not stage-bound
   std::string message; // what is wrong, in the kernel author's words
   std::optional<SourceSpan> span;
   std::vector<std::string> notes; // the rule, and the derived values that broke it
@@ -58,9 +58,10 @@ using Diagnostics = std::vector<Diagnostic>;
 
 bool has_errors(const Diagnostics& ds);
 
-/// A value or the diagnostics that explain why there is none.
+/// A value or the diagnostics that explain why there is none. Discarding one would drop a
+/// user's error unseen, so the compiler refuses it.
 template <class T>
-class Result {
+class [[nodiscard]] Result {
 public:
   Result(T value) : v_(std::move(value)) {}
   Result(Diagnostic d) : v_(Diagnostics{std::move(d)}) {}
@@ -81,6 +82,27 @@ public:
 private:
   std::variant<T, Diagnostics> v_;
 };
+
+/// The value-less form: ok, or the diagnostics that say why not. `return {};` is ok.
+template <>
+class [[nodiscard]] Result<void> {
+public:
+  Result() = default;
+  Result(Diagnostic d) : ok_(false), diagnostics_{std::move(d)} {}
+  Result(Diagnostics ds) : ok_(false), diagnostics_(std::move(ds)) {}
+
+  bool ok() const { return ok_; }
+  explicit operator bool() const { return ok_; }
+  /// Empty when ok.
+  const Diagnostics& diagnostics() const { return diagnostics_; }
+  Diagnostics&& take_diagnostics() && { return std::move(diagnostics_); }
+
+private:
+  bool ok_ = true;
+  Diagnostics diagnostics_;
+};
+
+using Status = Result<void>;
 
 /// Convenience: an error diagnostic with a code and message.
 Diagnostic make_error(std::string code, std::string message,

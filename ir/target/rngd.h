@@ -1,6 +1,6 @@
 // The RNGD Tensor Unit as a target description: every hardware constant tujit uses, in one
 // place, each with the spec section it comes from. Another chip is another description of this
-// shape, not a code change elsewhere (DESIGN.md "Decisions that hold everywhere").
+// shape, not a code change elsewhere (docs/design.md §5.2).
 #pragma once
 
 #include <cstdint>
@@ -8,27 +8,30 @@
 namespace tujit::target {
 
 struct TensorUnitDescription {
-  // --- streams (contraction.md §1, datapath.md §11.1) ---
+  // --- streams (docs/contraction.md §1, docs/datapath.md §11.1) ---
   std::uint32_t flit_bytes = 32;               // every engine after Collect moves one 32 B flit
   std::uint32_t contraction_packet_bytes = 64; // the Multiplier always works on 64 B
   std::uint32_t max_pack_size = 2;             // PackSize ∈ {1, 2}: 32 B or 64 B OutPacket
-  std::uint32_t bits_per_byte = 8;             // mapping.md §8 BITS_PER_BYTE
+  std::uint32_t bits_per_byte = 8;             // docs/mapping.md §8 BITS_PER_BYTE
 
-  // --- lanes and the Contraction Engine (contraction.md §1, §6–§8) ---
+  // --- lanes and the Contraction Engine (docs/contraction.md §1, §6–§8) ---
   std::uint32_t lanes = 8;                // Lane::SIZE ∈ {1, 2, 4, 8}
   std::uint32_t accumulator_cells = 1024; // Time Reducer buffer per slice
   std::uint32_t accumulator_columns = 32; // TEMPORAL_ACCUMULATOR_COLS: max |P2|
   std::uint32_t output_bus_elements = 8;  // CONTRACT_LANE_OUT_PACKET_ELEMENTS
-  std::uint32_t tree_latency_4bit = 7;    // packet-reducer.md: i4
-  std::uint32_t tree_latency_8bit = 6;    // i8 / f8
-  std::uint32_t tree_latency_16bit = 5;   // bf16
-  // Cycle model (contraction.md §10; harness/cycles/, docs/cycle-model.md).
-  std::uint32_t fetch_adapter_cast_latency = 2; // fetch-adapter.md: a cast adds 1–2 cycles; the
-                                                // model takes the upper bound
+  std::uint32_t tree_latency_4bit =
+      7; // furiosa-opt docs/src/computing-tensors/contraction-engine/packet-reducer.md: i4
+  std::uint32_t tree_latency_8bit = 6;  // i8 / f8
+  std::uint32_t tree_latency_16bit = 5; // bf16
+  // Cycle model (docs/contraction.md §10; harness/cycles/, docs/cycle-model.md).
+  std::uint32_t fetch_adapter_cast_latency =
+      2; // furiosa-opt docs/src/computing-tensors/fetch-adapter.md: a cast adds 1–2 cycles; the
+         // model takes the upper bound
   std::uint32_t stream_adapter_buffer_packets = 2; // [MODEL] the packet in use + one being filled
   std::uint32_t trf_store_buffer_banks = 2; // [MODEL] a store holds one pending flit per bank
 
-  // --- register files (contraction.md §1, §4; register-files.md) ---
+  // --- register files (docs/contraction.md §1, §4; furiosa-opt
+  // docs/src/computing-tensors/register-files.md) ---
   std::uint32_t trf_banks = 2;
   std::uint32_t trf_rows = 128;             // rows per bank at 8 lanes
   std::uint32_t trf_row_bits = 320;         // physical row: 32 B payload + integer widening bits
@@ -39,43 +42,45 @@ struct TensorUnitDescription {
   std::uint32_t trf_narrow_read_bytes = 32; // one bank
   std::uint32_t vrf_bytes = 8192;           // VRF_BYTES per slice
 
-  // --- memory and hierarchy (datapath.md §1, §3; contraction.md §1) ---
+  // --- memory and hierarchy (docs/datapath.md §1, §3; docs/contraction.md §1) ---
   std::uint32_t dm_bytes_per_slice = 512 * 1024;
   std::uint32_t dm_banks = 16;
   std::uint32_t dm_bank_word_bytes = 8;
   std::uint32_t clusters_per_chip = 2; // hardware count; accepted sizes below
   std::uint32_t slices_per_cluster = 256;
 
-  // --- sequencers (datapath.md §4) ---
+  // --- sequencers (docs/datapath.md §4) ---
   std::uint32_t sequencer_entries = 8; // MAX_SEQUENCER_ENTRIES
   std::uint64_t sequencer_max_loop_size = 65536;
   std::uint32_t fetch_max_read_bytes = 32;  // one flit per read
   std::uint32_t sub_context_read_bytes = 8; // sub-context fetch reads 8 B
   std::uint32_t packet_align_bytes = 8;     // Fetch/Switch/Collect-input packets are whole 8 B
-                                            // words (datapath.md §5, §7; PACKET_ALIGN_BYTES)
+                                            // words (docs/datapath.md §5, §7; PACKET_ALIGN_BYTES)
 
-  // --- element storage (scalars.md §2, §5.5) ---
+  // --- element storage (docs/scalars.md §2, §5.5) ---
   std::uint32_t trf_integer_widening_bits = 1; // TRF stores i4/i5 as 5 bits, i8/i9 as 9 bits
 
-  /// Physical bits one lane reads per TRF read (register-files.md "To Contraction Engine"): one
-  /// 320-bit row of one bank (narrow) or of both banks (wide, 640 bits).
+  /// Physical bits one lane reads per TRF read (furiosa-opt
+  /// docs/src/computing-tensors/register-files.md): one 320-bit row of one bank (narrow) or of both
+  /// banks (wide, 640 bits).
   constexpr std::uint32_t trf_lane_read_bits(bool wide) const {
     return (wide ? trf_banks : 1u) * trf_row_bits;
   }
 
-  /// Bits in one flit: FE(D) = flit_bits() / BITS(D) elements (scalars.md §2, §5.2).
+  /// Bits in one flit: FE(D) = flit_bits() / BITS(D) elements (docs/scalars.md §2, §5.2).
   constexpr std::uint32_t flit_bits() const { return flit_bytes * bits_per_byte; }
 };
 
 /// The only target tujit knows today.
 inline constexpr TensorUnitDescription kRngd{};
 
-/// Lane::SIZE values the hardware accepts (mapping.md §8 is_valid_lane_size).
+/// Lane::SIZE values the hardware accepts (docs/mapping.md §8 is_valid_lane_size).
 constexpr bool is_valid_lane_size(std::uint64_t n) {
   return n == 1 || n == 2 || n == 4 || n == 8;
 }
 
-/// Cluster::SIZE / Slice::SIZE values the reference accepts (contraction.md §1, datapath.md §12.1).
+/// Cluster::SIZE / Slice::SIZE values the reference accepts (docs/contraction.md §1,
+/// docs/datapath.md §12.1).
 constexpr bool is_valid_cluster_size(std::uint64_t n) {
   return n == 1 || n == 2;
 }
@@ -83,7 +88,7 @@ constexpr bool is_valid_slice_size(std::uint64_t n) {
   return n == 64 || n == 128 || n == 256;
 }
 
-/// Bytes one sequencer access may move: 1, 2, 4, 8, 16 or 32 (datapath.md §4 "Constraints",
+/// Bytes one sequencer access may move: 1, 2, 4, 8, 16 or 32 (docs/datapath.md §4 "Constraints",
 /// applied to the per-access unit read_size / write_size as §12.2 decides).
 constexpr bool is_valid_sequencer_access_bytes(std::uint64_t n) {
   return n >= 1 && n <= kRngd.fetch_max_read_bytes && (n & (n - 1)) == 0;

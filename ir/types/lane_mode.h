@@ -1,4 +1,4 @@
-// How the Lane Folder places Lane in the output stream (contraction.md §8).
+// How the Lane Folder places Lane in the output stream (docs/contraction.md §8).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// Names, parsing and refusal explanations of the scalar types (spec/scalars.md §1, §5, §6;
-// spec/kernel-language.md "Scalars").
+// Names, parsing and refusal explanations of the scalar types (docs/scalars.md §1, §5, §6;
+// docs/kernel-language.md §4).
 #include "ir/types/scalar_type.h"
 
 #include <fmt/format.h>
@@ -7,43 +7,22 @@
 namespace tujit::ir {
 namespace {
 
-// kernel-language.md lists exactly these eleven; f4e2m1 is deliberately absent (see header).
-constexpr std::array<ScalarType, 11> kKernelLanguageTypes = {
-    ScalarType::I4,     ScalarType::I5,     ScalarType::I8, ScalarType::I9,
-    ScalarType::I16,    ScalarType::I32,    ScalarType::U8, ScalarType::BF16,
-    ScalarType::F8E4M3, ScalarType::F8E5M2, ScalarType::F32};
+// The types a kernel may name: the table's rows marked kernel_language, in catalogue order.
+constexpr std::size_t kKernelLanguageCount = [] {
+  std::size_t n = 0;
+  for (const ScalarInfo& row : kScalarTable) n += row.kernel_language ? 1 : 0;
+  return n;
+}();
+
+constexpr auto kKernelLanguageTypes = [] {
+  std::array<ScalarType, kKernelLanguageCount> out{};
+  std::size_t n = 0;
+  for (const ScalarInfo& row : kScalarTable)
+    if (row.kernel_language) out[n++] = row.type;
+  return out;
+}();
 
 } // namespace
-
-std::string_view name(ScalarType t) {
-  switch (t) {
-  case ScalarType::I4:
-    return "i4";
-  case ScalarType::I5:
-    return "i5";
-  case ScalarType::I8:
-    return "i8";
-  case ScalarType::I9:
-    return "i9";
-  case ScalarType::I16:
-    return "i16";
-  case ScalarType::I32:
-    return "i32";
-  case ScalarType::U8:
-    return "u8";
-  case ScalarType::BF16:
-    return "bf16";
-  case ScalarType::F8E4M3:
-    return "f8e4m3";
-  case ScalarType::F8E5M2:
-    return "f8e5m2";
-  case ScalarType::F32:
-    return "f32";
-  case ScalarType::F4E2M1:
-    return "f4e2m1";
-  }
-  return "?";
-}
 
 std::span<const ScalarType> scalar_types_in(ScalarNameSet set) {
   if (set == ScalarNameSet::KernelLanguage) return kKernelLanguageTypes;
@@ -68,7 +47,7 @@ std::string allowed_scalar_names(ScalarNameSet set) {
 std::string explain_contraction_refusal(ScalarType stream, ScalarType weight) {
   constexpr std::string_view kTable = "the Multiplier multiplies i4|i5 × i4|i5 and i8|i9 × i8|i9 "
                                       "(into i32), f8e4m3 × f8e4m3, f8e5m2 × f8e5m2 and "
-                                      "bf16 × bf16 (into f32) (scalars.md §5.4)";
+                                      "bf16 × bf16 (into f32) (docs/scalars.md §5.4)";
   switch (contraction_refusal(stream, weight)) {
   case ContractionRefusal::None:
     return {};
@@ -101,7 +80,7 @@ std::string explain_fetch_cast_refusal(ScalarType in, ScalarType out) {
   if (is_fetch_cast(in, out)) return {};
   constexpr std::string_view kPairs =
       "fetch_cast converts i4, i8, i16 → i32, f8e4m3, f8e5m2, bf16 → f32, f32 → bf16, or keeps "
-      "the type (scalars.md §5.1)";
+      "the type (docs/scalars.md §5.1)";
   std::string hint;
   if (is_table_lookup(in, out))
     hint = fmt::format("; {} → {} is a table lookup: use fetch_table_lookup", name(in), name(out));
@@ -121,27 +100,27 @@ std::string explain_table_lookup_refusal(ScalarType in, ScalarType out) {
     hint = fmt::format("; {} → {} is a type cast: use fetch_cast", name(in), name(out));
   return fmt::format("the Fetch Adapter has no {} → {} decode table: the tables are f4e2m1 → "
                      "f8e4m3, f4e2m1 → f8e5m2, f8e4m3 → bf16 and f8e5m2 → bf16 "
-                     "(scalars.md §4.5){}",
+                     "(docs/scalars.md §4.5){}",
                      name(in), name(out), hint);
 }
 
 std::string explain_zero_point_refusal(ScalarType in, ScalarType out, std::int64_t zp) {
   if (!is_zero_point_sub(in, out))
     return fmt::format("fetch_zero_point_sub cannot take {} to {}: it widens exactly i4 → i5 and "
-                       "i8 → i9 (scalars.md §6)",
+                       "i8 → i9 (docs/scalars.md §6)",
                        name(in), name(out));
   if (zero_point_in_range(in, out, zp)) return {};
   auto range = integer_range(in);
   return fmt::format("zero point {} is outside the {} range [{}, {}]: the zero point of "
                      "{} → {} must be a value of the source type, so that every residual fits "
-                     "{} (scalars.md §6)",
+                     "{} (docs/scalars.md §6)",
                      zp, name(in), range->first, range->second, name(in), name(out), name(out));
 }
 
 std::string explain_cast_engine_refusal(ScalarType in, ScalarType out) {
   if (is_cast_engine_cast(in, out)) return {};
   constexpr std::string_view kPairs = "the Cast Engine narrows i32 → i4, i8, i16 and f32 → "
-                                      "f8e4m3, f8e5m2, bf16 (scalars.md §5.2)";
+                                      "f8e4m3, f8e5m2, bf16 (docs/scalars.md §5.2)";
   std::string hint;
   if (in == out)
     hint = "; there is no identity cast: drop the .cast";
@@ -160,7 +139,7 @@ std::string explain_commit_cast_refusal(ScalarType in, ScalarType out) {
     hint = fmt::format("; narrow {} → {} in the Cast Engine (.cast) before committing", name(in),
                        name(out));
   return fmt::format("the Commit Adapter cannot cast {} to {}: commit_cast converts only f32 → "
-                     "bf16 (scalars.md §5.3){}",
+                     "bf16 (docs/scalars.md §5.3){}",
                      name(in), name(out), hint);
 }
 

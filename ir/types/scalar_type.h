@@ -1,13 +1,14 @@
 // The element types a tujit kernel can name, and the static facts the stage verifiers need about
 // them: bit widths on the wire / host / TRF, kind, the capability sets, the Contraction operand
 // table and every legal conversion pair of the Fetch Adapter, Cast Engine and Commit Adapter
-// (spec/scalars.md §1, §2, §5, §6; spec/contraction.md §2). The arithmetic itself lives in
+// (docs/scalars.md §1, §2, §5, §6; docs/contraction.md §2). The arithmetic itself lives in
 // runtime/scalar/ (ir/ may not depend on runtime/).
 #pragma once
 
 #include "ir/target/rngd.h"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -17,33 +18,143 @@
 
 namespace tujit::ir {
 
-enum class ScalarType : std::uint8_t {
-  I4,
-  I5,
-  I8,
-  I9,
-  I16,
-  I32,
-  U8,
-  BF16,
-  F8E4M3,
-  F8E5M2,
-  F32,
-  F4E2M1
+/// How an element's bits encode its value. Every conversion of runtime/scalar/ and every
+/// per-type branch of the engines switches on this (never on ScalarType with a `default:`), so a
+/// new type must name its encoding in the table below.
+enum class Encoding : std::uint8_t {
+  TwosComplement, // signed integers; a host container holds the value sign-extended
+  Unsigned,       // u8
+  Bf16,           // bfloat16 (1-8-7)
+  F8E4M3,         // 1-4-3, no infinity, one NaN code per sign
+  F8E5M2,         // 1-5-2, IEEE-like
+  F4E2M1,         // 1-2-1, decoded only by table lookups
+  F32             // IEEE binary32
 };
 
-inline constexpr std::array<ScalarType, 12> kAllScalarTypes = {
-    ScalarType::I4,     ScalarType::I5,     ScalarType::I8,  ScalarType::I9,
-    ScalarType::I16,    ScalarType::I32,    ScalarType::U8,  ScalarType::BF16,
-    ScalarType::F8E4M3, ScalarType::F8E5M2, ScalarType::F32, ScalarType::F4E2M1};
+/// Signed integers (two's complement), the unsigned u8, and the float formats.
+enum class ScalarKind : std::uint8_t { SignedInteger, UnsignedInteger, Float };
+
+/// The MAC family an operand belongs to; raw and zero-point-subtracted forms share one family.
+enum class ContractionFamily : std::uint8_t { None, Int4, Int8, F8E4M3, F8E5M2, BF16 };
+
+/// What the all-ones exponent of a float format means.
+enum class FloatSpecials : std::uint8_t {
+  Ieee,       // ±inf (fraction 0) and NaN (fraction ≠ 0): bf16, f8e5m2, f32
+  AllOnesNaN, // no infinity; only S.1111.111 is NaN: f8e4m3
+  None        // every code is a finite value: f4e2m1
+};
+
+/// A float format (docs/scalars.md §3): exponent and fraction bits, exponent bias, its special
+/// values, the NaN code a conversion produces, and the code of the largest finite magnitude.
+struct FloatFormat {
+  std::uint8_t exponent_bits = 0;
+  std::uint8_t fraction_bits = 0;
+  std::int16_t bias = 0;
+  FloatSpecials specials = FloatSpecials::Ieee;
+  std::uint32_t nan_code = 0;
+  std::uint32_t max_finite_code = 0;
+};
+
+// The scalar-type table (docs/scalars.md §1): one row per element type, the only place a fact
+// about one type is written. Columns, in order: the enumerator, its spelling in kernels and
+// diagnostics, then ScalarInfo's fields after `name` as designated initializers.
+// clang-format off
+#define TUJIT_SCALAR_TYPES(X)                                                                      \
+  X(I4, .name = "i4", .encoding = Encoding::TwosComplement, .wire_bits = 4, .host_bits = 4,        \
+    .value_bits = 4, .kernel_language = true, .family = ContractionFamily::Int4)                   \
+  X(I5, .name = "i5", .encoding = Encoding::TwosComplement, .wire_bits = 4, .host_bits = 8,        \
+    .value_bits = 5, .kernel_language = true, .family = ContractionFamily::Int4,                   \
+    .staging_source = ScalarType::I4)                                                              \
+  X(I8, .name = "i8", .encoding = Encoding::TwosComplement, .wire_bits = 8, .host_bits = 8,        \
+    .value_bits = 8, .kernel_language = true, .family = ContractionFamily::Int8)                   \
+  X(I9, .name = "i9", .encoding = Encoding::TwosComplement, .wire_bits = 8, .host_bits = 16,       \
+    .value_bits = 9, .kernel_language = true, .family = ContractionFamily::Int8,                   \
+    .staging_source = ScalarType::I8)                                                              \
+  X(I16, .name = "i16", .encoding = Encoding::TwosComplement, .wire_bits = 16, .host_bits = 16,    \
+    .value_bits = 16, .kernel_language = true)                                                     \
+  X(I32, .name = "i32", .encoding = Encoding::TwosComplement, .wire_bits = 32, .host_bits = 32,    \
+    .value_bits = 32, .kernel_language = true, .vector_engine = true)                              \
+  X(U8, .name = "u8", .encoding = Encoding::Unsigned, .wire_bits = 8, .host_bits = 8,              \
+    .value_bits = 8, .kernel_language = true)                                                      \
+  X(BF16, .name = "bf16", .encoding = Encoding::Bf16, .wire_bits = 16, .host_bits = 16,            \
+    .value_bits = 16, .kernel_language = true, .family = ContractionFamily::BF16,                  \
+    .format = {8, 7, 127, FloatSpecials::Ieee, 0x7FC0u, 0x7F7Fu})                                  \
+  X(F8E4M3, .name = "f8e4m3", .encoding = Encoding::F8E4M3, .wire_bits = 8, .host_bits = 8,        \
+    .value_bits = 8, .kernel_language = true, .family = ContractionFamily::F8E4M3,                 \
+    .format = {4, 3, 7, FloatSpecials::AllOnesNaN, 0x7Fu, 0x7Eu})                                  \
+  X(F8E5M2, .name = "f8e5m2", .encoding = Encoding::F8E5M2, .wire_bits = 8, .host_bits = 8,        \
+    .value_bits = 8, .kernel_language = true, .family = ContractionFamily::F8E5M2,                 \
+    .format = {5, 2, 15, FloatSpecials::Ieee, 0x7Eu, 0x7Bu})                                       \
+  X(F32, .name = "f32", .encoding = Encoding::F32, .wire_bits = 32, .host_bits = 32,               \
+    .value_bits = 32, .kernel_language = true, .vector_engine = true,                              \
+    .format = {8, 23, 127, FloatSpecials::Ieee, 0x7FC00000u, 0x7F7FFFFFu})                         \
+  X(F4E2M1, .name = "f4e2m1", .encoding = Encoding::F4E2M1, .wire_bits = 4, .host_bits = 4,        \
+    .value_bits = 4, .format = {2, 1, 1, FloatSpecials::None, 0u, 0x7u})
+// clang-format on
+
+enum class ScalarType : std::uint8_t {
+#define TUJIT_SCALAR_ENUMERATOR(id, ...) id,
+  TUJIT_SCALAR_TYPES(TUJIT_SCALAR_ENUMERATOR)
+#undef TUJIT_SCALAR_ENUMERATOR
+};
+
+/// One row of the table.
+struct ScalarInfo {
+  ScalarType type{};
+  std::string_view name{};
+  Encoding encoding{};
+  /// BITS: the width on the wire, in DM/HBM and for every stream size computation. The staging
+  /// types count at the width they came from: i5 as 4, i9 as 8 (docs/scalars.md §2).
+  std::uint8_t wire_bits = 0;
+  /// What one element occupies in a host buffer: i4/f4e2m1 packed (4), i5 one byte, i9 two.
+  std::uint8_t host_bits = 0;
+  /// Bits of the value itself: the Wrap(k) width of an integer (i5 5, i9 9).
+  std::uint8_t value_bits = 0;
+  /// Named by the kernel language (docs/kernel-language.md §4); f4e2m1 is host-side only.
+  bool kernel_language = false;
+  /// i32 and f32: VRF contents, Vector Engine streams, Cast Engine inputs, accumulators.
+  bool vector_engine = false;
+  /// The Multiplier's operand family; None for a type the Multiplier has no MAC for.
+  ContractionFamily family = ContractionFamily::None;
+  /// The staging types of zero-point subtraction name the type they are made from.
+  std::optional<ScalarType> staging_source{};
+  /// Floats only.
+  FloatFormat format{};
+};
+
+inline constexpr std::array kScalarTable = {
+#define TUJIT_SCALAR_ROW(id, ...) ScalarInfo{.type = ScalarType::id, __VA_ARGS__},
+    TUJIT_SCALAR_TYPES(TUJIT_SCALAR_ROW)
+#undef TUJIT_SCALAR_ROW
+};
+
+constexpr bool scalar_table_is_indexed_by_type() {
+  for (std::size_t i = 0; i < kScalarTable.size(); ++i)
+    if (static_cast<std::size_t>(kScalarTable[i].type) != i) return false;
+  return true;
+}
+static_assert(scalar_table_is_indexed_by_type(), "row i of kScalarTable describes ScalarType i");
+
+constexpr const ScalarInfo& info(ScalarType t) {
+  return kScalarTable[static_cast<std::size_t>(t)];
+}
+
+/// Every type, in catalogue order.
+inline constexpr auto kAllScalarTypes = [] {
+  std::array<ScalarType, kScalarTable.size()> out{};
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = kScalarTable[i].type;
+  return out;
+}();
 
 /// The spelling in kernels and diagnostics: "i4", "bf16", "f8e4m3", "f4e2m1", ...
-std::string_view name(ScalarType t);
+constexpr std::string_view name(ScalarType t) {
+  return info(t).name;
+}
 
 /// Which names parse_scalar_type accepts.
-/// - KernelLanguage: exactly the list of spec/kernel-language.md "Scalars" (i4 i5 i8 i9 i16 i32 u8
-///   bf16 f8e4m3 f8e5m2 f32). `f4e2m1` is NOT accepted there: that list is normative and omits it
-///   (so a kernel cannot name the e2m1 table lookups yet; reported as a spec gap).
+/// - KernelLanguage: the types a kernel may name (docs/kernel-language.md §4). `f4e2m1` is not
+///   among them: no kernel operation reads it (the Fetch Adapter's table lookups that decode it
+///   are not simulated).
 /// - All: every ScalarType, including `f4e2m1` (host-side tools: npy dtypes, --dtype, tests).
 enum class ScalarNameSet : std::uint8_t { KernelLanguage, All };
 
@@ -57,63 +168,35 @@ std::span<const ScalarType> scalar_types_in(ScalarNameSet set);
 std::string allowed_scalar_names(ScalarNameSet set = ScalarNameSet::KernelLanguage);
 
 // ---------------------------------------------------------------------------------------------
-// Widths (scalars.md §1, §2, §5.5)
+// Widths and kinds (docs/scalars.md §1, §2, §5.5)
 // ---------------------------------------------------------------------------------------------
 
-/// BITS: the width on the wire, in DM/HBM and for every stream size computation. The staging
-/// types count at the width they came from: i5 as 4, i9 as 8 (scalars.md §2).
+constexpr Encoding encoding(ScalarType t) {
+  return info(t).encoding;
+}
+
 constexpr std::uint32_t wire_bits(ScalarType t) {
-  switch (t) {
-  case ScalarType::I4:
-  case ScalarType::I5:
-  case ScalarType::F4E2M1:
-    return 4;
-  case ScalarType::I8:
-  case ScalarType::I9:
-  case ScalarType::U8:
-  case ScalarType::F8E4M3:
-  case ScalarType::F8E5M2:
-    return 8;
-  case ScalarType::I16:
-  case ScalarType::BF16:
-    return 16;
-  case ScalarType::I32:
-  case ScalarType::F32:
-    return 32;
-  }
-  return 0;
+  return info(t).wire_bits;
 }
 
-/// Host staging bits: what one element occupies in a host buffer (scalars.md §1). i4/f4e2m1 are
-/// packed two per byte (4); i5 is held in one byte (8) and i9 in two (16), sign-extended.
 constexpr std::uint32_t host_staging_bits(ScalarType t) {
-  switch (t) {
-  case ScalarType::I5:
-    return 8;
-  case ScalarType::I9:
-    return 16;
-  default:
-    return wire_bits(t);
-  }
+  return info(t).host_bits;
 }
-
-/// Signed integers (two's complement), the unsigned u8, and the float formats.
-enum class ScalarKind : std::uint8_t { SignedInteger, UnsignedInteger, Float };
 
 constexpr ScalarKind kind(ScalarType t) {
-  switch (t) {
-  case ScalarType::I4:
-  case ScalarType::I5:
-  case ScalarType::I8:
-  case ScalarType::I9:
-  case ScalarType::I16:
-  case ScalarType::I32:
+  switch (encoding(t)) {
+  case Encoding::TwosComplement:
     return ScalarKind::SignedInteger;
-  case ScalarType::U8:
+  case Encoding::Unsigned:
     return ScalarKind::UnsignedInteger;
-  default:
+  case Encoding::Bf16:
+  case Encoding::F8E4M3:
+  case Encoding::F8E5M2:
+  case Encoding::F4E2M1:
+  case Encoding::F32:
     return ScalarKind::Float;
   }
+  return ScalarKind::Float;
 }
 
 constexpr bool is_float(ScalarType t) {
@@ -127,40 +210,50 @@ constexpr bool is_signed(ScalarType t) {
   return kind(t) != ScalarKind::UnsignedInteger;
 }
 
+/// A 32-bit element container (runtime/device/) already holds the value the Multiplier and the
+/// accumulator work on: integers are stored sign-extended and f32 as its bits, so widening is
+/// the identity. False for the encoded floats (bf16, f8), which must be decoded.
+constexpr bool widens_in_place(ScalarType t) {
+  switch (encoding(t)) {
+  case Encoding::TwosComplement:
+  case Encoding::Unsigned:
+  case Encoding::F32:
+    return true;
+  case Encoding::Bf16:
+  case Encoding::F8E4M3:
+  case Encoding::F8E5M2:
+  case Encoding::F4E2M1:
+    return false;
+  }
+  return false;
+}
+
 /// Value range of an integer type (the width of its value, not its wire width: i5 is [-16, 15]).
 /// nullopt for floats.
 constexpr std::optional<std::pair<std::int64_t, std::int64_t>> integer_range(ScalarType t) {
-  switch (t) {
-  case ScalarType::I4:
-    return std::pair<std::int64_t, std::int64_t>{-8, 7};
-  case ScalarType::I5:
-    return std::pair<std::int64_t, std::int64_t>{-16, 15};
-  case ScalarType::I8:
-    return std::pair<std::int64_t, std::int64_t>{-128, 127};
-  case ScalarType::I9:
-    return std::pair<std::int64_t, std::int64_t>{-256, 255};
-  case ScalarType::I16:
-    return std::pair<std::int64_t, std::int64_t>{-32768, 32767};
-  case ScalarType::I32:
-    return std::pair<std::int64_t, std::int64_t>{-2147483648LL, 2147483647LL};
-  case ScalarType::U8:
-    return std::pair<std::int64_t, std::int64_t>{0, 255};
-  default:
+  const std::int64_t k = info(t).value_bits;
+  switch (kind(t)) {
+  case ScalarKind::SignedInteger:
+    return std::pair<std::int64_t, std::int64_t>{-(std::int64_t{1} << (k - 1)),
+                                                 (std::int64_t{1} << (k - 1)) - 1};
+  case ScalarKind::UnsignedInteger:
+    return std::pair<std::int64_t, std::int64_t>{0, (std::int64_t{1} << k) - 1};
+  case ScalarKind::Float:
     return std::nullopt;
   }
+  return std::nullopt;
 }
 
 /// Bits of the value itself for signed integers (Wrap(k) width): i4 4, i5 5, i8 8, i9 9, ...
 constexpr std::optional<std::uint32_t> integer_value_bits(ScalarType t) {
-  switch (t) {
-  case ScalarType::I5:
-    return 5;
-  case ScalarType::I9:
-    return 9;
-  default:
-    if (kind(t) == ScalarKind::SignedInteger) return wire_bits(t);
-    return std::nullopt;
-  }
+  if (kind(t) != ScalarKind::SignedInteger) return std::nullopt;
+  return info(t).value_bits;
+}
+
+/// The float format of a float type; nullopt for integers.
+constexpr std::optional<FloatFormat> float_format(ScalarType t) {
+  if (!is_float(t)) return std::nullopt;
+  return info(t).format;
 }
 
 /// FE(D): elements of D in one 32-byte flit = flit bits / BITS (i4 64, i8/f8 32, bf16 16, f32 8).
@@ -170,12 +263,12 @@ constexpr std::uint32_t flit_elements(ScalarType t,
 }
 
 // ---------------------------------------------------------------------------------------------
-// Capability sets (scalars.md §1)
+// Capability sets (docs/scalars.md §1)
 // ---------------------------------------------------------------------------------------------
 
 /// The in-flight staging types of zero-point subtraction (§2, §6).
 constexpr bool is_staging(ScalarType t) {
-  return t == ScalarType::I5 || t == ScalarType::I9;
+  return info(t).staging_source.has_value();
 }
 
 /// May live in host/HBM/DM, be committed, transposed, uploaded/downloaded: all but i5, i9.
@@ -183,42 +276,24 @@ constexpr bool is_materializable(ScalarType t) {
   return !is_staging(t);
 }
 
-/// One element occupies whole bytes (safetensors-loadable).
+/// One element occupies whole bytes (safetensors-loadable): a materializable type of 8, 16 or
+/// 32 bits.
 constexpr bool is_byte_addressable(ScalarType t) {
-  switch (t) {
-  case ScalarType::I8:
-  case ScalarType::U8:
-  case ScalarType::I16:
-  case ScalarType::I32:
-  case ScalarType::F8E4M3:
-  case ScalarType::F8E5M2:
-  case ScalarType::BF16:
-  case ScalarType::F32:
-    return true;
-  default:
-    return false;
-  }
+  return is_materializable(t) && wire_bits(t) % 8 == 0;
 }
 
 /// VRF contents, Vector Engine streams, Cast Engine inputs.
 constexpr bool is_vector_engine_scalar(ScalarType t) {
-  return t == ScalarType::I32 || t == ScalarType::F32;
+  return info(t).vector_engine;
+}
+
+constexpr ContractionFamily contraction_family(ScalarType t) {
+  return info(t).family;
 }
 
 /// The Multiplier has a MAC for it (§5.4). u8, i16, i32, f32 and f4e2m1 are not operands.
 constexpr bool is_contraction_operand(ScalarType t) {
-  switch (t) {
-  case ScalarType::I4:
-  case ScalarType::I5:
-  case ScalarType::I8:
-  case ScalarType::I9:
-  case ScalarType::F8E4M3:
-  case ScalarType::F8E5M2:
-  case ScalarType::BF16:
-    return true;
-  default:
-    return false;
-  }
+  return contraction_family(t) != ContractionFamily::None;
 }
 
 /// What a contraction sums in.
@@ -237,30 +312,8 @@ trf_stored_bits(ScalarType t, const target::TensorUnitDescription& tu = target::
 }
 
 // ---------------------------------------------------------------------------------------------
-// Contraction operand table (scalars.md §5.4, contraction.md §2.1)
+// Contraction operand table (docs/scalars.md §5.4, docs/contraction.md §2.1)
 // ---------------------------------------------------------------------------------------------
-
-/// The MAC family an operand belongs to; raw and zero-point-subtracted forms share one family.
-enum class ContractionFamily : std::uint8_t { None, Int4, Int8, F8E4M3, F8E5M2, BF16 };
-
-constexpr ContractionFamily contraction_family(ScalarType t) {
-  switch (t) {
-  case ScalarType::I4:
-  case ScalarType::I5:
-    return ContractionFamily::Int4;
-  case ScalarType::I8:
-  case ScalarType::I9:
-    return ContractionFamily::Int8;
-  case ScalarType::F8E4M3:
-    return ContractionFamily::F8E4M3;
-  case ScalarType::F8E5M2:
-    return ContractionFamily::F8E5M2;
-  case ScalarType::BF16:
-    return ContractionFamily::BF16;
-  default:
-    return ContractionFamily::None;
-  }
-}
 
 /// The accumulator a stream type selects (i32 for integers, f32 for floats); nullopt if the type
 /// is not a contraction operand.
@@ -300,7 +353,7 @@ constexpr ContractionRefusal contraction_refusal(ScalarType stream, ScalarType w
 std::string explain_contraction_refusal(ScalarType stream, ScalarType weight);
 
 // ---------------------------------------------------------------------------------------------
-// Conversion legality (scalars.md §4.5, §5.1–§5.3, §6)
+// Conversion legality (docs/scalars.md §4.5, §5.1–§5.3, §6)
 // ---------------------------------------------------------------------------------------------
 
 /// Fetch Adapter type cast (`fetch_cast`, §5.1): identity for every type, i4/i8/i16 → i32,
@@ -308,20 +361,20 @@ std::string explain_contraction_refusal(ScalarType stream, ScalarType weight);
 /// at most flit_elements(out) elements per read.
 constexpr bool is_fetch_cast(ScalarType in, ScalarType out) {
   if (in == out) return true;
-  switch (in) {
-  case ScalarType::I4:
-  case ScalarType::I8:
-  case ScalarType::I16:
-    return out == ScalarType::I32;
-  case ScalarType::F8E4M3:
-  case ScalarType::F8E5M2:
-  case ScalarType::BF16:
+  switch (encoding(in)) {
+  case Encoding::TwosComplement: // i4, i8, i16 sign-extend; a staging type is never re-cast
+    return out == ScalarType::I32 && !is_staging(in);
+  case Encoding::Bf16:
+  case Encoding::F8E4M3:
+  case Encoding::F8E5M2:
     return out == ScalarType::F32;
-  case ScalarType::F32:
+  case Encoding::F32:
     return out == ScalarType::BF16;
-  default:
+  case Encoding::Unsigned:
+  case Encoding::F4E2M1:
     return false;
   }
+  return false;
 }
 
 /// Fetch Adapter table lookup (§4.5, main context only): f4e2m1 → f8e4m3 | f8e5m2 (paired),
@@ -340,22 +393,19 @@ constexpr bool is_paired_table_lookup(ScalarType in, ScalarType out) {
 
 /// Zero-point subtraction (§6): exactly i4 → i5 and i8 → i9.
 constexpr bool is_zero_point_sub(ScalarType in, ScalarType out) {
-  return (in == ScalarType::I4 && out == ScalarType::I5) ||
-         (in == ScalarType::I8 && out == ScalarType::I9);
+  return info(out).staging_source == in;
 }
 
 /// The staging type zero-point subtraction produces from `in` (i4 → i5, i8 → i9).
 constexpr std::optional<ScalarType> zero_point_staging_type(ScalarType in) {
-  if (in == ScalarType::I4) return ScalarType::I5;
-  if (in == ScalarType::I8) return ScalarType::I9;
+  for (const ScalarInfo& row : kScalarTable)
+    if (row.staging_source == in) return row.type;
   return std::nullopt;
 }
 
 /// The type a staging type came from, whose width it counts at on the wire (i5 → i4, i9 → i8).
 constexpr std::optional<ScalarType> staging_source(ScalarType t) {
-  if (t == ScalarType::I5) return ScalarType::I4;
-  if (t == ScalarType::I9) return ScalarType::I8;
-  return std::nullopt;
+  return info(t).staging_source;
 }
 
 /// zp must lie in the SOURCE type's range (i4 [-8, 7], i8 [-128, 127]); data-independent, so it

@@ -1,5 +1,6 @@
-// The Vector Engine's operation vocabulary (furiosa-opt docs/src/computing-tensors/vector-engine/
-// intra-slice-chain.md; the reference's furiosa-opt-std/src/engine/vector/op/mod.rs and alu.rs):
+// The Vector Engine's operation vocabulary (the book's
+// furiosa-opt docs/src/computing-tensors/vector-engine/intra-slice-chain.md; the reference's
+// furiosa-opt-std/src/engine/vector/op/mod.rs and alu.rs):
 // the pipeline stages in their fixed order, the ALUs each op claims (each ALU runs once per Tensor
 // Unit invocation), and the op enumerations the kernel language names (`FpUnaryOp::Sqrt`, …).
 // The verifier (ir/verify/vector_engine.h) checks chains against these facts; the numerics of
@@ -15,8 +16,9 @@
 
 namespace tujit::ir {
 
-/// The intra-slice chain's stages in pipeline order (intra-slice-chain.md "Pipeline" table). A
-/// chain visits them in increasing order; Logic, Fxp, Fp and Clip may repeat (with other ALUs).
+/// The intra-slice chain's stages in pipeline order (the book's "Pipeline" table,
+/// docs/vector-engine.md §2). A chain visits them in increasing order; Logic, Fxp, Fp and Clip may
+/// repeat (with other ALUs).
 enum class VeStage : std::uint8_t {
   Init,    // vector_init(): entered, no stage yet
   Tag,     // vector_intra_slice_tag

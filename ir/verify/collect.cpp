@@ -11,7 +11,7 @@ namespace tujit::ir::verify {
 using namespace outer_detail;
 
 namespace {
-// Fetch and Switch move packets as whole 8 B DM words (datapath.md §5: the 8 B alignment is
+// Fetch and Switch move packets as whole 8 B DM words (docs/datapath.md §5: the 8 B alignment is
 // checked at Switch/Collect on the post-cast type).
 constexpr std::uint64_t kPacketAlignBytes = target::kRngd.packet_align_bytes;
 } // namespace

@@ -1,5 +1,6 @@
-// The Collect Engine (spec/datapath.md §8, contraction.md §3): normalizes any packet to exactly
-// one 32 B flit. The input packet is top-padded to a whole number of flits and split at one flit:
+// The Collect Engine (docs/datapath.md §8, docs/contraction.md §3): normalizes any packet to
+// exactly one 32 B flit. The input packet is top-padded to a whole number of flits and split at one
+// flit:
 //   Packet2 ≡ innermost flit, Time2 ≡ [Time, outer flits].
 #pragma once
 
@@ -32,7 +33,7 @@ struct CollectDerived {
 };
 
 /// Rules, first failure wins: E-COLLECT-004 InputPacketNotAligned (input packet a whole number
-/// of 8 B access words, datapath.md §5), then the reference's E-COLLECT-001 OutputNotOneFlit,
+/// of 8 B access words, docs/datapath.md §5), then the reference's E-COLLECT-001 OutputNotOneFlit,
 /// E-COLLECT-002 PacketMismatch, E-COLLECT-003 TimeMismatch.
 Result<CollectDerived> verify_collect(const CollectInput& in);
 

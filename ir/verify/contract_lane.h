@@ -1,4 +1,4 @@
-// Lane Folder verifier (`contract_lane`, spec/contraction.md §8): relocates Lane into the output
+// Lane Folder verifier (`contract_lane`, docs/contraction.md §8): relocates Lane into the output
 // packet (Interleaved) or the output time (Sequential), sums nothing, emits 8-element flits, and
 // checks that the slot chunks of one slot group fit the 1024-cell accumulator.
 #pragma once
@@ -25,7 +25,7 @@ struct ContractLaneInput {
   Mapping pre_reduce_time; // OT remembered by contract_time
 };
 
-/// Derived parameters of the Lane Folder (contraction.md §7 capacity, §8, §10).
+/// Derived parameters of the Lane Folder (docs/contraction.md §7 capacity, §8, §10).
 struct ContractLaneDerived {
   LaneMode mode = LaneMode::Interleaved;
   std::uint64_t inner_time = 1;    // InnerTime: slots one slot group keeps open
@@ -36,14 +36,14 @@ struct ContractLaneDerived {
   std::uint64_t output_flits = 0;      // |T3|: one 8-element flit per OutTime position
   std::uint64_t flits_per_slot = 1;    // Interleaved |P2|; Sequential |Lane| * ceil(|P2| / 8)
   std::uint64_t drain_flits = 1;       // flits of the last slot group: InnerTime * flits_per_slot
-                                       // (contraction.md §10 cycle model "drain")
+                                       // (docs/contraction.md §10 cycle model "drain")
 
   /// Keys: mode, inner_time, padded_lane, padded_packet, slot_capacity, accumulator_cells,
   /// output_flits, flits_per_slot, drain_flits.
   DerivedTable to_table() const;
 };
 
-/// Runs the rules of contraction.md §8 in order (first failure wins). Codes:
+/// Runs the rules of docs/contraction.md §8 in order (first failure wins). Codes:
 /// E-LANE-001 PacketTooWide, -002 OutPacketSize, -003 OutPacketMismatch, -004 OutTimeMismatch,
 /// -005 OuterTimeMismatch, -006 InconsistentReduceTime, -007 BufferExceeded.
 Result<ContractLaneDerived> verify_contract_lane(const ContractLaneInput& in);

@@ -1,4 +1,4 @@
-// Packet Reducer verifier (spec/contraction.md §6).
+// Packet Reducer verifier (docs/contraction.md §6).
 #include "ir/verify/contract_packet.h"
 
 #include "ir/target/rngd.h"
@@ -19,7 +19,7 @@ std::string mtext(const FactorList& l) {
   return "m![" + render_text(l) + "]";
 }
 
-// contraction.md §10: the adder tree's latency depends only on the element width.
+// docs/contraction.md §10: the adder tree's latency depends only on the element width.
 std::uint32_t tree_latency_for(std::uint32_t bits) {
   const auto& hw = target::kRngd;
   if (bits <= 4) return hw.tree_latency_4bit;

@@ -1,4 +1,4 @@
-// Packet Reducer verifier (`contract_packet`, spec/contraction.md §6): the input packet OP is one
+// Packet Reducer verifier (`contract_packet`, docs/contraction.md §6): the input packet OP is one
 // or two flits, the declared OutPacket P2 is a power of two within the 32 accumulator columns,
 // and P2 is OP with its innermost 2^d cells summed (up to padding on the outer end).
 #pragma once
@@ -21,7 +21,7 @@ struct ContractPacketInput {
   Mapping p2;                          // P2: the declared OutPacket of contract_packet
 };
 
-/// Derived parameters of the Packet Reducer (contraction.md §6).
+/// Derived parameters of the Packet Reducer (docs/contraction.md §6).
 struct ContractPacketDerived {
   std::uint32_t depth = 0;        // d: tree depth, the smallest qualifying one ([MODEL])
   std::uint64_t group = 1;        // 2^d: adjacent OP cells summed into one column
@@ -34,7 +34,7 @@ struct ContractPacketDerived {
   DerivedTable to_table() const;
 };
 
-/// Runs the rules of contraction.md §6 in order (first failure wins). Codes:
+/// Runs the rules of docs/contraction.md §6 in order (first failure wins). Codes:
 /// E-PACKET-001 InvalidPacketSize, -002 OutPacketTooWide, -003 OutPacketNotPow2,
 /// -004 NotAContraction, -005 NotAContractionOperand (a type the Multiplier has no MAC for;
 /// checked first, normally caught by contract_outer).

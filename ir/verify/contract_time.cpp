@@ -1,4 +1,4 @@
-// Time Reducer verifier (spec/contraction.md §7; division rules of mapping.md §7.5).
+// Time Reducer verifier (docs/contraction.md §7; division rules of docs/mapping.md §7.5).
 #include "ir/verify/contract_time.h"
 
 #include <algorithm>
@@ -100,7 +100,7 @@ Result<ContractTimeDerived> verify_contract_time(const ContractTimeInput& in) {
 
   // Rule 3: walk the retained whole-axis factors in OutTime order; they must tile OutTime edge
   // to edge with their padded extents from Time (pieces of an axis cut by a reduced factor have
-  // no boundary and are skipped, mapping.md §10 D-13).
+  // no boundary and are skipped, docs/mapping.md §10 D-13).
   const auto pps = padding_per_stride(ot);
   struct Boundary {
     const DivideTerm* term;

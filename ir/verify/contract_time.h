@@ -1,7 +1,7 @@
-// Time Reducer verifier (`contract_time`, spec/contraction.md §7, mapping.md §7.5): the declared
-// OutTime T2 keeps a subset of the factors of the pre-reduce time OT, in the same order and with
-// the same padding; the other factors are summed. Derives InnerTime (the accumulator slots a slot
-// group keeps open) for the Lane Folder's buffer check.
+// Time Reducer verifier (`contract_time`, docs/contraction.md §7, docs/mapping.md §7.5): the
+// declared OutTime T2 keeps a subset of the factors of the pre-reduce time OT, in the same order
+// and with the same padding; the other factors are summed. Derives InnerTime (the accumulator slots
+// a slot group keeps open) for the Lane Folder's buffer check.
 #pragma once
 
 #include "ir/mapping/divide.h"
@@ -21,7 +21,7 @@ struct ContractTimeInput {
   Mapping t2; // T2: the declared OutTime
 };
 
-/// Derived parameters of the Time Reducer (contraction.md §7).
+/// Derived parameters of the Time Reducer (docs/contraction.md §7).
 struct ContractTimeDerived {
   /// divide_exact(OT, T2): the retained digits, outermost first in OT (dividend_stride
   /// descending), with their strides in OT (dividend) and in T2 (divisor).
@@ -29,9 +29,9 @@ struct ContractTimeDerived {
   /// The digits of OT that are summed (unmatched by the division), innermost first; `stride` is
   /// the stride in the refined OT.
   std::vector<UnmatchedDigit> reduced;
-  /// The reduced digits as one compacted mapping (mapping.md §7.4 remainder); the identity when
-  /// nothing is reduced. Absent when the remainder is not expressible (a reduced digit inside a
-  /// padded group).
+  /// The reduced digits as one compacted mapping (docs/mapping.md §7.4 remainder); the identity
+  /// when nothing is reduced. Absent when the remainder is not expressible (a reduced digit inside
+  /// a padded group).
   std::optional<FactorList> reduced_mapping;
   std::uint64_t inner_time = 1;   // InnerTime: T2 positions inside the outermost reduced factor
   std::uint64_t slots_needed = 1; // = InnerTime; one slot = one [Lane, P2] chunk
@@ -41,13 +41,13 @@ struct ContractTimeDerived {
   DerivedTable to_table() const;
 };
 
-/// Runs the rules of contraction.md §7 in order (first failure wins). Codes:
+/// Runs the rules of docs/contraction.md §7 in order (first failure wins). Codes:
 /// E-TIME-001 Indivisible, -002 OrderNotPreserved, -003 LeadingPadding, -004 PaddingNotPreserved.
 Result<ContractTimeDerived> verify_contract_time(const ContractTimeInput& in);
 
-/// InnerTime by the rule of contraction.md §7 on a division of the pre-reduce time by the reduced
-/// time: let R be the outermost reduced digit (unmatched digit of the refined dividend); the
-/// retained digits inner to R are the innermost digits of OutTime, so InnerTime is the OutTime
+/// InnerTime by the rule of docs/contraction.md §7 on a division of the pre-reduce time by the
+/// reduced time: let R be the outermost reduced digit (unmatched digit of the refined dividend);
+/// the retained digits inner to R are the innermost digits of OutTime, so InnerTime is the OutTime
 /// stride of the innermost retained digit outside R, or |OutTime| when none is outside R; 1 when
 /// nothing is reduced. Equals the reference's divide-stride walk (ir::inner_time_from_division)
 /// whenever a retained term sits at an axis boundary; when every retained digit is a piece of an

@@ -1,5 +1,5 @@
-// Chip/hardware limits shared by every stage constructor (spec/contraction.md §1, §3,
-// datapath.md §3, §12.1; the reference's constraints.rs): accepted Cluster/Slice sizes,
+// Chip/hardware limits shared by every stage constructor (docs/contraction.md §1, §3,
+// docs/datapath.md §3, §12.1; the reference's constraints.rs): accepted Cluster/Slice sizes,
 // per-slice capacities and packet alignments. Each check is a pure function returning nothing
 // on success or an E-HW diagnostic (stage "hardware").
 #pragma once
@@ -31,11 +31,11 @@ inline SpatialInput spatial_of(const TensorType& t) {
 /// E-HW-001 ClusterSize (Cluster::SIZE ∈ {1, 2}), E-HW-002 SliceSize (∈ {64, 128, 256}).
 std::optional<Diagnostic> check_spatial(const SpatialInput& in);
 
-/// E-HW-003 DmExceedsCapacity: one slice's DM Element bytes ≤ 512 KiB (datapath.md §3).
+/// E-HW-003 DmExceedsCapacity: one slice's DM Element bytes ≤ 512 KiB (docs/datapath.md §3).
 std::optional<Diagnostic> check_dm_capacity(ScalarType dtype, const Mapping& element);
 
-/// E-HW-007 NotWholeBytes: `|M|·bits` must be a whole number of bytes (4-bit types, scalars.md §2).
-/// `what` names the mapping in the message ("Packet", "Element", …).
+/// E-HW-007 NotWholeBytes: `|M|·bits` must be a whole number of bytes (4-bit types, docs/scalars.md
+/// §2). `what` names the mapping in the message ("Packet", "Element", …).
 std::optional<Diagnostic> check_whole_bytes(ScalarType dtype, const Mapping& m,
                                             std::string_view what);
 

@@ -95,7 +95,7 @@ void check_params(const Kernel& k, KernelCheck& out) {
         out.param_diagnostics.push_back(std::move(*d));
       }
     }
-    // A CollectTensor carries exactly one 32 B flit per packet (contraction.md §3); a
+    // A CollectTensor carries exactly one 32 B flit per packet (docs/contraction.md §3); a
     // ContractOuterTensor one or two flits of its storage type (§5.1).
     std::optional<Diagnostic> packet;
     if (t.kind == TensorKind::Collect && t.has(Slot::Packet))
@@ -125,7 +125,7 @@ void check_fetch_cast(const Stage& s, StageCheck& out) {
       fmt::format("fetch_cast cannot turn a stream of {} into {}", name(s.input.dtype), name(to)),
       {explain_fetch_cast_refusal(s.input.dtype, to),
        "the Fetch Adapter casts i4/i8/i16 → i32 and 8-bit floats/bf16 → f32, or keeps the type "
-       "(spec/scalars.md §5.1, contraction.md §2.2)"});
+       "(docs/scalars.md §5.1, docs/contraction.md §2.2)"});
   d.span = s.span;
   out.diagnostics.push_back(std::move(d));
 }
@@ -141,14 +141,15 @@ void check_zero_point(const Stage& s, StageCheck& out) {
       fmt::format("zero point {} is outside the range [{}, {}] of the {} stream", *s.zero_point,
                   range ? range->first : 0, range ? range->second : 0, name(s.input.dtype)),
       {explain_zero_point_refusal(s.input.dtype, to, *s.zero_point),
-       "the zero point is a value of the source type (spec/contraction.md §2.2, scalars.md §6)"});
+       "the zero point is a value of the source type (docs/contraction.md §2.2, docs/scalars.md "
+       "§6)"});
   d.span = s.zero_point_span.length ? s.zero_point_span : s.span;
   out.diagnostics.push_back(std::move(d));
 }
 
 void check_fetch(const Stage& s, const Stage* next, StageCheck& out) {
   // The Fetch Sequencer reads the Begin tensor's DM layout `Time ⊗ Packet` as the fetched
-  // stream (datapath.md §4); a following fetch_cast caps one read's size (§5).
+  // stream (docs/datapath.md §4); a following fetch_cast caps one read's size (§5).
   auto buf = Mapping::pair(s.input.mapping(Slot::Time), s.input.mapping(Slot::Packet));
   if (!buf) {
     take(std::move(buf), s, out);
@@ -170,7 +171,7 @@ void check_fetch(const Stage& s, const Stage* next, StageCheck& out) {
     take(std::move(r), s, out);
 }
 
-/// The sequencer of a MemTensor read / write (sequencer.md pseudo types): its configuration, and
+/// The sequencer of a MemTensor read / write (docs/datapath.md §4.2): its configuration, and
 /// for a read the access size the Fetch Engine's rules give it.
 void check_mem(const Stage& s, StageCheck& out) {
   const bool read = s.op == StageOp::MemRead;
@@ -272,7 +273,7 @@ void run_stage(const Kernel& k, const Stage& s, const Stage* next, StageCheck& o
     return;
   }
   case StageOp::ContractPacket: {
-    // The packet sizes count in the stream's storage type (contraction.md §6); a declared
+    // The packet sizes count in the stream's storage type (docs/contraction.md §6); a declared
     // ContractOuterTensor carries it as its `Storage` argument.
     ContractPacketInput ci{in.storage.value_or(in.dtype), in.mapping(Slot::Packet),
                            o.mapping(Slot::Packet)};
@@ -316,7 +317,7 @@ void run_stage(const Kernel& k, const Stage& s, const Stage* next, StageCheck& o
     ci.p2 = in.mapping(Slot::Packet);
     ci.t3 = o.mapping(Slot::Time);
     ci.p3 = o.mapping(Slot::Packet);
-    // The Time Reducer "remembers OT" (contraction.md §3). When the ContractTimeTensor is a
+    // The Time Reducer "remembers OT" (docs/contraction.md §3). When the ContractTimeTensor is a
     // kernel parameter its producer is outside the file: we take T2 itself as the pre-reduce
     // time, i.e. assume nothing was reduced (InnerTime 1). That is the smallest slot demand
     // consistent with the declared type, so the buffer rule (§8 rule 7) can only pass here when

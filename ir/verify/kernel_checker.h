@@ -1,4 +1,4 @@
-// The kernel checker (issue 4): runs the stage verifiers of ir/verify/ on every stage of a typed
+// The kernel checker: runs the stage verifiers of ir/verify/ on every stage of a typed
 // kernel (ir/lang/kernel.h), in evaluation order, with the mappings each stage reads, and collects
 // per stage its derived parameters (`tujit check --json` stages[].derived, `tujit explain`) or the
 // diagnostics of the rule that failed, pointed at the call (or the offending type argument).
@@ -18,14 +18,14 @@ struct StageCheck {
   StageOp op = StageOp::Fetch;
   DerivedTable derived;           // empty when the stage failed, was skipped or derives nothing
   Diagnostics diagnostics;        // errors of this stage's rules, each with a span into the file
-  std::vector<std::string> notes; // e.g. "skipped: …", "sequencer: not derived (issue 8)"
+  std::vector<std::string> notes; // e.g. "skipped: …", "pre-reduce time unknown …"
   bool skipped = false;           // not verified because a stage it depends on failed
   bool ok() const { return !skipped && !has_errors(diagnostics); }
 };
 
 struct KernelCheck {
   std::string kernel;
-  /// Hardware limits of the kernel's tensor parameters (stage "hardware", contraction.md §1).
+  /// Hardware limits of the kernel's tensor parameters (stage "hardware", docs/contraction.md §1).
   Diagnostics param_diagnostics;
   std::vector<StageCheck> stages; // one per Kernel::stages entry, same order
   /// Every diagnostic: the parameters' first, then the stages' in order.

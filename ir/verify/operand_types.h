@@ -1,4 +1,4 @@
-// The Multiplier's operand pairs (spec/contraction.md §2.1, scalars.md §5.4): which stream
+// The Multiplier's operand pairs (docs/contraction.md §2.1, docs/scalars.md §5.4): which stream
 // (activation) × TRF (weight) element types `contract_outer` accepts and the accumulator the
 // stream type selects.
 #pragma once

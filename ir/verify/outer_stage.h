@@ -1,4 +1,4 @@
-// The whole Outer stage of `contract_outer::<OT, OP, Lane, E, Dw>(&trf)` (spec/contraction.md §5):
+// The whole Outer stage of `contract_outer::<OT, OP, Lane, E, Dw>(&trf)` (docs/contraction.md §5):
 // operand pair (§2.1), then the Stream Adapter (§5.1), then the TRF Sequencer (§5.2), first
 // failure wins. This is what the kernel checker and `tujit check` report as stage
 // "contract_outer".

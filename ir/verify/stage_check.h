@@ -1,4 +1,4 @@
-// Common shape of every stage verifier (spec/contraction.md §4–§8, spec/datapath.md): a pure
+// Common shape of every stage verifier (docs/contraction.md §4–§8, docs/datapath.md): a pure
 // function from the stage's mappings and element types to either its derived parameters or the
 // diagnostics that name the rule, the mappings involved and the values that broke it.
 #pragma once

@@ -1,4 +1,4 @@
-// The Stream Adapter of `contract_outer` (spec/contraction.md §5.1; datapath.md §8.2): packs
+// The Stream Adapter of `contract_outer` (docs/contraction.md §5.1; docs/datapath.md §8.2): packs
 // PackSize consecutive 32 B flits into one 32/64 B packet and broadcasts it TB times (innermost in
 // OutTime) and to every lane:
 //   PackSize = bytes(D, OP) / 32, OT = [Time / PackSize, TimeBroadcast], OP = [Time % PackSize,

@@ -8,6 +8,9 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <string>
+
 namespace tujit::ir::verify {
 
 using namespace outer_detail;
@@ -46,20 +49,40 @@ DerivedTable ToTrfDerived::to_table() const {
   return t;
 }
 
+namespace {
+
+// Precondition: a Collect stream carries exactly one 32 B flit per step (docs/contraction.md §3).
+std::optional<Diagnostic> check_one_flit(const ToTrfInput& in) {
+  const ScalarType d = in.dtype;
+  if (whole_bytes(d, in.packet.size()) && bytes_of(d, in.packet.size()) == tu.flit_bytes)
+    return std::nullopt;
+  return rule_error(
+      "E-TRF-006", std::string(kStage), "PacketNotOneFlit",
+      fmt::format("to_trf reads a Collect stream, whose Packet is one {} B flit, but Packet {} "
+                  "holds {} {} elements = {} bits",
+                  tu.flit_bytes, mtext(in.packet), in.packet.size(), name(d),
+                  total_bits(d, in.packet.size())),
+      {"fix: collect the stream first (collect pads and splits the packet into 32 B flits)"});
+}
+
+// Where the tensor goes ([MODEL] docs/contraction.md §4.1, [PROP] §4.2): the 64 B rows one lane
+// uses, and the region. Fewer active lanes see proportionally more rows; halves see half of them.
+void place_in_trf(ToTrfDerived& out) {
+  const std::uint64_t row_bytes = std::uint64_t{tu.trf_row_payload_bytes} * tu.trf_banks;
+  out.rows_per_lane = align_up(out.bytes_per_lane, row_bytes) / row_bytes;
+  const std::uint64_t full_rows = std::uint64_t{tu.trf_rows} * tu.lanes / out.lanes;
+  out.fits_half = 2 * out.total_bytes <= tu.trf_capacity_bytes;
+  out.address_mode = out.fits_half ? TrfAddressMode::FirstHalf : TrfAddressMode::Full;
+  out.row_capacity_per_lane = out.fits_half ? full_rows / 2 : full_rows;
+}
+
+} // namespace
+
 Result<ToTrfDerived> verify_to_trf(const ToTrfInput& in) {
   const ScalarType d = in.dtype;
   const std::string st(kStage);
 
-  // Precondition: a Collect stream carries exactly one 32 B flit per step (§3 constructor checks).
-  if (!whole_bytes(d, in.packet.size()) || bytes_of(d, in.packet.size()) != tu.flit_bytes) {
-    return rule_error(
-        "E-TRF-006", st, "PacketNotOneFlit",
-        fmt::format("to_trf reads a Collect stream, whose Packet is one {} B flit, but Packet {} "
-                    "holds {} {} elements = {} bits",
-                    tu.flit_bytes, mtext(in.packet), in.packet.size(), name(d),
-                    total_bits(d, in.packet.size())),
-        {"fix: collect the stream first (collect pads and splits the packet into 32 B flits)"});
-  }
+  if (auto e = check_one_flit(in)) return *e;
 
   // 1. LaneSize
   const std::uint64_t lanes = in.lane.size();
@@ -135,13 +158,7 @@ Result<ToTrfDerived> verify_to_trf(const ToTrfInput& in) {
   out.flits_per_lane = fpl;
   out.bytes_per_lane = per_lane;
   out.total_bytes = total;
-  const std::uint64_t row_bytes = std::uint64_t{tu.trf_row_payload_bytes} * tu.trf_banks;
-  out.rows_per_lane = align_up(per_lane, row_bytes) / row_bytes;
-  // Fewer active lanes see proportionally more rows (register-files.md); halves see half of them.
-  const std::uint64_t full_rows = std::uint64_t{tu.trf_rows} * tu.lanes / lanes;
-  out.fits_half = 2 * total <= tu.trf_capacity_bytes;
-  out.address_mode = out.fits_half ? TrfAddressMode::FirstHalf : TrfAddressMode::Full;
-  out.row_capacity_per_lane = out.fits_half ? full_rows / 2 : full_rows;
+  place_in_trf(out);
   out.time_outer = render(sp->outer);
   out.time_inner = render(sp->inner);
   return out;

@@ -1,4 +1,4 @@
-// `to_trf::<Lane, Element>()` on a Collect stream (spec/contraction.md §4.1–§4.2, datapath.md
+// `to_trf::<Lane, Element>()` on a Collect stream (docs/contraction.md §4.1–§4.2, docs/datapath.md
 // §8.1): deals the flits of `[Time, Packet]` to the TRF lanes. Flit f goes to lane f / FPL, so
 //   Lane = Time / FPL, Element = [Time % FPL, Packet], FPL = |Time| / |Lane| (FlitsPerLane).
 #pragma once
@@ -13,7 +13,7 @@
 
 namespace tujit::ir::verify {
 
-/// Rows the scheduler gives a TRF tensor (contraction.md §4.1 "TRF halves"): Full rows 0–127,
+/// Rows the scheduler gives a TRF tensor (docs/contraction.md §4.1 "TRF halves"): Full rows 0–127,
 /// FirstHalf 0–63, SecondHalf 64–127.
 enum class TrfAddressMode : std::uint8_t { Full, FirstHalf, SecondHalf };
 std::string_view to_string(TrfAddressMode m); // "full" | "first_half" | "second_half"

@@ -15,7 +15,7 @@ DerivedTable ToVrfDerived::to_table() const {
 
 Result<ToVrfDerived> verify_to_vrf(const ToVrfInput& in) {
   const target::TensorUnitDescription& tu = target::kRngd;
-  // The VRF feeds the Vector Engine, whose scalars are i32 and f32 only (scalars.md §1).
+  // The VRF feeds the Vector Engine, whose scalars are i32 and f32 only (docs/scalars.md §1).
   if (!is_vector_engine_scalar(in.dtype)) {
     return rule_error(
         "E-VRF-001", "to_vrf", "ElementType",

@@ -1,6 +1,6 @@
-// `to_vrf::<Element>()` (spec/contraction.md §4.3, datapath.md §8.1): stores one slice's i32/f32
-// operand in the 8 KiB Vector Register File. Element is the user's relayout of [Time, Packet];
-// the VRF has no address modes, so one operand must fit the whole file.
+// `to_vrf::<Element>()` (docs/contraction.md §4.3, docs/datapath.md §8.1): stores one slice's
+// i32/f32 operand in the 8 KiB Vector Register File. Element is the user's relayout of [Time,
+// Packet]; the VRF has no address modes, so one operand must fit the whole file.
 #pragma once
 
 #include "ir/mapping/mapping.h"

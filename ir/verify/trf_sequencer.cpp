@@ -126,6 +126,170 @@ std::optional<Diagnostic> check_trf_alignment(ScalarType weight, std::uint64_t r
 
 namespace {
 
+// The operands of one check, factorized once.
+struct TrfSides {
+  const TrfSequencerInput& in;
+  FactorList e, op, ot, lane;
+  std::uint64_t rs = 1;
+  FactorList pb{}, rows{}; // split(OP, RS).outer, split(E, RS).outer
+};
+
+// S1: replicated packet cells must not need different TRF data.
+std::optional<Diagnostic> check_packet_broadcast(const TrfSides& s) {
+  Factor f;
+  const bool in_e = lists_share_axis(s.pb, s.e, &f);
+  if (!in_e && !lists_share_axis(s.pb, s.lane, &f)) return std::nullopt;
+  return rule_error(
+      "E-OUTER-010", kStage, "TrfPacketBroadcastDependsOnTrf",
+      fmt::format("the TRF reads {} element(s) per cycle (ReadSize, the innermost part of "
+                  "Element {} that matches OutPacket {}), and replicates them over the rest "
+                  "of the packet {}; but {} also appears in the TRF {} {}, so the replicated "
+                  "cells would need different TRF data",
+                  s.rs, mtext(s.in.element), mtext(s.in.out_packet), ftext(s.pb), digit_text(f),
+                  in_e ? "Element" : "Lane", in_e ? mtext(s.in.element) : mtext(s.in.lane)),
+      {fmt::format("read size = {}, packet broadcast = {}", s.rs, ftext(s.pb)),
+       "fix: make the OutPacket's cells contiguous in the TRF Element (same innermost "
+       "order), or move that axis from OutPacket to OutTime"});
+}
+
+// S2: every live digit of Rows is walked by OT.
+std::optional<Diagnostic> check_rows_walked(const TrfSides& s, const Division& div) {
+  for (const UnmatchedDigit& u : div.divisor.unmatched) {
+    if (u.idents.empty()) continue; // a broadcast copy in Element: reading one copy suffices
+    const Factor& f = div.divisor.refined.factors[u.factor];
+    return rule_error(
+        "E-OUTER-011", kStage, "TrfElementNotSequenced",
+        fmt::format("the TRF Element {} has the digit {} above the {}-element read, but OutTime "
+                    "{} never walks it, so those weights would never be read",
+                    mtext(s.in.element), digit_text(f), s.rs, mtext(s.in.out_time)),
+        {fmt::format("rows (Element / ReadSize) = {}", ftext(s.rows)),
+         fmt::format("fix: add {} to OutTime (as a time broadcast, innermost), or remove it from "
+                     "the TRF Element",
+                     digit_text(f))});
+  }
+  return std::nullopt;
+}
+
+// S3 / S4: OT digits not walking a row digit must be pure broadcasts.
+std::optional<Diagnostic> check_broadcast_digits(const TrfSides& s, const Division& div) {
+  FactorList matched_rows;
+  for (std::size_t j = 0; j < div.divisor.refined.factors.size(); ++j)
+    if (div.divisor.matched[j]) matched_rows.factors.push_back(div.divisor.refined.factors[j]);
+  for (const UnmatchedDigit& u : div.dividend.unmatched) {
+    const Factor& f = div.dividend.refined.factors[u.factor];
+    if (!f.is_term()) continue; // a literal broadcast
+    for (const Factor& g : matched_rows.factors) {
+      if (digits_overlap(f, g)) {
+        return rule_error("E-OUTER-012", kStage, "TrfElementRepeated",
+                          fmt::format("OutTime {} walks the TRF digit {} twice",
+                                      mtext(s.in.out_time), digit_text(g)),
+                          {fmt::format("rows (Element / ReadSize) = {}", ftext(s.rows)),
+                           "fix: name each TRF axis digit once in OutTime"});
+      }
+    }
+    const bool in_e = shares_axis(f, s.e);
+    if (in_e || shares_axis(f, s.lane)) {
+      return rule_error(
+          "E-OUTER-013", kStage, "TrfBroadcastOverlap",
+          fmt::format("OutTime {} has the digit {}, which is not a whole row digit of the TRF "
+                      "(rows {} above the {}-element read) but belongs to an axis of the TRF "
+                      "{} {}: a stride-0 broadcast loop cannot vary with TRF data",
+                      mtext(s.in.out_time), digit_text(f), ftext(s.rows), s.rs,
+                      in_e ? "Element" : "Lane", in_e ? mtext(s.in.element) : mtext(s.in.lane)),
+          {fmt::format("read size = {}", s.rs),
+           "fix: OutTime must walk the TRF Element in the same digits as Element / ReadSize "
+           "(or use axes the TRF does not have as broadcasts)"});
+    }
+  }
+  return std::nullopt;
+}
+
+// A Pad of OT widens the innermost loop it attaches to; a padded group of broadcast digits is one
+// stride-0 loop over the padded extent. E-OUTER-017 ([MODEL]) when the Pad covers a group of
+// loops that are not all broadcasts.
+std::optional<Diagnostic> pad_loop(const TrfSides& s, std::vector<TrfLoopEntry>& inner_first,
+                                   std::uint64_t extent, std::uint64_t total) {
+  if (inner_first.empty()) {
+    inner_first.push_back({total, 0});
+    return std::nullopt;
+  }
+  std::uint64_t below = extent / inner_first.back().size;
+  if (total % below != 0) {
+    std::size_t first = inner_first.size();
+    std::uint64_t group = 1;
+    while (first > 0 && inner_first[first - 1].stride == 0) {
+      --first;
+      group *= inner_first[first].size;
+      if (total % (extent / group) == 0) break;
+    }
+    if (first < inner_first.size() && total % (extent / group) == 0) {
+      below = extent / group;
+      inner_first.resize(first);
+      inner_first.push_back({group, 0});
+    }
+  }
+  if (total % below != 0) {
+    return rule_error("E-OUTER-017", kStage, "TrfOutTimePaddingNotSequenceable",
+                      fmt::format("OutTime {} pads several digits together ({} cells in {}); the "
+                                  "TRF sequencer's nested loops can pad one loop at a time only",
+                                  mtext(s.in.out_time), total, ftext(s.ot)),
+                      {"fix: pad a single OutTime axis (e.g. `X # n`) instead of a group"});
+  }
+  inner_first.back().size = total / below;
+  return std::nullopt;
+}
+
+// The loop configuration (§5.2), outermost first: matched digits read with their row stride
+// (× RS, in elements), broadcasts with stride 0.
+Result<std::vector<TrfLoopEntry>> build_loops(const TrfSides& s, const Division& div) {
+  std::vector<TrfLoopEntry> inner_first;
+  const FactorList& refined = div.dividend.refined;
+  std::uint64_t extent = 1;
+  for (std::size_t j = 0; j < refined.factors.size(); ++j) {
+    const Factor& f = refined.factors[j];
+    if (f.is_pad()) {
+      if (auto d = pad_loop(s, inner_first, extent, f.total)) return *d;
+      extent = f.total;
+      continue;
+    }
+    std::uint64_t stride = 0;
+    if (div.dividend.matched[j]) {
+      const std::uint64_t ds = refined.extent_before(j);
+      for (const DivideTerm& t : div.terms)
+        if (t.dividend_stride == ds) stride = t.divisor_stride * s.rs;
+    }
+    inner_first.push_back({f.count, stride});
+    extent *= f.count;
+  }
+  return std::vector<TrfLoopEntry>(inner_first.rbegin(), inner_first.rend());
+}
+
+// S5: the loop table has 8 entries.
+std::optional<Diagnostic> check_loop_table(const TrfSides& s,
+                                           const std::vector<TrfLoopEntry>& merged) {
+  if (merged.size() <= tu.sequencer_entries) return std::nullopt;
+  return rule_error(
+      "E-OUTER-014", kStage, "TrfSequencerTooManyLoops",
+      fmt::format("walking OutTime {} over the TRF needs {} loop entries after merging "
+                  "contiguous neighbours, more than the sequencer's {}",
+                  mtext(s.in.out_time), merged.size(), tu.sequencer_entries),
+      {fmt::format("loops = {}", loops_text(merged)),
+       "fix: order OutTime like the TRF Element so that neighbouring loops merge"});
+}
+
+// S7: both operands on the same units.
+std::optional<Diagnostic> check_spatial(const TrfSequencerInput& in) {
+  if (!in.trf_spatial || !in.stream_spatial) return std::nullopt;
+  std::optional<Diagnostic> d =
+      check_same_spatial(*in.trf_spatial, *in.stream_spatial, "TRF tensor", "stream");
+  if (d) {
+    d->code = "E-OUTER-016";
+    d->stage = kStage;
+    d->notes.front() = "rule: TrfSpatialMismatch";
+  }
+  return d;
+}
+
 /// The axes the TRF Element pads directly (`X # t`), with their padded extent t.
 void padded_axes(const Mapping& m, std::map<std::string, std::uint64_t>& out) {
   if (m.kind() == Mapping::Kind::Padding && m.lhs().kind() == Mapping::Kind::Symbol)
@@ -194,183 +358,48 @@ std::optional<TrfSequencerInput> padded_space_input(const TrfSequencerInput& in)
 } // namespace
 
 Result<TrfSequencerDerived> verify_trf_sequencer(const TrfSequencerInput& in) {
-  const ScalarType w = in.weight;
-  const FactorList e = factorize(in.element);
-  const FactorList op = factorize(in.out_packet);
-  const FactorList ot = factorize(in.out_time);
-  const FactorList lane = factorize(in.lane);
+  TrfSides s{in, factorize(in.element), factorize(in.out_packet), factorize(in.out_time),
+             factorize(in.lane)};
 
   // Derivation (§5.2).
-  const std::uint64_t rs = derive_read_size(w, in.element, in.out_packet);
-  Result<Split> se = split_at(e, rs);
+  s.rs = derive_read_size(in.weight, in.element, in.out_packet);
+  Result<Split> se = split_at(s.e, s.rs);
   if (!se) return std::move(se).take_diagnostics();
-  Result<Split> so = split_at(op, rs);
+  Result<Split> so = split_at(s.op, s.rs);
   if (!so) return std::move(so).take_diagnostics();
-  const FactorList& pb = so->outer;
-  const FactorList& rows = se->outer;
+  s.pb = so->outer;
+  s.rows = se->outer;
 
-  // S1: replicated packet cells must not need different TRF data.
-  {
-    Factor f;
-    const bool in_e = lists_share_axis(pb, e, &f);
-    if (in_e || lists_share_axis(pb, lane, &f)) {
-      return rule_error(
-          "E-OUTER-010", kStage, "TrfPacketBroadcastDependsOnTrf",
-          fmt::format("the TRF reads {} element(s) per cycle (ReadSize, the innermost part of "
-                      "Element {} that matches OutPacket {}), and replicates them over the rest "
-                      "of the packet {}; but {} also appears in the TRF {} {}, so the replicated "
-                      "cells would need different TRF data",
-                      rs, mtext(in.element), mtext(in.out_packet), ftext(pb), digit_text(f),
-                      in_e ? "Element" : "Lane", in_e ? mtext(in.element) : mtext(in.lane)),
-          {fmt::format("read size = {}, packet broadcast = {}", rs, ftext(pb)),
-           "fix: make the OutPacket's cells contiguous in the TRF Element (same innermost "
-           "order), or move that axis from OutPacket to OutTime"});
-    }
-  }
-
+  if (auto d = check_packet_broadcast(s)) return *d;
   // Match the OT digits against the row space: matched digits are walked loops.
-  Division div = divide_relaxed(ot, rows);
-
-  // S2: every live digit of Rows is walked by OT.
-  for (const UnmatchedDigit& u : div.divisor.unmatched) {
-    if (u.idents.empty()) continue; // a broadcast copy in Element: reading one copy suffices
-    const Factor& f = div.divisor.refined.factors[u.factor];
+  const Division div = divide_relaxed(s.ot, s.rows);
+  if (auto d = check_rows_walked(s, div)) {
     // A padded axis OutTime cuts into digits of its padded extent (`K # 32 / 4`,
-    // `K # 32 / 2 % 2` over rows `K # 32 / 2`): its live digit is ragged in the normal form,
-    // but the digits walk every row of the padded extent. The reference reads the TRF by
-    // coordinates (its TRF-side check is a stub, engine/contraction/outer/trf_sequencer.rs), so
-    // such a walk is accepted and sequenced in the padded extent.
+    // `K # 32 / 2 % 2` over rows `K # 32 / 2`): its live digit is ragged in the normal form, but
+    // the digits walk every row of the padded extent. The reference reads the TRF by coordinates
+    // (its TRF-side check is a stub), so such a walk is sequenced in the padded extent.
     if (auto padded = padded_space_input(in))
       if (auto r = verify_trf_sequencer(*padded); r.ok()) return r;
-    return rule_error(
-        "E-OUTER-011", kStage, "TrfElementNotSequenced",
-        fmt::format("the TRF Element {} has the digit {} above the {}-element read, but OutTime "
-                    "{} never walks it, so those weights would never be read",
-                    mtext(in.element), digit_text(f), rs, mtext(in.out_time)),
-        {fmt::format("rows (Element / ReadSize) = {}", ftext(rows)),
-         fmt::format("fix: add {} to OutTime (as a time broadcast, innermost), or remove it from "
-                     "the TRF Element",
-                     digit_text(f))});
+    return *d;
   }
-
-  // S3 / S4: OT digits not walking a row digit must be pure broadcasts.
-  FactorList matched_rows;
-  for (std::size_t j = 0; j < div.divisor.refined.factors.size(); ++j)
-    if (div.divisor.matched[j]) matched_rows.factors.push_back(div.divisor.refined.factors[j]);
-  for (const UnmatchedDigit& u : div.dividend.unmatched) {
-    const Factor& f = div.dividend.refined.factors[u.factor];
-    if (!f.is_term()) continue; // a literal broadcast
-    for (const Factor& g : matched_rows.factors) {
-      if (digits_overlap(f, g)) {
-        return rule_error("E-OUTER-012", kStage, "TrfElementRepeated",
-                          fmt::format("OutTime {} walks the TRF digit {} twice", mtext(in.out_time),
-                                      digit_text(g)),
-                          {fmt::format("rows (Element / ReadSize) = {}", ftext(rows)),
-                           "fix: name each TRF axis digit once in OutTime"});
-      }
-    }
-    const bool in_e = shares_axis(f, e);
-    if (in_e || shares_axis(f, lane)) {
-      return rule_error(
-          "E-OUTER-013", kStage, "TrfBroadcastOverlap",
-          fmt::format("OutTime {} has the digit {}, which is not a whole row digit of the TRF "
-                      "(rows {} above the {}-element read) but belongs to an axis of the TRF "
-                      "{} {}: a stride-0 broadcast loop cannot vary with TRF data",
-                      mtext(in.out_time), digit_text(f), ftext(rows), rs, in_e ? "Element" : "Lane",
-                      in_e ? mtext(in.element) : mtext(in.lane)),
-          {fmt::format("read size = {}", rs),
-           "fix: OutTime must walk the TRF Element in the same digits as Element / ReadSize "
-           "(or use axes the TRF does not have as broadcasts)"});
-    }
-  }
-
-  // Loop configuration, innermost first: matched digits read with their row stride (× RS, in
-  // elements), broadcasts with stride 0; a Pad widens the loop it attaches to.
-  std::vector<TrfLoopEntry> inner_first;
-  const FactorList& refined = div.dividend.refined;
-  std::uint64_t extent = 1;
-  for (std::size_t j = 0; j < refined.factors.size(); ++j) {
-    const Factor& f = refined.factors[j];
-    if (f.is_pad()) {
-      if (inner_first.empty()) {
-        inner_first.push_back({f.total, 0});
-      } else {
-        std::uint64_t below = extent / inner_first.back().size;
-        if (f.total % below != 0) {
-          // A padded group of broadcast digits is one stride-0 loop over the padded extent.
-          std::size_t first = inner_first.size();
-          std::uint64_t group = 1;
-          while (first > 0 && inner_first[first - 1].stride == 0) {
-            --first;
-            group *= inner_first[first].size;
-            if (f.total % (extent / group) == 0) break;
-          }
-          if (first < inner_first.size() && f.total % (extent / group) == 0) {
-            below = extent / group;
-            inner_first.resize(first);
-            inner_first.push_back({group, 0});
-          }
-        }
-        if (f.total % below != 0) {
-          return rule_error(
-              "E-OUTER-017", kStage, "TrfOutTimePaddingNotSequenceable",
-              fmt::format("OutTime {} pads several digits together ({} cells in {}); the TRF "
-                          "sequencer's nested loops can pad one loop at a time only",
-                          mtext(in.out_time), f.total, ftext(ot)),
-              {"fix: pad a single OutTime axis (e.g. `X # n`) instead of a group"});
-        }
-        inner_first.back().size = f.total / below;
-      }
-      extent = f.total;
-      continue;
-    }
-    std::uint64_t stride = 0;
-    if (div.dividend.matched[j]) {
-      const std::uint64_t ds = refined.extent_before(j);
-      for (const DivideTerm& t : div.terms)
-        if (t.dividend_stride == ds) stride = t.divisor_stride * rs;
-    }
-    inner_first.push_back({f.count, stride});
-    extent *= f.count;
-  }
-  std::vector<TrfLoopEntry> loops(inner_first.rbegin(), inner_first.rend());
-  std::vector<TrfLoopEntry> merged = merge_loops(loops);
-
-  // S5: the loop table has 8 entries.
-  if (merged.size() > tu.sequencer_entries) {
-    return rule_error(
-        "E-OUTER-014", kStage, "TrfSequencerTooManyLoops",
-        fmt::format("walking OutTime {} over the TRF needs {} loop entries after merging "
-                    "contiguous neighbours, more than the sequencer's {}",
-                    mtext(in.out_time), merged.size(), tu.sequencer_entries),
-        {fmt::format("loops = {}", loops_text(merged)),
-         "fix: order OutTime like the TRF Element so that neighbouring loops merge"});
-  }
-
-  // S6: read alignment.
-  if (std::optional<Diagnostic> d = check_trf_alignment(w, rs, loops)) return *d;
-
-  // S7: both operands on the same units.
-  if (in.trf_spatial && in.stream_spatial) {
-    if (std::optional<Diagnostic> d =
-            check_same_spatial(*in.trf_spatial, *in.stream_spatial, "TRF tensor", "stream")) {
-      d->code = "E-OUTER-016";
-      d->stage = kStage;
-      d->notes.front() = "rule: TrfSpatialMismatch";
-      return *d;
-    }
-  }
+  if (auto d = check_broadcast_digits(s, div)) return *d;
+  Result<std::vector<TrfLoopEntry>> loops = build_loops(s, div);
+  if (!loops) return std::move(loops).take_diagnostics();
+  std::vector<TrfLoopEntry> merged = merge_loops(*loops);
+  if (auto d = check_loop_table(s, merged)) return *d;
+  if (auto d = check_trf_alignment(in.weight, s.rs, *loops)) return *d; // S6: read alignment
+  if (auto d = check_spatial(in)) return *d;
 
   TrfSequencerDerived out;
-  out.read_size = rs;
-  out.weight = w;
-  out.read_bits = read_bits_of(w, rs);
-  out.wide = is_wide(w, rs);
-  out.packet_broadcast = render(pb);
-  out.packet_broadcast_size = pb.size();
-  out.rows = render(rows);
-  out.rows_size = rows.size();
-  out.loops = std::move(loops);
+  out.read_size = s.rs;
+  out.weight = in.weight;
+  out.read_bits = read_bits_of(in.weight, s.rs);
+  out.wide = is_wide(in.weight, s.rs);
+  out.packet_broadcast = render(s.pb);
+  out.packet_broadcast_size = s.pb.size();
+  out.rows = render(s.rows);
+  out.rows_size = s.rows.size();
+  out.loops = std::move(*loops);
   out.merged_loops = std::move(merged);
   return out;
 }

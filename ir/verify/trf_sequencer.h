@@ -1,8 +1,10 @@
-// The TRF Sequencer of `contract_outer` (spec/contraction.md §5.2, datapath.md §8.2): each packet
-// cycle reads ReadSize elements per lane from the TRF and replicates them into the OutPacket:
+// The TRF Sequencer of `contract_outer` (docs/contraction.md §5.2, docs/datapath.md §8.2): each
+// packet cycle reads ReadSize elements per lane from the TRF and replicates them into the
+// OutPacket:
 //   OP = [PB, Element % RS] (PacketBroadcast), OT = nested loops over Element / RS (Rows) plus
 //   stride-0 broadcast loops.
-// The reference leaves this side unchecked (a TODO); rules S1–S7 are the spec's [PROP] rules.
+// The reference leaves this side unchecked (a TODO); rules S1–S7 are tujit's [PROP]
+// rules (docs/contraction.md §5.2).
 #pragma once
 
 #include "ir/mapping/mapping.h"
@@ -65,7 +67,7 @@ std::uint64_t derive_read_size(ScalarType weight, const Mapping& element,
                                const Mapping& out_packet);
 
 /// Adjacent entries (n1:s1) outer, (n2:s2) inner with s1 = n2·s2 become (n1·n2 : s2)
-/// (datapath.md §4 merging; stride-0 neighbours merge too).
+/// (docs/datapath.md §4 merging; stride-0 neighbours merge too).
 std::vector<TrfLoopEntry> merge_loops(const std::vector<TrfLoopEntry>& loops);
 
 /// S6 on a loop configuration: wide reads need every non-zero stride to be a multiple of 64 B;

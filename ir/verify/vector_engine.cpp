@@ -11,7 +11,7 @@ namespace tujit::ir::verify {
 namespace {
 
 constexpr const char* kStage = "vector";
-constexpr const char* kPage = "docs/vector-engine.md";
+constexpr const char* kPage = "docs/vector-engine.md §2";
 
 std::string mtext(const Mapping& m) {
   return "m![" + m.to_string() + "]";
@@ -20,7 +20,7 @@ std::string ftext(const FactorList& l) {
   return "m![" + render_text(l) + "]";
 }
 
-/// The Way a stage runs in (intra-slice-chain.md "Pipeline" table); Tag and Final need Way8, the
+/// The Way a stage runs in (docs/vector-engine.md §2); Tag and Final need Way8, the
 /// Narrow stage takes Way8 in, the Widen stage Way4 in.
 std::uint64_t way_in(VeStage s) {
   switch (s) {
@@ -42,7 +42,7 @@ Diagnostic order_error(const VectorCall& call, VeStage from, VeStage to) {
                                   "with vector_intra_slice_tag first",
                                   m),
                       {"vector_init → vector_intra_slice_tag(TagMode::Zero) → stages → "
-                       "vector_final (intra-slice-chain.md \"Pipeline\")"});
+                       "vector_final (docs/vector-engine.md §2)"});
   return rule_error(
       "E-VE-003", kStage, "StageOrder",
       fmt::format("`{}` runs the {} stage, which comes before the {} stage the chain is already "
@@ -64,7 +64,7 @@ Diagnostic way_error(const VectorCall& call, VeStage to, std::uint64_t way) {
              "(vector_narrow_split or vector_narrow_trim)"
            : "this stage runs Way8 (and the chain leaves Way8): widen first "
              "(vector_widen_concat after a split, vector_widen_pad after a trim)",
-       std::string("intra-slice-chain.md \"Pipeline\"; ") + kPage});
+       kPage});
 }
 
 std::optional<Diagnostic> split_rules(const VectorStep& s) {

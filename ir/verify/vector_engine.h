@@ -1,5 +1,6 @@
-// The Vector Engine's intra-slice chain (furiosa-opt docs/src/computing-tensors/vector-engine/
-// intra-slice-chain.md; the reference's engine/vector/tensor/vector_tensor.rs typestate and
+// The Vector Engine's intra-slice chain (the book's
+// furiosa-opt docs/src/computing-tensors/vector-engine/intra-slice-chain.md; the reference's
+// engine/vector/tensor/vector_tensor.rs typestate and
 // furiosa-opt-lower/src/verify/engine/vector/tensor.rs): a chain
 //
 //   vector_init → vector_intra_slice_tag → [stages in pipeline order] → vector_final
@@ -34,7 +35,7 @@ struct VectorState {
   std::set<VeAlu> alus;              // claimed so far
   bool way4 = false;                 // the chain narrowed to Way4 at some point
   /// Keys: stage, way, alu (the one this call claimed, if any), alus_used; at vector_final the
-  /// timing of intra-slice-chain.md "Performance": cycles_per_flit (1 at full Way8 throughput,
+  /// timing of docs/vector-engine.md §5: cycles_per_flit (1 at full Way8 throughput,
   /// 2 when the chain runs a Way4 stretch: its packets are half as wide) and latency_cycles (one
   /// per ALU used).
   DerivedTable to_table(const VectorCall& call) const;

@@ -1,8 +1,9 @@
-// `VrfTensor::reshape::<Chip2, Cluster2, Slice2, Element2>()` (furiosa-opt docs/src/
-// computing-tensors/register-files.md, "From the Vector Engine" and the `# Safety` section it
-// cites): restates a VRF operand under another partition of the same slices. It relabels the
-// mapping and moves no data, so every physical position must already hold what the new mapping
-// claims of it. The page names the two forms that satisfy that, and tujit accepts exactly those:
+// `VrfTensor::reshape::<Chip2, Cluster2, Slice2, Element2>()` (the book's
+// furiosa-opt docs/src/computing-tensors/register-files.md, "From the Vector Engine" and the
+// `# Safety` section it cites; docs/vector-engine.md §6): restates a VRF operand under another
+// partition of the same slices. It relabels the mapping and moves no data, so every physical
+// position must already hold what the new mapping claims of it. The page names the two forms that
+// satisfy that, and tujit accepts exactly those:
 //
 //   1. regrouping axes: each level (Chip, Cluster, Slice, Element) is the same mapping written
 //      differently (equal normal forms, `m![A / 8, A % 8]` ↔ `m![A]`);

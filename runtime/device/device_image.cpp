@@ -3,19 +3,21 @@
 namespace tujit::runtime {
 
 std::uint32_t poison_bits(ir::ScalarType t) {
-  using ir::ScalarType;
-  switch (t) {
-  case ScalarType::F32:
+  switch (ir::encoding(t)) {
+  case ir::Encoding::F32:
     return 0x7FA0DEADu; // quiet NaN, payload "DEAD"
-  case ScalarType::BF16:
+  case ir::Encoding::Bf16:
     return 0x7FDEu; // bf16 NaN
-  case ScalarType::F8E4M3:
+  case ir::Encoding::F8E4M3:
     return 0x7Fu; // the only e4m3 NaN code
-  case ScalarType::F8E5M2:
+  case ir::Encoding::F8E5M2:
     return 0x7Fu; // an e5m2 NaN code
-  default:
-    return 0x5A5A5A5Au; // integers: a marked pattern (wrapped on use)
+  case ir::Encoding::TwosComplement:
+  case ir::Encoding::Unsigned:
+  case ir::Encoding::F4E2M1: // no NaN code: a marked pattern, as for the integers
+    return 0x5A5A5A5Au;      // wrapped on use
   }
+  return 0x5A5A5A5Au;
 }
 
 DeviceImage::DeviceImage(ir::ScalarType t, std::uint64_t s, std::uint64_t o, std::uint64_t i)

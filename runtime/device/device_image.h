@@ -5,9 +5,10 @@
 // Every cell carries its raw bits and a state. Values use one 32-bit container per element:
 // integers sign-extended (i4/i5/i8/i9/i16/i32 as int32 bits), u8 zero-extended, bf16 / f8 codes
 // in the low bits, f32 / i32 accumulators as their bits. This is the host staging form of
-// spec/scalars.md §2 widened to 32 bits, so one code path serves every type.
+// docs/scalars.md §2 widened to 32 bits, so one code path serves every type.
 #pragma once
 
+#include "ir/types/cell_state.h"
 #include "ir/types/scalar_type.h"
 
 #include <cstdint>
@@ -15,13 +16,8 @@
 
 namespace tujit::runtime {
 
-/// What a device cell holds (DESIGN.md "Top padding holds arbitrary values").
-enum class CellState : std::uint8_t {
-  Live,   // a logical element
-  Zero,   // `#{0}` padding, or Collect's zero fill: holds 0
-  Top,    // `#` padding: arbitrary content on hardware; filled with a poison value here
-  Bottom, // `#{!}` padding or out of bounds: never read
-};
+/// What a device cell holds (ir/types/cell_state.h).
+using CellState = ir::CellState;
 
 /// The poison bits written into Top cells: a quiet NaN with a recognisable payload for floats,
 /// a marked pattern for integers. Engines never branch on these values; poison is tracked by

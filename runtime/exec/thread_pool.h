@@ -1,7 +1,8 @@
-// A small fixed-size thread pool (std::thread) for the JIT's slice-parallel runs (issue 6:
-// Chip × Cluster × Slice partitioned across threads). Work is a count of independent tasks; each
+// A small fixed-size thread pool (std::thread) for the JIT's slice-parallel runs
+// (Chip × Cluster × Slice partitioned across threads). Work is a count of independent tasks; each
 // task runs exactly once on some worker, and the worker index lets a task use per-worker scratch.
-// Results must not depend on which worker runs a task (the engines' determinism, DESIGN.md).
+// Results must not depend on which worker runs a task (the engines' determinism, docs/design.md
+// §5.6).
 #pragma once
 
 #include <condition_variable>

@@ -69,7 +69,7 @@ Result<DeviceImage> run_fetch(const ir::seq::FetchProgram& p, const DeviceImage&
     return make_run_error(
         "E-RUN-111", fmt::format("the fetch of `{}` reads DM cell {} of slice position {}, which "
                                  "is `#{{!}}` padding: such cells are never touched "
-                                 "(spec/mapping.md §2)",
+                                 "(docs/mapping.md §2)",
                                  p.source, i, s));
   }
   return out;

@@ -1,4 +1,4 @@
-// The reference interpreter of the data path from DM into the Tensor Unit (spec/datapath.md §4–§6,
+// The reference interpreter of the data path from DM into the Tensor Unit (docs/datapath.md §4–§6,
 // §8): executes a FetchProgram (ir/seq/fetch_program.h) on a DM image — the Fetch sequencer's
 // nested loops over DM addresses, the Fetch Adapter on every element, Collect's split of each
 // packet into 32 B flits — and yields the collected stream image the consumer reads (the

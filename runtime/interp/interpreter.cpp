@@ -1,7 +1,11 @@
 #include "runtime/interp/interpreter.h"
 
+#include "runtime/vector/ve_scalar.h"
+
+#include "runtime/device/device_image.h"
 #include "runtime/scalar/bf16.h"
 #include "runtime/scalar/f8.h"
+#include "runtime/scalar/fetch_adapter.h"
 #include "runtime/scalar/float_bits.h"
 
 #include <fmt/format.h>
@@ -11,8 +15,14 @@
 namespace tujit::runtime {
 namespace {
 
-Diagnostic image_error(std::string message) {
-  Diagnostic d = make_error("E-RUN-102", std::move(message));
+using ir::CellState;
+using ir::seq::CellAddress;
+using ir::seq::OperandStreams;
+using ir::seq::RunProgram;
+using ir::seq::TensorStreams;
+
+Diagnostic run_error(const char* code, std::string message) {
+  Diagnostic d = make_error(code, std::move(message));
   d.stage = "run";
   return d;
 }
@@ -53,19 +63,165 @@ void reduce_tree(ir::ScalarType acc, bool ftz, Operand* x, std::uint64_t g) {
   }
 }
 
+/// The largest offset any live cell of the streams addresses.
+std::uint64_t max_reach(const TensorStreams& t) {
+  const auto& c = t.cells;
+  const std::uint64_t cells =
+      c.separable ? c.outer.max_offset() + c.inner.max_offset() : c.full.max_offset();
+  return t.spatial.max_offset() + cells;
+}
+
+std::uint64_t elements_of(const std::vector<ir::Axis>& axes) {
+  std::uint64_t n = 1;
+  for (const auto& a : axes) n *= a.size;
+  return n;
+}
+
+/// The output as written so far, with the check that cells holding the same element agree
+/// (only when the program has such cells).
+class OutputWriter {
+public:
+  OutputWriter(const RunProgram& p, LogicalTensor& out)
+      : out_(out), check_(p.duplicated_outputs > 0) {
+    if (check_) written_.assign(out.elements(), false);
+  }
+  bool write(std::uint64_t offset, std::uint32_t bits) {
+    if (check_) {
+      if (written_[offset]) {
+        if (out_.get(offset) != (bits & mask())) {
+          conflict_ = offset;
+          return false;
+        }
+        return true;
+      }
+      written_[offset] = true;
+    }
+    out_.set(offset, bits);
+    return true;
+  }
+  std::optional<Diagnostic> conflict() const {
+    if (!conflict_) return std::nullopt;
+    return run_error("E-RUN-005",
+                     fmt::format("output element {} is held by two cells with different bits",
+                                 out_.coordinate_text(*conflict_)));
+  }
+
+private:
+  std::uint32_t mask() const {
+    const std::uint32_t w = element_bytes(out_.dtype);
+    return w == 4 ? 0xFFFFFFFFu : (1u << (8 * w)) - 1;
+  }
+  LogicalTensor& out_;
+  bool check_;
+  std::vector<bool> written_;
+  std::optional<std::uint64_t> conflict_;
+};
+
+Result<RunResult> interpret_contraction(const RunProgram& rp, const RunInputs& in) {
+  const ir::seq::ContractionProgram& p = rp.chain;
+  const OperandStreams& so = rp.stream;
+  const OperandStreams& wo = rp.trf;
+  const LogicalTensor& st = *in.at(so.streams.tensor);
+  const LogicalTensor& wt = *in.at(wo.streams.tensor);
+  const ir::ScalarType acc_t = p.accumulator;
+  RunResult result;
+  auto out = make_logical_tensor(rp.output.dtype, rp.output.axes);
+  if (!out) return std::move(out).take_diagnostics();
+  result.output = std::move(*out);
+  OutputWriter writer(rp, result.output);
+
+  // Per slice: the accumulator [Lane][T2][P2] — proportional to the output.
+  std::vector<std::uint32_t> acc(p.accumulator_cells());
+  std::vector<Operand> packet(p.columns * p.group); // one lane's products of one packet cycle
+
+  for (std::uint64_t s : rp.live_slices()) {
+    std::fill(acc.begin(), acc.end(), 0u); // +0.0f and 0 share the bits 0 (§9.2 step 2)
+    const CellAddress sbase = so.streams.spatial.at(s);
+    const CellAddress wbase = wo.streams.spatial.at(s);
+    // The packet-cycle nest in increasing OT position: flit order (§7).
+    ir::seq::CycleWalker walk(p.cycle_nest);
+    do {
+      if (!p.is_cycle_live(walk.position())) continue; // pre-reduce OT padding: absent (§9.4)
+      const ir::seq::CycleAddress& a = walk.address();
+      for (std::uint64_t l = 0; l < p.lanes; ++l) {
+        if (!p.lane_live[l]) continue; // its columns drain to output padding only
+        // Stream Adapter + TRF Sequencer + Multiplier (§5.4) for the cells of live columns.
+        for (std::uint64_t x = 0; x < packet.size(); ++x) {
+          Operand& o = packet[x];
+          o = Operand{};
+          if (!p.is_cell_live(x) || sbase.state != CellState::Live ||
+              wbase.state != CellState::Live)
+            continue;
+          const CellAddress sc = so.streams.cells.at(a.flit + x / p.packet, x % p.packet);
+          const CellAddress wc = wo.streams.cells.at(l, a.trf + x % p.read_size);
+          if (sc.state != CellState::Live || wc.state != CellState::Live) continue;
+          const std::uint32_t sv = read_operand(so, st, sbase.offset + sc.offset);
+          const std::uint32_t wv = read_operand(wo, wt, wbase.offset + wc.offset);
+          o.value = acc_mul(acc_t, widen_to_accumulator(so.type, sv),
+                            widen_to_accumulator(wo.type, wv), p.ftz_results);
+          o.present = true;
+          ++result.simulated_macs;
+        }
+        // Packet Reducer (§6) per column, then Time Reducer accumulation (§7).
+        for (std::uint64_t c = 0; c < p.columns; ++c) {
+          Operand* group = &packet[c * p.group];
+          reduce_tree(acc_t, p.ftz_results, group, p.group);
+          const std::uint64_t ai = (l * p.t2 + a.slot) * p.p2 + c;
+          if (group[0].present) acc[ai] = acc_add(acc_t, acc[ai], group[0].value, p.ftz_results);
+        }
+      }
+    } while (walk.advance());
+
+    // Lane Folder (§8): drain in output order; output padding drains nothing (0).
+    for (std::uint64_t o = 0; o < p.drain.size(); ++o) {
+      const CellAddress oc = rp.output.at(s, o / p.p3, o % p.p3);
+      if (oc.state != CellState::Live) continue;
+      const std::uint32_t v = p.drain[o] < 0 ? 0u : acc[static_cast<std::uint64_t>(p.drain[o])];
+      if (!writer.write(oc.offset, v)) return *writer.conflict();
+    }
+  }
+  result.poison = analyze_poison(rp);
+  return result;
+}
+
+Result<RunResult> interpret_move(const RunProgram& rp, const RunInputs& in) {
+  const OperandStreams& src = rp.stream;
+  const LogicalTensor& t = *in.at(src.streams.tensor);
+  RunResult result;
+  auto out = make_logical_tensor(rp.output.dtype, rp.output.axes);
+  if (!out) return std::move(out).take_diagnostics();
+  result.output = std::move(*out);
+  OutputWriter writer(rp, result.output);
+  const auto& cells = rp.output.cells;
+  for (std::uint64_t s : rp.live_slices()) {
+    for (std::uint64_t o = 0; o < cells.outer_size; ++o)
+      for (std::uint64_t i = 0; i < cells.inner_size; ++i) {
+        const CellAddress oc = rp.output.at(s, o, i);
+        if (oc.state != CellState::Live) continue;
+        const CellAddress sc = src.streams.at(s, o, i);
+        std::uint32_t v = 0;
+        if (sc.state == CellState::Live) {
+          v = read_operand(src, t, sc.offset);
+          if (rp.vector) v = vector::apply_pass(*rp.vector, v);
+        }
+        if (sc.state == CellState::Top) v = poison_bits(src.type);
+        if (!writer.write(oc.offset, v)) return *writer.conflict();
+      }
+  }
+  result.poison = analyze_poison(rp);
+  return result;
+}
+
 } // namespace
 
-std::uint32_t widen_to_accumulator(ir::ScalarType t, std::uint32_t bits) {
-  switch (t) {
-  case ir::ScalarType::BF16:
-    return widen_bf16(static_cast<std::uint16_t>(bits & 0xFFFFu));
-  case ir::ScalarType::F8E4M3:
-    return dec_e4m3(static_cast<std::uint8_t>(bits & 0xFFu));
-  case ir::ScalarType::F8E5M2:
-    return canonical(dec_e5m2(static_cast<std::uint8_t>(bits & 0xFFu)));
-  default:
-    return bits; // integers: the container holds the sign-extended value (device_image.h)
-  }
+std::uint32_t adapt_element(const OperandStreams& o, ir::ScalarType source, std::uint32_t bits) {
+  if (o.adapter.zero_point) return zero_point_sub_bits(source, bits, *o.adapter.zero_point);
+  if (o.adapter.cast_to) return fetch_cast_bits(source, *o.adapter.cast_to, bits);
+  return bits;
+}
+
+std::uint32_t read_operand(const OperandStreams& o, const LogicalTensor& t, std::uint64_t offset) {
+  return adapt_element(o, t.dtype, t.get(offset));
 }
 
 std::uint32_t acc_add(ir::ScalarType acc, std::uint32_t a, std::uint32_t b, bool ftz) {
@@ -78,99 +234,34 @@ std::uint32_t acc_mul(ir::ScalarType acc, std::uint32_t a, std::uint32_t b, bool
   return flush(canonical(f32_bits(f32_from_bits(a) * f32_from_bits(b))), ftz);
 }
 
-Result<bool> check_operand_images(const ir::seq::ContractionProgram& p, const DeviceImage& stream,
-                                  const DeviceImage& trf) {
-  if (stream.dtype != p.stream_type || stream.spatial != p.spatial || stream.outer != p.time ||
-      stream.inner != p.packet)
-    return image_error(
-        fmt::format("the stream image is {} [{}][{}][{}], the kernel's stream is {} [{}][{}][{}]",
-                    ir::name(stream.dtype), stream.spatial, stream.outer, stream.inner,
-                    ir::name(p.stream_type), p.spatial, p.time, p.packet));
-  if (trf.dtype != p.trf_type || trf.spatial != p.spatial || trf.outer != p.lanes ||
-      trf.inner != p.element)
-    return image_error(
-        fmt::format("the TRF image is {} [{}][{}][{}], the kernel's TRF operand is {} [{}][{}][{}]",
-                    ir::name(trf.dtype), trf.spatial, trf.outer, trf.inner, ir::name(p.trf_type),
-                    p.spatial, p.lanes, p.element));
-  if (stream.bits.size() != stream.cells() || stream.state.size() != stream.cells() ||
-      trf.bits.size() != trf.cells() || trf.state.size() != trf.cells())
-    return image_error("a device image's cell arrays do not match its shape");
-  // Every address the program can form must lie inside the images (a verified program's do; a
-  // failure is a lowering bug, reported instead of read out of bounds).
-  const std::uint64_t cells = p.columns * p.group;
-  if (cells == 0) return true;
-  ir::seq::CycleWalker walk(p.cycle_nest);
-  do {
-    if (!p.is_cycle_live(walk.position())) continue;
-    const ir::seq::CycleAddress& a = walk.address();
-    if (a.flit + (cells - 1) / p.packet >= p.time ||
-        a.trf + std::min(cells, p.read_size) - 1 >= p.element || a.slot >= p.t2)
-      return image_error(fmt::format(
-          "internal: packet cycle {} addresses flit {}, TRF element {}, slot {}: outside the "
-          "operand images",
-          walk.position(), a.flit, a.trf, a.slot));
-  } while (walk.advance());
-  return true;
+Status check_run_inputs(const RunProgram& p, const RunInputs& inputs) {
+  if (auto ok = ir::seq::verify(p); !ok) return ok.diagnostics();
+  std::vector<const OperandStreams*> operands{&p.stream};
+  if (p.kind == ir::seq::RunKind::Contraction) operands.push_back(&p.trf);
+  for (const OperandStreams* o : operands) {
+    const TensorStreams& s = o->streams;
+    auto it = inputs.find(s.tensor);
+    if (it == inputs.end() || it->second == nullptr)
+      return run_error("E-RUN-004", fmt::format("no contents for input `{}`", s.tensor));
+    const LogicalTensor& t = *it->second;
+    if (t.dtype != s.dtype || t.axes != s.axes)
+      return run_error("E-RUN-004", fmt::format("input `{}` is {} {}, the program reads {} {}",
+                                                s.tensor, ir::name(t.dtype), axes_text(t.axes),
+                                                ir::name(s.dtype), axes_text(s.axes)));
+    if (max_reach(s) >= std::max<std::uint64_t>(t.elements(), 1) && t.elements() > 0)
+      return run_error("E-RUN-102",
+                       fmt::format("internal: the streams of `{}` reach element {} of {}", s.tensor,
+                                   max_reach(s), t.elements()));
+  }
+  if (max_reach(p.output) >= std::max<std::uint64_t>(elements_of(p.output.axes), 1))
+    return run_error("E-RUN-102", "internal: the output streams reach outside the output");
+  return {};
 }
 
-Result<ContractionResult> run_contraction(const ir::seq::ContractionProgram& p,
-                                          const DeviceImage& stream, const DeviceImage& trf) {
-  if (auto ok = check_operand_images(p, stream, trf); !ok) return ok.diagnostics();
-
-  const ir::ScalarType acc_t = p.accumulator;
-  ContractionResult result;
-  result.output = DeviceImage(acc_t, p.spatial, p.t3, p.p3);
-  std::fill(result.output.state.begin(), result.output.state.end(), CellState::Zero);
-
-  // Per slice: the accumulator [Lane][T2][P2] — proportional to the output.
-  std::vector<std::uint32_t> acc(p.accumulator_cells());
-  std::vector<Operand> packet(p.columns * p.group); // one lane's products of one packet cycle
-
-  for (std::uint64_t s = 0; s < p.spatial; ++s) {
-    if (!p.spatial_live[s]) continue;
-    std::fill(acc.begin(), acc.end(), 0u); // +0.0f and 0 share the bits 0 (§9.2 step 2)
-
-    // The packet-cycle nest in increasing OT position: flit order (§7).
-    ir::seq::CycleWalker walk(p.cycle_nest);
-    do {
-      if (!p.is_cycle_live(walk.position())) continue; // pre-reduce OT padding: absent (§9.4)
-      const ir::seq::CycleAddress& a = walk.address();
-      for (std::uint64_t l = 0; l < p.lanes; ++l) {
-        if (!p.lane_live[l]) continue; // its columns drain to output padding only
-        // Stream Adapter + TRF Sequencer + Multiplier (§5.4) for the cells of live columns.
-        for (std::uint64_t x = 0; x < packet.size(); ++x) {
-          Operand& o = packet[x];
-          o = Operand{};
-          const std::uint64_t si = stream.index(s, a.flit + x / p.packet, x % p.packet);
-          const std::uint64_t wi = trf.index(s, l, a.trf + x % p.read_size);
-          if (p.is_cell_live(x) && stream.state[si] == CellState::Live &&
-              trf.state[wi] == CellState::Live) {
-            o.value = acc_mul(acc_t, widen_to_accumulator(stream.dtype, stream.bits[si]),
-                              widen_to_accumulator(trf.dtype, trf.bits[wi]), p.ftz_results);
-            o.present = true;
-            ++result.simulated_macs;
-          }
-        }
-        // Packet Reducer (§6) per column, then Time Reducer accumulation (§7).
-        for (std::uint64_t c = 0; c < p.columns; ++c) {
-          Operand* group = &packet[c * p.group];
-          reduce_tree(acc_t, p.ftz_results, group, p.group);
-          const std::uint64_t ai = (l * p.t2 + a.slot) * p.p2 + c;
-          if (group[0].present) acc[ai] = acc_add(acc_t, acc[ai], group[0].value, p.ftz_results);
-        }
-      }
-    } while (walk.advance());
-
-    // Lane Folder (§8): drain in output order; padding cells stay 0.
-    for (std::uint64_t o = 0; o < p.drain.size(); ++o) {
-      if (p.drain[o] < 0) continue;
-      const std::uint64_t oi = s * p.drain.size() + o;
-      result.output.bits[oi] = acc[static_cast<std::uint64_t>(p.drain[o])];
-      result.output.state[oi] = CellState::Live;
-    }
-  }
-  result.poison = analyze_poison(p, stream, trf);
-  return result;
+Result<RunResult> interpret(const RunProgram& p, const RunInputs& inputs) {
+  if (auto ok = check_run_inputs(p, inputs); !ok) return ok.diagnostics();
+  if (p.kind == ir::seq::RunKind::Move) return interpret_move(p, inputs);
+  return interpret_contraction(p, inputs);
 }
 
 } // namespace tujit::runtime

@@ -1,52 +1,59 @@
-// The reference interpreter of the Contraction Engine (spec/contraction.md §5.4, §6–§9): executes
-// the Sequencer IR program (ir/seq/contraction_program.h) on per-slice device images, walking its
-// loop nests the way the sequencers' counters do, stage by stage and bit-exactly:
+// The reference interpreter of the Sequencer IR (ir/seq/run_program.h): executes a run program
+// on the logical tensors of its parameters, walking its loop nests the way the sequencers'
+// counters do and its address streams into the logical tensors, stage by stage and bit-exactly
+// (docs/contraction.md §5.4, §6–§9):
 //   Stream Adapter + TRF Sequencer + Multiplier: one packet of |OP| widened products per (lane,
 //     packet cycle t), computed on the fly (the outer product is never materialised);
 //   Packet Reducer: per lane, per column, a binary tree over ADJACENT pairs of G = 2^d cells;
 //   Time Reducer: per slot, +0 then the tree results in increasing OT position;
-//   Lane Folder: the Interleaved / Sequential drain into 8-element output flits.
-// Padding follows §9.4 (ABSENT products), f32 is one IEEE binary32 operation per multiply/add
-// with NaN results canonicalised to 0x7FC00000, i32 wraps.
+//   Lane Folder: the Interleaved / Sequential drain into 8-element output flits, written to the
+//     logical output through its streams.
+// Padding follows §9.4 (ABSENT products: a product is present only when both operand cells are
+// live), f32 is one IEEE binary32 operation per multiply/add with NaN results canonicalised to
+// 0x7FC00000, i32 wraps. It is the simple, obviously correct engine; the JIT must match it bit for
+// bit.
 #pragma once
 
-#include "ir/seq/contraction_program.h"
-#include "runtime/device/device_image.h"
+#include "ir/seq/run_program.h"
 #include "runtime/interp/poison.h"
+#include "runtime/scalar/widen.h" // widen_to_accumulator: the Multiplier's widening
+#include "runtime/tensor/logical_tensor.h"
 
 #include <cstdint>
-#include <vector>
+#include <map>
+#include <string>
 
 namespace tujit::runtime {
 
-struct ContractionResult {
-  /// [spatial][|T3|][8], dtype = the accumulator (i32 / f32). Live output cells are Live;
-  /// output padding and cells of padding slices hold 0 and are Zero.
-  DeviceImage output;
-  /// Live output cells whose accumulator slot received (on hardware) a product of a Top padding
-  /// cell with a live or Top operand cell in a live column (poison.h; reporting only, the values
-  /// follow the ABSENT rule). Top × Zero padding is not poison.
+/// The logical tensors a run reads, by parameter name.
+using RunInputs = std::map<std::string, const LogicalTensor*>;
+
+struct RunResult {
+  /// The logical output over the program's output axes (dtype = the program's output dtype).
+  LogicalTensor output;
+  /// Live output cells that depend on Top padding content (poison.h; reporting only).
   PoisonReport poison;
-  /// Products that were present (both operands live at live positions), over all live slices.
+  /// Contraction: products present (both operands live at live positions) over all live slices.
   std::uint64_t simulated_macs = 0;
 };
 
-/// Runs the program. `stream` is the Collect output ([spatial][|Time|][|Packet|], the program's
-/// stream type), `trf` the TRF operand ([spatial][|Lane|][|Element|], its TRF type). Fails with a
-/// diagnostic (E-RUN-102) when an image's type or shape does not match the program.
-Result<ContractionResult> run_contraction(const ir::seq::ContractionProgram& program,
-                                          const DeviceImage& stream, const DeviceImage& trf);
+/// E-RUN-004 unless every tensor the program reads is given, with the dtype and shape its
+/// streams assume; E-RUN-102 when the program breaks an invariant (ir::seq::verify) or a stream
+/// addresses an element outside its tensor (a lowering bug, reported instead of read out of
+/// bounds). Shared by every engine.
+Status check_run_inputs(const ir::seq::RunProgram& program, const RunInputs& inputs);
 
-/// E-RUN-102 unless the images' types and shapes are the program's operands (shared by every
-/// engine).
-Result<bool> check_operand_images(const ir::seq::ContractionProgram& program,
-                                  const DeviceImage& stream, const DeviceImage& trf);
+/// Runs the program on the reference interpreter.
+Result<RunResult> interpret(const ir::seq::RunProgram& program, const RunInputs& inputs);
 
-/// The Multiplier's widening of one device cell to the accumulator (§2.1, scalars.md §5.4):
-/// integers sign-extend (the container already holds the sign-extended value), bf16 widen_bf16
-/// (subnormals flushed, NaN canonical), f8 exact decode (NaN canonical). Returns the accumulator
-/// bits (i32 two's complement or f32).
-std::uint32_t widen_to_accumulator(ir::ScalarType t, std::uint32_t bits);
+/// An element of `source` type (its 32-bit container) as the consumer of `operand` sees it: the
+/// Fetch Adapter's cast or zero-point subtraction applied (docs/datapath.md §6).
+std::uint32_t adapt_element(const ir::seq::OperandStreams& operand, ir::ScalarType source,
+                            std::uint32_t bits);
+
+/// The element an operand reads at a live cell (logical offset), adapted.
+std::uint32_t read_operand(const ir::seq::OperandStreams& operand, const LogicalTensor& tensor,
+                           std::uint64_t offset);
 
 /// One ⊕ / × of the accumulator type (§9.2, §9.3): f32 binary32 RNE with NaN canonicalised and,
 /// with `ftz`, a subnormal result flushed to signed zero; i32 wrap-around.

@@ -1,92 +1,144 @@
 #include "runtime/interp/poison.h"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
 namespace tujit::runtime {
 namespace {
 
-bool holds_top(const DeviceImage& image, std::uint64_t s) {
-  const std::uint64_t n = image.outer * image.inner;
-  const auto begin = image.state.begin() + static_cast<std::ptrdiff_t>(s * n);
-  return std::find(begin, begin + static_cast<std::ptrdiff_t>(n), CellState::Top) !=
-         begin + static_cast<std::ptrdiff_t>(n);
+using ir::seq::CellAddress;
+using ir::seq::RunProgram;
+
+/// The operand spatial states of a slice: slices with equal states have equal cell states.
+using SliceClass = std::pair<CellState, CellState>;
+
+SliceClass slice_class(const RunProgram& p, std::uint64_t s) {
+  const CellState w = p.kind == ir::seq::RunKind::Contraction ? p.trf.streams.spatial.state(s)
+                                                              : CellState::Live;
+  return {p.stream.streams.spatial.state(s), w};
+}
+
+CellState cell_state(CellState spatial, CellState cell) {
+  return ir::combine_states(spatial, cell);
+}
+
+/// Per output cell of one slice of class `k`: whether it is poisoned (contraction).
+std::vector<std::uint8_t> contraction_poison(const RunProgram& rp, SliceClass k) {
+  const ir::seq::ContractionProgram& p = rp.chain;
+  std::vector<std::uint8_t> out(p.drain.size(), 0);
+  const std::uint64_t cells = p.columns * p.group;
+  const auto& sc = rp.stream.streams.cells;
+  const auto& wc = rp.trf.streams.cells;
+  const bool any_top = k.first == CellState::Top || k.second == CellState::Top ||
+                       sc.any(CellState::Top) || wc.any(CellState::Top);
+  if (cells == 0 || !any_top) return out;
+  std::vector<std::uint8_t> slot_poison(p.accumulator_cells(), 0);
+  ir::seq::CycleWalker walk(p.cycle_nest);
+  do {
+    // Padded OutTime positions run too: the counters feed their flits to the slot their address
+    // names, so Top content there reaches live slots (their products are ABSENT in the values,
+    // §9.4, but the hardware adds whatever the cells hold). Addresses outside the views are never
+    // read.
+    const ir::seq::CycleAddress& a = walk.address();
+    if (!p.is_cycle_live(walk.position()) &&
+        (a.slot >= p.t2 || a.flit + (cells - 1) / p.packet >= p.time ||
+         a.trf + std::min(cells, p.read_size) - 1 >= p.element))
+      continue;
+    for (std::uint64_t l = 0; l < p.lanes; ++l) {
+      if (!p.lane_live[l]) continue;
+      for (std::uint64_t c = 0; c < p.columns; ++c) {
+        bool poisoned = false;
+        for (std::uint64_t g = 0; g < p.group && !poisoned; ++g) {
+          const std::uint64_t x = c * p.group + g;
+          poisoned = product_poisoned(
+              cell_state(k.first, sc.at(a.flit + x / p.packet, x % p.packet).state),
+              cell_state(k.second, wc.at(l, a.trf + x % p.read_size).state));
+        }
+        if (poisoned) slot_poison[(l * p.t2 + a.slot) * p.p2 + c] = 1;
+      }
+    }
+  } while (walk.advance());
+  for (std::uint64_t o = 0; o < p.drain.size(); ++o)
+    out[o] = p.drain[o] >= 0 && slot_poison[static_cast<std::uint64_t>(p.drain[o])];
+  return out;
+}
+
+/// Per cell of one output slice of class `k` (outer-major): whether it reads a Top source cell.
+std::vector<std::uint8_t> move_poison(const RunProgram& rp, SliceClass k) {
+  const auto& cells = rp.stream.streams.cells;
+  std::vector<std::uint8_t> out(cells.outer_size * cells.inner_size, 0);
+  for (std::uint64_t o = 0; o < cells.outer_size; ++o)
+    for (std::uint64_t i = 0; i < cells.inner_size; ++i)
+      out[o * cells.inner_size + i] =
+          cell_state(k.first, cells.at(o, i).state) == CellState::Top;
+  return out;
 }
 
 } // namespace
 
-PoisonReport analyze_poison(const ir::seq::ContractionProgram& p, const DeviceImage& stream,
-                            const DeviceImage& trf) {
+PoisonReport analyze_poison(const RunProgram& p) {
   PoisonReport report;
-  std::vector<std::uint8_t> slot_poison(p.accumulator_cells());
-  const std::uint64_t cells = p.columns * p.group;
-  if (cells == 0) return report;
-  for (std::uint64_t s = 0; s < p.spatial; ++s) {
-    if (!p.spatial_live[s] || (!holds_top(stream, s) && !holds_top(trf, s))) continue;
-    std::fill(slot_poison.begin(), slot_poison.end(), 0);
-    ir::seq::CycleWalker walk(p.cycle_nest);
-    do {
-      // Padded OutTime positions run too: the counters feed their flits to the slot their
-      // address names, so Top content there reaches live slots (their products are ABSENT in
-      // the values, §9.4, but the hardware adds whatever the cells hold). Addresses the images
-      // do not hold are never read.
-      const ir::seq::CycleAddress& a = walk.address();
-      if (!p.is_cycle_live(walk.position()) &&
-          (a.slot >= p.t2 || a.flit + (cells - 1) / p.packet >= p.time ||
-           a.trf + std::min(cells, p.read_size) - 1 >= p.element))
-        continue;
-      for (std::uint64_t l = 0; l < p.lanes; ++l) {
-        if (!p.lane_live[l]) continue;
-        for (std::uint64_t c = 0; c < p.columns; ++c) {
-          bool poisoned = false;
-          for (std::uint64_t k = 0; k < p.group && !poisoned; ++k) {
-            const std::uint64_t x = c * p.group + k;
-            poisoned =
-                product_poisoned(stream.state[stream.index(s, a.flit + x / p.packet, x % p.packet)],
-                                 trf.state[trf.index(s, l, a.trf + x % p.read_size)]);
-          }
-          if (poisoned) slot_poison[(l * p.t2 + a.slot) * p.p2 + c] = 1;
-        }
-      }
-    } while (walk.advance());
-    for (std::uint64_t o = 0; o < p.drain.size(); ++o) {
-      if (p.drain[o] < 0 || !slot_poison[static_cast<std::uint64_t>(p.drain[o])]) continue;
+  const bool contraction = p.kind == ir::seq::RunKind::Contraction;
+  const std::uint64_t inner = contraction ? p.chain.p3 : p.output.cells.inner_size;
+  std::map<SliceClass, std::vector<std::uint8_t>> by_class;
+  for (std::uint64_t s : p.live_slices()) {
+    const SliceClass k = slice_class(p, s);
+    auto it = by_class.find(k);
+    if (it == by_class.end())
+      it = by_class.emplace(k, contraction ? contraction_poison(p, k) : move_poison(p, k)).first;
+    const std::vector<std::uint8_t>& poisoned = it->second;
+    for (std::uint64_t o = 0; o < poisoned.size(); ++o) {
+      if (!poisoned[o]) continue;
+      if (p.output.at(s, o / inner, o % inner).state != CellState::Live) continue;
       ++report.poisoned_outputs;
       if (report.first_poisoned.size() < kMaxPoisonReported)
-        report.first_poisoned.push_back({s, o / p.p3, o % p.p3});
+        report.first_poisoned.push_back({s, o / inner, o % inner});
     }
   }
   return report;
 }
 
-std::uint64_t present_products(const ir::seq::ContractionProgram& p, const DeviceImage& stream,
-                               const DeviceImage& trf) {
-  const auto count = [](const std::vector<std::uint8_t>& v, std::uint64_t first) {
-    if (v.empty()) return first;
-    return static_cast<std::uint64_t>(std::count_if(v.begin(),
-                                                    v.begin() + static_cast<std::ptrdiff_t>(first),
-                                                    [](std::uint8_t x) { return x != 0; }));
-  };
+std::uint64_t present_products(const RunProgram& rp) {
+  if (rp.kind != ir::seq::RunKind::Contraction) return 0;
+  const ir::seq::ContractionProgram& p = rp.chain;
   const std::uint64_t cells = p.columns * p.group;
-  const std::uint64_t live_slices = count(p.spatial_live, p.spatial);
-  if (p.stream_dense && p.trf_dense)
-    return live_slices * count(p.cycle_live, p.cycles) * count(p.lane_live, p.lanes) *
-           count(p.cell_live, cells);
+  const auto& sc = rp.stream.streams.cells;
+  const auto& wc = rp.trf.streams.cells;
+  std::map<SliceClass, std::uint64_t> by_class;
   std::uint64_t n = 0;
-  for (std::uint64_t s = 0; s < p.spatial; ++s) {
-    if (!p.spatial_live[s]) continue;
-    ir::seq::CycleWalker walk(p.cycle_nest);
-    do {
-      if (!p.is_cycle_live(walk.position())) continue;
-      const ir::seq::CycleAddress& a = walk.address();
-      for (std::uint64_t l = 0; l < p.lanes; ++l) {
-        if (!p.lane_live[l]) continue;
-        for (std::uint64_t x = 0; x < cells; ++x)
-          n += p.is_cell_live(x) &&
-               stream.state[stream.index(s, a.flit + x / p.packet, x % p.packet)] ==
-                   CellState::Live &&
-               trf.state[trf.index(s, l, a.trf + x % p.read_size)] == CellState::Live;
+  for (std::uint64_t s : rp.live_slices()) {
+    const SliceClass k = slice_class(rp, s);
+    auto it = by_class.find(k);
+    if (it == by_class.end()) {
+      std::uint64_t count = 0;
+      const auto live = [](const std::vector<std::uint8_t>& v, std::uint64_t size) {
+        return v.empty() ? size
+                         : static_cast<std::uint64_t>(std::count_if(
+                               v.begin(), v.begin() + static_cast<std::ptrdiff_t>(size),
+                               [](std::uint8_t x) { return x != 0; }));
+      };
+      if (k.first == CellState::Live && k.second == CellState::Live && sc.all_live() &&
+          wc.all_live()) {
+        // Dense operands: every live position forms its product (closed form).
+        count = live(p.cycle_live, p.cycles) * live(p.lane_live, p.lanes) * live(p.cell_live, cells);
+      } else if (k.first == CellState::Live && k.second == CellState::Live) {
+        ir::seq::CycleWalker walk(p.cycle_nest);
+        do {
+          if (!p.is_cycle_live(walk.position())) continue;
+          const ir::seq::CycleAddress& a = walk.address();
+          for (std::uint64_t l = 0; l < p.lanes; ++l) {
+            if (!p.lane_live[l]) continue;
+            for (std::uint64_t x = 0; x < cells; ++x)
+              count += p.is_cell_live(x) &&
+                       sc.at(a.flit + x / p.packet, x % p.packet).state == CellState::Live &&
+                       wc.at(l, a.trf + x % p.read_size).state == CellState::Live;
+          }
+        } while (walk.advance());
       }
-    } while (walk.advance());
+      it = by_class.emplace(k, count).first;
+    }
+    n += it->second;
   }
   return n;
 }

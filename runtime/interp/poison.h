@@ -1,22 +1,25 @@
-// Poison analysis (DESIGN.md "Top padding holds arbitrary values"): which live output cells of a
-// contraction would, on hardware, have depended on the arbitrary content of a Top padding cell.
-// It reads only the operands' cell states, never their values, so every engine reports the same
-// poison for the same program and images.
+// Poison analysis (docs/design.md "Top padding holds arbitrary values"): which live output cells
+// of a run would, on hardware, have depended on the arbitrary content of a Top padding cell. It
+// reads only the cell states the program's address streams give, never values, so it is a static
+// property of the program: every live slice whose operands have the same spatial states has the
+// same poisoned cells, and the analysis walks one slice of each such class.
 #pragma once
 
-#include "ir/seq/contraction_program.h"
-#include "runtime/device/device_image.h"
+#include "ir/seq/run_program.h"
+#include "ir/types/cell_state.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace tujit::runtime {
 
+using CellState = ir::CellState;
+
 /// A live output cell that would have depended on Top padding content.
 struct PoisonedCell {
   std::uint64_t spatial = 0;  // output spatial position
-  std::uint64_t out_time = 0; // position in T3
-  std::uint64_t out_lane = 0; // position in P3 (0..7)
+  std::uint64_t out_time = 0; // outer position of the output view (T3 of a contraction)
+  std::uint64_t out_lane = 0; // inner position (P3 of a contraction: 0..7)
   friend bool operator==(const PoisonedCell&, const PoisonedCell&) = default;
 };
 
@@ -25,6 +28,7 @@ inline constexpr std::size_t kMaxPoisonReported = 8;
 struct PoisonReport {
   std::uint64_t poisoned_outputs = 0;
   std::vector<PoisonedCell> first_poisoned; // at most kMaxPoisonReported, in output order
+  friend bool operator==(const PoisonReport&, const PoisonReport&) = default;
 };
 
 /// A product reads Top content when one operand cell is Top and the other is read by the
@@ -36,17 +40,13 @@ inline bool product_poisoned(CellState stream, CellState trf) {
   return (s_top && w_read) || (w_top && s_read);
 }
 
-/// Walks the program's address streams over the images' states (shapes must match the program;
-/// run_contraction checks them), padded packet cycles included: the hardware's counters run
-/// through them into the slot their address names. A slice whose operands hold no Top cell is
-/// skipped outright.
-PoisonReport analyze_poison(const ir::seq::ContractionProgram& program, const DeviceImage& stream,
-                            const DeviceImage& trf);
+/// Contraction: walks the program's address streams over the operands' states, padded packet
+/// cycles included (the hardware's counters run through them into the slot their address names).
+/// Move: live output cells whose source cell is Top.
+PoisonReport analyze_poison(const ir::seq::RunProgram& program);
 
-/// Products the Multiplier forms with both operand cells live at live positions (live slice,
-/// cycle, lane and cell): the `simulated_macs` every engine reports. Closed form when both
-/// operands are dense, else a walk of the address streams over the states.
-std::uint64_t present_products(const ir::seq::ContractionProgram& program,
-                               const DeviceImage& stream, const DeviceImage& trf);
+/// Contraction: products the Multiplier forms with both operand cells live at live positions
+/// (live slice, cycle, lane and cell): the `simulated_macs` every engine reports.
+std::uint64_t present_products(const ir::seq::RunProgram& program);
 
 } // namespace tujit::runtime

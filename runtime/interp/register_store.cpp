@@ -28,7 +28,7 @@ std::optional<Diagnostic> check_stream(const DeviceImage& stream, const ir::Mapp
   return std::nullopt;
 }
 
-// Coordinates with zero entries dropped, so equal cells compare equal (mapping.md §2).
+// Coordinates with zero entries dropped, so equal cells compare equal (docs/mapping.md §2).
 ir::Index key_of(const ir::Cell& c) {
   ir::Index k;
   for (const auto& [axis, v] : c.index)

@@ -1,4 +1,4 @@
-// Register-file stores of the reference interpreter (spec/contraction.md §4.2, §4.3):
+// Register-file stores of the reference interpreter (docs/contraction.md §4.2, §4.3):
 //   to_trf: flit f (Time position) → lane f / FPL, elements (f mod FPL)·|Packet| … +|Packet|-1;
 //           the i4→i5 / i8→i9 promotion inside the TRF is value-preserving, so the image keeps
 //           the declared TRF type and the same (sign-extended) values.

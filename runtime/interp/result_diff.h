@@ -1,8 +1,9 @@
 // Bit-for-bit comparison of two engines' results (`tujit run --verify`, the differential tests):
-// device images (bits and cell states), and for contractions also the poison report and the
-// simulated MACs.
+// the logical outputs (dtype, axes, every element's bytes), the poison reports and the simulated
+// MACs; and of device images (the stage-by-stage executor's and the fetch engines' results).
 #pragma once
 
+#include "runtime/device/device_image.h"
 #include "runtime/interp/interpreter.h"
 
 #include <optional>
@@ -19,8 +20,13 @@ std::optional<std::string> first_image_difference(const DeviceImage& x, const De
                                                   std::string_view outer = "T3",
                                                   std::string_view inner = "P3");
 
-/// Empty when `a` and `b` are identical; else a sentence naming the first difference (the output
-/// cell as "slice S, T3 t, P3 j" with both values in hex), for a person reading a failed check.
-std::optional<std::string> first_difference(const ContractionResult& a, const ContractionResult& b);
+/// Empty when the tensors are identical; else a sentence naming the first differing element by
+/// its logical coordinates, with both values in hex.
+std::optional<std::string> first_tensor_difference(const LogicalTensor& x, const LogicalTensor& y,
+                                                   std::string_view what = "output");
+
+/// Empty when `a` and `b` are identical (output, poison report, simulated MACs); else a sentence
+/// naming the first difference, for a person reading a failed check.
+std::optional<std::string> first_difference(const RunResult& a, const RunResult& b);
 
 } // namespace tujit::runtime

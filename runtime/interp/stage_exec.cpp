@@ -134,10 +134,6 @@ Cell reduce_tree(ir::ScalarType acc, bool ftz, std::vector<Cell>& x, std::uint64
   return x[0];
 }
 
-bool is_contraction(StageOp op) {
-  return op == StageOp::ContractOuter || op == StageOp::ContractPacket ||
-         op == StageOp::ContractTime || op == StageOp::ContractLane;
-}
 
 } // namespace
 
@@ -393,58 +389,10 @@ Result<StageImage> exec_contract_lane(const ir::Stage& st, const StageImage& in)
 // Chains
 // ---------------------------------------------------------------------------------------------
 
-Result<std::vector<std::size_t>> contraction_path(const ir::Kernel& k, std::size_t first,
-                                                  std::size_t last) {
-  const auto fail = [&](std::string why) {
-    return run_error("E-RUN-101",
-                     fmt::format("kernel `{}`: stages {} … {} are not one contraction chain",
-                                 k.name, first, last),
-                     {std::move(why)});
-  };
-  if (first > last || last >= k.stages.size()) return fail("no such stage range");
-  std::vector<std::size_t> path{last};
-  while (path.back() != first) {
-    const ir::Stage& st = k.stages[path.back()];
-    if (!st.producer || *st.producer < first)
-      return fail(fmt::format("`{}` (stage {}) does not read the output of a stage in the range",
-                              ir::to_string(st.op), path.back()));
-    path.push_back(*st.producer);
-  }
-  std::reverse(path.begin(), path.end());
-  for (std::size_t i = 0; i < path.size(); ++i) {
-    const StageOp op = k.stages[path[i]].op;
-    if (!is_contraction(op))
-      return fail(fmt::format("`{}` is not a contraction stage", ir::to_string(op)));
-    if (i > 0 && static_cast<int>(op) != static_cast<int>(k.stages[path[i - 1]].op) + 1)
-      return fail(fmt::format("`{}` follows `{}`", ir::to_string(op),
-                              ir::to_string(k.stages[path[i - 1]].op)));
-  }
-  return path;
-}
-
-Result<ContractionStages> find_contraction_stages(const ir::Kernel& k) {
-  std::vector<std::uint8_t> consumed(k.stages.size(), 0);
-  for (const auto& st : k.stages)
-    if (st.producer && *st.producer < consumed.size()) consumed[*st.producer] = 1;
-  for (std::size_t i = k.stages.size(); i-- > 0;) {
-    if (!is_contraction(k.stages[i].op) || consumed[i]) continue;
-    std::size_t first = i;
-    while (k.stages[first].op != StageOp::ContractOuter && k.stages[first].producer &&
-           is_contraction(k.stages[*k.stages[first].producer].op))
-      first = *k.stages[first].producer;
-    auto path = contraction_path(k, first, i);
-    if (!path) return path.diagnostics();
-    return ContractionStages{first, i, std::move(*path)};
-  }
-  return run_error("E-RUN-101", fmt::format("kernel `{}` has no contraction stage to run", k.name),
-                   {"the stage executor runs contract_outer, contract_packet, contract_time and "
-                    "contract_lane (contraction.md §5–§8)"});
-}
-
 Result<StageImage> exec_contraction_stages(const ir::Kernel& k, std::size_t first, std::size_t last,
                                            const StageImage& input, const DeviceImage* trf,
                                            const StageOptions& opt) {
-  auto path = contraction_path(k, first, last);
+  auto path = ir::seq::contraction_path(k, first, last);
   if (!path) return path.diagnostics();
   StageImage current;
   const StageImage* in = &input;

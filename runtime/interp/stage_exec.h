@@ -1,4 +1,4 @@
-// Stage-by-stage executor of the Contraction Engine (spec/contraction.md §5–§9), written from the
+// Stage-by-stage executor of the Contraction Engine (docs/contraction.md §5–§9), written from the
 // spec's stage algorithms and independent of the Sequencer IR: each call takes the device image of
 // one stage's input tensor and produces the device image of its output tensor, laid out as
 // runtime/layout/layout.h lays out that tensor type:
@@ -13,7 +13,7 @@
 // (ContractOuter/Packet/Time tensors: outer = [Lane, Time] with Lane major, inner = Packet.)
 //
 // It exists for kernels whose chain is partial (they return a ContractOuter/Packet/Time tensor,
-// or start from one as a parameter: issue 5) and as an independent cross-check of the fused
+// or start from one as a parameter, docs/cli.md §6) and as an independent cross-check of the fused
 // interpreter (runtime/interp/interpreter.h). It materialises every intermediate tensor,
 // including the outer product, so it is meant for small kernels, not speed.
 //
@@ -51,6 +51,7 @@
 #pragma once
 
 #include "ir/lang/kernel.h"
+#include "ir/seq/run_operands.h"
 #include "ir/support/diagnostic.h"
 #include "runtime/device/device_image.h"
 
@@ -75,7 +76,7 @@ struct StageImage {
 };
 
 struct StageOptions {
-  /// contraction.md §9.3: flush subnormal f32 products and sums to signed zero.
+  /// docs/contraction.md §9.3: flush subnormal f32 products and sums to signed zero.
   bool ftz_results = false;
 };
 
@@ -99,25 +100,6 @@ Result<StageImage> exec_contract_time(const ir::Stage& time, const StageImage& i
 /// input is a parameter (no remembered pre-reduce Time) the verifier assumes nothing was reduced,
 /// as the kernel checker does; the fold itself does not depend on it.
 Result<StageImage> exec_contract_lane(const ir::Stage& lane, const StageImage& in);
-
-/// The contraction stages (indices into kernel.stages) from `first` to `last` along the producer
-/// links, in execution order: each stage reads the output of the one before it, and the ops are
-/// consecutive steps of contract_outer → contract_packet → contract_time → contract_lane.
-/// E-RUN-101 otherwise.
-Result<std::vector<std::size_t>> contraction_path(const ir::Kernel& kernel, std::size_t first,
-                                                  std::size_t last);
-
-/// The part of a contraction chain a kernel runs: `last` is the latest contraction stage whose
-/// output no other stage reads (the chain's result), `first` the earliest contraction stage
-/// reached from it through producer links. Its input image is laid out as
-/// kernel.stages[first].input (plus *kernel.stages[first].trf for a contract_outer), its result
-/// as kernel.stages[last].output. E-RUN-101 when the kernel has no contraction stage.
-struct ContractionStages {
-  std::size_t first = 0;
-  std::size_t last = 0;
-  std::vector<std::size_t> path; // contraction_path(kernel, first, last)
-};
-Result<ContractionStages> find_contraction_stages(const ir::Kernel& kernel);
 
 /// Runs the contiguous part `first` … `last` of a chain (contraction_path). `input` is the image
 /// of kernel.stages[first].input; `trf` the TRF operand's image when the first stage is a

@@ -16,7 +16,7 @@ Diagnostic not_held(const ir::TensorType& type, std::string why) {
                     fmt::format("the output {} cannot be read back: {}", ir::to_string(type), why),
                     std::nullopt,
                     {"an output is read back over the coordinates its mappings reach: all of an "
-                     "axis, its first r coordinates, or every s-th one (spec/cli.md)"});
+                     "axis, its first r coordinates, or every s-th one (docs/cli.md §6)"});
 }
 
 /// Coordinates of row-major `off` over `axes`.
@@ -118,8 +118,8 @@ Result<LogicalTensor> from_device_held(const DeviceImage& image, const ir::Tenso
       off = off * out_axes[a].size + c[a] / (*held)[a].stride;
     if (writer[off] == kUnwritten) {
       writer[off] = k;
-      t->bits[off] = image.bits[k];
-    } else if (t->bits[off] != image.bits[k]) {
+      t->set(off, image.bits[k]);
+    } else if (t->get(off) != image.bits[k]) {
       return not_held(type, fmt::format("element {} is held by two cells with different bits",
                                         t->coordinate_text(off)));
     }

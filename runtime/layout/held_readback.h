@@ -1,6 +1,6 @@
 // Reading back an output that holds only part of its axes: a kernel that computes one tile of a
 // larger problem (specs/derived/forward__lm_head.rs holds Wp < 8192 of Wp = 155,648) or one
-// partial sum per slice (weighted_sum.rs keeps T / 16 in its Slice and reduces T % 16). spec/cli.md
+// partial sum per slice (weighted_sum.rs keeps T / 16 in its Slice and reduces T % 16). docs/cli.md
 // defines the output as the logical tensor over the axes its mappings use; where the mappings
 // reach only some coordinates of an axis, the output is read back over exactly those:
 //   every coordinate      → the axis itself

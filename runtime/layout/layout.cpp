@@ -34,7 +34,7 @@ bool mul_overflows(std::uint64_t a, std::uint64_t b) {
 }
 
 // The cells of one image dimension in dense form: per position, a state and (when Live) one
-// coordinate per logical axis. Pieces are combined major → minor as mapping.md §2 combine.
+// coordinate per logical axis. Pieces are combined major → minor as docs/mapping.md §2 combine.
 struct DenseDim {
   std::uint64_t size = 1;
   std::vector<CellState> state;
@@ -241,7 +241,7 @@ Result<LayoutCells> layout_cells(const ir::TensorType& type, const std::vector<i
     for (std::uint64_t o = 0; o < O; ++o) {
       for (std::uint64_t i = 0; i < I; ++i) {
         const std::uint64_t idx = (s * O + o) * I + i;
-        // combine: the most major non-index piece wins (mapping.md §2).
+        // combine: the most major non-index piece wins (docs/mapping.md §2).
         CellState st = ds->state[s];
         if (st == CellState::Live) st = dout->state[o];
         if (st == CellState::Live) st = din->state[i];
@@ -259,7 +259,7 @@ Result<LayoutCells> layout_cells(const ir::TensorType& type, const std::vector<i
             cells.state[idx] = state_of(cell.padding);
             break;
           }
-          // finalize: a genuine overshoot
+          // finalize: a genuine overshoot (docs/mapping.md §2)
           return make_error(
               "E-RUN-002",
               fmt::format("the cell at {} of {} overshoots axis {}: coordinate {} is not below "
@@ -289,7 +289,7 @@ Result<DeviceImage> to_device(const LogicalTensor& t, const ir::TensorType& type
     img.state[k] = cells->state[k];
     switch (cells->state[k]) {
     case CellState::Live:
-      img.bits[k] = t.bits[cells->offset[k]];
+      img.bits[k] = t.get(cells->offset[k]);
       break;
     case CellState::Top:
       img.bits[k] = poison;
@@ -332,13 +332,13 @@ Result<LogicalTensor> from_device(const DeviceImage& image, const ir::TensorType
     const std::uint64_t off = cells->offset[k];
     if (writer[off] == kUnwritten) {
       writer[off] = k;
-      t->bits[off] = image.bits[k];
-    } else if (t->bits[off] != image.bits[k]) {
+      t->set(off, image.bits[k]);
+    } else if (t->get(off) != image.bits[k]) {
       return make_error(
           "E-RUN-005",
           fmt::format("output element {} is held by two cells with different bits: {:#010x} at "
                       "{} and {:#010x} at {}",
-                      t->coordinate_text(off), t->bits[off], cell_text(writer[off]), image.bits[k],
+                      t->coordinate_text(off), t->get(off), cell_text(writer[off]), image.bits[k],
                       cell_text(k)));
     }
   }
@@ -349,7 +349,7 @@ Result<LogicalTensor> from_device(const DeviceImage& image, const ir::TensorType
           fmt::format("output element {} is not held by any live cell of {}",
                       t->coordinate_text(off), ir::to_string(type)),
           std::nullopt,
-          {"every coordinate of the output's axes must be produced (spec/cli.md: the output is "
+          {"every coordinate of the output's axes must be produced (docs/cli.md: the output is "
            "the logical tensor over the axes its mappings use); a mapping that holds only some "
            "digits of an axis leaves the others unwritten"});
   return std::move(t).value();
@@ -392,7 +392,7 @@ Result<LogicalTensor> device_view(const LogicalTensor& t, const ir::TensorType& 
       const HeldAxis& h = (*held)[a];
       src = src * t.axes[a].size + h.stride * ((c[a] / h.stride) % h.axis.size);
     }
-    v.bits[off] = t.bits[src];
+    v.set(off, t.get(src));
   }
   return v;
 }

@@ -1,6 +1,6 @@
 // Layouts: a logical tensor ⇄ its device image (runtime/device/device_image.h). A tensor type's
 // mappings say which logical element (or which padding) every device cell holds
-// (spec/mapping.md §2–§3: map each slot's position, combine major → minor, finalize):
+// (docs/mapping.md §2–§3: map each slot's position, combine major → minor, finalize):
 //
 //   image dimension | slots (major → minor)
 //   spatial         | Chip, Cluster, Slice                    (every kind; absent slots = 1)
@@ -9,10 +9,10 @@
 //   inner           | streams: Packet;  Trf/Vrf/Dm/Hbm: Element
 //
 // A cell's Cell is combine(combine(…combine(Chip, Cluster)…, Lane/Time), Packet/Element), so the
-// most major padding wins (mapping.md §2 combine). Live cells copy the element's bits; `#{0}`
+// most major padding wins (docs/mapping.md §2 combine). Live cells copy the element's bits; `#{0}`
 // cells hold 0 (CellState::Zero), `#` cells the poison bits (Top), `#{!}` cells nothing (Bottom)
-// — the issue 5 rule "Top padding is filled with a poison value; zero padding with zero; bottom
-// padding is never touched".
+// — the rule of docs/design.md §5.4 "Top padding is filled with a poison value; zero padding with
+// zero; bottom padding is never touched".
 #pragma once
 
 #include "ir/lang/types.h"
@@ -52,7 +52,7 @@ struct LayoutCells {
 
 /// Evaluates the mappings against the logical axes `axes` (their sizes bound the coordinates).
 /// Diagnostics: E-RUN-002 when a mapping names an axis missing from `axes`, or a live cell
-/// overshoots an axis (mapping.md §2 finalize); E-RUN-001 when the image exceeds `max_cells`.
+/// overshoots an axis (docs/mapping.md §2 finalize); E-RUN-001 when the image exceeds `max_cells`.
 Result<LayoutCells> layout_cells(const ir::TensorType& type, const std::vector<ir::Axis>& axes,
                                  std::uint64_t max_cells = kDefaultMaxElements);
 

@@ -1,7 +1,8 @@
 // The .npy container (NumPy format versions 1.0, 2.0, 3.0): magic "\x93NUMPY", version, header
 // length (u16 for 1.0, u32 for 2.0 / 3.0), a Python dict literal {'descr', 'fortran_order',
 // 'shape'} padded with spaces and '\n', then the raw data. tujit reads and writes little-endian,
-// C-order arrays of the dtypes below (spec/cli.md); anything else is a diagnostic, never a crash.
+// C-order arrays of the dtypes below (docs/cli.md §6); anything else is a diagnostic, never a
+// crash.
 #pragma once
 
 #include "ir/support/diagnostic.h"

@@ -52,6 +52,29 @@ bool is_float_npy(NpyDtype d) {
   return d == NpyDtype::F4 || d == NpyDtype::F8;
 }
 
+// The .npy dtype an output of type `t` is written as: integers in the smallest signed width that
+// holds their values, u8 as u1, f32 as f4, bf16 and f8 as f4 (or their raw codes as u2 / u1),
+// f4e2m1 as its exact f32 values.
+NpyDtype npy_dtype_of(ir::ScalarType t, const NpyConvertOptions& opt) {
+  switch (ir::encoding(t)) {
+  case ir::Encoding::TwosComplement: {
+    const std::uint32_t bits = *ir::integer_value_bits(t);
+    return bits <= 8 ? NpyDtype::I1 : bits <= 16 ? NpyDtype::I2 : NpyDtype::I4;
+  }
+  case ir::Encoding::Unsigned:
+    return NpyDtype::U1;
+  case ir::Encoding::Bf16:
+    return opt.raw_bits ? NpyDtype::U2 : NpyDtype::F4;
+  case ir::Encoding::F8E4M3:
+  case ir::Encoding::F8E5M2:
+    return opt.raw_bits ? NpyDtype::U1 : NpyDtype::F4;
+  case ir::Encoding::F4E2M1:
+  case ir::Encoding::F32:
+    return NpyDtype::F4;
+  }
+  return NpyDtype::F4;
+}
+
 /// FloatInputRounding::Device: the value rounded to f32 (exact for <f4 data), then the chip's
 /// converter from the scalar reference (bf16.h narrow_bf16, f8.h enc_e4m3 / enc_e5m2).
 std::uint32_t device_rounding(ir::ScalarType t, double v) {
@@ -97,7 +120,7 @@ Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
     for (std::uint64_t k = 0; k < t.elements(); ++k) {
       const std::uint8_t byte = a.data[(k / row) * row_bytes + (k % row) / 2];
       const std::uint32_t nibble = (k % row) % 2 == 0 ? byte & 0xFu : byte >> 4;
-      t.bits[k] = static_cast<std::uint32_t>(static_cast<std::int32_t>(nibble << 28) >> 28);
+      t.set(k, static_cast<std::uint32_t>(static_cast<std::int32_t>(nibble << 28) >> 28));
     }
     return t;
   }
@@ -125,7 +148,7 @@ Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
                           fmt::format("input {}: element {} is {}, outside the {} range [{}, {}]",
                                       name, t.coordinate_text(k), v, tname, range.first,
                                       range.second));
-      t.bits[k] = static_cast<std::uint32_t>(v); // sign-extended container (u8: 0..255)
+      t.set(k, static_cast<std::uint32_t>(v)); // sign-extended container (u8: 0..255)
     }
     return t;
   }
@@ -136,7 +159,7 @@ Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
       (f8 && a.dtype == NpyDtype::U1) ||
       (dtype == ir::ScalarType::F32 && a.dtype == NpyDtype::F4)) {
     for (std::uint64_t k = 0; k < t.elements(); ++k)
-      t.bits[k] = static_cast<std::uint32_t>(load_le(a.data.data() + k * w, w));
+      t.set(k, static_cast<std::uint32_t>(load_le(a.data.data() + k * w, w)));
     return t;
   }
   if (!is_float_npy(a.dtype) || dtype == ir::ScalarType::F4E2M1)
@@ -148,7 +171,7 @@ Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
   for (std::uint64_t k = 0; k < t.elements(); ++k) {
     const double v = load_float(a.dtype, a.data.data() + k * w);
     if (opt.rounding == FloatInputRounding::Device) {
-      t.bits[k] = device_rounding(dtype, v);
+      t.set(k, device_rounding(dtype, v));
       continue;
     }
     FloatRounding r = round_double_to(dtype, v);
@@ -162,7 +185,7 @@ Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
                         fmt::format("input {}: element {} is {}, which {} cannot represent (it "
                                     "has no infinity)",
                                     name, t.coordinate_text(k), v, tname));
-    t.bits[k] = r.bits;
+    t.set(k, r.bits);
   }
   return t;
 }
@@ -173,39 +196,11 @@ NpyArray npy_from_tensor(const LogicalTensor& t, const NpyConvertOptions& opt) {
   auto put = [&](std::uint64_t v, std::uint32_t n) {
     for (std::uint32_t k = 0; k < n; ++k) a.data.push_back(static_cast<std::uint8_t>(v >> (8 * k)));
   };
-  switch (t.dtype) {
-  case ir::ScalarType::I32:
-    a.dtype = NpyDtype::I4;
-    break;
-  case ir::ScalarType::F32:
-    a.dtype = NpyDtype::F4;
-    break;
-  case ir::ScalarType::I4:
-  case ir::ScalarType::I5:
-  case ir::ScalarType::I8:
-    a.dtype = NpyDtype::I1;
-    break;
-  case ir::ScalarType::I9:
-  case ir::ScalarType::I16:
-    a.dtype = NpyDtype::I2;
-    break;
-  case ir::ScalarType::U8:
-    a.dtype = NpyDtype::U1;
-    break;
-  case ir::ScalarType::BF16:
-    a.dtype = opt.raw_bits ? NpyDtype::U2 : NpyDtype::F4;
-    break;
-  case ir::ScalarType::F8E4M3:
-  case ir::ScalarType::F8E5M2:
-    a.dtype = opt.raw_bits ? NpyDtype::U1 : NpyDtype::F4;
-    break;
-  default:
-    a.dtype = NpyDtype::F4;
-    break; // f8 / f4e2m1: exact values as f32
-  }
+  a.dtype = npy_dtype_of(t.dtype, opt);
   const std::uint32_t w = npy_item_bytes(a.dtype);
   a.data.reserve(t.elements() * w);
-  for (std::uint32_t b : t.bits) {
+  for (std::uint64_t k = 0; k < t.elements(); ++k) {
+    const std::uint32_t b = t.get(k);
     if (a.dtype == NpyDtype::F4 && t.dtype != ir::ScalarType::F32)
       put(f32_bits(static_cast<float>(element_value(t.dtype, b))), 4); // exact: f8/bf16 ⊂ f32
     else

@@ -1,4 +1,4 @@
-// Logical tensors ⇄ .npy arrays (`tujit run --input/--output`, docs/cli-inputs.md).
+// Logical tensors ⇄ .npy arrays (docs/cli.md §6.1 `tujit run --input/--output`).
 //
 // Reading (npy → parameter type):
 // - raw bit patterns, exactly the codes the device holds (no conversion, lossless):

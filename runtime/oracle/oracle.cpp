@@ -3,9 +3,8 @@
 #include "ir/verify/contract_packet.h"
 #include "runtime/layout/held_readback.h"
 #include "runtime/layout/layout.h"
-#include "runtime/scalar/bf16.h"
-#include "runtime/scalar/f8.h"
 #include "runtime/scalar/float_bits.h"
+#include "runtime/scalar/widen.h"
 
 #include <fmt/format.h>
 
@@ -16,19 +15,10 @@ namespace tujit::runtime {
 
 namespace {
 
-// The Multiplier's widening (contraction.md §2.1): hardware bf16 widening (subnormals flushed),
-// exact f8 decodes; integers sign-extended, minus the zero point.
+// The Multiplier's widening (docs/contraction.md §2.1) of a float operand: hardware bf16
+// widening (subnormals flushed), exact f8 decodes (runtime/scalar/widen.h).
 double widen_float(ir::ScalarType t, std::uint32_t bits) {
-  switch (t) {
-  case ir::ScalarType::BF16:
-    return static_cast<double>(f32_from_bits(widen_bf16(static_cast<std::uint16_t>(bits))));
-  case ir::ScalarType::F8E4M3:
-    return static_cast<double>(f32_from_bits(dec_e4m3(static_cast<std::uint8_t>(bits))));
-  case ir::ScalarType::F8E5M2:
-    return static_cast<double>(f32_from_bits(dec_e5m2(static_cast<std::uint8_t>(bits))));
-  default:
-    return static_cast<double>(f32_from_bits(bits));
-  }
+  return static_cast<double>(f32_from_bits(widen_bits(t, bits)));
 }
 
 // Row-major stride of `axis` in `t`, 0 when the tensor does not have it (broadcast).
@@ -121,18 +111,19 @@ Result<OracleReference> einsum_oracle(const OracleOperand& stream, const OracleO
   }
   for (std::uint64_t o = 0; o < n_out; ++o, out.next()) {
     if (integer) {
-      std::uint64_t sum = 0; // two's-complement wrap, as the i32 accumulator (contraction.md §9.1)
+      std::uint64_t sum =
+          0; // two's-complement wrap, as the i32 accumulator (docs/contraction.md §9.1)
       do {
-        std::int64_t x = element_integer(a.dtype, a.bits[out.oa + red.oa]) - stream.zero_point;
-        std::int64_t y = element_integer(b.dtype, b.bits[out.ob + red.ob]) - weight.zero_point;
+        std::int64_t x = element_integer(a.dtype, a.get(out.oa + red.oa)) - stream.zero_point;
+        std::int64_t y = element_integer(b.dtype, b.get(out.ob + red.ob)) - weight.zero_point;
         sum += static_cast<std::uint64_t>(x * y);
       } while (red.next());
       ref.exact[o] = static_cast<std::int32_t>(static_cast<std::uint32_t>(sum));
     } else {
       double sum = 0, abs_sum = 0;
       do {
-        double p = widen_float(a.dtype, a.bits[out.oa + red.oa]) *
-                   widen_float(b.dtype, b.bits[out.ob + red.ob]);
+        double p = widen_float(a.dtype, a.get(out.oa + red.oa)) *
+                   widen_float(b.dtype, b.get(out.ob + red.ob));
         sum += p;
         abs_sum += std::fabs(p);
       } while (red.next());
@@ -160,7 +151,7 @@ Result<ToleranceModel> tolerance_model_for_kernel(const ir::Kernel& k) {
   if (packet == nullptr || time == nullptr)
     return make_error("E-ORACLE-002",
                       fmt::format("kernel {} has no contract_packet / contract_time stage, so "
-                                  "the float tolerance of contraction.md §9.5 is undefined",
+                                  "the float tolerance of docs/contraction.md §9.5 is undefined",
                                   k.name));
   ir::verify::ContractPacketInput in;
   in.dtype = packet->input.storage.value_or(packet->input.dtype);
@@ -194,12 +185,12 @@ Result<OracleComparison> compare_with_oracle(const OracleReference& ref,
     bool bad;
     if (integer) {
       expected = ref.exact[o];
-      got = static_cast<std::int32_t>(actual.bits[o]);
+      got = static_cast<std::int32_t>(actual.get(o));
       err = std::fabs(got - expected);
-      bad = ref.exact[o] != static_cast<std::int32_t>(actual.bits[o]);
+      bad = ref.exact[o] != static_cast<std::int32_t>(actual.get(o));
     } else {
       expected = ref.value[o];
-      got = static_cast<double>(f32_from_bits(actual.bits[o]));
+      got = static_cast<double>(f32_from_bits(actual.get(o)));
       tol = oracle_tolerance(model, ref.abs_sum[o], ref.products_per_output);
       if (std::isnan(expected) || std::isnan(got)) {
         err = std::isnan(expected) && std::isnan(got) ? 0 : INFINITY;

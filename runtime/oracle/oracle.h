@@ -1,4 +1,4 @@
-// The float64 oracle (issue 5; spec/contraction.md §9.5): a contraction computed as a plain
+// The float64 oracle (docs/contraction.md §9.5): a contraction computed as a plain
 // einsum over the LOGICAL tensors — out[o] = Σ widen(a)·widen(b) over the contracted axes —
 // independent of layouts, stages and summation order, for checking what an engine produced.
 //
@@ -10,7 +10,7 @@
 // u = 2^-24 the unit roundoff of binary32 and P = Σ|products| of one output cell:
 // - bf16 × bf16 and f8 × f8 products have at most 8 × 8 significand bits, so each product is
 //   exact in f32 (unless it leaves the f32 exponent range, covered by the absolute term below).
-// - The Packet Reducer's tree of depth d (contraction.md §9.2) puts every product through d
+// - The Packet Reducer's tree of depth d (docs/contraction.md §9.2) puts every product through d
 //   additions; each rounds with relative error ≤ u on a partial sum whose magnitude is at most
 //   the sum of the |products| below it: at most d·u·P in total.
 // - The Time Reducer adds n_flits tree results one after the other onto +0: each of those
@@ -36,7 +36,7 @@
 namespace tujit::runtime {
 
 /// One operand: the logical tensor and the zero point subtracted from integer elements
-/// (fetch_zero_point_sub, contraction.md §2.2; 0 when absent).
+/// (fetch_zero_point_sub, docs/contraction.md §2.2; 0 when absent).
 struct OracleOperand {
   const LogicalTensor* tensor = nullptr;
   std::int64_t zero_point = 0;
@@ -62,7 +62,7 @@ struct HeldReduction {
   std::uint64_t count = 1;
 };
 
-/// Both operands' dtypes must be a contraction pair (contraction.md §2.1); the accumulator is
+/// Both operands' dtypes must be a contraction pair (docs/contraction.md §2.1); the accumulator is
 /// the stream's. Contracted axes sum over every coordinate, or over the `held` ones. E-ORACLE-001
 /// for an illegal pair, E-RUN-001 for an output over the element limit.
 Result<OracleReference> einsum_oracle(const OracleOperand& stream, const OracleOperand& weight,

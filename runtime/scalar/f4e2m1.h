@@ -1,5 +1,5 @@
-// f4e2m1 (spec/scalars.md §3.5): a 4-bit code, decoded only by the Fetch Adapter's table lookup
-// on hardware; the host encoder exists for host arithmetic (answer keys) only.
+// f4e2m1 (docs/scalars.md §3.5): a 4-bit code, decoded only by the Fetch Adapter's table lookup
+// on hardware (not simulated); tujit reads it as a host value (npy inputs and outputs).
 #pragma once
 
 #include <array>
@@ -22,11 +22,5 @@ constexpr std::uint8_t e2m1_code(std::uint8_t byte) {
 constexpr std::uint32_t dec_e2m1(std::uint8_t code) {
   return kE2M1ToF32[e2m1_code(code)];
 }
-
-/// Host encoder f32 → f4e2m1 (§3.5): scans codes 0→15 and keeps the first code whose absolute
-/// error |value(code) − x|, computed in f32 as the reference does, is strictly smaller than the
-/// best so far (starting from +inf). Consequences of computing the error in f32: NaN and ±inf
-/// give code 0, and magnitudes so large that every error rounds to the same f32 give code 0.
-std::uint8_t enc_e2m1_host(std::uint32_t x);
 
 } // namespace tujit::runtime

@@ -1,4 +1,4 @@
-// The two 8-bit float formats (spec/scalars.md §3.3, §3.4, §4.2–§4.4). Encoders are the exact
+// The two 8-bit float formats (docs/scalars.md §3.3, §3.4, §4.2–§4.4). Encoders are the exact
 // reference algorithms: f8e4m3 saturating RNE, f8e5m2 half-away-from-zero with the subnormal
 // clamp at 3 (NOT RNE, §4.3, §9.1). Decoders are exact; neither flushes.
 #pragma once
@@ -14,7 +14,7 @@ inline constexpr std::uint8_t kE4M3MaxFinite = 0x7E; // 448
 inline constexpr std::uint8_t kE5M2PosInf = 0x7C;
 inline constexpr std::uint8_t kE5M2NaN = 0x7E; // what the encoder emits for any NaN
 
-/// f32 → f8e4m3 (scalars.md §4.2), the reference's branch structure verbatim.
+/// f32 → f8e4m3 (docs/scalars.md §4.2), the reference's branch structure verbatim.
 constexpr std::uint8_t enc_e4m3(std::uint32_t x) {
   if (f32_is_nan(x)) return kE4M3NaN; // the NaN's sign is dropped
   const std::uint32_t s = x >> 31;
@@ -40,7 +40,7 @@ constexpr std::uint8_t enc_e4m3(std::uint32_t x) {
   return static_cast<std::uint8_t>((s << 7) | a);
 }
 
-/// f8e4m3 → f32 (scalars.md §3.3): exact; both NaN codes give POSITIVE 0x7FC00000.
+/// f8e4m3 → f32 (docs/scalars.md §3.3): exact; both NaN codes give POSITIVE 0x7FC00000.
 constexpr std::uint32_t dec_e4m3(std::uint8_t c) {
   const std::uint32_t s = static_cast<std::uint32_t>(c >> 7) << 31;
   const std::uint32_t e = (c >> 3) & 0xFu;
@@ -66,7 +66,7 @@ constexpr std::uint32_t e5m2_subnormal_units(std::uint32_t abs_bits) {
   return (significand + (1u << (shift - 1))) >> shift; // half away on a magnitude = half up
 }
 
-/// f32 → f8e5m2 (scalars.md §4.3), reproducing the reference: round half up on the magnitude
+/// f32 → f8e5m2 (docs/scalars.md §4.3), reproducing the reference: round half up on the magnitude
 /// (sticky bits ignored), subnormals clamped at code 3, overflow to ±inf, any NaN → 0x7E.
 constexpr std::uint8_t enc_e5m2(std::uint32_t x) {
   if (f32_is_nan(x)) return kE5M2NaN;
@@ -94,7 +94,7 @@ constexpr std::uint8_t enc_e5m2(std::uint32_t x) {
   return static_cast<std::uint8_t>(sgn | (exp << 2) | q);
 }
 
-/// f8e5m2 → f32 (scalars.md §4.4): exact; ±inf kept; NaN → 0x7FC00000 / 0xFFC00000 by sign.
+/// f8e5m2 → f32 (docs/scalars.md §4.4): exact; ±inf kept; NaN → 0x7FC00000 / 0xFFC00000 by sign.
 constexpr std::uint32_t dec_e5m2(std::uint8_t c) {
   const std::uint32_t s = static_cast<std::uint32_t>(c >> 7) << 31;
   const std::uint32_t e = (c >> 2) & 0x1Fu;

@@ -1,13 +1,12 @@
 // The Fetch Adapter's value conversions on one element container (runtime/device/device_image.h
 // form: integers sign-extended in 32 bits, bf16 / f8 codes in the low bits, f32 bits):
-// fetch_cast (spec/scalars.md §5.1) and zero-point subtraction (§6). Both engines' data paths and
+// fetch_cast (docs/scalars.md §5.1) and zero-point subtraction (§6). Both engines' data paths and
 // the oracle's view of a DM-fed stream use this one function.
 #pragma once
 
 #include "ir/types/scalar_type.h"
-#include "runtime/scalar/bf16.h"
-#include "runtime/scalar/f8.h"
 #include "runtime/scalar/integer.h"
+#include "runtime/scalar/widen.h"
 
 #include <cstdint>
 #include <optional>
@@ -17,20 +16,7 @@ namespace tujit::runtime {
 /// fetch_cast `in` → `out` (the identity or a legal ir::is_fetch_cast pair). Integer widenings
 /// keep the container: it already holds the sign-extended value.
 constexpr std::uint32_t fetch_cast_bits(ir::ScalarType in, ir::ScalarType out, std::uint32_t bits) {
-  using ir::ScalarType;
-  if (in == out) return bits;
-  switch (in) {
-  case ScalarType::F8E4M3:
-    return dec_e4m3(static_cast<std::uint8_t>(bits));
-  case ScalarType::F8E5M2:
-    return dec_e5m2(static_cast<std::uint8_t>(bits));
-  case ScalarType::BF16:
-    return widen_bf16(static_cast<std::uint16_t>(bits));
-  case ScalarType::F32:
-    return narrow_bf16(bits);
-  default:
-    return bits; // i4 / i8 / i16 → i32: sign extension
-  }
+  return convert_bits(in, out, bits);
 }
 
 /// fetch_zero_point_sub of an i4 (→ i5) or i8 (→ i9) container; the zero point lies in the

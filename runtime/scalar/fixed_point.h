@@ -1,4 +1,4 @@
-// Vector Engine fixed point ⇄ f32 (FxpToFp / FpToFxp, spec/scalars.md §4.7). An i32 `v` with
+// Vector Engine fixed point ⇄ f32 (FxpToFp / FpToFxp, docs/scalars.md §4.7). An i32 `v` with
 // `iw` integer bits (0 <= iw <= 31) means v·2^−(31−iw).
 #pragma once
 

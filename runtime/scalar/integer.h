@@ -1,5 +1,5 @@
 // Integer narrowing, widening, zero-point subtraction and the wrap-around arithmetic of the
-// contraction fold (spec/scalars.md §3.1, §4.6, §6, §7). Two's complement everywhere; nothing
+// contraction fold (docs/scalars.md §3.1, §4.6, §6, §7). Two's complement everywhere; nothing
 // saturates here (the Vector Engine's *Sat ops live with the Vector Engine).
 #pragma once
 
@@ -7,8 +7,8 @@
 
 namespace tujit::runtime {
 
-/// Wrap(k), 1 <= k <= 32: keep the low k bits and sign-extend (scalars.md §3.1). The shifts run
-/// on 32 bits; the right shift is arithmetic (guaranteed since C++20).
+/// Wrap(k), 1 <= k <= 32: keep the low k bits and sign-extend (docs/scalars.md §3.1). The shifts
+/// run on 32 bits; the right shift is arithmetic (guaranteed since C++20).
 constexpr std::int32_t wrap(std::int32_t v, unsigned k) {
   const unsigned shift = 32u - k;
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(v) << shift) >> shift;
@@ -49,8 +49,8 @@ constexpr std::int32_t wrapping_sub_i32(std::int32_t a, std::int32_t b) {
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
 }
 
-/// Zero-point subtraction (scalars.md §6): Wrap(5)(sext(v) − zp) for i4 → i5. With zp in the i4
-/// range (checked once at verification, ir::zero_point_in_range) the wrap never triggers.
+/// Zero-point subtraction (docs/scalars.md §6): Wrap(5)(sext(v) − zp) for i4 → i5. With zp in the
+/// i4 range (checked once at verification, ir::zero_point_in_range) the wrap never triggers.
 constexpr std::int8_t zero_point_sub_i4_to_i5(std::int8_t v, std::int32_t zp) {
   return narrow_i5(wrapping_sub_i32(v, zp));
 }
@@ -61,7 +61,7 @@ constexpr std::int16_t zero_point_sub_i8_to_i9(std::int8_t v, std::int32_t zp) {
 }
 
 /// i32 addition and multiplication of the integer contraction: two's-complement wrap-around
-/// (scalars.md §7, §9.9), computed on u32 so that overflow is defined.
+/// (docs/scalars.md §7, §9.9), computed on u32 so that overflow is defined.
 constexpr std::int32_t wrapping_add_i32(std::int32_t a, std::int32_t b) {
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
 }

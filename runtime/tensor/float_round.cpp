@@ -1,5 +1,7 @@
 #include "runtime/tensor/float_round.h"
 
+#include "runtime/scalar/widen.h"
+
 #include <cmath>
 
 namespace tujit::runtime {
@@ -17,31 +19,15 @@ struct Format {
 };
 
 Format format_of(ir::ScalarType t) {
-  switch (t) {
-  case ir::ScalarType::BF16:
-    return {8, 7, 127, true, 0x7FC0u};
-  case ir::ScalarType::F8E4M3:
-    return {4, 3, 7, false, 0x7Fu};
-  case ir::ScalarType::F8E5M2:
-    return {5, 2, 15, true, 0x7Eu};
-  default:
-    return {8, 23, 127, true, 0x7FC00000u};
-  }
+  const ir::FloatFormat& f = ir::info(t).format;
+  return {f.exponent_bits, f.fraction_bits, f.bias, f.specials == ir::FloatSpecials::Ieee,
+          f.nan_code};
 }
 
 } // namespace
 
 double max_finite(ir::ScalarType t) {
-  switch (t) {
-  case ir::ScalarType::BF16:
-    return 0x1.FEp127; // 0x7F7F
-  case ir::ScalarType::F8E4M3:
-    return 448.0; // 0x7E (0x7F is NaN)
-  case ir::ScalarType::F8E5M2:
-    return 57344.0; // 0x7B
-  default:
-    return 0x1.FFFFFEp127; // FLT_MAX
-  }
+  return static_cast<double>(f32_from_bits(widen_bits(t, ir::info(t).format.max_finite_code)));
 }
 
 FloatRounding round_double_to(ir::ScalarType t, double x) {

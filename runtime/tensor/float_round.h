@@ -1,16 +1,16 @@
 // Rounding a host double to a device float format with round to nearest, ties to even — the
-// conversion `tujit run --input` applies to f32 / f64 .npy data (spec/cli.md) and the seeded
-// fill uses.
+// conversion `tujit run --input` applies to f32 / f64 .npy data (docs/cli.md §6, docs/scalars.md
+// §9.10) and the seeded fill uses.
 //
-// Choice for f8e5m2: spec/scalars.md §4.3 describes the reference's Cast Engine encoder (ties
+// Choice for f8e5m2: docs/scalars.md §4.3 describes the reference's Cast Engine encoder (ties
 // away from zero, subnormal clamp at 3). That is a device conversion; host input is governed by
-// spec/cli.md, which says round-to-nearest-even for every float parameter. So inputs use true
+// docs/cli.md, which says round-to-nearest-even for every float parameter. So inputs use true
 // RNE for f8e5m2 too; a value exactly between two e5m2 codes goes to the even code (1.125 →
 // 0x3C, not the Cast Engine's 0x3D).
 //
 // One algorithm serves all four formats, applied directly to the double (never through f32
 // first: rounding twice can differ from rounding once). Subnormals of the target are produced
-// (the literal form of scalars.md §4.1); the Multiplier's widening flushes them later.
+// (the literal form of docs/scalars.md §4.1); the Multiplier's widening flushes them later.
 #pragma once
 
 #include "ir/types/scalar_type.h"

@@ -1,16 +1,18 @@
 #include "runtime/tensor/logical_tensor.h"
 
 #include "runtime/scalar/bf16.h"
-#include "runtime/scalar/f4e2m1.h"
 #include "runtime/scalar/f8.h"
 #include "runtime/scalar/float_bits.h"
+#include "runtime/scalar/widen.h"
 #include "runtime/tensor/float_round.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <set>
+#include <thread>
 
 namespace tujit::runtime {
 
@@ -73,13 +75,14 @@ LogicalTensor leading_block(const LogicalTensor& t, const std::vector<ir::Axis>&
   b.axes = axes;
   std::uint64_t n = 1;
   for (const auto& a : axes) n *= a.size;
-  b.bits.reserve(static_cast<std::size_t>(n));
+  const std::uint32_t w = element_bytes(t.dtype);
+  b.data.resize(static_cast<std::size_t>(n * w));
   // Row-major over the block; `src` follows the same coordinates in t.
   std::vector<std::uint64_t> c(axes.size(), 0);
   for (std::uint64_t k = 0; k < n; ++k) {
     std::uint64_t src = 0;
     for (std::size_t a = 0; a < axes.size(); ++a) src = src * t.axes[a].size + c[a];
-    b.bits.push_back(t.bits[src]);
+    std::memcpy(b.data.data() + k * w, t.data.data() + src * w, w);
     for (std::size_t a = axes.size(); a-- > 0;) {
       if (++c[a] < axes[a].size) break;
       c[a] = 0;
@@ -89,7 +92,7 @@ LogicalTensor leading_block(const LogicalTensor& t, const std::vector<ir::Axis>&
 }
 
 Result<LogicalTensor> make_logical_tensor(ir::ScalarType dtype, std::vector<ir::Axis> axes,
-                                          std::uint64_t max_elements) {
+                                          std::uint64_t max_elements, TensorInit init) {
   std::uint64_t n = 1;
   std::vector<std::uint64_t> shape;
   for (const auto& a : axes) {
@@ -108,7 +111,8 @@ Result<LogicalTensor> make_logical_tensor(ir::ScalarType dtype, std::vector<ir::
   LogicalTensor t;
   t.dtype = dtype;
   t.axes = std::move(axes);
-  t.bits.assign(static_cast<std::size_t>(n), 0);
+  t.data.resize(static_cast<std::size_t>(n * element_bytes(dtype)));
+  if (init == TensorInit::Zero) std::fill(t.data.begin(), t.data.end(), std::uint8_t{0});
   return t;
 }
 
@@ -133,63 +137,168 @@ std::uint64_t parameter_seed(std::uint64_t run_seed, std::string_view name) {
   return g.next();
 }
 
-void fill_random(LogicalTensor& t, std::uint64_t seed) {
-  SplitMix64 g(seed);
-  if (ir::is_integer(t.dtype)) {
+namespace {
+
+constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
+
+std::uint64_t splitmix(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/// Uniform in [0, n) from one 64-bit draw by 128-bit multiply-shift (SplitMix64::below).
+std::uint64_t scale_below(std::uint64_t draw, std::uint64_t n) {
+  __extension__ typedef unsigned __int128 U128;
+  return static_cast<std::uint64_t>((static_cast<U128>(draw) * n) >> 64);
+}
+
+} // namespace
+
+std::uint64_t TileIndex::whole_offset(std::uint64_t tile_offset) const {
+  std::uint64_t off = 0;
+  for (std::size_t a = extent.size(); a-- > 0;) {
+    off += (tile_offset % extent[a]) * whole_stride[a];
+    tile_offset /= extent[a];
+  }
+  return off;
+}
+
+TileIndex tile_index(const std::vector<ir::Axis>& tile, const std::vector<ir::Axis>& whole) {
+  TileIndex ix;
+  ix.extent.resize(tile.size());
+  ix.whole_stride.assign(tile.size(), 1);
+  for (std::size_t a = 0; a < tile.size(); ++a) ix.extent[a] = tile[a].size;
+  for (std::size_t a = tile.size(); a-- > 1;)
+    ix.whole_stride[a - 1] = ix.whole_stride[a] * whole[a].size;
+  return ix;
+}
+
+std::uint32_t random_element(ir::ScalarType dtype, std::uint64_t seed, std::uint64_t index) {
+  // The (index + 1)-th output of SplitMix64(seed): the generator is its own counter.
+  const std::uint64_t draw = splitmix(seed + (index + 1) * kGolden);
+  // 24 random bits → k in [-2^23, 2^23) → k / 2^23 in [-1, 1), exact in a double.
+  const auto k = static_cast<std::int64_t>(draw >> 40) - (std::int64_t{1} << 23);
+  const float v = static_cast<float>(k) / 8388608.0f; // exact: 24 significant bits
+  switch (ir::encoding(dtype)) {
+  case ir::Encoding::TwosComplement:
+  case ir::Encoding::Unsigned: {
     std::int64_t lo = -(std::int64_t{1} << 20), hi = std::int64_t{1} << 20;
-    if (t.dtype != ir::ScalarType::I32) {
-      auto r = ir::integer_range(t.dtype);
+    if (dtype != ir::ScalarType::I32) {
+      auto r = ir::integer_range(dtype);
       lo = r->first;
       hi = r->second;
     }
     const auto span = static_cast<std::uint64_t>(hi - lo + 1);
-    for (auto& b : t.bits)
-      b = static_cast<std::uint32_t>(lo + static_cast<std::int64_t>(g.below(span)));
-    return;
+    return static_cast<std::uint32_t>(lo + static_cast<std::int64_t>(scale_below(draw, span)));
   }
-  if (t.dtype == ir::ScalarType::F4E2M1) {
-    for (auto& b : t.bits) b = static_cast<std::uint32_t>(g.below(16));
-    return;
+  case ir::Encoding::F4E2M1:
+    return static_cast<std::uint32_t>(scale_below(draw, 16));
+  // bf16 / f8e4m3 (|v| < 1, no saturation): the literal RNE encoders equal round_double_to on
+  // these exact values and are much cheaper (tensor_float_round_test checks this).
+  case ir::Encoding::F32:
+    return f32_bits(v);
+  case ir::Encoding::Bf16:
+    return bf16_literal_from_f32(f32_bits(v));
+  case ir::Encoding::F8E4M3:
+    return enc_e4m3(f32_bits(v));
+  case ir::Encoding::F8E5M2:
+    break;
   }
-  for (auto& b : t.bits) {
-    // 24 random bits → k in [-2^23, 2^23) → k / 2^23 in [-1, 1), exact in a double.
-    auto k = static_cast<std::int64_t>(g.next() >> 40) - (std::int64_t{1} << 23);
-    const float v = static_cast<float>(k) / 8388608.0f; // exact: 24 significant bits
-    // bf16 / f8e4m3 (|v| < 1, no saturation): the literal RNE encoders equal round_double_to
-    // on these exact values and are much cheaper (tensor_float_round_test checks this).
-    switch (t.dtype) {
-    case ir::ScalarType::F32:
-      b = f32_bits(v);
-      break;
-    case ir::ScalarType::BF16:
-      b = bf16_literal_from_f32(f32_bits(v));
-      break;
-    case ir::ScalarType::F8E4M3:
-      b = enc_e4m3(f32_bits(v));
-      break;
-    default:
-      b = round_double_to(t.dtype, static_cast<double>(v)).bits;
-      break;
+  return round_double_to(dtype, static_cast<double>(v)).bits;
+}
+
+namespace {
+
+// Rows [row_begin, row_end) of the tile (a row = the innermost axis, contiguous in both the tile
+// and the whole tensor), with the element function and the store width fixed at compile time.
+template <std::uint32_t W, class Gen>
+void fill_rows(std::uint8_t* data, const TileIndex& ix, std::uint64_t row_begin,
+               std::uint64_t row_end, Gen gen) {
+  const std::uint64_t len = ix.extent.empty() ? 1 : ix.extent.back();
+  for (std::uint64_t r = row_begin; r < row_end; ++r) {
+    const std::uint64_t base = ix.whole_offset(r * len);
+    std::uint8_t* out = data + r * len * W;
+    for (std::uint64_t k = 0; k < len; ++k) {
+      const std::uint32_t v = gen(base + k);
+      std::memcpy(out + k * W, &v, W); // little-endian: the low W bytes
     }
   }
 }
 
-double element_value(ir::ScalarType t, std::uint32_t bits) {
-  switch (t) {
-  case ir::ScalarType::F32:
-    return static_cast<double>(f32_from_bits(bits));
+template <class Gen>
+void fill_rows_of(LogicalTensor& t, const TileIndex& ix, std::uint64_t b, std::uint64_t e,
+                  Gen gen) {
+  switch (element_bytes(t.dtype)) {
+  case 1:
+    return fill_rows<1>(t.data.data(), ix, b, e, gen);
+  case 2:
+    return fill_rows<2>(t.data.data(), ix, b, e, gen);
+  default:
+    return fill_rows<4>(t.data.data(), ix, b, e, gen);
+  }
+}
+
+void fill_some_rows(LogicalTensor& t, std::uint64_t seed, const TileIndex& ix, std::uint64_t b,
+                    std::uint64_t e) {
+  // The common types get their own loop (the element function inlined); the rest share one.
+  switch (t.dtype) {
   case ir::ScalarType::BF16:
+    return fill_rows_of(t, ix, b, e, [seed](std::uint64_t i) {
+      const std::uint64_t draw = splitmix(seed + (i + 1) * kGolden);
+      const auto k = static_cast<std::int64_t>(draw >> 40) - (std::int64_t{1} << 23);
+      return bf16_literal_from_f32(f32_bits(static_cast<float>(k) / 8388608.0f));
+    });
+  case ir::ScalarType::I8:
+    return fill_rows_of(t, ix, b, e, [seed](std::uint64_t i) {
+      const std::uint64_t draw = splitmix(seed + (i + 1) * kGolden);
+      return static_cast<std::uint32_t>(-128 + static_cast<std::int64_t>(scale_below(draw, 256)));
+    });
+  default: {
+    const ir::ScalarType d = t.dtype;
+    return fill_rows_of(t, ix, b, e,
+                        [seed, d](std::uint64_t i) { return random_element(d, seed, i); });
+  }
+  }
+}
+
+} // namespace
+
+void fill_random(LogicalTensor& t, std::uint64_t seed, const TileIndex& index, unsigned threads) {
+  const std::uint64_t len =
+      index.extent.empty() ? 1 : std::max<std::uint64_t>(1, index.extent.back());
+  const std::uint64_t rows = t.elements() / len;
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  // At least 64 Ki elements a thread: a thread costs more than filling fewer.
+  const std::uint64_t chunks =
+      std::clamp<std::uint64_t>(t.elements() >> 16, 1, std::min<std::uint64_t>(threads, rows));
+  std::vector<std::thread> pool;
+  for (std::uint64_t c = 1; c < chunks; ++c)
+    pool.emplace_back(
+        [&, c] { fill_some_rows(t, seed, index, rows * c / chunks, rows * (c + 1) / chunks); });
+  fill_some_rows(t, seed, index, 0, rows / std::max<std::uint64_t>(chunks, 1));
+  for (auto& th : pool) th.join();
+}
+
+void fill_random(LogicalTensor& t, std::uint64_t seed) {
+  fill_random(t, seed, tile_index(t.axes, t.axes), 1);
+}
+
+double element_value(ir::ScalarType t, std::uint32_t bits) {
+  switch (ir::encoding(t)) {
+  case ir::Encoding::TwosComplement:
+  case ir::Encoding::Unsigned:
+    return static_cast<double>(element_integer(t, bits));
+  case ir::Encoding::Bf16: // the literal form: a stored subnormal is its value
     return static_cast<double>(
         f32_from_bits(bf16_literal_to_f32(static_cast<std::uint16_t>(bits))));
-  case ir::ScalarType::F8E4M3:
-    return static_cast<double>(f32_from_bits(dec_e4m3(static_cast<std::uint8_t>(bits))));
-  case ir::ScalarType::F8E5M2:
-    return static_cast<double>(f32_from_bits(dec_e5m2(static_cast<std::uint8_t>(bits))));
-  case ir::ScalarType::F4E2M1:
-    return static_cast<double>(f32_from_bits(dec_e2m1(static_cast<std::uint8_t>(bits))));
-  default:
-    return static_cast<double>(element_integer(t, bits));
+  case ir::Encoding::F8E4M3:
+  case ir::Encoding::F8E5M2:
+  case ir::Encoding::F4E2M1:
+  case ir::Encoding::F32:
+    return static_cast<double>(f32_from_bits(widen_bits(t, bits)));
   }
+  return 0.0;
 }
 
 std::int64_t element_integer(ir::ScalarType t, std::uint32_t bits) {
@@ -198,17 +307,8 @@ std::int64_t element_integer(ir::ScalarType t, std::uint32_t bits) {
   return static_cast<std::int64_t>(static_cast<std::int32_t>(bits));
 }
 
-std::uint32_t element_bytes(ir::ScalarType t) {
-  return std::max<std::uint32_t>(1, ir::host_staging_bits(t) / 8);
-}
-
 std::vector<std::uint8_t> tensor_bytes(const LogicalTensor& t) {
-  const std::uint32_t w = element_bytes(t.dtype);
-  std::vector<std::uint8_t> out;
-  out.reserve(t.bits.size() * w);
-  for (std::uint32_t b : t.bits)
-    for (std::uint32_t k = 0; k < w; ++k) out.push_back(static_cast<std::uint8_t>(b >> (8 * k)));
-  return out;
+  return {t.data.begin(), t.data.end()};
 }
 
 } // namespace tujit::runtime

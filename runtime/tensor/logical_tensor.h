@@ -1,9 +1,11 @@
 // Logical tensors: a kernel parameter's (or output's) contents independent of any device layout
-// (spec/cli.md "Input .npy files hold the logical tensor"). Axes are the `axes!` axes the
+// (docs/cli.md "Inputs and outputs hold the logical tensor"). Axes are the `axes!` axes the
 // parameter's mappings name, in declaration order; elements are in C (row-major) order over
-// them. Element bits use the 32-bit container of runtime/device/device_image.h (integers
-// sign-extended, u8 zero-extended, bf16 / f8 codes in the low bits, f32 bits), so a layout
-// moves bits between the two forms without converting anything.
+// them. Each element is stored at its natural width, little-endian, exactly the bytes of a `.npy`
+// file and of the output digest (element_bytes: i8 / u8 / f8 / i4 / i5 / f4e2m1 one byte, i16 /
+// bf16 / i9 two, i32 / f32 four; i4 / i5 / i9 sign-extended in their bytes). get() widens one
+// element to the 32-bit container the engines and the oracle use (integers sign-extended, u8
+// zero-extended, float codes in the low bits), set() stores a container's low bytes.
 #pragma once
 
 #include "ir/lang/types.h"
@@ -12,6 +14,8 @@
 #include "ir/types/scalar_type.h"
 
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,16 +23,48 @@
 namespace tujit::runtime {
 
 /// The default cap on the element count of one logical tensor (inputs, outputs, npy files):
-/// 2^28 elements = 1 GiB of 32-bit containers. Callers may pass another limit.
+/// 2^28 elements. Callers may pass another limit.
 inline constexpr std::uint64_t kDefaultMaxElements = std::uint64_t{1} << 28;
+
+/// Bytes per element in a logical tensor, a `.npy` file and the output digest.
+constexpr std::uint32_t element_bytes(ir::ScalarType t) {
+  return ir::host_staging_bits(t) < 8 ? 1 : ir::host_staging_bits(t) / 8;
+}
+
+/// An allocator that leaves new bytes uninitialised: a tensor about to be filled is written once,
+/// not zeroed first (the pages are touched by whoever fills them, in parallel).
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  using std::allocator<T>::allocator;
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    if constexpr (sizeof...(Args) == 0)
+      ::new (static_cast<void*>(p)) U;
+    else
+      ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using TensorBytes = std::vector<std::uint8_t, DefaultInitAllocator<std::uint8_t>>;
 
 struct LogicalTensor {
   ir::ScalarType dtype = ir::ScalarType::F32;
   std::vector<ir::Axis> axes; // declaration order of `axes!`
-  std::vector<std::uint32_t> bits;
+  TensorBytes data;           // elements() · element_bytes(dtype) bytes
 
   std::vector<std::uint64_t> shape() const;
-  std::uint64_t elements() const { return bits.size(); }
+  std::uint64_t elements() const { return data.size() / element_bytes(dtype); }
+  /// The 32-bit container of element i.
+  std::uint32_t get(std::uint64_t i) const;
+  /// Stores the low element_bytes(dtype) bytes of `bits` as element i.
+  void set(std::uint64_t i, std::uint32_t bits);
+  /// Same elements (dtype, axes and bytes).
+  friend bool operator==(const LogicalTensor& a, const LogicalTensor& b) {
+    return a.dtype == b.dtype && a.axes == b.axes && a.data == b.data;
+  }
   /// Row-major offset of a finalized index (axes absent from `ix` are at 0). The caller
   /// guarantees every coordinate is in range and every axis of `ix` is one of `axes`.
   std::uint64_t offset(const ir::Index& ix) const;
@@ -36,18 +72,54 @@ struct LogicalTensor {
   std::string coordinate_text(std::uint64_t offset) const;
 };
 
+/// The 32-bit container of an element stored at its natural width at `p`.
+inline std::uint32_t load_element(ir::ScalarType t, const std::uint8_t* p) {
+  switch (element_bytes(t)) {
+  case 1: {
+    const std::uint8_t b = *p;
+    if (ir::kind(t) == ir::ScalarKind::SignedInteger)
+      return static_cast<std::uint32_t>(static_cast<std::int32_t>(static_cast<std::int8_t>(b)));
+    return b;
+  }
+  case 2: {
+    std::uint16_t h;
+    std::memcpy(&h, p, 2);
+    if (ir::kind(t) == ir::ScalarKind::SignedInteger)
+      return static_cast<std::uint32_t>(static_cast<std::int32_t>(static_cast<std::int16_t>(h)));
+    return h;
+  }
+  default: {
+    std::uint32_t w;
+    std::memcpy(&w, p, 4);
+    return w;
+  }
+  }
+}
+
+inline std::uint32_t LogicalTensor::get(std::uint64_t i) const {
+  return load_element(dtype, data.data() + i * element_bytes(dtype));
+}
+
+inline void LogicalTensor::set(std::uint64_t i, std::uint32_t bits) {
+  const std::uint32_t w = element_bytes(dtype);
+  std::uint8_t* p = data.data() + i * w;
+  for (std::uint32_t k = 0; k < w; ++k) p[k] = static_cast<std::uint8_t>(bits >> (8 * k));
+}
+
 /// The axes a tensor type's mappings name (every slot of its kind), in the declaration order of
-/// `table` (spec/cli.md).
+/// `table` (docs/cli.md §6).
 std::vector<ir::Axis> tensor_axes(const ir::TensorType& type, const ir::AxisTable& table);
 
-/// A zero-filled tensor, or an E-RUN-001 diagnostic when the element count overflows or
-/// exceeds `max_elements`.
+/// A tensor (zero-filled, or left for the caller to fill), or an E-RUN-001 diagnostic when the
+/// element count overflows or exceeds `max_elements`.
+enum class TensorInit : std::uint8_t { Zero, Uninitialised };
 Result<LogicalTensor> make_logical_tensor(ir::ScalarType dtype, std::vector<ir::Axis> axes,
-                                          std::uint64_t max_elements = kDefaultMaxElements);
+                                          std::uint64_t max_elements = kDefaultMaxElements,
+                                          TensorInit init = TensorInit::Zero);
 
 /// The leading block of `t` over `axes` (the same axis names in the same order, each at most as
 /// large as t's): the elements whose every coordinate lies below the block's size — the tile a
-/// kernel that holds the first coordinates of an axis reads (harness/cli/run_input_axes.h).
+/// kernel that holds the first coordinates of an axis reads (ir/seq/run_program.h input_tiles).
 LogicalTensor leading_block(const LogicalTensor& t, const std::vector<ir::Axis>& axes);
 
 /// "[32, 8]" / "[]" (for diagnostics).
@@ -78,13 +150,32 @@ private:
 /// parameters get independent streams and adding a parameter does not change the others.
 std::uint64_t parameter_seed(std::uint64_t run_seed, std::string_view name);
 
-/// Fills `t` with deterministic values for its dtype:
+/// The row-major offset of each element of a tile within the whole logical tensor (`whole` axes,
+/// same names and order, each at least the tile's size), so that a tile's elements are indexed by
+/// their coordinates rather than by their place in the tile.
+struct TileIndex {
+  std::vector<std::uint64_t> extent;       // the tile's shape
+  std::vector<std::uint64_t> whole_stride; // row-major strides of the whole tensor
+  std::uint64_t whole_offset(std::uint64_t tile_offset) const;
+};
+TileIndex tile_index(const std::vector<ir::Axis>& tile, const std::vector<ir::Axis>& whole);
+
+/// The seeded random element of `dtype` at logical offset `index` (a counter-based generator:
+/// splitmix64 of seed + (index + 1)·γ, so each element is a pure function of its coordinate and
+/// any order or thread count gives the same tensor).
+std::uint32_t random_element(ir::ScalarType dtype, std::uint64_t seed, std::uint64_t index);
+
+/// Fills `t` with deterministic values for its dtype (element k takes random_element at
+/// index.whole_offset(k), on `threads` threads; 0 = every hardware thread):
 /// - integers: uniform over the whole type range for i4 i5 i8 i9 u8 i16; i32 in [-2^20, 2^20]
 ///   (integer contractions wrap exactly, so any range is meaningful);
 /// - floats: uniform in [-1, 1) at 2^-23 resolution, rounded to the type with round to nearest
 ///   even (f8e5m2 included: see runtime/npy/npy_convert.h), never NaN or infinite. Values of
 ///   both signs of similar magnitude make sums cancel partially, so the f32 tolerance of
-///   contraction.md §9.5 is exercised without overflow.
+///   docs/contraction.md §9.5 is exercised without overflow.
+void fill_random(LogicalTensor& t, std::uint64_t seed, const TileIndex& index,
+                 unsigned threads = 1);
+/// fill_random over the tensor itself (it is the whole tensor).
 void fill_random(LogicalTensor& t, std::uint64_t seed);
 
 // ---------------------------------------------------------------------------------------------
@@ -98,11 +189,7 @@ double element_value(ir::ScalarType t, std::uint32_t bits);
 /// Integer elements as int64 (sign-extended container); 0 for floats.
 std::int64_t element_integer(ir::ScalarType t, std::uint32_t bits);
 
-/// The little-endian byte image of the tensor in logical order (spec/cli.md sha256): i8 / u8 /
-/// f8 one byte, i16 / bf16 two, i32 / f32 four; the staging / nibble types use their host
-/// container (i4, i5, f4e2m1: one byte; i9: two bytes), as written to .npy.
+/// The little-endian byte image of the tensor in logical order (docs/cli.md sha256): its data.
 std::vector<std::uint8_t> tensor_bytes(const LogicalTensor& t);
-/// Bytes per element in tensor_bytes().
-std::uint32_t element_bytes(ir::ScalarType t);
 
 } // namespace tujit::runtime

@@ -1,4 +1,4 @@
-// SHA-256 (FIPS 180-4) for the `sha256` of `tujit run` (spec/cli.md: over the output tensor's
+// SHA-256 (FIPS 180-4) for the `sha256` of `tujit run` (docs/cli.md: over the output tensor's
 // bytes in logical order, little-endian). Small and self-contained: no crypto dependency.
 #pragma once
 

@@ -304,4 +304,9 @@ std::uint32_t apply_call(const ir::VectorCall& call, ir::ScalarType dtype, std::
   }
 }
 
+std::uint32_t apply_pass(const ir::seq::VectorProgram& p, std::uint32_t v) {
+  for (const ir::seq::VectorStepIR& st : p.steps) v = apply_call(st.call, st.dtype, v);
+  return v;
+}
+
 } // namespace tujit::runtime::vector

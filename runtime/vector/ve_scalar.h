@@ -20,6 +20,7 @@
 //                  product rounded half up, MIN·MIN saturating to MAX.
 #pragma once
 
+#include "ir/seq/vector_program.h"
 #include "ir/types/scalar_type.h"
 #include "ir/types/vector_op.h"
 
@@ -59,5 +60,9 @@ namespace tujit::runtime::vector {
 /// One value call of a Vector Engine chain on one element `v` of a `dtype` stream (the call's
 /// operands are constants of the same scalar). Layout calls and the entry / exit leave `v`.
 std::uint32_t apply_call(const ir::VectorCall& call, ir::ScalarType dtype, std::uint32_t v);
+
+/// The pass's value calls on one element, in order: what both engines compute for every live
+/// element a Vector Engine pass moves.
+std::uint32_t apply_pass(const ir::seq::VectorProgram& p, std::uint32_t v);
 
 } // namespace tujit::runtime::vector

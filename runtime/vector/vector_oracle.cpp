@@ -129,6 +129,14 @@ double logic(ir::LogicBinaryOp op, std::uint32_t a, std::uint32_t b) {
   return 0;
 }
 
+/// Whether the call computes a binary32 result.
+bool produces_f32(const ir::VectorCall& c, ScalarType dtype) {
+  return c.kind == VectorCallKind::FpUnary || c.kind == VectorCallKind::FpBinary ||
+         c.kind == VectorCallKind::FpTernary || c.kind == VectorCallKind::FpDiv ||
+         (c.kind == VectorCallKind::Clip && dtype == ScalarType::F32) ||
+         c.kind == VectorCallKind::FxpToFp;
+}
+
 /// Float value calls the chain runs, and whether all are single correctly rounded IEEE ops.
 struct FloatCalls {
   int count = 0;
@@ -139,11 +147,7 @@ FloatCalls float_calls(const ir::seq::VectorProgram& p) {
   FloatCalls f;
   for (const auto& st : p.steps) {
     const ir::VectorCall& c = st.call;
-    const bool fp_calc = c.kind == VectorCallKind::FpUnary || c.kind == VectorCallKind::FpBinary ||
-                         c.kind == VectorCallKind::FpTernary || c.kind == VectorCallKind::FpDiv ||
-                         (c.kind == VectorCallKind::Clip && st.dtype == ScalarType::F32) ||
-                         c.kind == VectorCallKind::FxpToFp;
-    if (!fp_calc) continue;
+    if (!produces_f32(c, st.dtype)) continue;
     ++f.count;
     const bool ieee = (c.kind == VectorCallKind::FpUnary &&
                        std::get<ir::FpUnaryOp>(c.op) == ir::FpUnaryOp::Sqrt) ||
@@ -221,6 +225,10 @@ double oracle_chain(const ir::seq::VectorProgram& p, std::uint32_t input_bits) {
     default:
       break;
     }
+    // Each float step's result is a binary32: past its range it is ±inf, whatever a later step
+    // would make of the float64 value (exp(89) then sqrt: inf, not 1.9e19).
+    if (produces_f32(c, st.dtype) && std::isfinite(v) && std::isinf(static_cast<float>(v)))
+      v = std::copysign(std::numeric_limits<double>::infinity(), v);
   }
   return v;
 }

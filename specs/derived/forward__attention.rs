@@ -25,7 +25,7 @@ type Chip = m![1];
 type Cluster = m![1 # 2];
 type Slice = m![1 # 256];
 
-// Derived values: N·G·D = 2048 × f32 = 8192 B per slice: the VRF exactly full (contraction.md §4.3).
+// Derived values: N·G·D = 2048 × f32 = 8192 B per slice: the VRF exactly full (docs/contraction.md §4.3).
 pub fn forward(
     ctx: &mut Context,
     result: &DmTensor<bf16, Chip, Cluster, Slice, m![N, G, D]>,

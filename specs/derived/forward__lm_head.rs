@@ -26,7 +26,7 @@ type Chip = m![1];
 type Cluster = m![Wp / 4096 % 2];
 type Slice = m![Wp / 16 % 256];
 
-// contraction.md §11 ex 13: TRF FlitsPerLane 128; PackSize 2, TimeBroadcast [Wp / 8 % 2] = 2, ReadSize 32
+// docs/contraction.md §11 ex 13: TRF FlitsPerLane 128; PackSize 2, TimeBroadcast [Wp / 8 % 2] = 2, ReadSize 32
 // (wide), Rows [Wp / 8 % 2, H / 32], depth 5, H / 32 outermost reduced, InnerTime 2.
 pub fn forward<'l>(
     ctx: &'l mut Context,

@@ -27,7 +27,7 @@ type Chip = m![1];
 type Cluster = m![1 # 2];
 type SliceUG = m![L / 24, 1 # 2];
 
-// contraction.md §11 ex 13 (mlp "up"): TRF FlitsPerLane 192, 6 KiB per lane; PackSize 2,
+// docs/contraction.md §11 ex 13 (mlp "up"): TRF FlitsPerLane 192, 6 KiB per lane; PackSize 2,
 // TimeBroadcast [L / 8 % 3] = 3, ReadSize 32 (wide), depth 5, InnerTime 3.
 pub fn forward<'l>(
     ctx: &'l mut Context,

@@ -10,7 +10,7 @@ pub type Cluster = m![1 # 2];
 pub type Slice = m![I / 32, J / 32];
 pub type Lane = m![J % 8];
 
-// contraction.md §11 ex 12: TRF FlitsPerLane 16; PackSize 2, TimeBroadcast 1, ReadSize 32 (wide),
+// docs/contraction.md §11 ex 12: TRF FlitsPerLane 16; PackSize 2, TimeBroadcast 1, ReadSize 32 (wide),
 // Rows [J / 8 % 4, K / 32], depth 5, K / 32 reduced innermost, InnerTime 1.
 pub fn gemm_kernel<'l>(
     ctx: &'l mut Context,

@@ -11,7 +11,7 @@ type Cluster = m![1 # 2];
 type Slice = m![1 # 256];
 type Lane = m![R];
 
-// contraction.md §11 ex 16: PackSize 1, ReadSize 64 (32 B, narrow), depth 6, tree latency 7,
+// docs/contraction.md §11 ex 16: PackSize 1, ReadSize 64 (32 B, narrow), depth 6, tree latency 7,
 // utilisation 1/2.
 pub fn i4_contract<'l>(
     ctx: &'l mut Context,

@@ -27,7 +27,7 @@ type Chip = m![1];
 type Cluster = m![1 # 2];
 type SliceO = m![H / 16, 1 # 4];
 
-// contraction.md §11 ex 15: TRF FlitsPerLane 512, 16 KiB per lane × 4 = 64 KiB; PackSize 2,
+// docs/contraction.md §11 ex 15: TRF FlitsPerLane 512, 16 KiB per lane × 4 = 64 KiB; PackSize 2,
 // TimeBroadcast [H % 4] = 4, ReadSize 32 (wide), Rows [H % 4, Q / 32], depth 5, InnerTime 4,
 // OutPacket [H / 4 % 4 # 8], MAC utilisation 1/2.
 pub fn proj_o<'l>(

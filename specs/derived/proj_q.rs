@@ -27,7 +27,7 @@ type Chip = m![1];
 type Cluster = m![1 # 2];
 type SliceQ = m![Q / 32, 1 # 4];
 
-// contraction.md §11 ex 11c: TRF FlitsPerLane 256, Element [Q % 4, H], 8 KiB per lane (64 KiB, full).
+// docs/contraction.md §11 ex 11c: TRF FlitsPerLane 256, Element [Q % 4, H], 8 KiB per lane (64 KiB, full).
 // Derived values: PackSize 2, TimeBroadcast [Q % 4] = 4, ReadSize 32 (wide), Rows [Q % 4, H / 32], depth 5,
 // H / 32 outermost reduced, InnerTime 4.
 pub fn proj_q<'l>(

@@ -8,7 +8,7 @@ type Chip = m![1];
 type Cluster = m![1 # 2];
 type Slice = m![1 # 256];
 
-// Derived values: 2048 × i32 = 8192 B per slice (contraction.md §4.3).
+// Derived values: 2048 × i32 = 8192 B per slice (docs/contraction.md §4.3).
 pub fn to_vrf_at_capacity(ctx: &mut Context, dm: &DmTensor<i32, Chip, Cluster, Slice, m![A]>) {
     let _vrf: VrfTensor<i32, Chip, Cluster, Slice, m![A]> = ctx
         .sub

@@ -11,7 +11,7 @@ type Cluster = m![1 # 2];
 type Slice = m![1 # 256];
 type Lane = m![R];
 
-// contraction.md §11 ex 17: PackSize 1, TimeBroadcast [V, T] = 10, ReadSize 32 (narrow), Rows [T, V]
+// docs/contraction.md §11 ex 17: PackSize 1, TimeBroadcast [V, T] = 10, ReadSize 32 (narrow), Rows [T, V]
 // (V 32, T 64), InnerTime 1.
 pub fn valid_transposed_tiling<'l>(
     ctx: &'l mut Context,

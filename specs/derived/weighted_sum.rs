@@ -27,7 +27,7 @@ type Chip = m![1];
 type Cluster = m![1 # 2];
 type SliceQV = m![N, T / 16];
 
-// contraction.md §11 ex 14: TRF FlitsPerLane 16; PackSize 1, TimeBroadcast [D / 8] = 16, ReadSize 16
+// docs/contraction.md §11 ex 14: TRF FlitsPerLane 16; PackSize 1, TimeBroadcast [D / 8] = 16, ReadSize 16
 // (32 B, narrow), Rows [D / 8], depth 4, no Time reduction, InnerTime 1.
 pub fn weighted_sum<'l>(
     ctx: &'l mut Context,

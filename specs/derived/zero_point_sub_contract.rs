@@ -11,7 +11,7 @@ type Cluster = m![1 # 2];
 type Slice = m![1 # 256];
 type Lane = m![R];
 
-// contraction.md §11 ex 16: i9 × i8, PackSize 1, ReadSize 32 (narrow), depth 5; stream values v - 3.
+// docs/contraction.md §11 ex 16: i9 × i8, PackSize 1, ReadSize 32 (narrow), depth 5; stream values v - 3.
 pub fn zero_point_sub_contract<'l>(
     ctx: &'l mut Context,
     input_dm: &DmTensor<i8, Chip, Cluster, Slice, m![A, K8]>,

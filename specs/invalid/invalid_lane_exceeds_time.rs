@@ -1,4 +1,4 @@
-// expect: ToTrfError::LaneDoesNotDivideTime{4, 2} (contraction.md §4.2 rule 3, §12 #5)
+// expect: ToTrfError::LaneDoesNotDivideTime{4, 2} (docs/contraction.md §4.2 rule 3, §12 #5)
 // tujit: expect E-TRF-003
 // source: furiosa-opt-examples/src/negative/contract_outer_assertions.rs (trf_lane_time::invalid_lane_exceeds_time)
 // Derived from the book's kernel: HBM transfer removed; the DM operand is a parameter.

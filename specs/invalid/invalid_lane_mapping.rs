@@ -1,4 +1,4 @@
-// expect: ToTrfError::LaneMismatch (contraction.md §4.2 rule 4, §12 #6)
+// expect: ToTrfError::LaneMismatch (docs/contraction.md §4.2 rule 4, §12 #6)
 // tujit: expect E-TRF-004
 // source: furiosa-opt-examples/src/negative/contract_outer_assertions.rs (trf_mapping::invalid_lane_mapping)
 // Derived from the book's kernel: HBM transfer removed; the DM operand is a parameter.

@@ -1,4 +1,4 @@
-// expect: ToTrfError::LaneDoesNotDivideTime{4, 6} (contraction.md §4.2 rule 3, §12 #4)
+// expect: ToTrfError::LaneDoesNotDivideTime{4, 6} (docs/contraction.md §4.2 rule 3, §12 #4)
 // tujit: expect E-TRF-003
 // source: furiosa-opt-examples/src/negative/contract_outer_assertions.rs (trf_mapping::invalid_lane_not_divisible_by_time)
 // Derived from the book's kernel: HBM transfer removed; the DM operand is a parameter.

@@ -1,4 +1,4 @@
-// expect: ToTrfError::ElementMismatch (contraction.md §4.2 rule 5, §12 #7)
+// expect: ToTrfError::ElementMismatch (docs/contraction.md §4.2 rule 5, §12 #7)
 // tujit: expect E-TRF-005
 // source: furiosa-opt-examples/src/negative/contract_outer_assertions.rs (trf_mapping::invalid_mapping)
 // Derived from the book's kernel: HBM transfer removed; the DM operand is a parameter.

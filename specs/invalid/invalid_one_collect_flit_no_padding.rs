@@ -1,4 +1,4 @@
-// expect: StreamAdapterError::PackedCellsMismatch(2) (contraction.md §5.1 rule 5, §12 #10)
+// expect: StreamAdapterError::PackedCellsMismatch(2) (docs/contraction.md §5.1 rule 5, §12 #10)
 // tujit: expect E-OUTER-005
 // source: furiosa-opt-examples/src/negative/contract_outer_assertions.rs (cpacket_mapping::invalid_one_collect_flit_no_padding)
 // Derived from the book's kernel: HBM transfers, cast, commit and write-back removed; the DM

@@ -1,4 +1,4 @@
-// expect: StreamAdapterError::FlitMismatch (contraction.md §5.1 rule 4, §12 #11)
+// expect: StreamAdapterError::FlitMismatch (docs/contraction.md §5.1 rule 4, §12 #11)
 // tujit: expect E-OUTER-004
 // source: furiosa-opt-examples/src/negative/contract_outer_assertions.rs (cpacket_mapping::invalid_one_collect_flit_no_padding_reversed)
 // Derived from the book's kernel: HBM transfers, cast, commit and write-back removed; the DM

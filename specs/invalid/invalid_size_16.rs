@@ -1,4 +1,4 @@
-// expect: ToTrfError::LaneSize(16) (contraction.md §4.2 rule 1, §12 #2)
+// expect: ToTrfError::LaneSize(16) (docs/contraction.md §4.2 rule 1, §12 #2)
 // tujit: expect E-TRF-001
 // source: furiosa-opt-examples/src/negative/contract_outer_assertions.rs (lane_size::invalid_size_16)
 // Derived from the book's kernel: HBM transfers, cast, commit and write-back removed; the DM

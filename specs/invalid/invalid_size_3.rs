@@ -1,4 +1,4 @@
-// expect: ToTrfError::LaneSize(3) (contraction.md §4.2 rule 1, §12 #1)
+// expect: ToTrfError::LaneSize(3) (docs/contraction.md §4.2 rule 1, §12 #1)
 // tujit: expect E-TRF-001
 // source: furiosa-opt-examples/src/negative/contract_outer_assertions.rs (lane_size::invalid_size_3)
 // Derived from the book's kernel: HBM transfers, cast, commit and write-back removed; the DM

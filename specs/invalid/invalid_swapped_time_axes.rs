@@ -1,4 +1,4 @@
-// expect: StreamAdapterError::OutTimeMismatch (contraction.md §5.1 rule 7, §12 #13)
+// expect: StreamAdapterError::OutTimeMismatch (docs/contraction.md §5.1 rule 7, §12 #13)
 // tujit: expect E-OUTER-007
 // source: furiosa-opt-examples/src/negative/contract_outer_assertions.rs (time_broadcast::invalid_swapped_time_axes)
 // Derived from the book's kernel: HBM transfers, cast, commit and write-back removed; the DM

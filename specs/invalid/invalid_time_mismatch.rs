@@ -1,4 +1,4 @@
-// expect: StreamAdapterError::TimeIndivisible (contraction.md §5.1 rule 6, §12 #12)
+// expect: StreamAdapterError::TimeIndivisible (docs/contraction.md §5.1 rule 6, §12 #12)
 // tujit: expect E-OUTER-006
 // source: furiosa-opt-examples/src/negative/contract_outer_assertions.rs (time_broadcast::invalid_time_mismatch)
 // Derived from the book's kernel: HBM transfers, cast, commit and write-back removed; the DM

@@ -1,4 +1,4 @@
-// expect: ToTrfError::ExceedsCapacity{524288, 8, 65536, 65536} (contraction.md §4.2 rule 2, §12 #3)
+// expect: ToTrfError::ExceedsCapacity{524288, 8, 65536, 65536} (docs/contraction.md §4.2 rule 2, §12 #3)
 // tujit: expect E-TRF-002
 // source: furiosa-opt-examples/src/negative/contract_outer_assertions.rs (trf_size::invalid_to_trf_full)
 // Derived from the book's kernel: HBM transfer removed; the DM operand is a parameter.

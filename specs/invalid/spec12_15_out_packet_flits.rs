@@ -1,6 +1,6 @@
-// expect: StreamAdapterError::OutPacketFlits(16) (contraction.md §5.1 rule 2, §12 #15)
+// expect: StreamAdapterError::OutPacketFlits(16) (docs/contraction.md §5.1 rule 2, §12 #15)
 // tujit: expect E-OUTER-003
-// Derived by contraction.md §12 (not a book kernel): a bf16 OutPacket of 8 elements is 16 B.
+// Derived by docs/contraction.md §12 (not a book kernel): a bf16 OutPacket of 8 elements is 16 B.
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;

@@ -1,6 +1,6 @@
-// expect: ContractPacketError::OutPacketTooWide(64) (contraction.md §6 rule 2, §12 #16)
+// expect: ContractPacketError::OutPacketTooWide(64) (docs/contraction.md §6 rule 2, §12 #16)
 // tujit: expect E-PACKET-002
-// Derived by contraction.md §12 (not a book kernel): 64 output columns exceed the 32 accumulator columns.
+// Derived by docs/contraction.md §12 (not a book kernel): 64 output columns exceed the 32 accumulator columns.
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;

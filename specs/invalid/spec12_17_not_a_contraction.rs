@@ -1,6 +1,6 @@
-// expect: ContractPacketError::NotAContraction (contraction.md §6 rule 4, §12 #17)
+// expect: ContractPacketError::NotAContraction (docs/contraction.md §6 rule 4, §12 #17)
 // tujit: expect E-PACKET-004
-// Derived by contraction.md §12 (not a book kernel): [K % 4] would sum the outer digits of K, not adjacent cells.
+// Derived by docs/contraction.md §12 (not a book kernel): [K % 4] would sum the outer digits of K, not adjacent cells.
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;

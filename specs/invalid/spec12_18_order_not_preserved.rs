@@ -1,6 +1,6 @@
-// expect: ContractTimeError::OrderNotPreserved (contraction.md §7 rule 2, §12 #18)
+// expect: ContractTimeError::OrderNotPreserved (docs/contraction.md §7 rule 2, §12 #18)
 // tujit: expect E-TIME-002
-// Derived by contraction.md §12 (not a book kernel): retained factors A, B are reordered.
+// Derived by docs/contraction.md §12 (not a book kernel): retained factors A, B are reordered.
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;

@@ -1,6 +1,6 @@
-// expect: ContractTimeError::Indivisible (contraction.md §7 rule 1, §12 #19)
+// expect: ContractTimeError::Indivisible (docs/contraction.md §7 rule 1, §12 #19)
 // tujit: expect E-TIME-001
-// Derived by contraction.md §12 (not a book kernel): C is not a factor of the Time being reduced.
+// Derived by docs/contraction.md §12 (not a book kernel): C is not a factor of the Time being reduced.
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;

@@ -1,6 +1,6 @@
-// expect: ContractTimeError::PaddingNotPreserved (contraction.md §7 rule 3, §12 #20)
+// expect: ContractTimeError::PaddingNotPreserved (docs/contraction.md §7 rule 3, §12 #20)
 // tujit: expect E-TIME-004
-// Derived by contraction.md §12 (not a book kernel): the padding of A # 8 is dropped.
+// Derived by docs/contraction.md §12 (not a book kernel): the padding of A # 8 is dropped.
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;

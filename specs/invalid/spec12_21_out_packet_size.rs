@@ -1,6 +1,6 @@
-// expect: ContractLaneError::OutPacketSize(4) (contraction.md §8 rule 2, §12 #21)
+// expect: ContractLaneError::OutPacketSize(4) (docs/contraction.md §8 rule 2, §12 #21)
 // tujit: expect E-LANE-002
-// Derived by contraction.md §12 (not a book kernel): with 4 lanes the Interleaved OutPacket must be [M # 8].
+// Derived by docs/contraction.md §12 (not a book kernel): with 4 lanes the Interleaved OutPacket must be [M # 8].
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;

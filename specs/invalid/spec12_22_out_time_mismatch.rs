@@ -1,6 +1,6 @@
-// expect: ContractLaneError::OutTimeMismatch (contraction.md §8 rule 4, §12 #22)
+// expect: ContractLaneError::OutTimeMismatch (docs/contraction.md §8 rule 4, §12 #22)
 // tujit: expect E-LANE-004
-// Derived by contraction.md §12 (not a book kernel): Interleaved OutTime must end with the packet [P].
+// Derived by docs/contraction.md §12 (not a book kernel): Interleaved OutTime must end with the packet [P].
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;

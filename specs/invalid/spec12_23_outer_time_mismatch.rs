@@ -1,6 +1,6 @@
-// expect: ContractLaneError::OuterTimeMismatch (contraction.md §8 rule 5, §12 #23)
+// expect: ContractLaneError::OuterTimeMismatch (docs/contraction.md §8 rule 5, §12 #23)
 // tujit: expect E-LANE-005
-// Derived by contraction.md §12 (not a book kernel): OutTime [B, C] reorders the reduced Time [C, B].
+// Derived by docs/contraction.md §12 (not a book kernel): OutTime [B, C] reorders the reduced Time [C, B].
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;

@@ -1,6 +1,6 @@
-// expect: ContractLaneError::BufferExceeded{Sequential, 8, 8, 32, 1024} (contraction.md §8 rule 7, §12 #24)
+// expect: ContractLaneError::BufferExceeded{Sequential, 8, 8, 32, 1024} (docs/contraction.md §8 rule 7, §12 #24)
 // tujit: expect E-LANE-007
-// Derived by contraction.md §12 (not a book kernel): A reduced outermost gives InnerTime 8; 8 lanes × 8 × 32 = 2048 cells > 1024.
+// Derived by docs/contraction.md §12 (not a book kernel): A reduced outermost gives InnerTime 8; 8 lanes × 8 × 32 = 2048 cells > 1024.
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;

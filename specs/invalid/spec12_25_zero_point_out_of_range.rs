@@ -1,6 +1,6 @@
-// expect: fetch_zero_point_sub rejected: zero point 200 outside [-128, 127] for i8 (contraction.md §2.2, §12 #25)
+// expect: fetch_zero_point_sub rejected: zero point 200 outside [-128, 127] for i8 (docs/contraction.md §2.2, §12 #25)
 // tujit: expect E-FETCH-002
-// Derived by contraction.md §12 (not a book kernel): zero_point_sub_contract with zero point 200.
+// Derived by docs/contraction.md §12 (not a book kernel): zero_point_sub_contract with zero point 200.
 use furiosa_opt_std::prelude::*;
 
 axes![A = 8, K8 = 32, R = 8];

@@ -1,6 +1,6 @@
-// expect: type error: no operand pair i4 × i8 (contraction.md §2.1, §12 #26)
+// expect: type error: no operand pair i4 × i8 (docs/contraction.md §2.1, §12 #26)
 // tujit: expect E-TYPE-014
-// Derived by contraction.md §12 (not a book kernel): i4 × i8 is no operand pair (integer widths must match).
+// Derived by docs/contraction.md §12 (not a book kernel): i4 × i8 is no operand pair (integer widths must match).
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;

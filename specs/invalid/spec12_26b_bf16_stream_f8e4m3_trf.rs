@@ -1,6 +1,6 @@
-// expect: type error: no operand pair bf16 × f8e4m3 (contraction.md §2.1, §12 #26)
+// expect: type error: no operand pair bf16 × f8e4m3 (docs/contraction.md §2.1, §12 #26)
 // tujit: expect E-TYPE-014
-// Derived by contraction.md §12 (not a book kernel): bf16 × f8e4m3 is no operand pair (float types must match).
+// Derived by docs/contraction.md §12 (not a book kernel): bf16 × f8e4m3 is no operand pair (float types must match).
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;

@@ -1,6 +1,6 @@
-// expect: type error: no operand pair f32 × f32 (contraction.md §2.1, §12 #26)
+// expect: type error: no operand pair f32 × f32 (docs/contraction.md §2.1, §12 #26)
 // tujit: expect E-TYPE-014
-// Derived by contraction.md §12 (not a book kernel): f32 cannot enter contract_outer.
+// Derived by docs/contraction.md §12 (not a book kernel): f32 cannot enter contract_outer.
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;

@@ -1,6 +1,6 @@
-// expect: TrfElementNotSequenced [PROP] (contraction.md §5.2 S2, §12 #27)
+// expect: TrfElementNotSequenced [PROP] (docs/contraction.md §5.2 S2, §12 #27)
 // tujit: expect E-OUTER-011
-// Derived by contraction.md §12 (not a book kernel): OutTime [M] never walks the TRF axis O.
+// Derived by docs/contraction.md §12 (not a book kernel): OutTime [M] never walks the TRF axis O.
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;

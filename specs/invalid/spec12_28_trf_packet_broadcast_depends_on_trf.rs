@@ -1,6 +1,6 @@
-// expect: TrfPacketBroadcastDependsOnTrf [PROP] (contraction.md §5.2 S1, §12 #28)
+// expect: TrfPacketBroadcastDependsOnTrf [PROP] (docs/contraction.md §5.2 S1, §12 #28)
 // tujit: expect E-OUTER-010
-// Derived by contraction.md §12 (not a book kernel): ReadSize 16 with PacketBroadcast [O], but O is a TRF axis.
+// Derived by docs/contraction.md §12 (not a book kernel): ReadSize 16 with PacketBroadcast [O], but O is a TRF axis.
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;

@@ -1,4 +1,4 @@
-// expect: ToVrfError::ExceedsCapacity (contraction.md §4.3, §12 #8)
+// expect: ToVrfError::ExceedsCapacity (docs/contraction.md §4.3, §12 #8)
 // tujit: expect E-VRF-002
 #![feature(adt_const_params)]
 extern crate furiosa_opt_std;

@@ -23,16 +23,20 @@ std::uint32_t adversarial_code(ir::ScalarType t, std::uint64_t r) {
       0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x7F800001,
       0x00000001, 0x807FFFFF, 0x00800000, 0x7F7FFFFF, 0x7F7F8000, 0x3F808000, 0x3F818000};
   const auto v = static_cast<std::uint32_t>(r >> 16);
-  switch (t) {
-  case ir::ScalarType::F32:
+  switch (ir::encoding(t)) {
+  case ir::Encoding::F32:
     return kind == 0 ? kF32Specials[(r >> 8) % std::size(kF32Specials)] : v;
-  case ir::ScalarType::BF16:
+  case ir::Encoding::Bf16:
     return v & 0xFFFFu;
-  case ir::ScalarType::F4E2M1:
+  case ir::Encoding::F4E2M1:
     return v & 0xFu;
-  default:
-    return v & 0xFFu; // f8
+  case ir::Encoding::F8E4M3:
+  case ir::Encoding::F8E5M2:
+  case ir::Encoding::TwosComplement: // integers never reach here (handled above)
+  case ir::Encoding::Unsigned:
+    return v & 0xFFu;
   }
+  return v;
 }
 
 Result<runtime::DeviceImage> adversarial_dm_image(const ir::TensorType& type,

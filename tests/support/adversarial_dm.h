@@ -1,4 +1,4 @@
-// DM images that stress the data path from DM (spec/datapath.md §4–§8): every Live cell holds a
+// DM images that stress the data path from DM (docs/datapath.md §4–§8): every Live cell holds a
 // code chosen to hit the corners of the Fetch Adapter — integer extremes, NaN payloads, ±inf,
 // subnormals, values that round across a binade — instead of a well-behaved random value. Shared
 // by the fetch JIT test (tests/unit/jit_fetch_test.cpp) and the fetch fuzz target

@@ -1,6 +1,6 @@
 // Peak heap use of a region of test code: the test executable replaces the global operator
 // new/delete (alloc_tracker.cpp) to count live bytes, so a test can assert that an engine's
-// memory stays proportional to its operands and outputs (issue 5: no outer-product
+// memory stays proportional to its operands and outputs (docs/design.md §5.5: no outer-product
 // materialisation). Aligned (align_val_t) allocations are not counted.
 #pragma once
 

@@ -4,23 +4,15 @@
 #pragma once
 
 #include "ir/lang/kernel.h"
+#include "tests/support/text_file.h"
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
 namespace tujit::testing {
-
-inline std::string read_text(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 /// 1-based line and column (bytes) of the first `needle` in `text`.
 inline std::pair<std::size_t, std::size_t> line_col_of(const std::string& text,
@@ -36,7 +28,7 @@ inline std::pair<std::size_t, std::size_t> line_col_of(const std::string& text,
 
 /// `file:line:col` of the first `needle` in the file `file`.
 inline std::string position_of(const std::string& file, const std::string& needle) {
-  const auto [line, col] = line_col_of(read_text(file), needle);
+  const auto [line, col] = line_col_of(read_text_file(file), needle);
   return file + ":" + std::to_string(line) + ":" + std::to_string(col);
 }
 
@@ -47,7 +39,9 @@ inline std::size_t count_kernels(const std::filesystem::path& dir) {
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
     if (e.path().extension() == ".rs")
       n += std::max<std::size_t>(
-          ir::analyze(SourceBuffer(e.path().string(), read_text(e.path()))).file.kernels.size(), 1);
+          ir::analyze(SourceBuffer(e.path().string(), read_text_file(e.path())))
+              .file.kernels.size(),
+          1);
   return n;
 }
 

@@ -21,7 +21,7 @@ struct CliRun {
   int status = -1;
   std::string out;
   std::string err;
-  /// stdout parsed as JSON (the `--json` documents of spec/cli.md).
+  /// stdout parsed as JSON (the `--json` documents of docs/cli.md).
   nlohmann::json json() const { return nlohmann::json::parse(out); }
 };
 

@@ -1,8 +1,7 @@
 #include "tests/support/fuzz_properties.h"
 
-#include "codegen/fetch_jit.h"
-#include "harness/cli/run_kernel.h"
 #include "harness/cli/run_limits.h"
+#include "harness/run/run_pipeline.h"
 #include "ir/lang/kernel.h"
 #include "ir/mapping/factor.h"
 #include "ir/mapping/syntax.h"
@@ -15,6 +14,7 @@
 #include "runtime/npy/npy.h"
 #include "runtime/npy/npy_convert.h"
 #include "tests/support/adversarial_dm.h"
+#include "tests/support/fetch_streams_check.h"
 #include "tests/support/kernel_gen.h"
 
 #include <fmt/format.h>
@@ -137,7 +137,7 @@ std::optional<std::string> npy_properties(std::span<const std::uint8_t> input) {
   if (!back)
     return fmt::format("npy_from_tensor ({}) does not read back: {}", ir::name(dtype),
                        diagnostics_text(back.diagnostics()));
-  if (back->bits != t->bits)
+  if (back->data != t->data)
     return fmt::format("npy_from_tensor ({}) reads back to different bits", ir::name(dtype));
   return std::nullopt;
 }
@@ -153,18 +153,6 @@ Broken engine_failure(const Diagnostics& ds, const std::string& kernel) {
   return std::nullopt;
 }
 
-/// The fetch JIT shared by every input of a process (checked code, no disk cache).
-codegen::FetchJit* fetch_jit() {
-  static std::unique_ptr<codegen::FetchJit> jit = [] {
-    codegen::JitOptions o;
-    o.use_cache = false;
-    o.checked = true;
-    auto j = codegen::FetchJit::create(o);
-    return j ? std::move(*j) : nullptr;
-  }();
-  return jit.get();
-}
-
 } // namespace
 
 std::optional<std::string> run_properties(std::string_view input, std::uint64_t max_bytes) {
@@ -173,7 +161,7 @@ std::optional<std::string> run_properties(std::string_view input, std::uint64_t 
   const SourceBuffer& src = file->source;
   for (const auto& k : file->kernels) {
     if (!k.ok || !ir::verify::check_kernel(*file, k).ok()) continue;
-    auto ops = cli::find_run_operands(k);
+    auto ops = ir::seq::find_run_operands(k);
     if (!ops) {
       if (auto b = check_diagnostics(ops.diagnostics(), &src)) return b;
       continue;
@@ -185,14 +173,14 @@ std::optional<std::string> run_properties(std::string_view input, std::uint64_t 
     }
     // The interpreter runs first; --verify then runs the JIT (checked code, so an address outside
     // a buffer is a diagnostic, not silent corruption) and the float64 oracle.
-    cli::RunRequest req;
-    req.engine = cli::Engine::Interp;
+    run::RunRequest req;
+    req.engine = run::Engine::Interp;
     req.threads = 1;
     req.jit.use_cache = false; // nothing on disk per input
     req.jit.checked = true;
     req.seed = input.size();
     req.verify = true;
-    auto r = cli::run_kernel(*file, k, *ops, req);
+    auto r = run::run_kernel(*file, k, *ops, req);
     if (!r) {
       if (auto b = check_diagnostics(r.diagnostics(), &src)) return b;
       if (auto b = engine_failure(r.diagnostics(), k.name)) return b;
@@ -202,7 +190,7 @@ std::optional<std::string> run_properties(std::string_view input, std::uint64_t 
     if (r->output_axes.size() != r->output.axes.size())
       return "the output axes disagree with the output tensor of " + k.name;
     if (!r->verify) return "--verify produced no verification for " + k.name;
-    const cli::RunVerification& v = *r->verify;
+    const run::RunVerification& v = *r->verify;
     if (!v.engines_not_compared && !v.engines_bit_exact)
       return "interpreter and JIT disagree on " + k.name + ": " + v.engine_difference;
     // A poisoned output is reported, not compared: the oracle knows no padding.
@@ -216,8 +204,6 @@ std::optional<std::string> run_properties(std::string_view input, std::uint64_t 
 std::optional<std::string> fetch_properties(std::string_view input, std::uint64_t max_cells) {
   auto file = ir::analyze_spec(SourceBuffer("<fuzz>", std::string(input)));
   if (!file) return std::nullopt;
-  codegen::FetchJit* jit = fetch_jit();
-  if (!jit) return std::string("the fetch JIT cannot be created on this host");
   ir::seq::Fnv1a hash;
   hash.add(input);
   const std::uint64_t seed = hash.value();
@@ -237,27 +223,12 @@ std::optional<std::string> fetch_properties(std::string_view input, std::uint64_
       if (!within({p.spatial, p.buffer}) ||
           !within({p.spatial, p.time, p.flits_per_packet, p.flit_elements}))
         continue;
-      auto dm = testing::adversarial_dm_image(p.dm, file->axes, seed);
-      if (!dm) {
-        if (auto b = check_diagnostics(dm.diagnostics(), nullptr)) return b;
-        continue;
-      }
-      auto want = runtime::run_fetch(p, *dm, file->axes);
-      if (!want)
-        return "the interpreter refuses a verified fetch of " + k.name + ": " +
-               diagnostics_text(want.diagnostics());
-      auto compiled = jit->compile(p);
-      if (!compiled)
-        return "the fetch JIT cannot compile " + k.name + ": " +
-               diagnostics_text(compiled.diagnostics());
-      codegen::JitRunOptions ro;
-      ro.threads = 1;
-      auto got = codegen::run_fetch_jit(**compiled, p, *dm, file->axes, ro);
-      if (!got)
-        return "the fetch JIT fails on " + k.name + ": " + diagnostics_text(got.diagnostics());
-      if (auto diff =
-              runtime::first_image_difference(*want, *got, "collected stream", "time", "element"))
-        return "fetch of " + p.source + " in " + k.name + ", interpreter vs JIT: " + *diff;
+      const ir::KernelParam* dm = nullptr;
+      for (const auto& param : k.params)
+        if (param.name == p.source && param.tensor) dm = &param;
+      if (dm == nullptr) return "the fetch of " + k.name + " reads no parameter: " + p.source;
+      if (auto diff = testing::fetch_streams_difference(p, *dm, file->axes, seed))
+        return "fetch of " + p.source + " in " + k.name + ", streams vs interpreter: " + *diff;
     }
   }
   return std::nullopt;
@@ -285,7 +256,7 @@ std::optional<std::string> generated_properties(std::span<const std::uint8_t> in
   if (!kc.ok())
     return "a generated kernel fails verification: " + where + "\n" +
            diagnostics_text(kc.all_diagnostics());
-  auto ops = cli::find_run_operands(file->kernels[0]);
+  auto ops = ir::seq::find_run_operands(file->kernels[0]);
   if (!ops)
     return "tujit run cannot feed a generated kernel: " + where + "\n" +
            diagnostics_text(ops.diagnostics());

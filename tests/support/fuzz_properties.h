@@ -1,4 +1,4 @@
-// The properties the libFuzzer targets of tests/fuzz/ check on every input (issue 10), shared
+// The properties the libFuzzer targets of tests/fuzz/ check on every input, shared
 // with tests/unit/fuzz_regression_test.cpp, which replays the saved crashers of
 // tests/corpus/fuzz/ through the same checks. Each returns nullopt when every property holds,
 // else a description of what broke (the fuzz target then aborts so libFuzzer keeps the input).
@@ -38,9 +38,10 @@ std::optional<std::string> run_properties(std::string_view input,
                                           std::uint64_t max_bytes = kFuzzRunMaxBytes);
 
 /// (e) the data path from DM: every fetch chain of every verified kernel lowers
-/// (ir/seq/lower_fetches), and on a DM image of adversarial codes (tests/support/adversarial_dm.h)
-/// the interpreter and the checked fetch JIT produce the same collected stream, bit for bit and
-/// state for state. Programs whose DM or collected image exceeds `max_cells` are skipped.
+/// (ir/seq/lower_fetches), and on a DM tensor of adversarial codes the address streams lowering
+/// composes give every collected cell the state and the bits the image-based fetch interpreter
+/// gives it (tests/support/fetch_streams_check.h). Programs whose DM or collected image exceeds
+/// `max_cells` are skipped.
 inline constexpr std::uint64_t kFuzzFetchMaxCells = 1u << 20;
 std::optional<std::string> fetch_properties(std::string_view input,
                                             std::uint64_t max_cells = kFuzzFetchMaxCells);

@@ -25,7 +25,7 @@ const char* pad_name(Pad p) {
   return p == Pad::Top ? "top" : "zero";
 }
 
-// contraction.md §2.1: every legal stream × TRF pair, with the wire width of the family.
+// docs/contraction.md §2.1: every legal stream × TRF pair, with the wire width of the family.
 struct TypePair {
   const char* stream;
   const char* trf;
@@ -73,8 +73,9 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
   KernelGenExpected& e = g.expected;
   const bool pad_ok = opt_.allow_padding;
   // A fetch reads padding as Top whatever memory holds (a `#{0}` stream term is E-FETCH-018,
-  // datapath.md §3), so a DmFetch kernel's streams are Top-padded; its DM buffers may still hold
-  // zeros there (kernel_gen_fetch.h). The coin is drawn either way: the sequence stays the same.
+  // docs/datapath.md §3), so a DmFetch kernel's streams are Top-padded; its DM buffers may still
+  // hold zeros there (kernel_gen_fetch.h). The coin is drawn either way: the sequence stays the
+  // same.
   auto pad_kind = [&] {
     const bool top = coin(0.5);
     return top || f.form == "dm" ? Pad::Top : Pad::Zero;
@@ -352,8 +353,8 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
   if (f.form == "dm") {
     trf_sub = coin(0.7);
     // A padded axis with one live element (`K # 2`, K = 1) is read as a stride-0 broadcast (the
-    // one-element axis has no digit in the buffer's normal form, datapath.md §4), so the packet
-    // is contiguous only up to it and the sub context's 8 B read does not fit (E-FETCH-015):
+    // one-element axis has no digit in the buffer's normal form, docs/datapath.md §4), so the
+    // packet is contiguous only up to it and the sub context's 8 B read does not fit (E-FETCH-015):
     // such a TRF is fetched in the main context.
     const Digit& t_in = trf_packet.back();
     if (whole(t_in) && t_in.live == 1 && t_in.count < size(trf_packet)) trf_sub = false;

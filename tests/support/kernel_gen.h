@@ -1,10 +1,10 @@
-// Random valid kernels built the way the book's strategies build them (contraction.md §11), for
-// the property tests of the checker and the differential tests of the engines (issue 6). Each
-// kernel is emitted as spec TEXT (kernel-language.md) so the front end, the verifiers, the
-// interpreter and the JIT all consume the same thing. Deterministic for a given seed.
+// Random valid kernels built the way the book's strategies build them (docs/contraction.md §11),
+// for the property tests of the checker and the differential tests of the engines. Each kernel is
+// emitted as spec TEXT (docs/kernel-language.md) so the front end, the verifiers, the interpreter
+// and the JIT all consume the same thing. Deterministic for a given seed.
 //
 // The space (each choice independent unless a hardware limit couples them):
-//   operand pair   every legal stream × TRF pair of contraction.md §2.1 (i4/i5 × i4/i5,
+//   operand pair   every legal stream × TRF pair of docs/contraction.md §2.1 (i4/i5 × i4/i5,
 //                  i8/i9 × i8/i9, f8e4m3², f8e5m2², bf16²);
 //   Lane           1/2/4/8 TRF lanes, the lane axis N possibly padded (`N # 4`, N = 3);
 //   PackSize       1 or 2 flits per packet (§5.1);
@@ -26,14 +26,14 @@
 //
 // What the DmFetch form cannot generate, and why:
 //   - zero padding in any fetched stream (`M #{0} 8`): a fetch stream term may only declare Top
-//     padding (E-FETCH-018, datapath.md §3), even where the DM buffer holds that very `#{0}`
+//     padding (E-FETCH-018, docs/datapath.md §3), even where the DM buffer holds that very `#{0}`
 //     digit; the DmFetch streams are Top-padded and the DM buffers hold `#` or `#{0}`;
 //   - a fetch packet that is not whole 8 B words (Collect's input rule, E-COLLECT-004), or whose
 //     contiguous part is not whole bytes (main) / 8 B words (sub) (E-FETCH-015): an i4 gather,
 //     a sub-context gather;
 //   - a padded axis with one live element (`K # 2`, K = 1) inside a sub-context packet: a
 //     one-element axis has no digit in the buffer's normal form, so the derivation reads `K # 2`
-//     as a stride-0 broadcast (datapath.md §4 "does not occur in Buf"), which leaves less than
+//     as a stride-0 broadcast (docs/datapath.md §4 "does not occur in Buf"), which leaves less than
 //     8 B contiguous (E-FETCH-015); such a TRF is fetched in the main context.
 //
 // Findings (spec-valid kernels the code got wrong; generated only on request, see
@@ -65,7 +65,7 @@ namespace tujit::testing {
 /// How the kernel receives its operands.
 enum class KernelForm {
   /// `CollectTensor` parameters for the stream and the TRF source (`.to_trf()` in the kernel):
-  /// what `tujit run` / harness/cli/run_kernel.h can feed today.
+  /// what `tujit run` (harness/run/run_pipeline.h) can feed today.
   CollectParams,
   /// A whole chain from `DmTensor` parameters (`ctx.main.begin(..).fetch().collect()`, the TRF
   /// source in `ctx.sub` or `ctx.main`): each DM buffer laid out in the order its fetch reads it,

@@ -1,8 +1,9 @@
 // The digit model of the random kernel generator (tests/support/kernel_gen.h): every mapping the
 // generator writes is a list of digits (outer → inner), each a piece `base / stride % count` of an
 // axis (possibly padded, `K # 64`) or a piece of pure padding (`1 # n`: position 0 live).
-// Splitting a list at n cells cuts through one digit exactly as contraction.md §0 `split` does, so
-// the generator can write Time/Packet/OP/Element pieces that the verifiers must find equivalent.
+// Splitting a list at n cells cuts through one digit exactly as docs/contraction.md §0 `split`
+// does, so the generator can write Time/Packet/OP/Element pieces that the verifiers must find
+// equivalent.
 #pragma once
 
 #include <fmt/format.h>
@@ -103,8 +104,8 @@ inline Digits merged(const Digits& ds) {
   return out;
 }
 
-/// contraction.md §0 split(M, n): (outer, inner) with inner the innermost n cells; nullopt when
-/// the cut is not a digit boundary of equal-sized pieces.
+/// docs/contraction.md §0 split(M, n): (outer, inner) with inner the innermost n cells; nullopt
+/// when the cut is not a digit boundary of equal-sized pieces.
 inline std::optional<std::pair<Digits, Digits>> split(const Digits& ds, std::uint64_t n) {
   Digits outer, inner;
   std::uint64_t rem = n;

@@ -10,7 +10,7 @@ namespace tujit::testing::kernel_gen_detail {
 
 namespace {
 
-// The access units of datapath.md §5, in bits: a main-context read moves 1–32 whole bytes, a
+// The access units of docs/datapath.md §5, in bits: a main-context read moves 1–32 whole bytes, a
 // sub-context read exactly 8 B.
 constexpr std::uint64_t kByteBits = 8;
 constexpr std::uint64_t kWordBits = 64;  // 8 B: the sub context's read, Collect's input unit
@@ -40,7 +40,7 @@ bool has_padding_digit(const Digits& ds) {
 }
 
 /// The DM Element as written: a whole padded axis holds `kind` padding in memory (the fetch reads
-/// it as Top whatever memory holds, datapath.md §3).
+/// it as Top whatever memory holds, docs/datapath.md §3).
 std::string dm_text(const Digits& ds, Pad kind) {
   Digits out = ds;
   for (Digit& d : out)
@@ -48,8 +48,8 @@ std::string dm_text(const Digits& ds, Pad kind) {
   return text(out);
 }
 
-/// The Fetch Adapter (datapath.md §6, contraction.md §2.2): i5 / i9 are staged from i4 / i8 by
-/// fetch_zero_point_sub with a zero point of the source type; any type may pass an identity
+/// The Fetch Adapter (docs/datapath.md §6, docs/contraction.md §2.2): i5 / i9 are staged from i4 /
+/// i8 by fetch_zero_point_sub with a zero point of the source type; any type may pass an identity
 /// fetch_cast first (it keeps the bits, so it does not cap the read size, §5).
 void plan_adapter(Draw& r, const std::string& type, FetchPlan& p) {
   const bool staged = type == "i5" || type == "i9";

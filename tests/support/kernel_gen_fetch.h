@@ -2,8 +2,8 @@
 // tests/support/kernel_gen.h): a DmTensor whose Element is laid out in the order the Fetch Engine
 // reads it, the `fetch::<Time, Packet>()` that reads it, the Fetch Adapter calls, all chosen so
 // that the fetch and the following `collect::<Time, Packet>()` pass the checker by construction
-// (datapath.md §4 derivation and constraints, §5 read_size and the buffer bounds, §6 adapter, §8
-// collect).
+// (docs/datapath.md §4 derivation and constraints, §5 read_size and the buffer bounds, §6 adapter,
+// §8 collect).
 //
 // The variations (each legal for the reason given where it is drawn, kernel_gen_fetch.cpp):
 //   fetch packet   the collect's flit (32 B); `wide`: 2 or 4 flits (the innermost Time piece moves
@@ -18,7 +18,8 @@
 //                  after the last row for a short packet's over-read;
 //   adapter        an identity `fetch_cast`, and for i5/i9 `fetch_zero_point_sub` from i4/i8 with
 //   an
-//                  in-range zero point (contraction.md §2.2), optionally after an identity cast;
+//                  in-range zero point (docs/contraction.md §2.2), optionally after an identity
+//                  cast;
 //   context        the stream in `ctx.main`; the TRF source in `ctx.sub` (8 B reads) or `ctx.main`.
 #pragma once
 
@@ -36,8 +37,8 @@ struct FetchRequest {
   Digits time;        // the collect's Time
   Digits packet;      // the collect's Packet: one 32 B flit
   std::string type;   // the type collect delivers (i5 / i9: zero-point staged from i4 / i8)
-  std::uint64_t bits; // wire bits of `type` (contraction.md §1: i5 = 4, i9 = 8)
-  bool sub = false;   // fetched in the sub context (fixed 8 B reads, datapath.md §5)
+  std::uint64_t bits; // wire bits of `type` (docs/contraction.md §1: i5 = 4, i9 = 8)
+  bool sub = false;   // fetched in the sub context (fixed 8 B reads, docs/datapath.md §5)
 };
 
 struct FetchPlan {

@@ -32,7 +32,7 @@ struct Axes {
     REQUIRE(r.ok());
     return *r;
   }
-  /// True when `m` normalizes to the same canonical list as `text` (mapping.md §4, "≡").
+  /// True when `m` normalizes to the same canonical list as `text` (docs/mapping.md §4, "≡").
   bool same(const ir::Mapping& m, std::string_view text) const {
     return ir::factorize(m) == ir::factorize((*this)(text));
   }

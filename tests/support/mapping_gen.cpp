@@ -24,7 +24,7 @@ std::vector<std::uint64_t> divisors(std::uint64_t n) {
 }
 
 // One generation run over a fixed axis table. Every factory call below is valid by construction
-// (mapping.md §1.3), so `.value()` never fails.
+// (docs/mapping.md §1.3), so `.value()` never fails.
 class Builder {
 public:
   Builder(std::mt19937_64& rng, const MappingGenOptions& opts, const ir::AxisTable& axes)
@@ -126,7 +126,7 @@ MappingGenerator::MappingGenerator(std::uint64_t seed, MappingGenOptions opts)
     : opts_(opts), rng_(seed) {}
 
 ir::AxisTable MappingGenerator::random_axes() {
-  // Names exercise multi-character spellings too (mapping.md §1.1 examples).
+  // Names exercise multi-character spellings too (docs/mapping.md §1.1 examples).
   static constexpr std::array<const char*, 10> names = {"A",  "B",   "C",   "D", "R",
                                                         "L1", "Bat", "W_2", "H", "N"};
   std::vector<std::string> pool(names.begin(), names.end());

@@ -1,4 +1,4 @@
-// Random valid mapping expressions for property tests (spec/mapping.md §1.3): every generated
+// Random valid mapping expressions for property tests (docs/mapping.md §1.3): every generated
 // tree satisfies the static rules by construction, covers every node kind (nested pairs, strides
 // and moduli of pairs, ragged paddings of all kinds) and keeps every SIZE <= max_size so that
 // brute-force checks over all positions stay cheap.

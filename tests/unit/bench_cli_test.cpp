@@ -1,4 +1,4 @@
-// `tujit bench` end to end, in process (spec/cli.md, issue 9): a tiny sweep with one invalid
+// `tujit bench` end to end, in process (docs/cli.md §8): a tiny sweep with one invalid
 // point, sharded and merged; a spec file with its JSON checked against an independent count of
 // the GEMM; output refusal without --force; --plot. One repetition and a minimal time keep it
 // fast.

@@ -1,5 +1,5 @@
-// Reports of `tujit bench` (harness/bench/bench_report.h, issue 9): ranking, statistics, the CSV
-// and JSON contents, and --merge of shard documents.
+// Reports of `tujit bench` (harness/bench/bench_report.h, docs/cli.md §8): ranking, statistics, the
+// CSV and JSON contents, and --merge of shard documents.
 #include "harness/bench/bench_report.h"
 
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// Sweep files of `tujit bench --sweep` (harness/bench/sweep_file.h, issue 9): parsing, the
+// Sweep files of `tujit bench --sweep` (harness/bench/sweep_file.h, docs/cli.md §8): parsing, the
 // cartesian expansion, placeholder substitution, sharding and the diagnostics of bad files.
 #include "harness/bench/sweep_file.h"
 

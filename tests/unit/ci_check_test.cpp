@@ -27,7 +27,7 @@ using Run = tujit::testing::CliRun;
 const auto spec = &tujit::testing::source_path;
 const tujit::testing::TujitCommand check{"check"};
 const tujit::testing::TujitCommand cycles{"cycles"};
-const auto text_of = &tujit::testing::read_text;
+const auto text_of = &tujit::testing::read_text_file;
 
 /// The 1-based line of the first `needle` in `text`.
 std::size_t line_of(const std::string& text, const std::string& needle) {
@@ -40,8 +40,7 @@ bool has_line(const std::string& out, const std::string& line) {
 
 } // namespace
 
-TEST_CASE("tujit check specs/: every kernel; the invalid ones are refused as expected",
-          "[ci-check]") {
+TEST_CASE("tujit check specs/: every kernel, the invalid ones refused as expected", "[ci-check]") {
   Run r = check({spec("specs")});
   INFO(r.out);
   REQUIRE(r.status == kExitOk);

@@ -138,7 +138,8 @@ TEST_CASE(
   for (const auto& rule : run["tool"]["driver"]["rules"]) rules[rule["id"]] = rule;
   CHECK(rules.size() == 3);
   // Rule help is docs/errors.md's row (read here with the catalog parser from the file itself).
-  const auto docs = report::parse_error_catalog(tujit::testing::read_text(spec("docs/errors.md")));
+  const auto docs =
+      report::parse_error_catalog(tujit::testing::read_text_file(spec("docs/errors.md")));
   const auto& row = docs.at("E-TIME-004");
   REQUIRE(rules.count("E-TIME-004"));
   CHECK(rules["E-TIME-004"]["name"] == "PaddingNotPreserved");
@@ -174,7 +175,7 @@ TEST_CASE("every rule tujit can report has its help in docs/errors.md", "[ci-rep
   // meaning and a fix for every code the sources use (errors_doc_test checks that each is listed).
   const auto& built_in = report::error_catalog();
   const auto from_file =
-      report::parse_error_catalog(tujit::testing::read_text(spec("docs/errors.md")));
+      report::parse_error_catalog(tujit::testing::read_text_file(spec("docs/errors.md")));
   REQUIRE(built_in.size() == from_file.size());
   REQUIRE(built_in.size() >= 150);
   for (const auto& [code, e] : built_in) {

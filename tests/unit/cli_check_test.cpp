@@ -1,4 +1,4 @@
-// `tujit check` in-process (spec/cli.md): JSON shape, exit codes, --kernel.
+// `tujit check` in-process (docs/cli.md §3): JSON shape, exit codes, --kernel.
 #include "harness/cli/command.h"
 #include "tests/support/cli_capture.h"
 

@@ -1,5 +1,5 @@
-// `tujit cycles FILE [--kernel NAME] [--json] [--timeline PATH.svg]` in-process (spec/cli.md,
-// issue 7).
+// `tujit cycles FILE [--kernel NAME] [--json] [--timeline PATH.svg]` in-process (docs/cli.md §7,
+// docs/cycle-model.md).
 #include "harness/cli/command.h"
 #include "tests/support/cli_capture.h"
 #include "tests/unit/cycles_test_support.h"
@@ -66,7 +66,7 @@ TEST_CASE("tujit cycles --json: both models side by side", "[cli-cycles]") {
   REQUIRE(r.status == kExitOk);
   const auto doc = nlohmann::json::parse(r.out);
   CHECK(doc["kernel"] == "bmatmul_m_in_time");
-  // contraction.md §11 ex 2: 64 stream flits → 32 packets → 32 output flits; bf16 tree 5.
+  // docs/contraction.md §11 ex 2: 64 stream flits → 32 packets → 32 output flits; bf16 tree 5.
   const auto& a = doc["analytic"];
   CHECK(a["total"] == 70);
   CHECK(a["stages"]["fetch"] == 64);
@@ -97,7 +97,7 @@ TEST_CASE("tujit cycles prints a table for a person", "[cli-cycles]") {
   CHECK(r.out.find("one slice traced") != std::string::npos);
   CHECK(r.out.find("contract_outer") != std::string::npos);
   CHECK(r.out.find("bottleneck") != std::string::npos);
-  CHECK(r.out.find("InnerTime 8") != std::string::npos); // contraction.md §11 ex 8
+  CHECK(r.out.find("InnerTime 8") != std::string::npos); // docs/contraction.md §11 ex 8
 }
 
 TEST_CASE("tujit cycles shows the concurrent TRF store of a kernel that stores", "[cli-cycles]") {
@@ -163,7 +163,8 @@ TEST_CASE("tujit cycles --timeline into a missing directory", "[cli-cycles]") {
 }
 
 TEST_CASE("the trace costs at most 10% of a run of the bmatmul kernels", "[cycles]") {
-  // Issue 7: ≤ 10% of the JIT's run time: `tujit run`'s default engine, its "run" time.
+  // The trace model's cost goal (docs/cycle-model.md §3): ≤ 10% of the JIT's run time: `tujit
+  // run`'s default engine, its "run" time.
   for (const char* f : {"specs/bmatmul_m_in_time.rs", "specs/bmatmul_k_in_time.rs"}) {
     INFO(f);
     auto r = tujit_cli({"run", spec(f), "--json"});

@@ -1,4 +1,4 @@
-// `tujit check --json` derived values and `tujit explain` in-process (spec/cli.md, issue 4).
+// `tujit check --json` derived values and `tujit explain` in-process (docs/cli.md §3, §4).
 #include "harness/cli/command.h"
 #include "tests/support/cli_capture.h"
 
@@ -26,7 +26,7 @@ const nlohmann::json* stage(const nlohmann::json& kernel, const std::string& op)
 } // namespace
 
 TEST_CASE("tujit check --json fills stages[].derived", "[kernel-check]") {
-  // contraction.md §11 ex 2 (bmatmul_m_in_time): PS 2, TB 1, LB 8, RS 32, PB 1, d 5, IT 1.
+  // docs/contraction.md §11 ex 2 (bmatmul_m_in_time): PS 2, TB 1, LB 8, RS 32, PB 1, d 5, IT 1.
   auto r = cli({"check", spec("specs/bmatmul_m_in_time.rs"), "--json"});
   INFO(r.out << r.err);
   REQUIRE(r.status == kExitOk);
@@ -43,14 +43,14 @@ TEST_CASE("tujit check --json fills stages[].derived", "[kernel-check]") {
   CHECK(d["packet_broadcast_size"] == 1);
   // A mapping is its `m![…]` body text, as `tujit stage --json` and `tujit map` print it.
   REQUIRE(d["time_broadcast"].is_string());
-  CHECK(d["time_broadcast"] == "1"); // contraction.md §11 ex 2: TB 1
+  CHECK(d["time_broadcast"] == "1"); // docs/contraction.md §11 ex 2: TB 1
   CHECK((*stage(k, "contract_packet"))["derived"]["depth"] == 5);
   CHECK((*stage(k, "contract_time"))["derived"]["inner_time"] == 1);
   CHECK(doc["diagnostics"].empty());
 }
 
 TEST_CASE("tujit check --json reports verifier diagnostics with file:line:col", "[kernel-check]") {
-  // contraction.md §12 #1: a TRF of 3 lanes.
+  // docs/contraction.md §12 #1: a TRF of 3 lanes.
   const std::string file = spec("specs/invalid/invalid_size_3.rs");
   auto r = cli({"check", file, "--json"});
   INFO(r.out << r.err);
@@ -82,7 +82,7 @@ TEST_CASE("tujit explain prints mappings and derived values per stage", "[kernel
                            "in:", "out:", "Time m![", "pack_size", "read_size", "inner_time"})
     CHECK(r.out.find(want) != std::string::npos);
   // The derived table is aligned: every value of one stage starts in the same column.
-  // contraction.md §11 ex 8: InnerTime 8.
+  // docs/contraction.md §11 ex 8: InnerTime 8.
   CHECK(r.out.find("inner_time") != std::string::npos);
   bool found_it8 = false;
   std::istringstream lines(r.out);
@@ -90,7 +90,7 @@ TEST_CASE("tujit explain prints mappings and derived values per stage", "[kernel
     if (line.find(" inner_time ") != std::string::npos && line.find(" 8") != std::string::npos)
       found_it8 = true;
   CHECK(found_it8);
-  // The Sequencer IR program follows the stages (cli.md "tujit explain").
+  // The Sequencer IR program follows the stages (docs/cli.md §4).
   CHECK(r.out.find("Sequencer IR") != std::string::npos);
   CHECK(r.out.find("cycles       |OT|") != std::string::npos);
 }
@@ -102,7 +102,7 @@ TEST_CASE("tujit explain --json is check's JSON plus the IR and the cycles", "[k
   REQUIRE(e.status == kExitOk);
   auto ej = nlohmann::json::parse(e.out);
   for (auto& k : ej["kernels"]) {
-    // cli.md: the Sequencer IR program (its cycle nest covers |OT|) and the cycle summary.
+    // docs/cli.md: the Sequencer IR program (its cycle nest covers |OT|) and the cycle summary.
     std::uint64_t cycles = 1;
     for (const auto& l : k["ir"]["cycle_nest"]) cycles *= l["size"].get<std::uint64_t>();
     CHECK(cycles > 1);

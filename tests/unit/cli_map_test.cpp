@@ -1,4 +1,4 @@
-// `tujit map` in process (spec/cli.md): the book example, JSON shape, carets under the offending
+// `tujit map` in process (docs/cli.md §9): the book example, JSON shape, carets under the offending
 // column of an argument, exit statuses.
 #include "harness/cli/command.h"
 #include "tests/support/cli_capture.h"
@@ -55,7 +55,8 @@ TEST_CASE("tujit map: the book example in JSON", "[cli-map]") {
   CHECK(r.err.empty());
 }
 
-TEST_CASE("tujit map: normal_form is the rendered canonical form (mapping.md §4.6)", "[cli-map]") {
+TEST_CASE("tujit map: normal_form is the rendered canonical form (docs/mapping.md §4.6)",
+          "[cli-map]") {
   auto normal_form = [](std::string axes, std::string m) {
     Run r = tujit_map({"--axes", axes, m, "--json"});
     INFO(r.err);

@@ -1,7 +1,7 @@
-// `tujit run` in-process (spec/cli.md "tujit run"): the reference interpreter on seeded and given
+// `tujit run` in-process (docs/cli.md §6): the reference interpreter on seeded and given
 // inputs, --verify against the float64 oracle, --output / --force, and the exit statuses.
 #include "harness/cli/command.h"
-#include "harness/cli/run_kernel.h"
+#include "harness/run/run_pipeline.h"
 #include "runtime/npy/npy.h"
 #include "runtime/tensor/logical_tensor.h"
 #include "runtime/tensor/sha256.h"
@@ -50,7 +50,7 @@ std::vector<std::uint8_t> raw_bytes(const std::vector<T>& v) {
   return b;
 }
 
-// i8 × i8 → i32 (contraction.md §2.1): the types of specs/derived/i8_contract.rs without its
+// i8 × i8 → i32 (docs/contraction.md §2.1): the types of specs/derived/i8_contract.rs without its
 // DmTensor fetch path. `trf_param` is the TRF parameter (the TrfTensor itself, or a second
 // CollectTensor), `store` the `let` that stores it in the kernel by `.to_trf()` (or nothing).
 std::string i8_kernel(const std::string& name, const std::string& trf_param,
@@ -109,7 +109,7 @@ TEST_CASE("run: bmatmul_m_in_time on seeded inputs matches the oracle", "[cli-ru
   CHECK(j["simulated_macs"] == 32u * 32u * 8u * 32u);
   for (const char* k : {"parse", "lower", "compile", "run", "verify"})
     CHECK(j["time_ms"].contains(k));
-  // The cycle summary of both models (cli.md: `tujit run --json` carries it).
+  // The cycle summary of both models (docs/cli.md: `tujit run --json` carries it).
   CHECK(j["cycles"]["analytic"]["total"].get<std::uint64_t>() > 0);
   CHECK(j["cycles"]["trace"]["total"].get<std::uint64_t>() > 0);
 
@@ -223,7 +223,8 @@ TEST_CASE("run: given i8 inputs give the brute-force products", "[cli-run]") {
 }
 
 // A tile kernel: the DM input holds AA < 8 of AA = 64 (specs' i8_contract with A cut from a
-// larger axis), so `tujit run` reads it over the tile [AA=8, K8=32] (harness/cli/run_input_axes.h).
+// larger axis), so `tujit run` reads it over the tile [AA=8, K8=32] (ir/seq/run_program.h
+// input_tiles).
 const char* const kI8Tile = R"(use furiosa_opt_std::prelude::*;
 axes![AA = 64, K8 = 32, R = 8];
 type Chip = m![1];
@@ -299,13 +300,13 @@ TEST_CASE("run: a tile kernel takes its tile or the whole tensor as --input", "[
   // Through the API, contents that do not cover the tile are E-RUN-007.
   auto file = tujit::ir::analyze_spec(tujit::SourceBuffer("tile.rs", kI8Tile));
   REQUIRE(file.ok());
-  auto ops = tujit::cli::find_run_operands(file->kernels.at(0));
+  auto ops = tujit::ir::seq::find_run_operands(file->kernels.at(0));
   REQUIRE(ops.ok());
-  tujit::cli::RunRequest req;
+  tujit::run::RunRequest req;
   auto short_input = rt::make_logical_tensor(tujit::ir::ScalarType::I8, {{"AA", 4}, {"K8", 32}});
   REQUIRE(short_input.ok());
   req.given["input_dm"] = std::move(*short_input);
-  auto refused = tujit::cli::run_kernel(*file, file->kernels.at(0), *ops, req);
+  auto refused = tujit::run::run_kernel(*file, file->kernels.at(0), *ops, req);
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.diagnostics().front().code == "E-RUN-007");
 }
@@ -353,8 +354,8 @@ TEST_CASE("run: part of a contraction chain runs stage by stage", "[cli-run]") {
 }
 
 TEST_CASE("run: a kernel that fetches its operands from DM matches the oracle", "[cli-run]") {
-  // i8_contract fetches both operands from DmTensor parameters (issue 5): i8 × i8 sums in i32
-  // are exact, so the float64 oracle agrees to the bit.
+  // i8_contract fetches both operands from DmTensor parameters (docs/datapath.md §5): i8 × i8 sums
+  // in i32 are exact, so the float64 oracle agrees to the bit.
   Run r = run({spec("specs/derived/i8_contract.rs"), "--verify", "--json"});
   INFO(r.err);
   REQUIRE(r.status == kExitOk);

@@ -1,7 +1,7 @@
-// `tujit stage OP …` (spec/cli.md "tujit stage"), run in-process. Accepted configurations and
-// their derived values come from spec/contraction.md §11 (and datapath.md §8 for Collect, which
-// §11 does not cover); failing ones from contraction.md §12 (datapath.md §8 for Collect), with
-// the rule name and code of the verifiers (docs/errors.md).
+// `tujit stage OP …` (docs/cli.md §11), run in-process. Accepted configurations and
+// their derived values come from docs/contraction.md §11 (and docs/datapath.md §8 for Collect,
+// which §11 does not cover); failing ones from docs/contraction.md §12 (docs/datapath.md §8 for
+// Collect), with the rule name and code of the verifiers (docs/errors.md).
 #include "tests/support/cli_capture.h"
 
 #include <catch2/catch.hpp>
@@ -82,7 +82,7 @@ TEST_CASE("stage to_vrf: 2048 i32 fits, 4096 i32 ExceedsCapacity (§12 #8)", "[c
       "E-VRF-002", "to_vrf", "ExceedsCapacity");
 }
 
-TEST_CASE("stage collect: datapath.md §8 C4 pads 56 B to two flits; a 64 B Packet2 fails",
+TEST_CASE("stage collect: docs/datapath.md §8 C4 pads 56 B to two flits, a 64 B Packet2 fails",
           "[cli-stage]") {
   // C4: i8 [A] / [B], B=56 -> [A, B#64/32] / [B#64%32].
   auto d = require_ok(
@@ -94,8 +94,8 @@ TEST_CASE("stage collect: datapath.md §8 C4 pads 56 B to two flits; a 64 B Pack
   CHECK(d["pad_bytes"] == 8);
   CHECK(d["flit_elements"] == 32);
 
-  // §12 has no Collect entry: datapath.md §8 "Packet2 bytes == 32" — C3's bf16 [B] (B=32, 64 B)
-  // declared as Packet2 unchanged.
+  // §12 has no Collect entry: docs/datapath.md §8 "Packet2 bytes == 32" — C3's bf16 [B] (B=32, 64
+  // B) declared as Packet2 unchanged.
   require_rule_failure(stage({"collect", "--axes", "A=8,B=32", "--dtype", "bf16", "--time", "A",
                               "--packet", "B", "--out-time", "A", "--out-packet", "B", "--json"}),
                        "E-COLLECT-001", "collect", "OutputNotOneFlit");

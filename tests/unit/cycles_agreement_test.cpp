@@ -1,8 +1,8 @@
-// The analytic and the trace cycle model agree (issue 7): exactly unless the MAC waited for
-// accumulator slots, and within 2% (3% behind a fetch slower than one flit per cycle) then, on
-// every kernel of specs/ and specs/derived/ that lowers and on 250 generated kernels, each also
-// behind stream fetches of 5 rates (issue 8); every disagreement above 0.5% is explained in
-// docs/cycle-model.md (§5 lists the kernels and the classes).
+// The analytic and the trace cycle model agree (docs/cycle-model.md §5): exactly unless the MAC
+// waited for accumulator slots, and within 2% (3% behind a fetch slower than one flit per cycle)
+// then, on every kernel of specs/ and specs/derived/ that lowers and on 250 generated kernels, each
+// also behind stream fetches of 5 rates (docs/cycle-model.md M13); every disagreement above 0.5% is
+// explained in docs/cycle-model.md (§5 lists the kernels and the classes).
 #include "tests/support/kernel_gen.h"
 #include "tests/unit/cycles_test_support.h"
 
@@ -19,7 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string read_doc() {
-  std::ifstream in(fs::path(TUJIT_SOURCE_DIR) / "docs" / "cycle-model.md");
+  std::ifstream in(fs::path(TUJIT_SOURCE_DIR) / "docs/cycle-model.md");
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();

@@ -1,5 +1,5 @@
-// Every performance statement of the book (contraction.md §10, datapath.md §11.5) as a test of
-// the analytic and the trace cycle models (harness/cycles/, docs/cycle-model.md).
+// Every performance statement of the book (docs/contraction.md §10, docs/datapath.md §11.5) as a
+// test of the analytic and the trace cycle models (harness/cycles/, docs/cycle-model.md).
 #include "tests/unit/cycles_test_support.h"
 
 #include "harness/cycles/model_params.h"
@@ -12,7 +12,8 @@ using namespace tujit::cycles_test;
 using cycles::Stage;
 
 TEST_CASE("PackSize 1 halves MAC utilisation", "[cycles]") {
-  // outer.md: PackSize 2 fills the 64 B packet and uses all MACs; PackSize 1 fills 32 B.
+  // furiosa-opt docs/src/computing-tensors/contraction-engine/outer.md: PackSize 2 fills the 64 B
+  // packet and uses all MACs; PackSize 1 fills 32 B.
   for (const std::string d : {"bf16", "i8"}) {
     INFO(d);
     const auto full = lower_text(chain_kernel(d, 8, 2, 8, 1));
@@ -32,8 +33,9 @@ TEST_CASE("PackSize 1 halves MAC utilisation", "[cycles]") {
 }
 
 TEST_CASE("Lane < 8 scales the tree and the Interleaved bus by Lane/8", "[cycles]") {
-  // packet-reducer.md / lane-folder.md: the idle lanes' trees and bus positions do no work; the
-  // packet and flit counts (the cycles) do not change.
+  // furiosa-opt docs/src/computing-tensors/contraction-engine/packet-reducer.md / furiosa-opt
+  // docs/src/computing-tensors/contraction-engine/lane-folder.md: the idle lanes' trees and bus
+  // positions do no work; the packet and flit counts (the cycles) do not change.
   std::map<int, std::uint64_t> totals;
   for (int lanes : {1, 2, 4, 8}) {
     INFO("lanes " << lanes);
@@ -53,7 +55,8 @@ TEST_CASE("Lane < 8 scales the tree and the Interleaved bus by Lane/8", "[cycles
 }
 
 TEST_CASE("K-in-Time bf16 runs at 1/32 MAC utilisation", "[cycles]") {
-  // contraction-engine/index.md: a one-element packet [1 # 16] in bf16 uses 1 of 32 multipliers.
+  // furiosa-opt docs/src/computing-tensors/contraction-engine/index.md: a one-element packet [1 #
+  // 16] in bf16 uses 1 of 32 multipliers.
   const auto l = lower_spec_file("specs/bmatmul_k_in_time.rs");
   const auto a = cycles::analytic_cycles(l.program, l.options);
   CHECK(a.mac_utilization == 1.0 / 32);
@@ -61,7 +64,8 @@ TEST_CASE("K-in-Time bf16 runs at 1/32 MAC utilisation", "[cycles]") {
 }
 
 TEST_CASE("Time broadcast re-uses a packet with no extra fetch", "[cycles]") {
-  // outer.md: broadcast factors re-use the streaming packet without re-fetching it.
+  // furiosa-opt docs/src/computing-tensors/contraction-engine/outer.md: broadcast factors re-use
+  // the streaming packet without re-fetching it.
   for (int ps : {1, 2}) {
     INFO("PackSize " << ps);
     const auto once = lower_text(chain_kernel("bf16", 8, ps, 8, 1));
@@ -82,8 +86,9 @@ TEST_CASE("Time broadcast re-uses a packet with no extra fetch", "[cycles]") {
 }
 
 TEST_CASE("tree latency is 5 / 6 / 7 cycles by type", "[cycles]") {
-  // packet-reducer.md: 7 (i4), 6 (i8 / f8), 5 (bf16); the trace's first accumulation follows
-  // the first packet by exactly that many cycles.
+  // furiosa-opt docs/src/computing-tensors/contraction-engine/packet-reducer.md: 7 (i4), 6 (i8 /
+  // f8), 5 (bf16); the trace's first accumulation follows the first packet by exactly that many
+  // cycles.
   const std::vector<std::pair<std::string, std::uint64_t>> cases = {
       {"specs/derived/bf16_contract.rs", 5},   {"specs/derived/i8_contract.rs", 6},
       {"specs/derived/f8e4m3_contract.rs", 6}, {"specs/derived/f8e5m2_contract.rs", 6},
@@ -100,9 +105,9 @@ TEST_CASE("tree latency is 5 / 6 / 7 cycles by type", "[cycles]") {
 }
 
 TEST_CASE("the book's batched matmuls: stream flits + tree latency + one output flit", "[cycles]") {
-  // contraction.md §10: cycles ≈ max(F_in, N_mac, N_out) + L_tree + drain. M/V in Time: 64 flits
-  // (PackSize 2 → 32 packets), bf16 tree 5, one output flit per packet: 64 + 5 + 1. K in Time:
-  // 64 packets of one flit, the V/16 slot completes after its 32 K steps: 64 + 5 + 1.
+  // docs/contraction.md §10: cycles ≈ max(F_in, N_mac, N_out) + L_tree + drain. M/V in Time: 64
+  // flits (PackSize 2 → 32 packets), bf16 tree 5, one output flit per packet: 64 + 5 + 1. K in
+  // Time: 64 packets of one flit, the V/16 slot completes after its 32 K steps: 64 + 5 + 1.
   for (const char* f :
        {"specs/bmatmul_m_in_time.rs", "specs/bmatmul_v_in_time.rs", "specs/bmatmul_k_in_time.rs"}) {
     INFO(f);
@@ -112,15 +117,17 @@ TEST_CASE("the book's batched matmuls: stream flits + tree latency + one output 
     CHECK(r.trace.total == 70);
     CHECK(stage(r.trace, Stage::Fetch).busy == 64);
   }
-  // M in Time is stream bound: the 64 B packet needs two flits (outer.md).
+  // M in Time is stream bound: the 64 B packet needs two flits (furiosa-opt
+  // docs/src/computing-tensors/contraction-engine/outer.md).
   const auto m = lower_spec_file("specs/bmatmul_m_in_time.rs");
   CHECK(cycles::analytic_cycles(m.program).bottleneck == Stage::Fetch);
   CHECK(cycles::trace_cycles(m.program).bottleneck == Stage::Fetch);
 }
 
 TEST_CASE("the output bus bounds a kernel whose packets fan out into many flits", "[cycles]") {
-  // lane-folder.md: one 8-element flit per cycle. Sequential over 8 lanes sends 8 flits per T2
-  // position, so 8 packets take 64 bus cycles.
+  // furiosa-opt docs/src/computing-tensors/contraction-engine/lane-folder.md: one 8-element flit
+  // per cycle. Sequential over 8 lanes sends 8 flits per T2 position, so 8 packets take 64 bus
+  // cycles.
   const auto l = lower_text(chain_kernel("bf16", 8, 1, 8, 1, "Sequential"));
   const auto r = cycles::cycle_report(l.program, l.options);
   CHECK(stage(r.trace, Stage::ContractLane).busy == 64);
@@ -133,8 +140,9 @@ namespace {
 
 // Independent of the models: the packet-cycle issue times from the book's rates (one 32 B flit
 // per cycle, PackSize flits per packet, a packet re-used TimeBroadcast cycles), the TRF read cache
-// of register-files.md (direct-mapped, 4 rows per bank) over the IR's address stream, and a store
-// of one flit per cycle that loses every cycle a wide read misses.
+// of furiosa-opt docs/src/computing-tensors/register-files.md (direct-mapped, 4 rows per bank) over
+// the IR's address stream, and a store of one flit per cycle that loses every cycle a wide read
+// misses.
 struct StoreExpectation {
   std::uint64_t misses = 0, store_end = 0, blocked = 0;
 };
@@ -173,8 +181,9 @@ StoreExpectation expect_store(const ir::seq::ContractionProgram& p, std::uint64_
 } // namespace
 
 TEST_CASE("narrow reads never block a store, wide reads block it on each miss", "[cycles]") {
-  // register-files.md "Double Buffering": a store fills one half while the sequencer reads the
-  // other; a wide (64 B) read occupies both banks on a miss, a narrow read alternates banks.
+  // furiosa-opt docs/src/computing-tensors/register-files.md "Double Buffering": a store fills one
+  // half while the sequencer reads the other; a wide (64 B) read occupies both banks on a miss, a
+  // narrow read alternates banks.
   std::uint64_t narrow_misses_during_store = 0, wide_checked = 0;
   for (const char* f :
        {"specs/bmatmul_k_in_time.rs", "specs/reduce_b.rs", "specs/derived/valid_double_tiling.rs",

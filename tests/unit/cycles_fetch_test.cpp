@@ -1,6 +1,6 @@
 // The stream's DM fetch in the cycle models (docs/cycle-model.md M13): the Fetch Engine reads
 // read_size elements per cycle, so a packet of reads_per_packet reads takes that many cycles
-// (datapath.md §5: cycles = |Time|·reads_per_packet). Expected values are worked out by hand
+// (docs/datapath.md §5: cycles = |Time|·reads_per_packet). Expected values are worked out by hand
 // from the spec, never read off the models.
 #include "tests/unit/cycles_test_support.h"
 
@@ -25,7 +25,8 @@ cycles::CycleOptions fetch_options(std::uint64_t read_size, std::uint64_t reads_
 
 TEST_CASE("a stream fetch of 4 reads per flit bounds the chain at 4 cycles per flit", "[cycles]") {
   // bf16, PackSize 1, M = 16 in Time, 8 lanes: 16 stream flits, 16 packet cycles, 16 output
-  // flits (P2 = 1, Interleaved), tree latency 5 (packet-reducer.md, bf16).
+  // flits (P2 = 1, Interleaved), tree latency 5 (furiosa-opt
+  // docs/src/computing-tensors/contraction-engine/packet-reducer.md, bf16).
   const auto l = lower_text(chain_kernel("bf16", 8, 1, 16, 1));
   REQUIRE(l.program.time == 16);
   REQUIRE(l.program.cycles == 16);
@@ -74,7 +75,8 @@ TEST_CASE("a two-flit packet fetched in 4 reads arrives every 4 cycles", "[cycle
 }
 
 TEST_CASE("a fetch with no more reads than flits keeps one flit per cycle", "[cycles]") {
-  // The Stream Adapter takes one flit per cycle (outer.md): a 32 B read of a one-flit packet, or
+  // The Stream Adapter takes one flit per cycle (furiosa-opt
+  // docs/src/computing-tensors/contraction-engine/outer.md): a 32 B read of a one-flit packet, or
   // a packet read in fewer reads than its flits, does not speed the stream up.
   const auto l = lower_text(chain_kernel("bf16", 8, 2, 8, 1));
   const auto none = cycles::trace_cycles(l.program);
@@ -97,7 +99,7 @@ TEST_CASE("cycle_options_for takes the stream's fetch from its FetchProgram", "[
       CHECK(o.fetch_read_size == f.read_size);
       CHECK(o.fetch_reads_per_packet == f.reads_per_packet);
       CHECK(o.fetch_flits_per_packet == f.flits_per_packet);
-      // datapath.md §5: a packet of |P| elements takes |P| / read_size reads.
+      // docs/datapath.md §5: a packet of |P| elements takes |P| / read_size reads.
       CHECK(f.read_size * f.reads_per_packet == f.packet);
       auto p = ir::seq::lower_contraction(k);
       REQUIRE(p);

@@ -56,7 +56,7 @@ inline Lowered lower_text(const std::string& text) {
 }
 
 /// A one-packet contraction over K (PackSize `ps` flits of `d`), M in Time, `lanes` TRF lanes
-/// (N), and a TRF-only axis B broadcast in time when b > 1 (contraction.md §11 ex 2, 4, 17).
+/// (N), and a TRF-only axis B broadcast in time when b > 1 (docs/contraction.md §11 ex 2, 4, 17).
 inline std::string chain_kernel(const std::string& d, int lanes, int ps, int m, int b,
                                 const std::string& mode = "Interleaved") {
   const bool i8 = d == "i8";

@@ -81,7 +81,7 @@ Example refused(std::string name, std::string axes, std::string buf, std::string
 
 std::vector<Example> book_examples() {
   const SeqMode R = SeqMode::Read, W = SeqMode::Write;
-  // Hand-worked configurations (sequencer.md "Architecture": one entry per stream term, its
+  // Hand-worked configurations (the book's "Architecture": one entry per stream term, its
   // stride the size of what Buf holds inside the term's fragment):
   //   strided: A (stride |B| = 512), B / 32 (stride 32), B % 32 (stride 1).
   //   tiling (C = 3, buffer 8·512·8 = 32768): A % 2 stride |[B, C # 8]| = 4096; B % 4 stride 8;
@@ -131,7 +131,7 @@ std::vector<Example> book_examples() {
       ex("read_non_contiguous", "N=4,C=3,H=4,W=8", "i8", "N, C, H, W", "C", "N, H, W", R,
          {{3, 32}, {4, 96}, {4, 8}, {8, 1}}, 128, 32),
       refused("read_incompatible", "A=15", "A % 5, A / 5", "1", "A % 3, A / 3", R, "E-FETCH-010"),
-      // fetch-engine.md "Multi-Read Packet": i4, N = 4, C = 3, H = 4, W = 16.
+      // the fetch page's "Multi-Read Packet": i4, N = 4, C = 3, H = 4, W = 16.
       ex("fetch_batch_1", "N=4,C=3,H=4,W=16", "i4", "N, C, H, W", "N, C, H", "W", R,
          {{4, 192}, {3, 64}, {4, 16}, {16, 1}}, 16, 16)
           .fetch(16, 48),

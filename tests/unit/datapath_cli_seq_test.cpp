@@ -1,4 +1,4 @@
-// `tujit seq` in process (spec/cli.md): the documented example's JSON, the per-term walk, a
+// `tujit seq` in process (docs/cli.md §10): the documented example's JSON, the per-term walk, a
 // merged configuration, refusals (exit 1, stage `fetch`, the configuration still shown when only
 // the engine check failed), carets into the offending option, usage errors (exit 2).
 #include "harness/cli/command.h"
@@ -26,7 +26,7 @@ nlohmann::json pairs(std::vector<std::pair<int, int>> l) {
 
 } // namespace
 
-TEST_CASE("tujit seq: the cli.md example", "[cli-seq]") {
+TEST_CASE("tujit seq: the docs/cli.md example", "[cli-seq]") {
   Run r = tujit_seq({"--axes", "A=8,B=512", "--dtype", "bf16", "--buf", "A, B", "--time",
                      "A, B / 32", "--packet", "B % 32", "--json"});
   INFO(r.err);

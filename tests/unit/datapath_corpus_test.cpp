@@ -1,8 +1,8 @@
 // Every `begin(dm).fetch::<OutTime, OutPacket>()` of the valid kernel corpus (specs/,
-// specs/derived/) derives a legal Fetch configuration (spec/datapath.md §5: Buf = the Begin
+// specs/derived/) derives a legal Fetch configuration (docs/datapath.md §5: Buf = the Begin
 // tensor's Time ⊗ Packet, stream = the fetch's output Time / Packet), and its loops read each
-// cell where the DM tensor holds it. This is the call the kernel checker's `fetch` stage will make
-// (issue 8 wiring).
+// cell where the DM tensor holds it. This is the call the kernel checker's `fetch` stage makes
+// (docs/datapath.md §4, §5).
 #include "datapath_test_support.h"
 
 #include "ir/datapath/fetch_engine.h"
@@ -46,7 +46,7 @@ TEST_CASE("every fetch of the valid kernel corpus derives and reads its DM tenso
                       s.output.mapping(ir::Slot::Packet),
                       s.context == ir::ContextKind::Sub ? FetchContext::Sub : FetchContext::Main,
                       std::nullopt};
-        // A following fetch_cast caps the read (datapath.md §5).
+        // A following fetch_cast caps the read (docs/datapath.md §5).
         if (i + 1 < kernel.stages.size() && kernel.stages[i + 1].op == ir::StageOp::FetchCast)
           in.cast_to = kernel.stages[i + 1].cast_to;
         auto r = verify_fetch(in);

@@ -1,12 +1,13 @@
-// Executing the data path from DM (issue 8): the Fetch sequencer's loop nest, the Fetch Adapter
-// and Collect, run by the interpreter (runtime/interp/fetch_exec.h), against an independent
-// computation — the Collect output's own layout (runtime/layout: mapping evaluation, no
+// Executing the data path from DM (docs/datapath.md §4–§8): the Fetch sequencer's loop nest, the
+// Fetch Adapter and Collect, run by the interpreter (runtime/interp/fetch_exec.h), against an
+// independent computation — the Collect output's own layout (runtime/layout: mapping evaluation, no
 // sequencer) of the same logical tensor — and end to end through `tujit run`'s pipeline.
-#include "harness/cli/run_kernel.h"
+#include "harness/run/run_pipeline.h"
 #include "ir/seq/fetch_program.h"
 #include "runtime/interp/fetch_exec.h"
 #include "runtime/layout/layout.h"
 #include "runtime/scalar/fetch_adapter.h"
+#include "tests/support/fetch_streams_check.h"
 #include "tests/support/spec_corpus.h"
 
 #include <catch2/catch.hpp>
@@ -154,9 +155,38 @@ TEST_CASE("datapath exec: every DM fetch chain of specs/ equals the direct layou
   CHECK(stores >= 20);
 }
 
+TEST_CASE("datapath exec: the address streams of every DM fetch chain of specs/ give the "
+          "interpreter's collected stream",
+          "[datapath-exec]") {
+  // The run composes each fetch chain into address streams at lowering time; the image-based
+  // fetch interpreter walks the sequencer over a whole DM image. On adversarial DM contents every
+  // collected cell must agree: state, and adapted bits where live.
+  std::size_t chains = 0;
+  std::uint64_t seed = 3;
+  for (const auto& path : testing::spec_corpus()) {
+    auto file = ir::load_spec(path.string());
+    REQUIRE(file.ok());
+    for (const auto& kernel : file->kernels)
+      for (std::size_t collect : fetch_collects(kernel)) {
+        INFO(path.filename().string() << " :: " << kernel.name << " stage " << collect);
+        auto p = ir::seq::lower_fetch(kernel, collect);
+        REQUIRE(p.ok());
+        const ir::KernelParam* dm = nullptr;
+        for (const auto& param : kernel.params)
+          if (param.name == p->source) dm = &param;
+        REQUIRE(dm != nullptr);
+        const auto diff = testing::fetch_streams_difference(*p, *dm, file->axes, ++seed);
+        INFO(diff.value_or(""));
+        CHECK(!diff);
+        ++chains;
+      }
+  }
+  CHECK(chains >= 40);
+}
+
 TEST_CASE("datapath exec: the fetch reads DM in the sequencer's order, broadcast included",
           "[datapath-exec]") {
-  // A stride-0 entry re-reads: OutTime `[T, A]` over Buf `[A]` (datapath.md S5 shape, with a
+  // A stride-0 entry re-reads: OutTime `[T, A]` over Buf `[A]` (docs/datapath.md S5 shape, with a
   // one-flit packet) must give each A element T times, in time order.
   const std::string src = R"(
 use furiosa_opt_std::prelude::*;
@@ -178,8 +208,8 @@ pub fn bcast(ctx: &mut Context, x: &DmTensor<i8, m![1], m![1 # 2], m![1 # 256], 
   const auto axes = runtime::tensor_axes(p->dm, file->axes);
   auto logical = runtime::make_logical_tensor(ir::ScalarType::I8, axes);
   REQUIRE(logical.ok());
-  for (std::uint64_t i = 0; i < logical->bits.size(); ++i)
-    logical->bits[i] = static_cast<std::uint32_t>(static_cast<std::int32_t>(i % 251) - 125);
+  for (std::uint64_t i = 0; i < logical->elements(); ++i)
+    logical->set(i, static_cast<std::uint32_t>(static_cast<std::int32_t>(i % 251) - 125));
   auto dm = runtime::to_device(*logical, p->dm);
   REQUIRE(dm.ok());
   auto got = runtime::run_fetch(*p, *dm, file->axes);
@@ -193,7 +223,7 @@ pub fn bcast(ctx: &mut Context, x: &DmTensor<i8, m![1], m![1 # 2], m![1 # 256], 
       for (std::uint64_t e = 0; e < 32; ++e) {
         const std::uint64_t cell = got->index(0, t * 4 + a, e);
         REQUIRE(got->state[cell] == CellState::Live);
-        REQUIRE(got->bits[cell] == logical->bits[a * 32 + e]);
+        REQUIRE(got->bits[cell] == logical->get(a * 32 + e));
       }
   // The padding cluster's slices hold Top content.
   CHECK(got->state[got->index(got->spatial - 1, 0, 0)] == CellState::Top);
@@ -208,7 +238,7 @@ TEST_CASE("datapath exec: `tujit run` runs every kernel of specs/ with --verify"
     REQUIRE(file.ok());
     for (const auto& kernel : file->kernels) {
       INFO(path.filename().string() << " :: " << kernel.name);
-      auto ops = cli::find_run_operands(kernel);
+      auto ops = ir::seq::find_run_operands(kernel);
       if (!ops) {
         for (const auto& d : ops.diagnostics()) {
           UNSCOPED_INFO(render(d, &file->source));
@@ -217,12 +247,12 @@ TEST_CASE("datapath exec: `tujit run` runs every kernel of specs/ with --verify"
         refused.insert(kernel.name);
         continue;
       }
-      cli::RunRequest req;
-      req.engine = cli::Engine::Interp;
+      run::RunRequest req;
+      req.engine = run::Engine::Interp;
       req.seed = 5;
       req.verify = true;
       req.jit.use_cache = false;
-      auto r = cli::run_kernel(*file, kernel, *ops, req);
+      auto r = run::run_kernel(*file, kernel, *ops, req);
       if (!r) {
         for (const auto& d : r.diagnostics()) UNSCOPED_INFO(render(d, &file->source));
       }
@@ -232,10 +262,10 @@ TEST_CASE("datapath exec: `tujit run` runs every kernel of specs/ with --verify"
       INFO(r->verify->engine_difference);
       // Part of a chain runs on the stage-by-stage interpreter alone.
       if (r->verify->engines_not_compared)
-        CHECK(ops->shape == cli::RunShape::Partial);
+        CHECK(ops->shape == ir::seq::RunShape::Partial);
       else
         CHECK(r->verify->engines_bit_exact);
-      partial += ops->shape == cli::RunShape::Partial;
+      partial += ops->shape == ir::seq::RunShape::Partial;
       if (!r->verify->oracle_not_applicable) {
         INFO("worst " << r->verify->worst << ", " << r->verify->mismatches << " mismatches");
         CHECK(r->verify->oracle_ok);
@@ -244,7 +274,7 @@ TEST_CASE("datapath exec: `tujit run` runs every kernel of specs/ with --verify"
       CHECK(r->poisoned_outputs == 0);
       ++runs;
       dm_fed += !r->fetches.empty();
-      stores += ops->shape == cli::RunShape::Store;
+      stores += ops->shape == ir::seq::RunShape::Store;
     }
   }
   std::string names;
@@ -270,11 +300,11 @@ TEST_CASE("datapath exec: an output that holds part of an axis is read back over
     auto file = ir::load_spec((std::string(TUJIT_SOURCE_DIR) + "/" + path));
     REQUIRE(file.ok());
     const ir::Kernel& k = file->kernels.at(0);
-    auto ops = cli::find_run_operands(k);
+    auto ops = ir::seq::find_run_operands(k);
     REQUIRE(ops.ok());
-    cli::RunRequest req;
-    req.engine = cli::Engine::Interp;
-    auto r = cli::run_kernel(*file, k, *ops, req);
+    run::RunRequest req;
+    req.engine = run::Engine::Interp;
+    auto r = run::run_kernel(*file, k, *ops, req);
     if (!r) {
       for (const auto& d : r.diagnostics()) UNSCOPED_INFO(render(d, &file->source));
     }

@@ -1,4 +1,4 @@
-// The Fetch Engine (spec/datapath.md §5): the worked fetches F1–F8 (configuration, max_access,
+// The Fetch Engine (docs/datapath.md §5): the worked fetches F1–F8 (configuration, max_access,
 // read_size, reads per packet, cycles), the sub context and the fetch-cast cap, the refusals
 // (no legal access size), the over-read of top padding past the buffer, and the Collect Engine
 // table C1–C5 (§8),
@@ -87,7 +87,7 @@ TEST_CASE("F5-F7: f8e4m3 [A,B,C] = (3,5,2) padded to 8, 16, 32 B packets", "[dat
     std::string time, packet;
     std::vector<SeqEntry> config;
     std::uint64_t read_bytes, cycles, footprint, collect_pad;
-    std::string out_time, out_packet; // the Collect output that follows (datapath.md §8)
+    std::string out_time, out_packet; // the Collect output that follows (docs/datapath.md §8)
   };
   const std::vector<Row> rows = {
       {"A, B", "C # 8", seq_entries({{3, 10}, {5, 2}, {8, 1}}), 8, 15, 36, 24, "A, B", "C # 32"},
@@ -143,7 +143,7 @@ TEST_CASE("F8: a 24-byte packet is read 8 B at a time, 3 reads", "[datapath]") {
   CHECK(std::get<std::uint64_t>(table.at("footprint")) == 96);
 }
 
-TEST_CASE("sub context reads 8 B; a fetch cast caps the read at one flit of output", "[datapath]") {
+TEST_CASE("sub context reads 8 B, a fetch cast caps the read at one flit of output", "[datapath]") {
   auto sub = fetch(ir::ScalarType::I4, "N=4,C=3,H=4,W=16", "N, C, H, W", "N, C", "H, W",
                    FetchContext::Sub);
   const auto& s = ok(sub);
@@ -173,7 +173,7 @@ TEST_CASE("refusal: no legal access size (a transposed i4 packet)", "[datapath]"
   CHECK(d.reads_per_packet == 16);
 }
 
-TEST_CASE("C1-C5: Collect normalizes packets to one flit (datapath.md §8)", "[datapath]") {
+TEST_CASE("C1-C5: Collect normalizes packets to one flit (docs/datapath.md §8)", "[datapath]") {
   struct Row {
     ir::ScalarType dtype;
     std::string axes, time, packet, out_time, out_packet;

@@ -1,4 +1,4 @@
-// Property tests of the sequencer derivation (spec/datapath.md §4): for random (buffer, stream)
+// Property tests of the sequencer derivation (docs/datapath.md §4): for random (buffer, stream)
 // pairs, walking the derived loops as nested loops yields, for every stream position, exactly the
 // buffer address the mapping algebra gives for that position's cell (brute force via
 // Mapping::map), and an accepted fetch never addresses outside its buffer. Two sources:

@@ -1,4 +1,4 @@
-// The sequencer configuration derivation (spec/datapath.md §4): every worked configuration of
+// The sequencer configuration derivation (docs/datapath.md §4): every worked configuration of
 // §4.1 (S0–S10) with its entries, packet size, contiguous run and access size, the intermediate
 // Buf states of the placeholder rule (S2, S3, S4, S5), the reference tests of §5, the book's
 // fragment broadcast, and each refusal. Every derived configuration is also walked against the
@@ -209,7 +209,8 @@ TEST_CASE("S10: strided read of an 8x512 buffer in 128 steps", "[datapath]") {
   CHECK(s.time_size == 128);
 }
 
-TEST_CASE("fragment broadcast: Buf N % 512 read as N / 512 / N % 512 (sequencer.md)",
+TEST_CASE("fragment broadcast: Buf N % 512 read as N / 512 / N % 512 (furiosa-opt "
+          "docs/src/moving-tensors/sequencer.md)",
           "[datapath]") {
   auto d = derive("N=2048", "N % 512", "N / 512", "N % 512");
   REQUIRE(d.result.ok());
@@ -217,7 +218,7 @@ TEST_CASE("fragment broadcast: Buf N % 512 read as N / 512 / N % 512 (sequencer.
   CHECK(d.result->steps[0].broadcast);
 }
 
-TEST_CASE("reference fetch tests (datapath.md §5, R)", "[datapath]") {
+TEST_CASE("reference fetch tests (docs/datapath.md §5, R)", "[datapath]") {
   // identity read [A, B] -> [A] / [B]
   auto id = derive("A=8,B=8", "A, B", "A", "B");
   CHECK(ok_and_walks(id).config.entries == seq_entries({{8, 8}, {8, 1}}));
@@ -248,7 +249,7 @@ TEST_CASE("a term the buffer holds in pieces reads as one loop per piece", "[dat
 }
 
 TEST_CASE("refusal: incompatible decompositions name the axis", "[datapath]") {
-  // datapath.md §4 (D): Buf A % 5, A / 5 read as A % 3, A / 3 with A = 15.
+  // docs/datapath.md §4 (D): Buf A % 5, A / 5 read as A % 3, A / 3 with A = 15.
   auto d = derive("A=15", "A % 5, A / 5", "1", "A % 3, A / 3");
   CHECK(code_of(d) == "E-FETCH-010");
   const Diagnostic& diag = d.result.diagnostics().front();
@@ -301,7 +302,8 @@ TEST_CASE("refusal: zero padding in a read stream", "[datapath]") {
 }
 
 TEST_CASE("write mode: broadcast, slicing and unwritten cells are refused", "[datapath]") {
-  // sequencer.md broadcasting_write: Buf [A] written from Time [T, A] / Packet [P].
+  // furiosa-opt docs/src/moving-tensors/sequencer.md broadcasting_write: Buf [A] written from Time
+  // [T, A] / Packet [P].
   auto bw = derive("A=8,T=4,P=4", "A", "T, A", "P", SeqMode::Write);
   CHECK(code_of(bw) == "E-FETCH-017");
   auto slice = derive("A=8", "A", "1", "A = 5", SeqMode::Write);

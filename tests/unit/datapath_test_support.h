@@ -1,7 +1,7 @@
 // Shared helpers of the [datapath] tests: parsing test mappings, entry lists, and the brute-force
 // oracle of a sequencer configuration — for every stream position, the cell the mapping algebra
 // gives (Mapping::map of [Time, Packet]) must sit at the address the loops compute
-// (spec/datapath.md §4 "Model"), found independently by enumerating every buffer position.
+// (docs/datapath.md §4 "Model"), found independently by enumerating every buffer position.
 #pragma once
 
 #include "ir/datapath/sequencer_config.h"
@@ -98,7 +98,8 @@ inline AddressCheck check_addresses(const ir::AxisTable& axes, const ir::Mapping
     auto it = where.find(ix);
     if (it == where.end()) {
       // A buffer holding only a low fragment of an axis (`N % 512` read as `N / 512, N % 512`,
-      // sequencer.md) is broadcast over the rest: the cell is the coordinate modulo the fragment.
+      // the book's sequencer page) is broadcast over the rest: the cell is the coordinate modulo
+      // the fragment.
       ir::Index low;
       for (const auto& [axis, v] : ix) {
         const std::uint64_t b = bound.count(axis) ? bound.at(axis) : 0;

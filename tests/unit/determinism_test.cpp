@@ -1,14 +1,13 @@
-// DESIGN.md "Determinism: same spec + seed ⇒ same bytes out" (issue 10): every kernel of
+// docs/design.md §5.6 "same spec + seed ⇒ same bytes out": every kernel of
 // specs/*.rs and specs/derived/*.rs that `tujit run` can feed, and a sample of generated kernels,
 // run through run_kernel with the same seed on both engines, with 1, 2 and 3 JIT threads, twice
 // (the second time from the JIT's object cache), and give the same output bytes, sha256, poison
 // report and simulated MACs every time; the programs the engines ran and the cycle models' counts
 // for them are the same every time; a kernel the run refuses is refused alike every time. Another
 // seed gives other inputs and so another output.
-#include "harness/cli/run_input_axes.h"
-#include "harness/cli/run_kernel.h"
 #include "harness/cycles/cycle_model.h"
 #include "harness/cycles/cycle_report.h"
+#include "harness/run/run_pipeline.h"
 #include "ir/lang/kernel.h"
 #include "ir/seq/contraction_program.h"
 #include "ir/verify/kernel_checker.h"
@@ -30,17 +29,17 @@ using namespace tujit;
 
 namespace {
 
-cli::RunRequest request(cli::Engine engine, unsigned threads, std::uint64_t seed) {
-  cli::RunRequest req;
+run::RunRequest request(run::Engine engine, unsigned threads, std::uint64_t seed) {
+  run::RunRequest req;
   req.engine = engine;
   req.threads = threads;
   req.seed = seed;
   return req;
 }
 
-cli::RunOutcome run(const ir::SpecFile& file, const ir::Kernel& k, const cli::RunOperands& ops,
-                    const cli::RunRequest& req) {
-  auto r = cli::run_kernel(file, k, ops, req);
+run::RunOutcome run_ok(const ir::SpecFile& file, const ir::Kernel& k,
+                       const ir::seq::RunOperands& ops, const run::RunRequest& req) {
+  auto r = run::run_kernel(file, k, ops, req);
   if (!r)
     for (const auto& d : r.diagnostics()) UNSCOPED_INFO(render(d, &file.source));
   REQUIRE(r.ok());
@@ -48,7 +47,7 @@ cli::RunOutcome run(const ir::SpecFile& file, const ir::Kernel& k, const cli::Ru
 }
 
 /// A refused run's diagnostics, code and message each, for comparing two refusals.
-std::string refusal(const Result<cli::RunOutcome>& r) {
+std::string refusal(const Result<run::RunOutcome>& r) {
   std::string s;
   for (const auto& d : r.diagnostics()) s += d.code + ": " + d.message + "\n";
   return s;
@@ -58,47 +57,48 @@ std::string refusal(const Result<cli::RunOutcome>& r) {
 /// equal programs and equal cycle counts: the DM fetch programs, and for a contraction its
 /// Sequencer IR program and both cycle models (every stage count, stall, cache and slot figure,
 /// the totals).
-std::string programs_and_cycles(const cli::RunOutcome& r, const ir::Kernel& k) {
+std::string programs_and_cycles(const run::RunOutcome& r, const ir::Kernel& k) {
   std::string s;
   for (const auto& f : r.fetches) s += ir::seq::to_text(f) + "\n";
-  if (r.shape != cli::RunShape::Contraction) return s;
+  if (r.shape != ir::seq::RunShape::Contraction) return s;
   s += ir::seq::to_text(r.program) + "\n";
-  return s +
-         cycles::cycle_report_json(cycles::cycle_report(r.program, cycles::cycle_options_for(k)))
-             .dump();
+  return s + cycles::cycle_report_json(
+                 cycles::cycle_report(r.program.chain, cycles::cycle_options_for(k)))
+                 .dump();
 }
 
 /// The runs compared: the interpreter and the JIT with 1, 2 and 3 threads, all twice (the JIT's
 /// object cache starts empty, so the first JIT run compiles and the others load the object).
 struct RunConfig {
-  cli::Engine engine;
+  run::Engine engine;
   unsigned threads;
 };
 constexpr RunConfig kEveryRun[] = {
-    {cli::Engine::Interp, 1}, {cli::Engine::Jit, 1}, {cli::Engine::Jit, 2}, {cli::Engine::Jit, 3},
-    {cli::Engine::Interp, 1}, {cli::Engine::Jit, 1}, {cli::Engine::Jit, 2}, {cli::Engine::Jit, 3}};
+    {run::Engine::Interp, 1}, {run::Engine::Jit, 1}, {run::Engine::Jit, 2}, {run::Engine::Jit, 3},
+    {run::Engine::Interp, 1}, {run::Engine::Jit, 1}, {run::Engine::Jit, 2}, {run::Engine::Jit, 3}};
 /// A large kernel's runs cost ~0.5 s of CPU each (making and laying out its inputs, the DM fetch):
 /// the interpreter against the JIT on 3 threads only.
-constexpr RunConfig kLargeRuns[] = {{cli::Engine::Interp, 1}, {cli::Engine::Jit, 3}};
+constexpr RunConfig kLargeRuns[] = {{run::Engine::Interp, 1}, {run::Engine::Jit, 3}};
 
 /// Runs the kernel with seed 7 in every configuration of `runs`: each gives the first run's
 /// output, digest, poison, simulated MACs, programs and cycle counts. A kernel run_kernel refuses
 /// (a `tujit run` user error, e.g. an output that holds only some digits of an axis, E-RUN-005)
 /// must be refused the same way every time. Returns whether the kernel ran.
 template <std::size_t N>
-bool check_deterministic(const ir::SpecFile& file, const ir::Kernel& k, const cli::RunOperands& ops,
-                         const std::string& cache_dir, const RunConfig (&runs)[N]) {
-  std::optional<Result<cli::RunOutcome>> first;
+bool check_deterministic(const ir::SpecFile& file, const ir::Kernel& k,
+                         const ir::seq::RunOperands& ops, const std::string& cache_dir,
+                         const RunConfig (&runs)[N]) {
+  std::optional<Result<run::RunOutcome>> first;
   std::string base;
   for (std::size_t i = 0; i < N; ++i) {
-    cli::RunRequest req = request(runs[i].engine, runs[i].threads, 7);
+    run::RunRequest req = request(runs[i].engine, runs[i].threads, 7);
     req.jit.use_cache = true;
     req.jit.cache_dir = cache_dir;
-    INFO("run " << i << ": " << cli::engine_name(req.engine) << ", threads " << req.threads);
-    auto r = cli::run_kernel(file, k, ops, req);
+    INFO("run " << i << ": " << run::engine_name(req.engine) << ", threads " << req.threads);
+    auto r = run::run_kernel(file, k, ops, req);
     if (!first) {
       if (r) {
-        // The digest is of the output bytes (spec/cli.md), so equal digests are equal outputs.
+        // The digest is of the output bytes (docs/cli.md §6), so equal digests are equal outputs.
         CHECK(r->sha256 == runtime::sha256_hex(runtime::tensor_bytes(r->output)));
         base = programs_and_cycles(*r, k);
       }
@@ -115,7 +115,7 @@ bool check_deterministic(const ir::SpecFile& file, const ir::Kernel& k, const cl
       for (const auto& d : r.diagnostics()) UNSCOPED_INFO(render(d, &file.source));
     REQUIRE(r.ok());
     CHECK(r->sha256 == f->sha256);
-    CHECK(r->output.bits == f->output.bits);
+    CHECK(r->output == f->output);
     CHECK(runtime::tensor_bytes(r->output) == runtime::tensor_bytes(f->output));
     CHECK(r->output_axes == f->output_axes);
     CHECK(r->poisoned_outputs == f->poisoned_outputs);
@@ -126,16 +126,18 @@ bool check_deterministic(const ir::SpecFile& file, const ir::Kernel& k, const cl
 }
 
 /// Corpus kernels whose inputs hold up to 2^20 elements get every run; up to 2^26, kLargeRuns
-/// (forward__lm_head: two 8192 x 1024 tiles, cli::run_input_axes). A larger kernel is not run
+/// (forward__lm_head: two 8192 x 1024 tiles, ir::seq::input_tiles). A larger kernel is not run
 /// here; the test names it.
 constexpr std::uint64_t kEveryRunElements = std::uint64_t{1} << 20;
 constexpr std::uint64_t kLargeElements = std::uint64_t{1} << 26;
 
 /// Logical elements of the run's random inputs (its cost grows with them).
 std::uint64_t input_elements(const ir::SpecFile& file, const ir::Kernel& k,
-                             const cli::RunOperands& ops) {
+                             const ir::seq::RunOperands& ops) {
   std::uint64_t sum = 0;
-  for (const auto& [name, axes] : cli::run_input_axes(file, k, ops)) {
+  auto tiles = ir::seq::input_tiles(file, k, ops);
+  REQUIRE(tiles.ok());
+  for (const auto& [name, axes] : *tiles) {
     std::uint64_t n = 1;
     for (const auto& axis : axes) n *= axis.size;
     sum += n;
@@ -151,7 +153,7 @@ void for_each_fed_corpus_kernel(F&& f) {
     if (!file) continue; // specs/ holds no invalid files, but a refused one is not runnable
     for (const auto& k : file->kernels) {
       if (!k.ok || !ir::verify::check_kernel(*file, k).ok()) continue;
-      auto ops = cli::find_run_operands(k);
+      auto ops = ir::seq::find_run_operands(k);
       if (!ops) continue; // a shape `tujit run` does not feed yet (E-RUN-1xx)
       INFO(path.filename().string() << " kernel " << k.name);
       f(*file, k, *ops);
@@ -165,23 +167,23 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 } // namespace
 
-TEST_CASE("same spec and seed give the same bytes; another seed other bytes", "[determinism]") {
+TEST_CASE("same spec and seed give the same bytes, another seed other bytes", "[determinism]") {
   std::size_t ran = 0;
   for_each_fed_corpus_kernel(
-      [&](const ir::SpecFile& file, const ir::Kernel& k, const cli::RunOperands& ops) {
+      [&](const ir::SpecFile& file, const ir::Kernel& k, const ir::seq::RunOperands& ops) {
         if (input_elements(file, k, ops) > kEveryRunElements) return; // the test below
-        auto first = cli::run_kernel(file, k, ops, request(cli::Engine::Interp, 1, 7));
+        auto first = run::run_kernel(file, k, ops, request(run::Engine::Interp, 1, 7));
         if (!first) return; // refused alike every time: the test below
-        const cli::RunOutcome& a = *first;
-        const cli::RunOutcome b = run(file, k, ops, request(cli::Engine::Interp, 1, 7));
+        const run::RunOutcome& a = *first;
+        const run::RunOutcome b = run_ok(file, k, ops, request(run::Engine::Interp, 1, 7));
         CHECK(a.sha256 == b.sha256);
-        CHECK(a.output.bits == b.output.bits);
+        CHECK(a.output == b.output);
         CHECK(runtime::tensor_bytes(a.output) == runtime::tensor_bytes(b.output));
         CHECK(a.poisoned_outputs == b.poisoned_outputs);
         CHECK(a.simulated_macs == b.simulated_macs);
-        // The digest is of the output bytes (spec/cli.md), so equal digests are equal outputs.
+        // The digest is of the output bytes (docs/cli.md §6), so equal digests are equal outputs.
         CHECK(a.sha256 == runtime::sha256_hex(runtime::tensor_bytes(a.output)));
-        const cli::RunOutcome c = run(file, k, ops, request(cli::Engine::Interp, 1, 8));
+        const run::RunOutcome c = run_ok(file, k, ops, request(run::Engine::Interp, 1, 8));
         CHECK(c.sha256 != a.sha256);
         ++ran;
       });
@@ -196,7 +198,7 @@ TEST_CASE("same spec and seed: same bytes and cycles for every engine, thread co
   std::size_t every = 0, large = 0;
   std::vector<std::string> refused, too_large;
   for_each_fed_corpus_kernel(
-      [&](const ir::SpecFile& file, const ir::Kernel& k, const cli::RunOperands& ops) {
+      [&](const ir::SpecFile& file, const ir::Kernel& k, const ir::seq::RunOperands& ops) {
         const std::uint64_t n = input_elements(file, k, ops);
         if (n > kLargeElements) {
           too_large.push_back(k.name);
@@ -222,7 +224,7 @@ TEST_CASE("same spec and seed: same bytes and cycles for every engine, thread co
   for (std::size_t i = 0; generated < kGenerated && i < 4 * kGenerated; ++i) {
     const testing::AnalyzedKernel a = testing::next_analyzed(gen);
     INFO(a.context());
-    auto ops = cli::find_run_operands(a.kernel());
+    auto ops = ir::seq::find_run_operands(a.kernel());
     if (!ops) {
       for (const auto& d : ops.diagnostics()) {
         INFO(d.message);

@@ -8,12 +8,12 @@ using namespace tujit;
 TEST_CASE("diagnostic renders file:line:col, the line and a caret", "[diagnostic]") {
   SourceBuffer src("k.rs", "axes![A = 8];\ntype L = m![A / 3];\n");
   Diagnostic d = make_error("E-PARSE-010", "3 does not divide 8", SourceSpan{30, 1},
-                            {"`x / s` needs s to divide SIZE(x) (spec/mapping.md §1.3)"});
+                            {"`x / s` needs s to divide SIZE(x) (docs/mapping.md §1.3)"});
   std::string r = render(d, &src);
   CHECK(r == "k.rs:2:17: error[E-PARSE-010]: 3 does not divide 8\n"
              "  type L = m![A / 3];\n"
              "                  ^\n"
-             "  note: `x / s` needs s to divide SIZE(x) (spec/mapping.md §1.3)\n");
+             "  note: `x / s` needs s to divide SIZE(x) (docs/mapping.md §1.3)\n");
 }
 
 TEST_CASE("line_col maps offsets to 1-based positions", "[diagnostic]") {

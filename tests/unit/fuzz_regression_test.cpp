@@ -1,4 +1,4 @@
-// Every input a fuzz target of tests/fuzz/ once failed on (tests/corpus/fuzz/, issue 10) is
+// Every input a fuzz target of tests/fuzz/ once failed on (tests/corpus/fuzz/) is
 // replayed through the same property checks (tests/support/fuzz_properties.h): the fixed bug must
 // stay fixed. Cases too small to deserve a file are inline below, with what they exposed.
 #include "tests/support/fuzz_properties.h"

@@ -59,7 +59,7 @@ std::vector<bool> one_slice() {
 }
 
 // Runs the chain on seeded random images and compares every cell with the brute force.
-runtime::ContractionResult check_random(const Chain& c, std::uint64_t seed) {
+ImageRun check_random(const Chain& c, std::uint64_t seed) {
   const auto plan = plan_of(c);
   const auto& m = plan.m;
   const auto spatial = spatial_liveness(m.chip, m.cluster, m.slice);
@@ -67,7 +67,7 @@ runtime::ContractionResult check_random(const Chain& c, std::uint64_t seed) {
   const DeviceImage trf = fill_image(plan.trf_type, spatial, m.lane, m.element, seed + 1);
   auto expected = brute_force(m, stream, trf);
   REQUIRE(expected.has_value());
-  auto r = runtime::run_contraction(plan, stream, trf);
+  auto r = run_images(plan, stream, trf);
   REQUIRE(r.ok());
   std::uint64_t bad = 0, live = 0;
   for (std::size_t i = 0; i < r->output.cells(); ++i) {
@@ -94,7 +94,7 @@ DeviceImage image(ir::ScalarType t, const ir::Mapping& outer, const ir::Mapping&
   return img;
 }
 
-std::uint32_t out_bits(const runtime::ContractionResult& r, std::uint64_t t3, std::uint64_t j) {
+std::uint32_t out_bits(const ImageRun& r, std::uint64_t t3, std::uint64_t j) {
   return r.output.bits[r.output.index(0, t3, j)];
 }
 
@@ -134,7 +134,7 @@ TEST_CASE("interp: the Packet Reducer tree adds adjacent pairs, level by level",
                                    });
   const DeviceImage trf = image(ir::ScalarType::BF16, plan.m.lane, plan.m.element,
                                 [](std::uint64_t, std::uint64_t) { return kBf16One; });
-  auto r = runtime::run_contraction(plan, stream, trf);
+  auto r = run_images(plan, stream, trf);
   REQUIRE(r.ok());
   const float adjacent = 4.0f, sequential = 3.0f, halves = 6.0f;
   for (std::uint64_t lane = 0; lane < 8; ++lane) {
@@ -172,7 +172,7 @@ TEST_CASE("interp: the Time Reducer adds tree results in OT order starting from 
                                    });
   const DeviceImage trf = image(ir::ScalarType::BF16, plan.m.lane, plan.m.element,
                                 [](std::uint64_t, std::uint64_t) { return kBf16One; });
-  auto r = runtime::run_contraction(plan, stream, trf);
+  auto r = run_images(plan, stream, trf);
   REQUIRE(r.ok());
   for (std::uint64_t lane = 0; lane < 8; ++lane) {
     CHECK(out_bits(*r, 0, lane) == runtime::f32_bits(3.0f));
@@ -205,7 +205,7 @@ TEST_CASE("interp: i32 accumulation wraps around", "[interp]") {
                                    [&](std::uint64_t, std::uint64_t) { return minus256; });
   const DeviceImage trf = image(ir::ScalarType::I9, plan.m.lane, plan.m.element,
                                 [&](std::uint64_t, std::uint64_t) { return minus256; });
-  auto r = runtime::run_contraction(plan, stream, trf);
+  auto r = run_images(plan, stream, trf);
   REQUIRE(r.ok());
   CHECK(out_bits(*r, 0, 0) == 0x80000000u);
   for (std::uint64_t j = 1; j < 8; ++j) CHECK(out_bits(*r, 0, j) == 0u); // Lane padding
@@ -274,7 +274,7 @@ TEST_CASE("interp: the Multiplier widens bf16 and f8 codes (NaN, Inf, subnormals
                                      });
     const DeviceImage trf = image(k.t, plan.m.lane, plan.m.element,
                                   [&](std::uint64_t, std::uint64_t) { return k.one; });
-    auto r = runtime::run_contraction(plan, stream, trf);
+    auto r = run_images(plan, stream, trf);
     REQUIRE(r.ok());
     for (std::size_t i = 0; i < k.code_to_f32.size(); ++i) {
       INFO("code " << k.code_to_f32[i].first);
@@ -302,7 +302,7 @@ TEST_CASE("interp: the Multiplier widens bf16 and f8 codes (NaN, Inf, subnormals
   const DeviceImage trf =
       image(ir::ScalarType::BF16, plan.m.lane, plan.m.element,
             [](std::uint64_t, std::uint64_t p) -> std::uint32_t { return p == 0 ? 0u : kBf16One; });
-  auto r = runtime::run_contraction(plan, stream, trf);
+  auto r = run_images(plan, stream, trf);
   REQUIRE(r.ok());
   CHECK(out_bits(*r, 0, 0) == 0x7FC00000u);
   CHECK(out_bits(*r, 1, 0) == 0u);
@@ -389,7 +389,7 @@ TEST_CASE("interp: operand pairs, PackSize, lanes, LaneModes and broadcasts matc
                   "1", "A, T", "A, T", "R"},
                  seed++);
   }
-  SECTION("TRF partial read with packet broadcast (contraction.md §11 ex 6)") {
+  SECTION("TRF partial read with packet broadcast (docs/contraction.md §11 ex 6)") {
     Chain c{"M = 4, K = 16, L = 2, O = 2, N = 8",
             "bf16",
             "bf16",
@@ -464,27 +464,36 @@ TEST_CASE("interp: Top padding inside a reduced packet group poisons, Zero paddi
   }
 }
 
-TEST_CASE("interp: images of the wrong shape or type are refused", "[interp]") {
+TEST_CASE("interp: inputs of the wrong type or shape, and broken programs, are refused",
+          "[interp]") {
   Chain c{
       "A = 4, K = 32, N = 8", "i8", "i8", "i32", "A", "K", "N", "K", "A", "K", "1", "A", "A", "N"};
   const auto plan = plan_of(c);
   const auto spatial = one_slice();
   const DeviceImage stream = fill_image(ir::ScalarType::I8, spatial, plan.m.time, plan.m.packet, 1);
   const DeviceImage trf = fill_image(ir::ScalarType::I8, spatial, plan.m.lane, plan.m.element, 2);
-  CHECK(runtime::run_contraction(plan, stream, trf).ok());
-  const DeviceImage wrong_type =
-      fill_image(ir::ScalarType::I4, spatial, plan.m.time, plan.m.packet, 1);
-  auto r = runtime::run_contraction(plan, wrong_type, trf);
-  REQUIRE_FALSE(r.ok());
-  CHECK(r.diagnostics()[0].code == "E-RUN-102");
-  auto r2 = runtime::run_contraction(plan, stream, stream);
-  REQUIRE_FALSE(r2.ok());
-  CHECK(r2.diagnostics()[0].code == "E-RUN-102");
+  const ImageInputs in = image_inputs(plan, stream, trf);
+  const ir::seq::RunProgram& p = in.run.program;
+  CHECK(runtime::interpret(p, in.inputs()).ok());
+  const auto code = [](const Result<runtime::RunResult>& r) {
+    REQUIRE_FALSE(r.ok());
+    return r.diagnostics()[0].code;
+  };
+  // A stream of another dtype, a TRF of another shape, a missing input: E-RUN-004.
+  runtime::LogicalTensor i4 = in.stream;
+  i4.dtype = ir::ScalarType::I4;
+  CHECK(code(runtime::interpret(p, testing::chain_inputs(i4, in.trf))) == "E-RUN-004");
+  CHECK(code(runtime::interpret(p, testing::chain_inputs(in.stream, in.stream))) == "E-RUN-004");
+  CHECK(code(runtime::interpret(p, {{"stream", &in.stream}})) == "E-RUN-004");
+  // A program whose cycle nest leaves the TRF: E-RUN-102 (ir::seq::verify), nothing is read.
+  ir::seq::RunProgram broken = p;
+  broken.chain.cycle_nest.front().trf_stride += broken.chain.element;
+  CHECK(code(runtime::interpret(broken, in.inputs())) == "E-RUN-102");
 }
 
 TEST_CASE("interp: ftz_results flushes subnormal products and sums to signed zero", "[interp]") {
-  // contraction.md §9.3. d = 0 (K in Time), one product per flit: 2^-70 × ±2^-70 = ±2^-140 is a
-  // binary32 subnormal (below 2^-126). Off: kept, and the slot sum of two is 2^-139. On: each
+  // docs/contraction.md §9.3. d = 0 (K in Time), one product per flit: 2^-70 × ±2^-70 = ±2^-140 is
+  // a binary32 subnormal (below 2^-126). Off: kept, and the slot sum of two is 2^-139. On: each
   // product flushes to the zero of its sign, so the slot holds +0 + (+0) + (-0) = +0 and the
   // negative-only slot +0 + (-0) + (-0) = +0 as well (the +0 start, §9.2 step 2).
   Chain c;
@@ -510,10 +519,10 @@ TEST_CASE("interp: ftz_results flushes subnormal products and sums to signed zer
                                 [](std::uint64_t, std::uint64_t) { return kBf16Tiny; });
   REQUIRE(runtime::f32_from_bits(runtime::widen_bf16(kBf16Tiny)) == std::ldexp(1.0f, -70));
   const float tiny2 = std::ldexp(1.0f, -139); // 2 × 2^-140, exactly representable (subnormal)
-  auto off = runtime::run_contraction(plan, stream, trf);
+  auto off = run_images(plan, stream, trf);
   REQUIRE(off.ok());
   plan.ftz_results = true;
-  auto on = runtime::run_contraction(plan, stream, trf);
+  auto on = run_images(plan, stream, trf);
   REQUIRE(on.ok());
   for (std::uint64_t lane = 0; lane < 8; ++lane) {
     CHECK(out_bits(*off, 0, lane) == runtime::f32_bits(tiny2));
@@ -525,11 +534,10 @@ TEST_CASE("interp: ftz_results flushes subnormal products and sums to signed zer
 
 TEST_CASE("interp: memory stays proportional to operands and outputs under a large broadcast",
           "[interp]") {
-  // Issue 5: no outer-product materialisation. B (256) lives only in the TRF and is broadcast
-  // in time (§5.1): 2·256·8·16 = 65,536 products from a 32-cell stream and a 32,768-cell TRF.
-  // Holding the products (4 B each) would take 256 KiB beyond the output image (5 B per cell,
-  // every spatial position of the image) and the accumulator (4 B per cell); the interpreter
-  // may use only a packet's worth on top.
+  // No outer-product materialisation (docs/design.md). B (256) lives only in the TRF and is
+  // broadcast in time (§5.1): 2·256·8·16 = 65,536 products from a 32-cell stream and a
+  // 32,768-cell TRF. Holding the products (4 B each) would take 256 KiB beyond the logical output
+  // and the accumulator (4 B per cell); the interpreter may use only a packet's worth on top.
   Chain c;
   c.axes = "M = 2, K = 16, N = 8, B = 256";
   c.time = "M";
@@ -548,18 +556,21 @@ TEST_CASE("interp: memory stays proportional to operands and outputs under a lar
                                    [](std::uint64_t, std::uint64_t) { return kBf16One; });
   const DeviceImage trf = image(ir::ScalarType::BF16, plan.m.lane, plan.m.element,
                                 [](std::uint64_t, std::uint64_t) { return kBf16One; });
+  const ImageInputs in = image_inputs(plan, stream, trf);
+  const runtime::RunInputs inputs = in.inputs();
   testing::reset_heap_peak();
   const std::size_t before = testing::live_heap_bytes();
-  auto r = runtime::run_contraction(plan, stream, trf);
+  auto r = runtime::interpret(in.run.program, inputs);
   const std::size_t peak = testing::heap_peak_bytes() - before;
   REQUIRE(r.ok());
   CHECK(r->simulated_macs == 2u * 256u * 8u * 16u);
-  const std::size_t outputs = r->output.cells() * (sizeof(std::uint32_t) + sizeof(CellState));
+  const std::size_t outputs = r->output.data.size();
   const std::size_t accumulator = plan.accumulator_cells() * sizeof(std::uint32_t);
   const std::size_t products = r->simulated_macs * sizeof(float);
   INFO("peak " << peak << " B, outputs " << outputs << " B, accumulator " << accumulator << " B");
   REQUIRE(peak >= outputs + accumulator);
   CHECK(peak - outputs - accumulator <= 16 * 1024);
   CHECK(peak - outputs - accumulator < products / 16);
-  for (std::uint64_t o = 0; o < 16; ++o) CHECK(out_bits(*r, o, 0) == runtime::f32_bits(16.0f));
+  const ImageRun run{testing::output_image(in.run.program, *r), r->poison, r->simulated_macs};
+  for (std::uint64_t o = 0; o < 16; ++o) CHECK(out_bits(run, o, 0) == runtime::f32_bits(16.0f));
 }

@@ -22,7 +22,7 @@ std::vector<fs::path> corpus() {
 }
 
 // A live destination cell of a store holds the value of the live source cell with the same
-// coordinates (contraction.md §4.2, §4.3), found by coordinates only.
+// coordinates (docs/contraction.md §4.2, §4.3), found by coordinates only.
 void check_store(const ir::Stage& st, std::uint64_t seed) {
   using ir::Slot;
   const auto spatial = spatial_liveness(
@@ -121,7 +121,7 @@ TEST_CASE("interp corpus: every contraction and store kernel matches a brute-for
         WARN("brute force cannot describe " << path.filename().string());
         continue;
       }
-      auto r = runtime::run_contraction(*plan, stream, trf);
+      auto r = run_images(*plan, stream, trf);
       REQUIRE(r.ok());
       const DeviceImage& out = r->output;
       REQUIRE(out.cells() == expected->live.size());
@@ -154,9 +154,9 @@ TEST_CASE("interp corpus: every contraction and store kernel matches a brute-for
 
 TEST_CASE("interp corpus: the TRF Sequencer loop addresses equal the normative TRF element",
           "[interp]") {
-  // contraction.md §5.2: OP cell p of packet cycle t in lane l reads element addr(t) + (p mod RS);
-  // normatively it is the element of lane l whose coordinates equal those of
-  // Lane(l) ∪ OT(t) ∪ OP(p) on the TRF's digits. Brute force over every corpus plan.
+  // docs/contraction.md §5.2: OP cell p of packet cycle t in lane l reads element addr(t) + (p mod
+  // RS); normatively it is the element of lane l whose coordinates equal those of Lane(l) ∪ OT(t) ∪
+  // OP(p) on the TRF's digits. Brute force over every corpus plan.
   std::size_t plans = 0;
   for (const auto& path : corpus()) {
     auto file = ir::load_spec(path.string());

@@ -1,7 +1,7 @@
 // The stage-by-stage executor (runtime/interp/stage_exec.h, "[stage-exec]"):
 //   - on every corpus kernel with a complete chain and on generated kernels it gives the fused
 //     interpreter's output bit for bit, cell states and poison included (two independent
-//     implementations of contraction.md §5–§9);
+//     implementations of docs/contraction.md §5–§9);
 //   - the partial kernels of specs/ (Outer only, Lane Folder only) and small hand-written partial
 //     chains run and match values computed in the test from the logical tensors (float64 sums of
 //     small integers, products of bf16 values) or written out from the spec (tree pairing, flit
@@ -15,6 +15,7 @@
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/stage_exec.h"
 #include "runtime/layout/layout.h"
+#include "runtime/scalar/f8.h"
 #include "runtime/tensor/logical_tensor.h"
 
 #include <fmt/format.h>
@@ -39,7 +40,7 @@ namespace {
 /// Differences between the fused interpreter's result and the stage executor's output image of
 /// the same chain: every cell's bits; Live (fused) ⇔ present (staged); padding Zero in both; the
 /// staged Top cells are exactly the fused poison report's cells (count and first ones).
-std::uint64_t differences(const runtime::ContractionResult& want, const StageImage& got) {
+std::uint64_t differences(const testing::interp::ImageRun& want, const StageImage& got) {
   std::uint64_t bad = 0;
   const auto note = [&](const std::string& s) {
     if (bad++ < 4) UNSCOPED_INFO(s);
@@ -81,14 +82,14 @@ std::uint64_t differences(const runtime::ContractionResult& want, const StageIma
 /// Runs a kernel's complete chain both ways on the same operand images; returns the differences.
 std::uint64_t staged_vs_fused(const ir::Kernel& kernel, ir::seq::ContractionProgram p,
                               const testing::jit::Operands& o, bool ftz) {
-  auto span = runtime::find_contraction_stages(kernel);
+  auto span = ir::seq::find_contraction_stages(kernel);
   if (!span)
     for (const auto& d : span.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(span.ok());
   REQUIRE(span->path.size() == 4);
   REQUIRE(kernel.stages[span->first].op == ir::StageOp::ContractOuter);
   p.ftz_results = ftz;
-  auto want = runtime::run_contraction(p, o.stream, o.trf);
+  auto want = testing::interp::run_images(p, o.stream, o.trf);
   REQUIRE(want.ok());
   runtime::StageOptions opt;
   opt.ftz_results = ftz;
@@ -121,14 +122,23 @@ const ir::Kernel& kernel_named(const ir::SpecFile& f, const std::string& name) {
 /// A small integer in [-4, 4] as a code of `t` (exact in every operand type and in f32).
 std::uint32_t small_code(ir::ScalarType t, std::int64_t v) {
   const float f = static_cast<float>(v);
-  switch (t) {
-  case ir::ScalarType::BF16:
+  switch (ir::encoding(t)) {
+  case ir::Encoding::Bf16:
     return runtime::f32_bits(f) >> 16;
-  case ir::ScalarType::F32:
+  case ir::Encoding::F32:
     return runtime::f32_bits(f);
-  default:
+  case ir::Encoding::TwosComplement:
+  case ir::Encoding::Unsigned:
     return static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
+  case ir::Encoding::F8E4M3: // small integers are exact in both f8 formats
+    return runtime::enc_e4m3(runtime::f32_bits(f));
+  case ir::Encoding::F8E5M2:
+    return runtime::enc_e5m2(runtime::f32_bits(f));
+  case ir::Encoding::F4E2M1: // never a contraction operand
+    break;
   }
+  FAIL("small_code: no encoder for " << ir::name(t));
+  return 0;
 }
 
 double code_value(ir::ScalarType t, std::uint32_t bits) {
@@ -141,7 +151,8 @@ LogicalTensor small_tensor(const ir::TensorType& type, const ir::AxisTable& axes
   auto t = runtime::make_logical_tensor(type.dtype, runtime::tensor_axes(type, axes));
   REQUIRE(t.ok());
   runtime::SplitMix64 rng(seed);
-  for (auto& b : t->bits) b = small_code(type.dtype, static_cast<std::int64_t>(rng.below(9)) - 4);
+  for (std::uint64_t i = 0; i < t->elements(); ++i)
+    t->set(i, small_code(type.dtype, static_cast<std::int64_t>(rng.below(9)) - 4));
   return std::move(*t);
 }
 
@@ -149,12 +160,12 @@ LogicalTensor small_tensor(const ir::TensorType& type, const ir::AxisTable& axes
 double at(const LogicalTensor& t, const ir::Index& ix) {
   ir::Index own;
   for (const auto& a : t.axes) own[a.name] = ix.at(a.name);
-  return code_value(t.dtype, t.bits[t.offset(own)]);
+  return code_value(t.dtype, t.get(t.offset(own)));
 }
 
 /// out[o] = Σ over every coordinate of the operands' axes that agrees with o of Π operand
 /// values (float64; axes absent from the output are summed). `from_plus_zero`: each sum starts at
-/// +0 (a Time Reducer slot, contraction.md §9.2), else at its first summand (a product or a
+/// +0 (a Time Reducer slot, docs/contraction.md §9.2), else at its first summand (a product or a
 /// Packet Reducer tree keeps the sign of a zero: -0 products sum to -0).
 std::vector<double> einsum(const std::vector<const LogicalTensor*>& ops,
                            const std::vector<ir::Axis>& out_axes, bool from_plus_zero) {
@@ -192,13 +203,13 @@ void check_against(const StageImage& got, const ir::TensorType& type, const ir::
   if (!out)
     for (const auto& d : out.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(out.ok());
-  REQUIRE(out->bits.size() == expected.size());
+  REQUIRE(out->elements() == expected.size());
   std::uint64_t bad = 0;
   for (std::size_t i = 0; i < expected.size(); ++i) {
     const std::uint32_t want = runtime::f32_bits(static_cast<float>(expected[i]));
-    if (out->bits[i] != want && bad++ < 4)
-      UNSCOPED_INFO(fmt::format("element {}: got {:#010x} want {:#010x} ({})", i, out->bits[i],
-                                want, expected[i]));
+    if (out->get(i) != want && bad++ < 4)
+      UNSCOPED_INFO(fmt::format("element {}: got {:#010x} want {:#010x} ({})", i, out->get(i), want,
+                                expected[i]));
   }
   CHECK(bad == 0);
   CHECK(runtime::poisoned_cells(got) == 0);
@@ -273,7 +284,7 @@ TEST_CASE("stage exec: generated kernels match the fused interpreter bit for bit
 }
 
 // ---------------------------------------------------------------------------------------------
-// Issue 5: every kernel of the corpus with a contraction stage runs
+// docs/cli.md §6: every kernel of the corpus with a contraction stage runs
 // ---------------------------------------------------------------------------------------------
 
 TEST_CASE("stage exec: every corpus kernel with a contraction stage runs and reads back",
@@ -284,7 +295,7 @@ TEST_CASE("stage exec: every corpus kernel with a contraction stage runs and rea
     auto file = ir::load_spec(path.string());
     REQUIRE(file.ok());
     for (const auto& kernel : file->kernels) {
-      auto span = runtime::find_contraction_stages(kernel);
+      auto span = ir::seq::find_contraction_stages(kernel);
       if (!span) continue; // stores, fetch-only kernels
       INFO(path.filename().string() << " :: " << kernel.name);
       const ir::Stage& first = kernel.stages[span->first];
@@ -333,14 +344,15 @@ TEST_CASE("stage exec: every corpus kernel with a contraction stage runs and rea
 
 TEST_CASE("stage exec: the Outer-only spec kernels give the elementwise products", "[stage-exec]") {
   // contract_outer sums nothing: each cell of the ContractOuterTensor is one product
-  // stream × TRF of the coordinates it holds (contraction.md §5.4); bf16 × bf16 is exact in f32.
+  // stream × TRF of the coordinates it holds (docs/contraction.md §5.4); bf16 × bf16 is exact in
+  // f32.
   for (const char* name :
        {"stream_adapter_example", "trf_sequencer_full_read", "trf_sequencer_partial_read"}) {
     INFO(name);
     auto file = ir::load_spec(std::string(TUJIT_SOURCE_DIR) + "/specs/" + name + ".rs");
     REQUIRE(file.ok());
     const ir::Kernel& k = kernel_named(*file, name);
-    auto span = runtime::find_contraction_stages(k);
+    auto span = ir::seq::find_contraction_stages(k);
     REQUIRE(span.ok());
     REQUIRE(span->path.size() == 1);
     const ir::Stage& outer = k.stages[span->first];
@@ -372,7 +384,7 @@ TEST_CASE("stage exec: the Lane-Folder-only spec kernels relocate without changi
     auto file = ir::load_spec(std::string(TUJIT_SOURCE_DIR) + "/specs/" + name + ".rs");
     REQUIRE(file.ok());
     const ir::Kernel& k = kernel_named(*file, name);
-    auto span = runtime::find_contraction_stages(k);
+    auto span = ir::seq::find_contraction_stages(k);
     REQUIRE(span.ok());
     REQUIRE(span->path.size() == 1);
     const ir::Stage& lane = k.stages[span->first];
@@ -449,14 +461,14 @@ fn fold_sequential<'l, const T: Tu>(
 )";
 
 std::size_t span_last(const ir::Kernel& k) {
-  auto span = runtime::find_contraction_stages(k);
+  auto span = ir::seq::find_contraction_stages(k);
   REQUIRE(span.ok());
   return span->last;
 }
 
 Result<StageImage> run_kernel_stages(const ir::Kernel& k, const StageImage& in,
                                      const DeviceImage* trf = nullptr) {
-  auto span = runtime::find_contraction_stages(k);
+  auto span = ir::seq::find_contraction_stages(k);
   if (!span) return span.diagnostics();
   return runtime::exec_contraction_stages(k, span->first, span->last, in, trf);
 }
@@ -618,7 +630,7 @@ TEST_CASE("stage exec: partial chains from a ContractOuterTensor parameter", "[s
 TEST_CASE("stage exec: the Lane Folder drains in the spec's Interleaved / Sequential order",
           "[stage-exec]") {
   // A hand-made ContractTimeTensor image whose cell (l, u, c) holds a code naming it; the
-  // expected flits are produced by the loops of contraction.md §8 written out literally.
+  // expected flits are produced by the loops of docs/contraction.md §8 written out literally.
   const auto code = [](std::uint64_t l, std::uint64_t u, std::uint64_t c) {
     return static_cast<std::uint32_t>(0x01000000u + (l << 16) + (u << 8) + c);
   };
@@ -651,7 +663,7 @@ TEST_CASE("stage exec: the Lane Folder drains in the spec's Interleaved / Sequen
           img.bits[img.index(0, l * t2 + u, col)] = code(l, u, col);
         }
     std::vector<std::array<std::uint32_t, 8>> flits;
-    auto span = runtime::find_contraction_stages(k);
+    auto span = ir::seq::find_contraction_stages(k);
     REQUIRE(span.ok());
     const ir::Stage& fold = k.stages[span->last];
     REQUIRE(fold.op == ir::StageOp::ContractLane);
@@ -705,7 +717,7 @@ TEST_CASE("stage exec: refusals are diagnostics", "[stage-exec]") {
   REQUIRE_FALSE(r.ok());
   CHECK(r.diagnostics().front().code == "E-RUN-102");
   // A stage range that is not a chain (time before packet), and a wrong stage kind.
-  auto path = runtime::contraction_path(k, 1, 0);
+  auto path = ir::seq::contraction_path(k, 1, 0);
   REQUIRE_FALSE(path.ok());
   CHECK(path.diagnostics().front().code == "E-RUN-101");
   auto wrong_kind = runtime::exec_contract_time(k.stages[0], StageImage(wrong));

@@ -1,4 +1,4 @@
-// to_trf / to_vrf stores of the reference interpreter ("[interp]", contraction.md §4.2, §4.3).
+// to_trf / to_vrf stores of the reference interpreter ("[interp]", docs/contraction.md §4.2, §4.3).
 #include "tests/unit/interp_test_support.h"
 
 #include "runtime/interp/register_store.h"

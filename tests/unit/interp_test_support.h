@@ -13,10 +13,13 @@
 #include "ir/mapping/factor.h"
 #include "ir/mapping/mapping.h"
 #include "ir/seq/lower_contraction.h"
+#include "ir/seq/run_program.h"
 #include "runtime/device/device_image.h"
+#include "runtime/interp/interpreter.h"
 #include "runtime/scalar/bf16.h"
 #include "runtime/scalar/f8.h"
 #include "runtime/scalar/float_bits.h"
+#include "tests/support/run_case.h"
 
 #include <catch2/catch.hpp>
 
@@ -70,32 +73,39 @@ inline std::uint32_t code_from_hash(ir::ScalarType t, std::uint64_t h) {
     return static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
   }
   const float k = static_cast<float>(static_cast<int>(h % 9) - 4);
-  switch (t) {
-  case ir::ScalarType::BF16:
+  switch (ir::encoding(t)) {
+  case ir::Encoding::Bf16:
     return runtime::f32_bits(k) >> 16;
-  case ir::ScalarType::F8E4M3:
+  case ir::Encoding::F8E4M3:
     return runtime::enc_e4m3(runtime::f32_bits(k));
-  case ir::ScalarType::F8E5M2:
+  case ir::Encoding::F8E5M2:
     return runtime::enc_e5m2(runtime::f32_bits(k));
-  default:
+  case ir::Encoding::F32:
+  case ir::Encoding::F4E2M1:         // never an operand
+  case ir::Encoding::TwosComplement: // integers are handled above
+  case ir::Encoding::Unsigned:
     return runtime::f32_bits(k);
   }
+  return 0;
 }
 
 /// The value of a device code as a double (exact for every operand type).
 inline double code_value(ir::ScalarType t, std::uint32_t bits) {
-  switch (t) {
-  case ir::ScalarType::BF16:
+  switch (ir::encoding(t)) {
+  case ir::Encoding::Bf16:
     return runtime::f32_from_bits(runtime::widen_bf16(static_cast<std::uint16_t>(bits)));
-  case ir::ScalarType::F8E4M3:
+  case ir::Encoding::F8E4M3:
     return runtime::f32_from_bits(runtime::dec_e4m3(static_cast<std::uint8_t>(bits)));
-  case ir::ScalarType::F8E5M2:
+  case ir::Encoding::F8E5M2:
     return runtime::f32_from_bits(runtime::dec_e5m2(static_cast<std::uint8_t>(bits)));
-  case ir::ScalarType::F32:
+  case ir::Encoding::F32:
     return runtime::f32_from_bits(bits);
-  default:
+  case ir::Encoding::TwosComplement:
+  case ir::Encoding::Unsigned:
+  case ir::Encoding::F4E2M1: // never an operand
     return static_cast<double>(static_cast<std::int32_t>(bits));
   }
+  return 0.0;
 }
 
 /// Liveness of every spatial position (Chip × Cluster × Slice, flattened in that order).
@@ -315,6 +325,43 @@ inline std::optional<Expected> brute_force(const ir::seq::ChainMappings& m,
 inline std::uint32_t expected_bits(ir::ScalarType acc, const Expected& e, std::size_t i) {
   if (acc == ir::ScalarType::I32) return static_cast<std::uint32_t>(e.ivalue[i]);
   return runtime::f32_bits(static_cast<float>(e.value[i]));
+}
+
+/// A chain's run seen as images: the output image of its output view (run_case.h output_image),
+/// the poison report and the simulated MACs — what the tests of cell-level semantics compare.
+struct ImageRun {
+  DeviceImage output;
+  runtime::PoisonReport poison;
+  std::uint64_t simulated_macs = 0;
+};
+
+/// The logical inputs whose live cells are the live cells of the images (the images' states must
+/// be the chain's own, as fill_image makes them).
+struct ImageInputs {
+  ir::seq::ChainRun run;
+  runtime::LogicalTensor stream, trf;
+  runtime::RunInputs inputs() const { return chain_inputs(stream, trf); }
+};
+inline ImageInputs image_inputs(const ir::seq::ContractionProgram& plan, const DeviceImage& stream,
+                                const DeviceImage& trf) {
+  ImageInputs in{chain_run_of(plan), {}, {}};
+  const auto cell = [](const DeviceImage& img) {
+    return [&img](std::uint64_t s, std::uint64_t o, std::uint64_t i) {
+      return img.bits[img.index(s, o, i)];
+    };
+  };
+  in.stream = tensor_of_cells(in.run.program.stream.streams, cell(stream));
+  in.trf = tensor_of_cells(in.run.program.trf.streams, cell(trf));
+  return in;
+}
+
+/// Runs the chain on the reference interpreter with the images' live cells as inputs.
+inline Result<ImageRun> run_images(const ir::seq::ContractionProgram& plan,
+                                   const DeviceImage& stream, const DeviceImage& trf) {
+  const ImageInputs in = image_inputs(plan, stream, trf);
+  auto r = runtime::interpret(in.run.program, in.inputs());
+  if (!r) return std::move(r).take_diagnostics();
+  return ImageRun{output_image(in.run.program, *r), r->poison, r->simulated_macs};
 }
 
 } // namespace tujit::testing::interp

@@ -39,20 +39,16 @@ std::vector<fs::path> cache_files(const fs::path& dir) {
   return out;
 }
 
-// The compiled program still computes the interpreter's bits.
+// The compiled program (of the chain `p` run alone) still computes the interpreter's bits.
 void check_runs(const codegen::CompiledContraction& c, const ir::seq::ContractionProgram& p) {
-  const Operands o = operands_for(p, 77);
-  auto want = runtime::run_contraction(p, o.stream, o.trf);
-  auto got = codegen::run_contraction_jit(c, p, o.stream, o.trf);
-  REQUIRE(want.ok());
-  REQUIRE(got.ok());
-  CHECK(differences(*want, *got) == 0);
+  CHECK(jit_vs_interp(c, p, operands_for(p, 77)) == 0);
 }
 
 } // namespace
 
-TEST_CASE("jit cache: a second compile is a hit; corrupt files are recompiled", "[jit]") {
-  const auto p = bmatmul();
+TEST_CASE("jit cache: a second compile is a hit, corrupt files are recompiled", "[jit]") {
+  const auto chain = bmatmul();
+  const auto p = testing::chain_run_of(chain).program;
   const fs::path dir = fresh_dir("hit");
   auto jit = jit_in(dir);
   auto first = jit->compile(p);
@@ -64,7 +60,7 @@ TEST_CASE("jit cache: a second compile is a hit; corrupt files are recompiled", 
   auto second = jit->compile(p);
   REQUIRE(second.ok());
   CHECK((*second)->stats().cache_hit);
-  check_runs(**second, p);
+  check_runs(**second, chain);
   auto other_instance = jit_in(dir)->compile(p);
   REQUIRE(other_instance.ok());
   CHECK((*other_instance)->stats().cache_hit);
@@ -92,7 +88,7 @@ TEST_CASE("jit cache: a second compile is a hit; corrupt files are recompiled", 
   auto again = jit->compile(p);
   REQUIRE(again.ok());
   CHECK_FALSE((*again)->stats().cache_hit);
-  check_runs(**again, p);
+  check_runs(**again, chain);
   CHECK(fs::file_size(file) == size); // rewritten whole
   auto healed = jit->compile(p);
   REQUIRE(healed.ok());
@@ -101,14 +97,15 @@ TEST_CASE("jit cache: a second compile is a hit; corrupt files are recompiled", 
 }
 
 TEST_CASE("jit cache: checked and unchecked code are separate entries", "[jit]") {
-  const auto p = bmatmul();
+  const auto chain = bmatmul();
+  const auto p = testing::chain_run_of(chain).program;
   const fs::path dir = fresh_dir("checked");
   REQUIRE(jit_in(dir)->compile(p).ok());
   auto checked = jit_in(dir, true)->compile(p);
   REQUIRE(checked.ok());
   CHECK_FALSE((*checked)->stats().cache_hit);
   CHECK(cache_files(dir).size() == 2);
-  check_runs(**checked, p);
+  check_runs(**checked, chain);
   fs::remove_all(dir);
 }
 
@@ -125,12 +122,13 @@ TEST_CASE("jit cache: the cache directory resolution order", "[jit]") {
 }
 
 TEST_CASE("jit: --emit llvm and --emit asm show the contraction function", "[jit]") {
-  const auto p = bmatmul();
+  const auto p = testing::chain_run_of(bmatmul()).program;
   auto ir_text = codegen::emit_llvm_ir(p);
   REQUIRE(ir_text.ok());
   CHECK(ir_text->find("define") != std::string::npos);
   CHECK(ir_text->find("@tujit_contraction") != std::string::npos);
-  // No fast-math flag on any float operation (contraction.md §9.2: no reassociation, no fusion).
+  // No fast-math flag on any float operation (docs/contraction.md §9.2: no reassociation, no
+  // fusion).
   for (const char* op : {"fadd ", "fmul ", "call "})
     for (const char* flag : {"fast", "reassoc", "contract", "nnan", "ninf", "nsz", "arcp", "afn"})
       CHECK(ir_text->find(std::string(op) + flag) == std::string::npos);

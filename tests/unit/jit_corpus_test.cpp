@@ -44,15 +44,16 @@ TEST_CASE("jit: results are identical for 1, 2 and 3 threads", "[jit]") {
     ++multi_slice;
     INFO(p.kernel_name);
     const Operands o = operands_for(p, ++seed);
-    const auto compiled = compile(p);
+    const testing::interp::ImageInputs in = testing::interp::image_inputs(p, o.stream, o.trf);
+    const auto compiled = compile(in.run.program);
     codegen::JitRunOptions one;
     one.threads = 1;
-    auto base = codegen::run_contraction_jit(*compiled, p, o.stream, o.trf, one);
+    auto base = codegen::run_contraction_jit(*compiled, in.run.program, in.inputs(), one);
     REQUIRE(base.ok());
     for (unsigned t : {2u, 3u, 0u}) {
       codegen::JitRunOptions ro;
       ro.threads = t;
-      auto r = codegen::run_contraction_jit(*compiled, p, o.stream, o.trf, ro);
+      auto r = codegen::run_contraction_jit(*compiled, in.run.program, in.inputs(), ro);
       REQUIRE(r.ok());
       CHECK(differences(*base, *r) == 0);
     }
@@ -85,17 +86,19 @@ TEST_CASE("jit: i32 accumulation wraps around like two's complement", "[jit]") {
     for (auto* img : {&o.stream, &o.trf})
       for (std::size_t i = 0; i < img->bits.size(); ++i)
         if (img->state[i] == CellState::Live) img->bits[i] = static_cast<std::uint32_t>(-256);
-    const auto compiled = compile(*p);
-    auto r = codegen::run_contraction_jit(*compiled, *p, o.stream, o.trf);
+    const testing::interp::ImageInputs in = testing::interp::image_inputs(*p, o.stream, o.trf);
+    const auto compiled = compile(in.run.program);
+    auto r = codegen::run_contraction_jit(*compiled, in.run.program, in.inputs());
     REQUIRE(r.ok());
     const auto want = static_cast<std::uint32_t>((std::uint64_t{1} << 21) * t);
-    CHECK(r->output.bits[0] == want);
+    REQUIRE(r->output.elements() == 1);
+    CHECK(r->output.get(0) == want);
     CHECK(jit_vs_interp(*compiled, *p, o) == 0);
   }
 }
 
 TEST_CASE("jit corpus: ftz_results flushes like the interpreter on every f32 kernel", "[jit]") {
-  // contraction.md §9.3: with the switch on, every subnormal product and sum becomes a signed
+  // docs/contraction.md §9.3: with the switch on, every subnormal product and sum becomes a signed
   // zero. The adversarial values include raw codes of every exponent, and a third round of tiny
   // bf16 values makes products and sums below 2^-126 common.
   std::uint64_t seed = 5000, f32_kernels = 0, flushed_somewhere = 0;
@@ -120,8 +123,8 @@ TEST_CASE("jit corpus: ftz_results flushes like the interpreter on every f32 ker
       // The switch matters on these operands for some kernel (else the test proves nothing).
       ir::seq::ContractionProgram ieee = p;
       ieee.ftz_results = false;
-      auto a = runtime::run_contraction(p, o.stream, o.trf);
-      auto b = runtime::run_contraction(ieee, o.stream, o.trf);
+      auto a = testing::interp::run_images(p, o.stream, o.trf);
+      auto b = testing::interp::run_images(ieee, o.stream, o.trf);
       REQUIRE(a.ok());
       REQUIRE(b.ok());
       flushed_somewhere += a->output.bits != b->output.bits;

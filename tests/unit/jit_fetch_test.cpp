@@ -361,7 +361,7 @@ TEST_CASE("jit fetch: checked code and 1, 2, 3 threads give the interpreter's im
   CHECK(run >= 15);
 }
 
-TEST_CASE("jit fetch: a cache hit runs identically; fetch and contraction keys never collide",
+TEST_CASE("jit fetch: a cache hit runs identically, fetch and contraction keys never collide",
           "[jit-fetch]") {
   std::vector<const CorpusFetch*> all;
   for (const CorpusFetch& f : corpus_fetches())
@@ -492,7 +492,7 @@ TEST_CASE("jit fetch: hand-made sequencer shapes follow offset_at and Collect's 
 }
 
 TEST_CASE("jit fetch: checked code stops an out-of-range write (E-JIT-003), unchecked code "
-          "refuses to run it; a read past the buffer skips the over-read positions",
+          "refuses to run it, a read past the buffer skips the over-read positions",
           "[jit-fetch]") {
   using E = ir::datapath::SeqEntry;
   // 4 packets of 8 placed into flits for 2 time steps only: past the collected stream.
@@ -510,8 +510,8 @@ TEST_CASE("jit fetch: checked code stops an out-of-range write (E-JIT-003), unch
     REQUIRE_FALSE(plain.ok());
     CHECK(plain.diagnostics().front().code == "E-RUN-102");
   }
-  // The sequencer reads 16 cells of an 8-cell buffer (docs/sequencer.md, reads may over-read): the
-  // loads of positions 8…15 are skipped in both modes, their cells keep what was there.
+  // The sequencer reads 16 cells of an 8-cell buffer (docs/datapath.md §4.2, reads may over-read):
+  // the loads of positions 8…15 are skipped in both modes, their cells keep what was there.
   const auto past_dm =
       synthetic(ScalarType::I32, ScalarType::I32, std::nullopt, {E{16, 1}}, 16, 1, 16, 8, 2);
   for (bool checked : {true, false}) {

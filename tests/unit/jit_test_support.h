@@ -1,6 +1,7 @@
 // Helpers of the JIT tests ("[jit]"): one shared JIT per test process (cache off unless a test
-// asks), operand images with adversarial values, and a bit-for-bit comparison of a JIT run with
-// the reference interpreter (output bits AND cell states, poison, simulated_macs).
+// asks), operand images with adversarial values (made into the chain run's logical inputs,
+// interp_test_support.h image_inputs), and a bit-for-bit comparison of a JIT run with the
+// reference interpreter (every output element, poison, simulated_macs).
 #pragma once
 
 #include "tests/unit/interp_test_support.h"
@@ -8,6 +9,7 @@
 #include "codegen/contraction_jit.h"
 #include "ir/seq/lower_contraction.h"
 #include "runtime/interp/interpreter.h"
+#include "tests/support/run_case.h"
 
 #include <fmt/format.h>
 
@@ -107,50 +109,30 @@ inline Operands operands_for(const ir::seq::ContractionProgram& p, std::uint64_t
   return o;
 }
 
-/// Number of differences between a JIT result and the interpreter's (every cell, state, poison,
-/// simulated_macs); the first few are reported.
-inline std::uint64_t differences(const runtime::ContractionResult& want,
-                                 const runtime::ContractionResult& got) {
+/// Number of differences between a JIT result and the interpreter's (every output element,
+/// poison, simulated_macs); the first few are reported.
+inline std::uint64_t differences(const runtime::RunResult& want, const runtime::RunResult& got) {
   std::uint64_t bad = 0;
   const auto note = [&](const std::string& s) {
     if (bad++ < 4) UNSCOPED_INFO(s);
   };
-  if (want.output.cells() != got.output.cells() || want.output.dtype != got.output.dtype) {
+  if (want.output.elements() != got.output.elements() || want.output.dtype != got.output.dtype) {
     note("output shapes differ");
     return bad;
   }
-  for (std::size_t i = 0; i < want.output.cells(); ++i) {
-    if (want.output.bits[i] != got.output.bits[i])
-      note(fmt::format("cell {}: interpreter {:#010x}, JIT {:#010x}", i, want.output.bits[i],
-                       got.output.bits[i]));
-    if (want.output.state[i] != got.output.state[i]) note(fmt::format("cell {}: states differ", i));
-  }
-  if (want.poison.poisoned_outputs != got.poison.poisoned_outputs ||
-      want.poison.first_poisoned != got.poison.first_poisoned)
-    note("poison reports differ");
+  for (std::uint64_t i = 0; i < want.output.elements(); ++i)
+    if (want.output.get(i) != got.output.get(i))
+      note(fmt::format("element {}: interpreter {:#010x}, JIT {:#010x}",
+                       want.output.coordinate_text(i), want.output.get(i), got.output.get(i)));
+  if (want.poison != got.poison) note("poison reports differ");
   if (want.simulated_macs != got.simulated_macs)
     note(fmt::format("simulated_macs {} vs {}", want.simulated_macs, got.simulated_macs));
   return bad;
 }
 
-/// Runs a compiled program in the JIT and the program in the interpreter on the same images;
-/// returns the number of differences (0 expected).
-inline std::uint64_t jit_vs_interp(const codegen::CompiledContraction& compiled,
-                                   const ir::seq::ContractionProgram& p, const Operands& o,
-                                   unsigned threads = 1) {
-  auto want = runtime::run_contraction(p, o.stream, o.trf);
-  REQUIRE(want.ok());
-  codegen::JitRunOptions ro;
-  ro.threads = threads;
-  auto got = codegen::run_contraction_jit(compiled, p, o.stream, o.trf, ro);
-  if (!got)
-    for (const auto& d : got.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
-  REQUIRE(got.ok());
-  return differences(*want, *got);
-}
-
-inline std::shared_ptr<const codegen::CompiledContraction>
-compile(const ir::seq::ContractionProgram& p, bool checked = false) {
+/// Compiles a run program (the shared JIT).
+inline std::shared_ptr<const codegen::CompiledContraction> compile(const ir::seq::RunProgram& p,
+                                                                  bool checked = false) {
   auto compiled = shared_jit(checked).compile(p);
   if (!compiled)
     for (const auto& d : compiled.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
@@ -158,7 +140,37 @@ compile(const ir::seq::ContractionProgram& p, bool checked = false) {
   return *compiled;
 }
 
-/// Compiles the program and compares one run with the interpreter's.
+/// Compiles the chain's run program.
+inline std::shared_ptr<const codegen::CompiledContraction>
+compile(const ir::seq::ContractionProgram& p, bool checked = false) {
+  return compile(testing::chain_run_of(p).program, checked);
+}
+
+/// Runs a compiled run program in the JIT and in the interpreter on the same inputs; returns the
+/// number of differences (0 expected).
+inline std::uint64_t jit_vs_interp(const codegen::CompiledContraction& compiled,
+                                   const ir::seq::RunProgram& p, const runtime::RunInputs& in,
+                                   unsigned threads = 1) {
+  auto want = runtime::interpret(p, in);
+  REQUIRE(want.ok());
+  codegen::JitRunOptions ro;
+  ro.threads = threads;
+  auto got = codegen::run_contraction_jit(compiled, p, in, ro);
+  if (!got)
+    for (const auto& d : got.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
+  REQUIRE(got.ok());
+  return differences(*want, *got);
+}
+
+/// The same for a chain on operand images (their live cells become the logical inputs).
+inline std::uint64_t jit_vs_interp(const codegen::CompiledContraction& compiled,
+                                   const ir::seq::ContractionProgram& p, const Operands& o,
+                                   unsigned threads = 1) {
+  const interp::ImageInputs in = interp::image_inputs(p, o.stream, o.trf);
+  return jit_vs_interp(compiled, in.run.program, in.inputs(), threads);
+}
+
+/// Compiles the chain and compares one run with the interpreter's.
 inline std::uint64_t jit_vs_interp(const ir::seq::ContractionProgram& p, const Operands& o,
                                    bool checked = false, unsigned threads = 1) {
   return jit_vs_interp(*compile(p, checked), p, o, threads);

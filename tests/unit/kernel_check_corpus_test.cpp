@@ -1,5 +1,5 @@
-// The kernel checker on the corpus (issue 4): every valid kernel of specs/ and specs/derived/
-// verifies, its derived values are those contraction.md §11 states (via specs/README.md), and
+// The kernel checker on the corpus: every valid kernel of specs/ and specs/derived/
+// verifies, its derived values are those docs/contraction.md §11 states (via specs/README.md), and
 // every file of specs/invalid/ fails with the rule its first line names, at the stated stage.
 #include "ir/lang/kernel.h"
 #include "ir/verify/kernel_checker.h"
@@ -45,8 +45,8 @@ std::string dump(const SourceBuffer& src, const Diagnostics& ds) {
 
 using Expected = std::map<std::string, verify::DerivedValue>; // key → value
 
-/// Values stated by contraction.md §11 (copied from the spec text, see specs/README.md). Keyed by
-/// file, then stage op; every stage of that op in the file must carry these values.
+/// Values stated by docs/contraction.md §11 (copied from the spec text, see specs/README.md). Keyed
+/// by file, then stage op; every stage of that op in the file must carry these values.
 const std::map<std::string, std::map<std::string, Expected>>& stated() {
   using V = verify::DerivedValue;
   auto u = [](std::uint64_t n) { return V{n}; };
@@ -143,7 +143,7 @@ const std::map<std::string, std::map<std::string, Expected>>& stated() {
        {{"to_trf", {{"lanes", u(1)}, {"flits_per_lane", u(1)}, {"bytes_per_lane", u(32)}}}}},
       {"store_bmatmul_trf.rs",
        {{"to_trf", {{"lanes", u(8)}, {"flits_per_lane", u(2)}, {"bytes_per_lane", u(64)}}}}},
-      // contraction.md §4.3: 2048 × 4 B = 8192 B, exactly the VRF
+      // docs/contraction.md §4.3: 2048 × 4 B = 8192 B, exactly the VRF
       {"store.rs", {{"to_vrf", {{"bytes", u(8192)}, {"capacity", u(8192)}}}}},
       // §11 ex 11c
       {"proj_q.rs",
@@ -213,7 +213,7 @@ const std::map<std::string, std::map<std::string, Expected>>& stated() {
           {"read_width", w("narrow")},
           {"rows_size", u(10)}}},
         {"contract_time", {{"inner_time", u(1)}}}}},
-      // contraction.md §4.3: exactly 8192 B accepted
+      // docs/contraction.md §4.3: exactly 8192 B accepted
       {"to_vrf_at_capacity.rs", {{"to_vrf", {{"bytes", u(8192)}}}}},
   };
   return t;
@@ -270,7 +270,7 @@ TEST_CASE("kernel check: every corpus kernel verifies with the stated derived va
 namespace {
 
 /// What the `// expect:` line names: the rule (as in the diagnostic's "rule: …" note, or the
-/// code for front-end errors) and the stage (spec/cli.md stage names).
+/// code for front-end errors) and the stage (docs/cli.md stage names).
 struct Expectation {
   std::string rule;
   std::string code; // when the rule has no verifier name (front end)
@@ -288,7 +288,7 @@ std::optional<Expectation> parse_expect(const std::string& first) {
   std::smatch m;
   if (std::regex_search(first, m, std::regex(R"(expect: (\w+)::(\w+))")))
     if (auto s = stage_of.find(m[1]); s != stage_of.end()) return Expectation{m[2], "", s->second};
-  // [PROP] rules of the TRF Sequencer (contraction.md §5.2) are contract_outer's.
+  // [PROP] rules of the TRF Sequencer (docs/contraction.md §5.2) are contract_outer's.
   if (std::regex_search(first, m, std::regex(R"(expect: (Trf\w+) \[PROP\])")))
     return Expectation{m[1], "", "contract_outer"};
   if (first.find("expect: fetch_zero_point_sub rejected") != std::string::npos)

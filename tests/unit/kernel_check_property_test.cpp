@@ -1,4 +1,4 @@
-// Property tests of the kernel checker (issue 4): random valid kernels built the way the book's
+// Property tests of the kernel checker: random valid kernels built the way the book's
 // strategies do (tests/support/kernel_gen.h) are accepted with the derived values the book's
 // formulas give, and single-token mutations of them are accepted or rejected with a diagnostic,
 // never a crash.

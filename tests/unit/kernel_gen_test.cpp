@@ -1,11 +1,11 @@
 // The random valid kernel generator (tests/support/kernel_gen.h) over the whole space the engines
-// support (issue 6: types × lane counts × PackSize × LaneMode × padding): every generated kernel
+// support (types × lane counts × PackSize × LaneMode × padding): every generated kernel
 // passes `tujit check` with the derived values the book's formulas give (computed by the
 // generator from its own choices), runs on the reference interpreter, agrees with the float64
 // oracle, and reports poisoned outputs exactly when a Top padding reaches a live output. The
 // DmFetch and Mixed forms (operands fetched from DM in the kernel) check clean in every stage,
 // every fetch and collect included, and run from DM on both engines.
-#include "harness/cli/run_kernel.h"
+#include "harness/run/run_pipeline.h"
 #include "ir/lang/kernel.h"
 #include "ir/types/scalar_type.h"
 #include "ir/verify/kernel_checker.h"
@@ -102,7 +102,7 @@ stages_of(const Kernel& k, const verify::KernelCheck& kc, StageOp op) {
 }
 
 /// Checks `n` kernels of `form`: every one checks with zero diagnostics, with the book's derived
-/// values for the contraction and, for DM kernels, a legal read per fetch (datapath.md §5) and
+/// values for the contraction and, for DM kernels, a legal read per fetch (docs/datapath.md §5) and
 /// one 32 B flit per collected packet (§8).
 void check_generated(testing::KernelForm form, int n, Distribution& dist) {
   testing::KernelGenOptions opt;
@@ -112,7 +112,7 @@ void check_generated(testing::KernelForm form, int n, Distribution& dist) {
     auto g = gen.next();
     dist.add(g);
     INFO(g.description << "\n" << g.spec);
-    // Only legal operand pairs (contraction.md §2.1).
+    // Only legal operand pairs (docs/contraction.md §2.1).
     auto st = parse_scalar_type(g.features.stream_type);
     auto wt = parse_scalar_type(g.features.trf_type);
     REQUIRE((st && wt));
@@ -160,7 +160,7 @@ void check_generated(testing::KernelForm form, int n, Distribution& dist) {
     CHECK(fetches.size() == (dm ? 2u : 0u));
     CHECK(collects.size() == (dm ? 2u : 0u));
     for (const auto& [s, c] : fetches) {
-      // datapath.md §5: a read moves 1, 2, 4, 8, 16 or 32 B (the sub context exactly 8 B), a
+      // docs/datapath.md §5: a read moves 1, 2, 4, 8, 16 or 32 B (the sub context exactly 8 B), a
       // packet is whole reads, and no read leaves the buffer.
       const std::uint64_t bytes = number(*c, "read_bytes");
       CHECK((bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16 || bytes == 32));
@@ -248,10 +248,10 @@ struct RunCheck {
 /// output with the float64 oracle on the same logical inputs (the comparison of run_kernel's
 /// --verify, without its second engine: the JIT's compile time would dominate 1,000 runs).
 Result<RunCheck> run_on_interpreter(const SpecFile& spec, const Kernel& k, std::uint64_t seed) {
-  auto ops = cli::find_run_operands(k);
+  auto ops = ir::seq::find_run_operands(k);
   if (!ops) return std::move(ops).take_diagnostics();
-  cli::RunRequest req;
-  req.engine = cli::Engine::Interp;
+  run::RunRequest req;
+  req.engine = run::Engine::Interp;
   req.seed = seed;
   std::map<std::string, runtime::LogicalTensor> inputs;
   for (const KernelParam* p : ops->inputs()) {
@@ -262,7 +262,7 @@ Result<RunCheck> run_on_interpreter(const SpecFile& spec, const Kernel& k, std::
     inputs.emplace(p->name, *t);
   }
   req.given = inputs;
-  auto run = cli::run_kernel(spec, k, *ops, req);
+  auto run = run::run_kernel(spec, k, *ops, req);
   if (!run) return std::move(run).take_diagnostics();
   RunCheck rc;
   rc.poisoned = run->poisoned_outputs;
@@ -363,16 +363,16 @@ TEST_CASE("kernel gen: generated kernels through run_kernel --verify (JIT and or
     auto spec = analyze_spec(src);
     REQUIRE(spec.ok());
     const Kernel& k = spec->kernels[0];
-    auto ops = cli::find_run_operands(k);
+    auto ops = ir::seq::find_run_operands(k);
     INFO((ops.ok() ? std::string() : dump(spec->source, ops.diagnostics())));
     REQUIRE(ops.ok());
-    cli::RunRequest req;
-    req.engine = cli::Engine::Interp;
+    run::RunRequest req;
+    req.engine = run::Engine::Interp;
     req.seed = kSeed + static_cast<std::uint64_t>(i);
     req.verify = true;
     req.threads = 1;
     req.jit.use_cache = false;
-    auto run = cli::run_kernel(*spec, k, *ops, req);
+    auto run = run::run_kernel(*spec, k, *ops, req);
     INFO((run.ok() ? std::string() : dump(spec->source, run.diagnostics())));
     REQUIRE(run.ok());
     REQUIRE(run->verify.has_value());
@@ -413,18 +413,18 @@ TEST_CASE("kernel gen: DM-fed generated kernels through run_kernel --verify", "[
       auto spec = analyze_spec(src);
       REQUIRE(spec.ok());
       const Kernel& k = spec->kernels[0];
-      auto ops = cli::find_run_operands(k);
+      auto ops = ir::seq::find_run_operands(k);
       INFO((ops.ok() ? std::string() : dump(spec->source, ops.diagnostics())));
       REQUIRE(ops.ok());
       CHECK(ops->stream_collect.has_value() == dm);
       CHECK(ops->trf_collect.has_value() == dm);
-      cli::RunRequest req;
-      req.engine = cli::Engine::Interp;
+      run::RunRequest req;
+      req.engine = run::Engine::Interp;
       req.seed = b.seed + static_cast<std::uint64_t>(i);
       req.verify = true;
       req.threads = 1;
       req.jit.use_cache = false;
-      auto run = cli::run_kernel(*spec, k, *ops, req);
+      auto run = run::run_kernel(*spec, k, *ops, req);
       INFO((run.ok() ? std::string() : dump(spec->source, run.diagnostics())));
       REQUIRE(run.ok());
       CHECK(run->fetches.size() == (dm ? 2u : 0u));

@@ -215,7 +215,7 @@ TEST_CASE("lang corpus: hostile whole files give diagnostics, never a crash", "[
 }
 
 TEST_CASE("lang corpus: every front-end code of docs/errors.md has a malformed file", "[lang]") {
-  const std::string table = read(kRoot / "docs" / "errors.md");
+  const std::string table = read(kRoot / "docs/errors.md");
   std::string announced;
   for (const auto& f : rs_files(kRoot / "tests" / "corpus" / "malformed")) {
     std::string text = read(f);

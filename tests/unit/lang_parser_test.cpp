@@ -1,4 +1,4 @@
-// Parser of the kernel language (spec/kernel-language.md "Grammar"): one case per grammar rule,
+// Parser of the kernel language (docs/kernel-language.md §3): one case per grammar rule,
 // and one per parser diagnostic code with its line and column.
 #include "ir/lang/parser.h"
 
@@ -53,7 +53,7 @@ std::string text_of(const Parsed& p, SourceSpan s) {
 
 } // namespace
 
-TEST_CASE("lang parser: axes!, with each bracket kind and without `;`", "[lang]") {
+TEST_CASE("lang parser: axes!, with each bracket kind and without a closing semicolon", "[lang]") {
   auto p = parse("axes![A = 8, B = 512];\naxes!(C = 2)\naxes!{D = 4,}\n");
   INFO(dump(*p));
   CHECK(all_diags(*p).empty());

@@ -1,4 +1,4 @@
-// Kernel typing (spec/kernel-language.md, spec/contraction.md §3): the typed Kernel of the
+// Kernel typing (docs/kernel-language.md, docs/contraction.md §3): the typed Kernel of the
 // language spec's example, inference sources, the DmTensor fetch path, aliases and warnings.
 #include "ir/lang/kernel.h"
 #include "ir/mapping/syntax.h"
@@ -10,7 +10,7 @@ using namespace tujit::ir;
 
 namespace {
 
-/// The example of spec/kernel-language.md, verbatim.
+/// The example of docs/kernel-language.md, verbatim.
 const char* kSpecExample = R"(#![feature(adt_const_params)]
 extern crate furiosa_opt_std;
 use furiosa_opt_std::prelude::*;
@@ -64,7 +64,7 @@ bool has_at(const SpecAnalysis& a, std::string_view code, std::uint32_t line, st
 
 } // namespace
 
-TEST_CASE("lang sema: the kernel-language.md example, stage by stage", "[lang]") {
+TEST_CASE("lang sema: the docs/kernel-language.md example, stage by stage", "[lang]") {
   SpecAnalysis a = run(kSpecExample);
   INFO(dump(a));
   REQUIRE(!has_errors(a.diagnostics));
@@ -90,7 +90,8 @@ TEST_CASE("lang sema: the kernel-language.md example, stage by stage", "[lang]")
   CHECK(outer.input.kind == TensorKind::Collect);
   REQUIRE(outer.trf);
   CHECK(outer.trf_name == "trf");
-  // contraction.md §3: ContractOuterTensor<Acc, D, Ch, Cl, Sl, Lane, OT, OP>; bf16 → f32 (§2.1).
+  // docs/contraction.md §3: ContractOuterTensor<Acc, D, Ch, Cl, Sl, Lane, OT, OP>; bf16 → f32
+  // (§2.1).
   CHECK(outer.output.kind == TensorKind::ContractOuter);
   CHECK(outer.output.dtype == ScalarType::F32);
   CHECK(outer.output.storage == std::optional(ScalarType::BF16));
@@ -208,7 +209,7 @@ pub fn zp<'l>(
   CHECK(zp.output.dtype == ScalarType::I9);
   CHECK(k.stages[6].output.dtype == ScalarType::I9);
   const Stage& outer = k.stages[7];
-  CHECK(outer.output.dtype == ScalarType::I32); // i9 × i8 → i32 (contraction.md §2.1)
+  CHECK(outer.output.dtype == ScalarType::I32); // i9 × i8 → i32 (docs/contraction.md §2.1)
   CHECK(outer.output.storage == std::optional(ScalarType::I9));
   CHECK(outer.trf->dtype == ScalarType::I8);
   CHECK(is(a.file.axes, outer.output.mapping(Slot::Lane), "R"));

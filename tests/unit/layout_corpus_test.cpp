@@ -1,7 +1,7 @@
 // Layouts on every tensor parameter (and declared return type) of every kernel in specs/ and
 // specs/derived/: to_device then from_device gives the seeded tensor back, and sampled cells
 // agree with an independent evaluation through the mapping library's own combine / finalize
-// (mapping.md §2–§3).
+// (docs/mapping.md §2–§3).
 #include "ir/lang/kernel.h"
 #include "runtime/layout/layout.h"
 #include "runtime/tensor/logical_tensor.h"
@@ -67,7 +67,7 @@ void check_round_trip(const ir::TensorType& type, const ir::AxisTable& table, st
   if (cov->unreached == 0) {
     if (!back.ok()) FAIL(render(back.diagnostics().front(), nullptr));
     CHECK(back->axes == t.axes);
-    CHECK(back->bits == t.bits);
+    CHECK(back->data == t.data);
   } else {
     // The type holds only some digits of an axis (e.g. a TRF replicated over V / 16): reading
     // it back as an output must name an element no cell holds.
@@ -97,7 +97,7 @@ void check_round_trip(const ir::TensorType& type, const ir::AxisTable& table, st
     const std::uint64_t idx = img->index(s, o, i);
     REQUIRE(img->state[idx] == expected_state(f));
     if (f.kind == ir::Finalized::Kind::Live)
-      CHECK(img->bits[idx] == t.bits[t.offset(f.index)]);
+      CHECK(img->bits[idx] == t.get(t.offset(f.index)));
     else if (img->state[idx] == CellState::Top)
       CHECK(img->bits[idx] == poison);
     else

@@ -1,5 +1,5 @@
 // Hand-built layouts with zero / top / bottom padding: cell states and contents at positions
-// worked out by hand from mapping.md §2–§3 (map, combine: the most major padding wins), and
+// worked out by hand from docs/mapping.md §2–§3 (map, combine: the most major padding wins), and
 // from_device's diagnostics for duplicated, missing and overshooting cells.
 #include "ir/mapping/syntax.h"
 #include "runtime/layout/layout.h"
@@ -25,7 +25,7 @@ void put(ir::TensorType& t, Slot s, const char* text) {
 LogicalTensor counting(const ir::TensorType& t) {
   auto x = make_logical_tensor(t.dtype, tensor_axes(t, axes()));
   REQUIRE(x.ok());
-  for (std::uint64_t k = 0; k < x->elements(); ++k) x->bits[k] = static_cast<std::uint32_t>(k + 1);
+  for (std::uint64_t k = 0; k < x->elements(); ++k) x->set(k, static_cast<std::uint32_t>(k + 1));
   return *x;
 }
 
@@ -63,7 +63,7 @@ TEST_CASE("layout: a stream with top slices and zero packet cells", "[layout]") 
   CHECK(live == 32 * 8);
   auto back = from_device(*img, t, axes());
   REQUIRE(back.ok());
-  CHECK(back->bits == x.bits);
+  CHECK(back->data == x.data);
 }
 
 TEST_CASE("layout: a TRF with bottom lanes, the major padding wins", "[layout]") {
@@ -136,7 +136,7 @@ TEST_CASE("layout: from_device diagnostics", "[layout]") {
   REQUIRE(view.ok());
   for (std::uint64_t v = 0; v < 32; ++v)
     for (std::uint64_t n = 0; n < 8; ++n)
-      CHECK(view->bits[v * 8 + n] == full.bits[(v / 16 * 16) * 8 + n]);
+      CHECK(view->get(v * 8 + n) == full.get((v / 16 * 16) * 8 + n));
   // Coordinates {0, 1, 4, 5} of V are not evenly spaced from 0: no device view.
   ir::TensorType uneven = t;
   put(uneven, Slot::Slice, "1");
@@ -165,6 +165,6 @@ TEST_CASE("layout: device_view replicates low digits", "[layout]") {
   LogicalTensor x = counting(t); // axes V, K: (v, k) holds 2v + k + 1
   auto v = device_view(x, t);
   REQUIRE(v.ok());
-  CHECK(v->bits[x.offset({{"V", 21}, {"K", 1}})] == 2 * 5 + 1 + 1); // V 21 reads V 5
-  CHECK(v->bits[x.offset({{"V", 3}, {"K", 0}})] == 2 * 3 + 1);
+  CHECK(v->get(x.offset({{"V", 21}, {"K", 1}})) == 2 * 5 + 1 + 1); // V 21 reads V 5
+  CHECK(v->get(x.offset({{"V", 3}, {"K", 0}})) == 2 * 3 + 1);
 }

@@ -1,4 +1,4 @@
-// Property tests of mapping division (spec/mapping.md §7) on random mappings from
+// Property tests of mapping division (docs/mapping.md §7) on random mappings from
 // tests/support/mapping_gen.h. Fixed seeds; the vector tests are in mapping_divide_test.cpp.
 #include "ir/mapping/divide.h"
 #include "ir/mapping/factor.h"

@@ -1,4 +1,4 @@
-// Mapping division (spec/mapping.md §7, §4.7, §9 vectors 40–58, §10 D-11..D-13, D-18).
+// Mapping division (docs/mapping.md §7, §4.7, §9 vectors 40–58, §10 D-11..D-13, D-18).
 // Expected values come from the spec's vectors (T0 / DER) or from independent arithmetic in the
 // test itself (digit-count products, stride relations of a pair).
 #include "ir/mapping/divide.h"
@@ -96,7 +96,7 @@ void check_bounds(const LeafBounds& b, std::uint64_t min, std::uint64_t max) {
   CHECK(b.max == max);
 }
 
-/// "Divisor strides strictly decreasing along the list" (mapping.md §7.5): the list is sorted
+/// "Divisor strides strictly decreasing along the list" (docs/mapping.md §7.5): the list is sorted
 /// by dividend stride descending, so this says the retained digits keep their order.
 bool order_preserved(const std::vector<DivideTerm>& ts) {
   for (std::size_t i = 0; i + 1 < ts.size(); ++i)
@@ -104,9 +104,9 @@ bool order_preserved(const std::vector<DivideTerm>& ts) {
   return true;
 }
 
-/// The contract_time rule of mapping.md §7.5 (contraction.md §7), written out here so that the
-/// test checks what the engine rule will see: exact, order preserved, and the retained whole
-/// axes tile OutTime edge to edge from divisor stride 1.
+/// The contract_time rule of docs/mapping.md §7.5 (docs/contraction.md §7), written out here so
+/// that the test checks what the engine rule will see: exact, order preserved, and the retained
+/// whole axes tile OutTime edge to edge from divisor stride 1.
 bool contract_time_passes(const FactorList& time, const FactorList& out_time) {
   auto terms = divide_exact(time, out_time);
   if (!terms.ok() || !order_preserved(*terms)) return false;
@@ -520,7 +520,8 @@ TEST_CASE("divide: vector 57 contract_time / contract_lane on a reduced W", "[ma
   CHECK(inner_time_from_division(*terms, pps, time.size(), out_time.size()) == 4);
 }
 
-TEST_CASE("divide: inner_time_from_division edge cases (contraction.md §7)", "[mapping-divide]") {
+TEST_CASE("divide: inner_time_from_division edge cases (docs/contraction.md §7)",
+          "[mapping-divide]") {
   const std::string ax = "A=4,B=2,C=8";
   auto inner_time = [&](const std::string& t, const std::string& o) {
     const FactorList time = F(ax, t);

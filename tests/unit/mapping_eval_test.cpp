@@ -1,4 +1,4 @@
-// Mapping values (spec/mapping.md §2, §3): combine, finalize, SIZE and map on the §9 vectors.
+// Mapping values (docs/mapping.md §2, §3): combine, finalize, SIZE and map on the §9 vectors.
 // Expected values are the spec's; "≡" claims are checked by brute force (equivalent_by_map).
 #include "ir/mapping/mapping.h"
 #include "ir/mapping/syntax.h"
@@ -205,7 +205,7 @@ TEST_CASE("§9 #6-#7: stride, modulo and the book's nested example", "[mapping-e
   CHECK(book.size() == 512);
   CHECK(same_index(book.map(67), {{"B", 97}}));
   CHECK(is_oob(book.map(512)));
-  // Position 64i + 2j + k reads B = 64i + j + 32k (mapping.md §3).
+  // Position 64i + 2j + k reads B = 64i + j + 32k (docs/mapping.md §3).
   for (std::uint64_t i = 0; i < 8; ++i)
     for (std::uint64_t j = 0; j < 32; ++j)
       for (std::uint64_t k = 0; k < 2; ++k)

@@ -1,4 +1,4 @@
-// The canonical factor form (spec/mapping.md §4, §6, §8, §10) on the spec's test vectors (§9):
+// The canonical factor form (docs/mapping.md §4, §6, §8, §10) on the spec's test vectors (§9):
 // normal forms compared structurally (§10 D-2), eval, resize, leaves, rendering,
 // remove_padding and padding_per_stride. split_at vectors are in mapping_split_test.cpp.
 #include "ir/mapping/factor.h"
@@ -216,7 +216,7 @@ TEST_CASE("§9 #38: broadcasts (N5) and pads of two kinds", "[mapping-factor]") 
   CHECK_FALSE(nf("1 # 2", none) == nf("2", none));
 }
 
-TEST_CASE("§9 #39: [A, B] # 64 ≡ A # 16, B; padding_per_stride", "[mapping-factor]") {
+TEST_CASE("§9 #39: [A, B] # 64 ≡ A # 16, B, padding_per_stride", "[mapping-factor]") {
   auto ax = axes_of("A=3, B=4");
   CHECK_NF_EQ(ax, "[A, B] # 64", "A # 16, B");
   const auto pps = padding_per_stride(nf("[A, B] # 64", ax));

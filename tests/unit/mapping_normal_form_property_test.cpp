@@ -1,4 +1,4 @@
-// Property tests of the canonical factor form (spec/mapping.md §3, §4.2, §4.4, §5, §6) over
+// Property tests of the canonical factor form (docs/mapping.md §3, §4.2, §4.4, §5, §6) over
 // random valid expressions from tests/support/mapping_gen.h, with fixed seeds. The expected side
 // is always computed independently: Mapping::map by brute force over every position, or an
 // algebraic identity of §3.
@@ -97,7 +97,7 @@ std::string describe(const Finalized& f) {
   return os.str();
 }
 
-// mapping.md §4.2: finalize(eval(factorize(E), i)) = finalize(E.map(i)), except (a) where
+// docs/mapping.md §4.2: finalize(eval(factorize(E), i)) = finalize(E.map(i)), except (a) where
 // E.map(i) overshoots eval may give padding, and (b) the padding kind when several kinds compete
 // (only possible when E uses two or more kinds). Two overshoots agree whatever axis each names
 // first: the axis is diagnostic detail, the cell is not live either way.

@@ -1,4 +1,4 @@
-// split_at (spec/mapping.md §5, cases C1–C4) on the §9 vectors #23–#35 and the §5 worked
+// split_at (docs/mapping.md §5, cases C1–C4) on the §9 vectors #23–#35 and the §5 worked
 // examples. Expected halves are written as mapping text and compared as normal forms (§10 D-2).
 #include "ir/mapping/factor.h"
 #include "ir/mapping/syntax.h"

@@ -1,4 +1,4 @@
-// Surface syntax of mappings (spec/mapping.md §1, §2 i![…], §9 #10-#11, §10 D-6/D-7/D-15/D-16):
+// Surface syntax of mappings (docs/mapping.md §1, §2 i![…], §9 #10-#11, §10 D-6/D-7/D-15/D-16):
 // one test per grammar rule, one per diagnostic (code and byte offset asserted), printing round
 // trips over generated expressions, and mutated / random inputs that must never crash.
 #include "ir/mapping/mapping.h"
@@ -91,7 +91,7 @@ Mapping sym(const AxisTable& t, const char* name) {
 
 // ---- grammar rules (§1.2) ----------------------------------------------------------------------
 
-TEST_CASE("syntax: primaries build symbols and broadcasts; `1` is the identity",
+TEST_CASE("syntax: primaries build symbols and broadcasts, `1` is the identity",
           "[mapping-syntax]") {
   AxisTable t = axes_of({{"A", 8}, {"L1", 4}, {"ASD_CX", 2}});
   CHECK(parse_ok("A", t) == sym(t, "A"));
@@ -116,7 +116,7 @@ TEST_CASE("syntax: every postfix operator builds its node", "[mapping-syntax]") 
   CHECK_FALSE(parse_ok("A % 2", t) == parse_ok("A = 2", t)); // trees differ, cells agree
 }
 
-TEST_CASE("syntax: FILL allows spaces; `# {0}` is zero fill, `# {N}` a constant",
+TEST_CASE("syntax: FILL allows spaces, `# {0}` is zero fill, `# {N}` a constant",
           "[mapping-syntax]") {
   AxisTable t = axes_of({{"A", 8}});
   Mapping a = sym(t, "A");

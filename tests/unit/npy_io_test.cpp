@@ -5,6 +5,8 @@
 
 #include <unistd.h>
 
+#include "tests/support/tensor_values.h"
+
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
@@ -75,7 +77,7 @@ TEST_CASE("npy: reads hand-assembled files of every supported dtype and version"
   CHECK(a->shape == std::vector<std::uint64_t>{2, 3});
   auto t = tensor_from_npy(*a, ScalarType::F32, kAB, "x");
   REQUIRE(t.ok());
-  CHECK(t->bits[5] == 0x40D00000u); // 6.5
+  CHECK(t->get(5) == 0x40D00000u); // 6.5
   // Version 2 and 3, double quotes, no trailing comma, extra spaces.
   for (int v : {2, 3}) {
     auto b = parse_npy(npy_bytes("{\"descr\": \"|i1\" , \"shape\":(6,),\"fortran_order\":False}",
@@ -85,7 +87,8 @@ TEST_CASE("npy: reads hand-assembled files of every supported dtype and version"
     CHECK(b->shape == std::vector<std::uint64_t>{6});
     auto i8 = tensor_from_npy(*b, ScalarType::I8, {{"A", 6}}, "x");
     REQUIRE(i8.ok());
-    CHECK(i8->bits == std::vector<std::uint32_t>{1, 0xFFFFFFFFu, 127, 0xFFFFFF80u, 0, 3});
+    CHECK(testing::containers(*i8) ==
+          std::vector<std::uint32_t>{1, 0xFFFFFFFFu, 127, 0xFFFFFF80u, 0, 3});
   }
   // 0-d array.
   auto s = parse_npy(npy_bytes("{'descr': '<i8', 'fortran_order': False, 'shape': (), }",
@@ -94,7 +97,7 @@ TEST_CASE("npy: reads hand-assembled files of every supported dtype and version"
   REQUIRE(s.ok());
   auto i4 = tensor_from_npy(*s, ScalarType::I4, {}, "x");
   REQUIRE(i4.ok());
-  CHECK(i4->bits == std::vector<std::uint32_t>{0xFFFFFFFEu}); // -2
+  CHECK(testing::containers(*i4) == std::vector<std::uint32_t>{0xFFFFFFFEu}); // -2
   // <u2 data for a bf16 parameter is its raw codes (no option needed: uint16 is no float form).
   auto u2 = parse_npy(
       npy_bytes("{'descr': '<u2', 'fortran_order': False, 'shape': (1,), }", {0x80, 0x3F}),
@@ -102,10 +105,10 @@ TEST_CASE("npy: reads hand-assembled files of every supported dtype and version"
   REQUIRE(u2.ok());
   auto raw = tensor_from_npy(*u2, ScalarType::BF16, {{"A", 1}}, "x");
   REQUIRE(raw.ok());
-  CHECK(raw->bits[0] == 0x3F80u);
+  CHECK(raw->get(0) == 0x3F80u);
   auto u2i = tensor_from_npy(*u2, ScalarType::I16, {{"A", 1}}, "x"); // 0x3F80 = 16256 fits
   REQUIRE(u2i.ok());
-  CHECK(u2i->bits[0] == 16256u);
+  CHECK(u2i->get(0) == 16256u);
 }
 
 TEST_CASE("npy: write → read round trips for every dtype", "[npy]") {
@@ -122,7 +125,7 @@ TEST_CASE("npy: write → read round trips for every dtype", "[npy]") {
       REQUIRE(a.ok());
       auto back = tensor_from_npy(*a, t, kAB, "x", opt);
       REQUIRE(back.ok());
-      CHECK(back->bits == x->bits);
+      CHECK(back->data == x->data);
     }
   }
   // NumPy's alignment: the data starts at a multiple of 64.
@@ -151,10 +154,11 @@ TEST_CASE("npy: conversion to the parameter type", "[npy]") {
   REQUIRE(a.ok());
   auto bf = tensor_from_npy(*a, ScalarType::BF16, {{"A", 3}}, "w");
   REQUIRE(bf.ok());
-  CHECK(bf->bits == std::vector<std::uint32_t>{0x3F81u, 0x3F90u, 0x8000u});
+  CHECK(testing::containers(*bf) == std::vector<std::uint32_t>{0x3F81u, 0x3F90u, 0x8000u});
   auto e5 = tensor_from_npy(*a, ScalarType::F8E5M2, {{"A", 3}}, "w");
   REQUIRE(e5.ok());
-  CHECK(e5->bits == std::vector<std::uint32_t>{0x3Cu, 0x3Cu, 0x80u}); // RNE ties to even
+  CHECK(testing::containers(*e5) ==
+        std::vector<std::uint32_t>{0x3Cu, 0x3Cu, 0x80u}); // RNE ties to even
   // Out of range: names the element, the value and the limit.
   auto big = parse_npy(npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
                                  f32_le({0, 0, 0, 0, 500, 0})),
@@ -258,7 +262,7 @@ TEST_CASE("npy: files on disk, atomic write and --force semantics", "[npy]") {
   REQUIRE(a.ok());
   auto back = tensor_from_npy(*a, ScalarType::I32, kAB, "out");
   REQUIRE(back.ok());
-  CHECK(back->bits == x->bits);
+  CHECK(back->data == x->data);
   auto missing = read_npy_file((dir / "nope.npy").string());
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.diagnostics().front().code == "E-IO-001");
@@ -280,25 +284,25 @@ TEST_CASE("npy: raw bit patterns for every operand type", "[npy]") {
   for (ScalarType t : {ScalarType::F8E4M3, ScalarType::F8E5M2}) {
     auto r = tensor_from_npy(array("|u1", "(3,)", {0x7E, 0x3D, 0xFF}), t, {{"A", 3}}, "x");
     REQUIRE(r.ok());
-    CHECK(r->bits == std::vector<std::uint32_t>{0x7E, 0x3D, 0xFF});
+    CHECK(testing::containers(*r) == std::vector<std::uint32_t>{0x7E, 0x3D, 0xFF});
   }
   // f32 <f4 bit for bit: a NaN with a payload survives (a float conversion would canonicalise).
   auto f = tensor_from_npy(array("<f4", "(1,)", {0x01, 0x00, 0xA0, 0xFF}), ScalarType::F32,
                            {{"A", 1}}, "x");
   REQUIRE(f.ok());
-  CHECK(f->bits[0] == 0xFFA00001u);
+  CHECK(f->get(0) == 0xFFA00001u);
   // i4 packed two per byte, the even element in the low nibble: 0x8F = elements -1 (0xF), -8
   // (0x8); a row of 3 elements takes 2 bytes, the last high nibble unused.
   auto p = tensor_from_npy(array("|u1", "(2, 2)", {0x8F, 0x07, 0x21, 0xF3}), ScalarType::I4,
                            {{"A", 2}, {"B", 3}}, "x");
   REQUIRE(p.ok());
   const std::vector<std::uint32_t> i4{0xFFFFFFFFu, 0xFFFFFFF8u, 7, 1, 2, 3};
-  CHECK(p->bits == i4);
+  CHECK(testing::containers(*p) == i4);
   // The full logical shape of |u1 still means integer values (range-checked).
   auto v = tensor_from_npy(array("|u1", "(2, 3)", {0, 1, 7, 2, 3, 4}), ScalarType::I4,
                            {{"A", 2}, {"B", 3}}, "x");
   REQUIRE(v.ok());
-  CHECK(v->bits == std::vector<std::uint32_t>{0, 1, 7, 2, 3, 4});
+  CHECK(testing::containers(*v) == std::vector<std::uint32_t>{0, 1, 7, 2, 3, 4});
 }
 
 TEST_CASE("npy: --float-input-rounding device applies the chip's converters", "[npy]") {
@@ -312,12 +316,12 @@ TEST_CASE("npy: --float-input-rounding device applies the chip's converters", "[
   REQUIRE(a.ok());
   auto rne = tensor_from_npy(*a, ScalarType::F8E5M2, {{"A", 1}}, "x");
   REQUIRE(rne.ok());
-  CHECK(rne->bits[0] == 0x3Cu);
+  CHECK(rne->get(0) == 0x3Cu);
   NpyConvertOptions device;
   device.rounding = FloatInputRounding::Device;
   auto dev = tensor_from_npy(*a, ScalarType::F8E5M2, {{"A", 1}}, "x", device);
   REQUIRE(dev.ok());
-  CHECK(dev->bits[0] == 0x3Du);
+  CHECK(dev->get(0) == 0x3Du);
   // f8e4m3: a value beyond 448 is E-NPY-004 by default, saturates on the chip.
   const std::uint32_t big = std::bit_cast<std::uint32_t>(1000.0f);
   for (int k = 0; k < 4; ++k) data[k] = static_cast<std::uint8_t>(big >> (8 * k));
@@ -328,5 +332,5 @@ TEST_CASE("npy: --float-input-rounding device applies the chip's converters", "[
         "E-NPY-004");
   auto sat = tensor_from_npy(*a2, ScalarType::F8E4M3, {{"A", 1}}, "x", device);
   REQUIRE(sat.ok());
-  CHECK(sat->bits[0] == 0x7Eu);
+  CHECK(sat->get(0) == 0x7Eu);
 }

@@ -1,10 +1,12 @@
 // The float64 oracle on small einsums worked out by hand: integers exact (with zero points and
 // i32 wrap-around), floats with broadcast output axes, the hardware widening's subnormal flush,
-// the tolerance bound of contraction.md §9.5 on a cancelling sum, and the applicability check.
+// the tolerance bound of docs/contraction.md §9.5 on a cancelling sum, and the applicability check.
 #include "ir/lang/kernel.h"
 #include "ir/mapping/syntax.h"
 #include "runtime/oracle/oracle.h"
 #include "runtime/scalar/float_bits.h"
+
+#include "tests/support/tensor_values.h"
 
 #include <catch2/catch.hpp>
 
@@ -17,19 +19,19 @@ using ir::ScalarType;
 
 namespace {
 LogicalTensor ints(ScalarType t, std::vector<ir::Axis> axes, std::vector<std::int32_t> v) {
-  LogicalTensor x{t, std::move(axes), {}};
-  for (auto e : v) x.bits.push_back(static_cast<std::uint32_t>(e));
-  return x;
+  std::vector<std::uint32_t> c;
+  for (auto e : v) c.push_back(static_cast<std::uint32_t>(e));
+  return testing::tensor_of(t, std::move(axes), c);
 }
 LogicalTensor bf16(std::vector<ir::Axis> axes, std::vector<float> v) {
-  LogicalTensor x{ScalarType::BF16, std::move(axes), {}};
-  for (float f : v) x.bits.push_back(f32_bits(f) >> 16); // all values below are exact in bf16
-  return x;
+  std::vector<std::uint32_t> c;
+  for (float f : v) c.push_back(f32_bits(f) >> 16); // all values below are exact in bf16
+  return testing::tensor_of(ScalarType::BF16, std::move(axes), c);
 }
 LogicalTensor f32s(std::vector<ir::Axis> axes, std::vector<float> v) {
-  LogicalTensor x{ScalarType::F32, std::move(axes), {}};
-  for (float f : v) x.bits.push_back(f32_bits(f));
-  return x;
+  std::vector<std::uint32_t> c;
+  for (float f : v) c.push_back(f32_bits(f));
+  return testing::tensor_of(ScalarType::F32, std::move(axes), c);
 }
 const ir::Axis M{"M", 2}, N{"N", 2}, K{"K", 3};
 } // namespace
@@ -51,7 +53,7 @@ TEST_CASE("oracle: integer einsum matches exactly", "[oracle]") {
   REQUIRE(c.ok());
   CHECK(c->ok);
   CHECK(c->checked == 4);
-  out.bits[2] = 0xFFFFFFFDu; // -3: off by one
+  out.set(2, 0xFFFFFFFDu); // -3: off by one
   c = compare_with_oracle(*ref, out, {});
   REQUIRE(c.ok());
   CHECK_FALSE(c->ok);
@@ -70,9 +72,10 @@ TEST_CASE("oracle: integer einsum matches exactly", "[oracle]") {
 
 TEST_CASE("oracle: i32 wrap-around of a long integer sum", "[oracle]") {
   // 65536 products of (-128 - 127)·(-128 - 127) = 65025: 65025·65536 = 4261478400, which wraps
-  // to 4261478400 - 2^32 = -33488896 in the i32 accumulator (contraction.md §9.1).
+  // to 4261478400 - 2^32 = -33488896 in the i32 accumulator (docs/contraction.md §9.1).
   ir::Axis big{"K", 65536};
-  LogicalTensor a{ScalarType::I8, {big}, std::vector<std::uint32_t>(65536, 0xFFFFFF80u)};
+  LogicalTensor a =
+      testing::tensor_of(ScalarType::I8, {big}, std::vector<std::uint32_t>(65536, 0xFFFFFF80u));
   auto ref = einsum_oracle({&a, 127}, {&a, 127}, {});
   REQUIRE(ref.ok());
   REQUIRE(ref->exact.size() == 1);
@@ -96,7 +99,7 @@ TEST_CASE("oracle: float einsum with a broadcast output axis", "[oracle]") {
   REQUIRE(c.ok());
   CHECK(c->ok);
   CHECK(c->max_abs_err == 0);
-  out.bits[9] = f32_bits(7.001f);
+  out.set(9, f32_bits(7.001f));
   c = compare_with_oracle(*ref, out, {1, 1});
   CHECK_FALSE(c->ok);
   CHECK(c->first_mismatches.at(0).coordinate == "M=1, N=1, P=1");
@@ -104,11 +107,11 @@ TEST_CASE("oracle: float einsum with a broadcast output axis", "[oracle]") {
 
 TEST_CASE("oracle: bf16 subnormals are flushed by the widening", "[oracle]") {
   ir::Axis K1{"K", 1};
-  LogicalTensor a{ScalarType::BF16, {K1}, {0x0001u}}; // bf16 subnormal 2^-133
+  LogicalTensor a = testing::tensor_of(ScalarType::BF16, {K1}, {0x0001u}); // subnormal 2^-133
   auto b = bf16({K1}, {1.0f});
   auto ref = einsum_oracle({&a}, {&b}, {});
   REQUIRE(ref.ok());
-  CHECK(ref->value[0] == 0.0); // widen_bf16 flushes to zero (contraction.md §2.1)
+  CHECK(ref->value[0] == 0.0); // widen_bf16 flushes to zero (docs/contraction.md §2.1)
 }
 
 TEST_CASE("oracle: the tolerance on a cancelling float sum", "[oracle]") {
@@ -177,7 +180,7 @@ TEST_CASE("oracle: tolerance model of a corpus kernel", "[oracle]") {
   REQUIRE(spec.ok());
   auto m = tolerance_model_for_kernel(spec->kernels.at(0));
   REQUIRE(m.ok());
-  // contract_packet::<m![1]> on OP = m![1 # 16]: depth 0 (contraction.md §11 ex 1);
+  // contract_packet::<m![1]> on OP = m![1 # 16]: depth 0 (docs/contraction.md §11 ex 1);
   // contract_time: OT = [V / 16, K] (2·32 = 64 flits) → T2 = V / 16 (2): 32 flits per cell.
   CHECK(m->tree_depth == 0);
   CHECK(m->flits == 32);

@@ -1,9 +1,10 @@
-// Limits of issue 10: spec file size (E-LIMIT-001), deep nesting in the mapping and spec parsers
-// (a diagnostic, not a stack overflow), the memory footprint of `tujit run` checked before
-// allocating (E-LIMIT-002, harness/cli/run_limits.h), the --timeout watchdog (E-LIMIT-003) and the
-// option parsers of --max-bytes / --timeout.
-#include "harness/cli/run_input_axes.h"
+// Limits: spec file size (E-LIMIT-001), deep nesting in the mapping and spec parsers (a
+// diagnostic, not a stack overflow), the memory footprint of `tujit run` checked before allocating
+// (E-LIMIT-002, harness/cli/run_limits.h), the --timeout watchdog (E-LIMIT-003) and the option
+// parsers of --max-bytes / --timeout.
 #include "harness/cli/run_limits.h"
+#include "ir/seq/operand_streams.h"
+#include "ir/seq/run_program.h"
 #include "ir/lang/kernel.h"
 #include "ir/mapping/syntax.h"
 #include "runtime/tensor/logical_tensor.h"
@@ -123,24 +124,27 @@ TEST_CASE("run_footprint counts every tensor the run holds, from the types alone
   const ir::SpecFile file = load("specs/bmatmul_m_in_time.rs");
   REQUIRE(file.kernels.size() == 1);
   const ir::Kernel& k = file.kernels[0];
-  auto ops = cli::find_run_operands(k);
+  auto ops = ir::seq::find_run_operands(k);
   REQUIRE(ops.ok());
-  // input: logical [V, M, K] = 32768 elements; image 512 x Time |M, K/16| = 64 x Packet 16.
-  // trf: logical [V, N, K] = 8192; image 512 x Lane 8 x Element 32.
-  // output: image 512 x Time 32 x Packet 8; logical [V, M, N] = 8192.
-  const std::uint64_t logical = (32768 + 8192 + 8192) * cli::kLogicalElementBytes;
-  const std::uint64_t images =
-      (512 * 64 * 16 + 512 * 8 * 32 + 512 * 32 * 8) * cli::kDeviceCellBytes;
+  // Logical tensors at their width: input [V, M, K] 32768 bf16, trf [V, N, K] 8192 bf16, output
+  // [V, M, N] 8192 f32.
+  const std::uint64_t logical = 32768 * 2 + 8192 * 2 + 8192 * 4;
+  // Address streams, per view dimension position (3 axes each): the stream 512 + Time |M, K / 16|
+  // 64 + Packet 16; the TRF 512 + Lane 8 + Element 32; the output 512 + T3 32 + P3 8.
+  const std::uint64_t per_position = cli::kStreamPositionBytes + 8 * 3;
+  const std::uint64_t streams = (512 + 64 + 16 + 512 + 8 + 32 + 512 + 32 + 8) * per_position;
+  // The JIT's tables: 64 flit offsets and 32 × 8 output cells.
+  const std::uint64_t tables = (64 + 32 * 8) * cli::kJitTableEntryBytes;
   auto fp = cli::run_footprint(file, k, *ops, /*verify=*/false);
   REQUIRE(fp.ok());
-  CHECK(fp->items.size() == 6);
-  CHECK(fp->total_bytes == logical + images);
-  // --verify adds the other engine's output image, the oracle's f64 output and its views of
-  // both inputs.
+  CHECK(fp->items.size() == 7);
+  CHECK(fp->total_bytes == logical + streams + tables);
+  // --verify adds the other engine's output, the oracle's f64 output and its views of both
+  // inputs (at their width).
   auto fpv = cli::run_footprint(file, k, *ops, /*verify=*/true);
   REQUIRE(fpv.ok());
-  CHECK(fpv->total_bytes == logical + images + 512 * 32 * 8 * cli::kDeviceCellBytes +
-                                8192 * cli::kOracleElementBytes + (32768 + 8192) * 4);
+  CHECK(fpv->total_bytes == logical + streams + tables + 8192 * 4 +
+                                8192 * cli::kOracleElementBytes + (32768 + 8192) * 2);
 
   CHECK(cli::check_run_size(file, k, *ops, false, fp->total_bytes).ok());
   auto over = cli::check_run_size(file, k, *ops, false, fp->total_bytes - 1);
@@ -149,12 +153,13 @@ TEST_CASE("run_footprint counts every tensor the run holds, from the types alone
   const Diagnostic& d = over.diagnostics()[0];
   CHECK(d.code == "E-LIMIT-002");
   CHECK(d.message.find(std::to_string(fp->total_bytes) + " bytes") != std::string::npos);
-  // The largest tensor is the stream's image (524288 cells); the diagnostic points at `input`.
+  // The largest tensor is the stream's logical tensor (65536 bytes); the diagnostic points at
+  // `input`.
   REQUIRE(d.span);
   CHECK(*d.span == ops->stream->span);
   REQUIRE(!d.notes.empty());
   CHECK(d.notes[0].find("input 'input'") != std::string::npos);
-  CHECK(d.notes[0].find("524288 cells") != std::string::npos);
+  CHECK(d.notes[0].find("32768 cells") != std::string::npos);
   CHECK(cli::check_run_size(file, k, *ops, false, cli::kDefaultMaxRunBytes).ok());
 }
 
@@ -232,20 +237,21 @@ TEST_CASE("exit_on_timeout prints E-LIMIT-003 and ends the process with status 1
   CHECK(text.find("'slow'") != std::string::npos);
 }
 
-TEST_CASE("random inputs of a tile kernel cover the tile only (run_input_axes)", "[limits]") {
+TEST_CASE("random inputs of a tile kernel cover the tile only (input_tiles)", "[limits]") {
   // specs/derived/forward__lm_head.rs: Wp = 155,648, H = 1024; Cluster m![Wp / 4096 % 2], Slice
   // m![Wp / 16 % 256]. The weight's Element m![Wp % 16, H] completes Wp < 8192; the input
   // (Element m![H]) holds Wp = 0, 16, …, 8176 (every 16-th, 512 of them); the output holds
   // Wp < 8192. The smallest prefix holding all of them is [0, 8192).
   const ir::SpecFile file = load("specs/derived/forward__lm_head.rs");
   const ir::Kernel& k = file.kernels.at(0);
-  auto ops = cli::find_run_operands(k);
+  auto ops = ir::seq::find_run_operands(k);
   REQUIRE(ops.ok());
-  const auto axes = cli::run_input_axes(file, k, *ops);
-  REQUIRE(axes.size() == 2);
+  const auto axes = ir::seq::input_tiles(file, k, *ops);
+  REQUIRE(axes.ok());
+  REQUIRE(axes->size() == 2);
   for (const char* name : {"input", "weight"}) {
     INFO(name);
-    const auto& ax = axes.at(name);
+    const auto& ax = axes->at(name);
     REQUIRE(ax.size() == 2);
     for (const auto& a : ax) CHECK(a.size == (a.name == "Wp" ? 8192u : 1024u));
   }
@@ -259,28 +265,31 @@ TEST_CASE("random inputs of a tile kernel cover the tile only (run_input_axes)",
   REQUIRE(fp.ok());
   CHECK(input_cells(*fp, "input 'weight': logical") == 8192u * 1024u);
   CHECK(input_cells(*fp, "oracle view of 'input'") == 8192u * 1024u);
-  // Given contents are whole tensors; a budget too small to evaluate the layouts assumes whole
-  // tensors as well (never less than the run will hold).
+  // Given contents are whole tensors; a budget too small to evaluate the view dimensions (here
+  // fewer positions than the 512 spatial ones) assumes whole tensors as well (never less than the
+  // run will hold).
   auto given = cli::run_footprint(file, k, *ops, true, /*inputs_given=*/true);
   REQUIRE(given.ok());
   CHECK(input_cells(*given, "input 'weight': logical") == 155648u * 1024u);
-  auto tight = cli::run_footprint(file, k, *ops, true, false, /*max_bytes=*/1u << 20);
+  auto tight = cli::run_footprint(file, k, *ops, true, false,
+                                  /*max_bytes=*/cli::kStreamPositionBytes * 100);
   REQUIRE(tight.ok());
   CHECK(input_cells(*tight, "input 'weight': logical") == 155648u * 1024u);
   CHECK(tight->total_bytes > fp->total_bytes);
 }
 
-TEST_CASE("inputs that hold whole axes keep them (run_input_axes)", "[limits]") {
+TEST_CASE("inputs that hold whole axes keep them (input_tiles)", "[limits]") {
   // bmatmul_m_in_time holds every coordinate of V, M, N and K; weighted_sum's output holds every
   // 16-th T up to |T| = 512, so T stays whole too.
   for (const char* rel : {"specs/bmatmul_m_in_time.rs", "specs/derived/weighted_sum.rs"}) {
     INFO(rel);
     const ir::SpecFile file = load(rel);
     const ir::Kernel& k = file.kernels.at(0);
-    auto ops = cli::find_run_operands(k);
+    auto ops = ir::seq::find_run_operands(k);
     REQUIRE(ops.ok());
-    const auto axes = cli::run_input_axes(file, k, *ops);
+    const auto axes = ir::seq::input_tiles(file, k, *ops);
+    REQUIRE(axes.ok());
     for (const ir::KernelParam* p : ops->inputs())
-      CHECK(axes.at(p->name) == runtime::tensor_axes(*p->tensor, file.axes));
+      CHECK(axes->at(p->name) == ir::seq::type_axes(*p->tensor, file.axes));
   }
 }

@@ -4,8 +4,7 @@
 // logical tensors; that rework (and any later one) must not move a single byte. The inputs do not
 // come from the seeded generator (which may change): each element is a fixed function of its
 // parameter's name and its row-major offset, a finite value of the parameter's type.
-#include "harness/cli/run_input_axes.h"
-#include "harness/cli/run_kernel.h"
+#include "harness/run/run_pipeline.h"
 #include "ir/lang/kernel.h"
 #include "ir/verify/kernel_checker.h"
 #include "tests/support/spec_corpus.h"
@@ -52,16 +51,18 @@ std::uint32_t fixed_hash(const std::string& name, std::uint64_t offset) {
 /// A finite element of `t` from the hash: integers over the type's range (i32 over ±2^20),
 /// bf16 / f8 codes with a bounded exponent (never inf or NaN; subnormals of f8 included).
 std::uint32_t fixed_element(ir::ScalarType t, std::uint32_t h) {
-  switch (t) {
-  case ir::ScalarType::BF16: // sign, exponent 120..127 (magnitudes 2^-7 … <2), 7 fraction bits
+  switch (ir::encoding(t)) {
+  case ir::Encoding::Bf16: // sign, exponent 120..127 (magnitudes 2^-7 … <2), 7 fraction bits
     return ((h & 1u) << 15) | ((120u + ((h >> 1) & 7u)) << 7) | ((h >> 4) & 0x7Fu);
-  case ir::ScalarType::F8E4M3: // exponent fields 0..14: no NaN (0x7F / 0xFF)
+  case ir::Encoding::F8E4M3: // exponent fields 0..14: no NaN (0x7F / 0xFF)
     return ((h & 1u) << 7) | ((h >> 1) % 0x78u);
-  case ir::ScalarType::F8E5M2: // exponent fields 0..30: no inf / NaN
+  case ir::Encoding::F8E5M2: // exponent fields 0..30: no inf / NaN
     return ((h & 1u) << 7) | ((h >> 1) % 0x7Cu);
-  case ir::ScalarType::F32: // |v| in [2^-7, 2)
+  case ir::Encoding::F32: // |v| in [2^-7, 2)
     return ((h & 1u) << 31) | ((120u + ((h >> 1) & 7u)) << 23) | ((h >> 4) & 0x7FFFFFu);
-  default:
+  case ir::Encoding::TwosComplement: // integers: below
+  case ir::Encoding::Unsigned:
+  case ir::Encoding::F4E2M1: // never a kernel input
     break;
   }
   std::int64_t lo = -(std::int64_t{1} << 20), hi = std::int64_t{1} << 20;
@@ -76,8 +77,8 @@ std::uint32_t fixed_element(ir::ScalarType t, std::uint32_t h) {
 runtime::LogicalTensor fixed_input(const ir::KernelParam& p, const std::vector<ir::Axis>& axes) {
   auto t = runtime::make_logical_tensor(p.tensor->dtype, axes);
   REQUIRE(t.ok());
-  for (std::uint64_t i = 0; i < t->bits.size(); ++i)
-    t->bits[i] = fixed_element(t->dtype, fixed_hash(p.name, i));
+  for (std::uint64_t i = 0; i < t->elements(); ++i)
+    t->set(i, fixed_element(t->dtype, fixed_hash(p.name, i)));
   return std::move(*t);
 }
 
@@ -86,17 +87,18 @@ struct Observed {
   std::uint64_t poisoned = 0, macs = 0;
 };
 
-Observed run_fixed(const ir::SpecFile& file, const ir::Kernel& k, const cli::RunOperands& ops,
-                   cli::Engine engine, bool ftz) {
-  cli::RunRequest req;
+Observed run_fixed(const ir::SpecFile& file, const ir::Kernel& k, const ir::seq::RunOperands& ops,
+                   run::Engine engine, bool ftz) {
+  run::RunRequest req;
   req.engine = engine;
   req.threads = 2;
   req.ftz_results = ftz;
   req.jit.use_cache = false;
-  const auto axes = cli::run_input_axes(file, k, ops);
+  auto axes = ir::seq::input_tiles(file, k, ops);
+  REQUIRE(axes.ok());
   for (const ir::KernelParam* p : ops.inputs())
-    req.given[p->name] = fixed_input(*p, axes.at(p->name));
-  auto r = cli::run_kernel(file, k, ops, req);
+    req.given[p->name] = fixed_input(*p, axes->at(p->name));
+  auto r = run::run_kernel(file, k, ops, req);
   if (!r)
     for (const auto& d : r.diagnostics()) UNSCOPED_INFO(render(d, &file.source));
   REQUIRE(r.ok());
@@ -117,15 +119,15 @@ TEST_CASE("pinned outputs of every runnable spec kernel on fixed inputs", "[pinn
     const std::string rel = path.lexically_relative(TUJIT_SOURCE_DIR).generic_string();
     for (const auto& k : file->kernels) {
       if (!k.ok || !ir::verify::check_kernel(*file, k).ok()) continue;
-      auto ops = cli::find_run_operands(k);
+      auto ops = ir::seq::find_run_operands(k);
       if (!ops) continue;
       for (bool ftz : {false, true}) {
-        if (ftz && ops->shape != cli::RunShape::Contraction) continue;
+        if (ftz && ops->shape != ir::seq::RunShape::Contraction) continue;
         const std::string key = fmt::format("{}:{}:{}", rel, k.name, ftz ? "ftz" : "ieee");
         INFO(key);
-        for (cli::Engine e : {cli::Engine::Interp, cli::Engine::Jit}) {
+        for (run::Engine e : {run::Engine::Interp, run::Engine::Jit}) {
           const Observed o = run_fixed(*file, k, *ops, e, ftz);
-          if (record && e == cli::Engine::Interp) {
+          if (record && e == run::Engine::Interp) {
             fmt::print("  {{\"{}\", \"{}\", {}, \"{}\", {}, {}}},\n", rel, k.name, ftz, o.sha256,
                        o.poisoned, o.macs);
             continue;

@@ -1,5 +1,5 @@
 // f32 → bf16 / f8e4m3 / f8e5m2 rounding against reference models written here from the text of
-// spec/scalars.md §4 (exact double distances between candidate values, not bit tricks), on named
+// docs/scalars.md §4 (exact double distances between candidate values, not bit tricks), on named
 // boundary cases and on a deterministic sweep of ~500k f32 bit patterns.
 #include "runtime/scalar/bf16.h"
 #include "runtime/scalar/f8.h"

@@ -1,6 +1,6 @@
 // ir/types/scalar_type.h: names, widths, capability sets, the Contraction operand table and the
-// conversion pairs, each checked against tables written here from spec/scalars.md §1, §4.5, §5,
-// §6 and spec/contraction.md §2.
+// conversion pairs, each checked against tables written here from docs/scalars.md §1, §4.5, §5,
+// §6 and docs/contraction.md §2.
 #include "ir/types/scalar_type.h"
 
 #include <catch2/catch.hpp>
@@ -22,7 +22,7 @@ struct Row {
   bool is_float, materializable, byte_addressable, ve_scalar, operand, accumulator;
 };
 
-// scalars.md §1 catalogue and capability table.
+// docs/scalars.md §1 catalogue and capability table.
 const Row kCatalogue[] = {
     {ST::I4, "i4", 4, 4, false, true, false, false, true, false},
     {ST::I5, "i5", 4, 8, false, false, false, false, true, false},
@@ -40,7 +40,7 @@ const Row kCatalogue[] = {
 
 } // namespace
 
-TEST_CASE("scalar catalogue: names, widths and capability sets (scalars.md §1)", "[scalar]") {
+TEST_CASE("scalar catalogue: names, widths and capability sets (docs/scalars.md §1)", "[scalar]") {
   REQUIRE(std::size(kCatalogue) == kAllScalarTypes.size());
   for (const Row& r : kCatalogue) {
     INFO(r.name);
@@ -63,7 +63,42 @@ TEST_CASE("scalar catalogue: names, widths and capability sets (scalars.md §1)"
   CHECK(flit_elements(ST::I9) == 32);
 }
 
-TEST_CASE("kernel-language scalar names (kernel-language.md)", "[scalar]") {
+TEST_CASE("scalar table: one row per type, formats and in-place widening (docs/scalars.md §3)",
+          "[scalar]") {
+  for (std::size_t i = 0; i < kScalarTable.size(); ++i)
+    CHECK(static_cast<std::size_t>(kScalarTable[i].type) == i);
+  // The container of every integer and of f32 already holds the accumulator value; bf16, f8 and
+  // f4e2m1 are codes that must be decoded.
+  const std::set<ST> in_place = {ST::I4, ST::I5, ST::I8, ST::I9, ST::I16, ST::I32, ST::U8, ST::F32};
+  for (ST t : kAllScalarTypes) {
+    INFO(name(t));
+    CHECK(widens_in_place(t) == (in_place.count(t) == 1));
+    CHECK(float_format(t).has_value() == is_float(t));
+  }
+  // Field widths and biases of §3.2-§3.6 (sign + exponent + fraction = the wire width).
+  struct Fmt {
+    ST t;
+    unsigned e, m;
+    int bias;
+  };
+  for (const Fmt& f :
+       {Fmt{ST::BF16, 8, 7, 127}, Fmt{ST::F8E4M3, 4, 3, 7}, Fmt{ST::F8E5M2, 5, 2, 15},
+        Fmt{ST::F32, 8, 23, 127}, Fmt{ST::F4E2M1, 2, 1, 1}}) {
+    INFO(name(f.t));
+    const FloatFormat ff = *float_format(f.t);
+    CHECK(ff.exponent_bits == f.e);
+    CHECK(ff.fraction_bits == f.m);
+    CHECK(ff.bias == f.bias);
+    CHECK(1 + f.e + f.m == wire_bits(f.t));
+  }
+  CHECK(float_format(ST::F8E4M3)->specials == FloatSpecials::AllOnesNaN); // no infinity
+  CHECK(float_format(ST::F8E5M2)->max_finite_code == 0x7Bu);              // 57344
+  CHECK(zero_point_staging_type(ST::I4) == ST::I5);
+  CHECK(zero_point_staging_type(ST::I8) == ST::I9);
+  CHECK_FALSE(zero_point_staging_type(ST::I16).has_value());
+}
+
+TEST_CASE("kernel-language scalar names (docs/kernel-language.md)", "[scalar]") {
   const std::set<std::string> names = {"i4", "i5",   "i8",     "i9",     "i16", "i32",
                                        "u8", "bf16", "f8e4m3", "f8e5m2", "f32"};
   for (ST t : kAllScalarTypes) {
@@ -81,7 +116,7 @@ TEST_CASE("kernel-language scalar names (kernel-language.md)", "[scalar]") {
         "i4, i5, i8, i9, i16, i32, u8, bf16, f8e4m3, f8e5m2, f32, f4e2m1");
 }
 
-TEST_CASE("integer ranges and TRF stored bits (scalars.md §1, §5.5)", "[scalar]") {
+TEST_CASE("integer ranges and TRF stored bits (docs/scalars.md §1, §5.5)", "[scalar]") {
   using R = std::pair<std::int64_t, std::int64_t>;
   CHECK(integer_range(ST::I4) == R{-8, 7});
   CHECK(integer_range(ST::I5) == R{-16, 15});
@@ -105,7 +140,7 @@ TEST_CASE("integer ranges and TRF stored bits (scalars.md §1, §5.5)", "[scalar
   CHECK(320 / *trf_stored_bits(ST::I9) >= 32);
 }
 
-TEST_CASE("contraction operand table: all 144 pairs (scalars.md §5.4)", "[scalar]") {
+TEST_CASE("contraction operand table: all 144 pairs (docs/scalars.md §5.4)", "[scalar]") {
   const std::map<std::pair<ST, ST>, ST> accepted = {
       {{ST::I4, ST::I4}, ST::I32},         {{ST::I4, ST::I5}, ST::I32},
       {{ST::I5, ST::I4}, ST::I32},         {{ST::I5, ST::I5}, ST::I32},
@@ -156,7 +191,7 @@ TEST_CASE("contraction operand table: all 144 pairs (scalars.md §5.4)", "[scala
 }
 
 TEST_CASE("Fetch Adapter, Cast Engine and Commit Adapter pairs: all 144 pairs", "[scalar]") {
-  // scalars.md §5.1 (plus identity), §4.5, §6, §5.2, §5.3.
+  // docs/scalars.md §5.1 (plus identity), §4.5, §6, §5.2, §5.3.
   const std::set<std::pair<ST, ST>> fetch_cast = {
       {ST::I4, ST::I32},     {ST::I8, ST::I32},   {ST::I16, ST::I32}, {ST::F8E4M3, ST::F32},
       {ST::F8E5M2, ST::F32}, {ST::BF16, ST::F32}, {ST::F32, ST::BF16}};
@@ -195,7 +230,7 @@ TEST_CASE("Fetch Adapter, Cast Engine and Commit Adapter pairs: all 144 pairs", 
   CHECK(explain_cast_engine_refusal(ST::F32, ST::F32).find("identity") != std::string::npos);
 }
 
-TEST_CASE("zero-point range is the source type's range (scalars.md §6)", "[scalar]") {
+TEST_CASE("zero-point range is the source type's range (docs/scalars.md §6)", "[scalar]") {
   for (std::int64_t zp = -300; zp <= 300; ++zp) {
     INFO("zp " << zp);
     CHECK(zero_point_in_range(ST::I4, ST::I5, zp) == (zp >= -8 && zp <= 7));

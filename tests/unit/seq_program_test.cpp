@@ -1,6 +1,6 @@
 // The Sequencer IR (ir/seq/): the cycle nest's counters walk every packet cycle in order with
 // affine addresses; on every corpus kernel the nest's stream-flit and slot address streams name
-// exactly the cells the normative coordinate definitions name (contraction.md §5.1, §7); the
+// exactly the cells the normative coordinate definitions name (docs/contraction.md §5.1, §7); the
 // fingerprint separates programs that differ.
 #include "tests/support/corpus_programs.h"
 #include "tests/unit/interp_test_support.h"

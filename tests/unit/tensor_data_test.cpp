@@ -10,6 +10,8 @@
 #include "runtime/tensor/logical_tensor.h"
 #include "runtime/tensor/sha256.h"
 
+#include "tests/support/tensor_values.h"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -70,11 +72,11 @@ TEST_CASE("fill_random: deterministic, in range, both signs, every dtype", "[ten
     fill_random(a, 42);
     fill_random(b, 42);
     fill_random(c, 43);
-    CHECK(a.bits == b.bits);
-    CHECK(a.bits != c.bits);
+    CHECK(a == b);
+    CHECK(a.data != c.data);
     double lo = INFINITY, hi = -INFINITY;
-    for (auto bits : a.bits) {
-      double v = element_value(t, bits);
+    for (std::uint64_t i = 0; i < a.elements(); ++i) {
+      double v = element_value(t, a.get(i));
       REQUIRE(std::isfinite(v));
       lo = std::min(lo, v);
       hi = std::max(hi, v);
@@ -109,10 +111,10 @@ TEST_CASE("round_double_to: RNE against the independent encoders", "[tensor]") {
     INFO(std::hex << x);
     auto bf = round_double_to(ScalarType::BF16, d);
     if (bf.status == FloatRounding::Status::Ok)
-      REQUIRE(bf.bits == bf16_literal_from_f32(x)); // scalars.md §4.1 literal form = plain RNE
+      REQUIRE(bf.bits == bf16_literal_from_f32(x)); // docs/scalars.md §4.1 literal form = plain RNE
     else
       REQUIRE((bf16_literal_from_f32(x) & 0x7FFFu) == 0x7F80u); // RNE overflows to inf
-    if (std::fabs(d) <= 448.0) // enc_e4m3 is RNE below its saturation (scalars.md §4.2)
+    if (std::fabs(d) <= 448.0) // enc_e4m3 is RNE below its saturation (docs/scalars.md §4.2)
       REQUIRE(round_double_to(ScalarType::F8E4M3, d).bits == enc_e4m3(x));
     REQUIRE(round_double_to(ScalarType::F32, d).bits == x);
   }
@@ -123,7 +125,7 @@ TEST_CASE("round_double_to: hand-worked ties, double rounding, overflow", "[tens
   // rounding once goes up to 0x3F81.
   CHECK(round_double_to(ScalarType::BF16, 1.0 + 0x1p-8 + 0x1p-30).bits == 0x3F81u);
   CHECK(round_double_to(ScalarType::BF16, 1.0 + 0x1p-8).bits == 0x3F80u);
-  // f8e5m2 by RNE (not the Cast Engine's half-up of scalars.md §4.3): 1.125 is the tie between
+  // f8e5m2 by RNE (not the Cast Engine's half-up of docs/scalars.md §4.3): 1.125 is the tie between
   // 1.0 (0x3C) and 1.25 (0x3D) → even 0x3C; 1.375 between 1.25 and 1.5 → even 0x3E.
   CHECK(round_double_to(ScalarType::F8E5M2, 1.125).bits == 0x3Cu);
   CHECK(round_double_to(ScalarType::F8E5M2, 1.375).bits == 0x3Eu);
@@ -176,9 +178,9 @@ TEST_CASE("logical tensors: axes, offsets, limits and the byte image", "[tensor]
   auto big = make_logical_tensor(ScalarType::I8, {{"A", 1u << 20}, {"B", 1u << 20}}, 1u << 20);
   REQUIRE_FALSE(big.ok());
   CHECK(big.diagnostics().front().code == "E-RUN-001");
-  LogicalTensor b{ScalarType::I16, {{"A", 2}}, {0xFFFFFFFEu, 0x1234u}};
+  LogicalTensor b = testing::tensor_of(ScalarType::I16, {{"A", 2}}, {0xFFFFFFFEu, 0x1234u});
   CHECK(tensor_bytes(b) == std::vector<std::uint8_t>{0xFE, 0xFF, 0x34, 0x12});
-  LogicalTensor f{ScalarType::F32, {{"A", 1}}, {0x3F800000u}};
+  LogicalTensor f = testing::tensor_of(ScalarType::F32, {{"A", 1}}, {0x3F800000u});
   CHECK(tensor_bytes(f) == std::vector<std::uint8_t>{0x00, 0x00, 0x80, 0x3F});
   CHECK(element_value(ScalarType::BF16, 0x0001u) == 0x1p-133); // literal decode keeps subnormals
   CHECK(element_value(ScalarType::I4, 0xFFFFFFF8u) == -8.0);
@@ -192,19 +194,81 @@ TEST_CASE("leading_block keeps the elements below the block on every axis", "[te
   REQUIRE(t.ok());
   for (std::uint32_t a = 0; a < 3; ++a)
     for (std::uint32_t b = 0; b < 4; ++b)
-      for (std::uint32_t c = 0; c < 5; ++c) t->bits[(a * 4 + b) * 5 + c] = 100 * a + 10 * b + c;
+      for (std::uint32_t c = 0; c < 5; ++c) t->set((a * 4 + b) * 5 + c, 100 * a + 10 * b + c);
   const LogicalTensor blk = leading_block(*t, {{"A", 2}, {"B", 4}, {"C", 3}});
   CHECK(blk.dtype == ScalarType::I32);
   CHECK(axes_text(blk.axes) == "[A=2, B=4, C=3]");
-  REQUIRE(blk.bits.size() == 24);
+  REQUIRE(blk.elements() == 24);
   std::size_t k = 0;
   for (std::uint32_t a = 0; a < 2; ++a)
     for (std::uint32_t b = 0; b < 4; ++b)
-      for (std::uint32_t c = 0; c < 3; ++c) CHECK(blk.bits[k++] == 100 * a + 10 * b + c);
+      for (std::uint32_t c = 0; c < 3; ++c) CHECK(blk.get(k++) == 100 * a + 10 * b + c);
   // The whole tensor is its own block; a scalar's block is itself.
-  CHECK(leading_block(*t, t->axes).bits == t->bits);
+  CHECK(leading_block(*t, t->axes) == *t);
   auto s = make_logical_tensor(ScalarType::I32, {});
   REQUIRE(s.ok());
-  s->bits[0] = 7;
-  CHECK(leading_block(*s, {}).bits == std::vector<std::uint32_t>{7});
+  s->set(0, 7);
+  CHECK(testing::containers(leading_block(*s, {})) == std::vector<std::uint32_t>{7});
+}
+
+TEST_CASE("logical tensors store each element at its width, get sign- or zero-extends",
+          "[tensor]") {
+  // i4 / i5 / i8 in one byte and i9 / i16 in two, sign-extended; u8, bf16 and f8 codes
+  // zero-extended; f32 / i32 four bytes.
+  struct Case {
+    ScalarType t;
+    std::uint32_t set, get;
+    std::uint32_t bytes;
+  };
+  for (const Case c :
+       {Case{ScalarType::I4, 0xFFFFFFF8u, 0xFFFFFFF8u, 1},
+        Case{ScalarType::I5, 0x0000000Fu, 0x0000000Fu, 1},
+        Case{ScalarType::I8, 0xFFFFFF80u, 0xFFFFFF80u, 1},
+        Case{ScalarType::I9, 0xFFFFFF00u, 0xFFFFFF00u, 2},
+        Case{ScalarType::I16, 0xFFFF8000u, 0xFFFF8000u, 2}, Case{ScalarType::U8, 0xFFu, 0xFFu, 1},
+        Case{ScalarType::BF16, 0xFF80u, 0xFF80u, 2}, Case{ScalarType::F8E4M3, 0xFFu, 0xFFu, 1},
+        Case{ScalarType::F32, 0x7FC00001u, 0x7FC00001u, 4}}) {
+    INFO(ir::name(c.t));
+    auto x = make_logical_tensor(c.t, {{"A", 3}});
+    REQUIRE(x.ok());
+    CHECK(element_bytes(c.t) == c.bytes);
+    CHECK(x->data.size() == 3 * c.bytes);
+    x->set(1, c.set);
+    CHECK(x->get(0) == 0u);
+    CHECK(x->get(1) == c.get);
+    CHECK(x->get(2) == 0u);
+  }
+}
+
+TEST_CASE("seeded inputs: counter-based, tile-consistent, the same on any thread count",
+          "[tensor]") {
+  // Element k of a whole tensor is the (k+1)-th output of SplitMix64(seed): the generator is
+  // indexed, not sequential.
+  const ir::Axis A{"A", 64}, B{"B", 4096};
+  auto whole = make_logical_tensor(ScalarType::I8, {A, B});
+  REQUIRE(whole.ok());
+  fill_random(*whole, 99);
+  SplitMix64 g(99);
+  for (std::uint64_t k = 0; k < 1000; ++k) {
+    const auto want = static_cast<std::int32_t>(-128 + static_cast<std::int64_t>(g.below(256)));
+    REQUIRE(static_cast<std::int32_t>(whole->get(k)) == want);
+  }
+  // A tile [A=40, B=1000] holds the whole tensor's elements at the same coordinates.
+  const std::vector<ir::Axis> tile{{"A", 40}, {"B", 1000}};
+  for (ScalarType t : {ScalarType::I8, ScalarType::BF16, ScalarType::F8E4M3, ScalarType::I4}) {
+    INFO(ir::name(t));
+    auto w = make_logical_tensor(t, {A, B});
+    auto x = make_logical_tensor(t, tile);
+    REQUIRE((w.ok() && x.ok()));
+    fill_random(*w, 5);
+    fill_random(*x, 5, tile_index(tile, {A, B}), 1);
+    CHECK(*x == leading_block(*w, tile));
+    // Two and three threads write the same bytes.
+    for (unsigned threads : {2u, 3u}) {
+      auto y = make_logical_tensor(t, {A, B});
+      REQUIRE(y.ok());
+      fill_random(*y, 5, tile_index({A, B}, {A, B}), threads);
+      CHECK(*y == *w);
+    }
+  }
 }

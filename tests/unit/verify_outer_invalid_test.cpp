@@ -1,4 +1,4 @@
-// Invalid configurations of the outer stages (spec/contraction.md §12 rows 1–15 and 26–28) and one
+// Invalid configurations of the outer stages (docs/contraction.md §12 rows 1–15 and 26–28) and one
 // failing case for every rule of to_trf, to_vrf, collect, the Stream Adapter, the TRF Sequencer,
 // operand pairs and the hardware limits. Each asserts the stable code, the reference's rule name
 // and the values the spec says broke the rule.
@@ -125,7 +125,7 @@ TEST_CASE("to_trf reads a collected stream: PacketNotOneFlit", "[verify-outer]")
 
 // ---- to_vrf ------------------------------------------------------------------------------
 
-TEST_CASE("§12.8 to_vrf ExceedsCapacity{16384, 8192}; ElementType", "[verify-outer]") {
+TEST_CASE("§12.8 to_vrf ExceedsCapacity{16384, 8192}, ElementType", "[verify-outer]") {
   Axes ax("A=4096, B=2048");
   Diagnostic d = expect_rule(verify_to_vrf(ToVrfInput{ScalarType::I32, ax("A")}), "E-VRF-002",
                              "ExceedsCapacity");
@@ -193,7 +193,7 @@ TEST_CASE("§12.13–14 OutTimeMismatch: reordered, broadcast not innermost", "[
               "OutTimeMismatch");
 }
 
-TEST_CASE("§12.15 OutPacketFlits(16); LaneSize", "[verify-outer]") {
+TEST_CASE("§12.15 OutPacketFlits(16), LaneSize", "[verify-outer]") {
   Axes ax("K=64, M=4, N=8");
   Diagnostic d =
       expect_rule(adapter(ax, ScalarType::BF16, "N", "M, K / 16", "K % 16", "M", "K % 8"),
@@ -325,7 +325,7 @@ TEST_CASE("S6 TrfMisaligned on loop configurations", "[verify-outer]") {
   CHECK(check_trf_alignment(ScalarType::I8, 0, {{2, 40}}).has_value());
 }
 
-TEST_CASE("S5 merging reproduces datapath.md S6 (nine raw entries → six)", "[verify-outer]") {
+TEST_CASE("S5 merging reproduces docs/datapath.md S6 (nine raw entries → six)", "[verify-outer]") {
   const std::vector<TrfLoopEntry> raw = {{2, 16},   {2, 32},   {4, 64}, {4, 512}, {2, 256},
                                          {4, 4096}, {2, 2048}, {2, 8},  {8, 1}};
   CHECK(merge_loops(raw) ==
@@ -334,7 +334,7 @@ TEST_CASE("S5 merging reproduces datapath.md S6 (nine raw entries → six)", "[v
   CHECK(merge_loops({{3, 0}, {5, 0}, {2, 7}}) == std::vector<TrfLoopEntry>{{15, 0}, {2, 7}});
 }
 
-TEST_CASE("S7 TrfSpatialMismatch; [MODEL] padding of a walked group", "[verify-outer]") {
+TEST_CASE("S7 TrfSpatialMismatch, [MODEL] padding of a walked group", "[verify-outer]") {
   Axes ax("M=2, X=3, N=8, K=16, S=256, Z=256");
   TrfSequencerInput in{ScalarType::BF16, ax("N"),      ax("K"),     ax("M"),
                        ax("K"),          std::nullopt, std::nullopt};

@@ -1,5 +1,5 @@
-// Property tests of the outer-stage verifiers (spec/contraction.md §4.2, §5.1, §5.2,
-// datapath.md §8): random valid configurations built the way the book's strategies build them
+// Property tests of the outer-stage verifiers (docs/contraction.md §4.2, §5.1, §5.2,
+// docs/datapath.md §8): random valid configurations built the way the book's strategies build them
 // (K in Packet with M in Time, K in Time, a packed Time digit with a TRF time broadcast, GEMM
 // with lanes over part of J; lanes 1/2/4/8, PackSize 1/2, broadcast axes) are accepted with the
 // derived values those strategies imply, computed here independently, and agree position by
@@ -52,7 +52,8 @@ struct Config {
 };
 
 void add_loop(std::vector<TrfLoopEntry>& l, std::uint64_t size, std::uint64_t stride) {
-  if (size > 1) l.push_back({size, stride}); // normalize drops one-value digits (mapping.md N1)
+  if (size > 1)
+    l.push_back({size, stride}); // normalize drops one-value digits (docs/mapping.md N1)
 }
 
 Config generate(std::mt19937_64& rng) {
@@ -280,7 +281,7 @@ TEST_CASE("property: single-term mutations are accepted or diagnosed, never a cr
       Config c = base;
       if (!mutate(c, rng)) continue;
       const Parsed p = parse(c);
-      if (!p.ok) continue; // the mutant broke a static rule of the mapping (mapping.md §1.3)
+      if (!p.ok) continue; // the mutant broke a static rule of the mapping (docs/mapping.md §1.3)
       INFO("axes " << c.axes << "; time " << join(c.m[0]) << " / " << join(c.m[1]) << "; TRF "
                    << join(c.m[2]) << " / " << join(c.m[3]) << "; OT " << join(c.m[4]) << " OP "
                    << join(c.m[5]) << "; w " << join(c.m[6]) << " / " << join(c.m[7]));

@@ -30,7 +30,7 @@ using testing::contains;
 using testing::expect_rule;
 using testing::why;
 
-/// Sum of live indexes (mapping.md §2: contributions for one axis add).
+/// Sum of live indexes (docs/mapping.md §2: contributions for one axis add).
 inline ir::Index add(ir::Index a, const ir::Index& b) {
   for (const auto& [k, v] : b) a[k] += v;
   return a;
@@ -62,9 +62,9 @@ inline std::set<std::string> axis_names(std::initializer_list<const ir::Mapping*
 }
 
 /// Independent check of an accepted Outer stage against the tree semantics (Mapping::map,
-/// mapping.md §3) and the stage algorithm of contraction.md §5.4 / the normative TRF definition
-/// of §5.2: for every live (lane, OT, OP) position, the stream flit/element the Stream Adapter
-/// feeds and the TRF element the loop configuration reads hold exactly the coordinates of
+/// docs/mapping.md §3) and the stage algorithm of docs/contraction.md §5.4 / the normative TRF
+/// definition of §5.2: for every live (lane, OT, OP) position, the stream flit/element the Stream
+/// Adapter feeds and the TRF element the loop configuration reads hold exactly the coordinates of
 /// OT(t) ⊕ OP(p) ⊕ Lane(l) on their own axes. Returns an empty string when it holds.
 inline std::string brute_force_outer(const ir::verify::ContractOuterInput& in,
                                      const ir::verify::ContractOuterDerived& d,

@@ -1,6 +1,6 @@
 // Worked examples (valid) of the outer stages: to_trf, to_vrf, collect, the Stream Adapter and
-// the TRF Sequencer (spec/contraction.md §11, datapath.md §8 C1–C5, §8.1). Expected values are the
-// spec's stated ones.
+// the TRF Sequencer (docs/contraction.md §11, docs/datapath.md §8 C1–C5, §8.1). Expected values are
+// the spec's stated ones.
 #include "ir/verify/collect.h"
 #include "ir/verify/hardware_limits.h"
 #include "ir/verify/operand_types.h"
@@ -273,7 +273,7 @@ TEST_CASE("§11.15 proj_o: 4 lanes of 16 KiB, TB [H%4] = 4", "[verify-outer]") {
   CHECK(r->trf_sequencer.loops == Loops{{64, 32}, {4, 2048}});
 }
 
-TEST_CASE("§11.16 i4 and zero point: ReadSize 64 (32 B narrow); i9 × i8", "[verify-outer]") {
+TEST_CASE("§11.16 i4 and zero point: ReadSize 64 (32 B narrow), i9 × i8", "[verify-outer]") {
   SECTION("i4") {
     Axes ax("M=4, N=8, K4=64");
     auto r = outer(ax, ScalarType::I4, ScalarType::I4, "M", "K4", "N", "K4", "M", "K4");
@@ -354,7 +354,7 @@ TEST_CASE("§11.11 to_trf examples: FlitsPerLane, bytes, address mode", "[verify
     CHECK(t->address_mode == TrfAddressMode::Full);
     CHECK(t->row_capacity_per_lane == 128);
   }
-  SECTION("fewer lanes see more rows (register-files.md)") {
+  SECTION("fewer lanes see more rows (furiosa-opt docs/src/computing-tensors/register-files.md)") {
     Axes ax("N=2, K=32");
     auto t = to_trf(ax, ScalarType::BF16, "N, K / 16", "K % 16", "N", "K");
     REQUIRE(t.ok());
@@ -392,7 +392,7 @@ TEST_CASE("contract_outer derived table has the check --json keys", "[verify-out
   CHECK(std::get<std::string>(t.at("accumulator")) == "f32");
 }
 
-TEST_CASE("datapath.md §8 C1–C5 collect examples", "[verify-outer]") {
+TEST_CASE("docs/datapath.md §8 C1–C5 collect examples", "[verify-outer]") {
   auto collect = [](const Axes& ax, ScalarType d, std::string_view t, std::string_view p,
                     std::string_view t2, std::string_view p2) {
     return verify_collect(CollectInput{d, ax(t), ax(p), ax(t2), ax(p2)});

@@ -1,6 +1,6 @@
 // Property test for the Packet Reducer / Time Reducer / Lane Folder verifiers: random valid
 // contraction tails (OT built from random axis factors, T2 an order-preserving subset of them, P2
-// = OP / 2^d, lanes 1/2/4/8, both modes; T3/P3 built by the formulas of contraction.md §8) are
+// = OP / 2^d, lanes 1/2/4/8, both modes; T3/P3 built by the formulas of docs/contraction.md §8) are
 // accepted, and the derived InnerTime equals two independent computations on the generator's own
 // factor model:
 //   * brute force: walk OT positions in flit order (padding positions included: the
@@ -68,7 +68,7 @@ std::uint64_t pick(std::mt19937_64& rng, std::uint64_t lo, std::uint64_t hi) {
 }
 
 // Pieces `X / b` immediately followed by `X % b` would normalize into the whole axis, changing
-// the factor structure the model assumes (mapping.md §4.3 N4).
+// the factor structure the model assumes (docs/mapping.md §4.3 N4).
 bool merges(const std::vector<GenFactor>& ot) {
   for (std::size_t i = 0; i + 1 < ot.size(); ++i)
     if (ot[i].axis == ot[i + 1].axis && ot[i].piece == 1 && ot[i + 1].piece == 2) return true;
@@ -191,7 +191,7 @@ std::uint64_t inner_time_brute_force(const std::vector<GenFactor>& ot) {
   return static_cast<std::uint64_t>(most);
 }
 
-// contraction.md §7 rule on the model.
+// docs/contraction.md §7 rule on the model.
 std::uint64_t inner_time_rule(const std::vector<GenFactor>& ot) {
   std::size_t r = 0;
   while (r < ot.size() && ot[r].retained) ++r;
@@ -268,7 +268,7 @@ TEST_CASE("random valid contraction tails are accepted with the brute-force Inne
     INFO(why(tm));
     REQUIRE(tm.ok());
     CHECK(tm->inner_time == bf);
-    // The reference's divide-stride walk (mapping.md §7.5) agrees: every kept factor here is a
+    // The reference's divide-stride walk (docs/mapping.md §7.5) agrees: every kept factor here is a
     // whole factor of OT, so each retained term sits at an axis boundary.
     {
       const FactorList ot = factorize(t.ot), t2 = factorize(t.t2);

@@ -1,6 +1,6 @@
 // Packet Reducer, Time Reducer and Lane Folder verifiers on bare mappings: the worked examples of
-// spec/contraction.md §11, the invalid configurations of §12 rows 16-24, mapping.md §9 vectors 56
-// and 57, and one passing and one failing case per rule.
+// docs/contraction.md §11, the invalid configurations of §12 rows 16-24, docs/mapping.md §9 vectors
+// 56 and 57, and one passing and one failing case per rule.
 #include "ir/verify/contract_lane.h"
 #include "ir/verify/contract_packet.h"
 #include "ir/verify/contract_time.h"
@@ -69,7 +69,8 @@ struct LaneCase {
 
 } // namespace
 
-// ---- contraction.md §11: depth d, P2 --------------------------------------------------------
+// ---- docs/contraction.md §11: depth d, P2
+// --------------------------------------------------------
 
 TEST_CASE("contract_packet reproduces the depths of the worked examples", "[verify-reduce]") {
   const auto bf16 = ScalarType::BF16;
@@ -141,7 +142,7 @@ TEST_CASE("contract_packet: padding columns and the smallest depth", "[verify-re
   }
 }
 
-// ---- contraction.md §11: T2 and InnerTime -------------------------------------------------
+// ---- docs/contraction.md §11: T2 and InnerTime -------------------------------------------------
 
 TEST_CASE("contract_time reproduces InnerTime of the worked examples", "[verify-reduce]") {
   const TimeCase cases[] = {
@@ -192,9 +193,10 @@ TEST_CASE("contract_time reports retained and reduced factors", "[verify-reduce]
   CHECK(r->reduced[0].idents == std::vector<std::string>{"B"});
 }
 
-// ---- mapping.md §9 vectors 56 and 57 ----------------------------------------------------------
+// ---- docs/mapping.md §9 vectors 56 and 57
+// ----------------------------------------------------------
 
-TEST_CASE("mapping.md #56: contract_time on [A, B]", "[verify-reduce]") {
+TEST_CASE("docs/mapping.md #56: contract_time on [A, B]", "[verify-reduce]") {
   Axes ax("A=4,B=2");
   for (const char* t2 : {"A, B", "A", "B"}) {
     INFO(t2);
@@ -211,7 +213,8 @@ TEST_CASE("mapping.md #56: contract_time on [A, B]", "[verify-reduce]") {
   CHECK(contains(d.message, "m![A, B]"));
 }
 
-TEST_CASE("mapping.md #57: contract_time and the InnerTime of contract_lane", "[verify-reduce]") {
+TEST_CASE("docs/mapping.md #57: contract_time and the InnerTime of contract_lane",
+          "[verify-reduce]") {
   Axes ax("L1=192,Bat=4096,W=12,N=8");
   const char* pre = "L1 # 256 / 32 % 4, Bat / 32 % 2, Bat / 64 % 2, W % 6, W / 6, L1 # 256 / 8 % 4";
   const char* t2 = "L1 # 256 / 32 % 4, Bat / 32 % 2, Bat / 64 % 2, L1 # 256 / 8 % 4";
@@ -226,7 +229,7 @@ TEST_CASE("mapping.md #57: contract_time and the InnerTime of contract_lane", "[
   CHECK(l->accumulator_cells == 8 * 4 * 1);
 }
 
-// ---- contraction.md §11: mode, T3/P3, buffer cells, slot capacity --------------------------
+// ---- docs/contraction.md §11: mode, T3/P3, buffer cells, slot capacity --------------------------
 
 TEST_CASE("contract_lane reproduces the folds of the worked examples", "[verify-reduce]") {
   const auto I = LaneMode::Interleaved;
@@ -279,7 +282,7 @@ TEST_CASE("contract_lane reproduces the folds of the worked examples", "[verify-
 }
 
 TEST_CASE("contract_lane slot capacity formulas", "[verify-reduce]") {
-  // contraction.md §7: Interleaved 128/|P2|, Sequential 32/|Lane|.
+  // docs/contraction.md §7: Interleaved 128/|P2|, Sequential 32/|Lane|.
   Axes ax("M=4,P=16,Q=32,L2=2,L4=4,N=8");
   auto i16 = lane(ax, LaneMode::Interleaved, "L2", "M", "P", "M, P", "L2 # 8", "M");
   REQUIRE(i16.ok());
@@ -300,7 +303,8 @@ TEST_CASE("contract_lane slot capacity formulas", "[verify-reduce]") {
   }
 }
 
-// ---- contraction.md §12 rows 16-24 -----------------------------------------------------------
+// ---- docs/contraction.md §12 rows 16-24
+// -----------------------------------------------------------
 
 TEST_CASE("§12 row 16-17: Packet Reducer rejections", "[verify-reduce]") {
   Axes ax("A=4,B=2,C=4,D=32,K=64,M=4,N=8,O=2,P=16");
@@ -414,7 +418,7 @@ TEST_CASE("contract_time rules one by one", "[verify-reduce]") {
     auto d = expect_rule(time_(ax, "A, B", "A, 1 # 2"), "E-TIME-003", "LeadingPadding");
     CHECK(contains(d.message, "stride 2"));
     // Inner padding of Time cannot be kept either: the innermost kept factor must start at
-    // stride 1 of OutTime (contraction.md §7 rule 3, as the reference).
+    // stride 1 of OutTime (docs/contraction.md §7 rule 3, as the reference).
     expect_rule(time_(ax, "A, 1 # 2", "A, 1 # 2"), "E-TIME-003", "LeadingPadding");
     CHECK(time_(ax, "A, B", "A").ok());
   }
@@ -515,6 +519,6 @@ TEST_CASE("InnerTime when every kept digit is a piece of a cut axis", "[verify-r
   REQUIRE(inner.ok());
   CHECK(inner->inner_time == 1);
   // A kept low digit of a whole axis is rejected (its boundary carries the whole axis extent,
-  // mapping.md §10 D-13), as in the reference.
+  // docs/mapping.md §10 D-13), as in the reference.
   expect_rule(time_(ax, "A, B", "A % 2"), "E-TIME-004", "PaddingNotPreserved");
 }

@@ -1,0 +1,157 @@
+#include "codegen/move_emit.h"
+
+#include "codegen/contraction_emit.h"
+#include "codegen/vector_chain_emit.h"
+#include "runtime/device/device_image.h"
+#include "runtime/interp/interpreter.h"
+#include "runtime/tensor/logical_tensor.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <vector>
+
+namespace tujit::codegen {
+
+MoveConvert move_convert(const ir::seq::RunProgram& p) {
+  const ir::seq::OperandStreams& s = p.stream;
+  if (runtime::element_bytes(s.streams.dtype) == 1) return MoveConvert::Table;
+  if (s.adapter.identity() &&
+      runtime::element_bytes(s.streams.dtype) == runtime::element_bytes(p.output.dtype))
+    return MoveConvert::Copy;
+  return MoveConvert::Preadapted;
+}
+
+std::uint32_t move_source_bytes(const ir::seq::RunProgram& p) {
+  return move_convert(p) == MoveConvert::Preadapted
+             ? 4
+             : runtime::element_bytes(p.stream.streams.dtype);
+}
+
+namespace {
+
+enum Field : unsigned {
+  kSource,
+  kSourceLimit,
+  kOut,
+  kOutLimit,
+  kSrcOffset,
+  kSrcState,
+  kOutOffset,
+  kApply,
+  kCalls,
+  kFields
+};
+
+} // namespace
+
+std::unique_ptr<llvm::Module> emit_move_module(const ir::seq::RunProgram& p, bool checked,
+                                               llvm::LLVMContext& ctx) {
+  auto module = std::make_unique<llvm::Module>(p.kernel_name.empty() ? "move" : p.kernel_name, ctx);
+  llvm::IRBuilder<> b(ctx);
+  llvm::Type* ptr = b.getPtrTy();
+  llvm::Type* i64t = b.getInt64Ty();
+  llvm::Type* i32t = b.getInt32Ty();
+  llvm::StructType* args_ty =
+      llvm::StructType::create(ctx, {ptr, i64t, ptr, i64t, ptr, ptr, ptr, ptr, ptr}, "MoveArgs");
+  auto* fty = llvm::FunctionType::get(i32t, {ptr}, false);
+  llvm::Function* f =
+      llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, kMoveSymbol, module.get());
+  f->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::BasicBlock* entry = llvm::BasicBlock::Create(ctx, "entry", f);
+  llvm::BasicBlock* violation = llvm::BasicBlock::Create(ctx, "bounds.violation", f);
+  b.SetInsertPoint(violation);
+  b.CreateRet(b.getInt32(kRunBoundsViolation));
+  b.SetInsertPoint(entry);
+  llvm::Value* arg[kFields];
+  for (unsigned k = 0; k < kFields; ++k)
+    arg[k] =
+        b.CreateLoad(args_ty->getElementType(k), b.CreateStructGEP(args_ty, &*f->arg_begin(), k));
+  const auto guard = [&](llvm::Value* index, llvm::Value* limit) {
+    if (!checked) return;
+    llvm::BasicBlock* cont = llvm::BasicBlock::Create(ctx, "inbounds", f);
+    b.CreateCondBr(b.CreateICmpULT(index, limit), cont, violation);
+    b.SetInsertPoint(cont);
+  };
+
+  const MoveConvert convert = move_convert(p);
+  const std::uint32_t src_bytes = move_source_bytes(p);
+  const std::uint32_t out_bytes = runtime::element_bytes(p.output.dtype);
+  llvm::GlobalVariable* table = nullptr;
+  if (convert == MoveConvert::Table) {
+    // The adapted container of every source byte, as the interpreter's read_operand makes it.
+    std::vector<std::uint32_t> t(256);
+    for (std::uint32_t byte = 0; byte < 256; ++byte) {
+      const std::uint8_t raw[4] = {static_cast<std::uint8_t>(byte), 0, 0, 0};
+      t[byte] = runtime::adapt_element(p.stream, p.stream.streams.dtype,
+                                       runtime::load_element(p.stream.streams.dtype, raw));
+    }
+    auto* init = llvm::ConstantDataArray::get(ctx, llvm::ArrayRef<std::uint32_t>(t));
+    table = new llvm::GlobalVariable(*module, init->getType(), true,
+                                     llvm::GlobalValue::PrivateLinkage, init, "move_adapt");
+  }
+  llvm::Type* out_ty = b.getIntNTy(8 * out_bytes);
+  const std::uint64_t cells = p.output.cells.outer_size * p.output.cells.inner_size;
+
+  // for (c = 0; c < cells; ++c)
+  llvm::BasicBlock* pre = b.GetInsertBlock();
+  llvm::BasicBlock* head = llvm::BasicBlock::Create(ctx, "cell", f);
+  llvm::BasicBlock* write = llvm::BasicBlock::Create(ctx, "cell.write", f);
+  llvm::BasicBlock* next = llvm::BasicBlock::Create(ctx, "cell.next", f);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx, "done", f);
+  b.CreateCondBr(b.getInt1(cells > 0), head, done);
+  b.SetInsertPoint(head);
+  llvm::PHINode* c = b.CreatePHI(i64t, 2, "c");
+  c->addIncoming(b.getInt64(0), pre);
+  llvm::Value* out_off =
+      b.CreateLoad(i64t, b.CreateInBoundsGEP(i64t, arg[kOutOffset], c), "out.offset");
+  b.CreateCondBr(b.CreateICmpNE(out_off, b.getInt64(kNoOutput)), write, next);
+  b.SetInsertPoint(write);
+  llvm::Value* state =
+      b.CreateLoad(b.getInt8Ty(), b.CreateInBoundsGEP(b.getInt8Ty(), arg[kSrcState], c));
+  llvm::BasicBlock* live = llvm::BasicBlock::Create(ctx, "live", f);
+  llvm::BasicBlock* store = llvm::BasicBlock::Create(ctx, "store", f);
+  llvm::BasicBlock* from = b.GetInsertBlock();
+  // Top padding shows the poison pattern; other padding 0 (interpret_move).
+  llvm::Value* pad =
+      b.CreateSelect(b.CreateICmpEQ(state, b.getInt8(static_cast<std::uint8_t>(MoveCell::Top))),
+                     b.getInt32(runtime::poison_bits(p.stream.type)), b.getInt32(0));
+  b.CreateCondBr(b.CreateICmpEQ(state, b.getInt8(static_cast<std::uint8_t>(MoveCell::Live))), live,
+                 store);
+  b.SetInsertPoint(live);
+  llvm::Value* src_off = b.CreateLoad(i64t, b.CreateInBoundsGEP(i64t, arg[kSrcOffset], c));
+  guard(src_off, arg[kSourceLimit]);
+  llvm::Value* value = nullptr;
+  llvm::Value* at = b.CreateInBoundsGEP(b.getIntNTy(8 * src_bytes), arg[kSource], src_off);
+  llvm::Value* raw = b.CreateAlignedLoad(b.getIntNTy(8 * src_bytes), at, llvm::Align(1));
+  if (convert == MoveConvert::Table) {
+    value = b.CreateLoad(i32t, b.CreateInBoundsGEP(i32t, table, b.CreateZExt(raw, i64t)));
+  } else {
+    value = src_bytes == 4 ? raw : b.CreateZExt(raw, i32t);
+  }
+  if (p.vector) value = emit_vector_pass(b, *module, *p.vector, value, arg[kApply], arg[kCalls]);
+  llvm::BasicBlock* live_end = b.GetInsertBlock();
+  b.CreateBr(store);
+  b.SetInsertPoint(store);
+  llvm::PHINode* v = b.CreatePHI(i32t, 2, "v");
+  v->addIncoming(pad, from);
+  v->addIncoming(value, live_end);
+  guard(out_off, arg[kOutLimit]);
+  llvm::Value* stored = out_bytes == 4 ? static_cast<llvm::Value*>(v) : b.CreateTrunc(v, out_ty);
+  b.CreateAlignedStore(stored, b.CreateInBoundsGEP(out_ty, arg[kOut], out_off), llvm::Align(1));
+  b.CreateBr(next);
+  b.SetInsertPoint(next);
+  llvm::Value* c1 = b.CreateAdd(c, b.getInt64(1), "", true, true);
+  c->addIncoming(c1, next);
+  b.CreateCondBr(b.CreateICmpULT(c1, b.getInt64(cells)), head, done);
+  b.SetInsertPoint(done);
+  b.CreateRet(b.getInt32(kRunOk));
+  return module;
+}
+
+} // namespace tujit::codegen

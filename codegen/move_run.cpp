@@ -1,0 +1,136 @@
+// run_move_jit: the live slices of a data-movement program are partitioned over a thread pool;
+// each calls the compiled function with the slice's bases into the source and output tensors and
+// the per-slice cell tables (shared by every slice whose source spatial state is the same). A
+// slice writes only its own output cells, so every partition gives the same bytes. Poison comes
+// from runtime/interp/poison.h, exactly as the interpreter reports it.
+#include "codegen/contraction_jit.h"
+
+#include "codegen/jit_compiled.h"
+#include "codegen/move_emit.h"
+#include "runtime/exec/thread_pool.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <thread>
+
+namespace tujit::codegen {
+namespace {
+
+Diagnostic run_error(const std::string& code, std::string message) {
+  Diagnostic d = make_error(code, std::move(message));
+  d.stage = "run";
+  return d;
+}
+
+MoveCell move_cell(ir::CellState s) {
+  switch (s) {
+  case ir::CellState::Live:
+    return MoveCell::Live;
+  case ir::CellState::Top:
+    return MoveCell::Top;
+  default:
+    return MoveCell::Empty;
+  }
+}
+
+} // namespace
+
+Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
+                                        const ir::seq::RunProgram& rp,
+                                        const runtime::RunInputs& inputs, JitRunOptions options) {
+  const auto* jc = dynamic_cast<const JitCompiledContraction*>(&compiled);
+  if (jc == nullptr || rp.kind != ir::seq::RunKind::Move)
+    return run_error("E-JIT-002", "internal: not a JIT-compiled data movement");
+  if (jc->stats().fingerprint != ir::seq::fingerprint(rp))
+    return run_error(
+        "E-JIT-002",
+        fmt::format("internal: kernel `{}` was compiled from another program", rp.kernel_name));
+  if (auto ok = runtime::check_run_inputs(rp, inputs); !ok) return ok.diagnostics();
+  if (rp.duplicated_outputs != 0)
+    return run_error("E-RUN-110",
+                     fmt::format("kernel `{}`: {} output cells hold an element another cell holds "
+                                 "too; only the interpreter checks such outputs (--engine interp)",
+                                 rp.kernel_name, rp.duplicated_outputs));
+  const runtime::LogicalTensor& src = *inputs.at(rp.stream.streams.tensor);
+  runtime::RunResult result;
+  auto out = runtime::make_logical_tensor(rp.output.dtype, rp.output.axes);
+  if (!out) return std::move(out).take_diagnostics();
+  result.output = std::move(*out);
+
+  // The per-slice cell tables (the cells of the source and output views are slice-invariant).
+  const ir::seq::CellStreams& sc = rp.stream.streams.cells;
+  const ir::seq::CellStreams& oc = rp.output.cells;
+  const std::uint64_t cells = oc.outer_size * oc.inner_size;
+  std::vector<std::uint64_t> src_offset(cells), out_offset(cells);
+  std::vector<std::uint8_t> live_state(cells);
+  for (std::uint64_t o = 0; o < oc.outer_size; ++o)
+    for (std::uint64_t i = 0; i < oc.inner_size; ++i) {
+      const std::uint64_t c = o * oc.inner_size + i;
+      const ir::seq::CellAddress a = sc.at(o, i), b = oc.at(o, i);
+      src_offset[c] = a.offset;
+      live_state[c] = static_cast<std::uint8_t>(move_cell(a.state));
+      out_offset[c] = b.state == ir::CellState::Live ? b.offset : kNoOutput;
+    }
+  // A slice whose source spatial position is padding reads that padding in every cell.
+  std::map<ir::CellState, std::vector<std::uint8_t>> padded_state;
+  for (std::uint64_t s : rp.live_slices())
+    if (auto st = rp.stream.streams.spatial.state(s); st != ir::CellState::Live)
+      padded_state.try_emplace(st, cells, static_cast<std::uint8_t>(move_cell(st)));
+
+  const std::uint64_t want =
+      options.threads == 0 ? std::thread::hardware_concurrency() : options.threads;
+  runtime::exec::ThreadPool pool(static_cast<unsigned>(std::clamp<std::uint64_t>(want, 1, 1024)));
+  std::vector<std::uint32_t> adapted;
+  const std::uint8_t* source = src.data.data();
+  if (move_convert(rp) == MoveConvert::Preadapted) {
+    adapted.resize(src.elements());
+    for (std::uint64_t i = 0; i < adapted.size(); ++i)
+      adapted[i] = runtime::read_operand(rp.stream, src, i);
+    source = reinterpret_cast<const std::uint8_t*>(adapted.data());
+  }
+  const std::uint64_t src_bytes = move_source_bytes(rp);
+  const std::uint64_t out_bytes = runtime::element_bytes(rp.output.dtype);
+  const std::vector<std::uint64_t> live = rp.live_slices();
+  const std::uint64_t n = live.size();
+  std::atomic<bool> violation{false};
+  const MoveFn fn = jc->move_function();
+  std::vector<ir::VectorCall> calls;
+  if (rp.vector)
+    for (const auto& step : rp.vector->steps) calls.push_back(step.call);
+  if (n > 0)
+    pool.run(std::min<std::uint64_t>(n, pool.size() * 4), [&](std::uint64_t task, unsigned) {
+      const std::uint64_t tasks = std::min<std::uint64_t>(n, pool.size() * 4);
+      for (std::uint64_t k = n * task / tasks; k < n * (task + 1) / tasks; ++k) {
+        const ir::seq::CellAddress sb = rp.stream.streams.spatial.at(live[k]);
+        const ir::seq::CellAddress ob = rp.output.spatial.at(live[k]);
+        if (ob.state != ir::CellState::Live) continue;
+        MoveArgs args{};
+        args.source = source + sb.offset * src_bytes;
+        args.source_limit = src.elements() - sb.offset;
+        args.out = result.output.data.data() + ob.offset * out_bytes;
+        args.out_limit = result.output.elements() - ob.offset;
+        args.source_offset = src_offset.data();
+        args.source_state =
+            sb.state == ir::CellState::Live ? live_state.data() : padded_state.at(sb.state).data();
+        args.out_offset = out_offset.data();
+        args.apply = &vector_apply;
+        args.calls = calls.empty() ? nullptr : calls.data();
+        if (fn(&args) != kRunOk) {
+          violation = true;
+          return;
+        }
+      }
+    });
+  if (violation)
+    return run_error("E-JIT-003",
+                     fmt::format("kernel `{}`: the checked JIT code stopped an out-of-bounds "
+                                 "access (the program addresses cells outside its operands)",
+                                 rp.kernel_name));
+  result.poison = runtime::analyze_poison(rp);
+  return result;
+}
+
+} // namespace tujit::codegen

@@ -1,0 +1,66 @@
+// How generated code reads the stream operand of a contraction: the address of each packet cell
+// through the program's address streams (ir/seq/address_stream.h), its liveness, and the widening
+// of the element in the load (stream_widen.h). Packet cells whose state is padding in every flit
+// are statically absent; a flit's liveness is read from the per-flit table when some flit is
+// padding.
+#pragma once
+
+#include "codegen/stream_widen.h"
+#include "ir/seq/run_program.h"
+
+#include <llvm/IR/IRBuilder.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace llvm {
+class Module;
+class Function;
+class BasicBlock;
+class Value;
+class GlobalVariable;
+} // namespace llvm
+
+namespace tujit::codegen {
+
+class StreamLoad {
+public:
+  StreamLoad(const ir::seq::RunProgram& program, llvm::Module& module, bool checked,
+             llvm::Value* stream, llvm::Value* stream_limit, llvm::Value* flit_offset,
+             llvm::Value* flit_live, llvm::BasicBlock* violation, llvm::Function* function);
+
+  /// The flits one packet cycle reads (offsets and liveness loaded on first use).
+  struct Packet {
+    llvm::Value* flit = nullptr;
+    std::vector<llvm::Value*> offset, live;
+  };
+  Packet packet(llvm::IRBuilder<>& b, llvm::Value* flit, std::uint64_t cells) const;
+
+  /// One packet cell: its widened value (i32 accumulator bits), null when statically absent; and
+  /// its liveness (i1), null when statically live.
+  struct Cell {
+    llvm::Value* value = nullptr;
+    llvm::Value* live = nullptr;
+  };
+  Cell cell(llvm::IRBuilder<>& b, Packet& packet, std::uint64_t i) const;
+
+private:
+  llvm::Value* guard(llvm::IRBuilder<>& b, llvm::Value* index, llvm::Value* limit) const;
+  llvm::Value* widen(llvm::IRBuilder<>& b, llvm::Value* address) const;
+  llvm::Value* flit_entry(llvm::IRBuilder<>& b, Packet& packet, std::uint64_t k,
+                          std::uint64_t e) const;
+
+  const ir::seq::RunProgram& rp_;
+  bool checked_;
+  llvm::Value *stream_, *limit_, *flit_offset_, *flit_live_;
+  llvm::BasicBlock* violation_;
+  llvm::Function* f_;
+  StreamWiden widen_;
+  llvm::GlobalVariable* table_ = nullptr;
+  std::uint64_t packet_ = 1; // |Packet|
+  std::uint64_t flits_ = 1;  // |Time|
+  bool separable_ = true;
+  bool dynamic_live_ = false;
+};
+
+} // namespace tujit::codegen

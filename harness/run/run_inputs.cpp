@@ -1,0 +1,61 @@
+#include "harness/run/run_inputs.h"
+
+#include "ir/seq/operand_streams.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace tujit::run {
+namespace {
+
+Diagnostic input_error(const char* code, std::string message) {
+  Diagnostic d = make_error(code, std::move(message));
+  d.stage = "run";
+  return d;
+}
+
+} // namespace
+
+Result<RunInputTensors> make_inputs(const ir::SpecFile& file, const RunOperands& ops,
+                                    const RunRequest& req, const ir::seq::InputShapes& tiles) {
+  RunInputTensors in;
+  for (const ir::KernelParam* p : ops.inputs()) {
+    if (p == nullptr || !p->tensor || in.tensors.count(p->name) != 0) continue;
+    const std::vector<ir::Axis>& tile = tiles.at(p->name);
+    if (auto it = req.given.find(p->name); it != req.given.end()) {
+      const runtime::LogicalTensor& given = it->second;
+      if (given.dtype != p->tensor->dtype)
+        return input_error("E-RUN-004", fmt::format("the contents given for '{}' are {}, the "
+                                                    "parameter is {}",
+                                                    p->name, ir::name(given.dtype),
+                                                    ir::name(p->tensor->dtype)));
+      const bool covers = given.axes.size() == tile.size() &&
+                          std::equal(tile.begin(), tile.end(), given.axes.begin(),
+                                     [](const ir::Axis& a, const ir::Axis& g) {
+                                       return a.name == g.name && a.size <= g.size;
+                                     });
+      if (!covers)
+        return input_error("E-RUN-007",
+                           fmt::format("the contents given for '{}' have shape {}, which does not "
+                                       "cover the tile {} the kernel reads",
+                                       p->name, runtime::shape_text(given.shape()),
+                                       runtime::axes_text(tile)));
+      in.tensors[p->name] = &given;
+      in.shapes[p->name] = given.axes;
+      continue;
+    }
+    auto t = runtime::make_logical_tensor(p->tensor->dtype, tile, runtime::kDefaultMaxElements,
+                                          runtime::TensorInit::Uninitialised);
+    if (!t) return std::move(t).take_diagnostics();
+    runtime::fill_random(*t, runtime::parameter_seed(req.seed, p->name),
+                         runtime::tile_index(tile, ir::seq::type_axes(*p->tensor, file.axes)),
+                         req.threads);
+    auto& slot = in.generated[p->name] = std::move(*t);
+    in.tensors[p->name] = &slot;
+    in.shapes[p->name] = tile;
+  }
+  return in;
+}
+
+} // namespace tujit::run

@@ -1,0 +1,35 @@
+// The inputs of one run: every parameter the run reads, as a logical tensor the engines address
+// in place. Given contents are used as they are (the whole logical tensor, or any shape that
+// covers the tile the kernel reads: the address streams use its own strides, nothing is cut or
+// copied); the others are generated over their tile (ir/seq/run_program.h input_tiles) by the
+// counter-based generator (runtime::fill_random), indexed by each element's coordinates in the
+// whole tensor, on the run's threads.
+#pragma once
+
+#include "harness/run/run_request.h"
+#include "ir/lang/kernel.h"
+#include "runtime/interp/interpreter.h"
+
+#include <map>
+#include <string>
+
+namespace tujit::run {
+
+struct RunInputTensors {
+  RunInputTensors() = default;
+  RunInputTensors(RunInputTensors&&) = default; // `tensors` points into `generated`: move only
+  RunInputTensors& operator=(RunInputTensors&&) = default;
+  RunInputTensors(const RunInputTensors&) = delete;
+  RunInputTensors& operator=(const RunInputTensors&) = delete;
+
+  std::map<std::string, runtime::LogicalTensor> generated; // the seeded random ones
+  runtime::RunInputs tensors;                              // every input, by parameter name
+  ir::seq::InputShapes shapes;                             // their axes (the streams' shapes)
+};
+
+/// E-RUN-007 when given contents do not cover the tile; E-RUN-004 when their dtype is not the
+/// parameter's.
+Result<RunInputTensors> make_inputs(const ir::SpecFile& file, const RunOperands& ops,
+                                    const RunRequest& req, const ir::seq::InputShapes& tiles);
+
+} // namespace tujit::run

@@ -1,0 +1,156 @@
+#include "harness/run/run_pipeline.h"
+
+#include "harness/run/run_inputs.h"
+#include "harness/run/run_partial.h"
+#include "harness/run/run_verify.h"
+#include "ir/seq/run_program.h"
+#include "runtime/interp/result_diff.h"
+#include "runtime/tensor/sha256.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace tujit::run {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+unsigned thread_count(unsigned requested) {
+  return requested != 0 ? requested : std::max(1u, std::thread::hardware_concurrency());
+}
+
+void finish_output(RunOutcome& out) {
+  out.output_axes.clear();
+  for (const auto& a : out.output.axes) out.output_axes.push_back(a.name);
+  out.sha256 = runtime::sha256_hex({out.output.data.data(), out.output.data.size()});
+}
+
+Result<RunOutcome> run_partial_kernel(const ir::SpecFile& file, const ir::Kernel& kernel,
+                                      const RunOperands& ops, const RunRequest& req) {
+  RunOutcome out;
+  out.shape = ops.shape;
+  // Only the stage-by-stage interpreter runs part of a chain (whatever engine was asked for).
+  out.engine = engine_name(Engine::Interp);
+  auto t0 = Clock::now();
+  auto tiles = ir::seq::input_tiles(file, kernel, ops);
+  if (!tiles) return std::move(tiles).take_diagnostics();
+  auto inputs = make_inputs(file, ops, req, *tiles);
+  if (!inputs) return std::move(inputs).take_diagnostics();
+  out.inputs_ms = ms_since(t0);
+  t0 = Clock::now();
+  auto r = run_partial(file, kernel, ops, *inputs, req.ftz_results);
+  if (!r) return std::move(r).take_diagnostics();
+  out.run_ms = ms_since(t0);
+  out.fetches = std::move(r->fetches);
+  out.output = std::move(r->output);
+  out.poisoned_outputs = r->poisoned_outputs;
+  finish_output(out);
+  if (!req.verify) return out;
+  RunVerification v;
+  v.other_engine = "none";
+  v.engines_not_compared = "only the stage-by-stage interpreter runs part of a contraction "
+                           "chain (no second engine)";
+  v.oracle_not_applicable = "oracle not applicable: the kernel runs part of a contraction chain, "
+                            "whose output is no einsum of its inputs";
+  out.verify = std::move(v);
+  return out;
+}
+
+} // namespace
+
+std::string_view engine_name(Engine e) {
+  return e == Engine::Jit ? "jit" : "interp";
+}
+
+Result<EngineRun> run_engine(Engine engine, const ir::seq::RunProgram& program,
+                             const runtime::RunInputs& inputs, const RunRequest& req) {
+  EngineRun run;
+  run.engine = engine_name(engine);
+  if (engine == Engine::Interp) {
+    run.engine = engine_name(Engine::Interp);
+    const auto t0 = Clock::now();
+    auto r = runtime::interpret(program, inputs);
+    if (!r) return std::move(r).take_diagnostics();
+    run.run_ms = ms_since(t0);
+    run.result = std::move(*r);
+    return run;
+  }
+  auto jit = codegen::ContractionJit::create(req.jit);
+  if (!jit) return std::move(jit).take_diagnostics();
+  auto compiled = (*jit)->compile(program);
+  if (!compiled) return std::move(compiled).take_diagnostics();
+  run.compile_ms = (*compiled)->stats().native_ms;
+  run.cache_hit = (*compiled)->stats().cache_hit;
+  codegen::JitRunOptions options;
+  options.threads = req.threads;
+  run.threads = thread_count(req.threads);
+  const auto t0 = Clock::now();
+  auto r = program.kind == ir::seq::RunKind::Move
+               ? codegen::run_move_jit(**compiled, program, inputs, options)
+               : codegen::run_contraction_jit(**compiled, program, inputs, options);
+  if (!r) return std::move(r).take_diagnostics();
+  run.run_ms = ms_since(t0);
+  run.result = std::move(*r);
+  return run;
+}
+
+Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel,
+                              const RunOperands& ops, const RunRequest& req) {
+  if (ops.shape == RunShape::Partial) return run_partial_kernel(file, kernel, ops, req);
+  RunOutcome out;
+  out.shape = ops.shape;
+  auto t0 = Clock::now();
+  auto tiles = ir::seq::input_tiles(file, kernel, ops);
+  if (!tiles) return std::move(tiles).take_diagnostics();
+  auto inputs = make_inputs(file, ops, req, *tiles);
+  if (!inputs) return std::move(inputs).take_diagnostics();
+  out.inputs_ms = ms_since(t0);
+
+  t0 = Clock::now();
+  auto program = ir::seq::lower_run(file, kernel, ops, inputs->shapes, req.ftz_results);
+  if (!program) return std::move(program).take_diagnostics();
+  out.program = std::move(*program);
+  out.fetches = out.program.fetches;
+  out.lower_ms = ms_since(t0);
+
+  auto run = run_engine(req.engine, out.program, inputs->tensors, req);
+  if (!run) return std::move(run).take_diagnostics();
+  out.engine = run->engine;
+  out.threads = run->threads;
+  out.compile_ms = run->compile_ms;
+  out.cache_hit = run->cache_hit;
+  out.run_ms = run->run_ms;
+  out.poisoned_outputs = run->result.poison.poisoned_outputs;
+  out.simulated_macs = run->result.simulated_macs;
+  out.output = std::move(run->result.output);
+  finish_output(out);
+  if (!req.verify) return out;
+
+  t0 = Clock::now();
+  RunVerification v;
+  // The other engine from the same inputs: the two must agree bit for bit (docs/design.md).
+  const Engine other = req.engine == Engine::Jit ? Engine::Interp : Engine::Jit;
+  auto second = run_engine(other, out.program, inputs->tensors, req);
+  if (!second) return std::move(second).take_diagnostics();
+  v.other_engine = second->engine;
+  runtime::RunResult first;
+  first.output = out.output;
+  first.poison = run->result.poison;
+  first.simulated_macs = out.simulated_macs;
+  const std::optional<std::string> diff = runtime::first_difference(first, second->result);
+  v.engines_bit_exact = !diff.has_value();
+  if (diff) v.engine_difference = *diff;
+  if (auto ok = oracle_verdict(file, kernel, ops, out.fetches, *inputs, *tiles, out.output, v); !ok)
+    return ok.diagnostics();
+  out.verify = std::move(v);
+  out.verify_ms = ms_since(t0);
+  return out;
+}
+
+} // namespace tujit::run

@@ -1,0 +1,144 @@
+#include "harness/run/run_verify.h"
+
+#include "runtime/layout/layout.h"
+#include "runtime/oracle/oracle.h"
+#include "runtime/scalar/fetch_adapter.h"
+#include "runtime/vector/vector_oracle.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace tujit::run {
+namespace {
+
+/// The fetch program that made the operand collected by `collect`, if any.
+const ir::seq::FetchProgram* fetch_of(const std::vector<ir::seq::FetchProgram>& fetches,
+                                      const ir::Kernel& kernel,
+                                      std::optional<std::size_t> collect) {
+  if (!collect) return nullptr;
+  for (const auto& f : fetches)
+    if (ir::compare_types(f.collected, kernel.stages[*collect].output).empty()) return &f;
+  return nullptr;
+}
+
+/// The parameter's contents over its tile as the consumer sees them: the Fetch Adapter applied
+/// elementwise (the zero point too when `with_zero_point`, else the dtype stays the source's).
+runtime::LogicalTensor adapted(const runtime::LogicalTensor& given,
+                               const std::vector<ir::Axis>& tile, const ir::seq::FetchProgram* f,
+                               bool with_zero_point) {
+  runtime::LogicalTensor t = given.axes == tile ? given : runtime::leading_block(given, tile);
+  if (f == nullptr) return t;
+  runtime::LogicalTensor out = t;
+  if (f->zero_point && with_zero_point) {
+    out.dtype = f->stream_type;
+    out.data.resize(t.elements() * runtime::element_bytes(out.dtype));
+    for (std::uint64_t i = 0; i < t.elements(); ++i)
+      out.set(i, runtime::zero_point_sub_bits(f->dm_type, t.get(i), *f->zero_point));
+  } else if (f->cast_to) {
+    out.dtype = *f->cast_to;
+    out.data.resize(t.elements() * runtime::element_bytes(out.dtype));
+    for (std::uint64_t i = 0; i < t.elements(); ++i)
+      out.set(i, runtime::fetch_cast_bits(f->dm_type, *f->cast_to, t.get(i)));
+  }
+  return out;
+}
+
+/// A run that moves data compares each output element with the input element of the same
+/// coordinates: `match(in, out)` gives whether they agree and the absolute error it counts.
+template <typename Match>
+void check_elementwise(const runtime::LogicalTensor& input, const runtime::LogicalTensor& output,
+                       RunVerification& v, Match match) {
+  if (input.axes != output.axes) {
+    v.oracle_not_applicable = "the output's axes are not the input's";
+    return;
+  }
+  v.oracle_ok = true;
+  for (std::uint64_t i = 0; i < output.elements(); ++i) {
+    const auto [ok, abs_err] = match(input.get(i), output.get(i));
+    if (std::isfinite(abs_err)) v.oracle_max_abs_err = std::max(v.oracle_max_abs_err, abs_err);
+    if (ok) continue;
+    if (v.mismatches++ == 0) v.worst = output.coordinate_text(i);
+    v.oracle_ok = false;
+  }
+}
+
+/// A Store / Collect / Write run: every output element is the input element, after the Fetch
+/// Adapter, bit for bit.
+void check_data_movement(const runtime::LogicalTensor& input, const runtime::LogicalTensor& output,
+                         RunVerification& v) {
+  check_elementwise(input, output, v, [](std::uint32_t in, std::uint32_t out) {
+    return std::pair{in == out, 0.0};
+  });
+}
+
+/// A run through a Vector Engine pass: the pass's value calls applied in float64 to the input
+/// element (runtime/vector/vector_oracle.h, docs/vector-engine.md §8).
+void check_vector_pass(const ir::seq::VectorProgram& p, const runtime::LogicalTensor& input,
+                       const runtime::LogicalTensor& output, RunVerification& v) {
+  check_elementwise(input, output, v, [&](std::uint32_t in, std::uint32_t out) {
+    const auto c = runtime::vector::oracle_compare(p, runtime::vector::oracle_chain(p, in), out);
+    return std::pair{c.ok, c.abs_err};
+  });
+}
+
+} // namespace
+
+Result<bool> oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel,
+                            const RunOperands& ops,
+                            const std::vector<ir::seq::FetchProgram>& fetches,
+                            const RunInputTensors& inputs, const ir::seq::InputShapes& tiles,
+                            const runtime::LogicalTensor& output, RunVerification& v) {
+  const ir::seq::FetchProgram* stream_fetch = fetch_of(fetches, kernel, ops.stream_collect);
+  const runtime::LogicalTensor& stream_in = *inputs.tensors.at(ops.stream->name);
+  if (ops.shape != RunShape::Contraction) {
+    const runtime::LogicalTensor input =
+        adapted(stream_in, tiles.at(ops.stream->name), stream_fetch, true);
+    if (!ops.vector_final) {
+      check_data_movement(input, output, v);
+      return true;
+    }
+    auto chain = ir::seq::lower_vector(kernel, *ops.vector_final);
+    if (!chain) return std::move(chain).take_diagnostics();
+    check_vector_pass(chain->program, input, output, v);
+    return true;
+  }
+  const ir::seq::FetchProgram* trf_fetch = fetch_of(fetches, kernel, ops.trf_collect);
+  const ir::TensorType& out_type = ops.output_type(kernel);
+  // The oracle reads each operand as the device holds it: a DM-fed operand through its DM
+  // tensor's layout (digits the fetch broadcasts are not data), else through the type the
+  // Contraction Engine reads (the TRF type when the TRF is stored in the kernel).
+  const ir::TensorType trf_type = trf_fetch       ? trf_fetch->dm
+                                  : ops.trf_store ? ops.trf_store->output
+                                                  : *ops.trf->tensor;
+  const ir::TensorType& stream_type = stream_fetch ? stream_fetch->dm : ops.stream_type(kernel);
+  v.oracle_not_applicable =
+      runtime::oracle_not_applicable(out_type, {&stream_type, &trf_type}, file.axes);
+  if (v.oracle_not_applicable) return true;
+  // The oracle subtracts the zero points itself (docs/contraction.md §2.2).
+  const runtime::LogicalTensor& trf_in = *inputs.tensors.at(ops.trf->name);
+  auto weight =
+      runtime::device_view(adapted(trf_in, tiles.at(ops.trf->name), trf_fetch, false), trf_type);
+  if (!weight) return std::move(weight).take_diagnostics();
+  auto stream_view = runtime::device_view(
+      adapted(stream_in, tiles.at(ops.stream->name), stream_fetch, false), stream_type);
+  if (!stream_view) return std::move(stream_view).take_diagnostics();
+  const std::int64_t stream_zp = stream_fetch ? stream_fetch->zero_point.value_or(0) : 0;
+  const std::int64_t trf_zp = trf_fetch ? trf_fetch->zero_point.value_or(0) : 0;
+  auto held = runtime::held_reductions(out_type, {&stream_type, &trf_type}, file.axes);
+  if (!held) return std::move(held).take_diagnostics();
+  auto ref = runtime::einsum_oracle({&*stream_view, stream_zp}, {&*weight, trf_zp}, output.axes,
+                                    runtime::kDefaultMaxElements, *held);
+  if (!ref) return std::move(ref).take_diagnostics();
+  auto model = runtime::tolerance_model_for_kernel(kernel);
+  if (!model) return std::move(model).take_diagnostics();
+  auto cmp = runtime::compare_with_oracle(*ref, output, *model);
+  if (!cmp) return std::move(cmp).take_diagnostics();
+  v.oracle_max_abs_err = cmp->max_abs_err;
+  v.oracle_ok = cmp->ok;
+  v.mismatches = cmp->mismatches;
+  v.worst = cmp->worst;
+  return true;
+}
+
+} // namespace tujit::run

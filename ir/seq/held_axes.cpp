@@ -1,0 +1,113 @@
+#include "ir/seq/held_axes.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace tujit::ir::seq {
+namespace {
+
+Diagnostic not_held(const std::string& what, std::string why) {
+  Diagnostic d = make_error(
+      "E-RUN-005", fmt::format("the output {} cannot be read back: {}", what, why), std::nullopt,
+      {"an output is read back over the coordinates its mappings reach: all of an axis, its first "
+       "r coordinates, or every s-th one (docs/cli.md)"});
+  d.stage = "run";
+  return d;
+}
+
+/// The distinct coordinates of axis `a` over the live positions of a dimension.
+std::vector<std::uint64_t> live_values(const DimCoordinates& d, std::size_t a) {
+  std::vector<std::uint64_t> v;
+  for (std::uint64_t p = 0; p < d.size; ++p)
+    if (d.state[p] == CellState::Live) v.push_back(d.at(p)[a]);
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+} // namespace
+
+std::uint64_t HeldAxis::extent() const {
+  return std::min(source.size, stride * axis.size);
+}
+
+Result<std::vector<HeldAxis>> held_axes(const ViewCoordinates& v, const std::string& what) {
+  std::vector<HeldAxis> out;
+  for (std::size_t a = 0; a < v.axes.size(); ++a) {
+    const Axis& ax = v.axes[a];
+    // Held coordinates: every sum of one live value per dimension (the dimensions are
+    // independent); sums past the axis are overshoot, refused where streams are made.
+    std::vector<bool> reached(ax.size, false);
+    reached[0] = true;
+    bool any = true;
+    for (const DimCoordinates* d : {&v.spatial, &v.outer, &v.inner}) {
+      const auto vals = live_values(*d, a);
+      any = any && !vals.empty();
+      std::vector<bool> next(ax.size, false);
+      for (std::uint64_t r = 0; r < ax.size; ++r)
+        if (reached[r])
+          for (std::uint64_t c : vals)
+            if (r + c < ax.size) next[r + c] = true;
+      reached = std::move(next);
+    }
+    std::vector<std::uint64_t> r;
+    for (std::uint64_t i = 0; i < ax.size && any; ++i)
+      if (reached[i]) r.push_back(i);
+    if (r.empty() || r.front() != 0)
+      return not_held(what, fmt::format("it never holds coordinate 0 of axis {}", ax.name));
+    const std::uint64_t stride = r.size() > 1 ? r[1] : 1, k = r.size();
+    for (std::uint64_t i = 0; i < k; ++i)
+      if (r[i] != i * stride)
+        return not_held(what, fmt::format("the coordinates of {} it holds are not evenly spaced "
+                                          "from 0 (e.g. {} after {})",
+                                          ax.name, r[i], i ? r[i - 1] : 0));
+    HeldAxis h{ax, ax, stride};
+    if (stride == 1 && k < ax.size) h.axis.size = k;
+    if (stride > 1) {
+      h.axis.size = k;
+      h.axis.name = stride * k == ax.size ? fmt::format("{} / {}", ax.name, stride)
+                                          : fmt::format("{} / {} % {}", ax.name, stride, k);
+    }
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
+std::vector<Axis> held_tensor_axes(const std::vector<HeldAxis>& held) {
+  std::vector<Axis> v;
+  for (const auto& h : held) v.push_back(h.axis);
+  return v;
+}
+
+std::vector<std::uint64_t> held_strides(const std::vector<HeldAxis>& held) {
+  std::vector<std::uint64_t> v;
+  for (const auto& h : held) v.push_back(h.stride);
+  return v;
+}
+
+StreamCoverage stream_coverage(const TensorStreams& s, std::uint64_t elements) {
+  StreamCoverage cov;
+  std::vector<bool> seen(elements, false);
+  const CellStreams& c = s.cells;
+  for (std::uint64_t sp = 0; sp < s.spatial.size(); ++sp) {
+    const CellAddress base = s.spatial.at(sp);
+    if (base.state != CellState::Live) continue;
+    for (std::uint64_t o = 0; o < c.outer_size; ++o)
+      for (std::uint64_t i = 0; i < c.inner_size; ++i) {
+        const CellAddress a = c.at(o, i);
+        if (a.state != CellState::Live) continue;
+        const std::uint64_t off = base.offset + a.offset;
+        if (off >= elements) continue; // refused where the streams are made
+        if (seen[off])
+          ++cov.duplicated;
+        else
+          seen[off] = true;
+      }
+  }
+  for (std::uint64_t e = 0; e < elements; ++e)
+    if (!seen[e] && cov.unreached++ == 0) cov.first_unreached = e;
+  return cov;
+}
+
+} // namespace tujit::ir::seq

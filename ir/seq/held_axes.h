@@ -1,0 +1,49 @@
+// The coordinates a view holds, per axis. A kernel that computes one tile of a larger problem
+// holds only part of an axis (specs/derived/forward__lm_head.rs holds Wp < 8192 of
+// Wp = 155,648), one that keeps a partial sum per slice holds every s-th coordinate
+// (weighted_sum.rs keeps T / 16 in its Slice). The output is read back over exactly the held
+// coordinates (docs/cli.md "Outputs"), and random inputs are generated over the smallest prefix of
+// each axis that any tensor of the run holds:
+//   every coordinate      → the axis itself
+//   the first r           → the axis with size r (the tile [0, r))
+//   every s-th, k of them → an axis named "T / 16" (or "T / 16 % k") of size k
+// Any other pattern is E-RUN-005. Computed from the view's dimensions (the held coordinates of an
+// axis are the sums of what each dimension's live positions hold), never from the image.
+#pragma once
+
+#include "ir/seq/address_stream.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace tujit::ir::seq {
+
+/// One axis of the held tensor: `axis` (possibly renamed / resized) holds the source axis's
+/// coordinates c = stride · i for i < axis.size.
+struct HeldAxis {
+  Axis source;
+  Axis axis;
+  std::uint64_t stride = 1;
+  bool whole() const { return axis == source; }
+  /// The prefix [0, e) of the source axis that holds every held coordinate.
+  std::uint64_t extent() const;
+};
+
+/// The held axes of a view (in the order of v.axes). `what` names the tensor in diagnostics.
+Result<std::vector<HeldAxis>> held_axes(const ViewCoordinates& v, const std::string& what);
+
+/// The held axes as the axes of a logical tensor, and the divisors of its streams.
+std::vector<Axis> held_tensor_axes(const std::vector<HeldAxis>& held);
+std::vector<std::uint64_t> held_strides(const std::vector<HeldAxis>& held);
+
+/// How the live cells of a view cover the logical tensor its streams address: elements no live
+/// cell holds, and elements two or more live cells hold. Walks the live cells (the output of a
+/// run is proportional to them) with one bit per element.
+struct StreamCoverage {
+  std::uint64_t unreached = 0;
+  std::uint64_t first_unreached = 0; // offset
+  std::uint64_t duplicated = 0;      // live cells beyond the first at an element
+};
+StreamCoverage stream_coverage(const TensorStreams& s, std::uint64_t elements);
+
+} // namespace tujit::ir::seq

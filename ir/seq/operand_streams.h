@@ -1,0 +1,64 @@
+// The address streams of every operand form a run reads (ir/seq/address_stream.h), derived once
+// at lowering time by composing the data-path stages between a kernel parameter and its consumer:
+//
+//   direct      a CollectTensor / TrfTensor parameter: its own view of its logical tensor
+//   fetched     begin(dm.view()).fetch().[adapter].collect(): collected cell (t', e') is Collect
+//               flit t' of fetched packet t = t' / F, element e = (t' mod F)·E + e' (top padding
+//               when e ≥ |P|); the Fetch sequencer reads DM buffer offset Σ digit·stride for
+//               position t·|P| + e; that DM cell is a logical element of the DmTensor parameter
+//               (docs/datapath.md §4, §6, §8); a padded position the sequencer reads past the
+//               buffer's end is top padding (docs/datapath.md §4.2)
+//   stored      .to_trf(): TRF cell (l, x) holds stream cell (l·FPL + x / |P|, x mod |P|);
+//               .to_vrf(): VRF element a holds the stream cell with the same coordinates, zero
+//               where none has them (docs/contraction.md §4.2, §4.3)
+//   passed      vector_init … vector_final: the pass's output cell with coordinates c holds the
+//               entering stream's cell with coordinates c (docs/vector-engine.md §4)
+//   written     MemTensor .write(stream): buffer cell a holds the stream position the write-mode
+//               sequencer writes to a; padded positions write nothing (docs/datapath.md §4.2)
+//
+// A stage's data movement is written once, here, as an address map; the engines only walk the
+// composed streams.
+#pragma once
+
+#include "ir/lang/kernel.h"
+#include "ir/seq/address_stream.h"
+#include "ir/seq/fetch_program.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tujit::ir::seq {
+
+/// The axes a tensor type's mappings name, in the declaration order of `table` (the logical
+/// tensor's axis order, docs/cli.md).
+std::vector<Axis> type_axes(const TensorType& type, const AxisTable& table);
+
+/// Limit on the positions of one view dimension (and of one slice's cells when a chain is not
+/// separable) that lowering evaluates.
+inline constexpr std::uint64_t kMaxStreamPositions = std::uint64_t{1} << 28;
+
+/// A parameter read through its own type. `shape` is its logical tensor's axes (declaration order,
+/// each at least as large as the view reaches).
+Result<OperandStreams> direct_operand(const KernelParam& param, const std::vector<Axis>& shape,
+                                      const AxisTable& table);
+
+/// The collected stream of a DM fetch chain: `dm` is the DmTensor parameter the fetch begins from.
+/// E-RUN-111 when the fetch reads a `#{!}` DM cell.
+Result<OperandStreams> fetched_operand(const FetchProgram& fetch, const KernelParam& dm,
+                                       const std::vector<Axis>& shape, const AxisTable& table);
+
+/// A register-file store (to_trf / to_vrf stage) of the stream `source` (the store's input view).
+Result<OperandStreams> stored_operand(const Stage& store, const OperandStreams& source);
+
+/// The stream a Vector Engine pass hands on (`final` is the vector_final's type) from the stream
+/// `source` entering it (`init` is its type, the vector_init's input).
+Result<OperandStreams> passed_operand(const TensorType& init, const TensorType& final,
+                                      const OperandStreams& source);
+
+/// The buffer a MemTensor write stage fills from the stream `source` (the stage's input view).
+/// E-RUN-102 when a live buffer cell is written by no live stream position (the verifier refuses
+/// such a write, E-FETCH-019).
+Result<OperandStreams> written_operand(const Stage& write, const OperandStreams& source);
+
+} // namespace tujit::ir::seq

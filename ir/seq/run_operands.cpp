@@ -1,0 +1,283 @@
+#include "ir/seq/run_operands.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace tujit::ir::seq {
+namespace {
+
+Diagnostic run_error(const char* code, std::string message, std::vector<std::string> notes = {}) {
+  Diagnostic d = make_error(code, std::move(message), std::nullopt, std::move(notes));
+  d.stage = "run";
+  return d;
+}
+
+Diagnostic unsupported(std::string message, SourceSpan span) {
+  Diagnostic d = make_error("E-RUN-110", std::move(message), span);
+  d.stage = "run";
+  return d;
+}
+
+const KernelParam* param_named(const Kernel& k, const std::string& name) {
+  for (const auto& p : k.params)
+    if (p.name == name && p.tensor) return &p;
+  return nullptr;
+}
+
+/// Where a stage's input stream comes from: a CollectTensor parameter, or a Collect stage that
+/// fetched a DmTensor parameter. `role` names the operand in diagnostics.
+Status stream_source(const Kernel& k, const Stage& reader, const std::string& role,
+                     const KernelParam*& param, std::optional<std::size_t>& collect) {
+  if (reader.producer) {
+    const Stage& made_by = k.stages[*reader.producer];
+    if (made_by.op != StageOp::Collect)
+      return unsupported(fmt::format("tujit run: the {} is made by `{}`, which tujit does not "
+                                     "feed to `{}`",
+                                     role, to_string(made_by.op), to_string(reader.op)),
+                         made_by.name_span);
+    collect = *reader.producer;
+    param = param_named(k, made_by.source);
+    if (param == nullptr ||
+        (param->tensor->kind != TensorKind::Dm && param->tensor->kind != TensorKind::Begin))
+      return unsupported(fmt::format("tujit run: the {} is fetched from `{}`, which is not a "
+                                     "DmTensor parameter of the kernel",
+                                     role, made_by.source),
+                         made_by.name_span);
+    return {};
+  }
+  param = param_named(k, reader.source);
+  if (param == nullptr || param->tensor->kind != TensorKind::Collect)
+    return unsupported(fmt::format("tujit run: the {} `{}` is not a CollectTensor parameter, nor "
+                                   "collected in the kernel from a DmTensor",
+                                   role, reader.source),
+                       reader.name_span);
+  return {};
+}
+
+/// A store or result read through a Vector Engine pass: the pass's vector_final, and the stream
+/// its vector_init reads.
+Status pass_source(const Kernel& k, std::size_t final_index, RunOperands& ops) {
+  ops.vector_final = final_index;
+  for (std::optional<std::size_t> at = final_index; at; at = k.stages[*at].producer) {
+    const Stage& s = k.stages[*at];
+    if (s.vector && s.vector->kind == VectorCallKind::Init)
+      return stream_source(k, s, "stream of the Vector Engine pass", ops.stream,
+                           ops.stream_collect);
+  }
+  return unsupported("tujit run: this vector_final does not end a vector_init chain",
+                     k.stages[final_index].name_span);
+}
+
+/// The book's sequencer pseudo types (furiosa-opt docs/src/moving-tensors/sequencer.md): a
+/// MemTensor parameter read as the kernel's stream (run like a fetch of one slice), or a
+/// StreamTensor parameter written into a MemTensor (the output is the buffer after the write).
+Status mem_source(const Kernel& k, const Stage& last, RunOperands& ops) {
+  ops.stream = param_named(k, last.source);
+  if (last.op == StageOp::MemRead) {
+    ops.shape = RunShape::Collect;
+    ops.stream_collect = static_cast<std::size_t>(&last - k.stages.data());
+    if (last.producer || ops.stream == nullptr || ops.stream->tensor->kind != TensorKind::Mem)
+      return unsupported(fmt::format("tujit run: `read` reads `{}`, which is not a MemTensor "
+                                     "parameter",
+                                     last.source),
+                         last.name_span);
+    return {};
+  }
+  ops.shape = RunShape::Write;
+  ops.write = &last;
+  if (last.producer || ops.stream == nullptr || ops.stream->tensor->kind != TensorKind::Stream ||
+      param_named(k, last.target) == nullptr)
+    return unsupported("tujit run: `write` writes a StreamTensor parameter into a MemTensor "
+                       "parameter",
+                       last.name_span);
+  return {};
+}
+
+/// The first contract_outer whose chain reaches contract_lane: the chain lower_contraction lowers.
+void find_contraction(const Kernel& kernel, RunOperands& ops) {
+  for (const auto& s : kernel.stages) {
+    if (ops.lane) return;
+    if (s.op != StageOp::ContractOuter) continue;
+    for (const auto& l : kernel.stages)
+      if (l.op == StageOp::ContractLane && l.chain == s.chain && !ops.lane) {
+        ops.outer = &s;
+        ops.lane = &l;
+      }
+  }
+}
+
+Status find_trf(const Kernel& k, RunOperands& ops) {
+  const Stage& outer = *ops.outer;
+  if (!outer.trf_producer) {
+    ops.trf = param_named(k, outer.trf_source);
+    if (ops.trf == nullptr || ops.trf->tensor->kind != TensorKind::Trf)
+      return unsupported(fmt::format("tujit run: the TRF operand `{}` is neither a TrfTensor "
+                                     "parameter nor made by `.to_trf()` in the kernel",
+                                     outer.trf_name),
+                         outer.trf_span);
+    return {};
+  }
+  const Stage& store = k.stages[*outer.trf_producer];
+  if (store.op != StageOp::ToTrf)
+    return unsupported(fmt::format("tujit run: the TRF operand `{}` is made by `{}`",
+                                   outer.trf_name, to_string(store.op)),
+                       outer.trf_span);
+  ops.trf_store = &store;
+  return stream_source(k, store, "TRF source", ops.trf, ops.trf_collect);
+}
+
+} // namespace
+
+bool is_contraction(StageOp op) {
+  return op == StageOp::ContractOuter || op == StageOp::ContractPacket ||
+         op == StageOp::ContractTime || op == StageOp::ContractLane;
+}
+
+Result<std::vector<std::size_t>> contraction_path(const Kernel& k, std::size_t first,
+                                                  std::size_t last) {
+  const auto fail = [&](std::string why) {
+    return run_error("E-RUN-101",
+                     fmt::format("kernel `{}`: stages {} … {} are not one contraction chain",
+                                 k.name, first, last),
+                     {std::move(why)});
+  };
+  if (first > last || last >= k.stages.size()) return fail("no such stage range");
+  std::vector<std::size_t> path{last};
+  while (path.back() != first) {
+    const Stage& st = k.stages[path.back()];
+    if (!st.producer || *st.producer < first)
+      return fail(fmt::format("`{}` (stage {}) does not read the output of a stage in the range",
+                              to_string(st.op), path.back()));
+    path.push_back(*st.producer);
+  }
+  std::reverse(path.begin(), path.end());
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    const StageOp op = k.stages[path[i]].op;
+    if (!is_contraction(op))
+      return fail(fmt::format("`{}` is not a contraction stage", to_string(op)));
+    if (i > 0 && static_cast<int>(op) != static_cast<int>(k.stages[path[i - 1]].op) + 1)
+      return fail(
+          fmt::format("`{}` follows `{}`", to_string(op), to_string(k.stages[path[i - 1]].op)));
+  }
+  return path;
+}
+
+Result<ContractionStages> find_contraction_stages(const Kernel& k) {
+  std::vector<std::uint8_t> consumed(k.stages.size(), 0);
+  for (const auto& st : k.stages)
+    if (st.producer && *st.producer < consumed.size()) consumed[*st.producer] = 1;
+  for (std::size_t i = k.stages.size(); i-- > 0;) {
+    if (!is_contraction(k.stages[i].op) || consumed[i]) continue;
+    std::size_t first = i;
+    while (k.stages[first].op != StageOp::ContractOuter && k.stages[first].producer &&
+           is_contraction(k.stages[*k.stages[first].producer].op))
+      first = *k.stages[first].producer;
+    auto path = contraction_path(k, first, i);
+    if (!path) return path.diagnostics();
+    return ContractionStages{first, i, std::move(*path)};
+  }
+  return run_error("E-RUN-101", fmt::format("kernel `{}` has no contraction stage to run", k.name),
+                   {"the stage executor runs contract_outer, contract_packet, contract_time and "
+                    "contract_lane (docs/contraction.md §5–§8)"});
+}
+
+const TensorType& RunOperands::stream_type(const Kernel& kernel) const {
+  if (stream_collect) return kernel.stages[*stream_collect].output;
+  return *stream->tensor;
+}
+
+const TensorType& RunOperands::output_type(const Kernel& kernel) const {
+  switch (shape) {
+  case RunShape::Contraction:
+    return lane->output;
+  case RunShape::Store:
+    return store->output;
+  case RunShape::Partial:
+    return kernel.stages[partial_last].output;
+  case RunShape::Collect:
+    if (vector_final) return kernel.stages[*vector_final].output;
+    break;
+  case RunShape::Write:
+    return write->output;
+  }
+  return stream_type(kernel);
+}
+
+Result<RunOperands> find_run_operands(const Kernel& kernel) {
+  RunOperands ops;
+  find_contraction(kernel, ops);
+  if (ops.lane) {
+    ops.shape = RunShape::Contraction;
+    if (auto r = stream_source(kernel, *ops.outer, "stream", ops.stream, ops.stream_collect); !r)
+      return std::move(r).take_diagnostics();
+    if (auto r = find_trf(kernel, ops); !r) return std::move(r).take_diagnostics();
+    return ops;
+  }
+  // Part of a chain: run stage by stage (runtime/interp/stage_exec.h).
+  if (auto span = find_contraction_stages(kernel)) {
+    ops.shape = RunShape::Partial;
+    ops.partial_first = span->first;
+    ops.partial_last = span->last;
+    const Stage& first = kernel.stages[span->first];
+    if (first.op == StageOp::ContractOuter) {
+      ops.outer = &first;
+      if (auto r = stream_source(kernel, first, "stream", ops.stream, ops.stream_collect); !r)
+        return std::move(r).take_diagnostics();
+      if (auto r = find_trf(kernel, ops); !r) return std::move(r).take_diagnostics();
+      return ops;
+    }
+    ops.stream = param_named(kernel, first.source);
+    if (first.producer || ops.stream == nullptr)
+      return unsupported(fmt::format("tujit run: `{}` reads `{}`, which is not a parameter of "
+                                     "the kernel",
+                                     to_string(first.op), first.source),
+                         first.name_span);
+    return ops;
+  }
+  // No contraction: a kernel that loads a register file, or fetches a stream, returns that.
+  const Stage* last = kernel.stages.empty() ? nullptr : &kernel.stages.back();
+  if (last && (last->op == StageOp::ToTrf || last->op == StageOp::ToVrf)) {
+    ops.shape = RunShape::Store;
+    ops.store = last;
+    const bool after_pass = last->producer && kernel.stages[*last->producer].vector;
+    auto r = after_pass
+                 ? pass_source(kernel, *last->producer, ops)
+                 : stream_source(kernel, *last, "stored stream", ops.stream, ops.stream_collect);
+    if (!r) return std::move(r).take_diagnostics();
+    return ops;
+  }
+  if (last && last->vector && last->vector->kind == VectorCallKind::Final) {
+    ops.shape = RunShape::Collect;
+    if (auto r = pass_source(kernel, kernel.stages.size() - 1, ops); !r)
+      return std::move(r).take_diagnostics();
+    return ops;
+  }
+  if (last && (last->op == StageOp::MemRead || last->op == StageOp::MemWrite)) {
+    if (auto r = mem_source(kernel, *last, ops); !r) return std::move(r).take_diagnostics();
+    return ops;
+  }
+  if (last && last->op == StageOp::Collect && last->producer) {
+    ops.shape = RunShape::Collect;
+    ops.stream_collect = kernel.stages.size() - 1;
+    ops.stream = param_named(kernel, last->source);
+    if (ops.stream == nullptr || (ops.stream->tensor->kind != TensorKind::Dm &&
+                                  ops.stream->tensor->kind != TensorKind::Begin))
+      return unsupported(fmt::format("tujit run: the collected stream is fetched from `{}`, which "
+                                     "is not a DmTensor parameter",
+                                     last->source),
+                         last->name_span);
+    return ops;
+  }
+  Diagnostic d = make_error(
+      "E-RUN-101",
+      fmt::format("tujit run: kernel '{}' has nothing tujit can run: no contract_outer … "
+                  "contract_lane chain, and it does not end with a to_trf / to_vrf store, a "
+                  "collect, a vector_final or a MemTensor read / write",
+                  kernel.name),
+      kernel.name_span);
+  d.stage = "run";
+  return d;
+}
+
+} // namespace tujit::ir::seq

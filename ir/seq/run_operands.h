@@ -1,0 +1,94 @@
+// What a kernel run reads and returns (docs/cli.md `run`): which parameters feed the engines, and
+// through which in-kernel stages (a DM fetch + collect, a register-file store), found by following
+// the typed kernel's producer links (ir/lang/kernel.h Stage::producer / source).
+#pragma once
+
+#include "ir/lang/kernel.h"
+#include "ir/support/diagnostic.h"
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace tujit::ir::seq {
+
+/// What the run computes and returns.
+enum class RunShape {
+  Contraction, // a contract_outer … contract_lane chain: the output is its ContractTensor
+  Store,       // the kernel's last stage is a to_trf / to_vrf: the output is the register file
+  Collect,     // the kernel's last stage is a collect of a DM fetch: the output is the stream
+  Write,       // the kernel writes a StreamTensor into a MemTensor (the book's sequencer pseudo
+               // types): the output is the buffer after the write
+  Partial,     // part of a contraction chain (it starts from a ContractOuter/Packet/Time
+               // parameter, or ends before contract_lane): run stage by stage
+};
+
+struct RunOperands {
+  RunShape shape = RunShape::Contraction;
+  const Stage* outer = nullptr; // Contraction: the contract_outer stage
+  const Stage* lane = nullptr;  // Contraction: the contract_lane stage of the same chain
+  const Stage* store = nullptr; // Store: the to_trf / to_vrf stage whose image is returned
+  /// Partial: the first and last contraction stage run (indices into kernel.stages). When the
+  /// first is a contract_outer, `outer` is set and the stream / TRF fields are its operands;
+  /// otherwise `stream` is the ContractOuter/Packet/Time parameter it reads.
+  std::size_t partial_first = 0, partial_last = 0;
+
+  /// The stream: the contraction's stream (Contraction, Partial from contract_outer), the store's
+  /// input (Store), the result (Collect), the chain's input parameter (other Partial runs).
+  /// `stream` is the parameter whose logical contents feed it: a CollectTensor, or the DmTensor the
+  /// kernel fetches when `stream_collect` names the Collect stage.
+  const KernelParam* stream = nullptr;
+  std::optional<std::size_t> stream_collect;
+  /// Store / Collect: the vector_final of a Vector Engine pass between the stream and the output
+  /// (docs/vector-engine.md §4).
+  std::optional<std::size_t> vector_final;
+  /// Write: the MemTensor write stage (`stream` is the StreamTensor it writes).
+  const Stage* write = nullptr;
+
+  /// Contraction: a TrfTensor parameter, or the source of `trf_store` (a CollectTensor, or the
+  /// DmTensor fetched by `trf_collect`).
+  const KernelParam* trf = nullptr;
+  const Stage* trf_store = nullptr;
+  std::optional<std::size_t> trf_collect;
+
+  /// The parameters whose contents the run needs (stream, then the TRF or its source).
+  std::vector<const KernelParam*> inputs() const {
+    std::vector<const KernelParam*> v{stream};
+    if (trf) v.push_back(trf);
+    return v;
+  }
+  /// The type the engines read the stream as (the Collect output or the CollectTensor
+  /// parameter).
+  const TensorType& stream_type(const Kernel& kernel) const;
+  /// The tensor type of the run's output.
+  const TensorType& output_type(const Kernel& kernel) const;
+};
+
+/// Finds the operands. E-RUN-101 for a kernel with nothing to run (no complete contraction chain,
+/// no store or collect result); E-RUN-110 for an input the engines cannot be fed (a stage between
+/// a parameter and the engines that tujit does not simulate).
+Result<RunOperands> find_run_operands(const Kernel& kernel);
+
+/// Whether `op` is one of contract_outer, contract_packet, contract_time, contract_lane.
+bool is_contraction(StageOp op);
+
+/// The contraction stages (indices into kernel.stages) from `first` to `last` along the producer
+/// links, in execution order: each stage reads the output of the one before it, and the ops are
+/// consecutive steps of contract_outer → contract_packet → contract_time → contract_lane.
+/// E-RUN-101 otherwise.
+Result<std::vector<std::size_t>> contraction_path(const Kernel& kernel, std::size_t first,
+                                                  std::size_t last);
+
+/// The part of a contraction chain a kernel runs: `last` is the latest contraction stage whose
+/// output no other stage reads (the chain's result), `first` the earliest contraction stage
+/// reached from it through producer links. Its input image is laid out as
+/// kernel.stages[first].input (plus *kernel.stages[first].trf for a contract_outer), its result
+/// as kernel.stages[last].output. E-RUN-101 when the kernel has no contraction stage.
+struct ContractionStages {
+  std::size_t first = 0;
+  std::size_t last = 0;
+  std::vector<std::size_t> path; // contraction_path(kernel, first, last)
+};
+Result<ContractionStages> find_contraction_stages(const Kernel& kernel);
+
+} // namespace tujit::ir::seq

@@ -1,0 +1,351 @@
+#include "ir/seq/run_program.h"
+
+#include "ir/seq/fnv1a.h"
+#include "ir/seq/lower_contraction.h"
+#include "ir/seq/operand_streams.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace tujit::ir::seq {
+namespace {
+
+Diagnostic run_error(const char* code, std::string message) {
+  Diagnostic d = make_error(code, std::move(message));
+  d.stage = "run";
+  return d;
+}
+
+Result<std::vector<HeldAxis>> type_held_axes(const TensorType& type, const AxisTable& table,
+                                             std::uint64_t max_positions = kMaxStreamPositions) {
+  auto coords = view_coordinates(type, type_axes(type, table), max_positions);
+  if (!coords) return std::move(coords).take_diagnostics();
+  return held_axes(*coords, to_string(type));
+}
+
+/// The stream a consumer reads: fetched from a DmTensor parameter by the Collect stage `collect`,
+/// or a CollectTensor parameter read directly.
+Result<OperandStreams> stream_operand(const SpecFile& file, const Kernel& kernel,
+                                      const KernelParam& param, std::optional<std::size_t> collect,
+                                      const InputShapes& shapes, RunProgram& out) {
+  auto shape = shapes.find(param.name);
+  if (shape == shapes.end())
+    return run_error("E-RUN-102", fmt::format("internal: no shape for input `{}`", param.name));
+  if (!collect) return direct_operand(param, shape->second, file.axes);
+  auto fetch = kernel.stages[*collect].op == StageOp::MemRead ? lower_mem_read(kernel, *collect)
+                                                              : lower_fetch(kernel, *collect);
+  if (!fetch) return std::move(fetch).take_diagnostics();
+  auto o = fetched_operand(*fetch, param, shape->second, file.axes);
+  out.fetches.push_back(std::move(*fetch));
+  return o;
+}
+
+/// The program with its output: the output view's streams over its held axes, every held element
+/// produced (E-RUN-005 otherwise), duplicated cells counted. `axes`: the view's axes.
+Result<RunProgram> with_output(const TensorType& type, const std::vector<Axis>& axes,
+                               ScalarType dtype, RunProgram p) {
+  auto coords = view_coordinates(type, axes, kMaxStreamPositions);
+  if (!coords) return std::move(coords).take_diagnostics();
+  auto held = held_axes(*coords, to_string(type));
+  if (!held) return std::move(held).take_diagnostics();
+  auto out = tensor_streams("output", dtype, *coords, held_tensor_axes(*held), held_strides(*held));
+  if (!out) return std::move(out).take_diagnostics();
+  std::uint64_t elements = 1;
+  for (const Axis& a : out->axes) elements *= a.size;
+  const StreamCoverage cov = stream_coverage(*out, elements);
+  if (cov.unreached != 0) {
+    std::string coord;
+    std::uint64_t rest = cov.first_unreached;
+    std::vector<std::string> parts(out->axes.size());
+    for (std::size_t a = out->axes.size(); a-- > 0;) {
+      parts[a] = fmt::format("{}={}", out->axes[a].name, rest % out->axes[a].size);
+      rest /= out->axes[a].size;
+    }
+    for (const auto& s : parts) coord += (coord.empty() ? "" : ", ") + s;
+    return run_error("E-RUN-005",
+                     fmt::format("the output {} cannot be read back: element {} of the held "
+                                 "coordinates is not produced",
+                                 to_string(type), coord));
+  }
+  p.duplicated_outputs = cov.duplicated;
+  p.output = std::move(*out);
+  return p;
+}
+
+} // namespace
+
+std::vector<std::uint64_t> RunProgram::live_slices() const {
+  std::vector<std::uint64_t> v;
+  if (kind == RunKind::Contraction) {
+    for (std::uint64_t s = 0; s < chain.spatial; ++s)
+      if (chain.spatial_live[s]) v.push_back(s);
+    return v;
+  }
+  for (std::uint64_t s = 0; s < output.spatial.size(); ++s)
+    if (output.spatial.state(s) == CellState::Live) v.push_back(s);
+  return v;
+}
+
+Result<InputShapes> input_tiles(const SpecFile& file, const Kernel& kernel, const RunOperands& ops,
+                                std::uint64_t max_positions) {
+  std::map<std::string, std::uint64_t> extent;
+  const auto widen = [&](const TensorType& type) {
+    const auto axes = type_axes(type, file.axes);
+    auto held = type_held_axes(type, file.axes, max_positions);
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      // A tensor whose held coordinates have no such pattern counts as whole.
+      const std::uint64_t e = held ? (*held)[a].extent() : axes[a].size;
+      extent[axes[a].name] = std::max(extent[axes[a].name], e);
+    }
+  };
+  for (const KernelParam* p : ops.inputs())
+    if (p && p->tensor) widen(*p->tensor);
+  // The output too: the oracle walks the output's coordinates over the inputs.
+  widen(ops.output_type(kernel));
+  InputShapes out;
+  for (const KernelParam* p : ops.inputs()) {
+    if (!p || !p->tensor) continue;
+    auto axes = type_axes(*p->tensor, file.axes);
+    for (auto& a : axes) a.size = extent.at(a.name);
+    out[p->name] = std::move(axes);
+  }
+  return out;
+}
+
+Result<std::vector<HeldAxis>> output_held_axes(const SpecFile& file, const Kernel& kernel,
+                                               const RunOperands& ops) {
+  return type_held_axes(ops.output_type(kernel), file.axes);
+}
+
+Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const RunOperands& ops,
+                             const InputShapes& shapes, bool ftz_results) {
+  RunProgram p;
+  p.kernel_name = kernel.name;
+  if (ops.shape == RunShape::Partial)
+    return run_error("E-RUN-101", fmt::format("kernel `{}` runs part of a contraction chain, "
+                                              "which the stage-by-stage executor runs",
+                                              kernel.name));
+  auto stream = stream_operand(file, kernel, *ops.stream, ops.stream_collect, shapes, p);
+  if (!stream) return std::move(stream).take_diagnostics();
+  const TensorType& out_type = ops.output_type(kernel);
+
+  if (ops.shape != RunShape::Contraction) {
+    p.kind = RunKind::Move;
+    if (ops.vector_final) {
+      // The Vector Engine pass between the stream and the store or the result.
+      auto chain = lower_vector(kernel, *ops.vector_final);
+      if (!chain) return std::move(chain).take_diagnostics();
+      auto passed = passed_operand(kernel.stages[chain->init].input,
+                                   kernel.stages[*ops.vector_final].output, *stream);
+      if (!passed) return std::move(passed).take_diagnostics();
+      stream = std::move(passed);
+      p.vector = std::move(chain->program);
+    }
+    if (ops.shape == RunShape::Store) {
+      auto stored = stored_operand(*ops.store, *stream);
+      if (!stored) return std::move(stored).take_diagnostics();
+      p.stream = std::move(*stored);
+    } else if (ops.shape == RunShape::Write) {
+      auto written = written_operand(*ops.write, *stream);
+      if (!written) return std::move(written).take_diagnostics();
+      p.stream = std::move(*written);
+    } else {
+      p.stream = std::move(*stream);
+    }
+    return with_output(out_type, type_axes(out_type, file.axes), out_type.dtype, std::move(p));
+  }
+
+  auto chain = lower_contraction(kernel);
+  if (!chain) return std::move(chain).take_diagnostics();
+  p.chain = std::move(*chain);
+  p.chain.ftz_results = ftz_results;
+  p.stream = std::move(*stream);
+  if (ops.trf_store) {
+    auto source = stream_operand(file, kernel, *ops.trf, ops.trf_collect, shapes, p);
+    if (!source) return std::move(source).take_diagnostics();
+    auto stored = stored_operand(*ops.trf_store, *source);
+    if (!stored) return std::move(stored).take_diagnostics();
+    p.trf = std::move(*stored);
+  } else {
+    auto shape = shapes.find(ops.trf->name);
+    if (shape == shapes.end())
+      return run_error("E-RUN-102",
+                       fmt::format("internal: no shape for input `{}`", ops.trf->name));
+    auto trf = direct_operand(*ops.trf, shape->second, file.axes);
+    if (!trf) return std::move(trf).take_diagnostics();
+    p.trf = std::move(*trf);
+  }
+  auto lowered =
+      with_output(out_type, type_axes(out_type, file.axes), p.chain.accumulator, std::move(p));
+  if (!lowered) return lowered;
+  if (auto ok = verify(*lowered); !ok) return ok.diagnostics();
+  return lowered;
+}
+
+namespace {
+
+TensorType chain_type(TensorKind kind, ScalarType dtype,
+                      std::initializer_list<std::pair<Slot, const Mapping*>> slots) {
+  TensorType t;
+  t.kind = kind;
+  t.dtype = dtype;
+  for (const auto& [slot, m] : slots) t.set(slot, SpannedMapping{*m, {}});
+  return t;
+}
+
+/// The axes a type's mappings name, in name order (their full sizes).
+std::vector<Axis> named_axes(const TensorType& t) {
+  std::map<std::string, std::uint64_t> by_name;
+  for (const auto& arg : tensor_args(t.kind))
+    if (arg.kind == TensorArg::Kind::Mapping)
+      for (const Axis& a : t.mapping(arg.slot).axes()) by_name[a.name] = a.size;
+  std::vector<Axis> v;
+  for (const auto& [name, size] : by_name) v.push_back({name, size});
+  return v;
+}
+
+} // namespace
+
+Result<ChainRun> chain_run(const ContractionProgram& c) {
+  const ChainMappings& m = c.m;
+  ChainRun r;
+  r.stream_type = chain_type(TensorKind::Collect, c.stream_type,
+                             {{Slot::Chip, &m.chip},
+                              {Slot::Cluster, &m.cluster},
+                              {Slot::Slice, &m.slice},
+                              {Slot::Time, &m.time},
+                              {Slot::Packet, &m.packet}});
+  r.trf_type = chain_type(TensorKind::Trf, c.trf_type,
+                          {{Slot::Chip, &m.chip},
+                           {Slot::Cluster, &m.cluster},
+                           {Slot::Slice, &m.slice},
+                           {Slot::Lane, &m.lane},
+                           {Slot::Element, &m.element}});
+  r.output_type = chain_type(TensorKind::Contract, c.accumulator,
+                             {{Slot::Chip, &m.chip},
+                              {Slot::Cluster, &m.cluster},
+                              {Slot::Slice, &m.slice},
+                              {Slot::Time, &m.t3},
+                              {Slot::Packet, &m.p3}});
+  r.stream_axes = named_axes(r.stream_type);
+  r.trf_axes = named_axes(r.trf_type);
+  RunProgram& p = r.program;
+  p.kernel_name = c.kernel_name;
+  p.chain = c;
+  const auto operand = [](const std::string& name, const TensorType& type,
+                          const std::vector<Axis>& axes) -> Result<OperandStreams> {
+    auto coords = view_coordinates(type, axes, kMaxStreamPositions);
+    if (!coords) return std::move(coords).take_diagnostics();
+    auto s = tensor_streams(name, type.dtype, *coords, axes);
+    if (!s) return std::move(s).take_diagnostics();
+    OperandStreams o;
+    o.streams = std::move(*s);
+    o.type = type.dtype;
+    return o;
+  };
+  auto stream = operand("stream", r.stream_type, r.stream_axes);
+  if (!stream) return std::move(stream).take_diagnostics();
+  auto trf = operand("trf", r.trf_type, r.trf_axes);
+  if (!trf) return std::move(trf).take_diagnostics();
+  p.stream = std::move(*stream);
+  p.trf = std::move(*trf);
+  auto with = with_output(r.output_type, named_axes(r.output_type), c.accumulator, std::move(p));
+  if (!with) return std::move(with).take_diagnostics();
+  r.program = std::move(*with);
+  return r;
+}
+
+Status verify(const RunProgram& p) {
+  if (p.kind == RunKind::Move) {
+    const CellStreams& s = p.stream.streams.cells;
+    const CellStreams& o = p.output.cells;
+    if (s.outer_size != o.outer_size || s.inner_size != o.inner_size ||
+        p.stream.streams.spatial.size() != p.output.spatial.size())
+      return run_error("E-RUN-102", fmt::format("internal: the source of `{}` is not a view of its "
+                                                "output's shape",
+                                                p.kernel_name));
+    return {};
+  }
+  const ContractionProgram& c = p.chain;
+  const CellStreams& s = p.stream.streams.cells;
+  const CellStreams& w = p.trf.streams.cells;
+  const CellStreams& o = p.output.cells;
+  if (s.outer_size != c.time || s.inner_size != c.packet || w.outer_size != c.lanes ||
+      w.inner_size != c.element || o.outer_size != c.t3 || o.inner_size != c.p3 ||
+      p.stream.streams.spatial.size() != c.spatial || p.trf.streams.spatial.size() != c.spatial ||
+      p.output.spatial.size() != c.spatial || p.stream.type != c.stream_type ||
+      p.trf.type != c.trf_type || c.spatial_live.size() != c.spatial ||
+      c.lane_live.size() != c.lanes || c.drain.size() != c.t3 * c.p3)
+    return run_error("E-RUN-102",
+                     fmt::format("internal: the operand streams of `{}` do not match its "
+                                 "contraction chain (stream [{}][{}] vs [{}][{}], TRF [{}][{}] vs "
+                                 "[{}][{}], output [{}][{}] vs [{}][{}])",
+                                 p.kernel_name, s.outer_size, s.inner_size, c.time, c.packet,
+                                 w.outer_size, w.inner_size, c.lanes, c.element, o.outer_size,
+                                 o.inner_size, c.t3, c.p3));
+  for (std::int64_t d : c.drain)
+    if (d >= static_cast<std::int64_t>(c.accumulator_cells()))
+      return run_error("E-RUN-102", "internal: the Lane Folder drains a cell outside the "
+                                    "accumulator");
+  const std::uint64_t cells = c.columns * c.group;
+  if (cells == 0) return {};
+  CycleWalker walk(c.cycle_nest);
+  do {
+    if (!c.is_cycle_live(walk.position())) continue;
+    const CycleAddress& a = walk.address();
+    if (a.flit + (cells - 1) / c.packet >= c.time ||
+        a.trf + std::min(cells, c.read_size) - 1 >= c.element || a.slot >= c.t2)
+      return run_error("E-RUN-102",
+                       fmt::format("internal: packet cycle {} of `{}` addresses flit {}, TRF "
+                                   "element {}, slot {}: outside its operands",
+                                   walk.position(), p.kernel_name, a.flit, a.trf, a.slot));
+  } while (walk.advance());
+  return {};
+}
+
+std::uint64_t fingerprint(const RunProgram& p) {
+  Fnv1a h;
+  h.add(static_cast<std::uint64_t>(p.kind));
+  if (p.kind == RunKind::Contraction) {
+    h.add(fingerprint(p.chain));
+    h.add(p.chain.ftz_results ? 1 : 0);
+  }
+  h.add(p.vector ? 1 : 0);
+  if (p.vector) hash(*p.vector, h);
+  for (const OperandStreams* o : {&p.stream, &p.trf}) {
+    o->streams.hash(h);
+    h.add(static_cast<std::uint64_t>(o->type));
+    h.add(o->adapter.cast_to ? 1 + static_cast<std::uint64_t>(*o->adapter.cast_to) : 0);
+    h.add(o->adapter.zero_point ? 1 : 0);
+    h.add(static_cast<std::uint64_t>(o->adapter.zero_point.value_or(0)));
+  }
+  p.output.hash(h);
+  h.add(p.duplicated_outputs);
+  return h.value();
+}
+
+std::string to_text(const RunProgram& p) {
+  std::string out;
+  for (const auto& f : p.fetches) out += to_text(f) + "\n";
+  if (p.kind == RunKind::Contraction)
+    out += to_text(p.chain);
+  else
+    out += fmt::format("move {} ; {} → {}\n", p.kernel_name, name(p.stream.type),
+                       name(p.output.dtype));
+  const auto operand = [&](const char* role, const OperandStreams& o) {
+    std::string adapter;
+    if (o.adapter.cast_to) adapter = fmt::format(", fetch_cast to {}", name(*o.adapter.cast_to));
+    if (o.adapter.zero_point) adapter = fmt::format(", zero point {}", *o.adapter.zero_point);
+    out += fmt::format("  {:<12} {}{} → {}\n", role, o.streams.text(), adapter, name(o.type));
+  };
+  operand(p.kind == RunKind::Contraction ? "stream in" : "source", p.stream);
+  if (p.vector) out += to_text(*p.vector);
+  if (p.kind == RunKind::Contraction) operand("trf in", p.trf);
+  out += fmt::format(
+      "  {:<12} {}{}\n", "output", p.output.text(),
+      p.duplicated_outputs ? fmt::format(", {} duplicated cells", p.duplicated_outputs) : "");
+  return out;
+}
+
+} // namespace tujit::ir::seq

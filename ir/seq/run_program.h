@@ -1,0 +1,109 @@
+// The Sequencer IR of one `tujit run`: what both engines execute (docs/design.md "The Sequencer
+// IR"). It joins the kernel's program with the address streams of its operands and output, so an
+// engine reads the parameters' logical tensors and writes the logical output directly:
+//
+//   Contraction  the chain's ContractionProgram (cycle nest, packet reduction, lane fold) with the
+//                stream and TRF operands and the output as streams: for a live slice s,
+//                  stream cell (flit f, cell p)   → stream.streams.at(s, f, p)
+//                  TRF cell (lane l, element x)   → trf.streams.at(s, l, x)
+//                  output cell (T3 u, P3 j)       → output.at(s, u, j)
+//   Move         a kernel that only moves data (a register-file store, a collected stream, a
+//                MemTensor read or write): every live cell (s, o, i) of the output view takes
+//                source.streams.at(s, o, i), through the value calls of a Vector Engine pass when
+//                the kernel runs one on the way (docs/vector-engine.md §4)
+//
+// Operands are read through their Fetch Adapter (cast / zero point) and widened in the engine's
+// loads; padding cells never exist in memory: their states come from the streams.
+#pragma once
+
+#include "ir/lang/kernel.h"
+#include "ir/seq/address_stream.h"
+#include "ir/seq/contraction_program.h"
+#include "ir/seq/fetch_program.h"
+#include "ir/seq/held_axes.h"
+#include "ir/seq/operand_streams.h"
+#include "ir/seq/run_operands.h"
+#include "ir/seq/vector_program.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tujit::ir::seq {
+
+enum class RunKind : std::uint8_t { Contraction, Move };
+
+struct RunProgram {
+  std::string kernel_name;
+  RunKind kind = RunKind::Contraction;
+  /// Contraction: the chain (its stream_dense / trf_dense describe the chain's own types; the
+  /// engines go by the operands' streams).
+  ContractionProgram chain;
+  /// Contraction: the stream operand. Move: the source of every output cell.
+  OperandStreams stream;
+  /// Contraction: the TRF operand.
+  OperandStreams trf;
+  /// Move: the value calls of the Vector Engine pass every live source element goes through
+  /// (after the Fetch Adapter), when the kernel runs one.
+  std::optional<VectorProgram> vector;
+  /// The logical output (dtype = the accumulator for a contraction, the output type's for a
+  /// move) and where each output cell goes.
+  TensorStreams output;
+  /// Live output cells beyond the first that hold the same logical element (their values must
+  /// agree; the engines check them).
+  std::uint64_t duplicated_outputs = 0;
+  /// The data-path chains the run composes (reports and cycle models).
+  std::vector<FetchProgram> fetches;
+
+  /// Live spatial positions the engines run (Contraction: the chain's; Move: the output's).
+  std::vector<std::uint64_t> live_slices() const;
+};
+
+/// The logical tensors of a run: each input parameter's axes (declaration order; sizes = the
+/// tensor's shape, at least the tile it reads).
+using InputShapes = std::map<std::string, std::vector<Axis>>;
+
+/// The tile each input is generated over when the user gives none: per axis the smallest prefix
+/// [0, e) holding every coordinate any tensor of the run (inputs, output) holds
+/// (held_axes.h). Every input gets the same extent per axis, so the oracle's walks agree. A type
+/// with a view dimension of more than `max_positions` positions is not evaluated (its axes count
+/// as whole: never a smaller tile than the run holds).
+Result<InputShapes> input_tiles(const SpecFile& file, const Kernel& kernel, const RunOperands& ops,
+                                std::uint64_t max_positions = kMaxStreamPositions);
+
+/// The output's held axes (the logical output tensor's axes).
+Result<std::vector<HeldAxis>> output_held_axes(const SpecFile& file, const Kernel& kernel,
+                                               const RunOperands& ops);
+
+/// Lowers a Contraction, Store, Collect or Write run (E-RUN-101 for a Partial run, which the
+/// stage-by-stage executor runs). `shapes` gives every input's logical shape.
+Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const RunOperands& ops,
+                             const InputShapes& shapes, bool ftz_results);
+
+/// A contraction run of a chain alone (tests, callers without a kernel file): its stream and TRF
+/// read directly from logical tensors "stream" and "trf" through the chain's own types (a
+/// CollectTensor of its Chip, Cluster, Slice, Time, Packet; a TrfTensor of its Chip, Cluster,
+/// Slice, Lane, Element), each over every axis its mappings name, in name order; the output over
+/// its held axes.
+struct ChainRun {
+  RunProgram program;
+  TensorType stream_type, trf_type, output_type;
+  std::vector<Axis> stream_axes, trf_axes;
+};
+Result<ChainRun> chain_run(const ContractionProgram& chain);
+
+/// The invariants every engine relies on (E-RUN-102 naming the first broken one, a lowering bug
+/// reported instead of an out-of-bounds access): the streams' views have the chain's shapes, every
+/// live packet cycle addresses flits, TRF elements and a Time Reducer slot inside them, and the
+/// Lane Folder drains accumulator cells that exist.
+Status verify(const RunProgram& p);
+
+/// A stable hash of everything an engine's generated code depends on (the JIT's cache key).
+std::uint64_t fingerprint(const RunProgram& p);
+
+/// `tujit compile --emit seq`: the chain and every stream.
+std::string to_text(const RunProgram& p);
+
+} // namespace tujit::ir::seq
