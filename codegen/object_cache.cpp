@@ -1,34 +1,41 @@
 #include "codegen/object_cache.h"
 
+#include "codegen/build_identity.h"
+#include "ir/support/input_file.h"
+#include "runtime/io/output_file.h"
+#include "runtime/tensor/sha256.h"
+
 #include <fmt/format.h>
 
-#include <atomic>
+#include <array>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <span>
 #include <system_error>
+
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace tujit::codegen {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'U', 'J', 'I', 'T', 'O', 'B', 'J'};
-constexpr std::uint32_t kFormat = 1;
-constexpr std::size_t kHeaderBytes = sizeof(kMagic) + 4 + 4 + 8 + 8;
+constexpr std::uint32_t kFormat = 2;
+constexpr std::size_t kDigestBytes = 32;
+constexpr std::size_t kHeaderBytes = sizeof(kMagic) + 4 + 4 + 8 + kDigestBytes;
 // Refuse absurd sizes from a corrupt header before allocating.
 constexpr std::uint64_t kMaxObjectBytes = std::uint64_t{1} << 30;
+constexpr std::uint64_t kMaxKeyBytes = std::uint64_t{1} << 20;
 
-std::uint64_t fnv1a(std::uint64_t h, const char* data, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) {
-    h ^= static_cast<unsigned char>(data[i]);
-    h *= 0x100000001B3ull;
-  }
-  return h;
+std::span<const std::uint8_t> bytes_of(const std::string& s) {
+  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
 }
-constexpr std::uint64_t kFnvBasis = 0xCBF29CE484222325ull;
 
-std::uint64_t checksum(const std::string& key, const std::string& object) {
-  return fnv1a(fnv1a(kFnvBasis, key.data(), key.size()), object.data(), object.size());
+std::array<std::uint8_t, kDigestBytes> digest(const std::string& key, const std::string& object) {
+  runtime::Sha256 h;
+  h.update(bytes_of(key));
+  h.update(bytes_of(object));
+  return h.finish();
 }
 
 template <typename T>
@@ -61,67 +68,74 @@ std::optional<std::filesystem::path> resolve_cache_dir(const std::filesystem::pa
   return std::nullopt;
 }
 
+bool trusted_cache_dir(const std::filesystem::path& dir) {
+  struct stat st {};
+  return ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid() &&
+         (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+ObjectCache::ObjectCache(std::filesystem::path dir, std::string build)
+    : dir_(std::move(dir)), build_(build.empty() ? build_identity() : std::move(build)) {}
+
+std::string ObjectCache::full_key(const std::string& key) const {
+  return fmt::format("tujit build {}\n{}", build_, key);
+}
+
 std::filesystem::path ObjectCache::path_of(std::uint64_t fingerprint,
                                            const std::string& key) const {
-  return dir_ /
-         fmt::format("{:016x}-{:016x}.tjo", fingerprint, fnv1a(kFnvBasis, key.data(), key.size()));
+  const auto d = digest(full_key(key), {});
+  std::string hex;
+  for (std::size_t i = 0; i < 8; ++i) hex += fmt::format("{:02x}", d[i]);
+  return dir_ / fmt::format("{:016x}-{}.tjo", fingerprint, hex);
 }
 
 std::optional<std::string> ObjectCache::load(std::uint64_t fingerprint,
                                              const std::string& key) const {
-  std::ifstream in(path_of(fingerprint, key), std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (data.size() < kHeaderBytes || std::memcmp(data.data(), kMagic, sizeof(kMagic)) != 0)
+  if (build_.empty() || !trusted_cache_dir(dir_)) return std::nullopt;
+  const std::string want_key = full_key(key);
+  auto in = InputFile::open(path_of(fingerprint, key).string());
+  if (!in || in->size() < kHeaderBytes) return std::nullopt;
+  std::string header(kHeaderBytes, '\0');
+  if (in->read(header.data(), header.size())) return std::nullopt;
+  if (std::memcmp(header.data(), kMagic, sizeof(kMagic)) != 0) return std::nullopt;
+  const std::size_t at = sizeof(kMagic);
+  const auto format = get<std::uint32_t>(header, at);
+  const auto key_bytes = get<std::uint32_t>(header, at + 4);
+  const auto object_bytes = get<std::uint64_t>(header, at + 8);
+  // The sizes the header claims must be the file's before anything more is read.
+  if (format != kFormat || key_bytes != want_key.size() || key_bytes > kMaxKeyBytes ||
+      object_bytes > kMaxObjectBytes || in->size() != kHeaderBytes + key_bytes + object_bytes)
     return std::nullopt;
-  std::size_t at = sizeof(kMagic);
-  const auto format = get<std::uint32_t>(data, at);
-  const auto key_bytes = get<std::uint32_t>(data, at + 4);
-  const auto object_bytes = get<std::uint64_t>(data, at + 8);
-  const auto sum = get<std::uint64_t>(data, at + 16);
-  if (format != kFormat || key_bytes != key.size() || object_bytes > kMaxObjectBytes ||
-      data.size() != kHeaderBytes + key_bytes + object_bytes)
-    return std::nullopt;
-  if (data.compare(kHeaderBytes, key_bytes, key) != 0) return std::nullopt;
-  std::string object = data.substr(kHeaderBytes + key_bytes);
-  if (checksum(key, object) != sum) return std::nullopt;
+  auto rest = in->read_rest();
+  if (!rest || rest->compare(0, key_bytes, want_key) != 0) return std::nullopt;
+  std::string object = rest->substr(key_bytes);
+  const auto sum = digest(want_key, object);
+  if (std::memcmp(sum.data(), header.data() + at + 16, kDigestBytes) != 0) return std::nullopt;
   return object;
 }
 
 bool ObjectCache::store(std::uint64_t fingerprint, const std::string& key,
                         const std::string& object) const {
+  if (build_.empty()) return false;
   std::error_code ec;
-  std::filesystem::create_directories(dir_, ec);
-  if (ec) return false;
+  if (!std::filesystem::exists(dir_, ec)) {
+    std::filesystem::create_directories(dir_.parent_path(), ec);
+    ::mkdir(dir_.c_str(), 0700);
+  }
+  if (!trusted_cache_dir(dir_)) return false;
+  const std::string k = full_key(key);
   std::string data(kMagic, sizeof(kMagic));
   put<std::uint32_t>(data, kFormat);
-  put<std::uint32_t>(data, static_cast<std::uint32_t>(key.size()));
+  put<std::uint32_t>(data, static_cast<std::uint32_t>(k.size()));
   put<std::uint64_t>(data, object.size());
-  put<std::uint64_t>(data, checksum(key, object));
-  data += key;
+  const auto sum = digest(k, object);
+  data.append(reinterpret_cast<const char*>(sum.data()), sum.size());
+  data += k;
   data += object;
-  // A unique temporary name per process and store, renamed over the final name: concurrent
-  // writers of the same key each publish a complete file.
-  static std::atomic<std::uint64_t> counter{0};
-  const std::filesystem::path final_path = path_of(fingerprint, key);
-  std::filesystem::path tmp = final_path;
-  tmp += fmt::format(".tmp.{}.{}", static_cast<long>(::getpid()), counter++);
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return false;
-    out.write(data.data(), static_cast<std::streamsize>(data.size()));
-    if (!out.flush()) {
-      out.close();
-      std::filesystem::remove(tmp, ec);
-      return false;
-    }
-  }
-  std::filesystem::rename(tmp, final_path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    return false;
-  }
-  return true;
+  // Concurrent writers of one key each publish a complete file (unique temporaries, rename).
+  auto out = runtime::io::OutputFile::create(path_of(fingerprint, key).string(),
+                                             /*overwrite=*/true, 0600);
+  return out && !out->write(data) && !out->commit();
 }
 
 } // namespace tujit::codegen

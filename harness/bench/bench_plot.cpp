@@ -69,17 +69,16 @@ GnuplotJob bench_plot_job(const BenchReport& r, const std::string& title) {
       r.invalid.empty()
           ? ""
           : fmt::format(" ({} invalid point(s) not drawn: see the JSON/CSV)", r.invalid.size());
-  job.script = [=](const std::string& dir, const std::string& svg) {
+  job.script = [=](const std::string& dir) {
     const std::string size_dat = gp_string(dir + "/size.dat"),
                       rank_dat = gp_string(dir + "/rank.dat");
     std::string s = fmt::format(
         "set terminal svg size 1100,1500 dynamic noenhanced font \"sans,12\" background rgb "
         "\"white\"\n"
-        "set output {out}\n"
         "set multiplot layout 3,1 title {title}\n"
         "set grid\n"
         "set key bottom right box opaque\n",
-        fmt::arg("out", gp_string(svg)), fmt::arg("title", gp_string(title)));
+        fmt::arg("title", gp_string(title)));
     // (a)
     s += "set title \"(a) simulation speed against problem size (higher is better; one core "
          "unless --threads)\"\n"

@@ -1,8 +1,11 @@
 #include "harness/bench/bench_report.h"
 
+#include "ir/support/input_file.h"
+
 #include <fmt/format.h>
 
-#include <fstream>
+#include <csignal>
+
 #include <set>
 #include <sstream>
 
@@ -48,6 +51,7 @@ ojson kernel_json(const KernelResult& k) {
                      {"warm", k.compile_warm_ms},
                      {"warm_cache_hit", k.warm_cache_hit}};
   j["macs_per_s"] = {{"jit", spread_json(k.jit_macs_per_s)},
+                     {"run", spread_json(k.run_macs_per_s)},
                      {"interp", spread_json(k.interp_macs_per_s)},
                      {"sgemm", spread_json(k.sgemm_macs_per_s)},
                      {"fma_peak", k.fma_peak_macs_per_s}};
@@ -88,6 +92,7 @@ KernelResult kernel_from(const nlohmann::json& j) {
   k.warm_cache_hit = ms.value("warm_cache_hit", false);
   const auto& r = j.at("macs_per_s");
   k.jit_macs_per_s = spread_from(r.at("jit"));
+  if (r.contains("run")) k.run_macs_per_s = spread_from(r.at("run"));
   k.interp_macs_per_s = spread_from(r.at("interp"));
   k.sgemm_macs_per_s = spread_from(r.at("sgemm"));
   k.fma_peak_macs_per_s = r.value("fma_peak", 0.0);
@@ -140,6 +145,25 @@ std::string rate(double v) {
 
 } // namespace
 
+std::string signal_name(int sig) {
+  switch (sig) {
+  case SIGINT:
+    return "SIGINT";
+  case SIGTERM:
+    return "SIGTERM";
+  case SIGHUP:
+    return "SIGHUP";
+  default:
+    return fmt::format("signal {}", sig);
+  }
+}
+
+int signal_number(const std::string& name) {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP})
+    if (signal_name(sig) == name) return sig;
+  return SIGINT;
+}
+
 Ratios ratios_of(const KernelResult& k) {
   Ratios r;
   r.jit_vs_interp = ratio(k.jit_macs_per_s.median, k.interp_macs_per_s.median);
@@ -153,6 +177,11 @@ nlohmann::ordered_json report_json(const BenchReport& r, const nlohmann::json& g
   ojson doc;
   doc["context"] = gbench.contains("context") ? ojson(gbench["context"]) : ojson::object();
   doc["benchmarks"] = gbench.contains("benchmarks") ? ojson(gbench["benchmarks"]) : ojson::array();
+  doc["tujit"] = tujit_section(r);
+  return doc;
+}
+
+nlohmann::ordered_json tujit_section(const BenchReport& r) {
   ojson t;
   t["format"] = kBenchFormat;
   t["host"] = r.host;
@@ -173,13 +202,13 @@ nlohmann::ordered_json report_json(const BenchReport& r, const nlohmann::json& g
     t["sweep"] = nullptr;
   }
   t["shards_merged"] = r.shards_merged;
+  t["interrupted_by"] = r.interrupted_by ? ojson(signal_name(r.interrupted_by)) : ojson(nullptr);
   t["ranked_by"] = "trace cycles, then analytic cycles (fewest first)";
   t["kernels"] = ojson::array();
   for (const auto& k : r.kernels) t["kernels"].push_back(kernel_json(k));
   t["invalid"] = ojson::array();
   for (const auto& p : r.invalid) t["invalid"].push_back(invalid_json(p));
-  doc["tujit"] = std::move(t);
-  return doc;
+  return t;
 }
 
 Result<BenchReport> report_from_json(const nlohmann::json& doc, const std::string& name) {
@@ -208,6 +237,8 @@ Result<BenchReport> report_from_json(const nlohmann::json& doc, const std::strin
       std::sscanf(shard.c_str(), "%lu/%lu", &info.shard_index, &info.shard_count);
       r.sweep = info;
     }
+    if (t.contains("interrupted_by") && t["interrupted_by"].is_string())
+      r.interrupted_by = signal_number(t["interrupted_by"].get<std::string>());
     for (const auto& k : t.at("kernels")) r.kernels.push_back(kernel_from(k));
     for (const auto& p : t.at("invalid")) r.invalid.push_back(invalid_from(p));
   } catch (const nlohmann::json::exception& e) {
@@ -220,39 +251,41 @@ std::string report_csv(const BenchReport& r) {
   std::string out =
       "rank,label,kernel,source,point,params,status,code,message,cycles_trace,cycles_analytic,"
       "mac_utilization,mac_utilization_overall,simulated_macs,gemm_batch,gemm_m,gemm_k,gemm_n,"
-      "jit_macs_per_s_min,jit_macs_per_s_median,jit_macs_per_s_max,interp_macs_per_s_median,"
+      "jit_macs_per_s_min,jit_macs_per_s_median,jit_macs_per_s_max,run_macs_per_s_median,"
+      "interp_macs_per_s_median,"
       "interp_slices,live_slices,sgemm_macs_per_s_median,fma_peak_macs_per_s,jit_vs_interp,"
       "jit_vs_sgemm,jit_vs_fma_peak,compile_cold_ms,compile_warm_ms,peak_rss_mib\n";
   for (const auto& k : r.kernels) {
     const Ratios q = ratios_of(k);
     out += fmt::format(
         "{},{},{},{},{},{},ok,,,{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-        "{}\n",
+        "{},{}\n",
         k.rank, csv_field(k.label), csv_field(k.kernel), csv_field(k.source),
         k.point ? std::to_string(*k.point) : "", csv_field(params_text(k.params)), k.cycles_trace,
         k.cycles_analytic, k.mac_utilization, k.mac_utilization_overall, k.simulated_macs,
         k.gemm.batch, k.gemm.m, k.gemm.k, k.gemm.n, k.jit_macs_per_s.min, k.jit_macs_per_s.median,
-        k.jit_macs_per_s.max, k.interp_macs_per_s.median, k.interp_slices, k.live_slices,
-        k.sgemm_macs_per_s.median, k.fma_peak_macs_per_s, q.jit_vs_interp, q.jit_vs_sgemm,
-        q.jit_vs_fma_peak, k.compile_cold_ms, k.compile_warm_ms, k.peak_rss_mib);
+        k.jit_macs_per_s.max, k.run_macs_per_s.median, k.interp_macs_per_s.median, k.interp_slices,
+        k.live_slices, k.sgemm_macs_per_s.median, k.fma_peak_macs_per_s, q.jit_vs_interp,
+        q.jit_vs_sgemm, q.jit_vs_fma_peak, k.compile_cold_ms, k.compile_warm_ms, k.peak_rss_mib);
   }
   for (const auto& p : r.invalid)
     out += fmt::format(",{},,,{},{},invalid,{},{}{}\n", csv_field(p.name), p.point,
                        csv_field(params_text(p.params)), p.code, csv_field(p.message),
-                       std::string(23, ','));
+                       std::string(24, ','));
   return out;
 }
 
 std::string report_text(const BenchReport& r) {
-  std::string out = fmt::format(
-      "{:>4}  {:<44} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>8}\n", "rank", "kernel",
-      "cycles", "jit MAC/s", "interp", "sgemm", "jit/intp", "jit/sgemm", "jit/peak", "cold ms");
+  std::string out =
+      fmt::format("{:>4}  {:<44} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>8}\n",
+                  "rank", "kernel", "cycles", "jit MAC/s", "run MAC/s", "interp", "sgemm",
+                  "jit/intp", "jit/sgemm", "jit/peak", "cold ms");
   for (const auto& k : r.kernels) {
     const Ratios q = ratios_of(k);
-    out += fmt::format("{:>4}  {:<44} {:>10} {:>10} {:>10} {:>10} {:>10.1f} {:>9.3f} {:>9.3f} "
-                       "{:>8.1f}\n",
+    out += fmt::format("{:>4}  {:<44} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10.1f} {:>9.3f} "
+                       "{:>9.3f} {:>8.1f}\n",
                        k.rank, k.label.size() > 44 ? k.label.substr(0, 41) + "..." : k.label,
-                       k.cycles_trace, rate(k.jit_macs_per_s.median),
+                       k.cycles_trace, rate(k.jit_macs_per_s.median), rate(k.run_macs_per_s.median),
                        rate(k.interp_macs_per_s.median), rate(k.sgemm_macs_per_s.median),
                        q.jit_vs_interp, q.jit_vs_sgemm, q.jit_vs_fma_peak, k.compile_cold_ms);
   }
@@ -261,6 +294,10 @@ std::string report_text(const BenchReport& r) {
     for (const auto& p : r.invalid)
       out += fmt::format("  #{} {}: {}: {}\n", p.point, p.name, p.code, p.message);
   }
+  if (r.interrupted_by)
+    out += fmt::format("\nINTERRUPTED by {}: the results of the {} kernel(s) and {} invalid "
+                       "point(s) before it\n",
+                       signal_name(r.interrupted_by), r.kernels.size(), r.invalid.size());
   out += fmt::format("\nFMA peak (1 core, f32): {} MAC/s; JIT threads: {}; repetitions: {}; "
                      "rates over {} time; cycles = trace model, one slice\n",
                      rate(r.fma_peak_macs_per_s), r.threads, r.repetitions,
@@ -277,9 +314,9 @@ Result<nlohmann::ordered_json> merge_reports(const std::vector<std::string>& pat
   std::set<std::uint64_t> seen;
   std::set<std::string> seen_labels;
   for (const auto& path : paths) {
-    std::ifstream in(path);
-    if (!in) return make_error("E-IO-001", fmt::format("cannot read '{}'", path));
-    auto doc = nlohmann::json::parse(in, nullptr, false);
+    auto text = read_input_file(path, kMaxShardBytes, "--merge input");
+    if (!text) return std::move(text).take_diagnostics();
+    auto doc = nlohmann::json::parse(*text, nullptr, false);
     if (doc.is_discarded()) return merge_error(fmt::format("'{}' is not JSON", path));
     auto r = report_from_json(doc, path);
     if (!r) return std::move(r).take_diagnostics();
@@ -299,6 +336,11 @@ Result<nlohmann::ordered_json> merge_reports(const std::vector<std::string>& pat
                        out.sweep ? out.sweep->total_points : 0)});
     }
     if (r->sweep) out.shards_merged.push_back(r->sweep->shard_index);
+    if (r->interrupted_by) {
+      notes->push_back(fmt::format("'{}' was interrupted by {}: its shard is incomplete", path,
+                                   signal_name(r->interrupted_by)));
+      if (!out.interrupted_by) out.interrupted_by = r->interrupted_by;
+    }
     out.fma_peak_macs_per_s = std::max(out.fma_peak_macs_per_s, r->fma_peak_macs_per_s);
     const auto claim = [&](std::optional<std::uint64_t> point, const std::string& label) {
       if (point) return seen.insert(*point).second;

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,12 @@ Ratios ratios_of(const KernelResult& k);
 
 /// {"context", "benchmarks"} from `gbench` (Google Benchmark's document), plus "tujit".
 nlohmann::ordered_json report_json(const BenchReport& r, const nlohmann::json& gbench);
+/// The "tujit" section alone (bench_json_stream.h writes it after the streamed runs).
+nlohmann::ordered_json tujit_section(const BenchReport& r);
+
+/// "SIGINT", "SIGTERM", "SIGHUP" (the report's `interrupted_by`), and back.
+std::string signal_name(int sig);
+int signal_number(const std::string& name);
 /// The "tujit" section back (E-BENCH-004 when it is missing or malformed).
 Result<BenchReport> report_from_json(const nlohmann::json& doc, const std::string& name);
 
@@ -34,10 +41,14 @@ std::string report_csv(const BenchReport& r);
 /// The table for a terminal: rank, label, cycles, MAC/s of each engine and the ratios.
 std::string report_text(const BenchReport& r);
 
-/// Joins shard documents (read from `paths`): the kernels and invalid points of every shard,
-/// re-ranked; Google Benchmark's runs concatenated. E-BENCH-004 when documents are not tujit
-/// bench output, come from different sweeps, or hold the same point twice. `notes` gets one line
-/// per point no shard covered.
+/// The largest shard document --merge reads (a 100,000-point sweep with Google Benchmark's runs
+/// stays well below it).
+inline constexpr std::uint64_t kMaxShardBytes = std::uint64_t{1} << 30;
+
+/// Joins shard documents (read from `paths` through ir/support/input_file.h): the kernels and
+/// invalid points of every shard, re-ranked; Google Benchmark's runs concatenated. E-BENCH-004 when
+/// documents are not tujit bench output, come from different sweeps, or hold the same point twice.
+/// `notes` gets one line per point no shard covered.
 Result<nlohmann::ordered_json> merge_reports(const std::vector<std::string>& paths,
                                              BenchReport* merged, std::vector<std::string>* notes);
 

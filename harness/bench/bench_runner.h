@@ -1,7 +1,8 @@
 // The measuring half of `tujit bench`: each kernel is verified, lowered, laid out once on seeded
-// inputs, timed by the cycle models and compiled (cold and from the object cache); then Google
-// Benchmark runs the JIT, the interpreter and OpenBLAS sgemm on it, with repetitions, in this
-// process. Google Benchmark's own JSON document is kept verbatim for --json.
+// inputs, timed by the cycle models and compiled (cold and from the object cache)
+// (bench_prepare.cpp); then Google Benchmark runs the JIT, the interpreter and OpenBLAS sgemm on
+// it, with repetitions, in this process (bench_measure.cpp). Google Benchmark's own JSON
+// document is kept verbatim for --json.
 #pragma once
 
 #include "harness/bench/bench_types.h"
@@ -30,6 +31,9 @@ struct BenchOptions {
   /// The interpreter runs at most this many products per iteration: above it, only the first
   /// live slices (at least one) run and its MAC/s is normalised by the products it did.
   std::uint64_t interp_mac_cap = std::uint64_t{1} << 22;
+  /// A kernel whose tensors, when run, exceed this is refused (E-LIMIT-002), as
+  /// `tujit run --max-bytes` refuses it (harness/cli/kernel_size.h).
+  std::uint64_t max_bytes = std::uint64_t{4} << 30;
   bool sgemm = true;
   bool fma_peak = true;
   /// Called after each finished benchmark run: (done, total, what).
@@ -50,9 +54,10 @@ struct KernelLabel {
   std::map<std::string, std::string> params;
 };
 
-/// Verifies (ir/verify check_kernel), lowers, stages seeded inputs, runs both cycle models and
-/// compiles `kernel` of `file`. Fails with the first error diagnostic of the verifier or the
-/// lowering (the kernel cannot be benchmarked: E-BENCH-005 when it is no contraction chain).
+/// Verifies (ir/verify check_kernel), checks the size limit, lowers, stages seeded inputs, runs
+/// both cycle models and compiles `kernel` of `file` (bench_prepare.cpp). Fails with the first
+/// error diagnostic of the verifier, the limit (E-LIMIT-002) or the lowering (E-BENCH-005 when
+/// it is no contraction chain).
 Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& kernel,
                                    const KernelLabel& label, const BenchOptions& options);
 
@@ -62,8 +67,8 @@ struct Measured {
   nlohmann::json gbench; // Google Benchmark's JSON: {"context", "benchmarks"}
 };
 
-/// Registers and runs every benchmark under Google Benchmark (one process-wide registry: not
-/// reentrant), then clears the registry.
+/// Registers and runs every benchmark under Google Benchmark (bench_measure.cpp; one
+/// process-wide registry: not reentrant), then clears the registry.
 Measured measure(std::vector<PreparedPtr>& kernels, const BenchOptions& options);
 
 /// The FMA peak probe (fma_peak.cpp): `rounds` rounds of independent 8-wide f32 FMAs in

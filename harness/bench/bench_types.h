@@ -51,6 +51,10 @@ struct KernelResult {
   bool warm_cache_hit = false;
 
   Spread jit_macs_per_s, interp_macs_per_s, sgemm_macs_per_s; // sgemm: logical MACs
+  /// The JIT end to end, as `tujit run` does it (harness/run/run_pipeline.h run_kernel): inputs
+  /// made, lowered with the address streams, the object loaded from the warm cache, run, the
+  /// output's digest taken. Not parsing or process start.
+  Spread run_macs_per_s;
   double peak_rss_mib = 0;        // process peak (getrusage) after this kernel's benchmarks
   double fma_peak_macs_per_s = 0; // the FMA peak measured in the same run (ratios)
 };
@@ -81,6 +85,9 @@ struct BenchReport {
   std::uint64_t interp_mac_cap = 0;
   std::string load_average; // /proc/loadavg at the start
   std::string host;
+  /// The signal that stopped the run early (0: it ran to the end); the report then holds what
+  /// was measured before it.
+  int interrupted_by = 0;
 };
 
 /// Orders `kernels` by trace cycles, then analytic cycles, then point index / label, and sets

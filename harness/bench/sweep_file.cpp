@@ -1,14 +1,16 @@
 #include "harness/bench/sweep_file.h"
 
+#include "ir/lang/kernel.h"
+#include "ir/support/input_file.h"
+
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 namespace tujit::bench {
 
@@ -60,6 +62,26 @@ std::string substitute(const std::string& text, const std::map<std::string, std:
   return out;
 }
 
+// Every `{NAME}` (NAME an identifier) of a template, in order of first use. The kernel's own
+// braces hold code (`{ input.contract_outer(…) }`), never a bare identifier.
+std::vector<std::string> placeholders_in(const std::string& text) {
+  std::vector<std::string> out;
+  for (std::size_t i = text.find('{'); i != std::string::npos; i = text.find('{', i + 1)) {
+    const std::size_t close = text.find('}', i + 1);
+    if (close == std::string::npos) break;
+    const std::string name = text.substr(i + 1, close - i - 1);
+    if (is_identifier(name) && std::find(out.begin(), out.end(), name) == out.end())
+      out.push_back(name);
+  }
+  return out;
+}
+
+std::string placeholder_list(const std::map<std::string, std::string>& owner) {
+  std::string s;
+  for (const auto& [ph, param] : owner) s += fmt::format("{}{{{}}}", s.empty() ? "" : ", ", ph);
+  return s;
+}
+
 } // namespace
 
 Result<SweepSpec> parse_sweep(std::string_view toml_text, const std::string& path) {
@@ -85,11 +107,10 @@ Result<SweepSpec> parse_sweep(std::string_view toml_text, const std::string& pat
                         "`template_text = \"\"\"…\"\"\"`"});
   if (file) {
     const auto p = std::filesystem::path(path).parent_path() / *file;
-    std::ifstream in(p, std::ios::binary);
-    if (!in) return sweep_error(path, fmt::format("cannot read the template '{}'", p.string()));
-    std::ostringstream s;
-    s << in.rdbuf();
-    spec.template_text = s.str();
+    // A template is kernel spec text: the spec file limit applies.
+    auto text = read_input_file(p.string(), ir::kMaxSpecBytes, "sweep template");
+    if (!text) return std::move(text).take_diagnostics();
+    spec.template_text = std::move(*text);
     spec.template_name = p.string();
   } else {
     spec.template_text = *inline_text;
@@ -154,6 +175,16 @@ Result<SweepSpec> parse_sweep(std::string_view toml_text, const std::string& pat
           path,
           fmt::format("parameter `{}` sets `{{{}}}`, which the template does not use", param, ph),
           {fmt::format("template: {}", spec.template_name)});
+  // A `{NAME}` no parameter sets would reach every point's kernel text verbatim and make every
+  // point invalid; it is the sweep file's mistake, named here.
+  for (const auto& ph : placeholders_in(spec.template_text))
+    if (!owner.count(ph))
+      return sweep_error(
+          path,
+          fmt::format("the template uses the placeholder `{{{}}}`, which no parameter sets", ph),
+          {fmt::format("template: {}", spec.template_name),
+           owner.empty() ? std::string("add a parameter for it under [params]")
+                         : fmt::format("the parameters set: {}", placeholder_list(owner))});
   if (point_count(spec) > kMaxSweepPoints)
     return sweep_error(path,
                        fmt::format("the sweep has {} points, more than the {} tujit expands",
@@ -163,11 +194,9 @@ Result<SweepSpec> parse_sweep(std::string_view toml_text, const std::string& pat
 }
 
 Result<SweepSpec> load_sweep(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error("E-IO-001", fmt::format("cannot read the sweep file '{}'", path));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return parse_sweep(s.str(), path);
+  auto text = read_input_file(path, kMaxSweepFileBytes, "sweep file");
+  if (!text) return std::move(text).take_diagnostics();
+  return parse_sweep(*text, path);
 }
 
 std::uint64_t point_count(const SweepSpec& spec) {
@@ -181,33 +210,35 @@ std::uint64_t point_count(const SweepSpec& spec) {
   return n;
 }
 
+SweepPoint point_at(const SweepSpec& spec, std::uint64_t index) {
+  SweepPoint pt;
+  pt.index = index;
+  std::map<std::string, std::string> values;
+  // Mixed radix, the last parameter fastest.
+  std::uint64_t rest = index;
+  std::vector<std::size_t> digit(spec.params.size());
+  for (std::size_t k = spec.params.size(); k-- > 0;) {
+    const std::uint64_t radix = spec.params[k].choices.size();
+    digit[k] = static_cast<std::size_t>(rest % radix);
+    rest /= radix;
+  }
+  std::string label;
+  for (std::size_t k = 0; k < spec.params.size(); ++k) {
+    const SweepChoice& c = spec.params[k].choices[digit[k]];
+    pt.params[spec.params[k].name] = c.label;
+    for (const auto& [ph, text] : c.values) values[ph] = text;
+    label += fmt::format("{}{}={}", k ? "," : "", spec.params[k].name, c.label);
+  }
+  pt.name = fmt::format("{}[{}]", spec.name, label);
+  pt.spec_text = substitute(spec.template_text, values);
+  return pt;
+}
+
 std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
   const std::uint64_t n = point_count(spec);
   std::vector<SweepPoint> points;
   points.reserve(n);
-  for (std::uint64_t i = 0; i < n; ++i) {
-    SweepPoint pt;
-    pt.index = i;
-    std::map<std::string, std::string> values;
-    // Mixed radix, the last parameter fastest.
-    std::uint64_t rest = i;
-    std::vector<std::size_t> digit(spec.params.size());
-    for (std::size_t k = spec.params.size(); k-- > 0;) {
-      const std::uint64_t radix = spec.params[k].choices.size();
-      digit[k] = static_cast<std::size_t>(rest % radix);
-      rest /= radix;
-    }
-    std::string label;
-    for (std::size_t k = 0; k < spec.params.size(); ++k) {
-      const SweepChoice& c = spec.params[k].choices[digit[k]];
-      pt.params[spec.params[k].name] = c.label;
-      for (const auto& [ph, text] : c.values) values[ph] = text;
-      label += fmt::format("{}{}={}", k ? "," : "", spec.params[k].name, c.label);
-    }
-    pt.name = fmt::format("{}[{}]", spec.name, label);
-    pt.spec_text = substitute(spec.template_text, values);
-    points.push_back(std::move(pt));
-  }
+  for (std::uint64_t i = 0; i < n; ++i) points.push_back(point_at(spec, i));
   return points;
 }
 

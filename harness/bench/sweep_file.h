@@ -51,13 +51,20 @@ struct SweepPoint {
 };
 
 /// Parses a sweep file's text; `path` names it and anchors a relative `template`.
-/// E-BENCH-001 when the TOML does not parse, E-BENCH-002 when its contents are not a sweep.
+/// E-BENCH-001 when the TOML does not parse, E-BENCH-002 when its contents are not a sweep
+/// (among others: a parameter whose placeholder the template does not use, or a `{NAME}` in the
+/// template no parameter sets).
 Result<SweepSpec> parse_sweep(std::string_view toml_text, const std::string& path);
-/// Reads and parses the file (E-IO-001 when it cannot be read).
+/// The largest sweep file tujit reads (the template may be a separate file, see kMaxSpecBytes).
+inline constexpr std::uint64_t kMaxSweepFileBytes = std::uint64_t{16} << 20;
+/// Reads (ir/support/input_file.h: E-IO-001 unreadable, E-IO-005 not a regular file,
+/// E-LIMIT-004 over kMaxSweepFileBytes) and parses the file.
 Result<SweepSpec> load_sweep(const std::string& path);
 
 /// Number of points (saturated at 2^64 - 1).
 std::uint64_t point_count(const SweepSpec& spec);
+/// Point `index` (< point_count) alone: a sweep generates its points one at a time.
+SweepPoint point_at(const SweepSpec& spec, std::uint64_t index);
 /// Every point in order (the last parameter varies fastest). The caller checks point_count first.
 std::vector<SweepPoint> expand_points(const SweepSpec& spec);
 

@@ -2,15 +2,13 @@
 
 #include "harness/cli/derived_json.h"
 #include "harness/cli/diagnostic_json.h"
+#include "ir/support/input_file.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <ostream>
-#include <sstream>
 
 namespace tujit::cli {
 
@@ -96,21 +94,16 @@ std::optional<int> parse_file_command(std::string_view cmd, std::string_view des
 std::optional<int> load_checked(std::string_view cmd, const std::string& path,
                                 const std::optional<std::string>& kernel, CommandIO& io,
                                 CheckedSpec& out) {
-  // The size limit before reading (E-LIMIT-001): a huge file is refused without being loaded.
-  std::error_code ec;
-  if (const auto n = std::filesystem::file_size(path, ec); !ec)
-    if (auto d = ir::check_spec_size(n, path)) {
-      io.err << render(*d, nullptr);
-      return kExitUserError;
-    }
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  if (in) text << in.rdbuf();
-  if (!in || in.bad()) {
-    io.err << "tujit " << cmd << ": cannot read '" << path << "'\n";
-    return kExitUsage;
+  // A regular file, its size checked before it is read (ir/support/input_file.h).
+  auto in = InputFile::open(path);
+  if (!in) return report_all(io, in.diagnostics(), nullptr, kExitUsage);
+  if (auto d = ir::check_spec_size(in->size(), path)) {
+    report(io, *d);
+    return kExitUserError;
   }
-  out.analysis.emplace(ir::analyze(SourceBuffer(path, text.str())));
+  auto text = in->read_rest();
+  if (!text) return report_all(io, text.diagnostics(), nullptr, kExitUsage);
+  out.analysis.emplace(ir::analyze(SourceBuffer(path, std::move(*text))));
   const auto& kernels = out.analysis->file.kernels;
   out.selected.clear();
   for (std::size_t i = 0; i < kernels.size(); ++i) out.selected.push_back(i);
@@ -161,8 +154,7 @@ std::optional<int> load_one_kernel(std::string_view cmd, const FileCommandOption
   if (auto rc = load_checked(cmd, opt.file, opt.kernel, io, c)) return rc;
   const ir::SpecFile& file = c.analysis->file;
   if (c.status() != kExitOk) {
-    for (const auto& d : c.shown) io.err << render(d, &file.source);
-    return kExitUserError;
+    return report_all(io, c.shown, &file.source, kExitUserError);
   }
   if (c.selected.size() != 1) {
     std::string names;
@@ -174,7 +166,7 @@ std::optional<int> load_one_kernel(std::string_view cmd, const FileCommandOption
            << "\n";
     return kExitUsage;
   }
-  for (const auto& d : c.shown) io.err << render(d, &file.source); // warnings
+  report_all(io, c.shown, &file.source, kExitOk); // warnings
   *kernel = &file.kernels[c.selected[0]];
   return std::nullopt;
 }

@@ -1,6 +1,7 @@
 #include "harness/cli/ci_report.h"
 
 #include "harness/ci/kernel_verdict.h"
+#include "harness/cli/diagnostic_json.h"
 
 #include <boost/program_options.hpp>
 
@@ -44,8 +45,7 @@ KernelReport::KernelReport(std::string command, report::ReportFormat format, Com
 int KernelReport::finish(int status, const std::string& file, const ir::Kernel* kernel,
                          const SourceBuffer* source, const Diagnostics& diagnostics, bool shown) {
   if (ci()) io_.err << buffer_.str(); // the command's text first, as without a CI format
-  if (!shown)
-    for (const auto& d : diagnostics) io_.err << render(d, source);
+  if (!shown) report_all(io_, diagnostics, source, status);
   if (!ci() || status == kExitUsage) return status;
   report::ReportRecord rec;
   rec.file = file;

@@ -1,23 +1,27 @@
 // `tujit bench (FILE… | --sweep SWEEP [--shard I/N] | --merge JSON…) [--repetitions N]
-// [--json PATH] [--csv PATH] [--plot PATH.svg] [--threads N] [--force]` (docs/cli.md §8):
-// Google Benchmark runs each kernel on the JIT, the reference interpreter and OpenBLAS sgemm in
-// this process, next to the machine's measured FMA peak; the report states ratios, both cycle
-// models, compile times and peak RSS. Output files are written atomically and never replace an
-// existing file without --force.
+// [--json PATH] [--csv PATH] [--plot PATH.svg] [--threads N] [--max-bytes SIZE] [--force]`
+// (docs/cli.md §8): Google Benchmark runs each kernel on the JIT, the reference interpreter and
+// OpenBLAS sgemm in this process, next to the machine's measured FMA peak; the report states
+// ratios, both cycle models, compile times and peak RSS. Kernels stream (bench_session.h): the
+// --json document grows as they are measured; SIGINT / SIGTERM stop the run after the current
+// kernel and every output still gets what was measured (exit 128 + the signal). Output paths
+// are checked before any work and written through runtime/io/output_file.h.
+#include "harness/bench/bench_json_stream.h"
 #include "harness/bench/bench_plot.h"
 #include "harness/bench/bench_report.h"
 #include "harness/bench/bench_session.h"
 #include "harness/cli/command.h"
 #include "harness/cli/diagnostic_json.h"
-#include "runtime/npy/npy.h"
+#include "harness/cli/kernel_size.h"
+#include "harness/cli/option_values.h"
+#include "ir/support/input_file.h"
+#include "runtime/io/interrupt.h"
+#include "runtime/io/output_file.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
-#include <filesystem>
-#include <fstream>
 #include <ostream>
-#include <sstream>
 
 namespace tujit::cli {
 
@@ -30,35 +34,36 @@ constexpr const char* kUsage =
     "       tujit bench --sweep SWEEP.toml [--shard I/N] [options]\n"
     "       tujit bench --merge SHARD.json... --json OUT.json [--csv PATH] [--plot PATH.svg]\n";
 
-void print_diagnostics(const Diagnostics& ds, const std::string& source, CommandIO& io) {
-  std::optional<SourceBuffer> buffer;
-  if (!source.empty()) {
-    std::ifstream in(source, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    if (in) buffer.emplace(source, s.str());
-  }
-  for (const auto& d : ds) io.err << render(d, buffer ? &*buffer : nullptr);
+/// A usage or I/O problem (E-IO-*, E-LIMIT-004 of a file) is exit 2; the kernel's or sweep's own
+/// errors are exit 1.
+int status_of(const Diagnostics& ds) {
+  const std::string& code = ds.front().code;
+  return code.starts_with("E-IO-") || code == "E-BENCH-003" ? kExitUsage : kExitUserError;
 }
 
-// Writes `text` to `path` ("-" = stdout) atomically; false (diagnostic printed) on failure.
+/// Renders `ds`, against the spec file `source` when given.
+int print_diagnostics(const Diagnostics& ds, const std::string& source, CommandIO& io) {
+  std::optional<SourceBuffer> buffer;
+  if (!source.empty())
+    if (auto text = read_input_file(source, ir::kMaxSpecBytes, "kernel spec file"))
+      buffer.emplace(source, std::move(*text));
+  return report_all(io, ds, buffer ? &*buffer : nullptr, status_of(ds));
+}
+
+/// Writes `text` to `path` ("-" = stdout); false (diagnostic printed) on failure.
 bool write_output(const std::string& path, const std::string& text, bool force, CommandIO& io) {
   if (path == "-") {
     io.out << text;
     return true;
   }
-  const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
-  if (auto d = runtime::write_file_atomically(path, std::span(bytes, text.size()), force)) {
-    io.err << render(*d, nullptr);
-    if (!force) io.err << "(use --force to overwrite it)\n";
+  if (auto d = runtime::io::write_file(path, text, force)) {
+    report(io, *d);
     return false;
   }
   return true;
 }
 
-} // namespace
-
-int run_bench(const std::vector<std::string>& args, CommandIO& io) {
+po::options_description bench_options() {
   po::options_description o("options");
   o.add_options()("help,h", "this help")("kernel", po::value<std::string>(),
                                          "benchmark only the kernel NAME of each FILE")(
@@ -68,7 +73,7 @@ int run_bench(const std::vector<std::string>& args, CommandIO& io) {
       "merge", "join the --json outputs of shards (the FILEs) into one report")(
       "repetitions", po::value<unsigned>()->default_value(3), "Google Benchmark repetitions")(
       "min-time", po::value<double>()->default_value(0.2), "minimum seconds per repetition")(
-      "threads", po::value<unsigned>()->default_value(1),
+      "threads", po::value<std::string>()->default_value("1"),
       "JIT worker threads (sgemm and the interpreter use one; 0 = every hardware thread)")(
       "seed", po::value<std::uint64_t>()->default_value(0), "seed of the random inputs")(
       "cpu-time", "rates over the process's CPU time instead of wall time (a shared machine)")(
@@ -79,6 +84,181 @@ int run_bench(const std::vector<std::string>& args, CommandIO& io) {
       "csv", po::value<std::string>(), "write one CSV row per kernel / sweep point to PATH")(
       "plot", po::value<std::string>(), "draw MAC/s, ranking and cycle-model plots (gnuplot SVG)")(
       "force", "overwrite existing output files");
+  add_max_bytes_option(o); // a sweep lists a point over it as invalid
+  return o;
+}
+
+/// The output paths, each checked before any work: not an existing file without --force, not a
+/// non-regular file ever, not one path for two outputs.
+bool check_outputs(const po::variables_map& vm, bool force, CommandIO& io) {
+  std::map<std::string, std::string> seen; // path → option
+  for (const char* opt : {"json", "csv", "plot"}) {
+    if (!vm.count(opt)) continue;
+    const std::string path = vm[opt].as<std::string>();
+    if (path == "-" && std::string(opt) != "json") {
+      io.err << "tujit bench: only --json may be - (stdout)\n";
+      return false;
+    }
+    if (path == "-") continue;
+    if (auto [it, fresh] = seen.emplace(path, opt); !fresh) {
+      io.err << "tujit bench: --" << it->second << " and --" << opt << " both name '" << path
+             << "'\n";
+      return false;
+    }
+    if (auto d = runtime::io::check_output_path(path, force)) {
+      report(io, *d);
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The CSV, the plot and the text table of a finished (or interrupted) report.
+bool write_reports(const bench::BenchReport& r, const std::string& title,
+                   const po::variables_map& vm, bool force, CommandIO& io) {
+  const bool json_stdout = vm.count("json") && vm["json"].as<std::string>() == "-";
+  (json_stdout ? io.err : io.out) << bench::report_text(r);
+  bool ok = true;
+  if (vm.count("csv"))
+    ok = write_output(vm["csv"].as<std::string>(), bench::report_csv(r), force, io) && ok;
+  if (vm.count("plot")) {
+    auto drawn = bench::write_bench_plot(r, title, vm["plot"].as<std::string>(), force);
+    if (!drawn) {
+      print_diagnostics(drawn.diagnostics(), "", io);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+int run_merge(const std::vector<std::string>& files, const po::variables_map& vm, bool force,
+              CommandIO& io) {
+  bench::BenchReport joined;
+  std::vector<std::string> notes;
+  auto merged = bench::merge_reports(files, &joined, &notes);
+  if (!merged) return print_diagnostics(merged.diagnostics(), "", io);
+  for (const auto& n : notes) io.err << "tujit bench --merge: note: " << n << "\n";
+  const std::string title = fmt::format(
+      "tujit bench: {} merged shard(s){} — {}, load {}", files.size(),
+      joined.sweep ? " of sweep " + joined.sweep->name : "", joined.host, joined.load_average);
+  bool ok = true;
+  if (vm.count("json"))
+    ok = write_output(vm["json"].as<std::string>(), merged->dump(2) + "\n", force, io);
+  ok = write_reports(joined, title, vm, force, io) && ok;
+  return ok ? kExitOk : kExitUsage;
+}
+
+/// The options of a measuring run, validated (exit status when one is bad).
+std::optional<int> measuring_options(const po::variables_map& vm, bench::BenchOptions& options,
+                                     CommandIO& io) {
+  const auto threads = parse_thread_count(vm["threads"].as<std::string>());
+  if (!threads) {
+    io.err << "tujit bench: " << thread_count_error(vm["threads"].as<std::string>()) << "\n";
+    return kExitUsage;
+  }
+  const auto max_bytes = max_bytes_option(vm, "bench", io);
+  if (!max_bytes) return kExitUsage;
+  options.repetitions = std::max(1u, vm["repetitions"].as<unsigned>());
+  options.min_time_s = vm["min-time"].as<double>();
+  options.threads = *threads;
+  options.max_bytes = *max_bytes;
+  options.seed = vm["seed"].as<std::uint64_t>();
+  options.cpu_time = vm.count("cpu-time") > 0;
+  options.interp_mac_cap = std::max<std::uint64_t>(1, vm["interp-mac-cap"].as<std::uint64_t>());
+  return std::nullopt;
+}
+
+/// Where the streamed --json document goes: a file through the writer, stdout, or nowhere.
+struct JsonTarget {
+  std::optional<runtime::io::OutputFile> file;
+  bool to_stdout = false;
+};
+
+int run_measure(const std::vector<std::string>& files, const po::variables_map& vm, bool force,
+                CommandIO& io) {
+  // From here the first SIGINT / SIGTERM ends the run after the current kernel, keeping the
+  // results (runtime/io/interrupt.h).
+  runtime::io::clear_stop_request(); // a request that came before this command is not for it
+  runtime::io::GracefulStop graceful;
+  bench::BenchOptions options;
+  if (auto rc = measuring_options(vm, options, io)) return *rc;
+  std::optional<bench::SweepSpec> spec;
+  bench::Shard shard;
+  if (vm.count("sweep")) {
+    auto s = bench::load_sweep(vm["sweep"].as<std::string>());
+    if (!s) return print_diagnostics(s.diagnostics(), "", io);
+    spec = std::move(*s);
+    if (vm.count("shard")) {
+      auto sh = bench::parse_shard(vm["shard"].as<std::string>());
+      if (!sh) return print_diagnostics(sh.diagnostics(), "", io);
+      shard = *sh;
+    }
+  }
+  JsonTarget json;
+  if (vm.count("json")) {
+    const std::string path = vm["json"].as<std::string>();
+    json.to_stdout = path == "-";
+    if (!json.to_stdout) {
+      auto f = runtime::io::OutputFile::create(path, force);
+      if (!f) return print_diagnostics(f.diagnostics(), "", io);
+      json.file.emplace(std::move(*f));
+    }
+  }
+  bench::JsonReportStream stream([&](std::string_view text) -> std::optional<Diagnostic> {
+    if (json.file) return json.file->write(text);
+    if (json.to_stdout) io.out << text << std::flush;
+    return std::nullopt;
+  });
+  bench::ProgressBar bar(io.err, "tujit bench");
+  options.progress = [&bar](std::uint64_t done, std::uint64_t total, const std::string& what) {
+    bar.update(done, total, what);
+  };
+
+  bench::BenchReport result;
+  std::string title;
+  if (spec) {
+    result = bench::bench_sweep(*spec, shard, options, stream.sink());
+    title =
+        fmt::format("tujit bench --sweep {} (shard {}/{})", spec->name, shard.index, shard.count);
+  } else {
+    std::optional<std::string> kernel;
+    if (vm.count("kernel")) kernel = vm["kernel"].as<std::string>();
+    std::string failed;
+    Diagnostics errors;
+    result = bench::bench_files(files, kernel, options, stream.sink(), &errors, &failed);
+    if (!errors.empty()) {
+      // No output file of a failed run; stdout still gets a whole document.
+      json.file.reset();
+      if (json.to_stdout) {
+        nlohmann::json ds = nlohmann::json::array();
+        for (const auto& d : errors) ds.push_back(diagnostic_json(d, nullptr));
+        stream.finish(result, ds);
+      }
+      return print_diagnostics(errors, failed, io);
+    }
+    title = "tujit bench " + fmt::format("{}", fmt::join(files, " "));
+  }
+  title += fmt::format(" — {}, load {}", result.host, result.load_average);
+
+  bool ok = stream.finish(result);
+  if (stream.error()) {
+    report(io, *stream.error()); // the temporary is removed with json.file
+    ok = false;
+  } else if (json.file) {
+    if (auto d = json.file->commit()) {
+      report(io, *d);
+      ok = false;
+    }
+  }
+  ok = write_reports(result, title, vm, force, io) && ok;
+  if (result.interrupted_by) return 128 + result.interrupted_by;
+  return ok ? kExitOk : kExitUsage;
+}
+
+} // namespace
+
+int run_bench(const std::vector<std::string>& args, CommandIO& io) {
+  const po::options_description o = bench_options();
   po::options_description hidden;
   hidden.add_options()("file", po::value<std::vector<std::string>>(), "");
   po::options_description all;
@@ -100,7 +280,8 @@ int run_bench(const std::vector<std::string>& args, CommandIO& io) {
               "machine's measured FMA peak as baselines; reports min/median/max MAC/s, the\n"
               "ratios, compile times (cold / object cache), analytic and trace cycles, MAC\n"
               "utilisation and peak RSS. A sweep's points are ranked by modelled cycles;\n"
-              "points the verifiers refuse are listed with their diagnostic.\n\n"
+              "points the verifiers refuse are listed with their diagnostic. SIGINT or SIGTERM\n"
+              "stop after the current kernel and keep what was measured (exit 128 + signal).\n\n"
            << o;
     return kExitOk;
   }
@@ -117,98 +298,9 @@ int run_bench(const std::vector<std::string>& args, CommandIO& io) {
     io.err << "tujit bench: --shard needs --sweep\n" << kUsage;
     return kExitUsage;
   }
-  // Refuse existing outputs before spending minutes measuring.
-  for (const char* opt : {"json", "csv", "plot"}) {
-    if (!vm.count(opt) || force) continue;
-    const std::string path = vm[opt].as<std::string>();
-    std::error_code ec;
-    if (path != "-" && std::filesystem::exists(path, ec)) {
-      io.err << render(
-          make_error("E-IO-002",
-                     fmt::format("--{} '{}' exists already; not overwritten", opt, path),
-                     std::nullopt, {"pass --force to overwrite it"}),
-          nullptr);
-      return kExitUsage;
-    }
-  }
-
-  bench::BenchReport report;
-  nlohmann::ordered_json doc;
-  std::string title;
-  if (merge) {
-    std::vector<std::string> notes;
-    auto merged = bench::merge_reports(files, &report, &notes);
-    if (!merged) {
-      print_diagnostics(merged.diagnostics(), "", io);
-      return kExitUsage;
-    }
-    for (const auto& n : notes) io.err << "tujit bench --merge: note: " << n << "\n";
-    doc = std::move(*merged);
-    title = fmt::format("tujit bench: {} merged shard(s){}", files.size(),
-                        report.sweep ? " of sweep " + report.sweep->name : "");
-  } else {
-    bench::BenchOptions options;
-    options.repetitions = std::max(1u, vm["repetitions"].as<unsigned>());
-    options.min_time_s = vm["min-time"].as<double>();
-    options.threads = vm["threads"].as<unsigned>();
-    options.seed = vm["seed"].as<std::uint64_t>();
-    options.cpu_time = vm.count("cpu-time") > 0;
-    options.interp_mac_cap = std::max<std::uint64_t>(1, vm["interp-mac-cap"].as<std::uint64_t>());
-    bench::ProgressBar bar(io.err, "tujit bench");
-    options.progress = [&bar](std::uint64_t done, std::uint64_t total, const std::string& what) {
-      bar.update(done, total, what);
-    };
-    bench::Session session;
-    if (sweep) {
-      auto spec = bench::load_sweep(vm["sweep"].as<std::string>());
-      if (!spec) {
-        print_diagnostics(spec.diagnostics(), "", io);
-        return spec.diagnostics().front().code == "E-IO-001" ? kExitUsage : kExitUserError;
-      }
-      bench::Shard shard;
-      if (vm.count("shard")) {
-        auto s = bench::parse_shard(vm["shard"].as<std::string>());
-        if (!s) {
-          print_diagnostics(s.diagnostics(), "", io);
-          return kExitUsage;
-        }
-        shard = *s;
-      }
-      session = bench::bench_sweep(*spec, shard, options);
-      title =
-          fmt::format("tujit bench --sweep {} (shard {}/{})", spec->name, shard.index, shard.count);
-    } else {
-      std::optional<std::string> kernel;
-      if (vm.count("kernel")) kernel = vm["kernel"].as<std::string>();
-      std::string failed;
-      auto s = bench::bench_files(files, kernel, options, &failed);
-      if (!s) {
-        print_diagnostics(s.diagnostics(), failed, io);
-        return kExitUserError;
-      }
-      session = std::move(*s);
-      title = "tujit bench " + fmt::format("{}", fmt::join(files, " "));
-    }
-    report = std::move(session.report);
-    doc = bench::report_json(report, session.gbench);
-  }
-  title += fmt::format(" — {}, load {}", report.host, report.load_average);
-
-  const bool json_stdout = vm.count("json") && vm["json"].as<std::string>() == "-";
-  (json_stdout ? io.err : io.out) << bench::report_text(report);
-  bool ok = true;
-  if (vm.count("json"))
-    ok = write_output(vm["json"].as<std::string>(), doc.dump(2) + "\n", force, io) && ok;
-  if (vm.count("csv"))
-    ok = write_output(vm["csv"].as<std::string>(), bench::report_csv(report), force, io) && ok;
-  if (vm.count("plot")) {
-    auto drawn = bench::write_bench_plot(report, title, vm["plot"].as<std::string>(), force);
-    if (!drawn) {
-      print_diagnostics(drawn.diagnostics(), "", io);
-      ok = false;
-    }
-  }
-  return ok ? kExitOk : kExitUsage;
+  // Every output path before spending minutes measuring.
+  if (!check_outputs(vm, force, io)) return kExitUsage;
+  return merge ? run_merge(files, vm, force, io) : run_measure(files, vm, force, io);
 }
 
 } // namespace tujit::cli

@@ -6,14 +6,17 @@
 #include "codegen/contraction_jit.h"
 #include "harness/cli/check_report.h"
 #include "harness/cli/command.h"
+#include "harness/cli/diagnostic_json.h"
+#include "harness/cli/kernel_size.h"
+#include "harness/cli/option_values.h"
+#include "ir/seq/fetch_program.h"
 #include "ir/seq/lower_contraction.h"
 #include "ir/seq/run_program.h"
-#include "runtime/npy/npy.h"
+#include "runtime/io/output_file.h"
 
 #include <boost/program_options.hpp>
 
 #include <ostream>
-#include <span>
 
 namespace tujit::cli {
 
@@ -26,25 +29,32 @@ int run_compile(const std::vector<std::string>& args, CommandIO& io) {
       "output,o", po::value<std::string>(), "write to PATH instead of stdout")(
       "force", "overwrite an existing -o file")("checked",
                                                 "generate bounds checks on every load and store");
+  add_max_bytes_option(extra);
   FileCommandOptions opt;
   po::variables_map vm;
   if (auto rc = parse_file_command(
           "compile", "Shows what a kernel compiles to: its Sequencer IR, LLVM IR or assembly.",
-          args, io, opt, &extra, " --emit seq|llvm|asm [-o PATH] [--force] [--checked]", &vm))
+          args, io, opt, &extra,
+          " --emit seq|llvm|asm [-o PATH] [--force] [--checked] [--max-bytes SIZE]", &vm))
     return *rc;
+  const auto max_bytes = max_bytes_option(vm, "compile", io);
+  if (!max_bytes) return kExitUsage;
   const std::string emit = vm["emit"].as<std::string>();
   if (emit != "seq" && emit != "llvm" && emit != "asm") {
     io.err << "tujit compile: --emit wants seq, llvm or asm, got '" << emit << "'\n";
     return kExitUsage;
   }
+  // The output path before the work (runtime/io/output_file.h).
+  if (auto rc = check_output_option(vm, "output", io)) return *rc;
   CheckedSpec c;
   const ir::Kernel* kernel = nullptr;
   if (auto rc = load_one_kernel("compile", opt, io, c, &kernel)) return *rc;
   const SourceBuffer& src = c.analysis->file.source;
   const auto show = [&](const Diagnostics& ds, int status) {
-    for (const auto& d : ds) io.err << render(d, &src);
-    return status;
+    return report_all(io, ds, &src, status);
   };
+  if (auto d = kernel_size_error(c.analysis->file, *kernel, *max_bytes))
+    return show({*d}, kExitUserError);
   auto ops = ir::seq::find_run_operands(*kernel);
   if (!ops) return show(ops.diagnostics(), kExitUserError);
   const bool checked = vm.count("checked") > 0;
@@ -79,11 +89,9 @@ int run_compile(const std::vector<std::string>& args, CommandIO& io) {
     io.out << text;
     return kExitOk;
   }
-  const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
-  if (auto d = runtime::write_file_atomically(
-          vm["output"].as<std::string>(), std::span(bytes, text.size()), vm.count("force") > 0)) {
-    io.err << render(*d, nullptr);
-    if (!vm.count("force")) io.err << "(use --force to overwrite it)\n";
+  if (auto d =
+          runtime::io::write_file(vm["output"].as<std::string>(), text, vm.count("force") > 0)) {
+    report(io, *d);
     return kExitUsage;
   }
   return kExitOk;

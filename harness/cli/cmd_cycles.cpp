@@ -9,6 +9,8 @@
 #include "harness/cli/ci_report.h"
 #include "harness/cli/command.h"
 #include "harness/cli/diagnostic_json.h"
+#include "harness/cli/kernel_size.h"
+#include "harness/cli/option_values.h"
 #include "harness/cycles/cycle_report.h"
 #include "harness/cycles/timeline_svg.h"
 #include "ir/seq/lower_contraction.h"
@@ -44,7 +46,7 @@ bool has_chain(const ir::Kernel& k) {
 
 int fail(const Diagnostics& ds, const SourceBuffer& src, const std::string& kernel, bool json,
          int status, CommandIO& io) {
-  for (const auto& d : ds) io.err << render(d, &src);
+  report_all(io, ds, &src, status);
   if (json) {
     nlohmann::json doc = {{"kernel", kernel}, {"ok", false}};
     doc["diagnostics"] = nlohmann::json::array();
@@ -62,7 +64,8 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
                       "draw one slice's per-stage busy/stall timeline into PATH.svg (gnuplot)")(
       "max-cycles", po::value<std::uint64_t>(),
       "fail (exit 1) when the analytic model needs more cycles (overrides the kernel's "
-      "`// tujit: max-cycles N` comment)");
+      "`// tujit: max-cycles N` comment)")("force", "replace an existing --timeline file");
+  add_max_bytes_option(extra);
   FileCommandOptions opt;
   po::variables_map vm;
   if (auto rc = parse_file_command(
@@ -70,7 +73,9 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
           "Times the kernel's contraction chain on one slice with the analytic model (closed\n"
           "form) and the trace model (walks the Sequencer IR's address streams), side by side.\n"
           "Every slice runs the same program in lock-step, so one slice's cycles are the chain's.",
-          args, io, opt, &extra, " [--timeline PATH.svg] [--max-cycles N] [--format FORMAT]", &vm))
+          args, io, opt, &extra,
+          " [--timeline PATH.svg [--force]] [--max-cycles N] [--max-bytes SIZE] [--format FORMAT]",
+          &vm))
     return *rc;
   report::ReportFormat format = report::ReportFormat::Text;
   if (auto rc = read_format("cycles", vm, opt.json, io, format)) return *rc;
@@ -78,6 +83,11 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
     io.err << "tujit cycles: --max-cycles wants a positive number of cycles\n";
     return kExitUsage;
   }
+  const auto max_bytes = max_bytes_option(vm, "cycles", io);
+  if (!max_bytes) return kExitUsage;
+  const bool timeline = vm.count("timeline") > 0;
+  const bool force = vm.count("force") > 0;
+  if (auto rc = check_output_option(vm, "timeline", io)) return *rc;
   KernelReport ci_report("cycles", format, io);
   CheckedSpec c;
   const ir::Kernel* kernel = nullptr;
@@ -101,10 +111,11 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
     d.stage = "cycles";
     return stop({d}, kExitUserError);
   }
+  if (auto d = kernel_size_error(c.analysis->file, *kernel, *max_bytes))
+    return stop({*d}, kExitUserError);
   auto program = ir::seq::lower_contraction(*kernel);
   if (!program) return stop(program.diagnostics(), kExitUserError);
 
-  const bool timeline = vm.count("timeline") > 0;
   const auto report = cycles::cycle_report(*program, cycles::cycle_options_for(*kernel), timeline);
   if (!report.trace.complete) {
     io.err << "tujit cycles: internal error (this is a bug in tujit): the trace of `"
@@ -113,7 +124,7 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
   }
   if (timeline) {
     const std::string path = vm["timeline"].as<std::string>();
-    auto written = cycles::write_timeline_svg(report, kernel->name, path);
+    auto written = cycles::write_timeline_svg(report, kernel->name, path, force);
     if (!written) return stop(written.diagnostics(), kExitUsage);
     io.err << "tujit cycles: timeline written to " << path << "\n";
   }

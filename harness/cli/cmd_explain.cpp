@@ -5,12 +5,15 @@
 #include "harness/cli/check_report.h"
 #include "harness/cli/command.h"
 #include "harness/cli/derived_json.h"
+#include "harness/cli/diagnostic_json.h"
+#include "harness/cli/kernel_size.h"
 #include "harness/cycles/cycle_report.h"
 #include "ir/seq/fetch_program.h"
 #include "ir/seq/lower_contraction.h"
 #include "ir/seq/vector_program.h"
 #include "ir/verify/outer_util.h"
 
+#include <boost/program_options.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -143,21 +146,46 @@ nlohmann::json ir_json(const ir::seq::ContractionProgram& p) {
 } // namespace
 
 int run_explain(const std::vector<std::string>& args, CommandIO& io) {
+  boost::program_options::options_description extra;
+  add_max_bytes_option(extra);
   FileCommandOptions opt;
+  boost::program_options::variables_map vm;
   if (auto rc = parse_file_command("explain", "Shows each stage's mappings and derived parameters.",
-                                   args, io, opt))
+                                   args, io, opt, &extra, " [--max-bytes SIZE]", &vm))
     return *rc;
+  const auto max_bytes = max_bytes_option(vm, "explain", io);
+  if (!max_bytes) return kExitUsage;
   CheckedSpec c;
   if (auto rc = load_checked("explain", opt.file, opt.kernel, io, c)) return *rc;
+  const ir::SpecFile& file = c.analysis->file;
+  // The size limit before lowering (kernel_size.h): a kernel too large to run shows its stages,
+  // not its Sequencer IR or cycles.
+  std::vector<bool> sized(c.selected.size(), true);
+  for (std::size_t n = 0; n < c.selected.size(); ++n) {
+    const ir::Kernel& k = file.kernels[c.selected[n]];
+    if (!k.ok || !c.checks[n].ok()) continue;
+    if (auto d = kernel_size_error(file, k, *max_bytes)) {
+      c.shown.push_back(*d);
+      sized[n] = false;
+    }
+  }
+  const auto lowered = [&](std::size_t n) {
+    const ir::Kernel& k = file.kernels[c.selected[n]];
+    return sized[n] ? program_of(k, c.checks[n]) : std::nullopt;
+  };
+  const auto fetches = [&](std::size_t n) {
+    const ir::Kernel& k = file.kernels[c.selected[n]];
+    return sized[n] ? fetches_of(k, c.checks[n]) : std::vector<ir::seq::FetchProgram>{};
+  };
   if (opt.json) {
     nlohmann::json j = check_json(c);
     for (std::size_t n = 0; n < c.selected.size(); ++n) {
-      const auto program = program_of(c.analysis->file.kernels[c.selected[n]], c.checks[n]);
-      const ir::Kernel& k = c.analysis->file.kernels[c.selected[n]];
+      const auto program = lowered(n);
+      const ir::Kernel& k = file.kernels[c.selected[n]];
       j["kernels"][n]["ir"] = program ? ir_json(*program) : nlohmann::json(nullptr);
-      nlohmann::json fetches = nlohmann::json::array();
-      for (const auto& f : fetches_of(k, c.checks[n])) fetches.push_back(fetch_json(f));
-      j["kernels"][n]["fetches"] = fetches;
+      nlohmann::json fetch_list = nlohmann::json::array();
+      for (const auto& f : fetches(n)) fetch_list.push_back(fetch_json(f));
+      j["kernels"][n]["fetches"] = fetch_list;
       nlohmann::json vectors = nlohmann::json::array();
       for (const auto& v : vectors_of(k, c.checks[n]))
         vectors.push_back({{"text", ir::seq::to_text(v)}});
@@ -170,22 +198,23 @@ int run_explain(const std::vector<std::string>& args, CommandIO& io) {
     io.out << j.dump(2) << "\n";
     return c.status();
   }
-  const SourceBuffer& src = c.analysis->file.source;
-  for (const auto& d : c.shown) io.err << render(d, &src);
+  const SourceBuffer& src = file.source;
+  report_all(io, c.shown, &src, kExitOk);
   for (std::size_t n = 0; n < c.selected.size(); ++n) {
     if (n) io.out << "\n";
-    const ir::Kernel& k = c.analysis->file.kernels[c.selected[n]];
+    const ir::Kernel& k = file.kernels[c.selected[n]];
     explain_kernel(k, c.checks[n], src, io.out);
-    const auto fetches = fetches_of(k, c.checks[n]);
-    if (!fetches.empty()) {
+    if (!sized[n]) io.out << "\n  (too large to lower within --max-bytes: no Sequencer IR)\n";
+    const auto fetch_list = fetches(n);
+    if (!fetch_list.empty()) {
       io.out << "\n  Data path from DM (Fetch sequencer → Fetch Adapter → Collect):\n";
-      for (const auto& f : fetches) print_indented(ir::seq::to_text(f), io.out);
+      for (const auto& f : fetch_list) print_indented(ir::seq::to_text(f), io.out);
     }
     for (const auto& v : vectors_of(k, c.checks[n])) {
       io.out << "\n  Vector Engine pass (docs/vector-engine.md §4):\n";
       print_indented(ir::seq::to_text(v), io.out);
     }
-    if (const auto program = program_of(k, c.checks[n])) {
+    if (const auto program = lowered(n)) {
       io.out << "\n  Sequencer IR (tujit compile --emit seq):\n";
       print_indented(ir::seq::to_text(*program), io.out);
       io.out << "\n  Cycles (tujit cycles):\n";

@@ -27,7 +27,7 @@ constexpr const char* kMappingSource = "MAPPING";
 
 // Exit 1 with the diagnostics: rendered on stderr, and as the JSON document when asked.
 int report_failure(const Diagnostics& ds, const SourceBuffer& src, bool json, CommandIO& io) {
-  for (const auto& d : ds) io.err << render(d, &src);
+  report_all(io, ds, &src, kExitUserError);
   if (json) {
     nlohmann::json doc;
     doc["ok"] = false;

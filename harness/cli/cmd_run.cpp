@@ -9,11 +9,14 @@
 #include "harness/cli/check_report.h"
 #include "harness/cli/ci_report.h"
 #include "harness/cli/command.h"
+#include "harness/cli/diagnostic_json.h"
+#include "harness/cli/option_values.h"
 #include "harness/cli/run_ci.h"
 #include "harness/cli/run_limits.h"
 #include "harness/cycles/cycle_report.h"
 #include "harness/run/run_pipeline.h"
 #include "ir/seq/operand_streams.h"
+#include "runtime/io/output_file.h"
 #include "runtime/npy/npy.h"
 #include "runtime/npy/npy_convert.h"
 
@@ -97,7 +100,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   po::options_description extra = format_option();
   extra.add_options()("engine", po::value<std::string>()->default_value("jit"),
                       "jit | interp (the reference interpreter)")(
-      "threads", po::value<unsigned>()->default_value(0),
+      "threads", po::value<std::string>()->default_value("0"),
       "JIT worker threads (0 = every hardware thread)")(
       "seed", po::value<std::uint64_t>()->default_value(0), "seed of the random inputs")(
       "input", po::value<std::vector<std::string>>(),
@@ -160,6 +163,11 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
            << "\n";
     return kExitUsage;
   }
+  const auto threads = parse_thread_count(vm["threads"].as<std::string>());
+  if (!threads) {
+    io.err << "tujit run: " << thread_count_error(vm["threads"].as<std::string>()) << "\n";
+    return kExitUsage;
+  }
   // name → path, validated before any work so a usage error costs nothing.
   std::vector<std::pair<std::string, std::string>> input_paths;
   if (vm.count("input"))
@@ -169,8 +177,17 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
         io.err << "tujit run: --input wants NAME=PATH.npy, got '" << s << "'\n";
         return kExitUsage;
       }
-      input_paths.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+      const std::string name = s.substr(0, eq);
+      for (const auto& [seen, path] : input_paths)
+        if (seen == name) {
+          io.err << "tujit run: --input gives '" << name << "' twice ('" << path << "' and '"
+                 << s.substr(eq + 1) << "'); give each parameter once\n";
+          return kExitUsage;
+        }
+      input_paths.emplace_back(name, s.substr(eq + 1));
     }
+  // The output path before the work, not after it (runtime/io/output_file.h).
+  if (auto rc = check_output_option(vm, "output", io)) return *rc;
 
   KernelReport ci_report("run", format, io);
   auto t0 = std::chrono::steady_clock::now();
@@ -199,7 +216,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
 
   RunRequest req;
   req.engine = engine == "jit" ? Engine::Jit : Engine::Interp;
-  req.threads = vm["threads"].as<unsigned>();
+  req.threads = *threads;
   req.jit.use_cache = vm.count("no-cache") == 0;
   req.ftz_results = vm.count("ftz-results") > 0;
   req.seed = vm["seed"].as<std::uint64_t>();
@@ -216,10 +233,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
       return kExitUsage;
     }
     auto npy = runtime::read_npy_file(path);
-    if (!npy) {
-      for (const auto& d : npy.diagnostics()) io.err << render(d, nullptr);
-      return kExitUsage;
-    }
+    if (!npy) return report_all(io, npy.diagnostics(), nullptr, kExitUsage);
     const auto whole = ir::seq::type_axes(*param->tensor, file.axes);
     auto t = runtime::tensor_from_npy(*npy, param->tensor->dtype, whole, name, npy_options);
     // A tile kernel also takes just the tile it reads (ir::seq::input_tiles).
@@ -233,7 +247,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
       if (auto tt = runtime::tensor_from_npy(*npy, param->tensor->dtype, tile, name, npy_options))
         t = std::move(tt);
     if (!t) {
-      for (const auto& d : t.diagnostics()) io.err << render(d, nullptr);
+      report_all(io, t.diagnostics(), nullptr, kExitUserError);
       if (tile != whole)
         io.err << "tujit run: '" << name << "' is read over the tile " << runtime::axes_text(tile)
                << " of " << runtime::axes_text(whole) << "; an array of either shape is taken\n";
@@ -257,8 +271,17 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   }
 
   std::optional<Watchdog> watchdog;
-  if (timeout->count() > 0)
-    watchdog.emplace(*timeout, exit_on_timeout(kernel.name, *timeout, io.err));
+  if (timeout->count() > 0) {
+    Watchdog::Action on_expire = exit_on_timeout(kernel.name, *timeout, io.err);
+    if (opt.json) // the JSON document first: the action ends the process
+      on_expire = [&io, name = kernel.name, limit = *timeout, then = std::move(on_expire)] {
+        nlohmann::json ds = nlohmann::json::array();
+        ds.push_back(diagnostic_json(timeout_diagnostic(name, limit), nullptr));
+        io.out << failure_document("run", kExitUserError, ds).dump(2) << "\n" << std::flush;
+        then();
+      };
+    watchdog.emplace(*timeout, std::move(on_expire));
+  }
   auto r = run::run_kernel(file, kernel, *ops, req);
   if (watchdog) watchdog->disarm();
   if (!r) return stop(kExitUserError, r.diagnostics());
@@ -267,10 +290,9 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     runtime::NpyConvertOptions out_options;
     out_options.raw_bits = vm.count("raw-output") > 0;
     const auto bytes = runtime::serialize_npy(runtime::npy_from_tensor(r->output, out_options));
-    if (auto d = runtime::write_file_atomically(vm["output"].as<std::string>(), bytes,
-                                                vm.count("force") > 0)) {
-      io.err << render(*d, nullptr);
-      if (!vm.count("force")) io.err << "(use --force to overwrite it)\n";
+    if (auto d =
+            runtime::io::write_file(vm["output"].as<std::string>(), bytes, vm.count("force") > 0)) {
+      report(io, *d);
       return kExitUsage;
     }
   }
@@ -293,7 +315,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     auto doc = run_json(kernel, *r, load_ms);
     add_ci_json(doc, compared, saved);
     io.out << doc.dump(2) << "\n";
-    for (const auto& d : failures) io.err << render(d, &src);
+    report_all(io, failures, &src, status);
     return status;
   }
   std::ostream& out = ci_report.text();

@@ -117,7 +117,7 @@ void print_derivation(std::ostream& os, const dp::SequencerDerivation& d) {
 
 int report_failure(const std::vector<Located>& ds, const dp::SequencerDerivation* derived,
                    bool json, CommandIO& io) {
-  for (const auto& l : ds) io.err << render(l.diagnostic, l.source ? &*l.source : nullptr);
+  for (const auto& l : ds) report(io, l.diagnostic, l.source ? &*l.source : nullptr);
   if (json) {
     nlohmann::json doc = {{"ok", false}};
     if (derived) add_derivation(doc, *derived);

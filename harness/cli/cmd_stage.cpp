@@ -62,7 +62,7 @@ struct Reported {
 };
 
 int report_failure(const std::vector<Reported>& ds, std::string_view op, bool json, CommandIO& io) {
-  for (const auto& r : ds) io.err << render(r.diagnostic, r.source ? &*r.source : nullptr);
+  for (const auto& r : ds) report(io, r.diagnostic, r.source ? &*r.source : nullptr);
   if (json) {
     nlohmann::json doc = {{"ok", false}, {"op", std::string(op)}};
     doc["diagnostics"] = nlohmann::json::array();

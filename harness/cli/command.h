@@ -20,6 +20,16 @@ enum ExitCode : int {
 struct CommandIO {
   std::ostream& out; // with --json: exactly one JSON document
   std::ostream& err; // diagnostics, progress, logs
+  /// The diagnostics report() printed (diagnostic_json.h), each as the serialized JSON object of
+  /// a `diagnostics[]` entry: run_cli puts them into the JSON document of a --json command
+  /// that fails without printing one.
+  std::vector<std::string> reported = {};
+};
+
+/// How a command's --json reaches stdout.
+enum class JsonOption : unsigned char {
+  Flag,       // `--json`: stdout is one JSON document
+  PathOrDash, // `--json PATH`; `--json -` = stdout (bench)
 };
 
 struct Command {
@@ -27,12 +37,17 @@ struct Command {
   std::string_view summary;
   /// `args` excludes the program and subcommand names.
   int (*run)(const std::vector<std::string>& args, CommandIO& io);
+  JsonOption json = JsonOption::Flag;
 };
 
 /// Every subcommand, in the order `tujit --help` lists them.
 const std::vector<Command>& commands();
 
 /// The whole command line: `argv[0] SUB args…`. Never throws; internal errors become exit 3.
+/// When the command's JSON goes to stdout and it fails (exit 1, 2 or 3) without printing
+/// anything there, run_cli prints {"command", "ok": false, "exit_status", "diagnostics"} (the
+/// diagnostics it reported, else one E-USAGE-001 / E-INTERNAL-001 holding its error message),
+/// so a script always reads one JSON document.
 int run_cli(const std::vector<std::string>& argv, CommandIO& io);
 
 // Subcommand entry points (one file each).

@@ -177,7 +177,7 @@ Result<RunFootprint> check_run_size(const ir::SpecFile& file, const ir::Kernel& 
   notes.push_back("shrink the axes, or raise the limit with --max-bytes");
   Diagnostic d = make_error(
       "E-LIMIT-002",
-      fmt::format("tujit run: kernel '{}' needs {} ({} bytes) for its operands and output, more "
+      fmt::format("kernel '{}' needs {} ({} bytes) for its operands and output when run, more "
                   "than the --max-bytes limit of {} ({} bytes)",
                   kernel.name, human_bytes(fp->total_bytes), fp->total_bytes,
                   human_bytes(max_bytes), max_bytes),

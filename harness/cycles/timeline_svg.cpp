@@ -71,7 +71,7 @@ std::string segments_data(const CycleReport& r, const std::vector<Stage>& rows) 
 } // namespace
 
 TimelinePlot timeline_plot(const CycleReport& r, const std::string& kernel,
-                           const std::string& data_path, const std::string& svg_path) {
+                           const std::string& data_path) {
   const auto rows = rows_of(r);
   std::string tics;
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -87,7 +87,6 @@ TimelinePlot timeline_plot(const CycleReport& r, const std::string& kernel,
   plot.script = fmt::format(
       "set terminal svg size 1200,{height} dynamic noenhanced font \"sans,12\" background rgb "
       "\"white\"\n"
-      "set output {out}\n"
       "set title {title}\n"
       "set xlabel \"cycle\"\n"
       "set xrange [0:{total}]\n"
@@ -100,7 +99,7 @@ TimelinePlot timeline_plot(const CycleReport& r, const std::string& kernel,
       "notitle, \\\n"
       "  NaN with boxes fc rgb \"#2ca02c\" title \"busy\", \\\n"
       "  NaN with boxes fc rgb \"#d62728\" title \"stall (waiting)\"\n",
-      fmt::arg("height", 140 + 48 * rows.size()), fmt::arg("out", gp_string(svg_path)),
+      fmt::arg("height", 140 + 48 * rows.size()),
       fmt::arg("title", two_line_title(fmt::format("{}: {} cycles (analytic {}), bottleneck {}",
                                                    kernel, r.trace.total, r.analytic.total,
                                                    stage_name(r.trace.bottleneck)),
@@ -112,16 +111,14 @@ TimelinePlot timeline_plot(const CycleReport& r, const std::string& kernel,
   return plot;
 }
 
-Status write_timeline_svg(const CycleReport& r, const std::string& kernel,
-                          const std::string& path) {
+Status write_timeline_svg(const CycleReport& r, const std::string& kernel, const std::string& path,
+                          bool overwrite) {
   plot::GnuplotJob job;
-  job.data_files["timeline.dat"] = timeline_plot(r, kernel, "", "").data;
-  job.script = [&](const std::string& dir, const std::string& svg) {
-    return timeline_plot(r, kernel, dir + "/timeline.dat", svg).script;
+  job.data_files["timeline.dat"] = timeline_plot(r, kernel, "").data;
+  job.script = [&](const std::string& dir) {
+    return timeline_plot(r, kernel, dir + "/timeline.dat").script;
   };
-  // `tujit cycles` has no --force: an existing picture is replaced (it is derived output).
-  return plot::write_gnuplot_svg(job, path, /*overwrite=*/true, "E-CYCLES-002", "--timeline",
-                                 "cycles");
+  return plot::write_gnuplot_svg(job, path, overwrite, "E-CYCLES-002", "--timeline", "cycles");
 }
 
 } // namespace tujit::cycles

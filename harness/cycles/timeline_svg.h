@@ -11,18 +11,19 @@
 namespace tujit::cycles {
 
 /// The gnuplot script and data for `report` (trace run with record_timeline = true), as text;
-/// `svg_path` is the file the script writes. Exposed for tests.
+/// the script draws on gnuplot's stdout. Exposed for tests.
 struct TimelinePlot {
   std::string script;
   std::string data;
 };
 TimelinePlot timeline_plot(const CycleReport& report, const std::string& kernel,
-                           const std::string& data_path, const std::string& svg_path);
+                           const std::string& data_path);
 
-/// Draws the timeline into `path`: gnuplot writes a temporary file next to it, renamed into place
-/// when complete. gnuplot is taken from $TUJIT_GNUPLOT, else from $PATH. E-CYCLES-002 when it is
-/// missing or fails, E-IO-002 when `path` cannot be written.
+/// Draws the timeline into `path` (harness/plot/gnuplot_svg.h: published whole or not at all).
+/// gnuplot is taken from $TUJIT_GNUPLOT, else from $PATH. E-CYCLES-002 when it is missing or
+/// fails; E-IO-002 when `path` exists and not `overwrite`, E-IO-003 / E-IO-004 when it cannot be
+/// written.
 Status write_timeline_svg(const CycleReport& report, const std::string& kernel,
-                          const std::string& path);
+                          const std::string& path, bool overwrite);
 
 } // namespace tujit::cycles

@@ -1,5 +1,8 @@
 #include "harness/plot/gnuplot_svg.h"
 
+#include "ir/support/input_file.h"
+#include "runtime/io/output_file.h"
+
 #include <fmt/format.h>
 
 #include <fcntl.h>
@@ -7,10 +10,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <vector>
 
@@ -22,13 +25,24 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Runs `gnuplot script` with stdout and stderr into `log`; its exit status, -1 if it cannot start.
-int run_gnuplot(const std::string& gnuplot, const std::string& script, const std::string& log) {
+/// What a gnuplot run produced.
+struct Drawn {
+  int status = -1;                 // exit status; -1: it could not start; 128: killed
+  std::optional<Diagnostic> write; // the picture could not be written
+  std::string tail;                // the last bytes of the picture
+};
+
+/// Runs `gnuplot script` with stdout into `out` (through a pipe) and stderr into `log`.
+Drawn run_gnuplot(const std::string& gnuplot, const std::string& script, const std::string& log,
+                  runtime::io::OutputFile& out) {
+  Drawn d;
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return d;
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   std::vector<std::string> args = {gnuplot, script};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -36,11 +50,39 @@ int run_gnuplot(const std::string& gnuplot, const std::string& script, const std
   pid_t pid = 0;
   const int rc = posix_spawn(&pid, gnuplot.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return -1;
+  ::close(pipe_fds[1]);
+  if (rc != 0) {
+    ::close(pipe_fds[0]);
+    return d;
+  }
+  std::vector<std::uint8_t> buf(1 << 16);
+  for (;;) {
+    const ssize_t n = ::read(pipe_fds[0], buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    const std::span<const std::uint8_t> got(buf.data(), static_cast<std::size_t>(n));
+    d.tail.append(reinterpret_cast<const char*>(got.data()), got.size());
+    if (d.tail.size() > 64) d.tail.erase(0, d.tail.size() - 64);
+    if (auto e = out.write(got)) {
+      d.write = std::move(e);
+      break; // closing the pipe ends gnuplot (SIGPIPE)
+    }
+  }
+  ::close(pipe_fds[0]);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+    if (errno != EINTR) return d;
+  d.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  return d;
+}
+
+/// The start of gnuplot's error output, for the diagnostic's notes.
+std::string log_text(const fs::path& log) {
+  auto f = InputFile::open(log.string());
+  if (!f) return {};
+  std::string text(std::min<std::uint64_t>(f->size(), 2000), '\0');
+  if (f->read(text.data(), text.size())) return {};
+  return text;
 }
 
 } // namespace
@@ -77,61 +119,43 @@ Status write_gnuplot_svg(const GnuplotJob& job, const std::string& path, bool ov
     d.stage = stage;
     return d;
   };
-  std::error_code ec;
-  if (!overwrite && fs::exists(path, ec))
-    return make_error("E-IO-002", fmt::format("'{}' exists already; not overwritten", path),
-                      std::nullopt, {"pass --force to overwrite it, or choose another path"});
+  if (auto d = runtime::io::check_output_path(path, overwrite)) return *d;
   const auto gnuplot = find_gnuplot();
   if (!gnuplot)
     return fail(fmt::format("{} needs gnuplot, which was not found", option),
                 {"install it (Debian: apt-get install gnuplot-nox, or scripts/install-deps.sh), "
                  "or point $TUJIT_GNUPLOT at it"});
+  std::error_code ec;
   std::string tmpl = (fs::temp_directory_path(ec) / "tujit-plot-XXXXXX").string();
   if (ec || ::mkdtemp(tmpl.data()) == nullptr)
     return fail("cannot create a temporary directory for gnuplot's input");
   const fs::path dir = tmpl, script = dir / "plot.gp", log = dir / "log";
-  const fs::path target = fs::absolute(path, ec);
-  const fs::path partial = target.string() + fmt::format(".tmp-{}", ::getpid());
-  const auto cleanup = [&] {
-    std::error_code ignore;
-    fs::remove_all(dir, ignore);
-    fs::remove(partial, ignore);
-  };
-  for (const auto& [name, text] : job.data_files) {
-    std::ofstream f(dir / name);
-    f << text;
-    if (!f) {
-      cleanup();
-      return fail("cannot write gnuplot's input files");
+  struct Cleanup {
+    fs::path dir;
+    ~Cleanup() {
+      std::error_code ignore;
+      fs::remove_all(dir, ignore);
     }
-  }
-  {
-    std::ofstream s(script);
-    s << job.script(dir.string(), partial.string());
-    if (!s) {
-      cleanup();
-      return fail("cannot write gnuplot's script");
-    }
-  }
-  const int rc = run_gnuplot(*gnuplot, script.string(), log.string());
-  if (rc != 0 || !fs::exists(partial, ec)) {
-    std::ifstream in(log);
-    std::ostringstream out;
-    out << in.rdbuf();
-    std::string text = out.str();
-    if (text.size() > 2000) text.resize(2000);
-    cleanup();
-    if (!fs::exists(target.parent_path(), ec))
-      return make_error("E-IO-002", fmt::format("cannot write '{}': no such directory", path));
-    if (rc < 0) return fail(fmt::format("cannot start gnuplot ({})", *gnuplot));
-    return fail(fmt::format("gnuplot ({}) failed with status {}", *gnuplot, rc), {text});
-  }
-  fs::rename(partial, target, ec);
-  if (ec) {
-    cleanup();
-    return make_error("E-IO-002", fmt::format("cannot write '{}': {}", path, ec.message()));
-  }
-  cleanup();
+  } cleanup{dir};
+  for (const auto& [name, text] : job.data_files)
+    if (auto d = runtime::io::write_file((dir / name).string(), text, false)) return *d;
+  if (auto d = runtime::io::write_file(script.string(), job.script(dir.string()), false)) return *d;
+
+  auto out = runtime::io::OutputFile::create(path, overwrite);
+  if (!out) return std::move(out).take_diagnostics();
+  Drawn drawn = run_gnuplot(*gnuplot, script.string(), log.string(), *out);
+  if (drawn.write) return *drawn.write;
+  if (drawn.status < 0) return fail(fmt::format("cannot start gnuplot ({})", *gnuplot));
+  if (drawn.status != 0)
+    return fail(fmt::format("gnuplot ({}) failed with status {}", *gnuplot, drawn.status),
+                {log_text(log)});
+  // gnuplot ends every SVG with </svg>; a picture without it is cut short.
+  if (out->bytes_written() == 0 || drawn.tail.find("</svg>") == std::string::npos)
+    return fail(fmt::format("gnuplot ({}) exited 0 but drew {}", *gnuplot,
+                            out->bytes_written() == 0 ? "nothing"
+                                                      : "an incomplete SVG (no </svg> at the end)"),
+                {log_text(log), fmt::format("'{}' was not written", path)});
+  if (auto d = out->commit()) return *d;
   return {};
 }
 

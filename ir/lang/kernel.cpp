@@ -1,15 +1,13 @@
 #include "ir/lang/kernel.h"
 
 #include "ir/lang/sema.h"
+#include "ir/support/input_file.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <tuple>
 
 namespace tujit::ir {
@@ -216,19 +214,13 @@ std::optional<Diagnostic> check_spec_size(std::uint64_t bytes, std::string_view 
 }
 
 Result<SpecFile> load_spec(const std::string& path) {
-  // Refuse an oversized file before reading it into memory.
-  std::error_code ec;
-  if (const auto bytes = std::filesystem::file_size(path, ec); !ec)
-    if (auto d = check_spec_size(bytes, path)) return std::move(*d);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    Diagnostic d = make_error("E-IO-001", fmt::format("cannot read `{}`", path));
-    return d;
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return make_error("E-IO-001", fmt::format("cannot read `{}`", path));
-  return analyze_spec(SourceBuffer(path, ss.str()));
+  // A regular file, refused when oversized before it is read (ir/support/input_file.h).
+  auto in = InputFile::open(path);
+  if (!in) return std::move(in).take_diagnostics();
+  if (auto d = check_spec_size(in->size(), path)) return std::move(*d);
+  auto text = in->read_rest();
+  if (!text) return std::move(text).take_diagnostics();
+  return analyze_spec(SourceBuffer(path, std::move(*text)));
 }
 
 } // namespace tujit::ir

@@ -142,8 +142,9 @@ SpecAnalysis analyze(SourceBuffer source);
 
 /// The file's kernels, or every diagnostic when there is any error.
 Result<SpecFile> analyze_spec(SourceBuffer source);
-/// Reads `path` (an unreadable file is one E-IO-001 diagnostic, a file over kMaxSpecBytes one
-/// E-LIMIT-001 diagnostic, checked before reading) and analyze_spec()s it.
+/// Reads `path` through ir/support/input_file.h (unreadable: E-IO-001; a directory, FIFO or
+/// device: E-IO-005; over kMaxSpecBytes: E-LIMIT-001, checked before reading) and
+/// analyze_spec()s it.
 Result<SpecFile> load_spec(const std::string& path);
 
 } // namespace tujit::ir

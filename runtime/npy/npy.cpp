@@ -1,15 +1,12 @@
 #include "runtime/npy/npy.h"
 
+#include "ir/support/input_file.h"
+
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstdio>
+#include <algorithm>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <limits>
-#include <system_error>
 
 namespace tujit::runtime {
 
@@ -192,27 +189,65 @@ std::uint64_t NpyArray::elements() const {
   return n;
 }
 
-Result<NpyArray> parse_npy(std::span<const std::uint8_t> bytes, std::string_view what,
-                           const NpyLimits& limits) {
+namespace {
+
+struct Preamble {
+  std::uint64_t prefix = 0;     // magic, version and header length: 10 or 12 bytes
+  std::uint64_t header_len = 0; // the dict literal and its padding
+};
+
+// The magic string, version and header length at the start of `bytes`.
+Result<Preamble> parse_preamble(std::span<const std::uint8_t> bytes, std::string_view what,
+                                const NpyLimits& limits) {
   if (bytes.size() < 10 || std::memcmp(bytes.data(), kMagic, 6) != 0)
     return npy_error(what, "not a .npy file (the magic string \\x93NUMPY is missing)");
   const std::uint8_t major = bytes[6], minor = bytes[7];
   if (major < 1 || major > 3 || minor != 0)
     return npy_error(what, fmt::format("unsupported .npy format version {}.{}", major, minor),
                      {"supported versions: 1.0, 2.0, 3.0"});
-  std::uint64_t header_len = 0, prefix = 0;
+  Preamble p;
   if (major == 1) {
-    header_len = std::uint64_t{bytes[8]} | (std::uint64_t{bytes[9]} << 8);
-    prefix = 10;
+    p.header_len = std::uint64_t{bytes[8]} | (std::uint64_t{bytes[9]} << 8);
+    p.prefix = 10;
   } else {
     if (bytes.size() < 12) return npy_error(what, "the file ends inside the header length");
-    header_len = std::uint64_t{bytes[8]} | (std::uint64_t{bytes[9]} << 8) |
-                 (std::uint64_t{bytes[10]} << 16) | (std::uint64_t{bytes[11]} << 24);
-    prefix = 12;
+    p.header_len = std::uint64_t{bytes[8]} | (std::uint64_t{bytes[9]} << 8) |
+                   (std::uint64_t{bytes[10]} << 16) | (std::uint64_t{bytes[11]} << 24);
+    p.prefix = 12;
   }
-  if (header_len > limits.max_header_bytes)
+  if (p.header_len > limits.max_header_bytes)
     return npy_error(what, fmt::format("the header claims {} bytes, more than the limit of {}",
-                                       header_len, limits.max_header_bytes));
+                                       p.header_len, limits.max_header_bytes));
+  return p;
+}
+
+// The data after the header must be exactly the array's bytes.
+std::optional<Diagnostic> check_data_size(const NpyHeader& h, std::uint64_t have,
+                                          std::string_view what) {
+  const std::uint64_t n = h.elements();
+  if (have < h.data_bytes)
+    return npy_error(what,
+                     fmt::format("truncated data: {} bytes for {} elements of {}, expected {}",
+                                 have, n, npy_descr(h.dtype), h.data_bytes));
+  if (have > h.data_bytes)
+    return npy_error(what, fmt::format("{} bytes of data after the {} elements of the array",
+                                       have - h.data_bytes, n));
+  return std::nullopt;
+}
+
+} // namespace
+
+std::uint64_t NpyHeader::elements() const {
+  std::uint64_t n = 1;
+  for (auto s : shape) n *= s;
+  return n;
+}
+
+Result<NpyHeader> parse_npy_header(std::span<const std::uint8_t> bytes, std::string_view what,
+                                   const NpyLimits& limits) {
+  auto pre = parse_preamble(bytes, what, limits);
+  if (!pre) return std::move(pre).take_diagnostics();
+  const auto [prefix, header_len] = *pre;
   if (bytes.size() - prefix < header_len)
     return npy_error(what, fmt::format("the file ends inside the header ({} of {} bytes)",
                                        bytes.size() - prefix, header_len));
@@ -233,41 +268,63 @@ Result<NpyArray> parse_npy(std::span<const std::uint8_t> bytes, std::string_view
   if (*f.fortran_order)
     return npy_error(what, "Fortran-order arrays are not supported",
                      {"save the array in C order (numpy.ascontiguousarray)"});
-  NpyArray a;
-  a.dtype = *dt;
-  a.shape = *f.shape;
+  NpyHeader h;
+  h.dtype = *dt;
+  h.shape = *f.shape;
   std::uint64_t n = 1;
-  for (auto s : a.shape) {
+  for (auto s : h.shape) {
     if (s != 0 && n > std::numeric_limits<std::uint64_t>::max() / s)
       return npy_error(
-          what, fmt::format("the shape {} has too many elements to count", shape_text(a.shape)));
+          what, fmt::format("the shape {} has too many elements to count", shape_text(h.shape)));
     n *= s;
   }
   if (n > limits.max_elements)
     return npy_error(what, fmt::format("the shape {} has {} elements, more than the limit of {}",
-                                       shape_text(a.shape), n, limits.max_elements));
-  const std::uint64_t data_bytes = n * npy_item_bytes(a.dtype);
-  const std::uint64_t have = bytes.size() - prefix - header_len;
-  if (have < data_bytes)
-    return npy_error(what,
-                     fmt::format("truncated data: {} bytes for {} elements of {}, expected {}",
-                                 have, n, npy_descr(a.dtype), data_bytes));
-  if (have > data_bytes)
-    return npy_error(what, fmt::format("{} bytes of data after the {} elements of the array",
-                                       have - data_bytes, n));
-  const auto* start = bytes.data() + prefix + header_len;
-  a.data.assign(start, start + data_bytes);
+                                       shape_text(h.shape), n, limits.max_elements));
+  h.data_offset = prefix + header_len;
+  h.data_bytes = n * npy_item_bytes(h.dtype);
+  return h;
+}
+
+Result<NpyArray> parse_npy(std::span<const std::uint8_t> bytes, std::string_view what,
+                           const NpyLimits& limits) {
+  auto h = parse_npy_header(bytes, what, limits);
+  if (!h) return std::move(h).take_diagnostics();
+  if (auto d = check_data_size(*h, bytes.size() - h->data_offset, what)) return *d;
+  NpyArray a;
+  a.dtype = h->dtype;
+  a.shape = h->shape;
+  const auto* start = bytes.data() + h->data_offset;
+  a.data.assign(start, start + h->data_bytes);
   return a;
 }
 
 Result<NpyArray> read_npy_file(const std::string& path, const NpyLimits& limits) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return make_error("E-IO-001", fmt::format("cannot open {}: {}", path, std::strerror(errno)));
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                                  std::istreambuf_iterator<char>());
-  if (in.bad()) return make_error("E-IO-001", fmt::format("cannot read {}", path));
-  return parse_npy(bytes, path, limits);
+  auto file = InputFile::open(path);
+  if (!file) return std::move(file).take_diagnostics();
+  // The preamble and the header first: a file that is no valid array of an acceptable size is
+  // refused before its data is read.
+  std::vector<std::uint8_t> head(std::min<std::uint64_t>(file->size(), 12));
+  if (auto d = file->read(head.data(), head.size())) return *d;
+  auto pre = parse_preamble(head, path, limits);
+  if (!pre) return std::move(pre).take_diagnostics();
+  const std::uint64_t header_end = std::min(file->size(), pre->prefix + pre->header_len);
+  const std::size_t have = head.size();
+  head.resize(std::max<std::uint64_t>(have, header_end));
+  if (auto d = file->read(head.data() + have, head.size() - have)) return *d;
+  auto h = parse_npy_header(head, path, limits);
+  if (!h) return std::move(h).take_diagnostics();
+  if (auto d = check_data_size(*h, file->size() - std::min(file->size(), h->data_offset), path))
+    return *d;
+  NpyArray a;
+  a.dtype = h->dtype;
+  a.shape = h->shape;
+  // Bytes of the preamble read past the header (a tiny file) belong to the data.
+  a.data.assign(head.begin() + static_cast<std::ptrdiff_t>(h->data_offset), head.end());
+  const std::size_t got = a.data.size();
+  a.data.resize(h->data_bytes);
+  if (auto d = file->read(a.data.data() + got, a.data.size() - got)) return *d;
+  return a;
 }
 
 std::vector<std::uint8_t> serialize_npy(const NpyArray& a) {
@@ -289,37 +346,6 @@ std::vector<std::uint8_t> serialize_npy(const NpyArray& a) {
   out.insert(out.end(), header.begin(), header.end());
   out.insert(out.end(), a.data.begin(), a.data.end());
   return out;
-}
-
-std::optional<Diagnostic> write_file_atomically(const std::string& path,
-                                                std::span<const std::uint8_t> bytes,
-                                                bool overwrite) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!overwrite && fs::exists(path, ec))
-    return make_error("E-IO-002", fmt::format("{} already exists", path), std::nullopt,
-                      {"pass --force to overwrite it"});
-  // Same directory, so the rename is atomic on one file system.
-  const std::string tmp = path + ".tujit-tmp";
-  {
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (f == nullptr)
-      return make_error("E-IO-002", fmt::format("cannot create {}: {}", tmp, std::strerror(errno)));
-    const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-    const bool closed = std::fclose(f) == 0;
-    if (!ok || !closed) {
-      fs::remove(tmp, ec);
-      return make_error("E-IO-002", fmt::format("cannot write {}", tmp));
-    }
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    return make_error("E-IO-002",
-                      fmt::format("cannot rename {} to {}: {}", tmp, path, ec.message()));
-  }
-  return std::nullopt;
 }
 
 } // namespace tujit::runtime

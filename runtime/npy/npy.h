@@ -35,22 +35,32 @@ struct NpyLimits {
   std::uint32_t max_header_bytes = 1u << 20;
 };
 
-/// Parses a whole .npy image. Diagnostics (code E-NPY-001…): bad magic or version, a malformed
-/// or oversized header, an unsupported / big-endian dtype, Fortran order, a shape whose element
-/// count overflows or exceeds the limit, truncated or trailing data. `what` names the file in
-/// messages.
+/// The preamble and header of a .npy file: what the data after them must be.
+struct NpyHeader {
+  NpyDtype dtype = NpyDtype::F4;
+  std::vector<std::uint64_t> shape;
+  std::uint64_t data_offset = 0; // bytes before the data
+  std::uint64_t data_bytes = 0;  // elements × item bytes
+  std::uint64_t elements() const;
+};
+
+/// Parses the preamble and header at the start of `bytes` (the data may follow or not).
+/// Diagnostics (code E-NPY-001…): bad magic or version, a malformed or oversized header, an
+/// unsupported / big-endian dtype, Fortran order, a shape whose element count overflows or
+/// exceeds the limit. `what` names the file in messages.
+Result<NpyHeader> parse_npy_header(std::span<const std::uint8_t> bytes, std::string_view what,
+                                   const NpyLimits& limits = {});
+/// Parses a whole .npy image: the header, then exactly its data (truncated or trailing data is
+/// E-NPY-001).
 Result<NpyArray> parse_npy(std::span<const std::uint8_t> bytes, std::string_view what,
                            const NpyLimits& limits = {});
-/// Reads and parses a file (unreadable: E-IO-001).
+/// Reads a file through ir/support/input_file.h (not a regular file: E-IO-005; unreadable:
+/// E-IO-001): the header is read and validated, and the file's size checked against it, before
+/// any data is read.
 Result<NpyArray> read_npy_file(const std::string& path, const NpyLimits& limits = {});
 
 /// The .npy 1.0 image of an array (header padded so the data starts at a multiple of 64).
+/// runtime/io/output_file.h writes it.
 std::vector<std::uint8_t> serialize_npy(const NpyArray& a);
-
-/// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
-/// reader never sees a half-written file. Refuses an existing `path` unless `overwrite`
-/// (E-IO-002). nullopt on success.
-std::optional<Diagnostic>
-write_file_atomically(const std::string& path, std::span<const std::uint8_t> bytes, bool overwrite);
 
 } // namespace tujit::runtime

@@ -14,6 +14,8 @@
 #include <set>
 #include <thread>
 
+#include <sys/mman.h>
+
 namespace tujit::runtime {
 
 std::vector<std::uint64_t> LogicalTensor::shape() const {
@@ -174,6 +176,24 @@ TileIndex tile_index(const std::vector<ir::Axis>& tile, const std::vector<ir::Ax
   return ix;
 }
 
+void* allocate_tensor_memory(std::size_t bytes) {
+  if (bytes < kHugeBlockBytes) return ::operator new(bytes);
+  constexpr std::size_t kHuge = std::size_t{2} << 20;
+  const std::size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+  void* p = std::aligned_alloc(kHuge, rounded);
+  if (p == nullptr) throw std::bad_alloc();
+  // Advice only: where huge pages are off or unavailable the memory is ordinary.
+  (void)::madvise(p, rounded, MADV_HUGEPAGE);
+  return p;
+}
+
+void release_tensor_memory(void* p, std::size_t bytes) noexcept {
+  if (bytes < kHugeBlockBytes)
+    ::operator delete(p);
+  else
+    std::free(p);
+}
+
 std::uint32_t random_element(ir::ScalarType dtype, std::uint64_t seed, std::uint64_t index) {
   // The (index + 1)-th output of SplitMix64(seed): the generator is its own counter.
   const std::uint64_t draw = splitmix(seed + (index + 1) * kGolden);
@@ -211,54 +231,63 @@ std::uint32_t random_element(ir::ScalarType dtype, std::uint64_t seed, std::uint
 namespace {
 
 // Rows [row_begin, row_end) of the tile (a row = the innermost axis, contiguous in both the tile
-// and the whole tensor), with the element function and the store width fixed at compile time.
-template <std::uint32_t W, class Gen>
-void fill_rows(std::uint8_t* data, const TileIndex& ix, std::uint64_t row_begin,
-               std::uint64_t row_end, Gen gen) {
+// and the whole tensor) with the element function `gen` stored as T. Always inlined, so each
+// caller below compiles it for its own target.
+template <class T, class Gen>
+[[gnu::always_inline]] inline void fill_rows(std::uint8_t* data, const TileIndex& ix,
+                                             std::uint64_t row_begin, std::uint64_t row_end,
+                                             Gen gen) {
   const std::uint64_t len = ix.extent.empty() ? 1 : ix.extent.back();
   for (std::uint64_t r = row_begin; r < row_end; ++r) {
     const std::uint64_t base = ix.whole_offset(r * len);
-    std::uint8_t* out = data + r * len * W;
+    std::uint8_t* out = data + r * len * sizeof(T);
     for (std::uint64_t k = 0; k < len; ++k) {
-      const std::uint32_t v = gen(base + k);
-      std::memcpy(out + k * W, &v, W); // little-endian: the low W bytes
+      const T v = static_cast<T>(gen(base + k));
+      std::memcpy(out + k * sizeof(T), &v, sizeof(T)); // little-endian
     }
   }
 }
 
-template <class Gen>
-void fill_rows_of(LogicalTensor& t, const TileIndex& ix, std::uint64_t b, std::uint64_t e,
-                  Gen gen) {
-  switch (element_bytes(t.dtype)) {
-  case 1:
-    return fill_rows<1>(t.data.data(), ix, b, e, gen);
-  case 2:
-    return fill_rows<2>(t.data.data(), ix, b, e, gen);
-  default:
-    return fill_rows<4>(t.data.data(), ix, b, e, gen);
-  }
+// The two common types' loops: branch-free element functions equal to random_element (the
+// tensor_data tests check every type against it), cloned for AVX2 and AVX-512 hosts so that the
+// row loop runs vectorised (SplitMix64 needs 64-bit multiplies: AVX-512DQ has them). Integer
+// arithmetic and exact float scalings only: the bits do not depend on the clone.
+[[gnu::target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")]] void
+fill_bf16_rows(std::uint8_t* data, const TileIndex& ix, std::uint64_t b, std::uint64_t e,
+               std::uint64_t seed) {
+  fill_rows<std::uint16_t>(data, ix, b, e, [seed](std::uint64_t i) {
+    const std::uint64_t draw = splitmix(seed + (i + 1) * kGolden);
+    // k in [-2^23, 2^23): k · 2^-23 is exact, as is random_element's k / 2^23; |v| < 1 is finite,
+    // so bf16 RNE needs no NaN case.
+    const auto k = static_cast<std::int32_t>(draw >> 40) - (std::int32_t{1} << 23);
+    const std::uint32_t x = f32_bits(static_cast<float>(k) * 0x1p-23f);
+    return (x + 0x7FFFu + ((x >> 16) & 1u)) >> 16;
+  });
+}
+
+[[gnu::target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")]] void
+fill_i8_rows(std::uint8_t* data, const TileIndex& ix, std::uint64_t b, std::uint64_t e,
+             std::uint64_t seed) {
+  fill_rows<std::uint8_t>(data, ix, b, e, [seed](std::uint64_t i) {
+    // scale_below(draw, 256) = (draw · 2^8) >> 64 = draw >> 56.
+    const std::uint64_t draw = splitmix(seed + (i + 1) * kGolden);
+    return static_cast<std::uint32_t>(static_cast<std::int32_t>(draw >> 56) - 128);
+  });
 }
 
 void fill_some_rows(LogicalTensor& t, std::uint64_t seed, const TileIndex& ix, std::uint64_t b,
                     std::uint64_t e) {
-  // The common types get their own loop (the element function inlined); the rest share one.
-  switch (t.dtype) {
-  case ir::ScalarType::BF16:
-    return fill_rows_of(t, ix, b, e, [seed](std::uint64_t i) {
-      const std::uint64_t draw = splitmix(seed + (i + 1) * kGolden);
-      const auto k = static_cast<std::int64_t>(draw >> 40) - (std::int64_t{1} << 23);
-      return bf16_literal_from_f32(f32_bits(static_cast<float>(k) / 8388608.0f));
-    });
-  case ir::ScalarType::I8:
-    return fill_rows_of(t, ix, b, e, [seed](std::uint64_t i) {
-      const std::uint64_t draw = splitmix(seed + (i + 1) * kGolden);
-      return static_cast<std::uint32_t>(-128 + static_cast<std::int64_t>(scale_below(draw, 256)));
-    });
-  default: {
-    const ir::ScalarType d = t.dtype;
-    return fill_rows_of(t, ix, b, e,
-                        [seed, d](std::uint64_t i) { return random_element(d, seed, i); });
-  }
+  const ir::ScalarType d = t.dtype;
+  if (d == ir::ScalarType::BF16) return fill_bf16_rows(t.data.data(), ix, b, e, seed);
+  if (d == ir::ScalarType::I8) return fill_i8_rows(t.data.data(), ix, b, e, seed);
+  const auto gen = [seed, d](std::uint64_t i) { return random_element(d, seed, i); };
+  switch (element_bytes(d)) {
+  case 1:
+    return fill_rows<std::uint8_t>(t.data.data(), ix, b, e, gen);
+  case 2:
+    return fill_rows<std::uint16_t>(t.data.data(), ix, b, e, gen);
+  default:
+    return fill_rows<std::uint32_t>(t.data.data(), ix, b, e, gen);
   }
 }
 

@@ -4,12 +4,14 @@
 
 #include "harness/cli/command.h"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <system_error>
@@ -72,5 +74,20 @@ struct TempDir {
     return p.string();
   }
 };
+
+/// Runs `body` in a forked child that an alarm ends after `seconds`, so an input that would hang
+/// fails the test instead of stopping the suite. The child's exit status (body's result),
+/// 128 + the signal that ended it, or -1 when no child could be started.
+inline int in_child(const std::function<int()>& body, unsigned seconds = 20) {
+  const pid_t child = ::fork();
+  if (child < 0) return -1;
+  if (child == 0) {
+    ::alarm(seconds);
+    std::_Exit(body());
+  }
+  int status = 0;
+  if (::waitpid(child, &status, 0) != child) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
 
 } // namespace tujit::testing

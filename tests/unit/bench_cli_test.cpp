@@ -4,7 +4,12 @@
 // fast.
 #include "tests/support/cli_capture.h"
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -17,6 +22,8 @@
 using namespace tujit;
 using namespace tujit::cli;
 namespace fs = std::filesystem;
+
+extern char** environ;
 
 namespace {
 
@@ -44,22 +51,24 @@ std::string read_text(const fs::path& p) {
   return s.str();
 }
 
-// The M-in-Time matmul with M and the lane count swept; N = 16 asks for more lanes than the
-// Tensor Unit has (8), so those points must be reported invalid (contract_outer: E-OUTER-002).
-fs::path tiny_sweep(const fs::path& dir) {
+// The M-in-Time matmul with M and the lane count swept; N = 4 and N = `second_n`. The default
+// 16 asks for more lanes than the Tensor Unit has (8), so those points must be reported invalid
+// (contract_outer: E-OUTER-002).
+fs::path tiny_sweep(const fs::path& dir, const std::string& name = "tiny",
+                    const std::string& m_values = "8, 16", const std::string& second_n = "16") {
   const fs::path src = fs::path(TUJIT_SOURCE_DIR) / "bench" / "sweeps" / "bmatmul_lanes.rs.in";
-  fs::copy_file(src, dir / "t.rs.in");
-  std::ofstream(dir / "tiny.toml") << R"(
-name = "tiny"
+  if (!fs::exists(dir / "t.rs.in")) fs::copy_file(src, dir / "t.rs.in");
+  std::ofstream(dir / (name + ".toml")) << "name = \"" << name << R"("
 template = "t.rs.in"
 [params]
-M = [8, 16]
-N = [{ N = 4, outp = "N # 8" }, { N = 16, outp = "N" }]
+M = [)" << m_values << R"(]
+N = [{ N = 4, outp = "N # 8" }, { N = )" << second_n
+                                        << R"(, outp = "N" }]
 K = [32]
 mode = ["Interleaved"]
 dtype = [{ label = "bf16", dtype = "bf16", acc = "f32", fe = 16, op = 32 }]
 )";
-  return dir / "tiny.toml";
+  return dir / (name + ".toml");
 }
 
 } // namespace
@@ -93,14 +102,15 @@ TEST_CASE("bench --sweep ranks valid points and lists invalid ones with their co
     CHECK(k["gemm"]["macs"] == 32 * m * 4 * 32);
     CHECK(k["engines_bit_exact"] == true);
     CHECK(k["macs_per_s"]["jit"]["median"].get<double>() > 0);
+    CHECK(k["macs_per_s"]["run"]["median"].get<double>() > 0);
     CHECK(k["macs_per_s"]["interp"]["median"].get<double>() > 0);
     CHECK(k["macs_per_s"]["sgemm"]["median"].get<double>() > 0);
     CHECK(k["compile_ms"]["warm_cache_hit"] == true);
     CHECK(k["peak_rss_mib"].get<double>() > 0);
   }
   CHECK(t["baselines"]["fma_peak_macs_per_s"].get<double>() > 0);
-  // Google Benchmark's own runs: fma peak + (jit, interp, sgemm) per valid point.
-  CHECK(doc["benchmarks"].size() == 1 + 3 * 2);
+  // Google Benchmark's own runs: fma peak + (jit, run, interp, sgemm) per valid point.
+  CHECK(doc["benchmarks"].size() == 1 + 4 * 2);
   // CSV: header + 2 kernels + 2 invalid points.
   const std::string csv = read_text(dir / "a.csv");
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 5);
@@ -168,7 +178,7 @@ TEST_CASE("bench FILE reports the kernel's GEMM and refuses to overwrite without
   CHECK(nlohmann::json::parse(read_text(json))["tujit"]["kernels"].size() == 1);
   // No temporary files left next to the output.
   for (const auto& e : fs::directory_iterator(dir))
-    CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
+    CHECK(e.path().filename().string().find(".tujit-") == std::string::npos);
 
   // A kernel that is no contraction chain cannot be benchmarked.
   r = tujit_cli(with_fast({(fs::path(TUJIT_SOURCE_DIR) / "specs" / "store_vrf.rs").string()}));
@@ -196,4 +206,67 @@ TEST_CASE("bench --plot draws an SVG with gnuplot", "[bench]") {
   // Refused without --force.
   const auto again = tujit_cli(with_fast({"--sweep", sweep.string(), "--plot", svg.string()}));
   CHECK(again.status == 2);
+}
+
+TEST_CASE("bench --sweep: SIGINT keeps the points done so far in whole outputs", "[bench]") {
+  const fs::path dir = scratch_dir();
+  // 16 points, all valid (N = 8 fills the lanes exactly).
+  const fs::path sweep = tiny_sweep(dir, "long", "8, 16, 32, 64, 128, 256, 512, 1024", "8");
+  const std::string json = (dir / "a.json").string(), csv = (dir / "a.csv").string();
+  std::vector<std::string> args = {TUJIT_BINARY, "bench", "--sweep", (dir / "long.toml").string(),
+                                   "--json",     json,    "--csv",   csv};
+  args.insert(args.end(), kFast.begin(), kFast.end());
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, (dir / "out.txt").c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, (dir / "err.txt").c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  pid_t pid = 0;
+  REQUIRE(posix_spawn(&pid, TUJIT_BINARY, &actions, nullptr, argv.data(), environ) == 0);
+  posix_spawn_file_actions_destroy(&actions);
+  // The JSON document is open (its temporary exists) from the start of the sweep: interrupt
+  // the sweep then, long before its 16 points are done.
+  const auto temporary_exists = [&] {
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.path().filename().string().starts_with(".a.json.tujit-")) return true;
+    return false;
+  };
+  for (int i = 0; i < 3000 && !temporary_exists(); ++i) ::usleep(10000);
+  REQUIRE(temporary_exists());
+  ::kill(pid, SIGINT);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  INFO(read_text(dir / "err.txt"));
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 128 + SIGINT);
+  const auto doc = nlohmann::json::parse(read_text(json)); // a whole document
+  const auto& t = doc["tujit"];
+  CHECK(t["interrupted_by"] == "SIGINT");
+  CHECK(t["kernels"].size() + t["invalid"].size() < 16);
+  CHECK(doc["benchmarks"].size() == 1 + 4 * t["kernels"].size());
+  const std::string rows = read_text(csv);
+  CHECK(static_cast<std::size_t>(std::count(rows.begin(), rows.end(), '\n')) ==
+        1 + t["kernels"].size() + t["invalid"].size());
+  CHECK(read_text(dir / "out.txt").find("INTERRUPTED by SIGINT") != std::string::npos);
+  for (const auto& e : fs::directory_iterator(dir))
+    CHECK(e.path().filename().string().find(".tujit-") == std::string::npos);
+}
+
+TEST_CASE("bench: a kernel over --max-bytes is refused, and in a sweep it is an invalid point",
+          "[bench]") {
+  const fs::path dir = scratch_dir();
+  const fs::path sweep = tiny_sweep(dir);
+  const auto r = tujit_cli(with_fast(
+      {"--sweep", sweep.string(), "--max-bytes", "64K", "--json", (dir / "a.json").string()}));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto t = nlohmann::json::parse(read_text(dir / "a.json"))["tujit"];
+  CHECK(t["kernels"].empty());
+  std::size_t limited = 0;
+  for (const auto& p : t["invalid"]) limited += p["code"] == "E-LIMIT-002";
+  CHECK(limited == 2); // the two points the verifiers accept
 }

@@ -29,6 +29,7 @@ KernelResult kernel(std::uint64_t point, std::uint64_t trace, std::uint64_t anal
   k.cycles_analytic = analytic;
   k.gemm = {2, 3, 4, 5};
   k.jit_macs_per_s = {1e9, 2e9, 3e9};
+  k.run_macs_per_s = {5e8, 6e8, 7e8};
   k.interp_macs_per_s = {1e7, 2e7, 3e7};
   k.sgemm_macs_per_s = {4e9, 8e9, 9e9};
   k.fma_peak_macs_per_s = 16e9;
@@ -123,6 +124,7 @@ TEST_CASE("the CSV has one row per kernel and per invalid point", "[bench]") {
   };
   CHECK(first[col("cycles_trace")] == "50");
   CHECK(first[col("jit_vs_interp")] == "100");
+  CHECK(first[col("run_macs_per_s_median")] == "600000000");
   const auto bad = split(lines[6], ',');
   CHECK(bad[col("status")] == "invalid");
   CHECK(bad[col("code")] == "E-LANE-003");
@@ -144,6 +146,7 @@ TEST_CASE("the JSON keeps every field and reads back", "[bench]") {
   CHECK(back->kernels[0].label == r.kernels[0].label);
   CHECK(back->kernels[0].gemm.macs() == 120);
   CHECK(back->kernels[0].jit_macs_per_s.max == 3e9);
+  CHECK(back->kernels[0].run_macs_per_s.median == 6e8);
   CHECK(back->invalid.size() == 1);
   CHECK(back->sweep->total_points == 6);
 }

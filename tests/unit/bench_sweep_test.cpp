@@ -85,6 +85,17 @@ TEST_CASE("bad sweep files are diagnosed with their code", "[bench]") {
                             "a.toml")) == "E-BENCH-002");
 }
 
+TEST_CASE("a template placeholder no parameter sets is an error naming it", "[bench]") {
+  // It used to reach every point's kernel text verbatim: every point invalid, exit 0.
+  auto r = parse_sweep("template_text = \"fn k() { {A} {TYPO} }\"\n[params]\nA = [1]\n", "a.toml");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.diagnostics().front().code == "E-BENCH-002");
+  CHECK(r.diagnostics().front().message.find("`{TYPO}`") != std::string::npos);
+  // The kernel's own braces, spaced or holding code, are not placeholders.
+  CHECK(code_of(parse_sweep("template_text = \"fn k() { {A} }\"\n[params]\nA = [1]\n", "a.toml")) ==
+        "ok");
+}
+
 TEST_CASE("the shipped bench/sweeps files parse and expand", "[bench]") {
   const fs::path dir = fs::path(TUJIT_SOURCE_DIR) / "bench" / "sweeps";
   // Point counts: the product of the range lengths of each file.

@@ -2,6 +2,7 @@
 // outputs compared bit for bit or within a tolerance, differences named by logical coordinates,
 // and inputs saved so a failure can be reproduced outside tujit.
 #include "harness/cli/command.h"
+#include "runtime/io/output_file.h"
 #include "runtime/npy/npy.h"
 #include "tests/support/ci_support.h"
 #include "tests/support/cli_capture.h"
@@ -35,7 +36,7 @@ runtime::NpyArray load(const std::string& path) {
 void save(const std::string& path, const runtime::NpyArray& a) {
   const auto bytes = runtime::serialize_npy(a);
   std::filesystem::remove(path);
-  REQUIRE_FALSE(runtime::write_file_atomically(path, bytes, true).has_value());
+  REQUIRE_FALSE(runtime::io::write_file(path, bytes, true).has_value());
 }
 
 float get(const runtime::NpyArray& a, std::uint64_t i) {

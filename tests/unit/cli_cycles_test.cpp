@@ -142,7 +142,7 @@ TEST_CASE("tujit cycles --timeline draws an SVG with gnuplot", "[cli-cycles]") {
   CHECK(text.find("bottleneck") != std::string::npos);
   // Nothing left behind next to the output.
   for (const auto& e : fs::directory_iterator(svg.parent_path()))
-    CHECK(e.path().filename().string().find(".tmp-") == std::string::npos);
+    CHECK(e.path().filename().string().find(".tujit-") == std::string::npos);
 }
 
 TEST_CASE("tujit cycles --timeline without gnuplot is a clear error", "[cli-cycles]") {

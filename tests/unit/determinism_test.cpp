@@ -228,7 +228,7 @@ TEST_CASE("same spec and seed: same bytes and cycles for every engine, thread co
     if (!ops) {
       for (const auto& d : ops.diagnostics()) {
         INFO(d.message);
-        CHECK(d.code.rfind("E-RUN-1", 0) == 0); // "not supported yet" (run_kernel.h)
+        CHECK(d.code.rfind("E-RUN-1", 0) == 0); // "not supported yet" (harness/run/run_pipeline.h)
       }
       ++not_fed;
       continue;

@@ -1,13 +1,17 @@
 // The JIT's object cache and its dumps ("[jit]"): a second compile of the same program is a
 // cache hit (also from a new JIT instance), a truncated or corrupted cache file is detected and
-// recompiled (never trusted, never a crash), checked mode has its own entry, and
+// recompiled (never trusted, never a crash), checked mode has its own entry, entries are keyed by
+// the build (the binary's GNU build ID) and loaded only whole with the right SHA-256, a
+// directory in an entry's place is a miss, a directory others can write is not used, and
 // emit_llvm_ir / emit_assembly produce the contraction function.
 #include "tests/unit/jit_test_support.h"
 
+#include "codegen/build_identity.h"
 #include "codegen/object_cache.h"
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -142,4 +146,99 @@ TEST_CASE("jit: --emit llvm and --emit asm show the contraction function", "[jit
   CHECK(checked_ir->find("inbounds") != std::string::npos);
   CHECK(checked_ir->find("i32 1") != std::string::npos);
   CHECK(ir_text->find("label %inbounds") == std::string::npos);
+}
+
+TEST_CASE("jit cache: entries are keyed by the build, and another build's entry is a miss",
+          "[jit]") {
+  const fs::path dir = fresh_dir("build");
+  const codegen::ObjectCache a(dir, "build-a"), b(dir, "build-b");
+  REQUIRE(a.store(7, "key", "object of build a"));
+  CHECK(a.load(7, "key") == std::optional<std::string>("object of build a"));
+  CHECK_FALSE(b.load(7, "key"));
+  // The default is the GNU build ID the linker put into this binary, as readelf shows it.
+  const std::string& id = codegen::build_identity();
+  std::string readelf;
+  const std::string cmd = fmt::format("readelf -n /proc/{}/exe 2>/dev/null", ::getpid());
+  if (std::FILE* p = ::popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    while (std::fgets(buf, sizeof buf, p)) readelf += buf;
+    ::pclose(p);
+  }
+  const auto at = readelf.find("Build ID: ");
+  REQUIRE(at != std::string::npos);
+  CHECK(id == readelf.substr(at + 10, readelf.find('\n', at) - at - 10));
+  CHECK(id.size() == 40); // --build-id=sha1
+  fs::remove_all(dir);
+}
+
+TEST_CASE("jit cache: only a whole entry with the right SHA-256 is loaded", "[jit]") {
+  const fs::path dir = fresh_dir("digest");
+  const codegen::ObjectCache cache(dir, "build-a");
+  const std::string key = "key", object = "machine code";
+  const fs::path file = cache.path_of(9, key);
+  // The earlier format: an FNV-1a checksum over key and object, which anyone can recompute.
+  // Its magic and sizes are right, its checksum valid; it is still not loaded.
+  const std::string full_key = "tujit build build-a\n" + key;
+  std::uint64_t fnv = 0xCBF29CE484222325ull;
+  for (char c : full_key + object) {
+    fnv ^= static_cast<unsigned char>(c);
+    fnv *= 0x100000001B3ull;
+  }
+  std::string old = "TUJITOBJ";
+  const auto put = [&old](std::uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) old.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+  };
+  put(1, 4);
+  put(full_key.size(), 4);
+  put(object.size(), 8);
+  put(fnv, 8);
+  old += full_key + object;
+  fs::create_directories(dir);
+  fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace);
+  std::ofstream(file, std::ios::binary) << old;
+  CHECK_FALSE(cache.load(9, key));
+  // A current entry with one byte of its digest changed.
+  REQUIRE(cache.store(9, key, object));
+  REQUIRE(cache.load(9, key) == std::optional<std::string>(object));
+  {
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(8 + 4 + 4 + 8); // the digest's first byte
+    f.put('\0');
+    f.seekp(8 + 4 + 4 + 8 + 1);
+    f.put('\0');
+  }
+  CHECK_FALSE(cache.load(9, key));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("jit cache: a directory where an entry belongs is a miss, not a crash", "[jit]") {
+  const auto chain = bmatmul();
+  const auto p = testing::chain_run_of(chain).program;
+  const fs::path dir = fresh_dir("entrydir");
+  auto jit = jit_in(dir);
+  auto first = jit->compile(p);
+  REQUIRE(first.ok());
+  const fs::path entry = cache_files(dir).front();
+  fs::remove(entry);
+  fs::create_directory(entry);
+  auto again = jit_in(dir)->compile(p); // reads the directory: a miss; the store is refused
+  REQUIRE(again.ok());
+  CHECK_FALSE((*again)->stats().cache_hit);
+  CHECK(fs::is_directory(entry));
+  check_runs(**again, chain);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("jit cache: a directory others can write is not used", "[jit]") {
+  const fs::path dir = fresh_dir("shared");
+  const codegen::ObjectCache cache(dir, "build-a");
+  REQUIRE(cache.store(3, "key", "object")); // creates the directory, private
+  CHECK((fs::status(dir).permissions() & (fs::perms::group_all | fs::perms::others_all)) ==
+        fs::perms::none);
+  REQUIRE(cache.load(3, "key"));
+  fs::permissions(dir, fs::perms::others_write | fs::perms::others_exec, fs::perm_options::add);
+  CHECK_FALSE(codegen::trusted_cache_dir(dir));
+  CHECK_FALSE(cache.load(3, "key"));
+  CHECK_FALSE(cache.store(4, "key", "object"));
+  fs::remove_all(dir);
 }

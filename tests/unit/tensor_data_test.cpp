@@ -253,6 +253,15 @@ TEST_CASE("seeded inputs: counter-based, tile-consistent, the same on any thread
     const auto want = static_cast<std::int32_t>(-128 + static_cast<std::int64_t>(g.below(256)));
     REQUIRE(static_cast<std::int32_t>(whole->get(k)) == want);
   }
+  // The vectorised loops of the common types give random_element's values, element for element.
+  for (ScalarType t : {ScalarType::BF16, ScalarType::I8}) {
+    INFO(ir::name(t));
+    auto w = make_logical_tensor(t, {A, B});
+    REQUIRE(w.ok());
+    fill_random(*w, 7, tile_index({A, B}, {A, B}), 2);
+    for (std::uint64_t k = 0; k < w->elements(); k += 37)
+      REQUIRE(w->get(k) == random_element(t, 7, k));
+  }
   // A tile [A=40, B=1000] holds the whole tensor's elements at the same coordinates.
   const std::vector<ir::Axis> tile{{"A", 40}, {"B", 1000}};
   for (ScalarType t : {ScalarType::I8, ScalarType::BF16, ScalarType::F8E4M3, ScalarType::I4}) {

@@ -1,6 +1,10 @@
-#include "harness/bench/bench_runner.h"
+// Preparing one kernel for `tujit bench`: verified, sized (the limit of `tujit run`), lowered,
+// inputs made as `tujit run` makes them, timed by both cycle models, compiled cold and from
+// the object cache, run once on each engine (the engines must agree), sgemm operands made.
+#include "harness/bench/prepared_kernel.h"
 
 #include "codegen/contraction_jit.h"
+#include "harness/cli/kernel_size.h"
 #include "harness/cycles/cycle_report.h"
 #include "harness/run/run_inputs.h"
 #include "harness/run/run_pipeline.h"
@@ -9,8 +13,6 @@
 #include "runtime/interp/interpreter.h"
 #include "runtime/tensor/logical_tensor.h"
 
-#include <benchmark/benchmark.h>
-#include <cblas.h>
 #include <fmt/format.h>
 
 #include <sys/resource.h>
@@ -20,23 +22,17 @@
 #include <filesystem>
 #include <random>
 #include <set>
-#include <sstream>
-
-extern "C" void openblas_set_num_threads(int);
 
 namespace tujit::bench {
 
-struct PreparedKernel {
-  KernelResult result;
-  ir::seq::RunProgram program, interp_program; // interp_program: capped live slices
-  run::RunInputTensors inputs;
-  std::unique_ptr<codegen::ContractionJit> jit;
-  std::shared_ptr<const codegen::CompiledContraction> compiled;
-  std::vector<float> a, b, c; // sgemm operands (one batch each, reused over the batch)
-};
-
 void PreparedDeleter::operator()(PreparedKernel* p) const {
   delete p;
+}
+
+double peak_rss_mib() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0; // ru_maxrss is in KiB on Linux
 }
 
 namespace {
@@ -48,12 +44,6 @@ Diagnostic bench_error(std::string code, std::string message, std::vector<std::s
   Diagnostic d = make_error(std::move(code), std::move(message), span, std::move(notes));
   d.stage = "bench";
   return d;
-}
-
-double peak_rss_mib() {
-  rusage u{};
-  ::getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / 1024.0; // ru_maxrss is in KiB on Linux
 }
 
 std::set<std::string> names_of(const std::vector<ir::Axis>& axes) {
@@ -137,89 +127,15 @@ Result<double> compile_warm_ms(const ir::seq::RunProgram& program, bool* hit) {
   return ms;
 }
 
-void set_rate(benchmark::State& state, std::uint64_t macs) {
-  state.counters["MAC/s"] =
-      benchmark::Counter(static_cast<double>(macs), benchmark::Counter::kIsIterationInvariantRate);
-}
-
-double stat_min(const std::vector<double>& v) {
-  return v.empty() ? 0 : *std::min_element(v.begin(), v.end());
-}
-double stat_max(const std::vector<double>& v) {
-  return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
-}
-
-// Forwards everything to Google Benchmark's JSONReporter (into a string) and keeps each
-// repetition's MAC/s per benchmark name.
-class CollectingReporter : public benchmark::BenchmarkReporter {
-public:
-  CollectingReporter() {
-    json_.SetOutputStream(&json_text_);
-    json_.SetErrorStream(&errors_);
-  }
-  bool ReportContext(const Context& context) override { return json_.ReportContext(context); }
-  void ReportRuns(const std::vector<Run>& runs) override {
-    json_.ReportRuns(runs);
-    for (const auto& r : runs) {
-      if (r.run_type != Run::RT_Iteration) continue;
-      const std::string name = r.run_name.function_name;
-      if (r.error_occurred) {
-        errors_by_name[name] = r.error_message;
-        continue;
-      }
-      if (auto it = r.counters.find("MAC/s"); it != r.counters.end())
-        rates[name].push_back(it->second.value);
-      rss[name] = peak_rss_mib();
-      ++done;
-      if (progress) progress(done, total, name);
-    }
-  }
-  void Finalize() override { json_.Finalize(); }
-  std::string json_text() const { return json_text_.str(); }
-
-  std::map<std::string, std::vector<double>> rates;
-  std::map<std::string, std::string> errors_by_name;
-  std::map<std::string, double> rss; // process peak RSS (MiB) when the benchmark finished
-  std::uint64_t done = 0, total = 0;
-  std::function<void(std::uint64_t, std::uint64_t, const std::string&)> progress;
-
-private:
-  benchmark::JSONReporter json_;
-  std::ostringstream json_text_, errors_;
-};
-
-void init_benchmark_library() {
-  static bool done = false;
-  if (done) return;
-  done = true;
-  // Google Benchmark reads its flags and the executable name here; tujit passes none.
-  static char name[] = "tujit";
-  static char* argv[] = {name, nullptr};
-  int argc = 1;
-  benchmark::Initialize(&argc, argv);
-}
-
 } // namespace
 
-Spread spread_of(std::vector<double> v) {
-  Spread s;
-  if (v.empty()) return s;
-  std::sort(v.begin(), v.end());
-  s.min = v.front();
-  s.max = v.back();
-  const std::size_t n = v.size();
-  s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-  return s;
-}
-
-void rank_kernels(std::vector<KernelResult>& ks) {
-  std::stable_sort(ks.begin(), ks.end(), [](const KernelResult& a, const KernelResult& b) {
-    if (a.cycles_trace != b.cycles_trace) return a.cycles_trace < b.cycles_trace;
-    if (a.cycles_analytic != b.cycles_analytic) return a.cycles_analytic < b.cycles_analytic;
-    if (a.point != b.point) return a.point < b.point;
-    return a.label < b.label;
-  });
-  for (std::size_t i = 0; i < ks.size(); ++i) ks[i].rank = i + 1;
+run::RunRequest end_to_end_request(const BenchOptions& options) {
+  run::RunRequest req;
+  req.engine = run::Engine::Jit;
+  req.seed = options.seed;
+  req.threads = options.threads;
+  req.jit.use_cache = true; // warm: the object comes from the cache, as for a repeated `tujit run`
+  return req;
 }
 
 Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& kernel,
@@ -243,6 +159,8 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
                                   "contract_lane chain",
                                   kernel.name),
                       kernel.name_span);
+  // The limit of `tujit run`, from the types, before lowering or allocating anything.
+  if (auto d = cli::kernel_size_error(file, kernel, options.max_bytes)) return *d;
   PreparedPtr p(new PreparedKernel);
   KernelResult& r = p->result;
   r.label = label.label;
@@ -311,6 +229,20 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
                        {"this is a bug in tujit; `tujit run --verify` names the first difference"},
                        kernel.name_span);
 
+  // The end-to-end run once, which also fills the object cache its measurement loads from: the
+  // pipeline of `tujit run` on the same seed must give the prepared run's bytes.
+  p->file = &file;
+  p->kernel = &kernel;
+  p->ops = *ops;
+  auto whole = run::run_kernel(file, kernel, p->ops, end_to_end_request(options));
+  if (!whole) return std::move(whole).take_diagnostics();
+  if (whole->output.data != jr->output.data)
+    return bench_error("E-BENCH-007",
+                       fmt::format("kernel `{}`: `tujit run` and the prepared JIT run disagree; "
+                                   "the end-to-end rate would time a different simulation",
+                                   kernel.name),
+                       {"this is a bug in tujit"}, kernel.name_span);
+
   if (options.sgemm) {
     const GemmShape& g = r.gemm;
     std::mt19937 rng(static_cast<std::uint32_t>(options.seed));
@@ -323,97 +255,6 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
   }
   r.peak_rss_mib = peak_rss_mib();
   return p;
-}
-
-Measured measure(std::vector<PreparedPtr>& kernels, const BenchOptions& options) {
-  init_benchmark_library();
-  benchmark::ClearRegisteredBenchmarks();
-  const auto configure = [&](benchmark::internal::Benchmark* b) {
-    b->Repetitions(static_cast<int>(std::max(1u, options.repetitions)))
-        ->MinTime(options.min_time_s)
-        ->Unit(benchmark::kMillisecond)
-        ->ComputeStatistics("min", &stat_min)
-        ->ComputeStatistics("max", &stat_max);
-    if (options.cpu_time)
-      b->MeasureProcessCPUTime(); // the JIT's workers included
-    else
-      b->UseRealTime();
-  };
-  std::uint64_t benchmarks = 0;
-  if (options.fma_peak) {
-    configure(benchmark::RegisterBenchmark("baseline/fma_peak", [](benchmark::State& st) {
-      constexpr std::uint64_t kRounds = 1 << 20;
-      std::uint64_t macs = 0;
-      for (auto _ : st) macs = fma_burst(kRounds);
-      set_rate(st, macs);
-    }));
-    ++benchmarks;
-  }
-  for (auto& kp : kernels) {
-    PreparedKernel* k = kp.get();
-    const std::string& l = k->result.label;
-    configure(
-        benchmark::RegisterBenchmark((l + "/jit").c_str(), [k, &options](benchmark::State& st) {
-          codegen::JitRunOptions ro;
-          ro.threads = options.threads;
-          for (auto _ : st) {
-            auto r = codegen::run_contraction_jit(*k->compiled, k->program, k->inputs.tensors, ro);
-            if (!r) {
-              st.SkipWithError("the JIT run failed");
-              break;
-            }
-            benchmark::DoNotOptimize(r);
-          }
-          set_rate(st, k->result.simulated_macs);
-        }));
-    configure(benchmark::RegisterBenchmark((l + "/interp").c_str(), [k](benchmark::State& st) {
-      for (auto _ : st) {
-        auto r = runtime::interpret(k->interp_program, k->inputs.tensors);
-        if (!r) {
-          st.SkipWithError("the interpreter run failed");
-          break;
-        }
-        benchmark::DoNotOptimize(r);
-      }
-      set_rate(st, k->result.interp_macs);
-    }));
-    benchmarks += 2;
-    if (options.sgemm) {
-      configure(benchmark::RegisterBenchmark((l + "/sgemm").c_str(), [k](benchmark::State& st) {
-        openblas_set_num_threads(1); // the simulation baselines are one core each
-        const GemmShape& g = k->result.gemm;
-        const int m = static_cast<int>(g.m), n = static_cast<int>(g.n), kk = static_cast<int>(g.k);
-        for (auto _ : st) {
-          for (std::uint64_t v = 0; v < g.batch; ++v)
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, kk, 1.0f, k->a.data(), kk,
-                        k->b.data(), n, 0.0f, k->c.data(), n);
-          benchmark::DoNotOptimize(k->c.data());
-        }
-        set_rate(st, g.macs());
-      }));
-      ++benchmarks;
-    }
-  }
-  CollectingReporter reporter;
-  reporter.total = benchmarks * std::max(1u, options.repetitions);
-  reporter.progress = options.progress;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::ClearRegisteredBenchmarks();
-
-  Measured m;
-  m.gbench = nlohmann::json::parse(reporter.json_text(), nullptr, false);
-  if (m.gbench.is_discarded()) m.gbench = nlohmann::json::object();
-  m.fma_peak_macs_per_s = spread_of(reporter.rates["baseline/fma_peak"]).median;
-  for (auto& kp : kernels) {
-    KernelResult r = kp->result;
-    r.jit_macs_per_s = spread_of(reporter.rates[r.label + "/jit"]);
-    r.interp_macs_per_s = spread_of(reporter.rates[r.label + "/interp"]);
-    r.sgemm_macs_per_s = spread_of(reporter.rates[r.label + "/sgemm"]);
-    for (const char* engine : {"/jit", "/interp", "/sgemm"})
-      r.peak_rss_mib = std::max(r.peak_rss_mib, reporter.rss[r.label + engine]);
-    m.kernels.push_back(std::move(r));
-  }
-  return m;
 }
 
 } // namespace tujit::bench
