@@ -13,6 +13,8 @@
 // refuses.
 #include "codegen/fetch_emit.h"
 
+#include "codegen/loop_nest.h"
+
 #include "runtime/scalar/bf16.h"
 #include "runtime/scalar/f8.h"
 
@@ -46,10 +48,7 @@ public:
 private:
   llvm::Value* i64(std::uint64_t v) { return b_.getInt64(v); }
   llvm::Value* i32(std::uint32_t v) { return b_.getInt32(v); }
-  llvm::Value* add_scaled(llvm::Value* base, llvm::Value* digit, std::uint64_t scale);
   void guard(llvm::Value* ok);
-  void emit_loop(std::uint64_t n, const std::function<void(llvm::Value*)>& body);
-  void emit_nest(std::size_t level, llvm::Value* addr, llvm::Value* pos);
   void emit_element(llvm::Value* addr, llvm::Value* pos);
   llvm::Value* adapt(llvm::Value* v);
   llvm::Value* zero_point(llvm::Value* v, unsigned bits);
@@ -69,15 +68,8 @@ private:
   llvm::Value *dm_ = nullptr, *out_ = nullptr;
   llvm::Value *dm_base_ = nullptr, *out_base_ = nullptr; // the current slice's first cells
   llvm::BasicBlock* violation_ = nullptr;
-  std::vector<std::uint64_t> weight_; // stream positions per step of each entry
   std::uint64_t out_per_slice_ = 0;
 };
-
-llvm::Value* FetchEmitter::add_scaled(llvm::Value* base, llvm::Value* digit, std::uint64_t scale) {
-  if (scale == 0) return base; // stride 0: a broadcast entry re-reads the same address
-  llvm::Value* term = scale == 1 ? digit : b_.CreateMul(digit, i64(scale));
-  return b_.CreateAdd(base, term);
-}
 
 // Checked mode: continue only when `ok`, else leave with kRunBoundsViolation.
 void FetchEmitter::guard(llvm::Value* ok) {
@@ -87,44 +79,21 @@ void FetchEmitter::guard(llvm::Value* ok) {
   b_.SetInsertPoint(cont);
 }
 
-// for (iv = 0; iv < n; ++iv) body(iv), bottom-tested; one trip emits no loop, zero trips nothing
-// (for_each_offset: an entry of size 0 enumerates no position).
-void FetchEmitter::emit_loop(std::uint64_t n, const std::function<void(llvm::Value*)>& body) {
-  if (n == 0) return;
-  if (n == 1) {
-    body(i64(0));
-    return;
-  }
-  llvm::BasicBlock* pre = b_.GetInsertBlock();
-  llvm::BasicBlock* head = llvm::BasicBlock::Create(ctx_, "entry.loop", f_);
-  llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, "entry.end", f_);
-  b_.CreateBr(head);
-  b_.SetInsertPoint(head);
-  llvm::PHINode* iv = b_.CreatePHI(b_.getInt64Ty(), 2, "digit");
-  iv->addIncoming(i64(0), pre);
-  body(iv);
-  llvm::Value* next = b_.CreateAdd(iv, i64(1), "digit.next");
-  iv->addIncoming(next, b_.GetInsertBlock());
-  b_.CreateCondBr(b_.CreateICmpULT(next, i64(n)), head, exit);
-  b_.SetInsertPoint(exit);
-}
-
-void FetchEmitter::emit_nest(std::size_t level, llvm::Value* addr, llvm::Value* pos) {
-  const auto& entries = p_.sequencer.entries;
-  if (level == entries.size()) {
-    emit_element(addr, pos);
-    return;
-  }
-  const ir::datapath::SeqEntry& e = entries[level];
-  emit_loop(e.size, [&](llvm::Value* d) {
-    emit_nest(level + 1, add_scaled(addr, d, e.stride), add_scaled(pos, d, weight_[level]));
-  });
-}
-
-// One stream position: DM read, Fetch Adapter, Collect placement.
+// One stream position: DM read, Fetch Adapter, Collect placement. A program whose padded
+// positions over-read past the buffer (fetch_program.h) skips those: their cells keep the poison
+// fill the host wrote, exactly as the interpreter leaves them.
 void FetchEmitter::emit_element(llvm::Value* addr, llvm::Value* pos) {
-  guard(p_.buffer == 0 ? static_cast<llvm::Value*>(b_.getFalse())
-                       : b_.CreateICmpULT(addr, i64(p_.buffer)));
+  llvm::Value* inside = p_.buffer == 0 ? static_cast<llvm::Value*>(b_.getFalse())
+                                       : b_.CreateICmpULT(addr, i64(p_.buffer));
+  llvm::BasicBlock* skip = nullptr;
+  if (p_.sequencer.footprint() > p_.buffer) {
+    llvm::BasicBlock* read = llvm::BasicBlock::Create(ctx_, "in.buffer", f_);
+    skip = llvm::BasicBlock::Create(ctx_, "over.read", f_);
+    b_.CreateCondBr(inside, read, skip);
+    b_.SetInsertPoint(read);
+  } else {
+    guard(inside);
+  }
   llvm::Value* src = b_.CreateInBoundsGEP(b_.getInt32Ty(), dm_, b_.CreateAdd(dm_base_, addr));
   llvm::Value* v = b_.CreateAlignedLoad(b_.getInt32Ty(), src, llvm::Align(4), "dm");
   llvm::Value* r = adapt(v);
@@ -140,6 +109,10 @@ void FetchEmitter::emit_element(llvm::Value* addr, llvm::Value* pos) {
                             : b_.CreateICmpULT(cell, i64(out_per_slice_)));
   llvm::Value* dst = b_.CreateInBoundsGEP(b_.getInt32Ty(), out_, b_.CreateAdd(out_base_, cell));
   b_.CreateAlignedStore(r, dst, llvm::Align(4));
+  if (skip) {
+    b_.CreateBr(skip);
+    b_.SetInsertPoint(skip);
+  }
 }
 
 llvm::Value* FetchEmitter::adapt(llvm::Value* v) {
@@ -246,9 +219,6 @@ std::unique_ptr<llvm::Module> FetchEmitter::run() {
       (p_.kernel_name.empty() ? std::string("kernel") : p_.kernel_name) + ".fetch." + p_.source,
       ctx_);
   m_ = module.get();
-  const auto& entries = p_.sequencer.entries;
-  weight_.assign(entries.size(), 1);
-  for (std::size_t i = entries.size(); i-- > 1;) weight_[i - 1] = weight_[i] * entries[i].size;
   out_per_slice_ = p_.collected_time() * p_.flit_elements;
 
   llvm::Type* ptr = b_.getPtrTy();
@@ -282,7 +252,8 @@ std::unique_ptr<llvm::Module> FetchEmitter::run() {
   s->addIncoming(begin, pre);
   dm_base_ = b_.CreateMul(s, i64(p_.buffer), "dm.base");
   out_base_ = b_.CreateMul(s, i64(out_per_slice_), "out.base");
-  emit_nest(0, i64(0), i64(0));
+  emit_loop_nest(b_, f_, p_.sequencer.entries,
+                 [&](llvm::Value* addr, llvm::Value* pos) { emit_element(addr, pos); });
   llvm::Value* next = b_.CreateAdd(s, i64(1), "s.next");
   s->addIncoming(next, b_.GetInsertBlock());
   b_.CreateCondBr(b_.CreateICmpULT(next, end), head, done);

@@ -7,7 +7,8 @@
 // over the whole images (dm [spatial][1][buffer], out [spatial][collected_time][flit_elements]):
 // for every slice s in [slice_begin, slice_end) it runs the Fetch sequencer's nested loops and
 // writes out_bits[s·|T|·F·E + (pos / |P|)·F·E + pos mod |P|] = adapt(dm_bits[s·buffer + addr]) for
-// every stream position pos. Cells the fetch does not write (Collect's fill) are left untouched.
+// every stream position pos whose address lies inside the buffer. Cells the fetch does not write
+// (Collect's fill, and padded positions that over-read past the buffer) are left untouched.
 // Slices share nothing, so the host may call it on disjoint ranges from any threads at once.
 // Returns kRunOk, or kRunBoundsViolation in checked mode when a slice range, a DM address or an
 // output cell would leave its image (nothing is read or written out of bounds then).
@@ -30,7 +31,7 @@ namespace tujit::codegen {
 inline constexpr const char* kFetchSymbol = "tujit_fetch";
 
 /// Bump when the fetch code generator's output for a given program changes (object cache key).
-inline constexpr std::uint32_t kFetchCodegenVersion = 1;
+inline constexpr std::uint32_t kFetchCodegenVersion = 2;
 
 /// C type of the generated function (returns kRunOk / kRunBoundsViolation, contraction_emit.h).
 using FetchFn = std::int32_t (*)(const std::uint32_t* dm_bits, std::uint32_t* out_bits,

@@ -122,16 +122,13 @@ LlvmFetchJit::compile(const ir::seq::FetchProgram& program) {
 }
 
 // Why an unchecked run of `p` could leave its images, or empty: the loops enumerate |T|·|P|
-// positions, stay below `buffer` and each packet fits its F flits (lower_fetch guarantees all
-// three; a hand-made program may not).
+// positions and each packet fits its F flits (lower_fetch guarantees both; a hand-made program
+// may not). Addresses past the buffer are skipped by the generated code itself.
 std::string unsafe_program(const ir::seq::FetchProgram& p) {
   const auto& seq = p.sequencer;
   if (seq.stream_size() != p.time * p.packet)
     return fmt::format("its sequencer enumerates {} positions, not |T|·|P| = {}·{}",
                        seq.stream_size(), p.time, p.packet);
-  if (seq.stream_size() > 0 && seq.footprint() > p.buffer)
-    return fmt::format("its sequencer reads up to cell {} of a {}-cell DM buffer",
-                       seq.footprint() - 1, p.buffer);
   if (p.flits_per_packet * p.flit_elements < p.packet)
     return fmt::format("a packet of {} elements does not fit {} flits of {}", p.packet,
                        p.flits_per_packet, p.flit_elements);

@@ -1,6 +1,7 @@
 #include "codegen/move_emit.h"
 
 #include "codegen/contraction_emit.h"
+#include "codegen/vector_chain_emit.h"
 #include "runtime/device/device_image.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/tensor/logical_tensor.h"
@@ -34,7 +35,18 @@ std::uint32_t move_source_bytes(const ir::seq::RunProgram& p) {
 
 namespace {
 
-enum Field : unsigned { kSource, kSourceLimit, kOut, kOutLimit, kSrcOffset, kSrcState, kOutOffset };
+enum Field : unsigned {
+  kSource,
+  kSourceLimit,
+  kOut,
+  kOutLimit,
+  kSrcOffset,
+  kSrcState,
+  kOutOffset,
+  kApply,
+  kCalls,
+  kFields
+};
 
 } // namespace
 
@@ -46,7 +58,7 @@ std::unique_ptr<llvm::Module> emit_move_module(const ir::seq::RunProgram& p, boo
   llvm::Type* i64t = b.getInt64Ty();
   llvm::Type* i32t = b.getInt32Ty();
   llvm::StructType* args_ty =
-      llvm::StructType::create(ctx, {ptr, i64t, ptr, i64t, ptr, ptr, ptr}, "MoveArgs");
+      llvm::StructType::create(ctx, {ptr, i64t, ptr, i64t, ptr, ptr, ptr, ptr, ptr}, "MoveArgs");
   auto* fty = llvm::FunctionType::get(i32t, {ptr}, false);
   llvm::Function* f =
       llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, kMoveSymbol, module.get());
@@ -56,8 +68,8 @@ std::unique_ptr<llvm::Module> emit_move_module(const ir::seq::RunProgram& p, boo
   b.SetInsertPoint(violation);
   b.CreateRet(b.getInt32(kRunBoundsViolation));
   b.SetInsertPoint(entry);
-  llvm::Value* arg[7];
-  for (unsigned k = 0; k < 7; ++k)
+  llvm::Value* arg[kFields];
+  for (unsigned k = 0; k < kFields; ++k)
     arg[k] =
         b.CreateLoad(args_ty->getElementType(k), b.CreateStructGEP(args_ty, &*f->arg_begin(), k));
   const auto guard = [&](llvm::Value* index, llvm::Value* limit) {
@@ -122,6 +134,7 @@ std::unique_ptr<llvm::Module> emit_move_module(const ir::seq::RunProgram& p, boo
   } else {
     value = src_bytes == 4 ? raw : b.CreateZExt(raw, i32t);
   }
+  if (p.vector) value = emit_vector_pass(b, *module, *p.vector, value, arg[kApply], arg[kCalls]);
   llvm::BasicBlock* live_end = b.GetInsertBlock();
   b.CreateBr(store);
   b.SetInsertPoint(store);

@@ -1,13 +1,15 @@
 // LLVM IR emission of a data-movement run program (ir/seq/run_program.h, RunKind::Move: a
 // register-file store or a collected stream returned as the output). The program becomes one
 // function, kMoveSymbol, `i32 tujit_move(const MoveArgs*)`, that moves ONE slice: every output
-// cell the slice writes takes its source cell — the source element through the Fetch Adapter when
-// the cell is live, the poison pattern when it is Top padding, 0 otherwise — exactly as the
-// interpreter's interpret_move does (runtime/interp/interpreter.cpp). Source elements of one byte
+// cell the slice writes takes its source cell — the source element through the Fetch Adapter (and
+// the value calls of the program's Vector Engine pass, codegen/vector_chain_emit.h) when the cell
+// is live, the poison pattern when it is Top padding, 0 otherwise — exactly as the interpreter's
+// interpret_move does (runtime/interp/interpreter.cpp). Source elements of one byte
 // are converted through a 256-entry table of adapted values; two- and four-byte sources without
 // an adapter are copied; any other source is read from a copy the host adapts once.
 #pragma once
 
+#include "codegen/vector_apply.h"
 #include "ir/seq/run_program.h"
 
 #include <cstdint>
@@ -34,6 +36,8 @@ struct MoveArgs {
   const std::uint64_t* source_offset; // [cells] offset of each live source cell of a slice
   const std::uint8_t* source_state;   // [cells] MoveCell of each source cell
   const std::uint64_t* out_offset;    // [cells] output element of each cell, or kNoOutput
+  VectorApplyFn apply;                // the Vector Engine pass's callback (vector_chain_emit.h)
+  const ir::VectorCall* calls;        // the pass's value calls, in order (null without a pass)
 };
 using MoveFn = std::int32_t (*)(const MoveArgs* args);
 

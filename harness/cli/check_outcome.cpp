@@ -50,10 +50,10 @@ std::string KernelOutcome::summary() const {
   if (verdict.kind == ci::Verdict::Kind::Ok && kernel) {
     std::string ops;
     for (const auto& st : kernel->stages)
-      ops += (ops.empty() ? "" : ", ") + std::string(ir::to_string(st.op));
+      ops += (ops.empty() ? "" : ", ") + std::string(ir::stage_name(st));
     // The driver code that builds the kernel's inputs is checked too (ir/lang/driver.h).
     for (std::size_t i = 0; i < kernel->driver.size(); ++i)
-      ops += (i ? ", " : "; driver: ") + std::string(ir::to_string(kernel->driver[i].op));
+      ops += (i ? ", " : "; driver: ") + std::string(ir::stage_name(kernel->driver[i]));
     s += " (" + ops + ")";
     if (cycles) s += fmt::format(", {} cycles within budget {}", *cycles, *max_cycles);
   }

@@ -32,7 +32,7 @@ nlohmann::json stages_json(const std::vector<ir::Stage>& stages,
       for (const auto& [key, v] : checks[i].derived) derived[key] = to_json(v);
       notes = checks[i].notes;
     }
-    out.push_back({{"op", std::string(ir::to_string(s.op))},
+    out.push_back({{"op", std::string(ir::stage_name(s))},
                    {"derived", derived},
                    {"notes", notes},
                    {"line", line},

@@ -10,6 +10,7 @@
 #include "harness/cycles/cycle_report.h"
 #include "ir/seq/fetch_program.h"
 #include "ir/seq/lower_contraction.h"
+#include "ir/seq/vector_program.h"
 #include "ir/verify/outer_util.h"
 
 #include <boost/program_options.hpp>
@@ -44,8 +45,8 @@ void explain_kernel(const ir::Kernel& k, const ir::verify::KernelCheck& kc, cons
   for (std::size_t i = 0; i < k.stages.size(); ++i) {
     const auto& s = k.stages[i];
     auto [line, col] = src.line_col(s.name_span.offset);
-    os << "\n  " << i + 1 << ". " << ir::to_string(s.op) << "  (" << src.name() << ":" << line
-       << ":" << col << ")\n";
+    os << "\n  " << i + 1 << ". " << ir::stage_name(s) << "  (" << src.name() << ":" << line << ":"
+       << col << ")\n";
     os << "     in:  " << mappings_line(s.input) << "\n";
     if (s.trf) os << "     trf: " << mappings_line(*s.trf) << "  (" << s.trf_name << ")\n";
     os << "     out: " << mappings_line(s.output) << "\n";
@@ -76,6 +77,18 @@ std::vector<ir::seq::FetchProgram> fetches_of(const ir::Kernel& k,
   if (!k.ok || !kc.ok()) return {};
   auto f = ir::seq::lower_fetches(k);
   return f ? std::move(*f) : std::vector<ir::seq::FetchProgram>{};
+}
+
+/// The kernel's Vector Engine passes, one per vector_final (empty when it has errors or runs
+/// none).
+std::vector<ir::seq::VectorProgram> vectors_of(const ir::Kernel& k,
+                                               const ir::verify::KernelCheck& kc) {
+  std::vector<ir::seq::VectorProgram> out;
+  if (!k.ok || !kc.ok()) return out;
+  for (std::size_t i = 0; i < k.stages.size(); ++i)
+    if (k.stages[i].vector && k.stages[i].vector->kind == ir::VectorCallKind::Final)
+      if (auto v = ir::seq::lower_vector(k, i)) out.push_back(std::move(v->program));
+  return out;
 }
 
 nlohmann::json fetch_json(const ir::seq::FetchProgram& p) {
@@ -173,6 +186,10 @@ int run_explain(const std::vector<std::string>& args, CommandIO& io) {
       nlohmann::json fetch_list = nlohmann::json::array();
       for (const auto& f : fetches(n)) fetch_list.push_back(fetch_json(f));
       j["kernels"][n]["fetches"] = fetch_list;
+      nlohmann::json vectors = nlohmann::json::array();
+      for (const auto& v : vectors_of(k, c.checks[n]))
+        vectors.push_back({{"text", ir::seq::to_text(v)}});
+      j["kernels"][n]["vector_passes"] = vectors;
       j["kernels"][n]["cycles"] =
           program
               ? nlohmann::json(cycles::cycle_summary_json(*program, cycles::cycle_options_for(k)))
@@ -192,6 +209,10 @@ int run_explain(const std::vector<std::string>& args, CommandIO& io) {
     if (!fetch_list.empty()) {
       io.out << "\n  Data path from DM (Fetch sequencer → Fetch Adapter → Collect):\n";
       for (const auto& f : fetch_list) print_indented(ir::seq::to_text(f), io.out);
+    }
+    for (const auto& v : vectors_of(k, c.checks[n])) {
+      io.out << "\n  Vector Engine pass (docs/vector-engine.md §4):\n";
+      print_indented(ir::seq::to_text(v), io.out);
     }
     if (const auto program = lowered(n)) {
       io.out << "\n  Sequencer IR (tujit compile --emit seq):\n";

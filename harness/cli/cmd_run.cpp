@@ -106,9 +106,15 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
       "threads", po::value<std::string>()->default_value("0"),
       "JIT worker threads (0 = every hardware thread)")(
       "seed", po::value<std::uint64_t>()->default_value(0), "seed of the random inputs")(
-      "input", po::value<std::vector<std::string>>(), "NAME=PATH.npy: a parameter's contents")(
-      "output", po::value<std::string>(),
-      "write the output tensor to PATH.npy")("force", "overwrite an existing --output file")(
+      "input", po::value<std::vector<std::string>>(),
+      "NAME=PATH.npy: a parameter's contents (values, or raw codes: <u2 bf16, |u1 f8, packed "
+      "|u1 i4, <f4 f32 bit for bit; docs/cli.md §6.1)")(
+      "float-input-rounding", po::value<std::string>()->default_value("nearest"),
+      "how float values become bf16 / f8 inputs: nearest (round to nearest even, subnormals "
+      "kept) or device (the chip's converters: flush, saturate, f8e5m2 ties away)")(
+      "output", po::value<std::string>(), "write the output tensor to PATH.npy")(
+      "raw-output", "write bf16 / f8 outputs as their codes (<u2 / |u1) instead of <f4 values")(
+      "force", "overwrite an existing --output file")(
       "verify", "run the other engine (bit for bit) and the float64 oracle")(
       "no-cache", "compile even when the JIT object cache holds the kernel")(
       "ftz-results",
@@ -143,6 +149,14 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     io.err << "tujit run: unknown engine '" << engine << "' (engines: jit, interp)\n";
     return kExitUsage;
   }
+  const std::string rounding = vm["float-input-rounding"].as<std::string>();
+  if (rounding != "nearest" && rounding != "device") {
+    io.err << "tujit run: --float-input-rounding is nearest or device, not '" << rounding << "'\n";
+    return kExitUsage;
+  }
+  runtime::NpyConvertOptions npy_options;
+  npy_options.rounding = rounding == "device" ? runtime::FloatInputRounding::Device
+                                              : runtime::FloatInputRounding::Nearest;
   const auto max_bytes = parse_byte_size(vm["max-bytes"].as<std::string>());
   const auto timeout = parse_timeout(vm["timeout"].as<std::string>());
   if (!max_bytes || !timeout) {
@@ -224,7 +238,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     auto npy = runtime::read_npy_file(path);
     if (!npy) return report_all(io, npy.diagnostics(), nullptr, kExitUsage);
     const auto whole = ir::seq::type_axes(*param->tensor, file.axes);
-    auto t = runtime::tensor_from_npy(*npy, param->tensor->dtype, whole, name);
+    auto t = runtime::tensor_from_npy(*npy, param->tensor->dtype, whole, name, npy_options);
     // A tile kernel also takes just the tile it reads (ir::seq::input_tiles).
     if (!tiles) {
       auto found = ir::seq::input_tiles(file, kernel, *ops);
@@ -233,7 +247,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     }
     const std::vector<ir::Axis>& tile = tiles->at(name);
     if (!t && tile != whole)
-      if (auto tt = runtime::tensor_from_npy(*npy, param->tensor->dtype, tile, name))
+      if (auto tt = runtime::tensor_from_npy(*npy, param->tensor->dtype, tile, name, npy_options))
         t = std::move(tt);
     if (!t) {
       report_all(io, t.diagnostics(), nullptr, kExitUserError);
@@ -276,7 +290,9 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   if (!r) return stop(kExitUserError, r.diagnostics());
 
   if (vm.count("output")) {
-    const auto bytes = runtime::serialize_npy(runtime::npy_from_tensor(r->output));
+    runtime::NpyConvertOptions out_options;
+    out_options.raw_bits = vm.count("raw-output") > 0;
+    const auto bytes = runtime::serialize_npy(runtime::npy_from_tensor(r->output, out_options));
     if (auto d =
             runtime::io::write_file(vm["output"].as<std::string>(), bytes, vm.count("force") > 0)) {
       report(io, *d);

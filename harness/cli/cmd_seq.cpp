@@ -2,7 +2,8 @@
 // [--mode read|write] [--context main|sub] [--json]` (docs/cli.md §10): the sequencer configuration
 // that reads a memory buffer as a stream (docs/datapath.md §4, §5) — its loops, packet size,
 // contiguous run and access size, the Fetch Engine's read_size and cycles, and the per-term walk.
-// A stream the sequencer cannot produce exits 1 with an E-FETCH diagnostic (stage `fetch`); bad
+// Padded stream positions may over-read past the buffer (reads) or are dropped (writes). A stream
+// the sequencer cannot produce exits 1 with an E-FETCH diagnostic (stage `fetch`); bad
 // axes or mapping text exit 1 with a caret into that option's text; bad usage exits 2.
 #include "harness/cli/command.h"
 #include "harness/cli/diagnostic_json.h"
@@ -67,12 +68,19 @@ void add_derivation(nlohmann::json& doc, const dp::SequencerDerivation& d) {
   doc["buffer_size"] = d.buffer_size;
   doc["time_size"] = d.time_size;
   doc["footprint"] = c.footprint();
+  doc["live_footprint"] = d.live_footprint;
+  doc["live_positions"] = d.live_positions;
+  if (d.mode == dp::SeqMode::Read)
+    doc["over_read"] = c.footprint() > d.buffer_size ? c.footprint() - d.buffer_size : 0;
+  else
+    doc["dropped_positions"] = c.stream_size() - d.live_positions;
   nlohmann::json terms = nlohmann::json::array();
   for (const auto& s : d.steps)
     terms.push_back({{"term", s.term},
                      {"side", s.in_packet ? "packet" : "time"},
                      {"entries", entries_json(s.entries)},
                      {"broadcast", s.broadcast},
+                     {"padded", s.padded},
                      {"buf_after", ir::render_text(s.buf_after)}});
   doc["terms"] = terms;
 }
@@ -82,8 +90,10 @@ void print_derivation(std::ostream& os, const dp::SequencerDerivation& d) {
   for (const auto& s : d.steps) {
     os << "  " << (s.in_packet ? "packet " : "time   ") << s.term << "  ->  "
        << (s.entries.empty() ? std::string("(size 1, no loop)") : dp::entries_text(s.entries))
-       << (s.broadcast ? "  broadcast" : "") << "   Buf after: " << ir::render_text(s.buf_after)
-       << "\n";
+       << (s.broadcast ? "  broadcast" : "")
+       << (s.padded ? (d.mode == dp::SeqMode::Read ? "  padded (over-read)" : "  padded (dropped)")
+                    : "")
+       << "   Buf after: " << ir::render_text(s.buf_after) << "\n";
   }
   if (d.merged)
     os << "raw entries:     " << dp::entries_text(d.raw_entries) << " (" << d.raw_entries.size()
@@ -93,7 +103,16 @@ void print_derivation(std::ostream& os, const dp::SequencerDerivation& d) {
      << "packet_size:     " << c.packet_size << "\n"
      << "contiguous_run:  " << c.contiguous_run << "\n"
      << "max_access_size: " << c.max_access_size << "\n"
-     << "footprint:       " << c.footprint() << " of " << d.buffer_size << " buffer elements\n";
+     << "footprint:       " << c.footprint() << " of " << d.buffer_size << " buffer elements";
+  if (d.mode == dp::SeqMode::Read && c.footprint() > d.buffer_size)
+    os << " (padded positions over-read " << c.footprint() - d.buffer_size
+       << " element(s) past the end: top padding, never data)";
+  if (d.mode == dp::SeqMode::Write && c.footprint() > d.live_footprint)
+    os << " (the written positions reach " << d.live_footprint << ")";
+  os << "\n";
+  if (d.mode == dp::SeqMode::Write && d.live_positions < c.stream_size())
+    os << "written:         " << d.live_positions << " of " << c.stream_size()
+       << " stream positions (the stream's padded positions are dropped)\n";
 }
 
 int report_failure(const std::vector<Located>& ds, const dp::SequencerDerivation* derived,

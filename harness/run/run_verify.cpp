@@ -3,6 +3,11 @@
 #include "runtime/layout/layout.h"
 #include "runtime/oracle/oracle.h"
 #include "runtime/scalar/fetch_adapter.h"
+#include "runtime/vector/vector_oracle.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
 
 namespace tujit::run {
 namespace {
@@ -83,6 +88,35 @@ Status check_part_from_tensor(const ir::SpecFile& file, const ir::Kernel& kernel
   return judge(kernel, *ref, output, v);
 }
 
+/// A run whose output has the input's axes compares each output element with the input element of
+/// the same coordinates: `match(in, out)` gives whether they agree and the error it counts.
+template <typename Match>
+void check_elementwise(const runtime::LogicalTensor& input, const runtime::LogicalTensor& output,
+                       RunVerification& v, Match match) {
+  if (input.axes != output.axes) {
+    v.oracle_not_applicable = "the output's axes are not the input's";
+    return;
+  }
+  v.oracle_ok = true;
+  for (std::uint64_t i = 0; i < output.elements(); ++i) {
+    const auto [ok, abs_err] = match(input.get(i), output.get(i));
+    if (std::isfinite(abs_err)) v.oracle_max_abs_err = std::max(v.oracle_max_abs_err, abs_err);
+    if (ok) continue;
+    if (v.mismatches++ == 0) v.worst = output.coordinate_text(i);
+    v.oracle_ok = false;
+  }
+}
+
+/// A run through a Vector Engine pass: the pass's value calls applied in float64 to the input
+/// element (runtime/vector/vector_oracle.h, docs/vector-engine.md §8).
+void check_vector_pass(const ir::seq::VectorProgram& p, const runtime::LogicalTensor& input,
+                       const runtime::LogicalTensor& output, RunVerification& v) {
+  check_elementwise(input, output, v, [&](std::uint32_t in, std::uint32_t out) {
+    const auto c = runtime::vector::oracle_compare(p, runtime::vector::oracle_chain(p, in), out);
+    return std::pair{c.ok, c.abs_err};
+  });
+}
+
 } // namespace
 
 Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const RunOperands& ops,
@@ -92,8 +126,16 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
   const ir::seq::FetchProgram* stream_fetch = fetch_of(fetches, kernel, ops.stream_collect);
   const runtime::LogicalTensor& stream_in = *inputs.tensors.at(ops.stream->name);
   const std::vector<ir::Axis>& stream_tile = tiles.at(ops.stream->name);
-  if (ops.shape == RunShape::Store || ops.shape == RunShape::Collect) {
-    check_data_movement(adapted(stream_in, stream_tile, stream_fetch, true), output, v);
+  if (ops.shape != RunShape::Contraction && ops.shape != RunShape::Partial) {
+    // Store, Collect, Write: the data moved, or passed through the Vector Engine.
+    const runtime::LogicalTensor input = adapted(stream_in, stream_tile, stream_fetch, true);
+    if (!ops.vector_final) {
+      check_data_movement(input, output, v);
+      return {};
+    }
+    auto chain = ir::seq::lower_vector(kernel, *ops.vector_final);
+    if (!chain) return std::move(chain).take_diagnostics();
+    check_vector_pass(chain->program, input, output, v);
     return {};
   }
   // A part of a chain from contract_outer is judged like a whole chain, by the einsum below.

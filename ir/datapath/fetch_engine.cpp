@@ -31,6 +31,7 @@ verify::DerivedTable FetchDerived::to_table() const {
                               {"reads_per_packet", reads_per_packet},
                               {"cycles", cycles},
                               {"footprint", footprint},
+                              {"over_read", over_read},
                               {"buffer_size", seq.buffer_size}};
 }
 
@@ -96,19 +97,23 @@ Result<FetchDerived> check_fetch(const SequencerDerivation& seq, ScalarType dtyp
   out.cycles = seq.time_size * out.reads_per_packet;
   out.footprint = c.footprint();
 
-  if (out.footprint > seq.buffer_size)
+  out.over_read = out.footprint > seq.buffer_size ? out.footprint - seq.buffer_size : 0;
+
+  // Padded positions may over-read past the buffer's last element (they are top padding:
+  // arbitrary values, never data); a live position never may.
+  if (seq.live_footprint > seq.buffer_size)
     return seq_error(
         kReadsPastBuffer,
-        fmt::format("the fetch would read {} element(s) past the end of its buffer: the "
-                    "sequencer {} reaches offset {}, the buffer holds {} elements",
-                    out.footprint - seq.buffer_size, c.to_string(), out.footprint - 1,
+        fmt::format("the fetch would feed live data from {} element(s) past the end of its "
+                    "buffer: the sequencer {} reads live positions up to offset {}, the buffer "
+                    "holds {} elements",
+                    seq.live_footprint - seq.buffer_size, c.to_string(), seq.live_footprint - 1,
                     seq.buffer_size),
-        {"top padding in the stream (`X # n`) may over-read the buffer's own padding or the "
-         "next row, but never past the buffer's last element: tujit refuses such a fetch "
-         "rather than execute it",
-         fmt::format("fix: pad the DM tensor to at least {} elements (an outer `# {}` on its "
-                     "mapping), or pad the stream less",
-                     out.footprint, out.footprint)});
+        {"only a stream's top padding may read past the buffer (its values are arbitrary); "
+         "every live stream position must read a cell of the buffer (docs/datapath.md §4.2)",
+         fmt::format("fix: make the DM tensor cover offset {} (an outer `# {}` on its mapping), "
+                     "or read fewer live positions",
+                     seq.live_footprint - 1, seq.live_footprint)});
   return out;
 }
 

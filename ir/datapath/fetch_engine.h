@@ -1,8 +1,9 @@
 // The Fetch Engine's sequencer (docs/datapath.md §5): per slice, read DM by the sequencer of §4
 // with Buf = the input `Time ⊗ Packet` and stream = (OutTime, OutPacket); derive read_size
 // (elements per DM read), reads per packet and cycles; refuse a configuration that has no legal
-// access size or that would read past its buffer (a read past the buffer is refused at
-// verification, so the simulators never execute one).
+// access size or that would feed live data from past its buffer. Padded stream positions may
+// over-read past the buffer's end (docs/datapath.md §4.2): the simulators make those cells poison
+// and never read memory outside the buffer for them.
 #pragma once
 
 #include "ir/datapath/sequencer_derive.h"
@@ -37,8 +38,11 @@ struct FetchDerived {
   std::uint64_t reads_per_packet = 1; // packet_size / read_size
   std::uint64_t cycles = 1;           // |Time| · reads_per_packet (one read per cycle)
   std::uint64_t footprint = 1;        // one past the largest element offset the loops touch
+  /// Elements the loops read past the buffer's last element: top padding of the stream only
+  /// (its values are arbitrary, so the engines make them poison).
+  std::uint64_t over_read = 0;
   /// Keys: sequencer (`[n:s, …] : p`), entries, packet_size, contiguous_run, max_access_size,
-  /// read_size, read_bytes, reads_per_packet, cycles, footprint, buffer_size.
+  /// read_size, read_bytes, reads_per_packet, cycles, footprint, over_read, buffer_size.
   verify::DerivedTable to_table() const;
 };
 
@@ -51,7 +55,7 @@ std::optional<std::uint64_t> fetch_read_size(std::uint64_t max_access_size, Scal
                                              std::optional<ScalarType> cast_to = std::nullopt);
 
 /// The engine rules on a derivation: a legal read_size (E-FETCH-015), then the buffer bounds
-/// (E-FETCH-016: the loops' footprint must not exceed |Buf|).
+/// (E-FETCH-016: no live stream position may read past |Buf|; padded positions may over-read).
 Result<FetchDerived> check_fetch(const SequencerDerivation& seq, ScalarType dtype,
                                  FetchContext context,
                                  std::optional<ScalarType> cast_to = std::nullopt);

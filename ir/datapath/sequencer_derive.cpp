@@ -25,9 +25,20 @@ struct Walk {
   SeqMode mode;
 };
 
+/// One loop of a term while it is built, with the largest of its digits that is a live stream
+/// position: padding only ever adds digits above it, so the term's live positions stay inside
+/// `max_live` of every loop.
+struct Seg {
+  SeqEntry e;
+  std::uint64_t max_live = 0;
+};
+
 struct TermOutcome {
-  std::vector<SeqEntry> segs; // innermost first while building
+  std::vector<Seg> segs; // innermost first while building
   bool broadcast = false;
+  bool padded = false;               // the term declares padding (or pure-padding positions)
+  std::uint64_t live_max_offset = 0; // the largest address a live position of the term adds
+  std::uint64_t live_positions = 1;  // the term's positions that carry data
   FactorList buf_after;
 };
 
@@ -44,34 +55,48 @@ std::string digit_text(const Factor& f) {
   return render_text(FactorList{{f}});
 }
 
-std::uint64_t product(const std::vector<SeqEntry>& segs) {
+std::uint64_t product(const std::vector<Seg>& segs) {
   std::uint64_t n = 1;
-  for (const SeqEntry& s : segs) n *= s.size;
+  for (const Seg& s : segs) n *= s.e.size;
   return n;
 }
 
-/// Merges linear neighbours of an innermost-first segment list (no size cap: only used to make
-/// a padded or sliced block one loop, whose size the table check bounds later).
-void merge_linear(std::vector<SeqEntry>& segs_inner_first) {
-  std::vector<SeqEntry> outer_first(segs_inner_first.rbegin(), segs_inner_first.rend());
-  outer_first = merge_contiguous(std::move(outer_first), ~std::uint64_t{0});
-  segs_inner_first.assign(outer_first.rbegin(), outer_first.rend());
+/// Merges linear neighbours `(n1:s1)` (outer), `(n2:s2)` (inner) with `s1 == n2·s2` of an
+/// innermost-first segment list into `(n1·n2 : s2)` (no size cap: only used to make a padded or
+/// sliced block one loop, whose size the table check bounds later). The merged loop's largest
+/// live digit `m1·n2 + m2` keeps the largest live address.
+void merge_linear(std::vector<Seg>& segs) {
+  for (std::size_t i = 0; i + 1 < segs.size();) {
+    const Seg& in = segs[i];
+    const Seg& out = segs[i + 1];
+    if (out.e.stride != in.e.size * in.e.stride) {
+      ++i;
+      continue;
+    }
+    const Seg merged{SeqEntry{out.e.size * in.e.size, in.e.stride},
+                     out.max_live * in.e.size + in.max_live};
+    segs[i] = merged;
+    segs.erase(segs.begin() + static_cast<std::ptrdiff_t>(i + 1));
+  }
 }
 
 /// A Pad or a top-level `# t` / `= t` sets the term's block to `total` positions. The block's
 /// outermost loop absorbs the change when the loops inside it tile `total` (a read over the
-/// extra positions is a Top over-read, §4.1 S2/S3 note); otherwise the block must first be one
-/// linear run. False when neither works.
-bool extend_block(std::vector<SeqEntry>& segs, std::uint64_t total) {
+/// extra positions is a Top over-read, a write drops them: docs/datapath.md §4.2); otherwise the
+/// block must first be one linear run. False when neither works. A slice (`= t`, fewer positions)
+/// also lowers the largest live digit.
+bool extend_block(std::vector<Seg>& segs, std::uint64_t total) {
   if (segs.empty()) {
     // Pure padding (`1 # 4`): every position is don't-care; re-read the base address.
-    if (total > 1) segs.push_back(SeqEntry{total, 0});
+    if (total > 1) segs.push_back(Seg{SeqEntry{total, 0}, 0});
     return true;
   }
   for (int attempt = 0; attempt < 2; ++attempt) {
-    const std::uint64_t inner = product(segs) / segs.back().size;
+    const std::uint64_t inner = product(segs) / segs.back().e.size;
     if (total % inner == 0) {
-      segs.back().size = total / inner;
+      Seg& outer = segs.back();
+      outer.e.size = total / inner;
+      outer.max_live = std::min(outer.max_live, outer.e.size - 1);
       return true;
     }
     if (attempt == 0) merge_linear(segs);
@@ -144,17 +169,7 @@ Diagnostic collision_error(const Mapping& term, const Factor& f, const std::stri
        fmt::format("buffer digits of {}: {}", axis, buffer_digits_of(w.b0, axis))});
 }
 
-Diagnostic padding_error(const Mapping& term, PaddingKind kind, const Walk& w) {
-  if (w.mode == SeqMode::Write)
-    return seq_error(
-        kStreamPaddingUnsupported,
-        fmt::format("the stream term `{}` pads or slices what it writes into the "
-                    "buffer `{}`; a write must cover each buffer cell from exactly "
-                    "one stream position",
-                    term.to_string(), w.buf.to_string()),
-        {"write mode (commit, DMA write) takes unpadded, unsliced stream terms "
-         "(docs/datapath.md §4 'A write … rejects broadcast: every buffer cell is written "
-         "from exactly one stream position')"});
+Diagnostic padding_error(const Mapping& term, PaddingKind kind) {
   return seq_error(kStreamPaddingUnsupported,
                    fmt::format("the stream term `{}` declares {} padding, but a fetch reads "
                                "whatever memory holds past the fragment: only top padding (`#`) "
@@ -167,9 +182,21 @@ Diagnostic padding_error(const Mapping& term, PaddingKind kind, const Walk& w) {
                     "it as part of the buffer"});
 }
 
-Diagnostic not_one_loop_error(const Mapping& term, const std::vector<SeqEntry>& segs,
+Diagnostic slice_write_error(const Mapping& term, const Walk& w) {
+  return seq_error(kStreamPaddingUnsupported,
+                   fmt::format("the stream term `{}` slices what it writes into the buffer `{}`: "
+                               "the cells past the slice would never be written",
+                               term.to_string(), w.buf.to_string()),
+                   {"a write covers every live buffer cell from exactly one stream position; its "
+                    "padded positions are dropped, but a slice (`= n`) leaves cells unwritten "
+                    "(docs/datapath.md §4.2)",
+                    "fix: write the whole fragment, or slice the buffer view instead"});
+}
+
+Diagnostic not_one_loop_error(const Mapping& term, const std::vector<Seg>& segs,
                               std::uint64_t total, const Walk& w) {
-  std::vector<SeqEntry> outer_first(segs.rbegin(), segs.rend());
+  std::vector<SeqEntry> outer_first;
+  for (auto it = segs.rbegin(); it != segs.rend(); ++it) outer_first.push_back(it->e);
   return seq_error(
       kTermNotOneLoop,
       fmt::format("the stream term `{}` pads or slices to {} positions a fragment whose buffer "
@@ -179,7 +206,7 @@ Diagnostic not_one_loop_error(const Mapping& term, const std::vector<SeqEntry>& 
        "the buffer `" +
            w.buf.to_string() +
            "` as a linear run, or its inner loops must tile n "
-           "(docs/datapath.md §4)",
+           "(docs/datapath.md §4.2)",
        "fix: pad or slice a single axis piece (`B # 16`), or list the group's axes in their "
        "memory order"});
 }
@@ -202,33 +229,43 @@ Result<TermOutcome> derive_term(const Mapping& term, const FactorList& cur, cons
     stride_of[div.positions[k].divisor_factor] = div.terms[k].dividend_stride;
 
   TermOutcome out;
+  auto push_live = [&](std::uint64_t count, std::uint64_t stride) {
+    out.segs.push_back(Seg{SeqEntry{count, stride}, count - 1});
+    out.live_positions *= count;
+  };
   for (std::size_t j = 0; j < v.factors.size(); ++j) {
     const Factor& f = v.factors[j];
     if (f.is_term()) {
       if (div.divisor.matched[j]) {
-        out.segs.push_back(SeqEntry{f.count, stride_of[j]});
+        push_live(f.count, stride_of[j]);
         continue;
       }
       if (auto axis = colliding_axis(f, w)) return collision_error(term, f, *axis, w);
-      out.segs.push_back(SeqEntry{f.count, 0});
+      push_live(f.count, 0);
       out.broadcast = true;
     } else if (f.is_bcast()) {
       // A literal broadcast (`4`) has no axis, so it never occurs in Buf.
-      out.segs.push_back(SeqEntry{f.count, 0});
+      push_live(f.count, 0);
       out.broadcast = true;
     } else {
-      if (w.mode == SeqMode::Write || f.pad != PaddingKind::Top)
-        return padding_error(term, f.pad, w);
+      // A read over-reads the padded positions (Top only); a write drops them (any kind).
+      if (w.mode == SeqMode::Read && f.pad != PaddingKind::Top) return padding_error(term, f.pad);
+      out.padded = true;
       if (!extend_block(out.segs, f.total)) return not_one_loop_error(term, out.segs, f.total, w);
     }
   }
   for (auto it = wrappers.rbegin(); it != wrappers.rend(); ++it) {
     const bool pad = it->kind() == Mapping::Kind::Padding;
     const PaddingKind kind = pad ? it->padding_kind() : PaddingKind::Top;
-    if (w.mode == SeqMode::Write || kind != PaddingKind::Top) return padding_error(term, kind, w);
+    if (!pad && w.mode == SeqMode::Write) return slice_write_error(term, w);
+    if (pad && w.mode == SeqMode::Read && kind != PaddingKind::Top)
+      return padding_error(term, kind);
+    if (!pad) out.live_positions = std::min(out.live_positions, it->number());
+    out.padded = out.padded || pad;
     if (!extend_block(out.segs, it->number()))
       return not_one_loop_error(term, out.segs, it->number(), w);
   }
+  for (const Seg& g : out.segs) out.live_max_offset += g.max_live * g.e.stride;
   if (w.mode == SeqMode::Write && out.broadcast)
     return seq_error(kBroadcastWrite,
                      fmt::format("the stream term `{}` is not in the buffer `{}`: a write cannot "
@@ -264,6 +301,8 @@ Result<SequencerDerivation> derive_sequencer(const Mapping& buf, const Mapping& 
   for (const Axis& a : buf.axes()) w.buf_axes.insert(a.name);
 
   SequencerDerivation d;
+  d.mode = mode;
+  std::uint64_t live_max = 0;
   d.buffer_size = buf.size();
   d.time_size = time.size();
   FactorList cur = w.b0;
@@ -275,9 +314,13 @@ Result<SequencerDerivation> derive_sequencer(const Mapping& buf, const Mapping& 
       step.term = term.to_string();
       step.in_packet = side == 1;
       step.broadcast = r->broadcast;
+      step.padded = r->padded;
+      live_max += r->live_max_offset;
+      d.live_positions *= r->live_positions;
       // One entry per term where the fragment is linear in Buf (docs/datapath.md §4 "emit
       // (size(t) : stride)"); a fragment Buf holds in pieces keeps one entry per piece.
-      std::vector<SeqEntry> outer_first(r->segs.rbegin(), r->segs.rend());
+      std::vector<SeqEntry> outer_first;
+      for (auto it = r->segs.rbegin(); it != r->segs.rend(); ++it) outer_first.push_back(it->e);
       outer_first = merge_contiguous(std::move(outer_first), kRngd.sequencer_max_loop_size);
       for (const SeqEntry& e : outer_first)
         if (e.size > 1) step.entries.push_back(e);
@@ -291,6 +334,15 @@ Result<SequencerDerivation> derive_sequencer(const Mapping& buf, const Mapping& 
 
   if (mode == SeqMode::Write) {
     for (const Factor& f : cur.factors) {
+      if (f.is_pad() && f.pad == PaddingKind::Zero)
+        return seq_error(kUnwrittenCells,
+                         fmt::format("the buffer `{}` declares zero padding (`#{{0}}`), which "
+                                     "this write never fills: the stream's padded positions are "
+                                     "dropped, so the promised zeros would not be there",
+                                     buf.to_string()),
+                         {"a write fills every live cell and every zero-padding cell of its "
+                          "buffer (docs/datapath.md §4.2)",
+                          "fix: declare the buffer's padding top (`#`), or fill it separately"});
       if (!f.is_term()) continue;
       return seq_error(kUnwrittenCells,
                        fmt::format("the stream writes only part of the buffer `{}`: the cells of "
@@ -327,6 +379,7 @@ Result<SequencerDerivation> derive_sequencer(const Mapping& buf, const Mapping& 
                       "fix: split the stream term, e.g. `A / 256, A % 256` instead of `A`"});
   }
   d.config = make_config(std::move(entries), packet.size());
+  d.live_footprint = live_max + 1;
   return d;
 }
 

@@ -24,8 +24,10 @@
 namespace tujit::ir::datapath {
 
 /// Read: buffer → stream (Fetch, a DMA read side); broadcast allowed, stream Top padding may
-/// over-read. Write: stream → buffer (Commit, a DMA write side); every buffer cell is written from
-/// exactly one stream position, so broadcast, stream padding and slicing are rejected.
+/// over-read, even past the buffer's last element (those positions are top padding: arbitrary
+/// values, never data). Write: stream → buffer (Commit, a DMA write side); every live buffer cell
+/// is written from exactly one live stream position, so broadcast and slicing are rejected, and
+/// the stream's padded positions (any kind) are dropped: nothing is written for them.
 enum class SeqMode : std::uint8_t { Read, Write };
 
 /// One stream term's share of the derivation, for reports and tests.
@@ -34,6 +36,8 @@ struct TermStep {
   bool in_packet = false;        // a Packet term (else Time)
   std::vector<SeqEntry> entries; // outermost first; empty for a term of size 1
   bool broadcast = false;        // some entry of the term has stride 0 because Buf lacks it
+  bool padded = false;           // the term declares padding: a read over-reads those positions,
+                                 // a write drops them
   FactorList buf_after;          // Buf after the term's fragment became a placeholder
 };
 
@@ -45,6 +49,12 @@ struct SequencerDerivation {
   SequencerConfig config;            // the final configuration (merged when needed)
   std::uint64_t buffer_size = 1;     // |Buf|: positions (elements) the buffer spans
   std::uint64_t time_size = 1;       // |Time|
+  SeqMode mode = SeqMode::Read;
+  /// One past the largest address a live (data-carrying) stream position reads or writes; the
+  /// config's footprint() may exceed it by padded positions only.
+  std::uint64_t live_footprint = 1;
+  /// Stream positions that carry data: |Time|·|Packet| less the padded (and sliced-off) ones.
+  std::uint64_t live_positions = 1;
 };
 
 /// The stream terms of a mapping: its top-level `,` elements, outermost first (a bracket only

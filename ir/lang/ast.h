@@ -46,21 +46,28 @@ struct Expr {
     Ref,        // &expr / &mut expr (operand in `inner`)
     Int,        // integer literal, optionally negated
     LaneMode,   // LaneMode::Interleaved / LaneMode::Sequential
-    Other, // anything outside the subset that still parsed (paths, free calls, floats, strings);
-           // a free call `f(a, &b)` keeps `name` and, when they parse, `args` (driver code
-           // calling a kernel)
+    Float,      // float literal, optionally negated (`2.0f32`, `-0.5`)
+    Path,       // `TagMode::Zero`, `FpUnaryOp::Sqrt`, `Stash` is a Name
+    PathCall,   // `FpBinaryOp::MulF(FpMulAlu::Mul0)`, `DmTensor::new()` (args in `args`)
+    Tuple,      // `(a, b)` (elements in `args`)
+    Other,      // anything outside the subset that still parsed (free calls, macros, strings); a
+                // free call `f(a, &b)` keeps `name` and, when they parse, `args` (driver code
+                // calling a kernel)
   };
   Kind kind = Kind::Other;
   SourceSpan span;
-  std::string name;            // Name/Field/MethodCall: the identifier; LaneMode: the variant
-  SourceSpan name_span;        // of `name`
-  std::unique_ptr<Expr> inner; // Field/MethodCall: receiver; Ref: operand
-  bool ref_mut = false;        // Ref
-  bool has_turbofish = false;  // MethodCall
-  std::vector<TypeExpr> targs; // MethodCall
-  std::vector<Expr> args;      // MethodCall
-  std::int64_t int_value = 0;  // Int
-  bool int_overflow = false;   // Int that does not fit i64
+  std::string name;              // Name/Field/MethodCall: the identifier; LaneMode: the variant
+  SourceSpan name_span;          // of `name`
+  std::unique_ptr<Expr> inner;   // Field/MethodCall: receiver; Ref: operand
+  bool ref_mut = false;          // Ref
+  bool has_turbofish = false;    // MethodCall
+  std::vector<TypeExpr> targs;   // MethodCall
+  std::vector<Expr> args;        // MethodCall
+  std::int64_t int_value = 0;    // Int
+  bool int_overflow = false;     // Int that does not fit i64
+  double float_value = 0;        // Float (the literal's nearest double; see float_text)
+  std::string float_text;        // Float: the digits as written, suffix and `_` removed, sign kept
+  std::vector<std::string> path; // Path / PathCall: the segments (`{"FpUnaryOp", "Sqrt"}`)
 };
 
 struct Param {
@@ -125,9 +132,9 @@ struct FileAst {
   std::vector<std::pair<std::string, SourceSpan>> skipped_refused;
 };
 
-/// The calls tujit recognises but does not simulate (docs/kernel-language.md §6):
-/// `vector_*`, `cast`, `transpose`, `commit*`, `dma*`, `switch`, and the DMA moves `to_dm` /
-/// `to_hbm`.
+/// The calls tujit recognises but does not simulate (docs/kernel-language.md §6): the
+/// `vector_*` methods outside the simulated set (vector_args.h), `cast`, `transpose`, `commit*`,
+/// `dma*`, `switch`, and the DMA moves `to_dm` / `to_hbm`.
 bool is_refused_operation(std::string_view method);
 
 } // namespace tujit::ir::lang

@@ -35,8 +35,21 @@ std::string_view to_string(StageOp op) {
     return "contract_time";
   case StageOp::ContractLane:
     return "contract_lane";
+  case StageOp::Vector:
+    return "vector";
+  case StageOp::VrfReshape:
+    return "reshape";
+  case StageOp::MemRead:
+    return "read";
+  case StageOp::MemWrite:
+    return "write";
   }
   return "?";
+}
+
+std::string_view stage_name(const Stage& s) {
+  if (s.op == StageOp::Vector && s.vector) return method_name(s.vector->kind);
+  return to_string(s.op);
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include "ir/mapping/mapping.h"
 #include "ir/support/diagnostic.h"
 #include "ir/types/lane_mode.h"
+#include "ir/types/vector_op.h"
 
 #include <cstdint>
 #include <optional>
@@ -29,14 +30,14 @@ enum class StageOp : std::uint8_t {
   ContractPacket,    // ContractOuterTensor .contract_packet::<OutPacket>()
   ContractTime,      // ContractPacketTensor .contract_time::<OutTime>()
   ContractLane,      // ContractTimeTensor .contract_lane::<OutTime, OutPacket>(LaneMode::…)
+  Vector,     // a Vector Engine call, vector_init … vector_final (Stage::vector says which)
+  VrfReshape, // VrfTensor .reshape::<Chip2, Cluster2, Slice2, Element2>() (moves no data)
+  MemRead,    // MemTensor .read::<Time, Packet>() -> StreamTensor (docs/datapath.md §4.2)
+  MemWrite,   // MemTensor .write(stream): the stream written back into the buffer
 };
 /// The method name ("fetch", "contract_outer", …); also the `stage` of docs/cli.md where one
 /// exists.
 std::string_view to_string(StageOp op);
-
-/// The context a chain runs in (`ctx.main` / `ctx.sub`); Unknown when the chain starts from a
-/// kernel parameter (the caller chose the context).
-enum class ContextKind : std::uint8_t { Unknown, Main, Sub };
 
 struct Stage {
   StageOp op = StageOp::Fetch;
@@ -59,6 +60,10 @@ struct Stage {
   SourceSpan zero_point_span;
   /// fetch_cast / fetch_zero_point_sub: the target type.
   std::optional<ScalarType> cast_to;
+  /// StageOp::Vector: the call and its arguments.
+  std::optional<VectorCall> vector;
+  /// The context the chain runs in (`ctx.main` / `ctx.sub`, or the stream parameter's
+  /// `{ Tu::… }`); Unknown for a generic `T`.
   ContextKind context = ContextKind::Unknown;
   /// Index of the statement (chain) this stage belongs to, in body order; the tail is the last.
   std::size_t chain = 0;
@@ -74,14 +79,24 @@ struct Stage {
   /// comes from; producer nullopt when the operand is a TrfTensor parameter.
   std::optional<std::size_t> trf_producer;
   std::string trf_source;
+  /// MemWrite: the MemTensor parameter the stream is written into.
+  std::string target;
 };
+
+/// The method a stage is: to_string(op), or for a Vector Engine call its method
+/// (`vector_fp_unary`).
+std::string_view stage_name(const Stage& s);
 
 /// A kernel input or other parameter.
 struct KernelParam {
   std::string name;
   SourceSpan span; // the name
   bool by_ref = false;
-  bool is_context = false;          // `ctx: &mut Context`
+  bool is_context = false; // `ctx: &mut Context`
+  /// Not a parameter: a tensor the kernel builds itself (`let dm: DmTensor<…> = DmTensor::new();`).
+  /// Where the register file or DM places it is the compiler's choice; `tujit run` feeds it like
+  /// an input (its contents are whatever the program finds there).
+  bool built_inside = false;
   std::optional<TensorType> tensor; // set for tensor-typed parameters (kernel inputs)
 };
 

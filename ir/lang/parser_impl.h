@@ -127,22 +127,6 @@ private:
     out_.ast.driver.body.push_back(std::move(one.body.front()));
   }
 
-  /// The arguments of a free call `f(a, &b)` when they parse (driver code calling a kernel);
-  /// empty otherwise. Never reports: a call outside the kernel language is diagnosed where used.
-  std::vector<Expr> try_parse_call_args(std::size_t close) {
-    const std::size_t start = p_;
-    Diagnostics scratch;
-    Diagnostics* saved = cur_;
-    cur_ = &scratch;
-    std::vector<Expr> args;
-    ++p_; // (
-    parse_args(close, args);
-    cur_ = saved;
-    p_ = start;
-    if (has_errors(scratch)) args.clear();
-    return args;
-  }
-
   /// Parses one item if the tokens at p_ start one; false when they do not (caller skips).
   bool parse_item_if_any(std::size_t end);
 
@@ -215,6 +199,13 @@ private:
   Expr parse_expr();
 
   void parse_args(std::size_t close, std::vector<Expr>& out);
+  /// At the `(` of `close`: parses the arguments; on any parse error restores the position and
+  /// the diagnostics and returns false (driver code outside the kernel language).
+  bool parse_args_quietly(std::size_t close, std::vector<Expr>& out);
+  /// At `(`: a tuple `(a, b)` (Expr::Kind::Tuple) or a parenthesised expression; false when the
+  /// contents are not kernel-language expressions.
+  bool parse_tuple(Expr& e);
+  void parse_float_literal(const Token& tk, Expr& e);
 
   Expr parse_primary();
   Expr parse_path(const Token& first);

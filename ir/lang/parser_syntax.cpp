@@ -1,5 +1,7 @@
 #include "ir/lang/parser_impl.h"
 
+#include <charconv>
+
 // Types, expressions and blocks of the kernel language (docs/kernel-language.md §3: type,
 // tensor_type, block, stmt, expr, call, arg).
 
@@ -230,6 +232,49 @@ void Parser::parse_args(std::size_t close, std::vector<Expr>& out) {
   }
 }
 
+bool Parser::parse_args_quietly(std::size_t close, std::vector<Expr>& out) {
+  const std::size_t start = p_, errors = cur_->size(), reported = reported_;
+  ++p_;
+  parse_args(close, out);
+  if (cur_->size() == errors && p_ == close) return true;
+  cur_->resize(errors); // not a kernel-language argument list: driver code, no diagnostic
+  reported_ = reported;
+  out.clear();
+  p_ = start;
+  return false;
+}
+
+bool Parser::parse_tuple(Expr& e) {
+  const std::size_t open = p_, close = close_of(p_);
+  std::vector<Expr> items;
+  if (!parse_args_quietly(close, items) || items.empty()) return false;
+  const bool trailing_comma = tok(close - 1).is_punct(",");
+  p_ = close + 1;
+  if (items.size() == 1 && !trailing_comma) { // `(x)`: parentheses only group
+    Expr inner = std::move(items.front());
+    inner.span = join(tok(open).span, tok(close).span);
+    e = std::move(inner);
+    return true;
+  }
+  e.kind = Expr::Kind::Tuple;
+  e.span = join(tok(open).span, tok(close).span);
+  e.args = std::move(items);
+  return true;
+}
+
+void Parser::parse_float_literal(const Token& tk, Expr& e) {
+  // `2.0f32`, `1_000.5`, `1e-3`: digits, `.`, exponent; the type suffix and `_` are dropped.
+  std::string text;
+  for (char c : tk.text) {
+    if (c == '_') continue;
+    if (c == 'f' && (text.empty() || text.back() != 'e')) break; // f32 / f64 suffix
+    text.push_back(c);
+  }
+  e.kind = Expr::Kind::Float;
+  e.float_text = text;
+  std::from_chars(text.data(), text.data() + text.size(), e.float_value);
+}
+
 Expr Parser::parse_primary() {
   Expr e;
   const Token& tk = peek();
@@ -246,12 +291,19 @@ Expr Parser::parse_primary() {
     e.inner = std::make_unique<Expr>(std::move(inner));
     return e;
   }
-  if (tk.is_punct("-") && peek(1).is(TokenKind::Int)) {
+  if (tk.is_punct("-") && (peek(1).is(TokenKind::Int) || peek(1).is(TokenKind::Float))) {
     ++p_;
     Expr v = parse_primary();
     v.int_value = -v.int_value;
+    v.float_value = -v.float_value;
+    if (v.kind == Expr::Kind::Float) v.float_text = "-" + v.float_text;
     v.span = join(tk.span, v.span);
     return v;
+  }
+  if (tk.is(TokenKind::Float)) {
+    ++p_;
+    parse_float_literal(tk, e);
+    return e;
   }
   if (tk.is(TokenKind::Int)) {
     ++p_;
@@ -263,12 +315,26 @@ Expr Parser::parse_primary() {
       e.int_value = static_cast<std::int64_t>(*v);
     return e;
   }
-  if (tk.is(TokenKind::Float) || tk.is(TokenKind::String) || tk.is(TokenKind::Char)) {
+  if (tk.is(TokenKind::String) || tk.is(TokenKind::Char)) {
     ++p_;
     return e;
   }
+  if (tk.is_punct("(") && parse_tuple(e)) return e;
   if (tk.is_punct("(") || tk.is_punct("[") || tk.is_punct("{")) {
     std::size_t close = close_of(p_);
+    e.span = join(tk.span, tok(close).span);
+    p_ = close + 1;
+    return e;
+  }
+  if (tk.is_ident("unsafe") && at_punct("{", 1)) {
+    // `unsafe { v.reshape::<…>() }`: the block's one expression (VrfTensor::reshape is unsafe).
+    const std::size_t close = close_of(p_ + 1);
+    p_ += 2;
+    Expr inner = parse_expr();
+    if (p_ == close) {
+      p_ = close + 1;
+      return inner;
+    }
     e.span = join(tk.span, tok(close).span);
     p_ = close + 1;
     return e;
@@ -291,6 +357,7 @@ Expr Parser::parse_path(const Token& tk) {
   ++p_;
   std::string last = first;
   SourceSpan last_span = tk.span;
+  e.path.push_back(first);
   while (at_punct("::")) {
     if (at_punct("<", 1)) {
       std::vector<TypeExpr> ignored;
@@ -304,6 +371,7 @@ Expr Parser::parse_path(const Token& tk) {
     }
     last = std::string(peek(1).text);
     last_span = peek(1).span;
+    e.path.push_back(last);
     p_ += 2;
     ++segments;
   }
@@ -328,12 +396,21 @@ Expr Parser::parse_path(const Token& tk) {
     e.span = join(tk.span, tok(close).span);
     e.name = last;
     e.name_span = last_span;
-    if (segments == 1) e.args = try_parse_call_args(close);
+    // A free call `f(a, &b)` keeps its arguments when they parse (driver code calling a kernel);
+    // `FpBinaryOp::MulF(FpMulAlu::Mul0)`, `DmTensor::new()`: arguments a kernel body may use.
+    // Anything else (closures, macros) stays an opaque call.
+    std::vector<Expr> args;
+    if (parse_args_quietly(close, args)) {
+      if (segments > 1) e.kind = Expr::Kind::PathCall;
+      e.args = std::move(args);
+    }
     p_ = close + 1;
     return e;
   }
   if (segments > 1) {
+    e.kind = Expr::Kind::Path;
     e.name = last;
+    e.name_span = last_span;
     return e;
   }
   e.kind = Expr::Kind::Name;
@@ -359,6 +436,7 @@ void Parser::parse_stmt(std::size_t end, FnItem& fn) {
     for (auto w : kItemWords) {
       if (tk.text != w) continue;
       if (w == "axes" && !at_punct("!", 1)) break;
+      if (w == "unsafe" && at_punct("{", 1)) break; // an `unsafe { … }` expression
       std::size_t start = p_;
       if (!parse_item_if_any(end)) skip_stmt(end, &fn.skipped_refused);
       if (p_ == start) ++p_;

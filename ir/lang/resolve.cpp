@@ -195,9 +195,15 @@ Resolved Resolver::resolve_tensor(const TypeExpr& t, TensorKind kind) {
   auto params = tensor_args(kind);
   std::vector<const TypeExpr*> args;
   for (const auto& a : t.args) args.push_back(&a);
-  // furiosa-opt's `const T: Tu` comes first, a `B: Backend` last; both carry no meaning here.
-  if (args.size() > params.size() && has_tu_parameter(kind) && is_generic_arg(*args.front()))
+  // furiosa-opt's `const T: Tu` comes first, a `B: Backend` last; the context a `{ Tu::Main }` /
+  // `{ Tu::Sub }` names is kept (contraction runs in the main context only).
+  ContextKind tu = ContextKind::Unknown;
+  if (args.size() > params.size() && has_tu_parameter(kind) && is_generic_arg(*args.front())) {
+    const TypeExpr& first = *args.front();
+    if (first.is_path && first.name == "Main") tu = ContextKind::Main;
+    if (first.is_path && first.name == "Sub") tu = ContextKind::Sub;
     args.erase(args.begin());
+  }
   if (args.size() > params.size() && is_generic_arg(*args.back())) args.pop_back();
   if (args.size() != params.size()) {
     error("E-TYPE-005",
@@ -209,6 +215,7 @@ Resolved Resolver::resolve_tensor(const TypeExpr& t, TensorKind kind) {
   TensorType ty;
   ty.kind = kind;
   ty.span = t.span;
+  ty.tu = tu;
   bool ok = true;
   for (std::size_t i = 0; i < params.size(); ++i) {
     const TensorArg& p = params[i];

@@ -1,5 +1,9 @@
 #include "ir/lang/sema.h"
 
+#include "ir/lang/context_rules.h"
+#include "ir/lang/sema_methods.h"
+#include "ir/lang/vector_args.h"
+
 #include <fmt/format.h>
 
 #include <map>
@@ -30,106 +34,6 @@ struct Value {
   std::string source;
 };
 
-struct MethodParam {
-  std::string_view name;
-  bool scalar = false;
-};
-
-struct MethodInfo {
-  std::string_view name;
-  StageOp op;
-  TensorKind input;
-  std::vector<MethodParam> params; // type arguments
-  std::size_t min_targs;           // when a turbofish is written
-};
-
-const std::vector<MethodInfo>& methods() {
-  static const std::vector<MethodInfo> table = {
-      {"fetch", StageOp::Fetch, TensorKind::Begin, {{"Time"}, {"Packet"}}, 2},
-      {"fetch_cast", StageOp::FetchCast, TensorKind::Fetch, {{"D", true}}, 1},
-      {"fetch_zero_point_sub", StageOp::FetchZeroPointSub, TensorKind::Fetch, {{"D", true}}, 1},
-      {"collect", StageOp::Collect, TensorKind::Fetch, {{"Time"}, {"Packet"}}, 2},
-      {"to_trf", StageOp::ToTrf, TensorKind::Collect, {{"Lane"}, {"Element"}}, 2},
-      {"to_vrf", StageOp::ToVrf, TensorKind::Collect, {{"Element"}}, 1},
-      {"contract_outer",
-       StageOp::ContractOuter,
-       TensorKind::Collect,
-       {{"OutTime"}, {"OutPacket"}, {"Lane"}, {"TrfElement"}, {"TrfD", true}},
-       2},
-      {"contract_packet", StageOp::ContractPacket, TensorKind::ContractOuter, {{"OutPacket"}}, 1},
-      {"contract_time", StageOp::ContractTime, TensorKind::ContractPacket, {{"OutTime"}}, 1},
-      {"contract_lane",
-       StageOp::ContractLane,
-       TensorKind::ContractTime,
-       {{"OutTime"}, {"OutPacket"}},
-       2},
-  };
-  return table;
-}
-
-const MethodInfo* find_method(std::string_view name) {
-  for (const auto& m : methods())
-    if (m.name == name) return &m;
-  return nullptr;
-}
-
-std::string known_methods() {
-  std::string out = "begin, view";
-  for (const auto& m : methods()) out += fmt::format(", {}", m.name);
-  return out;
-}
-
-/// The output slot a method's type argument lands in (for inference from an expected type).
-std::optional<Slot> output_slot(StageOp op, std::size_t i) {
-  switch (op) {
-  case StageOp::Fetch:
-  case StageOp::Collect:
-  case StageOp::ContractLane:
-    return i == 0 ? Slot::Time : Slot::Packet;
-  case StageOp::ToTrf:
-    return i == 0 ? Slot::Lane : Slot::Element;
-  case StageOp::ToVrf:
-    return Slot::Element;
-  case StageOp::ContractOuter:
-    if (i == 0) return Slot::Time;
-    if (i == 1) return Slot::Packet;
-    if (i == 2) return Slot::Lane;
-    return std::nullopt;
-  case StageOp::ContractPacket:
-    return Slot::Packet;
-  case StageOp::ContractTime:
-    return Slot::Time;
-  case StageOp::FetchCast:
-  case StageOp::FetchZeroPointSub:
-    return std::nullopt;
-  }
-  return std::nullopt;
-}
-
-TensorKind output_kind(StageOp op) {
-  switch (op) {
-  case StageOp::Fetch:
-  case StageOp::FetchCast:
-  case StageOp::FetchZeroPointSub:
-    return TensorKind::Fetch;
-  case StageOp::Collect:
-    return TensorKind::Collect;
-  case StageOp::ToTrf:
-    return TensorKind::Trf;
-  case StageOp::ToVrf:
-    return TensorKind::Vrf;
-  case StageOp::ContractOuter:
-    return TensorKind::ContractOuter;
-  case StageOp::ContractPacket:
-    return TensorKind::ContractPacket;
-  case StageOp::ContractTime:
-    return TensorKind::ContractTime;
-  case StageOp::ContractLane:
-    return TensorKind::Contract;
-  }
-  return TensorKind::Fetch;
-}
-
 std::string mtext(const Mapping& m) {
   return "m![" + m.to_string() + "]";
 }
@@ -140,9 +44,16 @@ public:
 
   std::optional<Kernel> run() {
     r_.set_generics(fn_.generics);
-    bool any_tensor = false;
-    for (const auto& p : fn_.params) any_tensor = any_tensor || r_.looks_like_tensor(p.type);
-    if (!any_tensor) return std::nullopt;
+    // A kernel takes a tensor, or takes the context and builds its tensors inside (the Register
+    // Files page's `store_pass(ctx: &mut Context) -> VrfTensor<…>`).
+    bool any_tensor = false, any_context = false;
+    for (const auto& p : fn_.params) {
+      any_tensor = any_tensor || r_.looks_like_tensor(p.type);
+      any_context =
+          any_context || (p.type.kind == TypeExpr::Kind::Name && p.type.name == "Context");
+    }
+    const bool returns_tensor = fn_.ret && r_.looks_like_tensor(*fn_.ret);
+    if (!any_tensor && !(any_context && returns_tensor)) return std::nullopt;
 
     k_.name = fn_.name;
     k_.span = fn_.span;
@@ -200,6 +111,7 @@ private:
       kp.tensor = r.tensor;
       v.kind = Value::Kind::Tensor;
       v.tensor = r.tensor;
+      v.ctx = r.tensor.tu;
     } else if (r.kind == Resolved::Kind::Context) {
       kp.is_context = true;
       v.kind = Value::Kind::CtxRoot;
@@ -224,6 +136,10 @@ private:
       if (annotation_error) k_.ok = false;
     }
     Value v;
+    if (s.value && s.kind == Stmt::Kind::Let && is_tensor_new(*s.value)) {
+      build_inside(s, annotation);
+      return;
+    }
     if (s.value) {
       v = type_expr(*s.value, annotation ? &*annotation : nullptr, /*top=*/true);
       if (annotation && v.kind == Value::Kind::Tensor)
@@ -275,6 +191,9 @@ private:
       return type_expr(*e.inner, expected, top);
     case Expr::Kind::Int:
     case Expr::Kind::LaneMode:
+    case Expr::Kind::Float:
+    case Expr::Kind::Path:
+    case Expr::Kind::Tuple:
       v.kind = Value::Kind::Opaque;
       return v;
     case Expr::Kind::Field: {
@@ -299,6 +218,7 @@ private:
     }
     case Expr::Kind::MethodCall:
       return type_call(e, expected, top);
+    case Expr::Kind::PathCall:
     case Expr::Kind::Other:
       if (top)
         error("E-TYPE-021", "this expression is not part of the kernel language", e.span,
@@ -334,11 +254,17 @@ private:
     Value recv = type_expr(*call.inner, nullptr, false);
     Value v;
     v.span = call.span;
+    if (call.name.starts_with("vector_") && !vector_call_kind(call.name)) {
+      error("E-VE-013", fmt::format("not simulated by tujit: {}", call.name), call.name_span,
+            {vector_refusal_reason(call.name),
+             "tujit simulates the Vector Engine methods listed in docs/vector-engine.md §3"});
+      return v;
+    }
     if (is_refused_operation(call.name)) {
       error("E-TYPE-009", fmt::format("not simulated by tujit: {}", call.name), call.name_span,
             {"tujit simulates the Tensor Unit's fetch, collect, register-file and contraction "
-             "stages; Vector Engine, Cast, Transpose, Commit, Switch and DMA calls are refused "
-             "(docs/kernel-language.md §6.1)"});
+             "stages and the Vector Engine; Cast, Transpose, Commit, Switch and DMA calls are "
+             "refused (docs/kernel-language.md §6.1)"});
       return v;
     }
     if (recv.kind == Value::Kind::Error) return v;
@@ -354,6 +280,9 @@ private:
       return v;
     }
     if (call.name == "begin") return type_begin(call, recv);
+    if (call.name == "write" && recv.kind == Value::Kind::Tensor &&
+        recv.tensor.kind == TensorKind::Mem)
+      return type_write(call, recv);
     const MethodInfo* m = find_method(call.name);
     if (!m) {
       if (recv.kind == Value::Kind::Opaque) { // e.g. `n.min(4)` on a non-tensor parameter
@@ -364,14 +293,16 @@ private:
             call.name_span, {fmt::format("the kernel language knows: {}", known_methods())});
       return v;
     }
-    if (recv.kind != Value::Kind::Tensor || recv.tensor.kind != m->input) {
+    if (recv.kind != Value::Kind::Tensor || !m->accepts(recv.tensor.kind)) {
       error("E-TYPE-010",
             fmt::format("`{}` is a method of {}, but it is called on {}", call.name,
-                        tensor_type_name(m->input), describe_value(recv)),
+                        m->inputs_text(), describe_value(recv)),
             call.name_span,
             {"the typestate chain is: begin → fetch → [fetch_cast | fetch_zero_point_sub] → "
              "collect → to_trf | to_vrf | contract_outer → contract_packet → contract_time → "
-             "contract_lane (docs/contraction.md §3)"});
+             "contract_lane (docs/contraction.md §3); a Vector Engine pass runs vector_init … "
+             "vector_final off a collect or a contract_lane, and its result may be stored with "
+             "to_vrf (docs/vector-engine.md §2)"});
       return v;
     }
     return type_stage(call, *m, recv, expected);
@@ -448,17 +379,26 @@ private:
     st.producer = recv.producer;
     st.source = recv.source;
 
-    // contract_outer: Lane, TrfElement, TrfD come from the TRF operand.
+    // contract_outer: Lane, TrfElement, TrfD come from the TRF operand; it runs in the main
+    // context only.
+    if (m.op == StageOp::ContractOuter && !check_contraction_context(call, recv.ctx)) return fail;
     if (m.op == StageOp::ContractOuter && !type_trf_operand(call, in, args, st)) return fail;
+    if (m.op == StageOp::Vector) {
+      st.vector = type_vector_args(call, *m.vector, in.dtype, diags_);
+      if (!st.vector) return fail;
+    }
     if (!infer_type_args(call, m, expected, args)) return fail;
     for (const auto& a : args) {
       if (a.mapping) st.type_args.push_back(*a.mapping);
     }
-    std::optional<TensorType> out = output_type(call, m.op, in, args, st);
+    std::optional<TensorType> out = output_type(call, m, in, args, st);
     if (!out) return fail;
-    // Calls without any argument list besides contract_outer / contract_lane / zero point.
+    // Calls without any argument list besides contract_outer / contract_lane / zero point / the
+    // Vector Engine's (typed above) / a store's context.
+    if (m.op == StageOp::ToVrf && !check_store_context(call, recv.ctx)) return fail;
     if (m.op != StageOp::ContractOuter && m.op != StageOp::ContractLane &&
-        m.op != StageOp::FetchZeroPointSub && !check_no_args(call, m.op))
+        m.op != StageOp::FetchZeroPointSub && m.op != StageOp::Vector && m.op != StageOp::ToVrf &&
+        !check_no_args(call))
       return fail;
 
     st.output = *out;
@@ -508,7 +448,7 @@ private:
   /// return type) of the last call (docs/kernel-language.md §7); E-TYPE-012 for any left.
   bool infer_type_args(const Expr& call, const MethodInfo& m, const TensorType* expected,
                        std::vector<TypeArg>& args) {
-    const TensorType* exp = expected && expected->kind == output_kind(m.op) ? expected : nullptr;
+    const TensorType* exp = expected && expected->kind == output_kind(m) ? expected : nullptr;
     bool ok = true;
     for (std::size_t i = 0; i < args.size(); ++i) {
       if (args[i].mapping || args[i].scalar) continue;
@@ -518,7 +458,7 @@ private:
           args[i].span = exp->dtype_span;
           continue;
         }
-        if (auto slot = output_slot(m.op, i); slot && exp->get(*slot)) {
+        if (auto slot = output_slot(m, i); slot && exp->get(*slot)) {
           args[i].mapping = *exp->get(*slot);
           continue;
         }
@@ -535,10 +475,11 @@ private:
 
   /// The tensor a stage produces from its input and type arguments (docs/kernel-language.md §6);
   /// nullopt when a stage-specific check failed (diagnosed).
-  std::optional<TensorType> output_type(const Expr& call, StageOp op, const TensorType& in,
+  std::optional<TensorType> output_type(const Expr& call, const MethodInfo& m, const TensorType& in,
                                         const std::vector<TypeArg>& args, Stage& st) {
+    const StageOp op = m.op;
     TensorType out = in;
-    out.kind = output_kind(op);
+    out.kind = output_kind(m);
     out.span = call.span;
     out.slots = {};
     for (Slot s : {Slot::Chip, Slot::Cluster, Slot::Slice})
@@ -589,6 +530,21 @@ private:
       out.set(Slot::Packet, *in.get(Slot::Packet));
       out.pre_time = in.get(Slot::Time) ? std::optional(*in.get(Slot::Time)) : std::nullopt;
       break;
+    case StageOp::Vector:
+      if (!type_vector_output(call, m, args, in, out)) return std::nullopt;
+      break;
+    case StageOp::VrfReshape:
+      out.set(Slot::Chip, *args[0].mapping);
+      out.set(Slot::Cluster, *args[1].mapping);
+      out.set(Slot::Slice, *args[2].mapping);
+      out.set(Slot::Element, *args[3].mapping);
+      break;
+    case StageOp::MemRead:
+      out.set(Slot::Time, *args[0].mapping);
+      out.set(Slot::Packet, *args[1].mapping);
+      break;
+    case StageOp::MemWrite: // typed by type_write
+      break;
     case StageOp::ContractLane:
       if (!type_lane_mode(call, st)) return std::nullopt;
       out.set(Slot::Time, *args[0].mapping);
@@ -629,27 +585,163 @@ private:
     return true;
   }
 
-  bool check_no_args(const Expr& call, StageOp op) {
-    // to_vrf/to_trf may name the context they run in: `(&mut ctx.sub)`.
-    std::size_t allowed = (op == StageOp::ToVrf || op == StageOp::ToTrf) ? 1 : 0;
-    if (call.args.size() <= allowed) {
-      for (const auto& a : call.args) {
-        Value v = type_expr(a, nullptr, false);
-        if (v.kind == Value::Kind::Error) return false;
-        if (v.kind != Value::Kind::Context) {
-          error("E-TYPE-016",
-                fmt::format("`{}` takes an optional context argument (`&mut ctx.sub`), found {}",
-                            call.name, describe_value(v)),
-                a.span);
-          return false;
-        }
+  bool check_contraction_context(const Expr& call, ContextKind ctx) {
+    auto d = contraction_context_error(call.name, call.name_span, ctx);
+    if (!d) return true;
+    diags_.push_back(std::move(*d));
+    return false;
+  }
+
+  /// to_vrf's argument: `&mut ctx.sub` exactly when the stream is in the main context.
+  bool check_store_context(const Expr& call, ContextKind ctx) {
+    std::vector<ContextArg> args;
+    for (const auto& a : call.args) {
+      Value v = type_expr(a, nullptr, false);
+      if (v.kind == Value::Kind::Error) return false;
+      args.push_back(ContextArg{v.kind == Value::Kind::Context, v.ctx,
+                                a.kind == Expr::Kind::Ref && a.ref_mut, a.span});
+    }
+    auto d = store_context_error(call.name, call.name_span, ctx, args);
+    if (!d) return true;
+    diags_.push_back(std::move(*d));
+    return false;
+  }
+
+  /// The stream a Vector Engine call produces: its Time / Packet (narrow / widen name them), its
+  /// scalar (conversions and reinterpret change it).
+  bool type_vector_output(const Expr& call, const MethodInfo& m, const std::vector<TypeArg>& args,
+                          const TensorType& in, TensorType& out) {
+    for (Slot sl : {Slot::Time, Slot::Packet})
+      if (in.get(sl)) out.set(sl, *in.get(sl));
+    switch (*m.vector) {
+    case VectorCallKind::Init:
+      if (!is_vector_engine_scalar(in.dtype)) {
+        error("E-VE-001",
+              fmt::format("the Vector Engine takes i32 or f32 streams, but this stream is {}",
+                          name(in.dtype)),
+              call.name_span,
+              {"a Contraction Engine output is already i32 / f32; a fetched stream is widened "
+               "with fetch_cast first (docs/vector-engine.md §1)"});
+        return false;
       }
       return true;
+    case VectorCallKind::NarrowSplit:
+    case VectorCallKind::WidenConcat:
+      out.set(Slot::Time, *args[0].mapping);
+      out.set(Slot::Packet, *args[1].mapping);
+      return true;
+    case VectorCallKind::NarrowTrim:
+    case VectorCallKind::WidenPad:
+      out.set(Slot::Packet, *args[0].mapping);
+      return true;
+    case VectorCallKind::FxpToFp:
+      out.dtype = ScalarType::F32;
+      return true;
+    case VectorCallKind::FpToFxp:
+      out.dtype = ScalarType::I32;
+      return true;
+    case VectorCallKind::Reinterpret:
+      if (!is_vector_engine_scalar(*args[0].scalar)) {
+        error("E-VE-006",
+              fmt::format("vector_reinterpret reads the stream as i32 or f32, not {}",
+                          name(*args[0].scalar)),
+              args[0].span, {"every Vector Engine element is 32 bits: i32 or f32"});
+        return false;
+      }
+      out.dtype = *args[0].scalar;
+      out.dtype_span = args[0].span;
+      return true;
+    default:
+      return true;
     }
+  }
+
+  static bool is_tensor_new(const Expr& e) {
+    return e.kind == Expr::Kind::PathCall && e.path.size() == 2 && e.path[1] == "new" &&
+           tensor_kind_from_name(e.path[0]).has_value();
+  }
+
+  /// `let dm: DmTensor<…> = DmTensor::new();`: a DM tensor the kernel builds itself. Where it lands
+  /// is the compiler's choice; a run feeds it like a parameter (KernelParam::built_inside).
+  void build_inside(const Stmt& s, const std::optional<TensorType>& annotation) {
+    const Expr& e = *s.value;
+    if (e.path[0] != "DmTensor" || !e.args.empty() || !annotation ||
+        annotation->kind != TensorKind::Dm) {
+      error("E-TYPE-024",
+            fmt::format("`{}::new()` cannot be typed here: a kernel builds DM tensors only, as "
+                        "`let x: DmTensor<D, Chip, Cluster, Slice, Element> = DmTensor::new();`",
+                        e.path[0]),
+            e.span,
+            {"register-file tensors come from a store (to_trf / to_vrf), streams from "
+             "`ctx.main.begin(x.view())`; the `let` must name the DmTensor type"});
+      k_.ok = false;
+      return;
+    }
+    KernelParam kp;
+    kp.name = s.name;
+    kp.span = s.name_span;
+    kp.built_inside = true;
+    kp.tensor = *annotation;
+    k_.params.push_back(std::move(kp));
+    Value v;
+    v.kind = Value::Kind::Tensor;
+    v.tensor = *annotation;
+    v.name = s.name;
+    v.source = s.name;
+    v.span = s.name_span;
+    env_[s.name] = std::move(v);
+  }
+
+  /// `buf.write(stream)` (docs/datapath.md §4.2): the stream written back into `buf`.
+  Value type_write(const Expr& call, const Value& buf) {
+    Value fail;
+    fail.span = call.span;
+    if (call.args.size() != 1) {
+      error(
+          "E-TYPE-016",
+          fmt::format("`write` takes one argument (the StreamTensor), found {}", call.args.size()),
+          call.span);
+      return fail;
+    }
+    Value stream = type_expr(call.args[0], nullptr, false);
+    if (stream.kind == Value::Kind::Error) return fail;
+    if (stream.kind != Value::Kind::Tensor || stream.tensor.kind != TensorKind::Stream) {
+      error("E-TYPE-016",
+            fmt::format("the argument of `write` must be a StreamTensor, found {}",
+                        describe_value(stream)),
+            call.args[0].span);
+      return fail;
+    }
+    if (stream.tensor.dtype != buf.tensor.dtype) {
+      error("E-TYPE-013",
+            fmt::format("the stream holds {}, but the buffer `{}` holds {}",
+                        name(stream.tensor.dtype), buf.source, name(buf.tensor.dtype)),
+            call.args[0].span, {"a write moves elements; it converts nothing"});
+      return fail;
+    }
+    Stage st;
+    st.op = StageOp::MemWrite;
+    st.span = call.span;
+    st.name_span = call.name_span;
+    st.input = stream.tensor;
+    st.output = buf.tensor;
+    st.chain = chain_;
+    st.bound_to = bound_to_;
+    st.producer = stream.producer;
+    st.source = stream.source;
+    st.target = buf.source;
+    k_.stages.push_back(std::move(st));
+    Value v = buf;
+    v.span = call.span;
+    v.producer = k_.stages.size() - 1;
+    return v;
+  }
+
+  bool check_no_args(const Expr& call) {
+    if (call.args.empty()) return true;
     error("E-TYPE-016",
-          fmt::format("`{}` takes {} arguments, found {}", call.name,
-                      allowed == 0 ? "no" : "at most one", call.args.size()),
-          call.args[allowed].span);
+          fmt::format("`{}` takes no arguments, found {}", call.name, call.args.size()),
+          call.args.front().span);
     return false;
   }
 

@@ -28,6 +28,9 @@ constexpr TensorArg kVrf[] = {kD, kChip, kCluster, kSlice, kElement};
 constexpr TensorArg kHbm[] = {kD, kChip, kElement};
 constexpr TensorArg kOuter[] = {kD, kStorage, kChip, kCluster, kSlice, kLane, kTime, kPacket};
 constexpr TensorArg kLaned[] = {kD, kChip, kCluster, kSlice, kLane, kTime, kPacket};
+// The book's sequencer pseudo types (docs/datapath.md §4.2; furiosa-opt-std/src/tensor/pseudo.rs).
+constexpr TensorArg kMem[] = {kD, kElement};
+constexpr TensorArg kStreamOnly[] = {kD, kTime, kPacket};
 
 struct KindName {
   TensorKind kind;
@@ -45,6 +48,10 @@ constexpr KindName kNames[] = {
     {TensorKind::ContractPacket, "ContractPacketTensor"},
     {TensorKind::ContractTime, "ContractTimeTensor"},
     {TensorKind::Contract, "ContractTensor"},
+    {TensorKind::Vector, "VectorTensor"},
+    {TensorKind::VectorFinal, "VectorFinalTensor"},
+    {TensorKind::Mem, "MemTensor"},
+    {TensorKind::Stream, "StreamTensor"},
 };
 } // namespace
 
@@ -66,10 +73,24 @@ bool has_tu_parameter(TensorKind k) {
   case TensorKind::Vrf:
   case TensorKind::Dm:
   case TensorKind::Hbm:
+  case TensorKind::Mem:
+  case TensorKind::Stream:
     return false;
   default:
     return true;
   }
+}
+
+std::string_view to_string(ContextKind c) {
+  switch (c) {
+  case ContextKind::Main:
+    return "main";
+  case ContextKind::Sub:
+    return "sub";
+  case ContextKind::Unknown:
+    break;
+  }
+  return "unknown";
 }
 
 std::string_view to_string(Slot s) {
@@ -98,7 +119,13 @@ std::span<const TensorArg> tensor_args(TensorKind k) {
   case TensorKind::Fetch:
   case TensorKind::Collect:
   case TensorKind::Contract:
+  case TensorKind::Vector:
+  case TensorKind::VectorFinal:
     return kStream;
+  case TensorKind::Mem:
+    return kMem;
+  case TensorKind::Stream:
+    return kStreamOnly;
   case TensorKind::Trf:
     return kTrf;
   case TensorKind::Vrf:

@@ -31,12 +31,21 @@ enum class TensorKind : std::uint8_t {
   ContractPacket,
   ContractTime,
   Contract,
+  Vector,      // a stream inside the Vector Engine (vector_init … vector_final), "VectorTensor"
+  VectorFinal, // VectorFinalTensor: the Vector Engine's output stream
+  Mem,         // the book's MemTensor<D, Buf> (docs/datapath.md §4.2 pseudo type): Element = Buf
+  Stream,      // the book's StreamTensor<'l, D, Time, Packet>
 };
 /// The type's name as written: "CollectTensor", "ContractOuterTensor", …
 std::string_view tensor_type_name(TensorKind k);
 std::optional<TensorKind> tensor_kind_from_name(std::string_view name);
 /// Stream typestates carry furiosa-opt's `'l, const T: Tu` parameters (dropped when parsing).
 bool has_tu_parameter(TensorKind k);
+
+/// The context a stream runs in (`ctx.main` / `ctx.sub`, or a `{ Tu::Main }` / `{ Tu::Sub }` type
+/// argument); Unknown when it is a generic `T` (the caller chose the context).
+enum class ContextKind : std::uint8_t { Unknown, Main, Sub };
+std::string_view to_string(ContextKind c); // "main" | "sub" | "unknown"
 
 /// The named mapping slots a tensor type has.
 enum class Slot : std::uint8_t { Chip, Cluster, Slice, Lane, Time, Packet, Element };
@@ -77,6 +86,8 @@ struct TensorType {
   std::optional<SpannedMapping> pre_time;
   /// Where the whole type was written, or the call that produced it.
   SourceSpan span;
+  /// A stream type's `T: Tu` argument when written `{ Tu::Main }` / `{ Tu::Sub }`.
+  ContextKind tu = ContextKind::Unknown;
 
   bool has(Slot s) const { return slots[static_cast<std::size_t>(s)].has_value(); }
   /// The slot (present for every slot the kind has once sema built the type).

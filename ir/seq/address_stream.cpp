@@ -261,6 +261,9 @@ ViewDims view_dims(TensorKind kind) {
   case TensorKind::Fetch:
   case TensorKind::Collect:
   case TensorKind::Contract:
+  case TensorKind::Vector:
+  case TensorKind::VectorFinal:
+  case TensorKind::Stream:
     d.outer = {Slot::Time};
     d.inner = {Slot::Packet};
     break;
@@ -277,6 +280,7 @@ ViewDims view_dims(TensorKind kind) {
   case TensorKind::Vrf:
   case TensorKind::Dm:
   case TensorKind::Hbm:
+  case TensorKind::Mem:
     d.inner = {Slot::Element};
     break;
   }
@@ -357,6 +361,19 @@ std::vector<std::uint64_t> max_live(const DimCoordinates& d) {
   return m;
 }
 
+/// The axes `m` pads as a whole (`X # t`, `X #{0} t`), with the padded extent and its state.
+void padded_axes(const Mapping& m, ViewCoordinates& v) {
+  if (m.kind() == Mapping::Kind::Padding && m.lhs().kind() == Mapping::Kind::Symbol)
+    for (std::size_t a = 0; a < v.axes.size(); ++a)
+      if (v.axes[a].name == m.lhs().axis().name) {
+        v.padded_extent[a] = m.number();
+        v.padded_state[a] = cell_state_of(m.padding_kind());
+      }
+  if (m.kind() == Mapping::Kind::Symbol || m.kind() == Mapping::Kind::Broadcast) return;
+  padded_axes(m.lhs(), v);
+  if (m.kind() == Mapping::Kind::Pair) padded_axes(m.rhs(), v);
+}
+
 bool any_live(const DimCoordinates& d) {
   return std::any_of(d.state.begin(), d.state.end(),
                      [](CellState s) { return s == CellState::Live; });
@@ -378,6 +395,10 @@ Result<ViewCoordinates> view_coordinates(const TensorType& type, const std::vect
   v.spatial = std::move(*s);
   v.outer = std::move(*o);
   v.inner = std::move(*i);
+  v.padded_extent.assign(axes.size(), 0);
+  v.padded_state.assign(axes.size(), CellState::Top);
+  for (const auto& slots : {dims.spatial, dims.outer, dims.inner})
+    for (Slot slot : slots) padded_axes(type.mapping(slot), v);
   return v;
 }
 
@@ -398,13 +419,18 @@ Result<TensorStreams> tensor_streams(const std::string& tensor, ScalarType dtype
   // Overshoot (docs/mapping.md §2 finalize): the dimensions are independent, so some live cell
   // reaches the sum of each dimension's largest live coordinate.
   const std::vector<std::uint64_t> reach = reached_extent(v);
+  const std::vector<std::uint64_t> spatial_reach = max_live(v.spatial);
+  std::vector<bool> into_padding(na, false);
   for (std::size_t a = 0; a < na; ++a) {
-    if (reach[a] > v.axes[a].size)
+    // Cell digits of one padded axis that sum into its padding (docs/mapping.md §2).
+    into_padding[a] = reach[a] > v.axes[a].size && a < v.padded_extent.size() &&
+                      reach[a] <= v.padded_extent[a] && spatial_reach[a] == 0;
+    if (reach[a] > v.axes[a].size && !into_padding[a])
       return run_error("E-RUN-002",
                        fmt::format("a live cell of the layout overshoots axis {}: coordinate {} is "
                                    "not below its size {}",
                                    v.axes[a].name, reach[a] - 1, v.axes[a].size));
-    if (reach[a] > tensor_axes[a].size * divide[a])
+    if (std::min(reach[a], v.axes[a].size) > tensor_axes[a].size * divide[a])
       return run_error("E-RUN-005",
                        fmt::format("the view reaches coordinate {} of axis {}, outside the tensor "
                                    "`{}` (size {})",
@@ -438,6 +464,21 @@ Result<TensorStreams> tensor_streams(const std::string& tensor, ScalarType dtype
   t.cells.inner_size = v.inner.size;
   t.cells.outer = table(v.outer);
   t.cells.inner = table(v.inner);
+  if (std::find(into_padding.begin(), into_padding.end(), true) != into_padding.end()) {
+    // The cells decide their state together: one table per slice.
+    t.cells = CellStreams::from_function(
+        v.outer.size, v.inner.size, [&](std::uint64_t o, std::uint64_t i) -> CellAddress {
+          const CellState st = combine_states(v.outer.state[o], v.inner.state[i]);
+          if (st != CellState::Live) return {0, st};
+          std::uint64_t off = 0;
+          for (std::size_t a = 0; a < na; ++a) {
+            const std::uint64_t c = v.outer.at(o)[a] + v.inner.at(i)[a];
+            if (c >= v.axes[a].size) return {0, v.padded_state[a]};
+            off += c / divide[a] * stride[a];
+          }
+          return {off, CellState::Live};
+        });
+  }
   if (error) return *error;
   return t;
 }

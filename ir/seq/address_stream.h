@@ -147,9 +147,9 @@ struct OperandStreams {
 
 /// The slots of each view dimension of a tensor kind, major → minor:
 ///   spatial: Chip, Cluster, Slice (every kind)
-///   outer:   Begin/Fetch/Collect/Contract: Time; Trf: Lane; ContractOuter/Packet/Time: Lane, Time;
-///            Vrf/Dm/Hbm: none
-///   inner:   streams: Packet; Trf/Vrf/Dm/Hbm: Element
+///   outer:   Begin/Fetch/Collect/Contract/Vector/VectorFinal/Stream: Time; Trf: Lane;
+///            ContractOuter/Packet/Time: Lane, Time; Vrf/Dm/Hbm/Mem: none
+///   inner:   streams: Packet; Trf/Vrf/Dm/Hbm/Mem: Element
 struct ViewDims {
   std::vector<Slot> spatial, outer, inner;
 };
@@ -168,6 +168,12 @@ struct DimCoordinates {
 struct ViewCoordinates {
   std::vector<Axis> axes;
   DimCoordinates spatial, outer, inner;
+  /// Per axis, the extent a mapping pads the whole axis to (`K #{0} 64`: 64) and that padding's
+  /// state; 0 where no mapping pads the axis as a whole. A sum of digits of one padded axis past
+  /// the axis's size lands in that padding (docs/mapping.md §2: a composite is decoded after its
+  /// digits are summed), not an overshoot.
+  std::vector<std::uint64_t> padded_extent;
+  std::vector<CellState> padded_state;
 };
 
 /// E-RUN-002 when a mapping names an axis not in `axes`; E-RUN-001 when a dimension has more than

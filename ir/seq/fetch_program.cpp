@@ -1,19 +1,13 @@
 #include "ir/seq/fetch_program.h"
 
 #include "ir/seq/fnv1a.h"
+#include "ir/seq/lower_support.h"
 #include "ir/verify/collect.h"
 
 #include <fmt/format.h>
 
 namespace tujit::ir::seq {
 namespace {
-
-Diagnostic lower_error(std::string message, std::optional<SourceSpan> span = std::nullopt,
-                       std::vector<std::string> notes = {}) {
-  Diagnostic d = make_error("E-RUN-101", std::move(message), span, std::move(notes));
-  d.stage = "run";
-  return d;
-}
 
 std::uint64_t spatial_size(const TensorType& t) {
   return t.mapping(Slot::Chip).size() * t.mapping(Slot::Cluster).size() *
@@ -45,6 +39,17 @@ std::string short_command_refusal(const FetchProgram& p, const verify::CollectDe
     return fmt::format("the fetch does not read one contiguous run in order ({})",
                        datapath::entries_text(merged));
   return {};
+}
+
+/// The Fetch Engine's verdict on `fi`, its sequencer and read figures copied into `p`.
+Result<datapath::FetchDerived> verify_into(const datapath::FetchInput& fi, FetchProgram& p) {
+  auto fd = datapath::verify_fetch(fi);
+  if (!fd) return fd;
+  p.sequencer = fd->seq.config;
+  p.read_size = fd->read_size;
+  p.reads_per_packet = fd->reads_per_packet;
+  p.fetch_cycles = fd->cycles;
+  return fd;
 }
 
 } // namespace
@@ -109,12 +114,8 @@ Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect_index
                           fetch->output.mapping(Slot::Packet),
                           p.context,
                           cast ? cast->cast_to : std::nullopt};
-  auto fd = datapath::verify_fetch(fi);
+  auto fd = verify_into(fi, p);
   if (!fd) return std::move(fd).take_diagnostics();
-  p.sequencer = fd->seq.config;
-  p.read_size = fd->read_size;
-  p.reads_per_packet = fd->reads_per_packet;
-  p.fetch_cycles = fd->cycles;
   if (zero_point && (!zero_point->zero_point || !zero_point->cast_to ||
                      !zero_point_in_range(zero_point->input.dtype, *zero_point->cast_to,
                                           *zero_point->zero_point)))
@@ -133,7 +134,7 @@ Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect_index
   p.buffer = buf->size();
   p.time = fetch->output.mapping(Slot::Time).size();
   p.packet = fetch->output.mapping(Slot::Packet).size();
-  if (p.sequencer.stream_size() != p.time * p.packet || p.sequencer.footprint() > p.buffer ||
+  if (p.sequencer.stream_size() != p.time * p.packet || fd->seq.live_footprint > p.buffer ||
       p.flits_per_packet * p.flit_elements < p.packet || spatial_size(p.collected) != p.spatial ||
       p.collected.mapping(Slot::Time).size() != p.collected_time() ||
       p.collected.mapping(Slot::Packet).size() != p.flit_elements)
@@ -159,15 +160,44 @@ Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect_index
   return p;
 }
 
+Result<FetchProgram> lower_mem_read(const Kernel& kernel, std::size_t read_index) {
+  if (read_index >= kernel.stages.size() || kernel.stages[read_index].op != StageOp::MemRead)
+    return lower_error("internal: lower_mem_read needs a read stage");
+  const Stage& read = kernel.stages[read_index];
+  const KernelParam* mem = nullptr;
+  for (const auto& prm : kernel.params)
+    if (prm.name == read.source && prm.tensor && prm.tensor->kind == TensorKind::Mem) mem = &prm;
+  if (read.producer || mem == nullptr)
+    return lower_error(
+        fmt::format("this read does not read a MemTensor parameter (it reads `{}`)", read.source),
+        read.name_span);
+  FetchProgram p;
+  p.kernel_name = kernel.name;
+  p.source = mem->name;
+  p.dm = *mem->tensor;
+  p.fetched = read.output;
+  p.collected = read.output;
+  p.dm_type = p.stream_type = read.input.dtype;
+  const Mapping& buf = read.input.mapping(Slot::Element);
+  datapath::FetchInput fi{p.dm_type,
+                          buf,
+                          read.output.mapping(Slot::Time),
+                          read.output.mapping(Slot::Packet),
+                          datapath::FetchContext::Main,
+                          std::nullopt};
+  if (auto fd = verify_into(fi, p); !fd) return std::move(fd).take_diagnostics();
+  p.buffer = buf.size();
+  p.time = fi.time.size();
+  p.packet = fi.packet.size();
+  // The stream as read: one "flit" per packet of exactly its elements (no Collect follows).
+  p.flits_per_packet = 1;
+  p.flit_elements = p.packet;
+  return p;
+}
+
 Result<std::vector<FetchProgram>> lower_fetches(const Kernel& kernel) {
-  std::vector<FetchProgram> out;
-  for (std::size_t i = 0; i < kernel.stages.size(); ++i) {
-    if (kernel.stages[i].op != StageOp::Collect || !kernel.stages[i].producer) continue;
-    auto p = lower_fetch(kernel, i);
-    if (!p) return std::move(p).take_diagnostics();
-    out.push_back(std::move(*p));
-  }
-  return out;
+  return lower_each<FetchProgram>(
+      kernel, [](const Stage& s) { return s.op == StageOp::Collect && s.producer; }, lower_fetch);
 }
 
 std::string to_text(const FetchProgram& p) {

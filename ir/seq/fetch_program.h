@@ -7,6 +7,7 @@
 //
 //   for pos in 0 … |T|·|P| − 1, in the sequencer's loop order      Fetch Engine (§4, §5)
 //     addr = Σ digit·stride over `sequencer.entries`              (stride 0 = broadcast)
+//     if addr ≥ buffer: skip (a padded position over-reading past the buffer: poison, Top)
 //     v    = dm[addr]                                             one DM element
 //     v    = cast(v) / v − zp                                     Fetch Adapter (§6)
 //     t, e = pos / |P|, pos mod |P|
@@ -16,7 +17,7 @@
 // Images: dm [spatial][buffer] (a DmTensor's [1][Element], a BeginTensor's [Time][Packet]), out
 // [spatial][time·F][E]. The padding kinds of the fetched stream's positions come from the `fetched`
 // type's mappings (the engines' cell states); the values are what the hardware reads (an over-read
-// returns whatever the buffer holds there).
+// inside the buffer returns whatever the buffer holds there; past its end, the poison pattern).
 #pragma once
 
 #include "ir/datapath/fetch_engine.h"
@@ -79,6 +80,11 @@ struct FetchProgram {
 /// Collect verifiers (their diagnostics on refusal); E-RUN-101 when the chain does not start with
 /// `begin(x.view())` of a DmTensor parameter.
 Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect);
+
+/// The book's `MemTensor::read::<Time, Packet>()` (docs/datapath.md §4.2) of the MemTensor
+/// parameter, as the Fetch sequencer runs it: one slice, the buffer
+/// read as the stream, no adapter, no Collect (a packet is one row of |Packet| elements).
+Result<FetchProgram> lower_mem_read(const Kernel& kernel, std::size_t read_index);
 
 /// Every data-path chain of the kernel (each Collect stage that reads a fetch), in stage order.
 Result<std::vector<FetchProgram>> lower_fetches(const Kernel& kernel);

@@ -32,6 +32,17 @@ bool all_live(const std::vector<std::uint8_t>& v) {
   return std::all_of(v.begin(), v.end(), [](std::uint8_t x) { return x != 0; });
 }
 
+/// Whether every cell of `[major, minor]` is live by its normal form: a padded axis cut into
+/// both (`K # 64 / 32`, `K # 64 % 32`) has padding cells neither slot shows alone (the layouts
+/// read it so, runtime/layout/layout.cpp).
+bool all_live(const Mapping& major, const Mapping& minor) {
+  if (!all_live(liveness(major)) || !all_live(liveness(minor))) return false;
+  const FactorList l = pair(factorize(major), factorize(minor));
+  for (const Factor& f : l.factors)
+    if (f.is_pad()) return false;
+  return true;
+}
+
 const Stage* find_stage(const Kernel& k, std::size_t from, StageOp op, std::size_t chain) {
   for (std::size_t i = from; i < k.stages.size(); ++i)
     if (k.stages[i].chain == chain && k.stages[i].op == op) return &k.stages[i];
@@ -214,8 +225,8 @@ Result<ContractionProgram> lower_contraction(const ChainMappings& m, ScalarType 
   p.lane_live = liveness(m.lane);
   p.cycle_live = liveness(m.out_time);
   p.cell_live = liveness(m.out_packet);
-  p.stream_dense = all_live(liveness(m.time)) && all_live(liveness(m.packet));
-  p.trf_dense = all_live(p.lane_live) && all_live(liveness(m.element));
+  p.stream_dense = all_live(m.time, m.packet);
+  p.trf_dense = all_live(m.lane, m.element);
 
   // Spatial = Chip × Cluster × Slice flattened in that order (runtime/device/device_image.h).
   p.spatial_live.assign(p.spatial, 0);

@@ -1,5 +1,6 @@
 #include "ir/seq/operand_streams.h"
 
+#include "ir/datapath/sequencer_derive.h"
 #include "ir/verify/to_trf.h"
 #include "ir/verify/to_vrf.h"
 
@@ -39,6 +40,30 @@ Index key_of(const Cell& c) {
   for (const auto& [axis, v] : c.index)
     if (v != 0) k.emplace(axis, v);
   return k;
+}
+
+/// E-RUN-102 when a stage reads a stream whose cells are not [|time|][|packet|] (a lowering bug).
+std::optional<Diagnostic> shape_mismatch(const CellStreams& src, const Mapping& time,
+                                         const Mapping& packet, const char* reader) {
+  if (src.outer_size == time.size() && src.inner_size == packet.size()) return std::nullopt;
+  return run_error("E-RUN-102", fmt::format("internal: {} reads a stream of another shape than its "
+                                            "input type's",
+                                            reader));
+}
+
+/// Live cells of a stream view by their coordinates (zero coordinates dropped): (time, packet).
+std::map<Index, std::pair<std::uint64_t, std::uint64_t>>
+cells_by_coordinates(const Mapping& time, const Mapping& packet) {
+  std::map<Index, std::pair<std::uint64_t, std::uint64_t>> by_coords;
+  for (std::uint64_t f = 0; f < time.size(); ++f) {
+    const Cell tc = time.map(f);
+    if (!tc.is_live()) continue;
+    for (std::uint64_t e = 0; e < packet.size(); ++e) {
+      const Cell c = combine(tc, packet.map(e));
+      if (c.is_live()) by_coords.emplace(key_of(c), std::make_pair(f, e));
+    }
+  }
+  return by_coords;
 }
 
 } // namespace
@@ -87,6 +112,9 @@ Result<OperandStreams> fetched_operand(const FetchProgram& f, const KernelParam&
     const std::uint64_t e = (t2 % f.flits_per_packet) * f.flit_elements + e2;
     if (e >= f.packet) return {0, CellState::Top}; // Collect pads the flit (docs/datapath.md §8)
     const std::uint64_t b = sequencer_offset(f.sequencer, t * f.packet + e);
+    // A padded position may read past the buffer's end (the verifier allows no live one to):
+    // whatever lies there is top padding (docs/datapath.md §4.2).
+    if (b >= f.buffer) return {0, CellState::Top};
     const CellAddress c = d.cells.at(b / dm_inner, b % dm_inner);
     if (c.state == CellState::Bottom && !bottom) bottom = b;
     const CellState position = combine_states(pos_t.state[t], pos_p.state[e]);
@@ -121,9 +149,7 @@ Result<OperandStreams> stored_operand(const Stage& store, const OperandStreams& 
   const Mapping& time = store.input.mapping(Slot::Time);
   const Mapping& packet = store.input.mapping(Slot::Packet);
   const CellStreams& src = source.streams.cells;
-  if (src.outer_size != time.size() || src.inner_size != packet.size())
-    return run_error("E-RUN-102", "internal: a register-file store reads a stream of another "
-                                  "shape than its input type's");
+  if (auto bad = shape_mismatch(src, time, packet, "a register-file store")) return *bad;
   OperandStreams o = source;
   o.type = store.output.dtype;
   if (store.op == StageOp::ToTrf) {
@@ -148,15 +174,7 @@ Result<OperandStreams> stored_operand(const Stage& store, const OperandStreams& 
     if (!v) return v.diagnostics();
     // docs/contraction.md §4.3: each VRF element takes the live stream cell with the same
     // coordinates; the rest of the VRF is zero-initialised.
-    std::map<Index, std::pair<std::uint64_t, std::uint64_t>> by_coords;
-    for (std::uint64_t f = 0; f < time.size(); ++f) {
-      const Cell tc = time.map(f);
-      if (!tc.is_live()) continue;
-      for (std::uint64_t e = 0; e < packet.size(); ++e) {
-        const Cell c = combine(tc, packet.map(e));
-        if (c.is_live()) by_coords.emplace(key_of(c), std::make_pair(f, e));
-      }
-    }
+    const auto by_coords = cells_by_coordinates(time, packet);
     o.streams.cells =
         CellStreams::from_function(1, element.size(), [&](std::uint64_t, std::uint64_t a) {
           const Cell c = element.map(a);
@@ -169,6 +187,75 @@ Result<OperandStreams> stored_operand(const Stage& store, const OperandStreams& 
   }
   return run_error("E-RUN-101",
                    fmt::format("`{}` is not a register-file store", to_string(store.op)));
+}
+
+Result<OperandStreams> passed_operand(const TensorType& init, const TensorType& final,
+                                      const OperandStreams& source) {
+  const Mapping& time = init.mapping(Slot::Time);
+  const Mapping& packet = init.mapping(Slot::Packet);
+  const CellStreams& src = source.streams.cells;
+  if (auto bad = shape_mismatch(src, time, packet, "a Vector Engine pass")) return *bad;
+  const auto by_coords = cells_by_coordinates(time, packet);
+  const Mapping& out_time = final.mapping(Slot::Time);
+  const Mapping& out_packet = final.mapping(Slot::Packet);
+  std::optional<std::uint64_t> lost;
+  OperandStreams o = source;
+  o.type = final.dtype;
+  o.streams.cells = CellStreams::from_function(
+      out_time.size(), out_packet.size(), [&](std::uint64_t t, std::uint64_t e) -> CellAddress {
+        const Cell c = combine(out_time.map(t), out_packet.map(e));
+        // Lanes the pass pads (widen_pad) or leaves as padding hold arbitrary values.
+        if (!c.is_live()) return {0, CellState::Top};
+        auto it = by_coords.find(key_of(c));
+        if (it == by_coords.end()) {
+          if (!lost) lost = t * out_packet.size() + e;
+          return {0, CellState::Top};
+        }
+        return src.at(it->second.first, it->second.second);
+      });
+  if (lost)
+    return run_error("E-RUN-102", fmt::format("internal: cell {} of the Vector Engine pass's "
+                                              "output holds coordinates its input does not",
+                                              *lost));
+  return o;
+}
+
+Result<OperandStreams> written_operand(const Stage& write, const OperandStreams& source) {
+  const Mapping& time = write.input.mapping(Slot::Time);
+  const Mapping& packet = write.input.mapping(Slot::Packet);
+  const Mapping& buf = write.output.mapping(Slot::Element);
+  const CellStreams& src = source.streams.cells;
+  if (auto bad = shape_mismatch(src, time, packet, "a MemTensor write")) return *bad;
+  auto d = datapath::derive_sequencer(buf, time, packet, datapath::SeqMode::Write);
+  if (!d) return d.diagnostics();
+  // The write-mode loops visit every stream position; a live one writes its buffer cell.
+  constexpr std::uint64_t kUnwritten = ~std::uint64_t{0};
+  std::vector<std::uint64_t> writer(buf.size(), kUnwritten);
+  const std::uint64_t positions = time.size() * packet.size();
+  for (std::uint64_t pos = 0; pos < positions; ++pos) {
+    const std::uint64_t t = pos / packet.size(), e = pos % packet.size();
+    if (!combine(time.map(t), packet.map(e)).is_live()) continue;
+    const std::uint64_t a = sequencer_offset(d->config, pos);
+    if (a < writer.size()) writer[a] = pos;
+  }
+  std::optional<std::uint64_t> unwritten;
+  OperandStreams o = source;
+  o.type = write.output.dtype;
+  o.streams.cells = CellStreams::from_function(1, buf.size(), [&](std::uint64_t, std::uint64_t a) {
+    const Cell c = buf.map(a);
+    if (!c.is_live()) return CellAddress{0, cell_state_of(c.padding)};
+    if (writer[a] == kUnwritten) {
+      if (!unwritten) unwritten = a;
+      return CellAddress{0, CellState::Bottom};
+    }
+    return src.at(writer[a] / packet.size(), writer[a] % packet.size());
+  });
+  if (unwritten)
+    return run_error("E-RUN-102",
+                     fmt::format("internal: the write into `{}` leaves live buffer cell {} "
+                                 "unwritten",
+                                 write.target, *unwritten));
+  return o;
 }
 
 } // namespace tujit::ir::seq

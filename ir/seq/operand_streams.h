@@ -6,10 +6,15 @@
 //               flit t' of fetched packet t = t' / F, element e = (t' mod F)·E + e' (top padding
 //               when e ≥ |P|); the Fetch sequencer reads DM buffer offset Σ digit·stride for
 //               position t·|P| + e; that DM cell is a logical element of the DmTensor parameter
-//               (docs/datapath.md §4, §6, §8)
+//               (docs/datapath.md §4, §6, §8); a padded position the sequencer reads past the
+//               buffer's end is top padding (docs/datapath.md §4.2)
 //   stored      .to_trf(): TRF cell (l, x) holds stream cell (l·FPL + x / |P|, x mod |P|);
 //               .to_vrf(): VRF element a holds the stream cell with the same coordinates, zero
 //               where none has them (docs/contraction.md §4.2, §4.3)
+//   passed      vector_init … vector_final: the pass's output cell with coordinates c holds the
+//               entering stream's cell with coordinates c (docs/vector-engine.md §4)
+//   written     MemTensor .write(stream): buffer cell a holds the stream position the write-mode
+//               sequencer writes to a; padded positions write nothing (docs/datapath.md §4.2)
 //
 // A stage's data movement is written once, here, as an address map; the engines only walk the
 // composed streams.
@@ -45,5 +50,15 @@ Result<OperandStreams> fetched_operand(const FetchProgram& fetch, const KernelPa
 
 /// A register-file store (to_trf / to_vrf stage) of the stream `source` (the store's input view).
 Result<OperandStreams> stored_operand(const Stage& store, const OperandStreams& source);
+
+/// The stream a Vector Engine pass hands on (`final` is the vector_final's type) from the stream
+/// `source` entering it (`init` is its type, the vector_init's input).
+Result<OperandStreams> passed_operand(const TensorType& init, const TensorType& final,
+                                      const OperandStreams& source);
+
+/// The buffer a MemTensor write stage fills from the stream `source` (the stage's input view).
+/// E-RUN-102 when a live buffer cell is written by no live stream position (the verifier refuses
+/// such a write, E-FETCH-019).
+Result<OperandStreams> written_operand(const Stage& write, const OperandStreams& source);
 
 } // namespace tujit::ir::seq

@@ -49,6 +49,45 @@ Status stream_source(const Kernel& k, const Stage& reader, const std::string& ro
   return {};
 }
 
+/// A store or result read through a Vector Engine pass: the pass's vector_final, and the stream
+/// its vector_init reads.
+Status pass_source(const Kernel& k, std::size_t final_index, RunOperands& ops) {
+  ops.vector_final = final_index;
+  for (std::optional<std::size_t> at = final_index; at; at = k.stages[*at].producer) {
+    const Stage& s = k.stages[*at];
+    if (s.vector && s.vector->kind == VectorCallKind::Init)
+      return stream_source(k, s, "stream of the Vector Engine pass", ops.stream,
+                           ops.stream_collect);
+  }
+  return unsupported("tujit run: this vector_final does not end a vector_init chain",
+                     k.stages[final_index].name_span);
+}
+
+/// The book's sequencer pseudo types (furiosa-opt docs/src/moving-tensors/sequencer.md): a
+/// MemTensor parameter read as the kernel's stream (run like a fetch of one slice), or a
+/// StreamTensor parameter written into a MemTensor (the output is the buffer after the write).
+Status mem_source(const Kernel& k, const Stage& last, RunOperands& ops) {
+  ops.stream = param_named(k, last.source);
+  if (last.op == StageOp::MemRead) {
+    ops.shape = RunShape::Collect;
+    ops.stream_collect = static_cast<std::size_t>(&last - k.stages.data());
+    if (last.producer || ops.stream == nullptr || ops.stream->tensor->kind != TensorKind::Mem)
+      return unsupported(fmt::format("tujit run: `read` reads `{}`, which is not a MemTensor "
+                                     "parameter",
+                                     last.source),
+                         last.name_span);
+    return {};
+  }
+  ops.shape = RunShape::Write;
+  ops.write = &last;
+  if (last.producer || ops.stream == nullptr || ops.stream->tensor->kind != TensorKind::Stream ||
+      param_named(k, last.target) == nullptr)
+    return unsupported("tujit run: `write` writes a StreamTensor parameter into a MemTensor "
+                       "parameter",
+                       last.name_span);
+  return {};
+}
+
 /// The first contract_outer whose chain reaches contract_lane: the chain lower_contraction lowers.
 void find_contraction(const Kernel& kernel, RunOperands& ops) {
   for (const auto& s : kernel.stages) {
@@ -151,7 +190,10 @@ const TensorType& RunOperands::output_type(const Kernel& kernel) const {
   case RunShape::Partial:
     return kernel.stages[partial_last].output;
   case RunShape::Collect:
+    if (vector_final) return kernel.stages[*vector_final].output;
     break;
+  case RunShape::Write:
+    return write->output;
   }
   return stream_type(kernel);
 }
@@ -192,8 +234,21 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
   if (last && (last->op == StageOp::ToTrf || last->op == StageOp::ToVrf)) {
     ops.shape = RunShape::Store;
     ops.store = last;
-    if (auto r = stream_source(kernel, *last, "stored stream", ops.stream, ops.stream_collect); !r)
+    const bool after_pass = last->producer && kernel.stages[*last->producer].vector;
+    auto r = after_pass
+                 ? pass_source(kernel, *last->producer, ops)
+                 : stream_source(kernel, *last, "stored stream", ops.stream, ops.stream_collect);
+    if (!r) return std::move(r).take_diagnostics();
+    return ops;
+  }
+  if (last && last->vector && last->vector->kind == VectorCallKind::Final) {
+    ops.shape = RunShape::Collect;
+    if (auto r = pass_source(kernel, kernel.stages.size() - 1, ops); !r)
       return std::move(r).take_diagnostics();
+    return ops;
+  }
+  if (last && (last->op == StageOp::MemRead || last->op == StageOp::MemWrite)) {
+    if (auto r = mem_source(kernel, *last, ops); !r) return std::move(r).take_diagnostics();
     return ops;
   }
   if (last && last->op == StageOp::Collect && last->producer) {
@@ -211,8 +266,8 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
   Diagnostic d = make_error(
       "E-RUN-101",
       fmt::format("tujit run: kernel '{}' has nothing tujit can run: no contract_outer … "
-                  "contract_lane chain, and it does not end with a to_trf / to_vrf store or a "
-                  "collect",
+                  "contract_lane chain, and it does not end with a to_trf / to_vrf store, a "
+                  "collect, a vector_final or a MemTensor read / write",
                   kernel.name),
       kernel.name_span);
   d.stage = "run";

@@ -17,6 +17,8 @@ enum class RunShape {
   Contraction, // a contract_outer … contract_lane chain: the output is its ContractTensor
   Store,       // the kernel's last stage is a to_trf / to_vrf: the output is the register file
   Collect,     // the kernel's last stage is a collect of a DM fetch: the output is the stream
+  Write,       // the kernel writes a StreamTensor into a MemTensor (the book's sequencer pseudo
+               // types): the output is the buffer after the write
   Partial,     // part of a contraction chain (it starts from a ContractOuter/Packet/Time
                // parameter, or ends before contract_lane): run stage by stage
 };
@@ -37,6 +39,11 @@ struct RunOperands {
   /// kernel fetches when `stream_collect` names the Collect stage.
   const KernelParam* stream = nullptr;
   std::optional<std::size_t> stream_collect;
+  /// Store / Collect: the vector_final of a Vector Engine pass between the stream and the output
+  /// (docs/vector-engine.md §4).
+  std::optional<std::size_t> vector_final;
+  /// Write: the MemTensor write stage (`stream` is the StreamTensor it writes).
+  const Stage* write = nullptr;
 
   /// Contraction: a TrfTensor parameter, or the source of `trf_store` (a CollectTensor, or the
   /// DmTensor fetched by `trf_collect`).

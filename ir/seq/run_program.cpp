@@ -27,7 +27,8 @@ Result<OperandStreams> stream_operand(const SpecFile& file, const Kernel& kernel
   if (shape == shapes.end())
     return run_error("E-RUN-102", fmt::format("internal: no shape for input `{}`", param.name));
   if (!collect) return direct_operand(param, shape->second, file.axes);
-  auto fetch = lower_fetch(kernel, *collect);
+  auto fetch = kernel.stages[*collect].op == StageOp::MemRead ? lower_mem_read(kernel, *collect)
+                                                              : lower_fetch(kernel, *collect);
   if (!fetch) return std::move(fetch).take_diagnostics();
   auto o = fetched_operand(*fetch, param, shape->second, file.axes);
   out.fetches.push_back(std::move(*fetch));
@@ -125,10 +126,24 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
 
   if (ops.shape != RunShape::Contraction) {
     p.kind = RunKind::Move;
+    if (ops.vector_final) {
+      // The Vector Engine pass between the stream and the store or the result.
+      auto chain = lower_vector(kernel, *ops.vector_final);
+      if (!chain) return std::move(chain).take_diagnostics();
+      auto passed = passed_operand(kernel.stages[chain->init].input,
+                                   kernel.stages[*ops.vector_final].output, *stream);
+      if (!passed) return std::move(passed).take_diagnostics();
+      stream = std::move(passed);
+      p.vector = std::move(chain->program);
+    }
     if (ops.shape == RunShape::Store) {
       auto stored = stored_operand(*ops.store, *stream);
       if (!stored) return std::move(stored).take_diagnostics();
       p.stream = std::move(*stored);
+    } else if (ops.shape == RunShape::Write) {
+      auto written = written_operand(*ops.write, *stream);
+      if (!written) return std::move(written).take_diagnostics();
+      p.stream = std::move(*written);
     } else {
       p.stream = std::move(*stream);
     }
@@ -290,6 +305,8 @@ std::uint64_t fingerprint(const RunProgram& p) {
     h.add(fingerprint(p.chain));
     h.add(p.chain.ftz_results ? 1 : 0);
   }
+  h.add(p.vector ? 1 : 0);
+  if (p.vector) hash(*p.vector, h);
   for (const OperandStreams* o : {&p.stream, &p.trf}) {
     o->streams.hash(h);
     h.add(static_cast<std::uint64_t>(o->type));
@@ -317,6 +334,7 @@ std::string to_text(const RunProgram& p) {
     out += fmt::format("  {:<12} {}{} → {}\n", role, o.streams.text(), adapter, name(o.type));
   };
   operand(p.kind == RunKind::Contraction ? "stream in" : "source", p.stream);
+  if (p.vector) out += to_text(*p.vector);
   if (p.kind == RunKind::Contraction) operand("trf in", p.trf);
   out += fmt::format(
       "  {:<12} {}{}\n", "output", p.output.text(),

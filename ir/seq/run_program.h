@@ -7,8 +7,10 @@
 //                  stream cell (flit f, cell p)   → stream.streams.at(s, f, p)
 //                  TRF cell (lane l, element x)   → trf.streams.at(s, l, x)
 //                  output cell (T3 u, P3 j)       → output.at(s, u, j)
-//   Move         a kernel that only moves data (a register-file store, a collected stream): every
-//                live cell (s, o, i) of the output view takes source.streams.at(s, o, i)
+//   Move         a kernel that only moves data (a register-file store, a collected stream, a
+//                MemTensor read or write): every live cell (s, o, i) of the output view takes
+//                source.streams.at(s, o, i), through the value calls of a Vector Engine pass when
+//                the kernel runs one on the way (docs/vector-engine.md §4)
 //
 // Operands are read through their Fetch Adapter (cast / zero point) and widened in the engine's
 // loads; padding cells never exist in memory: their states come from the streams.
@@ -21,9 +23,11 @@
 #include "ir/seq/held_axes.h"
 #include "ir/seq/operand_streams.h"
 #include "ir/seq/run_operands.h"
+#include "ir/seq/vector_program.h"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +45,9 @@ struct RunProgram {
   OperandStreams stream;
   /// Contraction: the TRF operand.
   OperandStreams trf;
+  /// Move: the value calls of the Vector Engine pass every live source element goes through
+  /// (after the Fetch Adapter), when the kernel runs one.
+  std::optional<VectorProgram> vector;
   /// The logical output (dtype = the accumulator for a contraction, the output type's for a
   /// move) and where each output cell goes.
   TensorStreams output;
@@ -70,7 +77,7 @@ Result<InputShapes> input_tiles(const SpecFile& file, const Kernel& kernel, cons
 Result<std::vector<HeldAxis>> output_held_axes(const SpecFile& file, const Kernel& kernel,
                                                const RunOperands& ops);
 
-/// Lowers a Contraction, Store or Collect run (E-RUN-101 for a Partial run, which the
+/// Lowers a Contraction, Store, Collect or Write run (E-RUN-101 for a Partial run, which the
 /// stage-by-stage executor runs). `shapes` gives every input's logical shape.
 Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const RunOperands& ops,
                              const InputShapes& shapes, bool ftz_results);

@@ -65,6 +65,13 @@ struct TensorUnitDescription {
   // --- element storage (docs/scalars.md §2, §5.5) ---
   std::uint32_t trf_integer_widening_bits = 1; // TRF stores i4/i5 as 5 bits, i8/i9 as 9 bits
 
+  /// Physical bits one lane reads per TRF read (furiosa-opt
+  /// docs/src/computing-tensors/register-files.md): one 320-bit row of one bank (narrow) or of both
+  /// banks (wide, 640 bits).
+  constexpr std::uint32_t trf_lane_read_bits(bool wide) const {
+    return (wide ? trf_banks : 1u) * trf_row_bits;
+  }
+
   /// Bits in one flit: FE(D) = flit_bits() / BITS(D) elements (docs/scalars.md §2, §5.2).
   constexpr std::uint32_t flit_bits() const { return flit_bytes * bits_per_byte; }
 };

@@ -10,6 +10,8 @@
 #include "ir/verify/outer_stage.h"
 #include "ir/verify/to_trf.h"
 #include "ir/verify/to_vrf.h"
+#include "ir/verify/vector_engine.h"
+#include "ir/verify/vrf_reshape.h"
 
 #include <fmt/format.h>
 
@@ -178,7 +180,53 @@ void check_fetch(const Stage& s, const Stage* next, StageCheck& out) {
     take(std::move(r), s, out);
 }
 
-void run_stage(const Stage& s, const Stage* next, StageCheck& out) {
+/// The sequencer of a MemTensor read / write (docs/datapath.md §4.2): its configuration, and
+/// for a read the access size the Fetch Engine's rules give it.
+void check_mem(const Stage& s, StageCheck& out) {
+  const bool read = s.op == StageOp::MemRead;
+  const TensorType& mem = read ? s.input : s.output;
+  const TensorType& stream = read ? s.output : s.input;
+  auto d = datapath::derive_sequencer(mem.mapping(Slot::Element), stream.mapping(Slot::Time),
+                                      stream.mapping(Slot::Packet),
+                                      read ? datapath::SeqMode::Read : datapath::SeqMode::Write);
+  if (!d) {
+    take(std::move(d), s, out);
+    return;
+  }
+  if (!read) {
+    const datapath::SequencerConfig& c = d->config;
+    out.derived = DerivedTable{{"sequencer", c.to_string()},
+                               {"entries", static_cast<std::uint64_t>(c.entries.size())},
+                               {"packet_size", c.packet_size},
+                               {"max_access_size", c.max_access_size},
+                               {"written_positions", d->live_positions},
+                               {"dropped_positions", c.stream_size() - d->live_positions},
+                               {"buffer_size", d->buffer_size}};
+    return;
+  }
+  auto f = datapath::check_fetch(*d, mem.dtype, datapath::FetchContext::Main);
+  if (f)
+    out.derived = f->to_table();
+  else
+    take(std::move(f), s, out);
+}
+
+void run_vector(const Kernel& k, std::size_t index, StageCheck& out) {
+  const Stage& s = k.stages[index];
+  const auto chain = vector_chain_to(k, index);
+  if (chain.empty()) {
+    out.notes.push_back("skipped: the Vector Engine call is not in a vector_init chain");
+    out.skipped = true;
+    return;
+  }
+  auto r = verify_vector_step(chain);
+  if (r)
+    out.derived = r->to_table(*s.vector);
+  else
+    take(std::move(r), s, out);
+}
+
+void run_stage(const Kernel& k, const Stage& s, const Stage* next, StageCheck& out) {
   const TensorType& in = s.input;
   const TensorType& o = s.output;
   switch (s.op) {
@@ -255,6 +303,21 @@ void run_stage(const Stage& s, const Stage* next, StageCheck& out) {
       take(std::move(r), s, out);
     return;
   }
+  case StageOp::Vector:
+    run_vector(k, static_cast<std::size_t>(&s - k.stages.data()), out);
+    return;
+  case StageOp::VrfReshape: {
+    auto r = verify_vrf_reshape(in, o);
+    if (r)
+      out.derived = r->to_table();
+    else
+      take(std::move(r), s, out);
+    return;
+  }
+  case StageOp::MemRead:
+  case StageOp::MemWrite:
+    check_mem(s, out);
+    return;
   case StageOp::ContractLane: {
     ContractLaneInput ci;
     ci.mode = s.lane_mode.value_or(LaneMode::Interleaved);
@@ -308,7 +371,7 @@ namespace {
 // Verifies `stages` (a kernel body's or its driver's) in order. Skipping: a stage depends on the
 // earlier stages of its chain, and contract_outer also on the chain that produced its TRF operand
 // (`let trf = ….to_trf();`).
-std::vector<StageCheck> check_stages(const std::vector<Stage>& stages) {
+std::vector<StageCheck> check_stages(const Kernel& kernel, const std::vector<Stage>& stages) {
   std::vector<StageCheck> out;
   std::map<std::size_t, std::string> failed_chain; // chain → op that failed first
   std::map<std::string, std::size_t> chain_of;     // let name → chain
@@ -331,7 +394,7 @@ std::vector<StageCheck> check_stages(const std::vector<Stage>& stages) {
       sc.skipped = true;
       sc.notes.push_back(std::move(blocked));
     } else {
-      run_stage(s, next, sc);
+      run_stage(kernel, s, next, sc);
     }
     if (!sc.ok() && !failed_chain.count(s.chain))
       failed_chain[s.chain] = std::string(to_string(s.op));
@@ -348,8 +411,8 @@ KernelCheck check_kernel(const SpecFile& file, const Kernel& kernel) {
   KernelCheck out;
   out.kernel = kernel.name;
   check_params(kernel, out);
-  out.stages = check_stages(kernel.stages);
-  out.driver_stages = check_stages(kernel.driver);
+  out.stages = check_stages(kernel, kernel.stages);
+  out.driver_stages = check_stages(kernel, kernel.driver);
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "ir/verify/to_trf.h"
 
+#include "ir/verify/trf_storage.h"
+
 #include "ir/mapping/factor.h"
 #include "ir/target/rngd.h"
 #include "ir/verify/hardware_limits.h"
@@ -32,7 +34,7 @@ std::string_view to_string(TrfAddressMode m) {
 }
 
 DerivedTable ToTrfDerived::to_table() const {
-  return DerivedTable{
+  DerivedTable t{
       {"lanes", lanes},
       {"flits_per_lane", flits_per_lane},
       {"bytes_per_lane", bytes_per_lane},
@@ -44,6 +46,8 @@ DerivedTable ToTrfDerived::to_table() const {
       {"time_outer", time_outer},
       {"time_inner", time_inner},
   };
+  add_trf_storage(t, element);
+  return t;
 }
 
 namespace {
@@ -151,6 +155,7 @@ Result<ToTrfDerived> verify_to_trf(const ToTrfInput& in) {
 
   ToTrfDerived out;
   out.lanes = lanes;
+  out.element = d;
   out.flits_per_lane = fpl;
   out.bytes_per_lane = per_lane;
   out.total_bytes = total;

@@ -37,11 +37,13 @@ struct ToTrfDerived {
   /// scheduler may pick SecondHalf for double buffering), a larger one takes Full.
   TrfAddressMode address_mode = TrfAddressMode::Full;
   bool fits_half = false;
-  Mapping time_outer; // split(Time, FPL).outer, normal form (≡ Lane)
-  Mapping time_inner; // split(Time, FPL).inner, normal form
+  Mapping time_outer;                    // split(Time, FPL).outer, normal form (≡ Lane)
+  Mapping time_inner;                    // split(Time, FPL).inner, normal form
+  ScalarType element = ScalarType::BF16; // the stored type (its row storage: trf_storage.h)
 
   /// Keys: lanes, flits_per_lane, bytes_per_lane, total_bytes, rows_per_lane,
-  /// row_capacity_per_lane, address_mode, fits_half, time_outer, time_inner.
+  /// row_capacity_per_lane, address_mode, fits_half, time_outer, time_inner, and the physical
+  /// storage: row_bits, stored_type, stored_bits, elements_per_row.
   DerivedTable to_table() const;
 };
 

@@ -1,11 +1,15 @@
 #include "ir/verify/trf_sequencer.h"
 
+#include "ir/verify/trf_storage.h"
+
 #include "ir/mapping/divide.h"
 #include "ir/mapping/factor.h"
 #include "ir/target/rngd.h"
 #include "ir/verify/outer_util.h"
 
 #include <fmt/format.h>
+
+#include <map>
 
 namespace tujit::ir::verify {
 
@@ -47,6 +51,8 @@ DerivedTable TrfSequencerDerived::to_table() const {
                  {"loops", loops_text(loops)},
                  {"loop_entries", static_cast<std::uint64_t>(merged_loops.size())}};
   if (read_bits % tu.bits_per_byte == 0) t.emplace("read_bytes", read_bits / tu.bits_per_byte);
+  t["lane_read_bits"] = std::uint64_t{tu.trf_lane_read_bits(wide)};
+  add_trf_storage(t, weight);
   return t;
 }
 
@@ -284,6 +290,71 @@ std::optional<Diagnostic> check_spatial(const TrfSequencerInput& in) {
   return d;
 }
 
+/// The axes the TRF Element pads directly (`X # t`), with their padded extent t.
+void padded_axes(const Mapping& m, std::map<std::string, std::uint64_t>& out) {
+  if (m.kind() == Mapping::Kind::Padding && m.lhs().kind() == Mapping::Kind::Symbol)
+    out[m.lhs().axis().name] = m.number();
+  if (m.kind() == Mapping::Kind::Symbol || m.kind() == Mapping::Kind::Broadcast) return;
+  padded_axes(m.lhs(), out);
+  if (m.kind() == Mapping::Kind::Pair) padded_axes(m.rhs(), out);
+}
+
+/// `m` with every `X # t` of `axes` read as one axis of t positions (the padded extent: its
+/// padding positions are TRF rows like any other, read or not).
+Result<Mapping> in_padded_space(const Mapping& m,
+                                const std::map<std::string, std::uint64_t>& axes) {
+  switch (m.kind()) {
+  case Mapping::Kind::Symbol:
+  case Mapping::Kind::Broadcast:
+    return m;
+  case Mapping::Kind::Pair: {
+    auto a = in_padded_space(m.lhs(), axes);
+    auto b = in_padded_space(m.rhs(), axes);
+    if (!a || !b) return Diagnostics{};
+    return Mapping::pair(*a, *b);
+  }
+  default:
+    break;
+  }
+  if (m.kind() == Mapping::Kind::Padding && m.lhs().kind() == Mapping::Kind::Symbol) {
+    const auto it = axes.find(m.lhs().axis().name);
+    if (it != axes.end() && it->second == m.number())
+      return Mapping::symbol(Axis{m.lhs().axis().name, m.number()});
+  }
+  auto x = in_padded_space(m.lhs(), axes);
+  if (!x) return x;
+  switch (m.kind()) {
+  case Mapping::Kind::Stride:
+    return Mapping::stride(*x, m.number());
+  case Mapping::Kind::Modulo:
+    return Mapping::modulo(*x, m.number());
+  case Mapping::Kind::Resize:
+    return Mapping::resize(*x, m.number());
+  default:
+    return Mapping::padding(*x, m.number(), m.padding_kind());
+  }
+}
+
+/// The input with the TRF Element's padded axes read in their padded extent, when OutTime walks
+/// them as the Element pads them; nullopt when nothing changes.
+std::optional<TrfSequencerInput> padded_space_input(const TrfSequencerInput& in) {
+  std::map<std::string, std::uint64_t> axes;
+  padded_axes(in.element, axes);
+  if (axes.empty()) return std::nullopt;
+  auto e = in_padded_space(in.element, axes);
+  auto ot = in_padded_space(in.out_time, axes);
+  auto op = in_padded_space(in.out_packet, axes);
+  auto lane = in_padded_space(in.lane, axes);
+  if (!e || !ot || !op || !lane) return std::nullopt;
+  if (*e == in.element && *ot == in.out_time) return std::nullopt;
+  TrfSequencerInput out = in;
+  out.element = *e;
+  out.out_time = *ot;
+  out.out_packet = *op;
+  out.lane = *lane;
+  return out;
+}
+
 } // namespace
 
 Result<TrfSequencerDerived> verify_trf_sequencer(const TrfSequencerInput& in) {
@@ -302,7 +373,15 @@ Result<TrfSequencerDerived> verify_trf_sequencer(const TrfSequencerInput& in) {
   if (auto d = check_packet_broadcast(s)) return *d;
   // Match the OT digits against the row space: matched digits are walked loops.
   const Division div = divide_relaxed(s.ot, s.rows);
-  if (auto d = check_rows_walked(s, div)) return *d;
+  if (auto d = check_rows_walked(s, div)) {
+    // A padded axis OutTime cuts into digits of its padded extent (`K # 32 / 4`,
+    // `K # 32 / 2 % 2` over rows `K # 32 / 2`): its live digit is ragged in the normal form, but
+    // the digits walk every row of the padded extent. The reference reads the TRF by coordinates
+    // (its TRF-side check is a stub), so such a walk is sequenced in the padded extent.
+    if (auto padded = padded_space_input(in))
+      if (auto r = verify_trf_sequencer(*padded); r.ok()) return r;
+    return *d;
+  }
   if (auto d = check_broadcast_digits(s, div)) return *d;
   Result<std::vector<TrfLoopEntry>> loops = build_loops(s, div);
   if (!loops) return std::move(loops).take_diagnostics();
@@ -313,6 +392,7 @@ Result<TrfSequencerDerived> verify_trf_sequencer(const TrfSequencerInput& in) {
 
   TrfSequencerDerived out;
   out.read_size = s.rs;
+  out.weight = in.weight;
   out.read_bits = read_bits_of(in.weight, s.rs);
   out.wide = is_wide(in.weight, s.rs);
   out.packet_broadcast = render(s.pb);

@@ -49,9 +49,12 @@ struct TrfSequencerDerived {
   std::uint64_t rows_size = 1;            // |Rows|: reads needed to exhaust the tensor
   std::vector<TrfLoopEntry> loops;        // one entry per OT digit (outer→inner), before merging
   std::vector<TrfLoopEntry> merged_loops; // after merging memory-contiguous neighbours (S5)
+  ScalarType weight = ScalarType::BF16;   // the TRF's element type
   /// Keys: read_size, read_bytes (only when whole bytes), read_bits, read_width ("wide" |
   /// "narrow"), wide, packet_broadcast, packet_broadcast_size, rows, rows_size, loops
-  /// (text "[size:stride, …]"), loop_entries (merged count).
+  /// (text "[size:stride, …]"), loop_entries (merged count); the physical read:
+  /// lane_read_bits (640 wide / 320 narrow), row_bits, stored_type, stored_bits,
+  /// elements_per_row.
   DerivedTable to_table() const;
 };
 

@@ -33,6 +33,10 @@ Result<DeviceImage> run_fetch(const ir::seq::FetchProgram& p, const DeviceImage&
     const std::uint64_t dm_base = s * p.buffer;
     const std::uint64_t pos_base = s * per_slice;
     ir::datapath::for_each_offset(p.sequencer, [&](std::uint64_t pos, std::uint64_t offset) {
+      // A padded position that over-reads past the buffer keeps the poison fill (Top): the
+      // verifier allows it for padding only (fetch_engine.h), and nothing outside the buffer is
+      // simulated.
+      if (offset >= p.buffer) return;
       const std::uint64_t src = dm_base + offset;
       const std::uint64_t t = pos / p.packet, e = pos % p.packet;
       const std::uint64_t dst =

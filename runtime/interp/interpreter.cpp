@@ -1,5 +1,7 @@
 #include "runtime/interp/interpreter.h"
 
+#include "runtime/vector/ve_scalar.h"
+
 #include "runtime/device/device_image.h"
 #include "runtime/scalar/bf16.h"
 #include "runtime/scalar/f8.h"
@@ -192,7 +194,10 @@ Result<RunResult> interpret_move(const RunProgram& rp, const RunInputs& in) {
         if (oc.state != CellState::Live) continue;
         const CellAddress sc = src.streams.at(s, o, i);
         std::uint32_t v = 0;
-        if (sc.state == CellState::Live) v = read_operand(src, t, sc.offset);
+        if (sc.state == CellState::Live) {
+          v = read_operand(src, t, sc.offset);
+          if (rp.vector) v = vector::apply_pass(*rp.vector, v);
+        }
         if (sc.state == CellState::Top) v = poison_bits(src.type);
         if (!writer.write(oc.offset, v)) return *writer.conflict();
       }

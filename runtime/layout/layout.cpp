@@ -2,10 +2,13 @@
 
 #include "runtime/layout/held_readback.h"
 
+#include "ir/mapping/factor.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 namespace tujit::runtime {
 
@@ -87,6 +90,15 @@ Result<DenseDim> dense_dim(const LayoutDim& dim, const std::vector<ir::Axis>& ax
   return d;
 }
 
+/// The normal form of the whole image: every slot's mapping paired, major first, in the order
+/// the image's positions run (spatial, outer, inner).
+ir::FactorList normal_form(const LayoutPlan& plan) {
+  ir::FactorList l;
+  for (const LayoutDim* d : {&plan.spatial, &plan.outer, &plan.inner})
+    for (const ir::Mapping& m : d->mappings) l = ir::pair(l, ir::factorize(m));
+  return l;
+}
+
 LayoutDim make_dim(const ir::TensorType& type, std::initializer_list<Slot> slots) {
   LayoutDim d;
   for (Slot s : slots) {
@@ -122,6 +134,9 @@ Result<LayoutPlan> layout_plan(const ir::TensorType& type) {
   case TensorKind::Fetch:
   case TensorKind::Collect:
   case TensorKind::Contract:
+  case TensorKind::Vector:
+  case TensorKind::VectorFinal:
+  case TensorKind::Stream:
     p.outer = make_dim(type, {Slot::Time});
     p.inner = make_dim(type, {Slot::Packet});
     break;
@@ -138,6 +153,7 @@ Result<LayoutPlan> layout_plan(const ir::TensorType& type) {
   case TensorKind::Vrf:
   case TensorKind::Dm:
   case TensorKind::Hbm:
+  case TensorKind::Mem:
     p.inner = make_dim(type, {Slot::Element});
     break;
   }
@@ -216,6 +232,11 @@ Result<LayoutCells> layout_cells(const ir::TensorType& type, const std::vector<i
   }
 
   std::vector<std::uint64_t> c(na);
+  // Digits of one padded axis held in different slots (`K # 64 / 32` in Time, `K # 64 % 32` in
+  // Packet) add up past the axis where the padded axis is padding: the tensor's normal form
+  // decides those cells, as the reference decodes a composite only after summing its digits
+  // (furiosa-mapping-types `Index::add_term`, `finalize`). Built on the first overshoot.
+  std::optional<ir::FactorList> whole;
   for (std::uint64_t s = 0; s < S; ++s) {
     for (std::uint64_t o = 0; o < O; ++o) {
       for (std::uint64_t i = 0; i < I; ++i) {
@@ -229,16 +250,24 @@ Result<LayoutCells> layout_cells(const ir::TensorType& type, const std::vector<i
         std::uint64_t off = 0;
         for (std::size_t a = 0; a < na; ++a) {
           c[a] = ds->coord[s * na + a] + dout->coord[o * na + a] + din->coord[i * na + a];
-          if (c[a] >= axes[a].size) // finalize: overshoot (docs/mapping.md §2)
-            return make_error(
-                "E-RUN-002",
-                fmt::format("the cell at {} of {} overshoots axis {}: coordinate {} is not below "
-                            "its size {}",
-                            plan->position_text(s, o, i), ir::to_string(type), axes[a].name, c[a],
-                            axes[a].size));
-          off = off * axes[a].size + c[a];
+          if (c[a] < axes[a].size) {
+            off = off * axes[a].size + c[a];
+            continue;
+          }
+          if (!whole) whole = normal_form(*plan);
+          if (const ir::Cell cell = ir::eval(*whole, idx); cell.kind == ir::Cell::Kind::Padding) {
+            cells.state[idx] = state_of(cell.padding);
+            break;
+          }
+          // finalize: a genuine overshoot (docs/mapping.md §2)
+          return make_error(
+              "E-RUN-002",
+              fmt::format("the cell at {} of {} overshoots axis {}: coordinate {} is not below "
+                          "its size {}",
+                          plan->position_text(s, o, i), ir::to_string(type), axes[a].name, c[a],
+                          axes[a].size));
         }
-        cells.offset[idx] = off;
+        if (cells.state[idx] == CellState::Live) cells.offset[idx] = off;
       }
     }
   }

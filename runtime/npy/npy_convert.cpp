@@ -1,11 +1,14 @@
 #include "runtime/npy/npy_convert.h"
 
+#include "runtime/scalar/bf16.h"
+#include "runtime/scalar/f8.h"
 #include "runtime/scalar/float_bits.h"
 #include "runtime/tensor/float_round.h"
 
 #include <fmt/format.h>
 
 #include <cstring>
+#include <optional>
 
 namespace tujit::runtime {
 
@@ -50,8 +53,8 @@ bool is_float_npy(NpyDtype d) {
 }
 
 // The .npy dtype an output of type `t` is written as: integers in the smallest signed width that
-// holds their values, u8 as u1, f32 as f4, bf16 as f4 (or its raw bits as u2), f8 and f4e2m1 as
-// their exact f32 values.
+// holds their values, u8 as u1, f32 as f4, bf16 and f8 as f4 (or their raw codes as u2 / u1),
+// f4e2m1 as its exact f32 values.
 NpyDtype npy_dtype_of(ir::ScalarType t, const NpyConvertOptions& opt) {
   switch (ir::encoding(t)) {
   case ir::Encoding::TwosComplement: {
@@ -61,14 +64,39 @@ NpyDtype npy_dtype_of(ir::ScalarType t, const NpyConvertOptions& opt) {
   case ir::Encoding::Unsigned:
     return NpyDtype::U1;
   case ir::Encoding::Bf16:
-    return opt.bf16_raw_bits ? NpyDtype::U2 : NpyDtype::F4;
+    return opt.raw_bits ? NpyDtype::U2 : NpyDtype::F4;
   case ir::Encoding::F8E4M3:
   case ir::Encoding::F8E5M2:
+    return opt.raw_bits ? NpyDtype::U1 : NpyDtype::F4;
   case ir::Encoding::F4E2M1:
   case ir::Encoding::F32:
     return NpyDtype::F4;
   }
   return NpyDtype::F4;
+}
+
+/// FloatInputRounding::Device: the value rounded to f32 (exact for <f4 data), then the chip's
+/// converter from the scalar reference (bf16.h narrow_bf16, f8.h enc_e4m3 / enc_e5m2).
+std::uint32_t device_rounding(ir::ScalarType t, double v) {
+  const std::uint32_t x = round_double_to(ir::ScalarType::F32, v).bits;
+  switch (t) {
+  case ir::ScalarType::BF16:
+    return narrow_bf16(x);
+  case ir::ScalarType::F8E4M3:
+    return enc_e4m3(x);
+  case ir::ScalarType::F8E5M2:
+    return enc_e5m2(x);
+  default:
+    return x;
+  }
+}
+
+/// An i4 array packed two per byte (|u1, the last dimension halved, rounded up): the shape it
+/// has, or nullopt for a scalar.
+std::optional<std::vector<std::uint64_t>> packed_i4_shape(std::vector<std::uint64_t> shape) {
+  if (shape.empty()) return std::nullopt;
+  shape.back() = (shape.back() + 1) / 2;
+  return shape;
 }
 
 } // namespace
@@ -85,6 +113,17 @@ Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
       s += fmt::format("{}{}={}", k ? ", " : "", t.axes[k].name, t.axes[k].size);
     return t.axes.empty() ? std::string("the parameter is a scalar (shape [])") : s;
   }();
+  // i4 given as the device's packed bytes: |u1, last dimension halved (rounded up).
+  if (dtype == ir::ScalarType::I4 && a.dtype == NpyDtype::U1 && a.shape != t.shape() &&
+      packed_i4_shape(t.shape()) == a.shape) {
+    const std::uint64_t row = t.shape().back(), row_bytes = a.shape.back();
+    for (std::uint64_t k = 0; k < t.elements(); ++k) {
+      const std::uint8_t byte = a.data[(k / row) * row_bytes + (k % row) / 2];
+      const std::uint32_t nibble = (k % row) % 2 == 0 ? byte & 0xFu : byte >> 4;
+      t.set(k, static_cast<std::uint32_t>(static_cast<std::int32_t>(nibble << 28) >> 28));
+    }
+    return t;
+  }
   if (a.shape != t.shape())
     return make_error("E-NPY-002",
                       fmt::format("input {}: the .npy array has shape {}, the parameter needs {}",
@@ -114,20 +153,27 @@ Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
     return t;
   }
 
-  if (dtype == ir::ScalarType::BF16 && a.dtype == NpyDtype::U2) {
-    if (!opt.bf16_raw_bits)
-      return bad_dtype("<f4 or <f8 (rounded to bf16), or <u2 raw bf16 bits with the raw-bits "
-                       "option");
+  // Raw codes: bf16 as <u2, f8 as |u1, f32 as <f4 (bit for bit).
+  const bool f8 = dtype == ir::ScalarType::F8E4M3 || dtype == ir::ScalarType::F8E5M2;
+  if ((dtype == ir::ScalarType::BF16 && a.dtype == NpyDtype::U2) ||
+      (f8 && a.dtype == NpyDtype::U1) ||
+      (dtype == ir::ScalarType::F32 && a.dtype == NpyDtype::F4)) {
     for (std::uint64_t k = 0; k < t.elements(); ++k)
-      t.set(k, static_cast<std::uint32_t>(load_le(a.data.data() + k * w, 2)));
+      t.set(k, static_cast<std::uint32_t>(load_le(a.data.data() + k * w, w)));
     return t;
   }
   if (!is_float_npy(a.dtype) || dtype == ir::ScalarType::F4E2M1)
     return bad_dtype(dtype == ir::ScalarType::F4E2M1 ? "no .npy form (f4e2m1 inputs are not "
                                                        "supported)"
+                     : dtype == ir::ScalarType::BF16 ? "<f4 or <f8 values, or <u2 bf16 codes"
+                     : f8                            ? "<f4 or <f8 values, or |u1 codes"
                                                      : "<f4 or <f8");
   for (std::uint64_t k = 0; k < t.elements(); ++k) {
     const double v = load_float(a.dtype, a.data.data() + k * w);
+    if (opt.rounding == FloatInputRounding::Device) {
+      t.set(k, device_rounding(dtype, v));
+      continue;
+    }
     FloatRounding r = round_double_to(dtype, v);
     if (r.status == FloatRounding::Status::Overflow)
       return make_error("E-NPY-004",

@@ -1,19 +1,27 @@
-// Logical tensors ⇄ .npy arrays (docs/cli.md `tujit run --input/--output`).
+// Logical tensors ⇄ .npy arrays (docs/cli.md §6.1 `tujit run --input/--output`).
 //
 // Reading (npy → parameter type):
-// - float parameters (f32, bf16, f8e4m3, f8e5m2) take <f4 or <f8 data, rounded to the type with
-//   round to nearest even directly from the file's value (runtime/tensor/float_round.h, which
-//   also records why f8e5m2 uses RNE here rather than the Cast Engine rounding of
-//   docs/scalars.md §4.3). A finite value beyond the type's largest finite value, or ±inf for
-//   f8e4m3 (which has no infinity), is an error naming the element. NaN → the canonical NaN. bf16
-//   may also be given as raw bits in <u2, only when `bf16_raw_bits` is set.
+// - raw bit patterns, exactly the codes the device holds (no conversion, lossless):
+//     f32      <f4, bit for bit (NaN payloads kept)
+//     bf16     <u2, the 16-bit codes
+//     f8e4m3,  |u1, the 8-bit codes
+//     f8e5m2
+//     i4       |u1 with the last dimension halved (rounded up): two elements per byte, the
+//              even-indexed one in the low nibble (runtime/scalar/packing.h), as the device
+//              packs them. An |u1 array of the full logical shape is read as integer values.
+// - float values for bf16 / f8 (<f4 or <f8), and <f8 for f32, are rounded by
+//   FloatInputRounding: `Nearest` (the default) rounds to nearest, ties to even, directly from
+//   the file's value, subnormals kept, NaN → the canonical NaN, and a finite value beyond the
+//   type's largest finite value (or ±inf for f8e4m3) is E-NPY-004 naming the element;
+//   `Device` rounds to f32 first and then applies the chip's own converter of the scalar
+//   reference (narrow_bf16, enc_e4m3, enc_e5m2: flush, saturation, f8e5m2's ties away from zero).
 // - integer parameters take |i1 <i2 <i4 <i8 |u1 <u2 data; every value must lie in the type's
 //   range (i4 [-8, 7], …), else an error naming the first offending element and the range.
 // - the shape must equal the logical shape (axes in `axes!` declaration order), else an error
 //   giving both shapes.
 // Writing: i32 → <i4, f32 → <f4, i8/i4/i5 → |i1, i16/i9 → <i2, u8 → |u1; bf16 / f8 / f4e2m1 →
-// <f4 holding their exact values (reading that back rounds to the same code), or bf16 → <u2
-// raw bits with `bf16_raw_bits`.
+// <f4 holding their exact values (reading that back rounds to the same code), or with
+// `raw_bits` bf16 → <u2 and f8 → |u1 codes (lossless, NaN payloads included).
 #pragma once
 
 #include "runtime/npy/npy.h"
@@ -23,8 +31,13 @@
 
 namespace tujit::runtime {
 
+/// How float values are rounded to bf16 / f8 (see above).
+enum class FloatInputRounding : std::uint8_t { Nearest, Device };
+
 struct NpyConvertOptions {
-  bool bf16_raw_bits = false;
+  /// Writing: bf16 as <u2 and f8 as |u1 codes instead of <f4 values.
+  bool raw_bits = false;
+  FloatInputRounding rounding = FloatInputRounding::Nearest;
 };
 
 /// `name` is the parameter's name (for messages). `axes` give the expected logical shape.

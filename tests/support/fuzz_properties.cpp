@@ -112,7 +112,7 @@ std::optional<std::string> npy_properties(std::span<const std::uint8_t> input) {
   if (input.empty()) return std::nullopt;
   const ir::ScalarType dtype = ir::kAllScalarTypes[input[0] % ir::kAllScalarTypes.size()];
   runtime::NpyConvertOptions opt;
-  opt.bf16_raw_bits = (input[0] / ir::kAllScalarTypes.size()) % 2 == 1;
+  opt.raw_bits = (input[0] / ir::kAllScalarTypes.size()) % 2 == 1;
   runtime::NpyLimits limits;
   limits.max_elements = 1u << 16;
   auto a = runtime::parse_npy(input.subspan(1), "<fuzz>", limits);

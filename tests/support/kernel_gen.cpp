@@ -194,10 +194,7 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
       k = kp - range(1, grp - 1); // padding only inside the last packet of K
     }
     if (k < kp) {
-      // Zero padding where it is visible in OutPacket (K only in the packet) is finding 3.
-      const bool k_only_in_packet =
-          rows == 1 && (kind == PacketKind::Full || kind == PacketKind::PadCols);
-      k_pad = k_only_in_packet && !opt_.allow_known_findings ? Pad::Top : pad_kind();
+      k_pad = pad_kind();
       f.padding.push_back(fmt::format("K:{}", pad_name(k_pad)));
     }
   }
@@ -330,10 +327,12 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
   e.packet_broadcast = w / e.read_size;
   e.wide_read = e.read_size * bits > 256;
   // d is the smallest depth whose reduced packet, without its outer padding, is P2 without its
-  // outer padding (§6 rule 4). When K lies only in the packet and is Top-padded, its live cells
-  // are the prefix 0..k-1 of OutPacket, so every G' ≥ k already leaves one live column.
+  // outer padding (§6 rule 4; the padding of any kind, as the reference's
+  // Mapping::remove_padding). When K lies only in the packet and is padded, its live cells are
+  // the prefix 0..k-1 of OutPacket, so every G' ≥ k already leaves one live column.
   e.depth = d;
-  if (k_pad == Pad::Top && rows == 1 && (kind == PacketKind::Full || kind == PacketKind::PadCols)) {
+  if (k_pad != Pad::None && rows == 1 &&
+      (kind == PacketKind::Full || kind == PacketKind::PadCols)) {
     e.depth = 0;
     while ((std::uint64_t{1} << e.depth) < k) ++e.depth;
   }

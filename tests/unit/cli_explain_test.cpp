@@ -108,10 +108,12 @@ TEST_CASE("tujit explain --json is check's JSON plus the IR and the cycles", "[k
     CHECK(cycles > 1);
     CHECK(k["ir"]["text"].get<std::string>().find("program matmul") != std::string::npos);
     CHECK(k["cycles"]["analytic"]["total"].get<std::uint64_t>() >= cycles);
-    CHECK(k["fetches"].empty()); // matmul fetches nothing from DM
+    CHECK(k["fetches"].empty());       // matmul fetches nothing from DM
+    CHECK(k["vector_passes"].empty()); // and has no Vector Engine pass
     k.erase("ir");
     k.erase("cycles");
     k.erase("fetches");
+    k.erase("vector_passes");
   }
   // check adds what CI reads (docs/ci.md): the files, each kernel's verdict, a summary.
   auto cj = nlohmann::json::parse(c.out);

@@ -84,15 +84,28 @@ TEST_CASE("tujit seq: an incompatible decomposition exits 1, stage fetch", "[cli
   CHECK(r.err.find("axis A") != std::string::npos);
 }
 
-TEST_CASE("tujit seq: a read past the buffer is refused but the loops are shown", "[cli-seq]") {
+TEST_CASE("tujit seq: the book's read_splitting over-reads top padding past the buffer",
+          "[cli-seq]") {
   Run r = tujit_seq({"--axes", "A=8,B=8,C=4", "--dtype", "i8", "--buf", "A, B, C # 8", "--time",
                      "A % 2, B % 4, A / 2, B / 4", "--packet", "C # 32", "--json"});
-  CHECK(r.status == 1);
+  CHECK(r.status == 0);
   auto j = nlohmann::json::parse(r.out);
-  CHECK(j["diagnostics"][0]["code"] == "E-FETCH-016");
   CHECK(j["entries"] == pairs({{2, 64}, {4, 8}, {4, 128}, {2, 32}, {32, 1}}));
+  CHECK(j["sequencer"] == "[2:64, 4:8, 4:128, 2:32, 32:1] : 32");
   CHECK(j["footprint"] == 536);
+  CHECK(j["live_footprint"] == 508);
+  CHECK(j["over_read"] == 24);
   CHECK(j["buffer_size"] == 512);
+  CHECK(j["read_bytes"] == 32);
+}
+
+TEST_CASE("tujit seq: the book's tiling_write drops the stream's padded positions", "[cli-seq]") {
+  Run r = tujit_seq({"--axes", "A=8,B=512,C=3", "--dtype", "i8", "--buf", "A, B, C # 8", "--time",
+                     "A % 2, B % 4, A / 2, B / 4", "--packet", "C # 32", "--mode", "write"});
+  CHECK(r.status == 0);
+  CHECK(r.out.find("sequencer:       [2:4096, 4:8, 4:8192, 128:32, 32:1] : 32") !=
+        std::string::npos);
+  CHECK(r.out.find("written:         12288 of 131072 stream positions") != std::string::npos);
 }
 
 TEST_CASE("tujit seq: write mode (S7)", "[cli-seq]") {

@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <map>
@@ -43,10 +44,11 @@ seq_entries(std::initializer_list<std::pair<std::uint64_t, std::uint64_t>> l) {
 
 /// The outcome of walking a configuration against the brute-force oracle.
 struct AddressCheck {
-  std::string failure;          // empty: every live stream position is read where it lives
-  std::uint64_t live = 0;       // live stream positions checked
-  std::uint64_t padding = 0;    // stream padding positions (any in-bounds address is fine)
-  std::uint64_t max_offset = 0; // largest offset the walk produced
+  std::string failure;               // empty: every live stream position is read where it lives
+  std::uint64_t live = 0;            // live stream positions checked
+  std::uint64_t padding = 0;         // stream padding positions (any in-bounds address is fine)
+  std::uint64_t max_offset = 0;      // largest offset the walk produced
+  std::uint64_t max_live_offset = 0; // largest offset a live stream position produced
 };
 
 /// For every position p of [time, packet]: finalize its cell; a live cell (restricted to the
@@ -69,9 +71,12 @@ inline AddressCheck check_addresses(const ir::AxisTable& axes, const ir::Mapping
   std::set<std::string> buf_axes;
   for (const auto& a : buf.axes()) buf_axes.insert(a.name);
   std::map<ir::Index, std::set<std::uint64_t>> where;
+  std::map<std::string, std::uint64_t> bound; // per buffer axis: one past its largest live value
   for (std::uint64_t q = 0; q < buf.size(); ++q) {
     ir::Finalized f = ir::finalize(buf.map(q), ir::PaddingKind::Top, axes);
-    if (f.kind == ir::Finalized::Kind::Live) where[f.index].insert(q);
+    if (f.kind != ir::Finalized::Kind::Live) continue;
+    where[f.index].insert(q);
+    for (const auto& [axis, v] : f.index) bound[axis] = std::max(bound[axis], v + 1);
   }
   for (std::uint64_t p = 0; p < stream->size(); ++p) {
     const std::uint64_t off = config.offset_at(p);
@@ -89,7 +94,22 @@ inline AddressCheck check_addresses(const ir::AxisTable& axes, const ir::Mapping
     for (const auto& [axis, v] : f.index)
       if (buf_axes.count(axis) && v != 0) ix[axis] = v;
     ++r.live;
+    r.max_live_offset = std::max(r.max_live_offset, off);
     auto it = where.find(ix);
+    if (it == where.end()) {
+      // A buffer holding only a low fragment of an axis (`N % 512` read as `N / 512, N % 512`,
+      // the book's sequencer page) is broadcast over the rest: the cell is the coordinate modulo
+      // the fragment.
+      ir::Index low;
+      for (const auto& [axis, v] : ix) {
+        const std::uint64_t b = bound.count(axis) ? bound.at(axis) : 0;
+        if (b == 0)
+          low[axis] = v;
+        else if (v % b != 0)
+          low[axis] = v % b;
+      }
+      it = where.find(low);
+    }
     if (it == where.end()) {
       r.failure = fmt::format("stream position {}: its cell is not in the buffer", p);
       return r;

@@ -9,6 +9,9 @@
 #include "tests/support/tensor_values.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <bit>
 
 #include <cstring>
 #include <filesystem>
@@ -96,13 +99,12 @@ TEST_CASE("npy: reads hand-assembled files of every supported dtype and version"
   auto i4 = tensor_from_npy(*s, ScalarType::I4, {}, "x");
   REQUIRE(i4.ok());
   CHECK(testing::containers(*i4) == std::vector<std::uint32_t>{0xFFFFFFFEu}); // -2
-  // <u2 raw bf16 bits only with the flag.
+  // <u2 data for a bf16 parameter is its raw codes (no option needed: uint16 is no float form).
   auto u2 = parse_npy(
       npy_bytes("{'descr': '<u2', 'fortran_order': False, 'shape': (1,), }", {0x80, 0x3F}),
       "x.npy");
   REQUIRE(u2.ok());
-  CHECK_FALSE(tensor_from_npy(*u2, ScalarType::BF16, {{"A", 1}}, "x").ok());
-  auto raw = tensor_from_npy(*u2, ScalarType::BF16, {{"A", 1}}, "x", {true});
+  auto raw = tensor_from_npy(*u2, ScalarType::BF16, {{"A", 1}}, "x");
   REQUIRE(raw.ok());
   CHECK(raw->get(0) == 0x3F80u);
   auto u2i = tensor_from_npy(*u2, ScalarType::I16, {{"A", 1}}, "x"); // 0x3F80 = 16256 fits
@@ -266,4 +268,70 @@ TEST_CASE("npy: files on disk, atomic write and --force semantics", "[npy]") {
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.diagnostics().front().code == "E-IO-001");
   fs::remove_all(dir);
+}
+
+TEST_CASE("npy: raw bit patterns for every operand type", "[npy]") {
+  auto array = [](const char* descr, const char* shape, std::vector<std::uint8_t> data) {
+    auto a = parse_npy(npy_bytes(fmt::format("{{'descr': '{}', 'fortran_order': False, "
+                                             "'shape': {}, }}",
+                                             descr, shape),
+                                 std::move(data)),
+                       "raw.npy");
+    REQUIRE(a.ok());
+    return *a;
+  };
+  // f8 codes as |u1, taken as they are: 0x7E is f8e4m3's 448 and f8e5m2's NaN, 0x3D is
+  // f8e5m2's 1.25 (the code RNE would never give 1.125).
+  for (ScalarType t : {ScalarType::F8E4M3, ScalarType::F8E5M2}) {
+    auto r = tensor_from_npy(array("|u1", "(3,)", {0x7E, 0x3D, 0xFF}), t, {{"A", 3}}, "x");
+    REQUIRE(r.ok());
+    CHECK(testing::containers(*r) == std::vector<std::uint32_t>{0x7E, 0x3D, 0xFF});
+  }
+  // f32 <f4 bit for bit: a NaN with a payload survives (a float conversion would canonicalise).
+  auto f = tensor_from_npy(array("<f4", "(1,)", {0x01, 0x00, 0xA0, 0xFF}), ScalarType::F32,
+                           {{"A", 1}}, "x");
+  REQUIRE(f.ok());
+  CHECK(f->get(0) == 0xFFA00001u);
+  // i4 packed two per byte, the even element in the low nibble: 0x8F = elements -1 (0xF), -8
+  // (0x8); a row of 3 elements takes 2 bytes, the last high nibble unused.
+  auto p = tensor_from_npy(array("|u1", "(2, 2)", {0x8F, 0x07, 0x21, 0xF3}), ScalarType::I4,
+                           {{"A", 2}, {"B", 3}}, "x");
+  REQUIRE(p.ok());
+  const std::vector<std::uint32_t> i4{0xFFFFFFFFu, 0xFFFFFFF8u, 7, 1, 2, 3};
+  CHECK(testing::containers(*p) == i4);
+  // The full logical shape of |u1 still means integer values (range-checked).
+  auto v = tensor_from_npy(array("|u1", "(2, 3)", {0, 1, 7, 2, 3, 4}), ScalarType::I4,
+                           {{"A", 2}, {"B", 3}}, "x");
+  REQUIRE(v.ok());
+  CHECK(testing::containers(*v) == std::vector<std::uint32_t>{0, 1, 7, 2, 3, 4});
+}
+
+TEST_CASE("npy: --float-input-rounding device applies the chip's converters", "[npy]") {
+  // 1.125 lies halfway between the f8e5m2 codes 0x3C (1.0) and 0x3D (1.25): round to nearest
+  // even gives 0x3C, the Cast Engine's encoder (scalars reference, ties away from zero) 0x3D.
+  std::vector<std::uint8_t> data(4);
+  const std::uint32_t b = std::bit_cast<std::uint32_t>(1.125f);
+  for (int k = 0; k < 4; ++k) data[k] = static_cast<std::uint8_t>(b >> (8 * k));
+  auto a = parse_npy(npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }", data),
+                     "r.npy");
+  REQUIRE(a.ok());
+  auto rne = tensor_from_npy(*a, ScalarType::F8E5M2, {{"A", 1}}, "x");
+  REQUIRE(rne.ok());
+  CHECK(rne->get(0) == 0x3Cu);
+  NpyConvertOptions device;
+  device.rounding = FloatInputRounding::Device;
+  auto dev = tensor_from_npy(*a, ScalarType::F8E5M2, {{"A", 1}}, "x", device);
+  REQUIRE(dev.ok());
+  CHECK(dev->get(0) == 0x3Du);
+  // f8e4m3: a value beyond 448 is E-NPY-004 by default, saturates on the chip.
+  const std::uint32_t big = std::bit_cast<std::uint32_t>(1000.0f);
+  for (int k = 0; k < 4; ++k) data[k] = static_cast<std::uint8_t>(big >> (8 * k));
+  auto a2 = parse_npy(npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }", data),
+                      "r.npy");
+  REQUIRE(a2.ok());
+  CHECK(tensor_from_npy(*a2, ScalarType::F8E4M3, {{"A", 1}}, "x").diagnostics().front().code ==
+        "E-NPY-004");
+  auto sat = tensor_from_npy(*a2, ScalarType::F8E4M3, {{"A", 1}}, "x", device);
+  REQUIRE(sat.ok());
+  CHECK(sat->get(0) == 0x7Eu);
 }

@@ -109,7 +109,7 @@ sub('t06_too_few_tensor_args', 'E-TYPE-005', B, 'trf: &TrfTensor<bf16, Chip, Clu
 sub('t07_alias_twice', 'E-TYPE-006', B, 'type Lane = m![N];', 'type Lane = m![N];\ntype @@Lane = m![N];', 'alias defined twice')
 sub('t08_alias_cycle', 'E-TYPE-007', B, 'type Lane = m![N];', 'type @@Lane = m![{ Lane }];', 'alias referring to itself')
 sub('t09_unknown_method', 'E-TYPE-008', B, '.contract_packet::<m![1]>()', '.@@contract_foo::<m![1]>()', 'unknown method')
-sub('t10_vector_op', 'E-TYPE-009', B, '.contract_packet::<m![1]>()', '.@@vector_add()', 'Vector Engine op in a kernel')
+sub('t10_vector_op', 'E-VE-013', B, '.contract_packet::<m![1]>()', '.@@vector_add()', 'Vector Engine op in a kernel')
 sub('t11_commit', 'E-TYPE-009', B, '(LaneMode::Interleaved)\n', '(LaneMode::Interleaved)\n        .@@commit()\n', 'commit in a kernel')
 sub('t12_wrong_typestate', 'E-TYPE-010', B, '.contract_outer::<m![M], m![K], _, _, _>(trf)\n        .contract_packet::<m![1]>()', '.@@contract_time::<m![M]>()\n        .contract_packet::<m![1]>()', 'contract_time on a CollectTensor')
 sub('t13_fetch_on_context', 'E-TYPE-010', F, '        .begin(input_dm.view())\n        .fetch::<m![A], m![K8]>()', '        .@@fetch::<m![A], m![K8]>()', 'fetch without begin')
@@ -153,13 +153,15 @@ sub('t45_begin_on_tensor', 'E-TYPE-010', F, 'ctx.main\n        .begin(input_dm.v
 sub('t46_too_many_tensor_args', 'E-TYPE-005', B, "input: CollectTensor<'l, T, bf16, Chip, Cluster, Slice, m![M, K / 16], m![K % 16]>", "input: @@CollectTensor<'l, T, bf16, Chip, Cluster, Slice, m![M, K / 16], m![K % 16], m![1]>", 'CollectTensor with 7 arguments')
 sub('t47_to_trf_extra_arg', 'E-TYPE-016', F, '.to_trf()', '.to_trf(@@3)', 'to_trf(3)')
 sub('t48_tensor_field', 'E-TYPE-021', B, '    input\n        .contract_outer', '    input.@@time\n        .contract_outer', 'a field of a tensor')
-sub('t49_vector_in_driver_is_only_a_warning_but_kernel_error', 'E-TYPE-009', B + "fn main() { let x = y.vector_add(); }\n", '.contract_packet::<m![1]>()', '.@@vector_relu()', 'vector op inside the kernel')
+sub('t49_vector_in_driver_is_only_a_warning_but_kernel_error', 'E-VE-013', B + "fn main() { let x = y.vector_add(); }\n", '.contract_packet::<m![1]>()', '.@@vector_relu()', 'vector op inside the kernel')
 sub('t50_collect_on_begin', 'E-TYPE-010', F, ".begin(input_dm.view())\n        .fetch::<m![A], m![K8]>()", ".begin(input_dm.view())\n        .@@collect::<m![A], m![K8]>()", 'collect without fetch')
 
 sub('t51_to_vrf_of_bf16', 'E-TYPE-019', B.replace("ContractTensor<'l, T, f32, Chip, Cluster, Slice, m![M], m![N]>", "VrfTensor<bf16, Chip, Cluster, Slice, m![M, K]>"), """        .contract_outer::<m![M], m![K], _, _, _>(trf)
         .contract_packet::<m![1]>()
         .contract_time::<m![M]>()
         .contract_lane::<m![M], m![N]>(LaneMode::Interleaved)""", "        .@@to_vrf()", 'bf16 stream into the VRF')
+
+sub('t52_trf_tensor_new', 'E-TYPE-024', F, ') -> ContractTensor<\'l, { Tu::Main }, i32, Chip, Cluster, Slice, m![A], m![R]> {\n', ') -> ContractTensor<\'l, { Tu::Main }, i32, Chip, Cluster, Slice, m![A], m![R]> {\n    let t: TrfTensor<i8, Chip, Cluster, Slice, Lane, m![K8]> = @@TrfTensor::new();\n', 'a TrfTensor built inside the kernel')
 
 seen=set()
 for name, code, text, what in cases:

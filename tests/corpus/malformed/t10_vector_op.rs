@@ -1,4 +1,4 @@
-// expect: E-TYPE-009 15:10   (Vector Engine op in a kernel)
+// expect: E-VE-013 15:10   (Vector Engine op in a kernel)
 axes![V = 32, M = 32, N = 8, K = 32];
 
 type Chip = m![1];

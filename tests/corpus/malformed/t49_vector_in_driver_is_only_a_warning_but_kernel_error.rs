@@ -1,4 +1,4 @@
-// expect: E-TYPE-009 15:10   (vector op inside the kernel)
+// expect: E-VE-013 15:10   (vector op inside the kernel)
 axes![V = 32, M = 32, N = 8, K = 32];
 
 type Chip = m![1];

@@ -1,0 +1,78 @@
+#include "ir/lang/context_rules.h"
+
+#include <fmt/format.h>
+
+namespace tujit::ir::lang {
+
+namespace {
+
+constexpr std::string_view kPage = "furiosa-opt docs/src/computing-tensors/register-files.md";
+
+Diagnostic ctx_error(std::string code, std::string message, SourceSpan span,
+                     std::vector<std::string> notes) {
+  Diagnostic d = make_error(std::move(code), std::move(message), span, std::move(notes));
+  d.stage = "type";
+  return d;
+}
+
+} // namespace
+
+std::optional<Diagnostic> contraction_context_error(std::string_view method, SourceSpan span,
+                                                    ContextKind stream) {
+  if (stream != ContextKind::Sub) return std::nullopt;
+  return ctx_error(
+      "E-CTX-001",
+      fmt::format("`{}` runs on a stream of the sub context, but the Contraction Engine runs in "
+                  "the main context only",
+                  method),
+      span,
+      {"the sub context drops the Contraction Engine (furiosa-opt "
+       "docs/src/computing-tensors/index.md \"Execution Context\"); it prepares operands, e.g. "
+       "`ctx.sub.begin(w.view())…to_trf()`",
+       "fix: start the contraction's stream from `ctx.main` (or a `{ Tu::Main }` stream)"});
+}
+
+std::optional<Diagnostic> store_context_error(std::string_view method, SourceSpan call_span,
+                                              ContextKind stream,
+                                              const std::vector<ContextArg>& args) {
+  for (const ContextArg& a : args) {
+    if (a.is_context && a.which == ContextKind::Sub && a.by_mut_ref) continue;
+    return ctx_error("E-CTX-004",
+                     fmt::format("the argument of `{}` must be `&mut ctx.sub`, the sub context "
+                                 "its write runs through",
+                                 method),
+                     a.span,
+                     {fmt::format("a store issued from the main context occupies the sub context "
+                                  "as well and borrows it for the statement ({} \"Which context "
+                                  "a store occupies\")",
+                                  kPage)});
+  }
+  if (args.size() > 1)
+    return ctx_error("E-TYPE-016",
+                     fmt::format("`{}` takes at most one argument (`&mut ctx.sub`), found {}",
+                                 method, args.size()),
+                     args[1].span, {});
+  if (stream == ContextKind::Main && args.empty())
+    return ctx_error(
+        "E-CTX-002",
+        fmt::format("`{}` on a main-context stream must take `&mut ctx.sub`: its write runs "
+                    "through the sub context",
+                    method),
+        call_span,
+        {fmt::format("a store issued from the main context occupies both contexts, so it borrows "
+                     "the sub context for the statement ({} \"Which context a store occupies\")",
+                     kPage),
+         fmt::format("fix: `.{}(&mut ctx.sub)`", method)});
+  if (stream == ContextKind::Sub && !args.empty())
+    return ctx_error(
+        "E-CTX-003",
+        fmt::format("`{}` on a sub-context stream takes no argument: it already holds the sub "
+                    "context",
+                    method),
+        args.front().span,
+        {fmt::format("a store issued from the sub context needs no argument ({})", kPage),
+         fmt::format("fix: `.{}()`", method)});
+  return std::nullopt;
+}
+
+} // namespace tujit::ir::lang

@@ -1,0 +1,359 @@
+#include "ir/lang/vector_args.h"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace tujit::ir::lang {
+
+namespace {
+
+struct KindName {
+  std::string_view method;
+  VectorCallKind kind;
+};
+
+constexpr KindName kKinds[] = {
+    {"vector_init", VectorCallKind::Init},
+    {"vector_intra_slice_tag", VectorCallKind::Tag},
+    {"vector_narrow_split", VectorCallKind::NarrowSplit},
+    {"vector_narrow_trim", VectorCallKind::NarrowTrim},
+    {"vector_widen_concat", VectorCallKind::WidenConcat},
+    {"vector_widen_pad", VectorCallKind::WidenPad},
+    {"vector_fp_unary", VectorCallKind::FpUnary},
+    {"vector_fp_binary", VectorCallKind::FpBinary},
+    {"vector_fp_binary_with_mode", VectorCallKind::FpBinary},
+    {"vector_fp_ternary", VectorCallKind::FpTernary},
+    {"vector_fp_div", VectorCallKind::FpDiv},
+    {"vector_fp_div_with_mode", VectorCallKind::FpDiv},
+    {"vector_fxp", VectorCallKind::Fxp},
+    {"vector_fxp_with_mode", VectorCallKind::Fxp},
+    {"vector_logic", VectorCallKind::Logic},
+    {"vector_logic_with_mode", VectorCallKind::Logic},
+    {"vector_clip", VectorCallKind::Clip},
+    {"vector_clip_with_mode", VectorCallKind::Clip},
+    {"vector_fxp_to_fp", VectorCallKind::FxpToFp},
+    {"vector_fp_to_fxp", VectorCallKind::FpToFxp},
+    {"vector_reinterpret", VectorCallKind::Reinterpret},
+    {"vector_final", VectorCallKind::Final},
+};
+
+constexpr std::string_view kChain = "docs/vector-engine.md §3";
+
+class ArgTyper {
+public:
+  ArgTyper(const Expr& call, ScalarType dtype, Diagnostics& diags)
+      : call_(call), dtype_(dtype), diags_(diags) {}
+
+  std::optional<VectorCall> run(VectorCallKind kind) {
+    VectorCall v;
+    v.kind = kind;
+    const bool with_mode = call_.name.ends_with("_with_mode");
+    switch (kind) {
+    case VectorCallKind::Tag:
+      if (!tag_mode()) return std::nullopt;
+      return v;
+    case VectorCallKind::FpUnary:
+      if (!arity(1) || !fp_stream()) return std::nullopt;
+      if (call_.args[0].kind == Expr::Kind::Tuple) {
+        refuse("a guarded op `(guard, op)` runs on the elements a TagGuard admits; tujit "
+               "simulates TagMode::Zero streams only, where every op runs everywhere",
+               call_.args[0].span);
+        return std::nullopt;
+      }
+      if (auto op = variant(call_.args[0], "FpUnaryOp", parse_fp_unary_op)) {
+        v.op = *op;
+        return v;
+      }
+      return std::nullopt;
+    case VectorCallKind::FpBinary:
+      return binary<FpBinaryOp>(v, with_mode, "FpBinaryOp", parse_fp_binary_op, true);
+    case VectorCallKind::FpDiv:
+      if (!arity(with_mode ? 3 : 2) || !fp_stream()) return std::nullopt;
+      if (!variant(call_.args[0], "FpDivBinaryOp", [](std::string_view n) {
+            return n == "DivF" ? std::optional<FpBinaryOp>(FpBinaryOp::DivF) : std::nullopt;
+          }))
+        return std::nullopt;
+      v.op = FpBinaryOp::DivF;
+      if (with_mode && !arg_mode(call_.args[1], v)) return std::nullopt;
+      if (!operand(call_.args[with_mode ? 2 : 1], v.operand[0])) return std::nullopt;
+      return v;
+    case VectorCallKind::FpTernary:
+      if (!arity(2) || !fp_stream()) return std::nullopt;
+      if (!variant(call_.args[0], "FpTernaryOp", [](std::string_view n) {
+            return n == "FmaF" ? std::optional<int>(0) : std::nullopt;
+          }))
+        return std::nullopt;
+      if (call_.args[1].kind != Expr::Kind::Tuple || call_.args[1].args.size() != 2) {
+        bad_arg("`vector_fp_ternary` takes its two operands as a pair `(operand0, operand1)`",
+                call_.args[1].span);
+        return std::nullopt;
+      }
+      if (!operand(call_.args[1].args[0], v.operand[0]) ||
+          !operand(call_.args[1].args[1], v.operand[1]))
+        return std::nullopt;
+      return v;
+    case VectorCallKind::Fxp:
+      if (!i32_stream()) return std::nullopt;
+      return binary<FxpBinaryOp>(v, with_mode, "FxpBinaryOp", parse_fxp_binary_op, false);
+    case VectorCallKind::Logic:
+      return logic_or_clip<LogicBinaryOp>(v, with_mode, "LogicBinaryOp", parse_logic_binary_op);
+    case VectorCallKind::Clip:
+      return logic_or_clip<ClipBinaryOp>(v, with_mode, "ClipBinaryOp", parse_clip_binary_op);
+    case VectorCallKind::FxpToFp:
+    case VectorCallKind::FpToFxp:
+      if (!arity(1)) return std::nullopt;
+      if (kind == VectorCallKind::FxpToFp ? !i32_stream() : !fp_stream()) return std::nullopt;
+      if (call_.args[0].kind != Expr::Kind::Int || call_.args[0].int_value < 0 ||
+          call_.args[0].int_value > 31) {
+        bad_arg("`int_width` is an integer literal 0 … 31 (31: the plain i32 ↔ f32 conversion)",
+                call_.args[0].span);
+        return std::nullopt;
+      }
+      v.int_width = static_cast<std::uint32_t>(call_.args[0].int_value);
+      return v;
+    case VectorCallKind::Init:
+    case VectorCallKind::NarrowSplit:
+    case VectorCallKind::NarrowTrim:
+    case VectorCallKind::WidenConcat:
+    case VectorCallKind::WidenPad:
+    case VectorCallKind::Reinterpret:
+    case VectorCallKind::Final:
+      if (!arity(0)) return std::nullopt;
+      return v;
+    }
+    return std::nullopt;
+  }
+
+private:
+  void error(std::string code, std::string msg, SourceSpan span, std::vector<std::string> notes) {
+    Diagnostic d = make_error(std::move(code), std::move(msg), span, std::move(notes));
+    d.stage = "type";
+    diags_.push_back(std::move(d));
+  }
+
+  void bad_arg(std::string msg, SourceSpan span) {
+    error("E-VE-015", std::move(msg), span,
+          {fmt::format("the arguments of each Vector Engine method are listed in {}", kChain)});
+  }
+
+  void refuse(std::string why, SourceSpan span) {
+    error("E-VE-013", fmt::format("not simulated by tujit: `{}` with this argument", call_.name),
+          span, {std::move(why), fmt::format("{} lists what tujit simulates", kChain)});
+  }
+
+  bool arity(std::size_t n) {
+    if (call_.args.size() == n) return true;
+    bad_arg(fmt::format("`{}` takes {} argument{}, found {}", call_.name, n, n == 1 ? "" : "s",
+                        call_.args.size()),
+            call_.args.empty() ? call_.span : call_.args.front().span);
+    return false;
+  }
+
+  bool stream_is(ScalarType want, std::string_view what) {
+    if (dtype_ == want) return true;
+    error("E-VE-006",
+          fmt::format("`{}` runs on an {} stream, but this stream is {}", call_.name, name(want),
+                      name(dtype_)),
+          call_.name_span,
+          {fmt::format("{}; convert with vector_fxp_to_fp / vector_fp_to_fxp (values) or "
+                       "vector_reinterpret (bits) first",
+                       what)});
+    return false;
+  }
+  bool fp_stream() { return stream_is(ScalarType::F32, "the Float cluster computes on f32"); }
+  bool i32_stream() { return stream_is(ScalarType::I32, "the Fxp cluster computes on i32"); }
+
+  bool tag_mode() {
+    if (!arity(1)) return false;
+    const Expr& a = call_.args[0];
+    if (a.kind == Expr::Kind::Path && a.path.size() == 2 && a.path[0] == "TagMode" &&
+        a.name == "Zero")
+      return true;
+    if ((a.kind == Expr::Kind::Path || a.kind == Expr::Kind::PathCall ||
+         a.kind == Expr::Kind::Other) &&
+        !a.path.empty() && a.path[0] == "TagMode") {
+      refuse(fmt::format("TagMode::{} sets per-element branch tags; tujit simulates "
+                         "TagMode::Zero (every element tag 0, every op unconditional)",
+                         a.name),
+             a.span);
+      return false;
+    }
+    bad_arg("`vector_intra_slice_tag` takes a TagMode, e.g. `TagMode::Zero`", a.span);
+    return false;
+  }
+
+  /// `Enum::Variant` (or `Enum::Variant(…)` for MulF), checked against `enums` names.
+  template <class Parse>
+  auto variant(const Expr& a, std::string_view enum_name, Parse parse)
+      -> decltype(parse(std::string_view{})) {
+    const bool path =
+        (a.kind == Expr::Kind::Path || a.kind == Expr::Kind::PathCall) && a.path.size() == 2;
+    if (path && a.path[0] == enum_name) {
+      if (auto v = parse(a.name)) return v;
+      bad_arg(fmt::format("`{}` has no variant `{}`", enum_name, a.name), a.name_span);
+      return std::nullopt;
+    }
+    bad_arg(fmt::format("the first argument of `{}` is a `{}::…` variant", call_.name, enum_name),
+            a.span);
+    return std::nullopt;
+  }
+
+  bool arg_mode(const Expr& a, VectorCall& v) {
+    if (auto m = variant(a, "BinaryArgMode", parse_binary_arg_mode)) {
+      v.mode = *m;
+      return true;
+    }
+    return false;
+  }
+
+  /// A constant operand of the stream's scalar. Other operand sources are refused.
+  bool operand(const Expr& a, std::uint32_t& bits) {
+    if (a.kind == Expr::Kind::Ref) {
+      refuse("a VRF operand (`&vrf`) feeds each element from the Vector Register File; tujit "
+             "simulates constant operands only",
+             a.span);
+      return false;
+    }
+    if (a.kind == Expr::Kind::Name && a.name == "Stash") {
+      refuse("a `Stash` operand reads a snapshot taken by vector_stash(); tujit simulates "
+             "constant operands only",
+             a.span);
+      return false;
+    }
+    if (dtype_ == ScalarType::I32) {
+      if (a.kind == Expr::Kind::Int && !a.int_overflow &&
+          a.int_value >= std::numeric_limits<std::int32_t>::min() &&
+          a.int_value <= std::numeric_limits<std::int32_t>::max()) {
+        bits = static_cast<std::uint32_t>(static_cast<std::int32_t>(a.int_value));
+        return true;
+      }
+      bad_arg("the operand of an i32 stream is an i32 literal (-2147483648 … 2147483647)", a.span);
+      return false;
+    }
+    if (a.kind == Expr::Kind::Float) {
+      // Rust reads an f32 literal as the f32 nearest to the decimal: parse it as a float
+      // directly (a detour through double could round twice).
+      float f = 0;
+      const std::string& t = a.float_text;
+      auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), f);
+      if (ec == std::errc() && end == t.data() + t.size() && std::isfinite(f)) {
+        bits = std::bit_cast<std::uint32_t>(f);
+        return true;
+      }
+    }
+    bad_arg("the operand of an f32 stream is a finite f32 literal such as `2.0f32`", a.span);
+    return false;
+  }
+
+  template <class Op, class Parse>
+  std::optional<VectorCall> binary(VectorCall v, bool with_mode, std::string_view enum_name,
+                                   Parse parse, bool fp) {
+    if (!arity(with_mode ? 3 : 2)) return std::nullopt;
+    if (fp && !fp_stream()) return std::nullopt;
+    const Expr& a = call_.args[0];
+    auto op = variant(a, enum_name, parse);
+    if (!op) return std::nullopt;
+    if constexpr (std::is_same_v<Op, FpBinaryOp>) {
+      if (*op == FpBinaryOp::MulF) {
+        if (a.kind != Expr::Kind::PathCall || a.args.size() != 1) {
+          bad_arg("`FpBinaryOp::MulF` names its ALU: `FpBinaryOp::MulF(FpMulAlu::Mul0)` (or "
+                  "Mul1, Fma)",
+                  a.span);
+          return std::nullopt;
+        }
+        auto mul = variant(a.args[0], "FpMulAlu", parse_fp_mul_alu);
+        if (!mul) return std::nullopt;
+        v.mul = *mul;
+      }
+    }
+    if constexpr (std::is_same_v<Op, FxpBinaryOp>) {
+      if (*op == FxpBinaryOp::ArithRightShiftRound) {
+        refuse("the reference implementation leaves ArithRightShiftRound's rounding undefined "
+               "(its semantics are a `todo!`), so tujit has nothing to simulate",
+               a.span);
+        return std::nullopt;
+      }
+    }
+    v.op = *op;
+    if (with_mode && !arg_mode(call_.args[1], v)) return std::nullopt;
+    if (!operand(call_.args[with_mode ? 2 : 1], v.operand[0])) return std::nullopt;
+    return v;
+  }
+
+  /// `LogicBinaryOpI32::BitAnd` / `LogicBinaryOpF32::BitAnd`, `ClipBinaryOpI32::Max` / …F32: the
+  /// enum's scalar must be the stream's, and the variant one that enum has.
+  template <class Op, class Parse>
+  std::optional<VectorCall> logic_or_clip(VectorCall v, bool with_mode, std::string_view base,
+                                          Parse parse) {
+    if (!arity(with_mode ? 3 : 2)) return std::nullopt;
+    const bool f32 = dtype_ == ScalarType::F32;
+    if (!f32 && !i32_stream()) return std::nullopt;
+    const std::string enum_name = fmt::format("{}{}", base, f32 ? "F32" : "I32");
+    const Expr& a = call_.args[0];
+    if ((a.kind == Expr::Kind::Path || a.kind == Expr::Kind::PathCall) && a.path.size() == 2 &&
+        a.path[0] == fmt::format("{}{}", base, f32 ? "I32" : "F32")) {
+      error("E-VE-006",
+            fmt::format("`{}` is an op of the {} stream, but this stream is {}", a.path[0],
+                        f32 ? "i32" : "f32", name(dtype_)),
+            a.span, {fmt::format("use `{}::…`", enum_name)});
+      return std::nullopt;
+    }
+    auto op = variant(a, enum_name, parse);
+    if (!op) return std::nullopt;
+    if (!valid_for_scalar(*op, f32)) {
+      bad_arg(fmt::format("`{}` has no variant `{}`", enum_name, a.name), a.name_span);
+      return std::nullopt;
+    }
+    v.op = *op;
+    if (with_mode && !arg_mode(call_.args[1], v)) return std::nullopt;
+    if (!operand(call_.args[with_mode ? 2 : 1], v.operand[0])) return std::nullopt;
+    return v;
+  }
+
+  static bool valid_for_scalar(LogicBinaryOp op, bool f32) {
+    return !f32 || op == LogicBinaryOp::BitAnd || op == LogicBinaryOp::BitOr ||
+           op == LogicBinaryOp::BitXor;
+  }
+  static bool valid_for_scalar(ClipBinaryOp op, bool f32) {
+    if (f32) return op != ClipBinaryOp::AddFxp && op != ClipBinaryOp::AddFxpSat;
+    return op != ClipBinaryOp::Add;
+  }
+
+  const Expr& call_;
+  ScalarType dtype_;
+  Diagnostics& diags_;
+};
+
+} // namespace
+
+std::optional<VectorCallKind> vector_call_kind(std::string_view method) {
+  for (const auto& k : kKinds)
+    if (k.method == method) return k.kind;
+  return std::nullopt;
+}
+
+std::string vector_refusal_reason(std::string_view method) {
+  if (method.find("reduce") != std::string_view::npos)
+    return "intra- and inter-slice reductions are not simulated by tujit";
+  if (method.find("zip") != std::string_view::npos)
+    return "pair mode (unzip / zip of two interleaved groups) is not simulated by tujit";
+  if (method == "vector_filter")
+    return "vector_filter masks output flits by tag; tujit simulates TagMode::Zero streams, "
+           "where there is nothing to filter";
+  if (method == "vector_stash")
+    return "stash snapshots are not simulated by tujit (constant operands only)";
+  return "this Vector Engine method is not simulated by tujit";
+}
+
+std::optional<VectorCall> type_vector_args(const Expr& call, VectorCallKind kind, ScalarType dtype,
+                                           Diagnostics& diags) {
+  return ArgTyper(call, dtype, diags).run(kind);
+}
+
+} // namespace tujit::ir::lang

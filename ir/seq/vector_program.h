@@ -1,0 +1,57 @@
+// The value calls of one Vector Engine pass (the book's
+// furiosa-opt docs/src/computing-tensors/vector-engine/intra-slice-chain.md), as a run program
+// applies them (ir/seq/run_program.h, docs/vector-engine.md §4). The calls of a verified
+// `vector_init … vector_final` chain act on the stream in two ways:
+//
+//   value calls     every element's value becomes op(value) (runtime/vector/ve_scalar.h numerics)
+//   layout calls    narrow_split / widen_concat restate Time and Packet, narrow_trim drops the
+//                   back half of each packet (top padding), widen_pad adds one: no element changes
+//                   its coordinates
+//
+// so the pass is an elementwise map of each live element with its coordinates kept: the layout
+// calls are address streams (ir/seq/operand_streams.h passed_operand), the value calls this
+// program, applied by both engines to every live element they move.
+#pragma once
+
+#include "ir/lang/kernel.h"
+#include "ir/seq/fnv1a.h"
+#include "ir/support/diagnostic.h"
+#include "ir/types/scalar_type.h"
+#include "ir/types/vector_op.h"
+
+#include <string>
+#include <vector>
+
+namespace tujit::ir::seq {
+
+struct VectorStepIR {
+  VectorCall call;
+  ScalarType dtype = ScalarType::F32; // the stream's scalar entering the call
+};
+
+struct VectorProgram {
+  /// The value calls of the chain, in order (layout calls, vector_init and vector_final left
+  /// out).
+  std::vector<VectorStepIR> steps;
+  ScalarType in_type = ScalarType::F32;  // the stream vector_init reads
+  ScalarType out_type = ScalarType::F32; // what vector_final hands on
+};
+
+/// Whether `k` acts on element values (else it only restates the stream's layout).
+bool is_value_call(VectorCallKind k);
+
+/// The chain ending at the vector_final stage `final_index`, and the vector_init stage it starts
+/// at. E-RUN-101 when the stage is not a vector_final of a vector_init chain.
+struct VectorChain {
+  VectorProgram program;
+  std::size_t init = 0;
+};
+Result<VectorChain> lower_vector(const Kernel& kernel, std::size_t final_index);
+
+/// One line per value call (`tujit compile --emit seq`).
+std::string to_text(const VectorProgram& p);
+
+/// Adds everything an engine's code depends on to a program fingerprint.
+void hash(const VectorProgram& p, Fnv1a& h);
+
+} // namespace tujit::ir::seq

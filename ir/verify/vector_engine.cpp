@@ -1,0 +1,288 @@
+#include "ir/verify/vector_engine.h"
+
+#include "ir/mapping/factor.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace tujit::ir::verify {
+
+namespace {
+
+constexpr const char* kStage = "vector";
+constexpr const char* kPage = "docs/vector-engine.md §2";
+
+std::string mtext(const Mapping& m) {
+  return "m![" + m.to_string() + "]";
+}
+std::string ftext(const FactorList& l) {
+  return "m![" + render_text(l) + "]";
+}
+
+/// The Way a stage runs in (docs/vector-engine.md §2); Tag and Final need Way8, the
+/// Narrow stage takes Way8 in, the Widen stage Way4 in.
+std::uint64_t way_in(VeStage s) {
+  switch (s) {
+  case VeStage::Fp:
+  case VeStage::IntraSliceReduce:
+  case VeStage::FpDiv:
+  case VeStage::Widen:
+    return kWay4Elements;
+  default:
+    return kWay8Elements;
+  }
+}
+
+Diagnostic order_error(const VectorCall& call, VeStage from, VeStage to) {
+  const std::string_view m = method_name(call.kind);
+  if (from == VeStage::Init)
+    return rule_error("E-VE-003", kStage, "StageOrder",
+                      fmt::format("`{}` right after vector_init: the intra-slice chain is entered "
+                                  "with vector_intra_slice_tag first",
+                                  m),
+                      {"vector_init → vector_intra_slice_tag(TagMode::Zero) → stages → "
+                       "vector_final (docs/vector-engine.md §2)"});
+  return rule_error(
+      "E-VE-003", kStage, "StageOrder",
+      fmt::format("`{}` runs the {} stage, which comes before the {} stage the chain is already "
+                  "in: the stages run in one fixed order",
+                  m, to_string(to), to_string(from)),
+      {"order: Tag → Logic → Fxp → FxpToFp → Narrow → Fp → IntraSliceReduce → FpDiv → Widen → "
+       "FpToFxp → Clip; Logic, Fxp, Fp and Clip may repeat with other ALUs (" +
+       std::string(kPage) + ")"});
+}
+
+Diagnostic way_error(const VectorCall& call, VeStage to, std::uint64_t way) {
+  const std::uint64_t need = way_in(to);
+  return rule_error(
+      "E-VE-004", kStage, "WayMismatch",
+      fmt::format("`{}` runs {}-way, but the stream is {}-way here", method_name(call.kind), need,
+                  way),
+      {need == kWay4Elements
+           ? "the Float cluster, the divider and the reduce tree run Way4: narrow first "
+             "(vector_narrow_split or vector_narrow_trim)"
+           : "this stage runs Way8 (and the chain leaves Way8): widen first "
+             "(vector_widen_concat after a split, vector_widen_pad after a trim)",
+       kPage});
+}
+
+std::optional<Diagnostic> split_rules(const VectorStep& s) {
+  const FactorList packet = factorize(s.packet);
+  if (packet.size() != kWay8Elements)
+    return rule_error("E-VE-007", kStage, "SplitRequiresOneFlit",
+                      fmt::format("vector_narrow_split takes an 8-element packet (one flit), but "
+                                  "Packet {} holds {}",
+                                  mtext(s.packet), packet.size()),
+                      {"split halves a Way8 packet: the front 4 stay, the back 4 move to Time"});
+  auto halves = split_at(packet, kWay4Elements);
+  if (!halves) return halves.diagnostics().front();
+  const FactorList want_time = pair(factorize(s.time), halves->outer);
+  const FactorList got_time = factorize(s.out_time);
+  if (!(want_time == got_time))
+    return rule_error("E-VE-008", kStage, "SplitTimeMismatch",
+                      fmt::format("vector_narrow_split's Time2 {} is not [Time, Packet / 4] = {}",
+                                  mtext(s.out_time), ftext(want_time)),
+                      {"Time2 = [Time, Packet / 4], Packet2 = Packet % 4 (compared by normal "
+                       "form; furiosa-opt-lower config_vector_narrow_split)"});
+  if (s.out_packet.size() != kWay4Elements)
+    return rule_error("E-VE-008", kStage, "SplitOutputSize",
+                      fmt::format("vector_narrow_split's Packet2 {} must hold 4 elements (the "
+                                  "front half of the flit), it holds {}",
+                                  mtext(s.out_packet), s.out_packet.size()),
+                      {"Packet2 = Packet % 4"});
+  if (!(halves->inner == factorize(s.out_packet)))
+    return rule_error("E-VE-008", kStage, "SplitPacketMismatch",
+                      fmt::format("vector_narrow_split's Packet2 {} is not Packet % 4 = {}",
+                                  mtext(s.out_packet), ftext(halves->inner)),
+                      {"Time2 = [Time, Packet / 4], Packet2 = Packet % 4"});
+  return std::nullopt;
+}
+
+std::optional<Diagnostic> concat_rules(const VectorStep& s) {
+  if (s.packet.size() != kWay4Elements)
+    return rule_error("E-VE-009", kStage, "ConcatRequiresWay4",
+                      fmt::format("vector_widen_concat takes a 4-element packet, but Packet {} "
+                                  "holds {}",
+                                  mtext(s.packet), s.packet.size()),
+                      {"concat merges two Way4 packets (adjacent Time cells) into one flit"});
+  const FactorList time = factorize(s.time);
+  if (time.size() % 2 != 0)
+    return rule_error("E-VE-010", kStage, "ConcatTimeMismatch",
+                      fmt::format("vector_widen_concat folds the inner 2 Time cells into the "
+                                  "packet, but Time {} has {} cells",
+                                  mtext(s.time), time.size()),
+                      {"Time2 = Time / 2, Packet2 = [Time % 2, Packet]"});
+  auto halves = split_at(time, 2);
+  if (!halves) return halves.diagnostics().front();
+  if (s.out_packet.size() != kWay8Elements)
+    return rule_error("E-VE-010", kStage, "ConcatOutputSize",
+                      fmt::format("vector_widen_concat's Packet2 {} must hold 8 elements (one "
+                                  "flit), it holds {}",
+                                  mtext(s.out_packet), s.out_packet.size()),
+                      {"Packet2 = [Time % 2, Packet]"});
+  if (!(halves->outer == factorize(s.out_time)))
+    return rule_error("E-VE-010", kStage, "ConcatTimeMismatch",
+                      fmt::format("vector_widen_concat's Time2 {} is not Time / 2 = {}",
+                                  mtext(s.out_time), ftext(halves->outer)),
+                      {"Time2 = Time / 2, Packet2 = [Time % 2, Packet] (furiosa-opt-lower "
+                       "config_vector_widen_concat)"});
+  const FactorList want_packet = pair(halves->inner, factorize(s.packet));
+  if (!(want_packet == factorize(s.out_packet)))
+    return rule_error("E-VE-010", kStage, "ConcatPacketMismatch",
+                      fmt::format("vector_widen_concat's Packet2 {} is not [Time % 2, Packet] = "
+                                  "{}",
+                                  mtext(s.out_packet), ftext(want_packet)),
+                      {"Time2 = Time / 2, Packet2 = [Time % 2, Packet]"});
+  return std::nullopt;
+}
+
+std::optional<Diagnostic> trim_rules(const VectorStep& s) {
+  const FactorList packet = factorize(s.packet);
+  if (packet.size() != kWay8Elements)
+    return rule_error("E-VE-011", kStage, "TrimInputSize",
+                      fmt::format("vector_narrow_trim takes an 8-element packet, but Packet {} "
+                                  "holds {}",
+                                  mtext(s.packet), packet.size()),
+                      {"trim drops the back 4 (dummy) lanes of a Way8 packet"});
+  auto halves = split_at(packet, kWay4Elements);
+  if (!halves) return halves.diagnostics().front();
+  auto dummy = padding(FactorList{}, 2, PaddingKind::Top);
+  if (!dummy || !(halves->outer == *dummy))
+    return rule_error("E-VE-011", kStage, "TrimBackNotDummy",
+                      fmt::format("vector_narrow_trim drops the back 4 lanes of Packet {}, but "
+                                  "they hold data ({})",
+                                  mtext(s.packet), ftext(halves->outer)),
+                      {"use vector_narrow_split when the back half holds data; trim needs it to "
+                       "be top padding, `# 8` over at most 4 live elements"});
+  if (s.out_packet.size() != kWay4Elements || !(halves->inner == factorize(s.out_packet)))
+    return rule_error("E-VE-011", kStage, "TrimPacketMismatch",
+                      fmt::format("vector_narrow_trim's Packet2 {} is not the front 4 of the "
+                                  "packet, {}",
+                                  mtext(s.out_packet), ftext(halves->inner)),
+                      {"Packet2 = Packet % 4"});
+  return std::nullopt;
+}
+
+std::optional<Diagnostic> pad_rules(const VectorStep& s) {
+  if (s.packet.size() != kWay4Elements)
+    return rule_error("E-VE-012", kStage, "PadInputSize",
+                      fmt::format("vector_widen_pad takes a 4-element packet, but Packet {} "
+                                  "holds {}",
+                                  mtext(s.packet), s.packet.size()),
+                      {"pad restores the 4 lanes vector_narrow_trim dropped"});
+  auto want = padding(factorize(s.packet), kWay8Elements, PaddingKind::Top);
+  if (!want || s.out_packet.size() != kWay8Elements || !(*want == factorize(s.out_packet)))
+    return rule_error("E-VE-012", kStage, "PadPacketMismatch",
+                      fmt::format("vector_widen_pad's Packet2 {} is not the packet padded to 8, "
+                                  "{}",
+                                  mtext(s.out_packet), want ? ftext(*want) : "?"),
+                      {"Packet2 = Packet # 8 (the back 4 lanes are top padding)"});
+  return std::nullopt;
+}
+
+std::optional<Diagnostic> reshape_rules(const VectorStep& s) {
+  switch (s.call.kind) {
+  case VectorCallKind::NarrowSplit:
+    return split_rules(s);
+  case VectorCallKind::WidenConcat:
+    return concat_rules(s);
+  case VectorCallKind::NarrowTrim:
+    return trim_rules(s);
+  case VectorCallKind::WidenPad:
+    return pad_rules(s);
+  default:
+    return std::nullopt;
+  }
+}
+
+/// One step from `st`: the order, Way and ALU rules, then the call's own mapping rules.
+Result<VectorState> step(VectorState st, const VectorStep& s) {
+  const VectorCall& call = s.call;
+  const std::optional<VeStage> to = stage_of(call.kind);
+  if (call.kind == VectorCallKind::Init) return VectorState{};
+  if (!to) return st; // a reinterpret holds the stage and the Way
+  if (call.kind == VectorCallKind::Tag) {
+    if (st.stage != VeStage::Init) return order_error(call, st.stage, *to);
+    if (s.packet.size() != kWay8Elements)
+      return rule_error("E-VE-002", kStage, "PacketNotOneFlit",
+                        fmt::format("the intra-slice chain takes 8-element packets (one flit of "
+                                    "32-bit elements), but Packet {} holds {}",
+                                    mtext(s.packet), s.packet.size()),
+                        {"pad the packet to 8 (`# 8`) in the collect before vector_init"});
+    st.stage = VeStage::Tag;
+    st.way = kWay8Elements;
+    return st;
+  }
+  if (st.stage == VeStage::Init) return order_error(call, st.stage, *to);
+  const bool forward = *to > st.stage || (*to == st.stage && ve_stage_repeats(*to));
+  if (*to != VeStage::Final && !forward) return order_error(call, st.stage, *to);
+  if (st.way != way_in(*to)) return way_error(call, *to, st.way);
+  if (auto a = call.alu()) {
+    if (st.alus.count(*a))
+      return rule_error("E-VE-005", kStage, "AluInUse",
+                        fmt::format("`{}` needs the {} ALU, which an earlier call of this chain "
+                                    "already uses",
+                                    call.describe(), to_string(*a)),
+                        {"each ALU runs once per Tensor Unit invocation (furiosa-opt "
+                         "engine/vector/alu.rs); pick another ALU (e.g. MulF(FpMulAlu::Mul1)) "
+                         "or split the work over two passes"});
+    st.alus.insert(*a);
+  }
+  if (auto d = reshape_rules(s)) return *d;
+  if (*to != VeStage::Final) st.stage = *to;
+  if (*to == VeStage::Narrow) {
+    st.way = kWay4Elements;
+    st.way4 = true;
+  }
+  if (*to == VeStage::Widen) st.way = kWay8Elements;
+  return st;
+}
+
+} // namespace
+
+DerivedTable VectorState::to_table(const VectorCall& call) const {
+  DerivedTable t;
+  t["stage"] = std::string(to_string(stage));
+  t["way"] = way;
+  if (auto a = call.alu()) t["alu"] = std::string(to_string(*a));
+  std::string used;
+  for (VeAlu a : alus) used += (used.empty() ? "" : ", ") + std::string(to_string(a));
+  t["alus_used"] = used.empty() ? std::string("none") : used;
+  if (call.kind == VectorCallKind::Final) {
+    t["cycles_per_flit"] = std::uint64_t{way4 ? 2u : 1u};
+    t["latency_cycles"] = static_cast<std::uint64_t>(alus.size());
+  }
+  return t;
+}
+
+Result<VectorState> verify_vector_step(const std::vector<VectorStep>& chain) {
+  VectorState st;
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    auto r = step(st, chain[i]);
+    if (!r) {
+      if (i + 1 == chain.size()) return r;
+      // An earlier call fails: it was reported at its own stage; keep the state as it would be.
+      continue;
+    }
+    st = *r;
+  }
+  return st;
+}
+
+std::vector<VectorStep> vector_chain_to(const Kernel& kernel, std::size_t index) {
+  std::vector<VectorStep> out;
+  for (std::optional<std::size_t> at = index; at;) {
+    const Stage& s = kernel.stages[*at];
+    if (s.op != StageOp::Vector || !s.vector) return {};
+    out.push_back(VectorStep{*s.vector, s.input.mapping(Slot::Time), s.input.mapping(Slot::Packet),
+                             s.output.mapping(Slot::Time), s.output.mapping(Slot::Packet)});
+    if (s.vector->kind == VectorCallKind::Init) break;
+    at = s.producer;
+    if (!at) return {};
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+} // namespace tujit::ir::verify

@@ -1,0 +1,61 @@
+// The Vector Engine's intra-slice chain (the book's
+// furiosa-opt docs/src/computing-tensors/vector-engine/intra-slice-chain.md; the reference's
+// engine/vector/tensor/vector_tensor.rs typestate and
+// furiosa-opt-lower/src/verify/engine/vector/tensor.rs): a chain
+//
+//   vector_init → vector_intra_slice_tag → [stages in pipeline order] → vector_final
+//
+// visits the stages of ir/types/vector_op.h in increasing order (Logic, Fxp, Fp and Clip may
+// repeat), claims each ALU at most once, runs Way8 (8-element packets) except between a Narrow and
+// a Widen, where the Float cluster, the divider and the reduce tree run Way4, and ends Way8. The
+// narrow / widen calls restate Time and Packet; their rules (which splits and concats are legal)
+// are the reference's config_vector_narrow_split / _narrow_trim / _widen_concat / _widen_pad.
+// docs/vector-engine.md states every rule and docs/errors.md every E-VE code.
+#pragma once
+
+#include "ir/lang/kernel.h"
+#include "ir/support/diagnostic.h"
+#include "ir/types/vector_op.h"
+#include "ir/verify/stage_check.h"
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+namespace tujit::ir::verify {
+
+/// Elements per packet in each Way (a Way8 packet is one 32 B flit of 32-bit elements).
+inline constexpr std::uint64_t kWay8Elements = 8;
+inline constexpr std::uint64_t kWay4Elements = 4;
+
+/// The engine's state after a call.
+struct VectorState {
+  VeStage stage = VeStage::Init;
+  std::uint64_t way = kWay8Elements; // elements per packet the stages now run
+  std::set<VeAlu> alus;              // claimed so far
+  bool way4 = false;                 // the chain narrowed to Way4 at some point
+  /// Keys: stage, way, alu (the one this call claimed, if any), alus_used; at vector_final the
+  /// timing of docs/vector-engine.md §5: cycles_per_flit (1 at full Way8 throughput,
+  /// 2 when the chain runs a Way4 stretch: its packets are half as wide) and latency_cycles (one
+  /// per ALU used).
+  DerivedTable to_table(const VectorCall& call) const;
+};
+
+/// One call with the mappings it reads and writes.
+struct VectorStep {
+  VectorCall call;
+  Mapping time, packet;         // the stream entering the call
+  Mapping out_time, out_packet; // the stream it produces
+};
+
+/// Replays `chain` (its first step is vector_init) and verifies its last step against the state
+/// the earlier ones leave (those are assumed verified: the kernel checker skips a chain after its
+/// first failure). The state after the last step, or the rule it breaks.
+Result<VectorState> verify_vector_step(const std::vector<VectorStep>& chain);
+
+/// The Vector Engine calls of `kernel` from the vector_init that starts stage `index`'s chain up
+/// to `index` (following Stage::producer), as VectorSteps; empty when `index` is not a Vector
+/// stage or its chain has no vector_init.
+std::vector<VectorStep> vector_chain_to(const Kernel& kernel, std::size_t index);
+
+} // namespace tujit::ir::verify

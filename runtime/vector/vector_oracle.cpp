@@ -1,0 +1,276 @@
+#include "runtime/vector/vector_oracle.h"
+
+#include <bit>
+#include <cmath>
+#include <limits>
+
+namespace tujit::runtime::vector {
+
+namespace {
+
+using ir::ScalarType;
+using ir::VectorCallKind;
+
+constexpr double kMinI32 = -2147483648.0, kMaxI32 = 2147483647.0;
+
+double f32_value(std::uint32_t b) {
+  return static_cast<double>(std::bit_cast<float>(b));
+}
+double i32_value(std::uint32_t b) {
+  return static_cast<double>(std::bit_cast<std::int32_t>(b));
+}
+
+std::int64_t wrap32(std::int64_t v) {
+  return static_cast<std::int64_t>(static_cast<std::int32_t>(static_cast<std::uint32_t>(v)));
+}
+double sat32(double v) {
+  return v < kMinI32 ? kMinI32 : v > kMaxI32 ? kMaxI32 : v;
+}
+
+/// The 32 bits an element holds when a call reads its bits (reinterpret, logic ops).
+std::uint32_t bits_of(double v, ScalarType t) {
+  if (t == ScalarType::F32) return std::bit_cast<std::uint32_t>(static_cast<float>(v));
+  return static_cast<std::uint32_t>(static_cast<std::int64_t>(v));
+}
+double value_of(std::uint32_t b, ScalarType t) {
+  return t == ScalarType::F32 ? f32_value(b) : i32_value(b);
+}
+
+double fp_unary(ir::FpUnaryOp op, double x) {
+  switch (op) {
+  case ir::FpUnaryOp::Exp:
+    return std::exp(x);
+  case ir::FpUnaryOp::NegExp:
+    return std::exp(-x);
+  case ir::FpUnaryOp::Sqrt:
+    return std::sqrt(x);
+  case ir::FpUnaryOp::Tanh:
+    return std::tanh(x);
+  case ir::FpUnaryOp::Sigmoid:
+    return 1.0 / (1.0 + std::exp(-x));
+  case ir::FpUnaryOp::Erf:
+    return std::erf(x);
+  case ir::FpUnaryOp::Log:
+    return std::log(x);
+  case ir::FpUnaryOp::Sin:
+    return std::sin(x);
+  case ir::FpUnaryOp::Cos:
+    return std::cos(x);
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+double fxp(ir::FxpBinaryOp op, double a, double b) {
+  const auto x = static_cast<std::int64_t>(a), y = static_cast<std::int64_t>(b);
+  const auto sh = static_cast<unsigned>(y & 31);
+  switch (op) {
+  case ir::FxpBinaryOp::AddFxp:
+    return static_cast<double>(wrap32(x + y));
+  case ir::FxpBinaryOp::AddFxpSat:
+    return sat32(a + b);
+  case ir::FxpBinaryOp::SubFxp:
+    return static_cast<double>(wrap32(x - y));
+  case ir::FxpBinaryOp::SubFxpSat:
+    return sat32(a - b);
+  case ir::FxpBinaryOp::LeftShift:
+    return static_cast<double>(wrap32(x * (std::int64_t{1} << sh)));
+  case ir::FxpBinaryOp::LeftShiftSat:
+    return sat32(a * (sh == 31 ? kMinI32 : std::ldexp(1.0, static_cast<int>(sh))));
+  case ir::FxpBinaryOp::MulFxp: // Q31: a·b / 2^31, half up; the lone overflow MIN·MIN saturates
+    return sat32(std::floor(a * b / 2147483648.0 + 0.5));
+  case ir::FxpBinaryOp::MulInt:
+    return static_cast<double>(wrap32(x * y));
+  case ir::FxpBinaryOp::LogicRightShift:
+    return static_cast<double>(wrap32(static_cast<std::uint32_t>(x) >> sh));
+  case ir::FxpBinaryOp::ArithRightShift:
+    return std::floor(a / std::ldexp(1.0, static_cast<int>(sh)));
+  case ir::FxpBinaryOp::ArithRightShiftRound:
+    break;
+  }
+  return 0;
+}
+
+double clip(ir::ClipBinaryOp op, bool f32, double a, double b) {
+  switch (op) {
+  case ir::ClipBinaryOp::Min:
+    return std::isnan(a) ? b : std::isnan(b) ? a : std::min(a, b);
+  case ir::ClipBinaryOp::Max:
+    return std::isnan(a) ? b : std::isnan(b) ? a : std::max(a, b);
+  case ir::ClipBinaryOp::AbsMin:
+    return std::fabs(a) < std::fabs(b) ? a : b;
+  case ir::ClipBinaryOp::AbsMax:
+    return std::fabs(a) > std::fabs(b) ? a : b;
+  case ir::ClipBinaryOp::AddFxp:
+    return static_cast<double>(wrap32(static_cast<std::int64_t>(a + b)));
+  case ir::ClipBinaryOp::AddFxpSat:
+    return sat32(a + b);
+  case ir::ClipBinaryOp::Add:
+    return f32 ? a + b : a;
+  }
+  return a;
+}
+
+double logic(ir::LogicBinaryOp op, std::uint32_t a, std::uint32_t b) {
+  const unsigned sh = b & 31;
+  switch (op) {
+  case ir::LogicBinaryOp::BitAnd:
+    return static_cast<double>(a & b);
+  case ir::LogicBinaryOp::BitOr:
+    return static_cast<double>(a | b);
+  case ir::LogicBinaryOp::BitXor:
+    return static_cast<double>(a ^ b);
+  case ir::LogicBinaryOp::LeftShift:
+    return static_cast<double>(a << sh);
+  case ir::LogicBinaryOp::LogicRightShift:
+    return static_cast<double>(a >> sh);
+  case ir::LogicBinaryOp::ArithRightShift:
+    return static_cast<double>(static_cast<std::uint32_t>(std::bit_cast<std::int32_t>(a) >> sh));
+  }
+  return 0;
+}
+
+/// Whether the call computes a binary32 result.
+bool produces_f32(const ir::VectorCall& c, ScalarType dtype) {
+  return c.kind == VectorCallKind::FpUnary || c.kind == VectorCallKind::FpBinary ||
+         c.kind == VectorCallKind::FpTernary || c.kind == VectorCallKind::FpDiv ||
+         (c.kind == VectorCallKind::Clip && dtype == ScalarType::F32) ||
+         c.kind == VectorCallKind::FxpToFp;
+}
+
+/// Float value calls the chain runs, and whether all are single correctly rounded IEEE ops.
+struct FloatCalls {
+  int count = 0;
+  bool exact = true;
+};
+
+FloatCalls float_calls(const ir::seq::VectorProgram& p) {
+  FloatCalls f;
+  for (const auto& st : p.steps) {
+    const ir::VectorCall& c = st.call;
+    if (!produces_f32(c, st.dtype)) continue;
+    ++f.count;
+    const bool ieee = (c.kind == VectorCallKind::FpUnary &&
+                       std::get<ir::FpUnaryOp>(c.op) == ir::FpUnaryOp::Sqrt) ||
+                      c.kind == VectorCallKind::FpBinary || c.kind == VectorCallKind::FpDiv;
+    if (!ieee) f.exact = false;
+  }
+  if (f.count > 1) f.exact = false; // two roundings: the oracle rounds once
+  return f;
+}
+
+} // namespace
+
+double oracle_chain(const ir::seq::VectorProgram& p, std::uint32_t input_bits) {
+  double v = value_of(input_bits, p.in_type);
+  for (const auto& st : p.steps) {
+    const ir::VectorCall& c = st.call;
+    const bool f32 = st.dtype == ScalarType::F32;
+    const double operand = value_of(c.operand[0], st.dtype);
+    const bool swap = c.mode == ir::BinaryArgMode::Mode10;
+    const double x = c.mode == ir::BinaryArgMode::Mode11 ? operand : swap ? operand : v;
+    const double y = c.mode == ir::BinaryArgMode::Mode00 ? v : swap ? v : operand;
+    switch (c.kind) {
+    case VectorCallKind::FpUnary:
+      v = fp_unary(std::get<ir::FpUnaryOp>(c.op), v);
+      break;
+    case VectorCallKind::FpBinary:
+    case VectorCallKind::FpDiv:
+      switch (std::get<ir::FpBinaryOp>(c.op)) {
+      case ir::FpBinaryOp::AddF:
+        v = x + y;
+        break;
+      case ir::FpBinaryOp::SubF:
+        v = x - y;
+        break;
+      case ir::FpBinaryOp::MulF:
+        v = x * y;
+        break;
+      case ir::FpBinaryOp::DivF:
+        v = x / y;
+        break;
+      }
+      break;
+    case VectorCallKind::FpTernary:
+      v = v * operand + value_of(c.operand[1], st.dtype);
+      break;
+    case VectorCallKind::Fxp:
+      v = fxp(std::get<ir::FxpBinaryOp>(c.op), x, y);
+      break;
+    case VectorCallKind::Clip:
+      v = clip(std::get<ir::ClipBinaryOp>(c.op), f32, x, y);
+      break;
+    case VectorCallKind::Logic: {
+      const double r =
+          logic(std::get<ir::LogicBinaryOp>(c.op), bits_of(x, st.dtype), bits_of(y, st.dtype));
+      v = value_of(static_cast<std::uint32_t>(r), st.dtype);
+      break;
+    }
+    case VectorCallKind::FxpToFp:
+      v = std::ldexp(v, -static_cast<int>(31 - c.int_width));
+      break;
+    case VectorCallKind::FpToFxp: {
+      if (std::isnan(v)) {
+        v = std::signbit(v) ? kMinI32 : kMaxI32;
+        break;
+      }
+      const double scaled = std::ldexp(v, static_cast<int>(31 - c.int_width));
+      v = sat32(std::copysign(std::floor(std::fabs(scaled) + 0.5), scaled));
+      break;
+    }
+    case VectorCallKind::Reinterpret: {
+      const ScalarType to = st.dtype == ScalarType::F32 ? ScalarType::I32 : ScalarType::F32;
+      v = value_of(bits_of(v, st.dtype), to);
+      break;
+    }
+    default:
+      break;
+    }
+    // Each float step's result is a binary32: past its range it is ±inf, whatever a later step
+    // would make of the float64 value (exp(89) then sqrt: inf, not 1.9e19).
+    if (produces_f32(c, st.dtype) && std::isfinite(v) && std::isinf(static_cast<float>(v)))
+      v = std::copysign(std::numeric_limits<double>::infinity(), v);
+  }
+  return v;
+}
+
+OracleCheck oracle_compare(const ir::seq::VectorProgram& p, double expected, std::uint32_t actual) {
+  OracleCheck r;
+  const FloatCalls fc = float_calls(p);
+  if (p.out_type != ScalarType::F32) {
+    const double got = i32_value(actual);
+    r.abs_err = std::fabs(got - expected);
+    r.ok = r.abs_err <= (fc.count > 0 ? 1.0 : 0.0);
+    return r;
+  }
+  const float want = static_cast<float>(expected);
+  const float got = std::bit_cast<float>(actual);
+  if (std::isnan(expected) || std::isnan(got)) {
+    r.ok = std::isnan(expected) && std::isnan(got);
+    r.abs_err = r.ok ? 0 : std::numeric_limits<double>::infinity();
+    return r;
+  }
+  if (fc.exact) {
+    r.ok = std::bit_cast<std::uint32_t>(want) == actual;
+    r.abs_err = r.ok ? 0 : std::fabs(static_cast<double>(got) - expected);
+    return r;
+  }
+  if (std::isinf(got) || std::isinf(expected)) {
+    r.ok = std::isinf(got) && std::isinf(static_cast<double>(want)) && (got > 0) == (want > 0);
+    r.abs_err = r.ok ? 0 : std::numeric_limits<double>::infinity();
+    return r;
+  }
+  r.abs_err = std::fabs(static_cast<double>(got) - expected);
+  const double ulp = std::fabs(static_cast<double>(std::nextafter(want, INFINITY)) - want);
+  const double per_call = std::max(ulp, std::ldexp(std::fabs(expected), -16));
+  r.ok = r.abs_err <= per_call * std::max(1, fc.count);
+  return r;
+}
+
+std::string oracle_tolerance_text(const ir::seq::VectorProgram& p) {
+  const FloatCalls fc = float_calls(p);
+  if (p.out_type != ScalarType::F32) return fc.count > 0 ? "±1" : "bit-exact";
+  return fc.exact ? "bit-exact (one correctly rounded IEEE operation)"
+                  : "max(1 ulp, 2^-16 relative) per float call";
+}
+
+} // namespace tujit::runtime::vector
