@@ -287,32 +287,21 @@ ViewDims view_dims(TensorKind kind) {
   return d;
 }
 
-namespace {
-
-// One view dimension: each slot mapping evaluated once per position (docs/mapping.md §3), then
-// spread over the dimension major → minor, the most major padding winning (§2 combine).
-Result<DimCoordinates> dim_coordinates(const TensorType& type, const std::vector<Slot>& slots,
-                                       const std::vector<Axis>& axes, std::uint64_t max_positions) {
+Result<DimCoordinates> slot_coordinates(const std::vector<Slot>& slots,
+                                        const std::vector<Mapping>& mappings, std::uint64_t size,
+                                        const std::vector<Axis>& axes) {
   const std::size_t na = axes.size();
   DimCoordinates d;
   d.axes = na;
-  for (Slot s : slots) {
-    if (mul_overflows(d.size, type.mapping(s).size()))
-      return run_error("E-RUN-003", fmt::format("the layout of {} has too many cells to count",
-                                                to_string(type)));
-    d.size *= type.mapping(s).size();
-  }
-  if (d.size > max_positions)
-    return run_error("E-RUN-001",
-                     fmt::format("a dimension of {} has {} positions, more than the limit of {}",
-                                 to_string(type), d.size, max_positions));
-  d.state.assign(d.size, CellState::Live);
-  d.coord.assign(d.size * na, 0);
-  std::uint64_t minor = d.size;
-  for (Slot slot : slots) {
-    const Mapping& m = type.mapping(slot);
+  d.size = size;
+  d.state.assign(size, CellState::Live);
+  d.coord.assign(size * na, 0);
+  std::uint64_t minor = size; // product of the sizes of this slot and the slots inside it
+  for (std::size_t k = 0; k < mappings.size(); ++k) {
+    const Mapping& m = mappings[k];
     const std::uint64_t msize = m.size();
     minor /= msize;
+    // One map() per position of the slot, then spread over the dimension.
     std::vector<CellState> pst(msize, CellState::Live);
     std::vector<std::uint64_t> pco(msize * na, 0);
     for (std::uint64_t p = 0; p < msize; ++p) {
@@ -333,12 +322,12 @@ Result<DimCoordinates> dim_coordinates(const TensorType& type, const std::vector
           return run_error("E-RUN-002",
                            fmt::format("the {} mapping `{}` names axis {}, which is not an axis of "
                                        "the logical tensor",
-                                       to_string(slot), m.to_string(), axis));
+                                       to_string(slots[k]), m.to_string(), axis));
         pco[p * na + a] += v;
       }
     }
-    for (std::uint64_t pos = 0; pos < d.size; ++pos) {
-      if (d.state[pos] != CellState::Live) continue;
+    for (std::uint64_t pos = 0; pos < size; ++pos) {
+      if (d.state[pos] != CellState::Live) continue; // a more major slot is padding
       const std::uint64_t p = (pos / minor) % msize;
       if (pst[p] != CellState::Live) {
         d.state[pos] = pst[p];
@@ -347,10 +336,31 @@ Result<DimCoordinates> dim_coordinates(const TensorType& type, const std::vector
       for (std::size_t a = 0; a < na; ++a) d.coord[pos * na + a] += pco[p * na + a];
     }
   }
-  for (std::uint64_t pos = 0; pos < d.size; ++pos)
+  for (std::uint64_t pos = 0; pos < size; ++pos)
     if (d.state[pos] != CellState::Live)
       std::fill_n(d.coord.begin() + static_cast<std::ptrdiff_t>(pos * na), na, 0);
   return d;
+}
+
+namespace {
+
+// One view dimension of `type`, bounded by `max_positions`.
+Result<DimCoordinates> dim_coordinates(const TensorType& type, const std::vector<Slot>& slots,
+                                       const std::vector<Axis>& axes, std::uint64_t max_positions) {
+  std::uint64_t size = 1;
+  std::vector<Mapping> mappings;
+  for (Slot s : slots) {
+    if (mul_overflows(size, type.mapping(s).size()))
+      return run_error("E-RUN-003", fmt::format("the layout of {} has too many cells to count",
+                                                to_string(type)));
+    size *= type.mapping(s).size();
+    mappings.push_back(type.mapping(s));
+  }
+  if (size > max_positions)
+    return run_error("E-RUN-001",
+                     fmt::format("a dimension of {} has {} positions, more than the limit of {}",
+                                 to_string(type), size, max_positions));
+  return slot_coordinates(slots, mappings, size, axes);
 }
 
 std::vector<std::uint64_t> max_live(const DimCoordinates& d) {

@@ -165,6 +165,14 @@ struct DimCoordinates {
   const std::uint64_t* at(std::uint64_t p) const { return coord.data() + p * axes; }
 };
 
+/// One dimension of a view from its slots' mappings, major first, `size` their product: per
+/// position the state and, when live, the coordinate on each of `axes` (each mapping evaluated
+/// once per position, docs/mapping.md §3, the most major padding winning, §2 combine); dead
+/// positions have zero coordinates. E-RUN-002 when a mapping names an axis outside `axes`.
+Result<DimCoordinates> slot_coordinates(const std::vector<Slot>& slots,
+                                        const std::vector<Mapping>& mappings, std::uint64_t size,
+                                        const std::vector<Axis>& axes);
+
 struct ViewCoordinates {
   std::vector<Axis> axes;
   DimCoordinates spatial, outer, inner;

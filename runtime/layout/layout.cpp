@@ -3,6 +3,7 @@
 #include "runtime/layout/held_readback.h"
 
 #include "ir/mapping/factor.h"
+#include "ir/seq/address_stream.h"
 
 #include <fmt/format.h>
 
@@ -17,77 +18,15 @@ namespace {
 using ir::Slot;
 using ir::TensorKind;
 
-CellState state_of(ir::PaddingKind k) {
-  switch (k) {
-  case ir::PaddingKind::Zero:
-    return CellState::Zero;
-  case ir::PaddingKind::Top:
-    return CellState::Top;
-  case ir::PaddingKind::Bottom:
-    return CellState::Bottom;
-  }
-  return CellState::Bottom;
-}
-
 bool mul_overflows(std::uint64_t a, std::uint64_t b) {
   return b != 0 && a > std::numeric_limits<std::uint64_t>::max() / b;
 }
 
-// The cells of one image dimension in dense form: per position, a state and (when Live) one
-// coordinate per logical axis. Pieces are combined major → minor as docs/mapping.md §2 combine.
-struct DenseDim {
-  std::uint64_t size = 1;
-  std::vector<CellState> state;
-  std::vector<std::uint64_t> coord; // size × axes
-};
+// The cells of one image dimension in dense form (ir/seq/address_stream.h slot_coordinates).
+using DenseDim = ir::seq::DimCoordinates;
 
 Result<DenseDim> dense_dim(const LayoutDim& dim, const std::vector<ir::Axis>& axes) {
-  const std::size_t na = axes.size();
-  DenseDim d;
-  d.size = dim.size;
-  d.state.assign(dim.size, CellState::Live);
-  d.coord.assign(dim.size * na, 0);
-  std::uint64_t minor = dim.size; // product of the sizes of this piece and the pieces inside it
-  for (std::size_t k = 0; k < dim.mappings.size(); ++k) {
-    const ir::Mapping& m = dim.mappings[k];
-    const std::uint64_t msize = m.size();
-    minor /= msize;
-    // One map() per position of the piece, then spread over the dimension.
-    std::vector<CellState> pst(msize, CellState::Live);
-    std::vector<std::uint64_t> pco(msize * na, 0);
-    for (std::uint64_t p = 0; p < msize; ++p) {
-      ir::Cell c = m.map(p);
-      if (c.kind == ir::Cell::Kind::Padding) {
-        pst[p] = state_of(c.padding);
-        continue;
-      }
-      if (c.kind == ir::Cell::Kind::OutOfBounds) { // unreachable: p < SIZE
-        pst[p] = CellState::Bottom;
-        continue;
-      }
-      for (const auto& [name, v] : c.index) {
-        if (v == 0) continue;
-        std::size_t a = 0;
-        while (a < na && axes[a].name != name) ++a;
-        if (a == na)
-          return make_error("E-RUN-002",
-                            fmt::format("the {} mapping `{}` names axis {}, which is not an axis "
-                                        "of the logical tensor",
-                                        ir::to_string(dim.slots[k]), m.to_string(), name));
-        pco[p * na + a] += v;
-      }
-    }
-    for (std::uint64_t pos = 0; pos < dim.size; ++pos) {
-      if (d.state[pos] != CellState::Live) continue; // a more major piece is padding
-      const std::uint64_t p = (pos / minor) % msize;
-      if (pst[p] != CellState::Live) {
-        d.state[pos] = pst[p];
-        continue;
-      }
-      for (std::size_t a = 0; a < na; ++a) d.coord[pos * na + a] += pco[p * na + a];
-    }
-  }
-  return d;
+  return ir::seq::slot_coordinates(dim.slots, dim.mappings, dim.size, axes);
 }
 
 /// The normal form of the whole image: every slot's mapping paired, major first, in the order
@@ -256,7 +195,7 @@ Result<LayoutCells> layout_cells(const ir::TensorType& type, const std::vector<i
           }
           if (!whole) whole = normal_form(*plan);
           if (const ir::Cell cell = ir::eval(*whole, idx); cell.kind == ir::Cell::Kind::Padding) {
-            cells.state[idx] = state_of(cell.padding);
+            cells.state[idx] = ir::cell_state_of(cell.padding);
             break;
           }
           // finalize: a genuine overshoot (docs/mapping.md §2)
