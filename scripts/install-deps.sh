@@ -14,6 +14,7 @@ set -euo pipefail
 #   ccache                       compiler cache; CMake uses it when present
 #   gnuplot-nox                  draws `tujit cycles --timeline` SVGs (a subprocess; no X11)
 #   libtomlplusplus-dev          reads `tujit bench --sweep` files (TOML: comments, typed arrays)
+#   libssl-dev                   SHA-256 of run outputs and cached objects (libcrypto; SHA extensions)
 PACKAGES=(
   cmake make g++ pkg-config
   llvm-19-dev libzstd-dev   # LLVM 19's CMake config links zstd::libzstd_shared
@@ -26,6 +27,7 @@ PACKAGES=(
   ccache        # optional speed-up: rebuilds across build trees (CMake uses it when present)
   gnuplot-nox   # `tujit cycles --timeline PATH.svg` runs gnuplot to draw the timeline
   libtomlplusplus-dev  # `tujit bench --sweep FILE.toml` parses sweep files
+  libssl-dev    # libcrypto's SHA-256 (run output digests, object cache checks)
 )
 # Optional sets, installed only when named on the command line:
 #   fuzz (`make fuzz`): clang-19 + libclang-rt-19-dev (libFuzzer and the sanitizer runtimes for

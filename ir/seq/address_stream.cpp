@@ -1,5 +1,7 @@
 #include "ir/seq/address_stream.h"
 
+#include "ir/mapping/map_table.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -301,30 +303,27 @@ Result<DimCoordinates> slot_coordinates(const std::vector<Slot>& slots,
     const Mapping& m = mappings[k];
     const std::uint64_t msize = m.size();
     minor /= msize;
-    // One map() per position of the slot, then spread over the dimension.
+    // Every position of the slot at once, then spread over the dimension.
+    const MappedTable t = map_table(m, axes);
+    const std::size_t nc = t.columns.size();
     std::vector<CellState> pst(msize, CellState::Live);
     std::vector<std::uint64_t> pco(msize * na, 0);
     for (std::uint64_t p = 0; p < msize; ++p) {
-      const Cell c = m.map(p);
-      if (c.kind == Cell::Kind::Padding) {
-        pst[p] = cell_state_of(c.padding);
+      if (t.kind[p] == Cell::Kind::Padding) {
+        pst[p] = cell_state_of(t.padding[p]);
         continue;
       }
-      if (c.kind == Cell::Kind::OutOfBounds) { // unreachable: p < SIZE
+      if (t.kind[p] == Cell::Kind::OutOfBounds) { // unreachable: p < SIZE
         pst[p] = CellState::Bottom;
         continue;
       }
-      for (const auto& [axis, v] : c.index) {
-        if (v == 0) continue;
-        std::size_t a = 0;
-        while (a < na && axes[a].name != axis) ++a;
-        if (a == na)
+      for (std::size_t c = na; c < nc; ++c)
+        if (t.at(p)[c] != 0)
           return run_error("E-RUN-002",
                            fmt::format("the {} mapping `{}` names axis {}, which is not an axis of "
                                        "the logical tensor",
-                                       to_string(slots[k]), m.to_string(), axis));
-        pco[p * na + a] += v;
-      }
+                                       to_string(slots[k]), m.to_string(), t.columns[c]));
+      std::copy_n(t.at(p), na, pco.begin() + static_cast<std::ptrdiff_t>(p * na));
     }
     for (std::uint64_t pos = 0; pos < size; ++pos) {
       if (d.state[pos] != CellState::Live) continue; // a more major slot is padding

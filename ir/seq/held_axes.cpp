@@ -16,13 +16,15 @@ Diagnostic not_held(const std::string& what, std::string why) {
   return d;
 }
 
-/// The distinct coordinates of axis `a` over the live positions of a dimension.
-std::vector<std::uint64_t> live_values(const DimCoordinates& d, std::size_t a) {
-  std::vector<std::uint64_t> v;
+/// The distinct coordinates below `size` of axis `a` over the live positions of a dimension, in
+/// increasing order (larger ones are overshoot, refused where streams are made).
+std::vector<std::uint64_t> live_values(const DimCoordinates& d, std::size_t a, std::uint64_t size) {
+  std::vector<bool> present(size, false);
   for (std::uint64_t p = 0; p < d.size; ++p)
-    if (d.state[p] == CellState::Live) v.push_back(d.at(p)[a]);
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
+    if (d.state[p] == CellState::Live && d.at(p)[a] < size) present[d.at(p)[a]] = true;
+  std::vector<std::uint64_t> v;
+  for (std::uint64_t c = 0; c < size; ++c)
+    if (present[c]) v.push_back(c);
   return v;
 }
 
@@ -65,7 +67,7 @@ Result<std::vector<HeldAxis>> held_axes(const ViewCoordinates& v, const std::str
     reached[0] = true;
     bool any = true;
     for (const DimCoordinates* d : {&v.spatial, &v.outer, &v.inner}) {
-      const auto vals = live_values(*d, a);
+      const auto vals = live_values(*d, a, ax.size);
       any = any && !vals.empty();
       std::vector<bool> next(ax.size, false);
       for (std::uint64_t r = 0; r < ax.size; ++r)
@@ -96,25 +98,33 @@ std::vector<std::uint64_t> held_strides(const std::vector<HeldAxis>& held) {
 
 StreamCoverage stream_coverage(const TensorStreams& s, std::uint64_t elements) {
   StreamCoverage cov;
-  std::vector<bool> seen(elements, false);
+  // Every offset a live cell writes, counted once per cell. The per-slice cells are expanded once
+  // into offsets (kNotLive where a cell is not live) so that the walk over every slice is a
+  // gather, not an address evaluation per cell.
+  constexpr std::uint64_t kNotLive = ~std::uint64_t{0};
   const CellStreams& c = s.cells;
+  std::vector<std::uint64_t> cell(c.outer_size * c.inner_size);
+  for (std::uint64_t o = 0, k = 0; o < c.outer_size; ++o)
+    for (std::uint64_t i = 0; i < c.inner_size; ++i, ++k) {
+      const CellAddress a = c.at(o, i);
+      cell[k] = a.state == CellState::Live ? a.offset : kNotLive;
+    }
+  std::vector<std::uint8_t> seen(elements, 0);
   for (std::uint64_t sp = 0; sp < s.spatial.size(); ++sp) {
     const CellAddress base = s.spatial.at(sp);
     if (base.state != CellState::Live) continue;
-    for (std::uint64_t o = 0; o < c.outer_size; ++o)
-      for (std::uint64_t i = 0; i < c.inner_size; ++i) {
-        const CellAddress a = c.at(o, i);
-        if (a.state != CellState::Live) continue;
-        const std::uint64_t off = base.offset + a.offset;
-        if (off >= elements) continue; // refused where the streams are made
-        if (seen[off])
-          ++cov.duplicated;
-        else
-          seen[off] = true;
-      }
+    for (const std::uint64_t off : cell) {
+      if (off == kNotLive || base.offset + off >= elements) continue; // refused where made
+      std::uint8_t& e = seen[base.offset + off];
+      cov.duplicated += e;
+      e = 1;
+    }
   }
-  for (std::uint64_t e = 0; e < elements; ++e)
-    if (!seen[e] && cov.unreached++ == 0) cov.first_unreached = e;
+  const auto first = std::find(seen.begin(), seen.end(), std::uint8_t{0});
+  if (first != seen.end()) {
+    cov.first_unreached = static_cast<std::uint64_t>(first - seen.begin());
+    cov.unreached = static_cast<std::uint64_t>(std::count(first, seen.end(), std::uint8_t{0}));
+  }
   return cov;
 }
 

@@ -1,6 +1,7 @@
 #include "ir/seq/lower_contraction.h"
 
 #include "ir/mapping/factor.h"
+#include "ir/mapping/map_table.h"
 #include "ir/target/rngd.h"
 #include "ir/verify/contract_lane.h"
 #include "ir/verify/contract_packet.h"
@@ -23,8 +24,9 @@ Diagnostic lower_error(std::string message, std::vector<std::string> notes = {})
 }
 
 std::vector<std::uint8_t> liveness(const Mapping& m) {
-  std::vector<std::uint8_t> live(m.size());
-  for (std::uint64_t i = 0; i < m.size(); ++i) live[i] = m.map(i).is_live() ? 1 : 0;
+  const MappedTable t = map_table(m, {});
+  std::vector<std::uint8_t> live(t.size);
+  for (std::uint64_t i = 0; i < t.size; ++i) live[i] = t.kind[i] == Cell::Kind::Index ? 1 : 0;
   return live;
 }
 

@@ -1,9 +1,12 @@
 // SHA-256 (FIPS 180-4) for the `sha256` of `tujit run` (docs/cli.md: over the output tensor's
-// bytes in logical order, little-endian). Small and self-contained: no crypto dependency.
+// bytes in logical order, little-endian) and the object cache's checks. OpenSSL's libcrypto
+// computes it: it uses the host's SHA extensions where present, several times faster than portable
+// code on the multi-MiB outputs of a run, whose digest is a serial part of every run.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 
@@ -12,16 +15,16 @@ namespace tujit::runtime {
 class Sha256 {
 public:
   Sha256();
+  ~Sha256();
+  Sha256(const Sha256&) = delete;
+  Sha256& operator=(const Sha256&) = delete;
   void update(std::span<const std::uint8_t> data);
-  /// Pads, finishes and returns the digest; the object must not be updated afterwards.
+  /// Finishes and returns the digest; the object must not be updated afterwards.
   std::array<std::uint8_t, 32> finish();
 
 private:
-  void block(const std::uint8_t* p);
-  std::array<std::uint32_t, 8> h_;
-  std::array<std::uint8_t, 64> buf_{};
-  std::size_t used_ = 0;
-  std::uint64_t total_bytes_ = 0;
+  struct Context;
+  std::unique_ptr<Context> ctx_;
 };
 
 /// Lower-case hex of the digest of `data`.
