@@ -212,10 +212,9 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   if (!ops) return stop(kExitUserError, ops.diagnostics());
 
   // Limits before any allocation (docs/design.md §5.5): the footprint comes from the types alone.
-  if (auto fp = check_run_size(file, kernel, *ops, vm.count("verify") > 0, *max_bytes,
-                               !input_paths.empty());
-      !fp)
-    return stop(kExitUserError, fp.diagnostics());
+  auto footprint =
+      check_run_size(file, kernel, *ops, vm.count("verify") > 0, *max_bytes, !input_paths.empty());
+  if (!footprint) return stop(kExitUserError, footprint.diagnostics());
 
   RunRequest req;
   req.engine = engine == "jit" ? Engine::Jit : Engine::Interp;
@@ -225,7 +224,8 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   req.seed = vm["seed"].as<std::uint64_t>();
   req.verify = vm.count("verify") > 0;
   const auto inputs = ops->inputs();
-  std::optional<ir::seq::InputShapes> tiles;
+  std::optional<ir::seq::InputShapes>& tiles = req.tiles;
+  tiles = std::move(footprint->tiles);
   for (const auto& [name, path] : input_paths) {
     const ir::KernelParam* param = nullptr;
     for (const auto* p : inputs)

@@ -107,7 +107,7 @@ Result<RunFootprint> run_footprint(const ir::SpecFile& file, const ir::Kernel& k
   Builder b{file, {}};
   // Random inputs of a tile kernel cover only the tile; finding it evaluates view dimensions,
   // within the byte budget.
-  std::optional<ir::seq::InputShapes> tiles;
+  std::optional<ir::seq::InputShapes>& tiles = b.out.tiles;
   if (!inputs_given)
     if (auto t = ir::seq::input_tiles(file, kernel, ops, max_bytes / kStreamPositionBytes))
       tiles = std::move(*t);

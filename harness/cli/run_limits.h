@@ -4,8 +4,9 @@
 // as asked to run, is the problem), never in an out-of-memory kill or a hung CI job.
 #pragma once
 
-#include "ir/seq/run_operands.h"
 #include "ir/lang/kernel.h"
+#include "ir/seq/run_operands.h"
+#include "ir/seq/run_program.h"
 #include "ir/support/diagnostic.h"
 
 #include <atomic>
@@ -47,6 +48,9 @@ struct FootprintItem {
 struct RunFootprint {
   std::vector<FootprintItem> items;
   std::uint64_t total_bytes = 0; // saturated sum
+  /// The input tiles found on the way (ir::seq::input_tiles), when inputs are generated: the run
+  /// takes them instead of evaluating the views again.
+  std::optional<ir::seq::InputShapes> tiles;
 };
 
 /// What running `ops` of `kernel` will allocate: every input's logical tensor (its tile, or the

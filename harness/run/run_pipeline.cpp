@@ -37,9 +37,13 @@ Result<RunInputTensors> timed_inputs(const ir::SpecFile& file, const ir::Kernel&
                                      const RunOperands& ops, const RunRequest& req, RunOutcome& out,
                                      ir::seq::InputShapes& tiles) {
   const auto t0 = Clock::now();
-  auto found = ir::seq::input_tiles(file, kernel, ops);
-  if (!found) return std::move(found).take_diagnostics();
-  tiles = std::move(*found);
+  if (req.tiles) {
+    tiles = *req.tiles;
+  } else {
+    auto found = ir::seq::input_tiles(file, kernel, ops);
+    if (!found) return std::move(found).take_diagnostics();
+    tiles = std::move(*found);
+  }
   auto inputs = make_inputs(file, ops, req, tiles);
   out.inputs_ms = ms_since(t0);
   return inputs;

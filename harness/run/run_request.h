@@ -32,6 +32,9 @@ struct RunRequest {
   /// Parameter name → its logical contents: the whole logical tensor, or just the tile the kernel
   /// reads (input_tiles). Parameters not listed get seeded random contents over their tile.
   std::map<std::string, runtime::LogicalTensor> given;
+  /// The input tiles when the caller has found them already (ir::seq::input_tiles of the same
+  /// kernel and operands); found by the run otherwise.
+  std::optional<ir::seq::InputShapes> tiles;
   bool verify = false;
 };
 
