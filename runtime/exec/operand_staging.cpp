@@ -3,6 +3,7 @@
 #include "runtime/interp/interpreter.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace tujit::runtime::exec {
 
@@ -69,21 +70,31 @@ void stage_trf(const ir::seq::RunProgram& rp, const StagedShape& sh, const TrfPl
   const ir::seq::OperandStreams& w = rp.trf;
   out.values.assign(sh.trf_cells, 0);
   if (sh.trf_masks) out.present.assign(sh.trf_cells, 0);
-  // read_operand without its Fetch Adapter step when there is none (the element is its own
-  // operand value), through the table for one-byte tensors.
-  const bool direct = w.adapter.identity();
   const std::uint32_t bytes = element_bytes(tensor.dtype);
-  for (std::uint64_t c = 0; c < sh.trf_cells; ++c) {
-    const std::uint64_t offset = plan.offset[c];
-    if (offset == TrfPlan::kNoCell) continue;
-    const std::uint8_t* at = tensor.data.data() + (base + offset) * bytes;
-    out.values[c] =
-        !plan.widened.empty()
-            ? plan.widened[*at]
-            : widen_to_accumulator(w.type, direct ? load_element(tensor.dtype, at)
-                                                  : read_operand(w, tensor, base + offset));
-    if (sh.trf_masks) out.present[c] = kPresent;
-  }
+  const auto stage = [&](const auto& widened) {
+    for (std::uint64_t c = 0; c < sh.trf_cells; ++c) {
+      const std::uint64_t offset = plan.offset[c];
+      if (offset == TrfPlan::kNoCell) continue;
+      out.values[c] = widened(tensor.data.data() + (base + offset) * bytes, base + offset);
+      if (sh.trf_masks) out.present[c] = kPresent;
+    }
+  };
+  // read_operand + widen_to_accumulator: through the table for one-byte tensors; for bf16 without
+  // a Fetch Adapter (the element is its own operand value) widen_bf16 itself, whose NaN is already
+  // the canonical one (docs/scalars.md §4.1); otherwise element by element.
+  constexpr ir::ScalarType kBf16 = ir::ScalarType::BF16;
+  if (!plan.widened.empty())
+    stage([&](const std::uint8_t* at, std::uint64_t) { return plan.widened[*at]; });
+  else if (w.adapter.identity() && tensor.dtype == kBf16 && w.type == kBf16)
+    stage([](const std::uint8_t* at, std::uint64_t) {
+      std::uint16_t h;
+      std::memcpy(&h, at, 2);
+      return widen_bf16(h);
+    });
+  else
+    stage([&](const std::uint8_t*, std::uint64_t i) {
+      return widen_to_accumulator(w.type, read_operand(w, tensor, i));
+    });
 }
 
 void stage_trf(const ir::seq::RunProgram& rp, const StagedShape& sh, const LogicalTensor& tensor,
