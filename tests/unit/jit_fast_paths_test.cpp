@@ -48,16 +48,6 @@ std::string m_in_time(const char* dtype, const char* acc, unsigned fe, unsigned 
       dtype, acc, fe, op);
 }
 
-ir::seq::ContractionProgram lowered(const std::string& spec) {
-  const ir::SpecFile file = testing::interp::parse_spec(spec);
-  REQUIRE(file.kernels.size() == 1);
-  auto p = ir::seq::lower_contraction(file.kernels[0]);
-  if (!p)
-    for (const auto& d : p.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
-  REQUIRE(p.ok());
-  return *p;
-}
-
 std::string optimised_ir(const ir::seq::ContractionProgram& p) {
   auto text = codegen::emit_llvm_ir(testing::chain_run_of(p).program, false);
   REQUIRE(text.ok());
