@@ -41,6 +41,11 @@
 // ftz_results the first product is flushed first in the interpreter, a no-op for f8 products
 // (always normal), so the fused form stays identical.
 //
+// Aliasing. The accumulator scratch, the output and the read-only operands and tables are distinct
+// buffers (contraction_run.cpp allocates them apart), which the code states with scoped noalias
+// metadata so that LICM keeps a reduced slot's accumulator in a register across the Time loop and
+// hoists loop-invariant TRF vectors; it changes no arithmetic.
+//
 // ftz_results (§9.3) flushes every f32 product and sum, as acc_mul / acc_add do; flushing
 // commutes with both liberties above (a flushed value plus -0 is itself; NaN is never flushed).
 #include "codegen/contraction_emit.h"
@@ -48,13 +53,17 @@
 #include "codegen/stream_load.h"
 #include "runtime/exec/operand_staging.h"
 
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
 #include <cstddef>
@@ -127,6 +136,7 @@ private:
   llvm::Value* add(llvm::Value* a, llvm::Value* b);
   llvm::Value* flushed(llvm::Value* v);
   void emit_drain();
+  void annotate_aliasing();
 
   const ir::seq::RunProgram& rp_;
   const Program& p_;
@@ -379,6 +389,35 @@ void Emitter::emit_drain() {
   });
 }
 
+// Every memory access gets the scope of its buffer: the scratch, the output, or (everything else)
+// the read-only operands and tables, which alias neither.
+void Emitter::annotate_aliasing() {
+  llvm::MDBuilder mdb(ctx_);
+  llvm::MDNode* domain = mdb.createAnonymousAliasScopeDomain("contraction");
+  llvm::MDNode* scratch = mdb.createAnonymousAliasScope(domain, "scratch");
+  llvm::MDNode* out = mdb.createAnonymousAliasScope(domain, "out");
+  llvm::MDNode* scratch_only = llvm::MDNode::get(ctx_, {scratch});
+  llvm::MDNode* out_only = llvm::MDNode::get(ctx_, {out});
+  llvm::MDNode* both = llvm::MDNode::get(ctx_, {scratch, out});
+  for (llvm::Instruction& inst : llvm::instructions(*f_)) {
+    llvm::Value* ptr = nullptr;
+    if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&inst)) ptr = l->getPointerOperand();
+    if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&inst)) ptr = st->getPointerOperand();
+    if (auto* ms = llvm::dyn_cast<llvm::MemSetInst>(&inst)) ptr = ms->getDest();
+    if (ptr == nullptr) continue;
+    const llvm::Value* base = llvm::getUnderlyingObject(ptr, 0);
+    if (base == arg_[kScratch]) {
+      inst.setMetadata(llvm::LLVMContext::MD_alias_scope, scratch_only);
+      inst.setMetadata(llvm::LLVMContext::MD_noalias, out_only);
+    } else if (base == arg_[kOut]) {
+      inst.setMetadata(llvm::LLVMContext::MD_alias_scope, out_only);
+      inst.setMetadata(llvm::LLVMContext::MD_noalias, scratch_only);
+    } else {
+      inst.setMetadata(llvm::LLVMContext::MD_noalias, both);
+    }
+  }
+}
+
 void Emitter::emit_slice() {
   // Time Reducer slots start at +0 / 0 (§9.2 step 2): both are the bits 0.
   b_.CreateMemSet(arg_[kScratch], b_.getInt8(0), i64(sh_.acc_cells * 4), llvm::MaybeAlign(4));
@@ -431,6 +470,7 @@ std::unique_ptr<llvm::Module> Emitter::run() {
 
   emit_slice();
   b_.CreateRet(b_.getInt32(kRunOk));
+  annotate_aliasing();
   return module;
 }
 

@@ -1,9 +1,9 @@
 // run_contraction_jit: the live slices are partitioned over a thread pool; each worker stages a
-// slice's TRF (runtime/exec/operand_staging.h: widened once, in its own buffer) and runs the
-// compiled function on it, which reads the stream's logical tensor and writes the slice's output
-// cells straight into the logical output. A slice's result depends only on its own operands, so
-// every partition gives the same bits. Poison and simulated_macs come from runtime/interp/poison.h,
-// exactly as the interpreter reports them.
+// slice's TRF (runtime/exec/operand_staging.h: widened once, in its own buffer, from one plan of
+// the program's TRF cells) and runs the compiled function on it, which reads the stream's logical
+// tensor and writes the slice's output cells straight into the logical output. A slice's result
+// depends only on its own operands, so every partition gives the same bits. Poison and
+// simulated_macs come from runtime/interp/poison.h, exactly as the interpreter reports them.
 #include "codegen/contraction_jit.h"
 
 #include "codegen/jit_compiled.h"
@@ -87,6 +87,7 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
     std::vector<std::vector<std::uint32_t>> scratch(pool.size(),
                                                     std::vector<std::uint32_t>(sh.acc_cells));
     std::vector<runtime::exec::StagedTrf> staged(pool.size());
+    const runtime::exec::TrfPlan plan = runtime::exec::trf_plan(rp, sh, wt);
     const ContractionFn fn = jc->function();
     pool.run(tasks, [&](std::uint64_t task, unsigned worker) {
       for (std::uint64_t k = n * task / tasks; k < n * (task + 1) / tasks; ++k) {
@@ -102,7 +103,7 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
           continue;
         }
         runtime::exec::StagedTrf& trf = staged[worker];
-        runtime::exec::stage_trf(rp, sh, wt, s, trf);
+        runtime::exec::stage_trf(rp, sh, plan, wt, wb.offset, trf);
         ContractionArgs args{};
         args.stream = stream.data + sb.offset * load_bytes;
         args.stream_limit = stream_elements - sb.offset;

@@ -22,14 +22,34 @@ StreamLoad::StreamLoad(const ir::seq::RunProgram& rp, llvm::Module& m, bool chec
   if (widen_ == StreamWiden::Table) {
     // The widened value of every byte, as the interpreter computes it from that element.
     std::vector<std::uint32_t> table(256);
+    bool sign = true, zero = true;
     for (std::uint32_t byte = 0; byte < 256; ++byte) {
       const std::uint8_t raw[4] = {static_cast<std::uint8_t>(byte), 0, 0, 0};
       table[byte] =
           widened_stream_element(rp.stream, runtime::load_element(rp.stream.streams.dtype, raw));
+      sign = sign && table[byte] == static_cast<std::uint32_t>(static_cast<std::int8_t>(byte));
+      zero = zero && table[byte] == byte;
     }
+    extension_ = sign ? Extension::Sign : zero ? Extension::Zero : Extension::None;
     auto* init = llvm::ConstantDataArray::get(m.getContext(), llvm::ArrayRef<std::uint32_t>(table));
     table_ = new llvm::GlobalVariable(m, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
                                       init, "stream_widen");
+  }
+  // The vector path: every live cell e of a flit sits at element e from the flit's offset, so the
+  // flit's cells [0, run_) are one load; the elements of padding cells in between are read (they
+  // lie between two live cells of the same flit, inside the tensor) and never used.
+  const bool vector_widen = widen_ == StreamWiden::Bf16 ||
+                            (widen_ == StreamWiden::Table && extension_ != Extension::None);
+  if (separable_ && vector_widen) {
+    std::uint64_t run = 0;
+    bool consecutive = true;
+    for (std::uint64_t e = 0; e < packet_; ++e) {
+      const ir::seq::CellAddress a = c.inner.at(e);
+      if (a.state != ir::CellState::Live) continue;
+      consecutive = consecutive && a.offset == e;
+      run = e + 1;
+    }
+    if (consecutive && run >= 2) run_ = run;
   }
 }
 
@@ -47,6 +67,7 @@ StreamLoad::Packet StreamLoad::packet(llvm::IRBuilder<>&, llvm::Value* flit,
   p.flit = flit;
   p.offset.assign(cells, nullptr);
   p.live.assign(cells, nullptr);
+  p.widened.assign(cells / packet_ + 1, nullptr);
   return p;
 }
 
@@ -71,32 +92,66 @@ llvm::Value* StreamLoad::flit_entry(llvm::IRBuilder<>& b, Packet& p, std::uint64
   return p.offset[slot];
 }
 
+// The accumulator bits of `raw` (one element, or a vector of them, as stored in the tensor) for
+// the arithmetic widenings: sign / zero extension of a byte, widen_bf16 of a bf16.
+llvm::Value* StreamLoad::widen_bits(llvm::IRBuilder<>& b, llvm::Value* raw) const {
+  llvm::Type* i32 = b.getInt32Ty();
+  if (auto* v = llvm::dyn_cast<llvm::VectorType>(raw->getType()))
+    i32 = llvm::VectorType::get(i32, v->getElementCount());
+  if (widen_ == StreamWiden::Table)
+    return extension_ == Extension::Sign ? b.CreateSExt(raw, i32) : b.CreateZExt(raw, i32);
+  const auto k = [&](std::uint32_t c) { return llvm::ConstantInt::get(i32, c); };
+  llvm::Value* h = b.CreateZExt(raw, i32);
+  // widen_bf16 (docs/scalars.md §4.1): NaN → canonical, zero / subnormal → signed zero.
+  llvm::Value* tiny = b.CreateICmpEQ(b.CreateAnd(h, k(0x7F80u)), k(0));
+  llvm::Value* kept = b.CreateSelect(tiny, b.CreateAnd(h, k(0x8000u)), h);
+  llvm::Value* shifted = b.CreateShl(kept, 16);
+  llvm::Value* nan = b.CreateICmpUGT(b.CreateAnd(h, k(0x7FFFu)), k(0x7F80u));
+  return b.CreateSelect(nan, k(0x7FC00000u), shifted);
+}
+
 llvm::Value* StreamLoad::widen(llvm::IRBuilder<>& b, llvm::Value* index) const {
   guard(b, index, limit_);
   switch (widen_) {
   case StreamWiden::Table: {
     llvm::Value* byte =
         b.CreateLoad(b.getInt8Ty(), b.CreateInBoundsGEP(b.getInt8Ty(), stream_, index));
+    if (extension_ != Extension::None) return widen_bits(b, byte);
     llvm::Value* at =
         b.CreateInBoundsGEP(b.getInt32Ty(), table_, b.CreateZExt(byte, b.getInt64Ty()));
     return b.CreateLoad(b.getInt32Ty(), at);
   }
-  case StreamWiden::Bf16: {
-    llvm::Value* half = b.CreateAlignedLoad(
-        b.getInt16Ty(), b.CreateInBoundsGEP(b.getInt16Ty(), stream_, index), llvm::Align(1));
-    llvm::Value* h = b.CreateZExt(half, b.getInt32Ty());
-    // widen_bf16 (docs/scalars.md §4.1): NaN → canonical, zero / subnormal → signed zero.
-    llvm::Value* tiny = b.CreateICmpEQ(b.CreateAnd(h, b.getInt32(0x7F80u)), b.getInt32(0));
-    llvm::Value* kept = b.CreateSelect(tiny, b.CreateAnd(h, b.getInt32(0x8000u)), h);
-    llvm::Value* shifted = b.CreateShl(kept, 16);
-    llvm::Value* nan = b.CreateICmpUGT(b.CreateAnd(h, b.getInt32(0x7FFFu)), b.getInt32(0x7F80u));
-    return b.CreateSelect(nan, b.getInt32(0x7FC00000u), shifted);
-  }
+  case StreamWiden::Bf16:
+    return widen_bits(b, b.CreateAlignedLoad(b.getInt16Ty(),
+                                             b.CreateInBoundsGEP(b.getInt16Ty(), stream_, index),
+                                             llvm::Align(1)));
   case StreamWiden::Prewidened:
     break;
   }
   return b.CreateAlignedLoad(b.getInt32Ty(), b.CreateInBoundsGEP(b.getInt32Ty(), stream_, index),
                              llvm::Align(4));
+}
+
+// Elements [0, run_) of flit `k` of the packet, loaded once and widened as one vector.
+llvm::Value* StreamLoad::flit_vector(llvm::IRBuilder<>& b, Packet& p, std::uint64_t k) const {
+  if (p.widened[k] != nullptr) return p.widened[k];
+  llvm::Value* base = flit_entry(b, p, k, 0);
+  guard(b, b.CreateAdd(base, b.getInt64(run_ - 1), "", true, true), limit_);
+  llvm::Type* element = widen_ == StreamWiden::Bf16 ? b.getInt16Ty() : b.getInt8Ty();
+  llvm::Type* raw = llvm::FixedVectorType::get(element, static_cast<unsigned>(run_));
+  llvm::Value* v =
+      b.CreateAlignedLoad(raw, b.CreateInBoundsGEP(element, stream_, base), llvm::Align(1));
+  // Spilled to a stack buffer per flit of the packet: each cell is then a 4-byte load the
+  // emitter splats, which the host does as a broadcast from memory (a load, no shuffle).
+  llvm::Type* wide = llvm::FixedVectorType::get(b.getInt32Ty(), static_cast<unsigned>(run_));
+  if (buffers_.size() <= k) buffers_.resize(k + 1, nullptr);
+  if (buffers_[k] == nullptr) {
+    llvm::IRBuilder<> entry(&f_->getEntryBlock(), f_->getEntryBlock().begin());
+    buffers_[k] = entry.CreateAlloca(wide, nullptr, "flit");
+  }
+  b.CreateAlignedStore(widen_bits(b, v), buffers_[k], llvm::Align(4));
+  p.widened[k] = buffers_[k];
+  return p.widened[k];
 }
 
 StreamLoad::Cell StreamLoad::cell(llvm::IRBuilder<>& b, Packet& p, std::uint64_t i) const {
@@ -107,6 +162,12 @@ StreamLoad::Cell StreamLoad::cell(llvm::IRBuilder<>& b, Packet& p, std::uint64_t
   if (separable_) {
     const ir::seq::CellAddress inner = c.inner.at(e);
     if (inner.state != ir::CellState::Live) return out; // padding in every flit
+    if (run_ > 0) {
+      llvm::Value* at = b.CreateConstInBoundsGEP1_64(b.getInt32Ty(), flit_vector(b, p, k), e);
+      out.value = b.CreateAlignedLoad(b.getInt32Ty(), at, llvm::Align(4));
+      out.live = p.live[k];
+      return out;
+    }
     llvm::Value* base = flit_entry(b, p, k, e);
     offset = inner.offset == 0 ? base : b.CreateAdd(base, b.getInt64(inner.offset), "", true, true);
     out.live = p.live[k];

@@ -33,6 +33,7 @@ public:
   struct Packet {
     llvm::Value* flit = nullptr;
     std::vector<llvm::Value*> offset, live;
+    std::vector<llvm::Value*> widened; // per flit of the packet: its widened cells' buffer
   };
   Packet packet(llvm::IRBuilder<>& b, llvm::Value* flit, std::uint64_t cells) const;
 
@@ -47,6 +48,8 @@ public:
 private:
   llvm::Value* guard(llvm::IRBuilder<>& b, llvm::Value* index, llvm::Value* limit) const;
   llvm::Value* widen(llvm::IRBuilder<>& b, llvm::Value* address) const;
+  llvm::Value* widen_bits(llvm::IRBuilder<>& b, llvm::Value* raw) const;
+  llvm::Value* flit_vector(llvm::IRBuilder<>& b, Packet& packet, std::uint64_t k) const;
   llvm::Value* flit_entry(llvm::IRBuilder<>& b, Packet& packet, std::uint64_t k,
                           std::uint64_t e) const;
 
@@ -57,8 +60,12 @@ private:
   llvm::Function* f_;
   StreamWiden widen_;
   llvm::GlobalVariable* table_ = nullptr;
-  std::uint64_t packet_ = 1; // |Packet|
-  std::uint64_t flits_ = 1;  // |Time|
+  /// How a Table widening acts on the byte, when it is an arithmetic extension.
+  enum class Extension : std::uint8_t { None, Sign, Zero } extension_ = Extension::None;
+  std::uint64_t run_ = 0; // > 0: the vector path reads elements [0, run_) of each flit
+  mutable std::vector<llvm::Value*> buffers_; // the vector path's widened flits, per flit
+  std::uint64_t packet_ = 1;                  // |Packet|
+  std::uint64_t flits_ = 1;                   // |Time|
   bool separable_ = true;
   bool dynamic_live_ = false;
 };

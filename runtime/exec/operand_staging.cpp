@@ -3,6 +3,7 @@
 #include "runtime/interp/interpreter.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace tujit::runtime::exec {
 
@@ -37,26 +38,68 @@ ProgramTables program_tables(const ir::seq::RunProgram& rp, std::uint64_t no_out
   return t;
 }
 
-void stage_trf(const ir::seq::RunProgram& rp, const StagedShape& sh, const LogicalTensor& tensor,
-               std::uint64_t s, StagedTrf& out) {
+TrfPlan trf_plan(const ir::seq::RunProgram& rp, const StagedShape& sh,
+                 const LogicalTensor& tensor) {
   const ir::seq::ContractionProgram& p = rp.chain;
   const ir::seq::OperandStreams& w = rp.trf;
-  const std::uint64_t base = w.streams.spatial.offset(s);
   // [Lane][Element] → [Element][kLaneVector]; lanes ≥ |Lane| and padding lanes (which form no
   // product, §5.4) stay 0 / absent. An absent cell's value is never observed (masked to the
   // identity).
-  out.values.assign(sh.trf_cells, 0);
-  if (sh.trf_masks) out.present.assign(sh.trf_cells, 0);
+  TrfPlan plan;
+  plan.offset.assign(sh.trf_cells, TrfPlan::kNoCell);
   for (std::uint64_t l = 0; l < p.lanes; ++l) {
     if (!p.lane_live[l]) continue;
     for (std::uint64_t x = 0; x < p.element; ++x) {
       const ir::seq::CellAddress a = w.streams.cells.at(l, x);
-      if (a.state != ir::CellState::Live) continue;
-      out.values[x * kLaneVector + l] =
-          widen_to_accumulator(w.type, read_operand(w, tensor, base + a.offset));
-      if (sh.trf_masks) out.present[x * kLaneVector + l] = kPresent;
+      if (a.state == ir::CellState::Live) plan.offset[x * kLaneVector + l] = a.offset;
     }
   }
+  if (element_bytes(tensor.dtype) == 1) {
+    plan.widened.resize(256);
+    for (std::uint32_t code = 0; code < 256; ++code) {
+      const std::uint8_t raw[4] = {static_cast<std::uint8_t>(code), 0, 0, 0};
+      plan.widened[code] = widen_to_accumulator(
+          w.type, adapt_element(w, tensor.dtype, load_element(tensor.dtype, raw)));
+    }
+  }
+  return plan;
+}
+
+void stage_trf(const ir::seq::RunProgram& rp, const StagedShape& sh, const TrfPlan& plan,
+               const LogicalTensor& tensor, std::uint64_t base, StagedTrf& out) {
+  const ir::seq::OperandStreams& w = rp.trf;
+  out.values.assign(sh.trf_cells, 0);
+  if (sh.trf_masks) out.present.assign(sh.trf_cells, 0);
+  const std::uint32_t bytes = element_bytes(tensor.dtype);
+  const auto stage = [&](const auto& widened) {
+    for (std::uint64_t c = 0; c < sh.trf_cells; ++c) {
+      const std::uint64_t offset = plan.offset[c];
+      if (offset == TrfPlan::kNoCell) continue;
+      out.values[c] = widened(tensor.data.data() + (base + offset) * bytes, base + offset);
+      if (sh.trf_masks) out.present[c] = kPresent;
+    }
+  };
+  // read_operand + widen_to_accumulator: through the table for one-byte tensors; for bf16 without
+  // a Fetch Adapter (the element is its own operand value) widen_bf16 itself, whose NaN is already
+  // the canonical one (docs/scalars.md §4.1); otherwise element by element.
+  constexpr ir::ScalarType kBf16 = ir::ScalarType::BF16;
+  if (!plan.widened.empty())
+    stage([&](const std::uint8_t* at, std::uint64_t) { return plan.widened[*at]; });
+  else if (w.adapter.identity() && tensor.dtype == kBf16 && w.type == kBf16)
+    stage([](const std::uint8_t* at, std::uint64_t) {
+      std::uint16_t h;
+      std::memcpy(&h, at, 2);
+      return widen_bf16(h);
+    });
+  else
+    stage([&](const std::uint8_t*, std::uint64_t i) {
+      return widen_to_accumulator(w.type, read_operand(w, tensor, i));
+    });
+}
+
+void stage_trf(const ir::seq::RunProgram& rp, const StagedShape& sh, const LogicalTensor& tensor,
+               std::uint64_t s, StagedTrf& out) {
+  stage_trf(rp, sh, trf_plan(rp, sh, tensor), tensor, rp.trf.streams.spatial.offset(s), out);
 }
 
 } // namespace tujit::runtime::exec

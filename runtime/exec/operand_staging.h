@@ -47,8 +47,22 @@ struct StagedTrf {
   std::vector<std::uint32_t> values, present;
 };
 
-/// Stages spatial position `s` (a live slice whose TRF spatial state is live) of the TRF operand
-/// read from `tensor` (checked against the program by check_run_inputs).
+/// What staging a slice's TRF needs besides its base offset, computed once per program: the
+/// offset from the base of every staged cell [Element][kLaneVector] (kNoCell: a padding cell, lane
+/// or lane ≥ |Lane|), and for a one-byte tensor the widened value of each of its 256 codes.
+struct TrfPlan {
+  static constexpr std::uint64_t kNoCell = ~std::uint64_t{0};
+  std::vector<std::uint64_t> offset;
+  std::vector<std::uint32_t> widened;
+};
+TrfPlan trf_plan(const ir::seq::RunProgram& program, const StagedShape& shape,
+                 const LogicalTensor& tensor);
+
+/// Stages the slice whose TRF base offset is `base` (a live slice whose TRF spatial state is
+/// live) of the TRF operand read from `tensor` (checked against the program by check_run_inputs).
+void stage_trf(const ir::seq::RunProgram& program, const StagedShape& shape, const TrfPlan& plan,
+               const LogicalTensor& tensor, std::uint64_t base, StagedTrf& out);
+/// The same for spatial position `s`, planning on the spot.
 void stage_trf(const ir::seq::RunProgram& program, const StagedShape& shape,
                const LogicalTensor& tensor, std::uint64_t s, StagedTrf& out);
 

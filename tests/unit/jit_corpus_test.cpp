@@ -76,24 +76,19 @@ TEST_CASE("jit: i32 accumulation wraps around like two's complement", "[jit]") {
                     "    .contract_time::<m![1]>()\n"
                     "    .contract_lane::<m![1], m![1 # 8]>(LaneMode::Interleaved)\n}}\n",
                     t);
-    const ir::SpecFile file = testing::interp::parse_spec(spec);
-    REQUIRE(file.kernels.size() == 1);
-    auto p = ir::seq::lower_contraction(file.kernels[0]);
-    if (!p)
-      for (const auto& d : p.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
-    REQUIRE(p.ok());
-    Operands o = operands_for(*p, t);
+    const ir::seq::ContractionProgram p = lowered(spec);
+    Operands o = operands_for(p, t);
     for (auto* img : {&o.stream, &o.trf})
       for (std::size_t i = 0; i < img->bits.size(); ++i)
         if (img->state[i] == CellState::Live) img->bits[i] = static_cast<std::uint32_t>(-256);
-    const testing::interp::ImageInputs in = testing::interp::image_inputs(*p, o.stream, o.trf);
+    const testing::interp::ImageInputs in = testing::interp::image_inputs(p, o.stream, o.trf);
     const auto compiled = compile(in.run.program);
     auto r = codegen::run_contraction_jit(*compiled, in.run.program, in.inputs());
     REQUIRE(r.ok());
     const auto want = static_cast<std::uint32_t>((std::uint64_t{1} << 21) * t);
     REQUIRE(r->output.elements() == 1);
     CHECK(r->output.get(0) == want);
-    CHECK(jit_vs_interp(*compiled, *p, o) == 0);
+    CHECK(jit_vs_interp(*compiled, p, o) == 0);
   }
 }
 

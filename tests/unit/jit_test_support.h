@@ -29,6 +29,17 @@ inline ir::seq::ContractionProgram bmatmul() {
   return *p;
 }
 
+/// The lowered program of a one-kernel spec text, REQUIREd to succeed (diagnostics shown).
+inline ir::seq::ContractionProgram lowered(const std::string& spec) {
+  const ir::SpecFile file = interp::parse_spec(spec);
+  REQUIRE(file.kernels.size() == 1);
+  auto p = ir::seq::lower_contraction(file.kernels[0]);
+  if (!p)
+    for (const auto& d : p.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
+  REQUIRE(p.ok());
+  return *p;
+}
+
 using interp::CellState;
 using interp::DeviceImage;
 
@@ -132,7 +143,7 @@ inline std::uint64_t differences(const runtime::RunResult& want, const runtime::
 
 /// Compiles a run program (the shared JIT).
 inline std::shared_ptr<const codegen::CompiledContraction> compile(const ir::seq::RunProgram& p,
-                                                                  bool checked = false) {
+                                                                   bool checked = false) {
   auto compiled = shared_jit(checked).compile(p);
   if (!compiled)
     for (const auto& d : compiled.diagnostics()) UNSCOPED_INFO(render(d, nullptr));

@@ -1,0 +1,115 @@
+// The JIT's fast paths against the reference interpreter, bit for bit ("[jit]"): packets whose
+// padding cells form no code (K in Time: one live cell of 16), flits read with one vector load and
+// widened as a vector (bf16 and i8 M in Time; f8 through its table, with FMA), one and two
+// workers, adversarial operands (NaN, ±inf, ±0, subnormals, f8 exponent extremes, integer
+// extremes) and ftz_results on and off. The code's shape is checked on the optimised LLVM IR.
+#include "tests/unit/jit_test_support.h"
+
+#include "codegen/host_target.h"
+
+#include <string_view>
+
+using namespace tujit;
+using namespace tujit::testing::jit;
+
+namespace {
+
+// The book's batched matmul with K walked in Time, one element per packet of `fe` cells
+// (docs/contraction.md §11 ex 1).
+std::string k_in_time(std::uint64_t k, const char* dtype, const char* acc, unsigned fe) {
+  return fmt::format(
+      "use furiosa_opt_std::prelude::*;\naxes![V = 32, M = 32, N = 8, K = {0}];\n"
+      "fn k_in_time<'l, const T: Tu>(\n"
+      "  input: CollectTensor<'l, T, {1}, m![1], m![M / 16], m![M % 16, V % 16], m![V / 16, K], "
+      "m![1 # {3}]>,\n"
+      "  trf: &TrfTensor<{1}, m![1], m![M / 16], m![M % 16, V % 16], m![N], m![K]>,\n"
+      ") -> ContractTensor<'l, T, {2}, m![1], m![M / 16], m![M % 16, V % 16], m![V / 16], m![N]> "
+      "{{\n"
+      "  input.contract_outer::<m![V / 16, K], m![1 # {3}], _, _, _>(trf)\n"
+      "    .contract_packet::<m![1]>()\n"
+      "    .contract_time::<m![V / 16]>()\n"
+      "    .contract_lane::<m![V / 16], m![N]>(LaneMode::Interleaved)\n}}\n",
+      k, dtype, acc, fe);
+}
+
+// The book's batched matmul with M in Time, K (here Z, so that a chain run's tensors, whose axes
+// are in name order, hold it innermost) split into Time digits of one packet of `op` elements
+// (docs/contraction.md §11 ex 2).
+std::string m_in_time(const char* dtype, const char* acc, unsigned fe, unsigned op) {
+  return fmt::format(
+      "use furiosa_opt_std::prelude::*;\naxes![V = 32, M = 8, N = 8, Z = 128];\n"
+      "fn m_in_time<'l, const T: Tu>(\n"
+      "  input: CollectTensor<'l, T, {0}, m![1], m![V / 16], m![V % 16 # 256], m![M, Z / {2}], "
+      "m![Z % {2}]>,\n"
+      "  trf: &TrfTensor<{0}, m![1], m![V / 16], m![V % 16 # 256], m![N], m![Z]>,\n"
+      ") -> ContractTensor<'l, T, {1}, m![1], m![V / 16], m![V % 16 # 256], m![M], m![N]> {{\n"
+      "  input.contract_outer::<m![M, Z / {3}], m![Z % {3}], _, _, _>(trf)\n"
+      "    .contract_packet::<m![1]>()\n"
+      "    .contract_time::<m![M]>()\n"
+      "    .contract_lane::<m![M], m![N]>(LaneMode::Interleaved)\n}}\n",
+      dtype, acc, fe, op);
+}
+
+std::string optimised_ir(const ir::seq::ContractionProgram& p) {
+  auto text = codegen::emit_llvm_ir(testing::chain_run_of(p).program, false);
+  REQUIRE(text.ok());
+  return *text;
+}
+
+std::size_t occurrences(const std::string& text, std::string_view what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// Runs `p` on both engines for a few seeds, 1 and 2 workers, ftz_results off and (f32) on.
+void check_against_interpreter(ir::seq::ContractionProgram p, std::uint64_t seed) {
+  for (const bool ftz : {false, true}) {
+    if (ftz && p.accumulator != ir::ScalarType::F32) continue;
+    p.ftz_results = ftz;
+    const auto compiled = compile(p);
+    for (int round = 0; round < 2; ++round) {
+      const Operands o = operands_for(p, seed + static_cast<std::uint64_t>(round));
+      for (unsigned threads : {1u, 2u}) {
+        INFO("ftz " << ftz << ", round " << round << ", threads " << threads);
+        CHECK(jit_vs_interp(*compiled, p, o, threads) == 0);
+      }
+    }
+  }
+}
+
+} // namespace
+
+TEST_CASE("jit fast paths: K in Time forms one product per packet, no tree", "[jit]") {
+  // 15 of the 16 cells of every packet are padding (docs/contraction.md §9.4: products that touch
+  // padding are absent), so each cycle is one multiply and the Time Reducer's add.
+  for (const auto& [dtype, acc, fe, mul, add] :
+       {std::tuple{"bf16", "f32", 16u, " fmul <8 x float>", " fadd <8 x float>"},
+        std::tuple{"i8", "i32", 32u, " mul <8 x i32>", " add <8 x i32>"}}) {
+    INFO(dtype);
+    const ir::seq::ContractionProgram p = lowered(k_in_time(64, dtype, acc, fe));
+    const std::string ir = optimised_ir(p);
+    CHECK(occurrences(ir, mul) == 1);
+    CHECK(occurrences(ir, add) == 1);
+    check_against_interpreter(p, 31);
+  }
+}
+
+TEST_CASE("jit fast paths: a flit of consecutive cells is one vector load widened as a vector",
+          "[jit]") {
+  // bf16 widens by widen_bf16 in select form, i8 by sign extension; f8 (no arithmetic widening)
+  // keeps its 256-entry table, and its products are exact so the first tree level is an FMA
+  // where the host has one.
+  const char* f8_product = codegen::host_target().fma ? "@llvm.fma" : " fmul <8 x float>";
+  for (const auto& [dtype, acc, fe, op, load, widen] :
+       {std::tuple{"bf16", "f32", 16u, 32u, "load <16 x i16>", "zext <16 x i16>"},
+        std::tuple{"i8", "i32", 32u, 64u, "load <32 x i8>", "sext <32 x i8>"},
+        std::tuple{"f8e4m3", "f32", 32u, 64u, "@stream_widen", f8_product}}) {
+    INFO(dtype);
+    const ir::seq::ContractionProgram p = lowered(m_in_time(dtype, acc, fe, op));
+    const std::string ir = optimised_ir(p);
+    CHECK(occurrences(ir, load) >= 1);
+    CHECK(occurrences(ir, widen) >= 1);
+    check_against_interpreter(p, 57);
+  }
+}
