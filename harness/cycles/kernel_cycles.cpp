@@ -101,6 +101,16 @@ std::optional<DataPathCommand> data_path(const ir::Kernel& k, const std::vector<
                        target::kRngd.bits_per_byte;
     if (c.sink == Stage::TrfStore) c.lanes = rf.mapping(ir::Slot::Lane).size();
     collected = last.producer ? &k.stages[*last.producer] : nullptr;
+  } else if (last.vector && last.vector->kind == ir::VectorCallKind::Final) {
+    // A Vector Engine pass's result, one flit per cycle (docs/cycle-model.md §7): the stream its
+    // vector_init reads is fetched in the statement or is a parameter.
+    c.flits = last.output.mapping(ir::Slot::Time).size();
+    collected = nullptr;
+    for (const ir::Stage* s = &last; s->producer; s = &k.stages[*s->producer])
+      if (s->vector && s->vector->kind == ir::VectorCallKind::Init) {
+        collected = &k.stages[*s->producer];
+        break;
+      }
   } else if (last.op != ir::StageOp::Collect) {
     return std::nullopt;
   } else {
