@@ -50,6 +50,8 @@
 // commutes with both liberties above (a flushed value plus -0 is itself; NaN is never flushed).
 #include "codegen/contraction_emit.h"
 
+#include "codegen/vector_chain_emit.h"
+
 #include "codegen/stream_load.h"
 #include "runtime/exec/operand_staging.h"
 
@@ -360,7 +362,8 @@ void Emitter::emit_cycles(std::size_t level, llvm::Value* flit, llvm::Value* trf
 }
 
 // Lane Folder (§8): out[out_offset[o]] = acc[drain[o]] (NaN canonical) or 0 for output padding,
-// for every output cell the slice writes.
+// for every output cell the slice writes, through the Vector Engine pass that reads the chain's
+// output when the kernel runs one (docs/vector-engine.md §4.1).
 void Emitter::emit_drain() {
   const std::uint64_t n = sh_.out_cells;
   emit_loop(n, [&](llvm::Value* o) {
@@ -382,6 +385,7 @@ void Emitter::emit_drain() {
       v = b_.CreateSelect(nan, b_.getInt32(kF32CanonicalNaNBits), v);
     }
     v = b_.CreateSelect(pad, b_.getInt32(0), v);
+    if (rp_.vector) v = emit_vector_pass(b_, *m_, *rp_.vector, v); // the pass reading the chain
     b_.CreateAlignedStore(v, element(b_.getInt32Ty(), arg_[kOut], off, 1, arg_[kOutLimit]),
                           llvm::Align(1));
     b_.CreateBr(next);

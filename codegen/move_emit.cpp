@@ -43,8 +43,6 @@ enum Field : unsigned {
   kSrcOffset,
   kSrcState,
   kOutOffset,
-  kApply,
-  kCalls,
   kFields
 };
 
@@ -58,7 +56,7 @@ std::unique_ptr<llvm::Module> emit_move_module(const ir::seq::RunProgram& p, boo
   llvm::Type* i64t = b.getInt64Ty();
   llvm::Type* i32t = b.getInt32Ty();
   llvm::StructType* args_ty =
-      llvm::StructType::create(ctx, {ptr, i64t, ptr, i64t, ptr, ptr, ptr, ptr, ptr}, "MoveArgs");
+      llvm::StructType::create(ctx, {ptr, i64t, ptr, i64t, ptr, ptr, ptr}, "MoveArgs");
   auto* fty = llvm::FunctionType::get(i32t, {ptr}, false);
   llvm::Function* f =
       llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, kMoveSymbol, module.get());
@@ -134,7 +132,7 @@ std::unique_ptr<llvm::Module> emit_move_module(const ir::seq::RunProgram& p, boo
   } else {
     value = src_bytes == 4 ? raw : b.CreateZExt(raw, i32t);
   }
-  if (p.vector) value = emit_vector_pass(b, *module, *p.vector, value, arg[kApply], arg[kCalls]);
+  if (p.vector) value = emit_vector_pass(b, *module, *p.vector, value);
   llvm::BasicBlock* live_end = b.GetInsertBlock();
   b.CreateBr(store);
   b.SetInsertPoint(store);

@@ -9,7 +9,6 @@
 // an adapter are copied; any other source is read from a copy the host adapts once.
 #pragma once
 
-#include "codegen/vector_apply.h"
 #include "ir/seq/run_program.h"
 
 #include <cstdint>
@@ -36,8 +35,6 @@ struct MoveArgs {
   const std::uint64_t* source_offset; // [cells] offset of each live source cell of a slice
   const std::uint8_t* source_state;   // [cells] MoveCell of each source cell
   const std::uint64_t* out_offset;    // [cells] output element of each cell, or kNoOutput
-  VectorApplyFn apply;                // the Vector Engine pass's callback (vector_chain_emit.h)
-  const ir::VectorCall* calls;        // the pass's value calls, in order (null without a pass)
 };
 using MoveFn = std::int32_t (*)(const MoveArgs* args);
 

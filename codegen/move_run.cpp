@@ -83,9 +83,6 @@ Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
   const std::uint64_t n = live.size();
   std::atomic<bool> violation{false};
   const MoveFn fn = jc->move_function();
-  std::vector<ir::VectorCall> calls;
-  if (rp.vector)
-    for (const auto& step : rp.vector->steps) calls.push_back(step.call);
   if (n > 0)
     pool.run(std::min<std::uint64_t>(n, pool.size() * 4), [&](std::uint64_t task, unsigned) {
       const std::uint64_t tasks = std::min<std::uint64_t>(n, pool.size() * 4);
@@ -102,8 +99,6 @@ Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
         args.source_state =
             sb.state == ir::CellState::Live ? live_state.data() : padded_state.at(sb.state).data();
         args.out_offset = out_offset.data();
-        args.apply = &vector_apply;
-        args.calls = calls.empty() ? nullptr : calls.data();
         if (fn(&args) != kRunOk) {
           violation = true;
           return;

@@ -1,5 +1,7 @@
 #include "codegen/native_compiler.h"
 
+#include "codegen/vector_apply.h"
+
 #include <fmt/format.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -147,6 +149,12 @@ Result<LinkedFunction> JitSession::link(const std::string& object, const std::st
       jit.getDataLayout().getGlobalPrefix());
   if (!process) return fail(llvm::toString(process.takeError()));
   jd.addGenerator(std::move(*process));
+  // The host function generated code names (codegen/vector_apply.h).
+  if (auto err = jd.define(llvm::orc::absoluteSymbols(
+          {{jit.mangleAndIntern(kTranscendentalSymbol),
+            {llvm::orc::ExecutorAddr::fromPtr(&tujit_ve_transcendental),
+             llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable}}})))
+    return fail(llvm::toString(std::move(err)));
   if (auto err = jit.addObjectFile(jd, llvm::MemoryBuffer::getMemBufferCopy(object, kernel_name)))
     return fail(llvm::toString(std::move(err)));
   auto address = jit.lookup(jd, symbol);

@@ -1,19 +1,18 @@
-// The host callback through which generated code runs the Vector Engine value calls it does not
-// emit inline (codegen/vector_chain_emit.h): the interpreter's runtime::vector::apply_call. A
-// cached object cannot hold a host address, so the host passes it in with each call.
+// The one host function generated code calls for the Vector Engine: the correctly rounded
+// transcendental ops (Exp, NegExp, Tanh, Erf, Log, Sin, Cos), whose binary32 result needs a
+// 332-bit evaluation on the rare inputs where the float64 one cannot decide it
+// (runtime/vector/ve_scalar.h correctly_rounded_bits). Generated code names it by symbol, never by
+// address, so a cached object stays valid; every JIT session defines the symbol
+// (codegen/native_compiler.cpp). Every other op is emitted inline (codegen/vector_chain_emit.h).
 #pragma once
-
-#include "ir/types/vector_op.h"
 
 #include <cstdint>
 
 namespace tujit::codegen {
 
-/// apply_call's shape, with the scalar type as its integer value.
-using VectorApplyFn = std::uint32_t (*)(const ir::VectorCall* call, std::uint32_t dtype,
-                                        std::uint32_t v);
-
-/// The function the host passes as the callback.
-std::uint32_t vector_apply(const ir::VectorCall* call, std::uint32_t dtype, std::uint32_t v);
+inline constexpr const char* kTranscendentalSymbol = "tujit_ve_transcendental";
 
 } // namespace tujit::codegen
+
+/// correctly_rounded_bits(static_cast<ir::FpUnaryOp>(op), x), with a C name and signature.
+extern "C" std::uint32_t tujit_ve_transcendental(std::uint32_t op, std::uint32_t x);

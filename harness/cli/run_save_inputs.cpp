@@ -29,7 +29,11 @@ Result<std::vector<SavedInput>> save_run_inputs(const ir::SpecFile& file, const 
     if (p == nullptr || !p->tensor) continue;
     const runtime::LogicalTensor& contents = *inputs->tensors.at(p->name);
     SavedInput s{p->name, (fs::path(dir) / (p->name + ".npy")).string(), contents.shape()};
-    const auto bytes = runtime::serialize_npy(runtime::npy_from_tensor(contents));
+    // Raw codes (bf16 <u2, f8 |u1; f32 <f4 and integers as values): read back with --input,
+    // every element gets the same bits, NaN payloads included (docs/cli.md §6.1).
+    runtime::NpyConvertOptions raw;
+    raw.raw_bits = true;
+    const auto bytes = runtime::serialize_npy(runtime::npy_from_tensor(contents, raw));
     if (auto d = runtime::io::write_file(s.path, bytes, overwrite)) return *d;
     saved.push_back(std::move(s));
   }

@@ -18,8 +18,9 @@ struct SavedInput {
 
 /// Makes each input's contents as the run would (run::make_inputs: given, or seeded random over
 /// the tile the kernel reads), puts them into `req.given` so the run reads exactly these, and
-/// writes each to DIR/NAME.npy. DIR is created when missing; an existing file is E-IO-002 unless
-/// `overwrite`, a DIR that is not a directory E-IO-002.
+/// writes each to DIR/NAME.npy as raw codes (bf16 <u2, f8 |u1), so the round trip is lossless. DIR
+/// is created when missing; an existing file is E-IO-002 unless `overwrite`, a DIR that is not a
+/// directory E-IO-002.
 Result<std::vector<SavedInput>> save_run_inputs(const ir::SpecFile& file, const ir::Kernel& kernel,
                                                 const run::RunOperands& ops, run::RunRequest& req,
                                                 const std::string& dir, bool overwrite);

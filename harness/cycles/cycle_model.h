@@ -37,8 +37,9 @@ enum class Stage : std::uint8_t {
   TrfStore,
   Collect,
   VrfStore,
+  Commit, // the write sequencer of a MemTensor write (docs/cycle-model.md §7.3)
 };
-inline constexpr std::size_t kStageCount = 9;
+inline constexpr std::size_t kStageCount = 10;
 std::string_view stage_name(Stage s);
 
 /// Above this many steps the trace model does not walk: it reports the closed form instead and

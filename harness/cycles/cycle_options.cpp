@@ -28,6 +28,8 @@ std::string_view stage_name(Stage s) {
     return "collect";
   case Stage::VrfStore:
     return "vrf_store";
+  case Stage::Commit:
+    return "commit";
   }
   return "?";
 }

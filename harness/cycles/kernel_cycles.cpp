@@ -72,6 +72,24 @@ std::uint64_t setup_cycles(const ir::Kernel& k, const std::vector<std::size_t>& 
 std::optional<DataPathCommand> data_path(const ir::Kernel& k, const std::vector<std::size_t>& st) {
   const ir::Stage& last = k.stages[st.back()];
   DataPathCommand c;
+  // The book's sequencer pseudo types (docs/datapath.md §4.2): a MemTensor read runs the Fetch
+  // sequencer and hands on one packet per cycle; a write runs the write sequencer.
+  if (last.op == ir::StageOp::MemRead) {
+    auto f = ir::seq::lower_mem_read(k, st.back());
+    if (!f) return std::nullopt;
+    c.flits = f->collected_time();
+    c.fetch = std::move(*f);
+    return c;
+  }
+  if (last.op == ir::StageOp::MemWrite) {
+    auto w = commit_walk(last.output.mapping(ir::Slot::Element), last.input.mapping(ir::Slot::Time),
+                         last.input.mapping(ir::Slot::Packet), last.input.dtype);
+    if (!w) return std::nullopt;
+    c.sink = Stage::Commit;
+    c.flits = last.input.mapping(ir::Slot::Time).size();
+    c.commit = std::move(*w);
+    return c;
+  }
   const ir::Stage* collected = &last;
   if (last.op == ir::StageOp::ToTrf || last.op == ir::StageOp::ToVrf) {
     c.sink = last.op == ir::StageOp::ToTrf ? Stage::TrfStore : Stage::VrfStore;
@@ -83,6 +101,16 @@ std::optional<DataPathCommand> data_path(const ir::Kernel& k, const std::vector<
                        target::kRngd.bits_per_byte;
     if (c.sink == Stage::TrfStore) c.lanes = rf.mapping(ir::Slot::Lane).size();
     collected = last.producer ? &k.stages[*last.producer] : nullptr;
+  } else if (last.vector && last.vector->kind == ir::VectorCallKind::Final) {
+    // A Vector Engine pass's result, one flit per cycle (docs/cycle-model.md §7): the stream its
+    // vector_init reads is fetched in the statement or is a parameter.
+    c.flits = last.output.mapping(ir::Slot::Time).size();
+    collected = nullptr;
+    for (const ir::Stage* s = &last; s->producer; s = &k.stages[*s->producer])
+      if (s->vector && s->vector->kind == ir::VectorCallKind::Init) {
+        collected = &k.stages[*s->producer];
+        break;
+      }
   } else if (last.op != ir::StageOp::Collect) {
     return std::nullopt;
   } else {

@@ -52,6 +52,12 @@ std::string datapath_text(const CommandCycles& c) {
                      p.fetch->read_size, p.fetch->read_size * ir::wire_bits(p.fetch->dm_type) / 8,
                      p.fetch->reads_per_packet, p.fetch->flits_per_packet,
                      p.fetch->flits_per_packet == 1 ? "" : "s", a.reads, a.adapter_latency);
+  else if (p.commit)
+    s += fmt::format("  commit          write sequencer {}: {} live of {} positions per packet, "
+                     "contiguous run {}, write size {} element(s); {} writes, one per cycle, "
+                     "the stream's packets one per cycle\n",
+                     p.commit->sequencer.to_string(), p.commit->valid, p.commit->packet.size(),
+                     p.commit->access, p.commit->write_size, a.writes);
   else
     s += "  source          a CollectTensor parameter: one flit per cycle\n";
   if (a.trf)
@@ -94,6 +100,12 @@ nlohmann::ordered_json datapath_json(const DataPathCycles& d, const DataPathComm
                   {"flits_per_packet", c.fetch->flits_per_packet},
                   {"reads", d.reads},
                   {"adapter_latency", d.adapter_latency}};
+  if (c.commit)
+    j["commit"] = {{"sequencer", c.commit->sequencer.to_string()},
+                   {"valid", c.commit->valid},
+                   {"contiguous_run", c.commit->access},
+                   {"write_size", c.commit->write_size},
+                   {"writes", d.writes}};
   if (d.trf)
     j["trf"] = {{"region", d.trf->region},
                 {"rows_per_lane", d.trf->rows_per_lane},

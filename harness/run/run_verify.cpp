@@ -6,6 +6,7 @@
 #include "runtime/vector/vector_oracle.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <utility>
 
@@ -117,6 +118,61 @@ void check_vector_pass(const ir::seq::VectorProgram& p, const runtime::LogicalTe
   });
 }
 
+/// A Vector Engine pass reading a contraction's output (docs/vector-engine.md §8): the chain's
+/// f32 result c lies within the einsum's tolerance t of its float64 value r, so the pass's output
+/// must be what the float64 pass gives somewhere on [r − t, r + t]: between its values at the
+/// two ends (the pass's calls are monotone there, or the interval is far below their period), or
+/// within the pass's own tolerance of one of them. An i32 chain is exact: the pass's oracle on it.
+Status check_pass_after_chain(const ir::Kernel& kernel, const ir::seq::VectorProgram& p,
+                              const runtime::OracleReference& ref,
+                              const runtime::LogicalTensor& output, RunVerification& v) {
+  auto model = runtime::tolerance_model_for_kernel(kernel);
+  if (!model) return std::move(model).take_diagnostics();
+  if (output.axes != ref.axes) {
+    v.oracle_not_applicable = "the output's axes are not the contraction's";
+    return {};
+  }
+  const bool integer = ir::is_integer(ref.accumulator);
+  v.oracle_ok = true;
+  for (std::uint64_t o = 0; o < output.elements(); ++o) {
+    const std::uint32_t got = output.get(o);
+    bool ok = false;
+    double err = INFINITY;
+    if (integer) {
+      const auto c = runtime::vector::oracle_compare(
+          p, runtime::vector::oracle_chain_value(p, ref.exact[o]), got);
+      ok = c.ok;
+      err = c.abs_err;
+    } else {
+      const double r = ref.value[o];
+      const double t = runtime::oracle_tolerance(*model, ref.abs_sum[o], ref.products_per_output);
+      double lo = INFINITY, hi = -INFINITY;
+      for (double x : {r, r - t, r + t}) {
+        const double e = runtime::vector::oracle_chain_value(p, x);
+        const auto c = runtime::vector::oracle_compare(p, e, got);
+        ok = ok || c.ok;
+        err = std::min(err, c.abs_err);
+        const double rounded =
+            p.out_type == ir::ScalarType::F32 ? static_cast<double>(static_cast<float>(e)) : e;
+        lo = std::min(lo, rounded);
+        hi = std::max(hi, rounded);
+      }
+      const double g = p.out_type == ir::ScalarType::F32
+                           ? static_cast<double>(std::bit_cast<float>(got))
+                           : static_cast<double>(std::bit_cast<std::int32_t>(got));
+      if (g >= lo && g <= hi) {
+        ok = true;
+        err = 0;
+      }
+    }
+    if (std::isfinite(err)) v.oracle_max_abs_err = std::max(v.oracle_max_abs_err, err);
+    if (ok) continue;
+    if (v.mismatches++ == 0) v.worst = output.coordinate_text(o);
+    v.oracle_ok = false;
+  }
+  return {};
+}
+
 } // namespace
 
 Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const RunOperands& ops,
@@ -169,6 +225,11 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
   auto ref = runtime::einsum_oracle({&*stream_view, stream_zp}, {&*weight, trf_zp}, output.axes,
                                     runtime::kDefaultMaxElements, *held);
   if (!ref) return std::move(ref).take_diagnostics();
+  if (ops.vector_final) {
+    auto pass = ir::seq::lower_vector(kernel, *ops.vector_final);
+    if (!pass) return std::move(pass).take_diagnostics();
+    return check_pass_after_chain(kernel, pass->program, *ref, output, v);
+  }
   return judge(kernel, *ref, output, v);
 }
 

@@ -50,17 +50,42 @@ Status stream_source(const Kernel& k, const Stage& reader, const std::string& ro
 }
 
 /// A store or result read through a Vector Engine pass: the pass's vector_final, and the stream
-/// its vector_init reads.
+/// its vector_init reads (a collected stream, or a ContractTensor parameter as in the book's
+/// `relu`, furiosa-opt docs/src/computing-tensors/vector-engine/index.md).
 Status pass_source(const Kernel& k, std::size_t final_index, RunOperands& ops) {
   ops.vector_final = final_index;
   for (std::optional<std::size_t> at = final_index; at; at = k.stages[*at].producer) {
     const Stage& s = k.stages[*at];
-    if (s.vector && s.vector->kind == VectorCallKind::Init)
-      return stream_source(k, s, "stream of the Vector Engine pass", ops.stream,
-                           ops.stream_collect);
+    if (!s.vector || s.vector->kind != VectorCallKind::Init) continue;
+    const KernelParam* param = s.producer ? nullptr : param_named(k, s.source);
+    if (param != nullptr && param->tensor->kind == TensorKind::Contract) {
+      ops.stream = param;
+      return {};
+    }
+    return stream_source(k, s, "stream of the Vector Engine pass", ops.stream, ops.stream_collect);
   }
   return unsupported("tujit run: this vector_final does not end a vector_init chain",
                      k.stages[final_index].name_span);
+}
+
+/// The Vector Engine pass that reads the contraction chain's output (docs/vector-engine.md §4.1),
+/// and a to_vrf of its result: the stages whose producer is `lane`, then `vector_init`'s chain.
+void pass_after_chain(const Kernel& k, RunOperands& ops) {
+  const auto index = [&](const Stage* s) { return static_cast<std::size_t>(s - k.stages.data()); };
+  std::size_t at = index(ops.lane);
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (const Stage& s : k.stages) {
+      if (s.producer != at || !s.vector) continue;
+      at = index(&s);
+      moved = s.vector->kind != VectorCallKind::Final;
+      if (!moved) ops.vector_final = at;
+      break;
+    }
+  }
+  if (!ops.vector_final) return;
+  for (const Stage& s : k.stages)
+    if (s.producer == *ops.vector_final && s.op == StageOp::ToVrf) ops.store = &s;
 }
 
 /// The book's sequencer pseudo types (furiosa-opt docs/src/moving-tensors/sequencer.md): a
@@ -184,7 +209,8 @@ const TensorType& RunOperands::stream_type(const Kernel& kernel) const {
 const TensorType& RunOperands::output_type(const Kernel& kernel) const {
   switch (shape) {
   case RunShape::Contraction:
-    return lane->output;
+    if (store) return store->output;
+    return vector_final ? kernel.stages[*vector_final].output : lane->output;
   case RunShape::Store:
     return store->output;
   case RunShape::Partial:
@@ -203,6 +229,7 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
   find_contraction(kernel, ops);
   if (ops.lane) {
     ops.shape = RunShape::Contraction;
+    pass_after_chain(kernel, ops);
     if (auto r = stream_source(kernel, *ops.outer, "stream", ops.stream, ops.stream_collect); !r)
       return std::move(r).take_diagnostics();
     if (auto r = find_trf(kernel, ops); !r) return std::move(r).take_diagnostics();

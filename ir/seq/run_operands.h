@@ -27,7 +27,9 @@ struct RunOperands {
   RunShape shape = RunShape::Contraction;
   const Stage* outer = nullptr; // Contraction: the contract_outer stage
   const Stage* lane = nullptr;  // Contraction: the contract_lane stage of the same chain
-  const Stage* store = nullptr; // Store: the to_trf / to_vrf stage whose image is returned
+  /// Store: the to_trf / to_vrf stage whose image is returned; Contraction: the to_vrf of the
+  /// Vector Engine pass after the chain, if any.
+  const Stage* store = nullptr;
   /// Partial: the first and last contraction stage run (indices into kernel.stages). When the
   /// first is a contract_outer, `outer` is set and the stream / TRF fields are its operands;
   /// otherwise `stream` is the ContractOuter/Packet/Time parameter it reads.
@@ -39,8 +41,8 @@ struct RunOperands {
   /// kernel fetches when `stream_collect` names the Collect stage.
   const KernelParam* stream = nullptr;
   std::optional<std::size_t> stream_collect;
-  /// Store / Collect: the vector_final of a Vector Engine pass between the stream and the output
-  /// (docs/vector-engine.md §4).
+  /// Store / Collect: the vector_final of a Vector Engine pass between the stream and the output;
+  /// Contraction: of the pass reading the chain's output (docs/vector-engine.md §4).
   std::optional<std::size_t> vector_final;
   /// Write: the MemTensor write stage (`stream` is the StreamTensor it writes).
   const Stage* write = nullptr;

@@ -170,8 +170,27 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
     if (!trf) return std::move(trf).take_diagnostics();
     p.trf = std::move(*trf);
   }
-  auto lowered =
-      with_output(out_type, type_axes(out_type, file.axes), p.chain.accumulator, std::move(p));
+  // A Vector Engine pass after the chain keeps every element's coordinates (docs/vector-engine.md
+  // §4.1): the chain writes its output cells, each through the pass's value calls, and the pass's
+  // result (or its to_vrf store) holds the same logical tensor.
+  const TensorType& chain_out = ops.lane->output;
+  ScalarType out_dtype = p.chain.accumulator;
+  if (ops.vector_final) {
+    auto pass = lower_vector(kernel, *ops.vector_final);
+    if (!pass) return std::move(pass).take_diagnostics();
+    auto chain_held = type_held_axes(chain_out, file.axes);
+    auto out_held = type_held_axes(out_type, file.axes);
+    if (!chain_held) return std::move(chain_held).take_diagnostics();
+    if (!out_held) return std::move(out_held).take_diagnostics();
+    if (held_tensor_axes(*chain_held) != held_tensor_axes(*out_held))
+      return run_error("E-RUN-110",
+                       fmt::format("kernel `{}`: the Vector Engine pass's output {} holds other "
+                                   "elements than the contraction's output {}",
+                                   kernel.name, to_string(out_type), to_string(chain_out)));
+    out_dtype = pass->program.out_type;
+    p.vector = std::move(pass->program);
+  }
+  auto lowered = with_output(chain_out, type_axes(chain_out, file.axes), out_dtype, std::move(p));
   if (!lowered) return lowered;
   if (auto ok = verify(*lowered); !ok) return ok.diagnostics();
   return lowered;

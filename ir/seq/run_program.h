@@ -45,11 +45,12 @@ struct RunProgram {
   OperandStreams stream;
   /// Contraction: the TRF operand.
   OperandStreams trf;
-  /// Move: the value calls of the Vector Engine pass every live source element goes through
-  /// (after the Fetch Adapter), when the kernel runs one.
+  /// The value calls of a Vector Engine pass, when the kernel runs one: Move, on every live
+  /// source element (after the Fetch Adapter); Contraction, on every output cell the Lane Folder
+  /// drains (the pass reads the chain's output).
   std::optional<VectorProgram> vector;
-  /// The logical output (dtype = the accumulator for a contraction, the output type's for a
-  /// move) and where each output cell goes.
+  /// The logical output (dtype = the accumulator for a contraction, or what its pass hands on;
+  /// the output type's for a move) and where each output cell goes.
   TensorStreams output;
   /// Live output cells beyond the first that hold the same logical element (their values must
   /// agree; the engines check them).

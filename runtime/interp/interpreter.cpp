@@ -170,7 +170,8 @@ Result<RunResult> interpret_contraction(const RunProgram& rp, const RunInputs& i
     for (std::uint64_t o = 0; o < p.drain.size(); ++o) {
       const CellAddress oc = rp.output.at(s, o / p.p3, o % p.p3);
       if (oc.state != CellState::Live) continue;
-      const std::uint32_t v = p.drain[o] < 0 ? 0u : acc[static_cast<std::uint64_t>(p.drain[o])];
+      std::uint32_t v = p.drain[o] < 0 ? 0u : acc[static_cast<std::uint64_t>(p.drain[o])];
+      if (rp.vector) v = vector::apply_pass(*rp.vector, v);
       if (!writer.write(oc.offset, v)) return *writer.conflict();
     }
   }

@@ -1,6 +1,6 @@
 #include "runtime/vector/ve_scalar.h"
 
-#include "runtime/scalar/fixed_point.h"
+#include "runtime/vector/ve_semantics.h"
 
 #include <boost/math/special_functions/erf.hpp>
 #include <boost/multiprecision/cpp_bin_float.hpp>
@@ -17,12 +17,6 @@ using ir::FpUnaryOp;
 
 float as_float(std::uint32_t x) {
   return std::bit_cast<float>(x);
-}
-std::uint32_t bits(float f) {
-  return canonical(std::bit_cast<std::uint32_t>(f));
-}
-bool is_nan(std::uint32_t x) {
-  return (x & 0x7FFFFFFFu) > 0x7F800000u;
 }
 
 /// 332 bits (100 decimal digits): far beyond any binary32 rounding boundary, and enough for the
@@ -117,191 +111,106 @@ float correctly_rounded(FpUnaryOp op, float x) {
 std::int32_t s32(std::uint32_t x) {
   return std::bit_cast<std::int32_t>(x);
 }
-std::uint32_t u32(std::int32_t x) {
-  return std::bit_cast<std::uint32_t>(x);
-}
-std::uint32_t u32(std::int64_t x) {
-  return static_cast<std::uint32_t>(x);
-} // wraps mod 2^32
 
-std::int32_t saturate(std::int64_t v) {
-  constexpr std::int64_t lo = std::numeric_limits<std::int32_t>::min();
-  constexpr std::int64_t hi = std::numeric_limits<std::int32_t>::max();
-  return static_cast<std::int32_t>(v < lo ? lo : v > hi ? hi : v);
-}
-
-std::uint32_t shift(std::uint32_t b) {
-  return b & 31u;
-} // Rust release `<<`: amount mod 32
-
-/// i32 `abs` as the reference computes it (wrapping: |MIN| stays MIN).
-std::int32_t wrapping_abs(std::int32_t a) {
-  return a < 0 ? s32(0u - static_cast<std::uint32_t>(a)) : a;
-}
-
-/// IEEE minNum / maxNum with −0 < +0.
-std::uint32_t min_max(bool max, std::uint32_t a, std::uint32_t b) {
-  if (is_nan(a) && is_nan(b)) return kCanonicalNaN;
-  if (is_nan(a)) return b;
-  if (is_nan(b)) return a;
-  const float fa = as_float(a), fb = as_float(b);
-  if (fa == fb) { // equal values; only the sign of a zero can differ
-    const bool a_neg = (a >> 31) != 0;
-    return (a_neg != max) ? a : b;
-  }
-  return (fa < fb) != max ? a : b;
-}
+/// ve_semantics.h's backend on plain C++ scalars: each primitive is the C++ operation with the
+/// LLVM instruction's meaning (wrapping u32 arithmetic, IEEE binary32 / binary64 under the
+/// default rounding mode, -ffp-contract=off).
+struct Scalar {
+  using V = std::uint32_t;
+  using W = std::int64_t;
+  using F = float;
+  using D = double;
+  using Bool = bool;
+  V k(std::uint32_t v) { return v; }
+  W k64(std::int64_t v) { return v; }
+  D kd(double v) { return v; }
+  V add(V a, V b) { return a + b; }
+  V sub(V a, V b) { return a - b; }
+  V mul(V a, V b) { return a * b; }
+  V band(V a, V b) { return a & b; }
+  V bor(V a, V b) { return a | b; }
+  V bxor(V a, V b) { return a ^ b; }
+  V shl(V a, V n) { return a << n; }
+  V lshr(V a, V n) { return a >> n; }
+  V ashr(V a, V n) { return std::bit_cast<V>(s32(a) >> n); }
+  Bool slt(V a, V b) { return s32(a) < s32(b); }
+  Bool sgt(V a, V b) { return s32(a) > s32(b); }
+  Bool eq(V a, V b) { return a == b; }
+  V select(Bool c, V a, V b) { return c ? a : b; }
+  Bool bnot(Bool c) { return !c; }
+  Bool band_b(Bool a, Bool b) { return a && b; }
+  W sext(V a) { return s32(a); }
+  V trunc(W w) { return static_cast<V>(w); }
+  W add64(W a, W b) { return a + b; } // operands are sign-extended i32: no overflow
+  W sub64(W a, W b) { return a - b; }
+  W mul64(W a, W b) { return a * b; }
+  W ashr64(W a, int n) { return a >> n; }
+  Bool slt64(W a, W b) { return a < b; }
+  Bool sgt64(W a, W b) { return a > b; }
+  W select64(Bool c, W a, W b) { return c ? a : b; }
+  F as_f(V v) { return std::bit_cast<F>(v); }
+  V as_v(F f) { return std::bit_cast<V>(f); }
+  F fadd(F a, F b) { return a + b; }
+  F fsub(F a, F b) { return a - b; }
+  F fmul(F a, F b) { return a * b; }
+  F fdiv(F a, F b) { return a / b; }
+  F fma(F a, F b, F c) { return std::fma(a, b, c); }
+  F sqrt(F a) { return std::sqrt(a); }
+  F fabs(F a) { return std::fabs(a); }
+  Bool flt(F a, F b) { return a < b; }
+  Bool fgt(F a, F b) { return a > b; }
+  Bool feq(F a, F b) { return a == b; }
+  Bool is_nan(F a) { return std::isnan(a); }
+  F sitofp(V v) { return static_cast<F>(s32(v)); }
+  D fpext(F f) { return f; }
+  D dmul(D a, D b) { return a * b; }
+  Bool doge(D a, D b) { return a >= b; }
+  Bool dole(D a, D b) { return a <= b; }
+  D select_d(Bool c, D a, D b) { return c ? a : b; }
+  D dround(D d) { return std::round(d); }
+  V fptosi(D d) { return std::bit_cast<V>(static_cast<std::int32_t>(d)); }
+  V transcendental(FpUnaryOp op, V x) { return correctly_rounded_bits(op, x); }
+};
 
 } // namespace
 
+std::uint32_t correctly_rounded_bits(FpUnaryOp op, std::uint32_t x) {
+  return canonical(std::bit_cast<std::uint32_t>(correctly_rounded(op, as_float(x))));
+}
+
 std::uint32_t fp_unary(FpUnaryOp op, std::uint32_t x) {
-  if (is_nan(x)) return kCanonicalNaN;
-  const float f = as_float(x);
-  switch (op) {
-  case FpUnaryOp::Sqrt:
-    return bits(std::sqrt(f));
-  case FpUnaryOp::Sigmoid: {
-    // The reference's 1.0 / (1.0 + (-x).exp()) in binary32.
-    const float e = correctly_rounded(FpUnaryOp::Exp, -f);
-    const float d = 1.0f + e;
-    return bits(1.0f / d);
-  }
-  default:
-    return bits(correctly_rounded(op, f));
-  }
+  Scalar b;
+  return semantics::fp_unary(b, op, x);
 }
 
 std::uint32_t fp_binary(ir::FpBinaryOp op, std::uint32_t a, std::uint32_t b) {
-  const float x = as_float(a), y = as_float(b);
-  switch (op) {
-  case ir::FpBinaryOp::AddF:
-    return bits(x + y);
-  case ir::FpBinaryOp::SubF:
-    return bits(x - y);
-  case ir::FpBinaryOp::MulF:
-    return bits(x * y);
-  case ir::FpBinaryOp::DivF:
-    return bits(x / y);
-  }
-  return kCanonicalNaN;
+  Scalar s;
+  return semantics::fp_binary(s, op, a, b);
 }
 
-std::uint32_t fp_fma(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-  return bits(std::fma(as_float(a), as_float(b), as_float(c)));
-}
-
-std::uint32_t fxp_binary(ir::FxpBinaryOp op, std::uint32_t ua, std::uint32_t ub) {
-  const std::int64_t a = s32(ua), b = s32(ub);
-  switch (op) {
-  case ir::FxpBinaryOp::AddFxp:
-    return u32(a + b);
-  case ir::FxpBinaryOp::AddFxpSat:
-    return u32(saturate(a + b));
-  case ir::FxpBinaryOp::SubFxp:
-    return u32(a - b);
-  case ir::FxpBinaryOp::SubFxpSat:
-    return u32(saturate(a - b));
-  case ir::FxpBinaryOp::LeftShift:
-    return ua << shift(ub);
-  case ir::FxpBinaryOp::LeftShiftSat:
-    // a.saturating_mul(1 << b): 1 << 31 wraps to i32::MIN, as the reference's release build.
-    return u32(saturate(a * s32(1u << shift(ub))));
-  case ir::FxpBinaryOp::MulFxp:
-    // Q31 product rounded half up: ((a·b >> 30) + 1) >> 1; MIN·MIN saturates to MAX.
-    if (ua == 0x80000000u && ub == 0x80000000u) return 0x7FFFFFFFu;
-    return u32((((a * b) >> 30) + 1) >> 1);
-  case ir::FxpBinaryOp::MulInt:
-    return u32(a * b);
-  case ir::FxpBinaryOp::LogicRightShift:
-    return ua >> shift(ub);
-  case ir::FxpBinaryOp::ArithRightShift:
-    return u32(static_cast<std::int32_t>(a) >> shift(ub));
-  case ir::FxpBinaryOp::ArithRightShiftRound:
-    break; // refused by the front end: the reference leaves it undefined
-  }
-  return 0;
-}
-
-std::uint32_t logic_binary(ir::LogicBinaryOp op, std::uint32_t a, std::uint32_t b) {
-  switch (op) {
-  case ir::LogicBinaryOp::BitAnd:
-    return a & b;
-  case ir::LogicBinaryOp::BitOr:
-    return a | b;
-  case ir::LogicBinaryOp::BitXor:
-    return a ^ b;
-  case ir::LogicBinaryOp::LeftShift:
-    return a << shift(b);
-  case ir::LogicBinaryOp::LogicRightShift:
-    return a >> shift(b);
-  case ir::LogicBinaryOp::ArithRightShift:
-    return u32(s32(a) >> shift(b));
-  }
-  return 0;
+std::uint32_t fxp_binary(ir::FxpBinaryOp op, std::uint32_t a, std::uint32_t b) {
+  Scalar s;
+  return semantics::fxp_binary(s, op, a, b);
 }
 
 std::uint32_t clip_binary(ir::ClipBinaryOp op, bool f32, std::uint32_t a, std::uint32_t b) {
-  if (f32) {
-    switch (op) {
-    case ir::ClipBinaryOp::Add:
-      return bits(as_float(a) + as_float(b));
-    case ir::ClipBinaryOp::Min:
-      return min_max(false, a, b);
-    case ir::ClipBinaryOp::Max:
-      return min_max(true, a, b);
-    case ir::ClipBinaryOp::AbsMin: // if |a| < |b| { a } else { b } (a NaN compares false)
-      return canonical(std::fabs(as_float(a)) < std::fabs(as_float(b)) ? a : b);
-    case ir::ClipBinaryOp::AbsMax:
-      return canonical(std::fabs(as_float(a)) > std::fabs(as_float(b)) ? a : b);
-    default:
-      return kCanonicalNaN; // i32-only ops: refused by the front end on f32 streams
-    }
-  }
-  const std::int64_t x = s32(a), y = s32(b);
-  switch (op) {
-  case ir::ClipBinaryOp::AddFxp:
-    return u32(x + y);
-  case ir::ClipBinaryOp::AddFxpSat:
-    return u32(saturate(x + y));
-  case ir::ClipBinaryOp::Min:
-    return x < y ? a : b;
-  case ir::ClipBinaryOp::Max:
-    return x > y ? a : b;
-  case ir::ClipBinaryOp::AbsMin:
-    return wrapping_abs(s32(a)) < wrapping_abs(s32(b)) ? a : b;
-  case ir::ClipBinaryOp::AbsMax:
-    return wrapping_abs(s32(a)) > wrapping_abs(s32(b)) ? a : b;
-  case ir::ClipBinaryOp::Add:
-    break;
-  }
-  return 0;
+  Scalar s;
+  return semantics::clip_binary(s, op, f32, a, b);
+}
+
+std::uint32_t fxp_to_f32(std::int32_t v, std::uint32_t iw) {
+  Scalar s;
+  return semantics::fxp_to_fp(s, std::bit_cast<std::uint32_t>(v), iw);
+}
+
+std::int32_t f32_to_fxp(std::uint32_t x, std::uint32_t iw) {
+  Scalar s;
+  return std::bit_cast<std::int32_t>(semantics::fp_to_fxp(s, x, iw));
 }
 
 std::uint32_t apply_call(const ir::VectorCall& call, ir::ScalarType dtype, std::uint32_t v) {
-  using K = ir::VectorCallKind;
-  std::uint32_t x = 0, y = 0;
-  apply_mode(call.mode, v, call.operand[0], x, y);
-  switch (call.kind) {
-  case K::FpUnary:
-    return fp_unary(std::get<ir::FpUnaryOp>(call.op), v);
-  case K::FpBinary:
-  case K::FpDiv:
-    return fp_binary(std::get<ir::FpBinaryOp>(call.op), x, y);
-  case K::FpTernary: // TernaryArgMode::Mode012: stream · operand0 + operand1
-    return fp_fma(v, call.operand[0], call.operand[1]);
-  case K::Fxp:
-    return fxp_binary(std::get<ir::FxpBinaryOp>(call.op), x, y);
-  case K::Logic:
-    return logic_binary(std::get<ir::LogicBinaryOp>(call.op), x, y);
-  case K::Clip:
-    return clip_binary(std::get<ir::ClipBinaryOp>(call.op), dtype == ir::ScalarType::F32, x, y);
-  case K::FxpToFp:
-    return fxp_to_f32(s32(v), call.int_width);
-  case K::FpToFxp:
-    return u32(f32_to_fxp(v, call.int_width));
-  default:
-    return v; // init, tag, narrow / widen, reinterpret, final: the bits stay
-  }
+  Scalar b;
+  return semantics::apply_call(b, call, dtype == ir::ScalarType::F32, v);
 }
 
 std::uint32_t apply_pass(const ir::seq::VectorProgram& p, std::uint32_t v) {

@@ -1,7 +1,8 @@
 // The numerics of every Vector Engine op tujit simulates, on raw 32-bit patterns (an f32 is its
-// bits, an i32 its two's-complement bits). One definition serves the interpreter and the JIT (the
-// generated code calls these functions, or emits exactly the same IEEE operation for Sqrt and the
-// four arithmetic ops). docs/vector-engine.md states each op's numerics; in short:
+// bits, an i32 its two's-complement bits): runtime/vector/ve_semantics.h describes each op once;
+// this is its instantiation on C++ scalars, which the interpreter runs (the JIT emits the same
+// description as LLVM IR, codegen/vector_chain_emit.h). docs/vector-engine.md states each op's
+// numerics; in short:
 //
 //   float ops      IEEE 754 binary32, round to nearest even, subnormals kept (not flushed); a NaN
 //                  result is the canonical quiet NaN 0x7FC00000 (any NaN input gives it).
@@ -11,7 +12,7 @@
 //                  correctly rounded: the binary32 nearest (ties to even) to the exact value of
 //                  the function at the input (NegExp: at −x). A float64 evaluation decides it
 //                  when its error bound cannot straddle a rounding boundary; otherwise a 332-bit
-//                  evaluation (Boost.Multiprecision) does.
+//                  evaluation (Boost.Multiprecision) does (correctly_rounded_bits).
 //   Sigmoid        the reference's formula in binary32 steps: 1 / (1 + Exp(−x)), each step
 //                  correctly rounded.
 //   Min/Max (f32)  IEEE minNum / maxNum: a NaN operand yields the other; −0 < +0.
@@ -23,30 +24,30 @@
 #include "ir/seq/vector_program.h"
 #include "ir/types/scalar_type.h"
 #include "ir/types/vector_op.h"
+#include "runtime/vector/ve_semantics.h"
 
 #include <cstdint>
 
 namespace tujit::runtime::vector {
 
 /// The canonical quiet NaN every float op returns instead of a NaN.
-inline constexpr std::uint32_t kCanonicalNaN = 0x7FC00000u;
+inline constexpr std::uint32_t kCanonicalNaN = semantics::kCanonicalNaN;
+
+/// The correctly rounded binary32 of a transcendental op (Exp, NegExp, Tanh, Erf, Log, Sin, Cos)
+/// at `x`; the canonical NaN for a NaN. Generated code calls it by its C name
+/// (kTranscendentalSymbol).
+std::uint32_t correctly_rounded_bits(ir::FpUnaryOp op, std::uint32_t x);
 
 std::uint32_t fp_unary(ir::FpUnaryOp op, std::uint32_t x);
 /// AddF, SubF, MulF, DivF on (a, b) in that order.
 std::uint32_t fp_binary(ir::FpBinaryOp op, std::uint32_t a, std::uint32_t b);
-/// a · b + c with one rounding.
-std::uint32_t fp_fma(std::uint32_t a, std::uint32_t b, std::uint32_t c);
 std::uint32_t fxp_binary(ir::FxpBinaryOp op, std::uint32_t a, std::uint32_t b);
-std::uint32_t logic_binary(ir::LogicBinaryOp op, std::uint32_t a, std::uint32_t b);
 /// `f32` selects the ClipBinaryOpF32 semantics (else ClipBinaryOpI32).
 std::uint32_t clip_binary(ir::ClipBinaryOp op, bool f32, std::uint32_t a, std::uint32_t b);
-
-/// ModeXY: op(argX, argY), 0 = the stream element `s`, 1 = the operand `c`.
-constexpr void apply_mode(ir::BinaryArgMode m, std::uint32_t s, std::uint32_t c, std::uint32_t& x,
-                          std::uint32_t& y) {
-  x = (m == ir::BinaryArgMode::Mode10 || m == ir::BinaryArgMode::Mode11) ? c : s;
-  y = (m == ir::BinaryArgMode::Mode01 || m == ir::BinaryArgMode::Mode11) ? c : s;
-}
+/// FxpToFp / FpToFxp (docs/scalars.md §4.7): the i32 `v` with `iw` integer bits means
+/// v·2^−(31−iw).
+std::uint32_t fxp_to_f32(std::int32_t v, std::uint32_t iw);
+std::int32_t f32_to_fxp(std::uint32_t x, std::uint32_t iw);
 
 /// `x` with a NaN replaced by kCanonicalNaN.
 constexpr std::uint32_t canonical(std::uint32_t x) {

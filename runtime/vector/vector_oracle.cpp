@@ -161,7 +161,10 @@ FloatCalls float_calls(const ir::seq::VectorProgram& p) {
 } // namespace
 
 double oracle_chain(const ir::seq::VectorProgram& p, std::uint32_t input_bits) {
-  double v = value_of(input_bits, p.in_type);
+  return oracle_chain_value(p, value_of(input_bits, p.in_type));
+}
+
+double oracle_chain_value(const ir::seq::VectorProgram& p, double v) {
   for (const auto& st : p.steps) {
     const ir::VectorCall& c = st.call;
     const bool f32 = st.dtype == ScalarType::F32;

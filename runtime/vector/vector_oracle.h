@@ -15,6 +15,8 @@ namespace tujit::runtime::vector {
 
 /// The chain's value calls on one input element, in float64 (an i32 stream's values are exact).
 double oracle_chain(const ir::seq::VectorProgram& p, std::uint32_t input_bits);
+/// The same from the input's value (a contraction's float64 sum, docs/vector-engine.md §8).
+double oracle_chain_value(const ir::seq::VectorProgram& p, double input);
 
 struct OracleCheck {
   bool ok = true;

@@ -3,10 +3,10 @@
 #include "ir/types/scalar_type.h"
 #include "runtime/scalar/bf16.h"
 #include "runtime/scalar/f8.h"
-#include "runtime/scalar/fixed_point.h"
 #include "runtime/scalar/float_bits.h"
 #include "runtime/scalar/integer.h"
 #include "runtime/scalar/widen.h"
+#include "runtime/vector/ve_scalar.h"
 
 #include <catch2/catch.hpp>
 
@@ -18,6 +18,8 @@
 using namespace tujit;
 using namespace tujit::runtime;
 using ir::ScalarType;
+using runtime::vector::f32_to_fxp;
+using runtime::vector::fxp_to_f32;
 
 namespace {
 std::uint32_t bits(float f) {

@@ -10,10 +10,13 @@
 #include "ir/seq/vector_program.h"
 #include "ir/verify/kernel_checker.h"
 #include "ir/verify/vector_engine.h"
+#include "runtime/npy/npy.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <bit>
+#include <cstring>
 #include <set>
 #include <string>
 
@@ -274,4 +277,45 @@ TEST_CASE("vector engine: tujit run --verify of store_pass on both engines", "[v
     CHECK(j["verify"]["engines_bit_exact"] == true);
     CHECK(j["verify"]["oracle_ok"] == true);
   }
+}
+
+TEST_CASE("vector engine: a pass after a contraction runs on both engines", "[vector][cli]") {
+  // docs/vector-engine.md §4.1: the book's relu on a ContractTensor parameter, and the GEMV chain
+  // whose output goes through the same ReLU pass into the VRF.
+  for (const char* spec : {"specs/relu.rs", "specs/derived/gemv_relu.rs"})
+    for (const char* engine : {"jit", "interp"}) {
+      const auto r = testing::run_tujit(
+          {"run", testing::source_path(spec), "--engine", engine, "--verify", "--json"});
+      INFO(spec << " " << engine << ": " << r.out << r.err);
+      REQUIRE(r.status == 0);
+      const auto j = r.json();
+      CHECK(j["verify"]["engines_bit_exact"] == true);
+      CHECK(j["verify"]["oracle_ok"] == true);
+    }
+  // The pass changes the chain's output exactly as ReLU does: gemv_relu's output is max(x, 0) of
+  // gemv_kernel's on the same seeded inputs (every one of its 256 rows, about half negative).
+  testing::TempDir dir("vector_after_chain");
+  const auto plain = dir.file("plain.npy"), relu = dir.file("relu.npy");
+  for (const auto& [spec, out] : {std::pair{"specs/derived/gemv_kernel.rs", plain},
+                                  std::pair{"specs/derived/gemv_relu.rs", relu}}) {
+    const auto r = testing::run_tujit(
+        {"run", testing::source_path(spec), "--seed", "3", "--output", out, "--force"});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+  }
+  const auto a = runtime::read_npy_file(plain), b = runtime::read_npy_file(relu);
+  REQUIRE(a);
+  REQUIRE(b);
+  REQUIRE(a->elements() == 256);
+  REQUIRE(b->elements() == 256);
+  std::size_t negative = 0, wrong = 0;
+  for (std::size_t i = 0; i < 256; ++i) {
+    float x = 0, y = 0;
+    std::memcpy(&x, a->data.data() + 4 * i, 4);
+    std::memcpy(&y, b->data.data() + 4 * i, 4);
+    negative += x < 0 ? 1 : 0;
+    wrong += std::bit_cast<std::uint32_t>(x < 0 ? 0.0f : x) != std::bit_cast<std::uint32_t>(y);
+  }
+  CHECK(negative > 50);
+  CHECK(wrong == 0);
 }

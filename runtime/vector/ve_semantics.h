@@ -1,0 +1,254 @@
+// The semantics of every simulated Vector Engine value call, written once over an arithmetic
+// backend `B` (docs/vector-engine.md §3): the interpreter instantiates it with plain C++ scalars
+// (runtime/vector/ve_scalar.cpp), the JIT with an LLVM IR builder (codegen/vector_chain_emit.cpp),
+// so both engines compute each op from this one description. The op, its argument mode and its
+// operands are constants of the call; only the stream element is a value of the backend.
+//
+// A backend provides, on its value types V (32 bits), W (64-bit integer), F (binary32),
+// D (binary64) and Bool, each primitive with the meaning of the LLVM instruction of that name
+// (IEEE 754 round to nearest even, no fast-math, no contraction):
+//   k(u32) k64(i64) kd(double)                   constants
+//   add sub mul band bor bxor shl lshr ashr      i32 wrapping arithmetic (shift amounts < 32)
+//   slt sgt eq                                   i32 comparisons
+//   sext trunc add64 sub64 mul64 ashr64 slt64 sgt64 select64
+//   select(Bool, V, V) bnot(Bool) band_b(Bool, Bool)
+//   as_f(V) as_v(F) fadd fsub fmul fdiv fma sqrt fabs flt fgt feq is_nan sitofp
+//   fpext(F) dmul doge dole select_d dround(half away from zero) fptosi(D → V)
+//   transcendental(FpUnaryOp, V): the correctly rounded binary32 of Exp, NegExp, Tanh, Erf, Log,
+//                                 Sin, Cos at the input, canonical NaN for a NaN
+//                                 (runtime/vector/ve_scalar.h correctly_rounded_bits)
+#pragma once
+
+#include "ir/types/vector_op.h"
+
+#include <cstdint>
+#include <limits>
+
+namespace tujit::runtime::vector::semantics {
+
+/// The canonical quiet NaN every float op returns instead of a NaN.
+inline constexpr std::uint32_t kCanonicalNaN = 0x7FC00000u;
+inline constexpr std::uint32_t kI32Min = 0x80000000u;
+inline constexpr std::uint32_t kI32Max = 0x7FFFFFFFu;
+
+/// The bits of `f`, a NaN replaced by kCanonicalNaN.
+template <class B>
+auto canonical(B& b, typename B::F f) {
+  return b.select(b.is_nan(f), b.k(kCanonicalNaN), b.as_v(f));
+}
+
+/// `v` (i64) clamped to the i32 range.
+template <class B>
+auto saturate(B& b, typename B::W v) {
+  const auto lo = b.k64(std::numeric_limits<std::int32_t>::min());
+  const auto hi = b.k64(std::numeric_limits<std::int32_t>::max());
+  return b.trunc(b.select64(b.slt64(v, lo), lo, b.select64(b.sgt64(v, hi), hi, v)));
+}
+
+/// The shift amount of the reference's release-build `<<` / `>>`: the operand's low 5 bits.
+template <class B>
+auto amount(B& b, typename B::V s) {
+  return b.band(s, b.k(31));
+}
+
+template <class B>
+auto fp_unary(B& b, ir::FpUnaryOp op, typename B::V x) {
+  const auto f = b.as_f(x);
+  switch (op) {
+  case ir::FpUnaryOp::Sqrt: // sqrt(-0) = -0, sqrt(x < 0) = NaN
+    return canonical(b, b.sqrt(f));
+  case ir::FpUnaryOp::Sigmoid: { // the reference's 1 / (1 + exp(−x)), each step rounded
+    const auto one = b.as_f(b.k(0x3F800000u));
+    const auto e = b.as_f(b.transcendental(ir::FpUnaryOp::Exp, b.bxor(x, b.k(kI32Min))));
+    return canonical(b, b.fdiv(one, b.fadd(one, e)));
+  }
+  default: // canonical bits for every input, a NaN included
+    return b.transcendental(op, x);
+  }
+}
+
+template <class B>
+auto fp_binary(B& b, ir::FpBinaryOp op, typename B::V x, typename B::V y) {
+  const auto fx = b.as_f(x), fy = b.as_f(y);
+  switch (op) {
+  case ir::FpBinaryOp::AddF:
+    return canonical(b, b.fadd(fx, fy));
+  case ir::FpBinaryOp::SubF:
+    return canonical(b, b.fsub(fx, fy));
+  case ir::FpBinaryOp::MulF:
+    return canonical(b, b.fmul(fx, fy));
+  case ir::FpBinaryOp::DivF:
+    break;
+  }
+  return canonical(b, b.fdiv(fx, fy));
+}
+
+template <class B>
+auto fxp_binary(B& b, ir::FxpBinaryOp op, typename B::V x, typename B::V y) {
+  using Op = ir::FxpBinaryOp;
+  switch (op) {
+  case Op::AddFxp:
+    return b.add(x, y);
+  case Op::AddFxpSat:
+    return saturate(b, b.add64(b.sext(x), b.sext(y)));
+  case Op::SubFxp:
+    return b.sub(x, y);
+  case Op::SubFxpSat:
+    return saturate(b, b.sub64(b.sext(x), b.sext(y)));
+  case Op::LeftShift:
+    return b.shl(x, amount(b, y));
+  case Op::LeftShiftSat: // a.saturating_mul(1 << b): 1 << 31 is i32::MIN (release build)
+    return saturate(b, b.mul64(b.sext(x), b.sext(b.shl(b.k(1), amount(b, y)))));
+  case Op::MulFxp: { // Q31 product rounded half up: ((a·b >> 30) + 1) >> 1; MIN·MIN → MAX
+    const auto q = b.ashr64(b.add64(b.ashr64(b.mul64(b.sext(x), b.sext(y)), 30), b.k64(1)), 1);
+    const auto both_min = b.band_b(b.eq(x, b.k(kI32Min)), b.eq(y, b.k(kI32Min)));
+    return b.select(both_min, b.k(kI32Max), b.trunc(q));
+  }
+  case Op::MulInt:
+    return b.mul(x, y);
+  case Op::LogicRightShift:
+    return b.lshr(x, amount(b, y));
+  case Op::ArithRightShift:
+    return b.ashr(x, amount(b, y));
+  case Op::ArithRightShiftRound: // refused by the front end: the reference leaves it undefined
+    break;
+  }
+  return b.k(0);
+}
+
+template <class B>
+auto logic_binary(B& b, ir::LogicBinaryOp op, typename B::V x, typename B::V y) {
+  using Op = ir::LogicBinaryOp;
+  switch (op) {
+  case Op::BitAnd:
+    return b.band(x, y);
+  case Op::BitOr:
+    return b.bor(x, y);
+  case Op::BitXor:
+    return b.bxor(x, y);
+  case Op::LeftShift:
+    return b.shl(x, amount(b, y));
+  case Op::LogicRightShift:
+    return b.lshr(x, amount(b, y));
+  case Op::ArithRightShift:
+    break;
+  }
+  return b.ashr(x, amount(b, y));
+}
+
+/// IEEE minNum / maxNum with −0 < +0: a NaN operand yields the other, two give the canonical NaN.
+template <class B>
+auto min_max(B& b, bool max, typename B::V x, typename B::V y) {
+  const auto fx = b.as_f(x), fy = b.as_f(y);
+  const auto x_first = max ? b.fgt(fx, fy) : b.flt(fx, fy);
+  // Equal values differ only in the sign of a zero: max takes the positive one.
+  const auto x_neg = b.slt(x, b.k(0));
+  const auto zero_pick = b.select(max ? b.bnot(x_neg) : x_neg, x, y);
+  auto r = b.select(b.feq(fx, fy), zero_pick, b.select(x_first, x, y));
+  r = b.select(b.is_nan(fy), x, r);
+  r = b.select(b.is_nan(fx), y, r);
+  return b.select(b.band_b(b.is_nan(fx), b.is_nan(fy)), b.k(kCanonicalNaN), r);
+}
+
+/// i32 `abs` as the reference computes it (wrapping: |MIN| stays MIN).
+template <class B>
+auto wrapping_abs(B& b, typename B::V x) {
+  return b.select(b.slt(x, b.k(0)), b.sub(b.k(0), x), x);
+}
+
+template <class B>
+auto clip_binary(B& b, ir::ClipBinaryOp op, bool f32, typename B::V x, typename B::V y) {
+  using Op = ir::ClipBinaryOp;
+  if (f32) {
+    switch (op) {
+    case Op::Add:
+      return canonical(b, b.fadd(b.as_f(x), b.as_f(y)));
+    case Op::Min:
+      return min_max(b, false, x, y);
+    case Op::Max:
+      return min_max(b, true, x, y);
+    case Op::AbsMin: // if |a| < |b| { a } else { b } (a NaN compares false)
+      return canonical(b, b.as_f(b.select(b.flt(b.fabs(b.as_f(x)), b.fabs(b.as_f(y))), x, y)));
+    case Op::AbsMax:
+      return canonical(b, b.as_f(b.select(b.fgt(b.fabs(b.as_f(x)), b.fabs(b.as_f(y))), x, y)));
+    default: // i32-only ops: refused by the front end on f32 streams
+      return b.k(kCanonicalNaN);
+    }
+  }
+  switch (op) {
+  case Op::AddFxp:
+    return b.add(x, y);
+  case Op::AddFxpSat:
+    return saturate(b, b.add64(b.sext(x), b.sext(y)));
+  case Op::Min:
+    return b.select(b.slt(x, y), x, y);
+  case Op::Max:
+    return b.select(b.sgt(x, y), x, y);
+  case Op::AbsMin:
+    return b.select(b.slt(wrapping_abs(b, x), wrapping_abs(b, y)), x, y);
+  case Op::AbsMax:
+    return b.select(b.sgt(wrapping_abs(b, x), wrapping_abs(b, y)), x, y);
+  case Op::Add: // f32 only
+    break;
+  }
+  return b.k(0);
+}
+
+/// FxpToFp (docs/scalars.md §4.7): the i32 `v` with `iw` integer bits means v·2^−(31−iw). The
+/// i32 → binary32 conversion rounds to nearest even; the scaling by a power of two is exact
+/// (|v·2^−(31−iw)| ≥ 2^−31 is a normal number).
+template <class B>
+auto fxp_to_fp(B& b, typename B::V v, std::uint32_t iw) {
+  const std::uint32_t scale = (127u + iw - 31u) << 23; // 2^(iw − 31) as binary32 bits
+  return b.as_v(b.fmul(b.sitofp(v), b.as_f(b.k(scale))));
+}
+
+/// FpToFxp: x·2^(31−iw) (exact in binary64) rounded half away from zero, clamped to the i32
+/// range; a NaN gives i32::MAX or i32::MIN by its sign.
+template <class B>
+auto fp_to_fxp(B& b, typename B::V x, std::uint32_t iw) {
+  const double scale = static_cast<double>(std::uint64_t{1} << (31u - iw));
+  const auto d = b.dmul(b.fpext(b.as_f(x)), b.kd(scale));
+  // round(d) ≥ 2^31 exactly when d ≥ 2^31 − 0.5; every d ≤ −2^31 clamps to i32::MIN (±inf too).
+  const auto high = b.doge(d, b.kd(2147483647.5));
+  const auto low = b.dole(d, b.kd(-2147483648.0));
+  const auto in_range = b.band_b(b.bnot(high), b.bnot(low));
+  const auto safe = b.select_d(in_range, d, b.kd(0.0)); // fptosi of an out-of-range value is poison
+  auto r = b.select(high, b.k(kI32Max), b.select(low, b.k(kI32Min), b.fptosi(b.dround(safe))));
+  const auto by_sign = b.select(b.slt(x, b.k(0)), b.k(kI32Min), b.k(kI32Max));
+  return b.select(b.is_nan(b.as_f(x)), by_sign, r);
+}
+
+/// One value call on the stream element `v` of a `f32` (else i32) stream (operands are constants).
+template <class B>
+auto apply_call(B& b, const ir::VectorCall& call, bool f32, typename B::V v) {
+  using K = ir::VectorCallKind;
+  using M = ir::BinaryArgMode;
+  const auto c = b.k(call.operand[0]);
+  // ModeXY: op(argX, argY), 0 = the stream element, 1 = the operand.
+  const auto x = (call.mode == M::Mode10 || call.mode == M::Mode11) ? c : v;
+  const auto y = (call.mode == M::Mode01 || call.mode == M::Mode11) ? c : v;
+  switch (call.kind) {
+  case K::FpUnary:
+    return fp_unary(b, std::get<ir::FpUnaryOp>(call.op), v);
+  case K::FpBinary:
+  case K::FpDiv:
+    return fp_binary(b, std::get<ir::FpBinaryOp>(call.op), x, y);
+  case K::FpTernary: // TernaryArgMode::Mode012: stream · operand0 + operand1, one rounding
+    return canonical(b, b.fma(b.as_f(v), b.as_f(c), b.as_f(b.k(call.operand[1]))));
+  case K::Fxp:
+    return fxp_binary(b, std::get<ir::FxpBinaryOp>(call.op), x, y);
+  case K::Logic:
+    return logic_binary(b, std::get<ir::LogicBinaryOp>(call.op), x, y);
+  case K::Clip:
+    return clip_binary(b, std::get<ir::ClipBinaryOp>(call.op), f32, x, y);
+  case K::FxpToFp:
+    return fxp_to_fp(b, v, call.int_width);
+  case K::FpToFxp:
+    return fp_to_fxp(b, v, call.int_width);
+  default:
+    return v; // init, tag, narrow / widen, reinterpret, final: the bits stay
+  }
+}
+
+} // namespace tujit::runtime::vector::semantics
