@@ -1,125 +1,66 @@
-// FetchJit on ORC LLJIT, and its runner. Like the contraction JIT (contraction_jit.cpp), each
-// program is emitted (fetch_emit.cpp), optimised and compiled to an object (native_compiler.cpp),
-// the object is cached on disk (object_cache.cpp) and linked into its own JITDylib
-// (JitSession), which the CompiledFetch removes when it dies. The runner partitions the slices
-// over a thread pool; a slice's cells depend only on its own DM cells, so every partition writes
-// the same bits.
+// FetchJit on the JIT core (jit_core.h), and its runner. Like a run program, each fetch program
+// is emitted (fetch_emit.cpp), optimised, compiled to an object, cached on disk and linked into a
+// JITDylib of its own, which the CompiledFetch removes when it dies; the runner partitions the
+// slices over the thread pool the same way.
 #include "codegen/fetch_jit.h"
 
 #include "codegen/fetch_emit.h"
+#include "codegen/jit_compiled.h"
+#include "codegen/jit_core.h"
 #include "codegen/native_compiler.h"
-#include "codegen/object_cache.h"
-#include "runtime/exec/thread_pool.h"
 #include "runtime/interp/fetch_exec.h"
 
 #include <fmt/format.h>
-#include <llvm/Config/llvm-config.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
-#include <algorithm>
 #include <atomic>
-#include <chrono>
-#include <functional>
-#include <optional>
-#include <thread>
 
 namespace tujit::codegen {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-// Tasks per worker: slices cost the same, a few tasks each keep the tail short.
-constexpr std::uint64_t kTasksPerWorker = 4;
 
 std::string module_name(const ir::seq::FetchProgram& p) {
   return fmt::format("{} (fetch of `{}`)", p.kernel_name, p.source);
 }
 
-Result<std::unique_ptr<llvm::Module>> optimised_module(const ir::seq::FetchProgram& program,
-                                                       bool checked, const NativeTarget& target,
-                                                       llvm::LLVMContext& context) {
-  auto module = emit_fetch_module(program, checked, context);
-  if (auto ok = optimise_module(*module, target, program.kernel_name); !ok) return ok.diagnostics();
-  return module;
+ModuleBuilder module_builder(const ir::seq::FetchProgram& program, bool checked) {
+  return [&program, checked](const NativeTarget& target,
+                             llvm::LLVMContext& context) -> Result<std::unique_ptr<llvm::Module>> {
+    auto module = emit_fetch_module(program, checked, context);
+    if (auto ok = optimise_module(*module, target, program.kernel_name); !ok)
+      return ok.diagnostics();
+    return module;
+  };
 }
 
-class JitCompiledFetch final : public CompiledFetch {
+// "fetch object" and the fetch code generator's own version keep fetch and run-program objects
+// apart even when two fingerprints coincide.
+constexpr JitProgramKind kFetchKind{"tujit fetch object; fetch codegen", kFetchCodegenVersion,
+                                    kFetchSymbol, "tujit.fetch"};
+
+class JitCompiledFetch final : public JitCompiledProgram<CompiledFetch> {
 public:
-  JitCompiledFetch(CompileStats stats, LinkedFunction fn, bool checked)
-      : stats_(stats), fn_(std::move(fn)), checked_(checked) {}
-  ~JitCompiledFetch() override {
-    if (fn_.release) fn_.release();
-  }
-  JitCompiledFetch(const JitCompiledFetch&) = delete;
-  JitCompiledFetch& operator=(const JitCompiledFetch&) = delete;
-
-  const CompileStats& stats() const override { return stats_; }
-  FetchFn function() const { return fn_.as<FetchFn>(); }
-  bool checked() const { return checked_; }
-
-private:
-  CompileStats stats_;
-  LinkedFunction fn_;
-  bool checked_;
+  using JitCompiledProgram::JitCompiledProgram;
+  FetchFn function() const { return as<FetchFn>(); }
 };
 
 class LlvmFetchJit final : public FetchJit {
 public:
-  LlvmFetchJit(JitOptions options, NativeTarget target, std::shared_ptr<JitSession> session)
-      : options_(std::move(options)), target_(std::move(target)), session_(std::move(session)) {
-    if (options_.use_cache)
-      if (auto dir = resolve_cache_dir(options_.cache_dir)) cache_.emplace(*dir);
-  }
+  explicit LlvmFetchJit(JitCore core) : core_(std::move(core)) {}
 
   Result<std::shared_ptr<const CompiledFetch>>
-  compile(const ir::seq::FetchProgram& program) override;
+  compile(const ir::seq::FetchProgram& program) override {
+    auto object = core_.compile(kFetchKind, ir::seq::fingerprint(program),
+                                module_builder(program, core_.checked()), program.kernel_name,
+                                module_name(program));
+    if (!object) return object.diagnostics();
+    return std::shared_ptr<const CompiledFetch>(std::make_shared<JitCompiledFetch>(
+        std::move(*object), core_.checked(), program.kernel_name));
+  }
 
 private:
-  // "fetch object" and the fetch code generator's own version keep fetch and contraction objects
-  // apart even when two fingerprints coincide (ObjectCache compares the whole key).
-  std::string cache_key(std::uint64_t fingerprint) const {
-    return fmt::format("tujit fetch object; fetch codegen {}; program {:016x}; LLVM {}; {}; "
-                       "cpu {}; features {}; checked {}",
-                       kFetchCodegenVersion, fingerprint, LLVM_VERSION_STRING, target_.triple,
-                       target_.cpu, target_.features, options_.checked ? 1 : 0);
-  }
-
-  JitOptions options_;
-  NativeTarget target_;
-  std::shared_ptr<JitSession> session_;
-  std::optional<ObjectCache> cache_;
+  JitCore core_;
 };
-
-Result<std::shared_ptr<const CompiledFetch>>
-LlvmFetchJit::compile(const ir::seq::FetchProgram& program) {
-  const auto t0 = Clock::now();
-  CompileStats stats;
-  stats.fingerprint = ir::seq::fingerprint(program);
-  const std::string key = cache_key(stats.fingerprint);
-
-  std::optional<std::string> object;
-  if (cache_) object = cache_->load(stats.fingerprint, key);
-  stats.cache_hit = object.has_value();
-  if (!object) {
-    llvm::LLVMContext context;
-    auto module = optimised_module(program, options_.checked, target_, context);
-    if (!module) return module.diagnostics();
-    auto compiled = emit_native(**module, target_, NativeOutput::Object, program.kernel_name);
-    if (!compiled) return compiled.diagnostics();
-    stats.codegen_ms = ms_since(t0);
-    object = std::move(*compiled);
-    if (cache_) cache_->store(stats.fingerprint, key, *object);
-  }
-  auto linked = session_->link(*object, kFetchSymbol, "tujit.fetch", module_name(program));
-  if (!linked) return linked.diagnostics();
-  stats.native_ms = ms_since(t0);
-  return std::shared_ptr<const CompiledFetch>(
-      std::make_shared<JitCompiledFetch>(stats, std::move(*linked), options_.checked));
-}
 
 // Why an unchecked run of `p` could leave its images, or empty: the loops enumerate |T|·|P|
 // positions and each packet fits its F flits (lower_fetch guarantees both; a hand-made program
@@ -151,12 +92,9 @@ Result<const JitCompiledFetch*> compiled_for_program(const CompiledFetch& compil
 } // namespace
 
 Result<std::unique_ptr<FetchJit>> FetchJit::create(JitOptions options) {
-  auto target = native_target();
-  if (!target) return target.diagnostics();
-  auto session = JitSession::create();
-  if (!session) return session.diagnostics();
-  return std::unique_ptr<FetchJit>(
-      std::make_unique<LlvmFetchJit>(std::move(options), std::move(*target), std::move(*session)));
+  auto core = JitCore::create(std::move(options));
+  if (!core) return core.diagnostics();
+  return std::unique_ptr<FetchJit>(std::make_unique<LlvmFetchJit>(std::move(*core)));
 }
 
 Status run_fetch_values_jit(const CompiledFetch& compiled, const ir::seq::FetchProgram& program,
@@ -181,14 +119,10 @@ Status run_fetch_values_jit(const CompiledFetch& compiled, const ir::seq::FetchP
   if (n == 0) return {};
 
   std::atomic<bool> violation{false};
-  const std::uint64_t want =
-      options.threads == 0 ? std::thread::hardware_concurrency() : options.threads;
-  runtime::exec::ThreadPool pool(static_cast<unsigned>(std::clamp<std::uint64_t>(want, 1, n)));
-  const std::uint64_t tasks = std::min<std::uint64_t>(n, pool.size() * kTasksPerWorker);
+  runtime::exec::ThreadPool pool(pool_size(options.threads, n));
   const FetchFn fn = jc->function();
-  pool.run(tasks, [&](std::uint64_t task, unsigned) {
-    if (fn(dm_bits.data(), out_bits.data(), n * task / tasks, n * (task + 1) / tasks) != kRunOk)
-      violation = true;
+  for_each_slice_range(pool, n, [&](std::uint64_t begin, std::uint64_t end, unsigned) {
+    if (fn(dm_bits.data(), out_bits.data(), begin, end) != kRunOk) violation = true;
   });
   if (violation)
     return run_error("E-JIT-003",
@@ -213,15 +147,11 @@ Result<runtime::DeviceImage> run_fetch_jit(const CompiledFetch& compiled,
 }
 
 Result<std::string> emit_llvm_ir(const ir::seq::FetchProgram& program, bool checked) {
-  return emit_module([&](const NativeTarget& t,
-                         llvm::LLVMContext& c) { return optimised_module(program, checked, t, c); },
-                     false, program.kernel_name);
+  return emit_module(module_builder(program, checked), false, program.kernel_name);
 }
 
 Result<std::string> emit_assembly(const ir::seq::FetchProgram& program, bool checked) {
-  return emit_module([&](const NativeTarget& t,
-                         llvm::LLVMContext& c) { return optimised_module(program, checked, t, c); },
-                     true, program.kernel_name);
+  return emit_module(module_builder(program, checked), true, program.kernel_name);
 }
 
 } // namespace tujit::codegen

@@ -1,10 +1,12 @@
-// The concrete CompiledContraction of the LLVM back end, shared by the compiler
+// The compiled programs of the LLVM back end: one owner of linked code for every program kind
+// (JitCompiledProgram), the run program's (JitCompiledContraction) shared by the compiler
 // (contraction_jit.cpp) and the runners (contraction_run.cpp, move_run.cpp), with the checks both
 // runners make. Internal to codegen/.
 #pragma once
 
 #include "codegen/contraction_emit.h"
 #include "codegen/contraction_jit.h"
+#include "codegen/jit_core.h"
 #include "codegen/move_emit.h"
 #include "codegen/native_compiler.h"
 
@@ -12,27 +14,42 @@
 
 namespace tujit::codegen {
 
-class JitCompiledContraction final : public CompiledContraction {
+/// A program compiled by the JIT core (jit_core.h) behind its kind's interface
+/// (CompiledContraction, CompiledFetch): owns the linked code and frees it when it dies.
+template <class Interface>
+class JitCompiledProgram : public Interface {
 public:
-  JitCompiledContraction(CompileStats stats, LinkedFunction fn, bool checked, std::string kernel)
-      : stats_(stats), fn_(std::move(fn)), checked_(checked), kernel_(std::move(kernel)) {}
-  ~JitCompiledContraction() override {
+  JitCompiledProgram(JitObject object, bool checked, std::string kernel)
+      : stats_(object.stats), fn_(std::move(object.fn)), checked_(checked),
+        kernel_(std::move(kernel)) {}
+  ~JitCompiledProgram() override {
     if (fn_.release) fn_.release();
   }
-  JitCompiledContraction(const JitCompiledContraction&) = delete;
-  JitCompiledContraction& operator=(const JitCompiledContraction&) = delete;
+  JitCompiledProgram(const JitCompiledProgram&) = delete;
+  JitCompiledProgram& operator=(const JitCompiledProgram&) = delete;
 
   const CompileStats& stats() const override { return stats_; }
-  ContractionFn function() const { return fn_.as<ContractionFn>(); }
-  MoveFn move_function() const { return fn_.as<MoveFn>(); }
   bool checked() const { return checked_; }
   const std::string& kernel_name() const { return kernel_; }
+
+protected:
+  template <typename Fn>
+  Fn as() const {
+    return fn_.as<Fn>();
+  }
 
 private:
   CompileStats stats_;
   LinkedFunction fn_;
   bool checked_;
   std::string kernel_;
+};
+
+class JitCompiledContraction final : public JitCompiledProgram<CompiledContraction> {
+public:
+  using JitCompiledProgram::JitCompiledProgram;
+  ContractionFn function() const { return as<ContractionFn>(); }
+  MoveFn move_function() const { return as<MoveFn>(); }
 };
 
 /// What both runners check before they call compiled code (jit_run_checks.cpp): `compiled` is

@@ -6,6 +6,7 @@
 #include "codegen/contraction_jit.h"
 
 #include "codegen/jit_compiled.h"
+#include "codegen/jit_core.h"
 #include "codegen/move_emit.h"
 #include "runtime/exec/thread_pool.h"
 
@@ -14,7 +15,6 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
-#include <thread>
 
 namespace tujit::codegen {
 namespace {
@@ -66,9 +66,7 @@ Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
     if (auto st = rp.stream.streams.spatial.state(s); st != ir::CellState::Live)
       padded_state.try_emplace(st, cells, static_cast<std::uint8_t>(move_cell(st)));
 
-  const std::uint64_t want =
-      options.threads == 0 ? std::thread::hardware_concurrency() : options.threads;
-  runtime::exec::ThreadPool pool(static_cast<unsigned>(std::clamp<std::uint64_t>(want, 1, 1024)));
+  runtime::exec::ThreadPool pool(pool_size(options.threads, kMaxWorkers));
   std::vector<std::uint32_t> adapted;
   const std::uint8_t* source = src.data.data();
   if (move_convert(rp) == MoveConvert::Preadapted) {
@@ -83,28 +81,26 @@ Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
   const std::uint64_t n = live.size();
   std::atomic<bool> violation{false};
   const MoveFn fn = jc->move_function();
-  if (n > 0)
-    pool.run(std::min<std::uint64_t>(n, pool.size() * 4), [&](std::uint64_t task, unsigned) {
-      const std::uint64_t tasks = std::min<std::uint64_t>(n, pool.size() * 4);
-      for (std::uint64_t k = n * task / tasks; k < n * (task + 1) / tasks; ++k) {
-        const ir::seq::CellAddress sb = rp.stream.streams.spatial.at(live[k]);
-        const ir::seq::CellAddress ob = rp.output.spatial.at(live[k]);
-        if (ob.state != ir::CellState::Live) continue;
-        MoveArgs args{};
-        args.source = source + sb.offset * src_bytes;
-        args.source_limit = src.elements() - sb.offset;
-        args.out = result.output.data.data() + ob.offset * out_bytes;
-        args.out_limit = result.output.elements() - ob.offset;
-        args.source_offset = src_offset.data();
-        args.source_state =
-            sb.state == ir::CellState::Live ? live_state.data() : padded_state.at(sb.state).data();
-        args.out_offset = out_offset.data();
-        if (fn(&args) != kRunOk) {
-          violation = true;
-          return;
-        }
+  for_each_slice_range(pool, n, [&](std::uint64_t begin, std::uint64_t end, unsigned) {
+    for (std::uint64_t k = begin; k < end; ++k) {
+      const ir::seq::CellAddress sb = rp.stream.streams.spatial.at(live[k]);
+      const ir::seq::CellAddress ob = rp.output.spatial.at(live[k]);
+      if (ob.state != ir::CellState::Live) continue;
+      MoveArgs args{};
+      args.source = source + sb.offset * src_bytes;
+      args.source_limit = src.elements() - sb.offset;
+      args.out = result.output.data.data() + ob.offset * out_bytes;
+      args.out_limit = result.output.elements() - ob.offset;
+      args.source_offset = src_offset.data();
+      args.source_state =
+          sb.state == ir::CellState::Live ? live_state.data() : padded_state.at(sb.state).data();
+      args.out_offset = out_offset.data();
+      if (fn(&args) != kRunOk) {
+        violation = true;
+        return;
       }
-    });
+    }
+  });
   if (violation) return out_of_bounds_error(rp);
   result.poison = runtime::analyze_poison(rp);
   return result;

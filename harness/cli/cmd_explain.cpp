@@ -46,7 +46,7 @@ void explain_kernel(const ir::Kernel& k, const ir::verify::KernelCheck& kc, cons
     const auto& s = k.stages[i];
     auto [line, col] = src.line_col(s.name_span.offset);
     os << "\n  " << i + 1 << ". " << ir::stage_name(s) << "  (" << src.name() << ":" << line << ":"
-       << col << ")\n";
+       << col << ")  rules: " << ir::descriptor(s.op).rules << "\n";
     os << "     in:  " << mappings_line(s.input) << "\n";
     if (s.trf) os << "     trf: " << mappings_line(*s.trf) << "  (" << s.trf_name << ")\n";
     os << "     out: " << mappings_line(s.output) << "\n";

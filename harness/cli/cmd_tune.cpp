@@ -19,6 +19,7 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -90,9 +91,7 @@ int run_top(tune::Report& report, std::size_t k, unsigned threads, std::uint64_t
   return status;
 }
 
-} // namespace
-
-int run_tune(const std::vector<std::string>& args, CommandIO& io) {
+po::options_description tune_options() {
   po::options_description o("options");
   o.add_options()("help,h", "this help")(
       "einsum", po::value<std::string>(),
@@ -119,6 +118,122 @@ int run_tune(const std::vector<std::string>& args, CommandIO& io) {
       "no-bound", "model every valid candidate (no lower-bound skipping; slower, same ranking)")(
       "force", "overwrite existing output files");
   add_max_bytes_option(o);
+  return o;
+}
+
+// The combinations of options tune refuses (usage printed): a search or a merge, not both.
+bool usage_ok(const po::variables_map& vm, const std::vector<std::string>& files, CommandIO& io) {
+  const bool merge = vm.count("merge") > 0;
+  const std::size_t top = vm["top"].as<std::size_t>();
+  const std::size_t run_k = vm["run-top"].as<std::size_t>();
+  if (merge == (vm.count("einsum") > 0) || (merge && files.empty()) ||
+      (!merge && (!files.empty() || !vm.count("sizes") || !vm.count("dtype")))) {
+    io.err << "tujit tune: give --einsum, --sizes and --dtype, or --merge with shard JSON files\n"
+           << kUsage;
+    return false;
+  }
+  if (top == 0 || run_k > top) {
+    io.err << "tujit tune: --top must be at least 1 and --run-top at most --top\n" << kUsage;
+    return false;
+  }
+  if (vm.count("budget") && !(vm["budget"].as<double>() > 0)) {
+    io.err << "tujit tune: --budget is a positive number of seconds\n" << kUsage;
+    return false;
+  }
+  if (merge && (vm.count("shard") || run_k > 0 || vm.count("budget"))) {
+    io.err << "tujit tune: --merge takes no --shard, --budget or --run-top\n" << kUsage;
+    return false;
+  }
+  return true;
+}
+
+// The search of --einsum / --sizes / --dtype, ranked into `report`; `interrupted_by` is the
+// signal that stopped it (0: none). An exit status when there is no report to print.
+std::optional<int> search(const po::variables_map& vm, unsigned threads, std::uint64_t max_bytes,
+                          tune::Report& report, int& interrupted_by, CommandIO& io) {
+  const std::size_t top = vm["top"].as<std::size_t>();
+  auto problem = tune::make_problem(vm["einsum"].as<std::string>(), vm["sizes"].as<std::string>(),
+                                    vm["dtype"].as<std::string>());
+  if (!problem) return report_all(io, problem.diagnostics(), nullptr, kExitUserError);
+  if (auto d = tune::problem_size_error(*problem, max_bytes)) {
+    cli::report(io, *d);
+    return kExitUserError;
+  }
+  tune::TuneOptions options;
+  options.top = top;
+  options.threads = threads;
+  options.bound = vm.count("no-bound") == 0;
+  if (vm.count("budget")) options.budget_seconds = vm["budget"].as<double>();
+  if (vm.count("shard")) {
+    auto s = bench::parse_shard(vm["shard"].as<std::string>());
+    if (!s) return report_all(io, s.diagnostics(), nullptr, kExitUsage);
+    options.shard_index = s->index;
+    options.shard_count = s->count;
+  }
+  bench::ProgressBar bar(io.err, "tujit tune");
+  options.progress = [&bar](std::uint64_t done, std::uint64_t total) {
+    bar.update(done, total, "");
+  };
+  const runtime::io::GracefulStop graceful;
+  options.stop_requested = [] { return runtime::io::stop_requested() != 0; };
+  const tune::TuneResult result = tune::tune(*problem, options);
+  interrupted_by = runtime::io::stop_requested();
+  if (!result.internal_errors.empty()) {
+    io.err << "tujit tune: internal error (this is a bug in tujit): "
+           << result.internal_errors.front() << " (" << result.internal_errors.size() << " such)\n";
+    return kExitInternal;
+  }
+  auto made =
+      tune::make_report(*problem, result, top, options.shard_index, options.shard_count, max_bytes);
+  if (!made && is_size_limit(made.diagnostics()))
+    return report_all(io, made.diagnostics(), nullptr, kExitUserError);
+  if (!made) {
+    report_all(io, made.diagnostics(), nullptr, kExitInternal);
+    io.err << "tujit tune: internal error (this is a bug in tujit): a ranked kernel's spec "
+              "does not reproduce it\n";
+    return kExitInternal;
+  }
+  report = std::move(*made);
+  return std::nullopt;
+}
+
+// E-TUNE-005: every candidate was refused.
+void report_nothing_fits(const tune::Report& report, CommandIO& io) {
+  Diagnostic d = make_error(
+      "E-TUNE-005",
+      fmt::format("no kernel of `{}` with {} ({}) fits the Tensor Unit{}", report.einsum,
+                  report.sizes, report.dtype,
+                  report.complete ? "" : " among the candidates searched"),
+      std::nullopt,
+      {"every candidate was refused; the counts by rule above say which rules, docs/errors.md "
+       "what they mean"});
+  d.stage = "tune";
+  cli::report(io, d);
+}
+
+// --emit, --csv and --plot; false when one could not be written (reported).
+bool write_outputs(const po::variables_map& vm, const tune::Report& report, CommandIO& io) {
+  const bool force = vm.count("force") > 0;
+  bool written = true;
+  if (vm.count("emit") && !report.best.empty())
+    written = write_output(vm["emit"].as<std::string>(), report.best.front().spec, force, io);
+  if (vm.count("csv"))
+    written =
+        write_output(vm["csv"].as<std::string>(), tune::report_csv(report), force, io) && written;
+  if (vm.count("plot")) {
+    auto drawn = tune::write_tune_plot(report, vm["plot"].as<std::string>(), force);
+    if (!drawn) {
+      report_all(io, drawn.diagnostics(), nullptr, kExitUsage);
+      written = false;
+    }
+  }
+  return written;
+}
+
+} // namespace
+
+int run_tune(const std::vector<std::string>& args, CommandIO& io) {
+  const po::options_description o = tune_options();
   po::variables_map vm;
   if (auto rc = parse_command_line("tune", args, o, "file", kUsage, io, vm)) return *rc;
   if (vm.count("help")) {
@@ -126,29 +241,11 @@ int run_tune(const std::vector<std::string>& args, CommandIO& io) {
     return kExitOk;
   }
   const bool merge = vm.count("merge") > 0, json = vm.count("json") > 0;
-  const bool force = vm.count("force") > 0;
   const std::vector<std::string> files =
       vm.count("file") ? vm["file"].as<std::vector<std::string>>() : std::vector<std::string>{};
   const std::size_t top = vm["top"].as<std::size_t>();
   const std::size_t run_k = vm["run-top"].as<std::size_t>();
-  if (merge == (vm.count("einsum") > 0) || (merge && files.empty()) ||
-      (!merge && (!files.empty() || !vm.count("sizes") || !vm.count("dtype")))) {
-    io.err << "tujit tune: give --einsum, --sizes and --dtype, or --merge with shard JSON files\n"
-           << kUsage;
-    return kExitUsage;
-  }
-  if (top == 0 || run_k > top) {
-    io.err << "tujit tune: --top must be at least 1 and --run-top at most --top\n" << kUsage;
-    return kExitUsage;
-  }
-  if (vm.count("budget") && !(vm["budget"].as<double>() > 0)) {
-    io.err << "tujit tune: --budget is a positive number of seconds\n" << kUsage;
-    return kExitUsage;
-  }
-  if (merge && (vm.count("shard") || run_k > 0 || vm.count("budget"))) {
-    io.err << "tujit tune: --merge takes no --shard, --budget or --run-top\n" << kUsage;
-    return kExitUsage;
-  }
+  if (!usage_ok(vm, files, io)) return kExitUsage;
   const auto threads = parse_thread_count(vm["threads"].as<std::string>());
   if (!threads) {
     io.err << "tujit tune: " << thread_count_error(vm["threads"].as<std::string>()) << "\n";
@@ -165,50 +262,8 @@ int run_tune(const std::vector<std::string>& args, CommandIO& io) {
     if (!merged) return report_all(io, merged.diagnostics(), nullptr, kExitUsage);
     report = std::move(*merged);
     if (report.best.size() > top) report.best.resize(top);
-  } else {
-    auto problem = tune::make_problem(vm["einsum"].as<std::string>(), vm["sizes"].as<std::string>(),
-                                      vm["dtype"].as<std::string>());
-    if (!problem) return report_all(io, problem.diagnostics(), nullptr, kExitUserError);
-    if (auto d = tune::problem_size_error(*problem, *max_bytes)) {
-      cli::report(io, *d);
-      return kExitUserError;
-    }
-    tune::TuneOptions options;
-    options.top = top;
-    options.threads = *threads;
-    options.bound = vm.count("no-bound") == 0;
-    if (vm.count("budget")) options.budget_seconds = vm["budget"].as<double>();
-    if (vm.count("shard")) {
-      auto s = bench::parse_shard(vm["shard"].as<std::string>());
-      if (!s) return report_all(io, s.diagnostics(), nullptr, kExitUsage);
-      options.shard_index = s->index;
-      options.shard_count = s->count;
-    }
-    bench::ProgressBar bar(io.err, "tujit tune");
-    options.progress = [&bar](std::uint64_t done, std::uint64_t total) {
-      bar.update(done, total, "");
-    };
-    const runtime::io::GracefulStop graceful;
-    options.stop_requested = [] { return runtime::io::stop_requested() != 0; };
-    const tune::TuneResult result = tune::tune(*problem, options);
-    interrupted_by = runtime::io::stop_requested();
-    if (!result.internal_errors.empty()) {
-      io.err << "tujit tune: internal error (this is a bug in tujit): "
-             << result.internal_errors.front() << " (" << result.internal_errors.size()
-             << " such)\n";
-      return kExitInternal;
-    }
-    auto made = tune::make_report(*problem, result, top, options.shard_index, options.shard_count,
-                                  *max_bytes);
-    if (!made && is_size_limit(made.diagnostics()))
-      return report_all(io, made.diagnostics(), nullptr, kExitUserError);
-    if (!made) {
-      report_all(io, made.diagnostics(), nullptr, kExitInternal);
-      io.err << "tujit tune: internal error (this is a bug in tujit): a ranked kernel's spec "
-                "does not reproduce it\n";
-      return kExitInternal;
-    }
-    report = std::move(*made);
+  } else if (auto rc = search(vm, *threads, *max_bytes, report, interrupted_by, io)) {
+    return *rc;
   }
 
   std::ostringstream text;
@@ -216,16 +271,7 @@ int run_tune(const std::vector<std::string>& args, CommandIO& io) {
   nlohmann::ordered_json doc = tune::report_json(report);
   int status = kExitOk;
   if (report.best.empty()) {
-    Diagnostic d = make_error(
-        "E-TUNE-005",
-        fmt::format("no kernel of `{}` with {} ({}) fits the Tensor Unit{}", report.einsum,
-                    report.sizes, report.dtype,
-                    report.complete ? "" : " among the candidates searched"),
-        std::nullopt,
-        {"every candidate was refused; the counts by rule above say which rules, docs/errors.md "
-         "what they mean"});
-    d.stage = "tune";
-    cli::report(io, d);
+    report_nothing_fits(report, io);
     status = kExitUserError;
   } else if (run_k > 0 && interrupted_by == 0) {
     nlohmann::ordered_json runs = nlohmann::ordered_json::array();
@@ -235,20 +281,7 @@ int run_tune(const std::vector<std::string>& args, CommandIO& io) {
   }
   (json ? io.err : io.out) << text.str();
   if (json) io.out << doc.dump(2) << "\n";
-  bool written = true;
-  if (vm.count("emit") && !report.best.empty())
-    written = write_output(vm["emit"].as<std::string>(), report.best.front().spec, force, io);
-  if (vm.count("csv"))
-    written =
-        write_output(vm["csv"].as<std::string>(), tune::report_csv(report), force, io) && written;
-  if (vm.count("plot")) {
-    auto drawn = tune::write_tune_plot(report, vm["plot"].as<std::string>(), force);
-    if (!drawn) {
-      report_all(io, drawn.diagnostics(), nullptr, kExitUsage);
-      written = false;
-    }
-  }
-  if (!written && status == kExitOk) status = kExitUsage;
+  if (!write_outputs(vm, report, io) && status == kExitOk) status = kExitUsage;
   if (interrupted_by != 0) {
     io.err << "tujit tune: stopped by signal " << interrupted_by
            << "; the ranking covers the candidates searched\n";

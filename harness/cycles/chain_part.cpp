@@ -19,22 +19,9 @@ using ir::seq::ContractionProgram;
 using ir::seq::CycleLoop;
 using Address = std::function<std::uint64_t(std::uint64_t)>;
 
-bool is_contraction(ir::StageOp op) {
-  return op == ir::StageOp::ContractOuter || op == ir::StageOp::ContractPacket ||
-         op == ir::StageOp::ContractTime || op == ir::StageOp::ContractLane;
-}
-
+// A contraction stage's unit is always timed (cycle_stage).
 Stage model_stage(ir::StageOp op) {
-  switch (op) {
-  case ir::StageOp::ContractOuter:
-    return Stage::ContractOuter;
-  case ir::StageOp::ContractPacket:
-    return Stage::ContractPacket;
-  case ir::StageOp::ContractTime:
-    return Stage::ContractTime;
-  default:
-    return Stage::ContractLane;
-  }
+  return cycle_stage(ir::descriptor(op).unit).value_or(Stage::ContractLane);
 }
 
 std::vector<std::uint8_t> liveness(const ir::Mapping& m) {
@@ -239,7 +226,8 @@ Result<ChainPart> build_part(const ir::Kernel& kernel, const PartStages& st, Cha
 std::vector<std::size_t> contraction_stages(const ir::Kernel& kernel, std::size_t chain) {
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < kernel.stages.size(); ++i)
-    if (kernel.stages[i].chain == chain && is_contraction(kernel.stages[i].op)) out.push_back(i);
+    if (kernel.stages[i].chain == chain && ir::is_contraction(kernel.stages[i].op))
+      out.push_back(i);
   return out;
 }
 
@@ -247,10 +235,22 @@ Result<ChainPart> chain_part(const ir::Kernel& kernel, const std::vector<std::si
   PartStages st;
   for (std::size_t i : stages) {
     const ir::Stage& s = kernel.stages[i];
-    if (s.op == ir::StageOp::ContractOuter) st.outer = &s;
-    if (s.op == ir::StageOp::ContractPacket) st.packet = &s;
-    if (s.op == ir::StageOp::ContractTime) st.time = &s;
-    if (s.op == ir::StageOp::ContractLane) st.lane = &s;
+    switch (ir::descriptor(s.op).unit) {
+    case ir::StageUnit::ContractOuter:
+      st.outer = &s;
+      break;
+    case ir::StageUnit::PacketReducer:
+      st.packet = &s;
+      break;
+    case ir::StageUnit::TimeReducer:
+      st.time = &s;
+      break;
+    case ir::StageUnit::LaneFolder:
+      st.lane = &s;
+      break;
+    default: // contraction_stages() gives contraction stages only
+      break;
+    }
   }
   if (stages.empty() || (st.outer && !st.outer->trf))
     return part_error(fmt::format("kernel `{}` has no contraction stage to time", kernel.name));

@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -41,6 +42,11 @@ enum class Stage : std::uint8_t {
 };
 inline constexpr std::size_t kStageCount = 10;
 std::string_view stage_name(Stage s);
+/// What the models time a kernel stage as, by the unit its descriptor names
+/// (ir/lang/stage_descriptor.h); nullopt for a unit the models do not time on its own (the Fetch
+/// Adapter is part of the fetch, a reshape moves no data, the Vector Engine and the MemTensor
+/// sequencer are timed by their own rules, docs/cycle-model.md).
+std::optional<Stage> cycle_stage(ir::StageUnit unit);
 
 /// Above this many steps the trace model does not walk: it reports the closed form instead and
 /// says so (docs/cycle-model.md §3.1). A walk step costs a few nanoseconds, so a trace stays well

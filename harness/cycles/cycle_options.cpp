@@ -8,6 +8,34 @@
 
 namespace tujit::cycles {
 
+std::optional<Stage> cycle_stage(ir::StageUnit unit) {
+  using U = ir::StageUnit;
+  switch (unit) {
+  case U::FetchSequencer:
+    return Stage::Fetch;
+  case U::Collect:
+    return Stage::Collect;
+  case U::TrfStore:
+    return Stage::TrfStore;
+  case U::VrfStore:
+    return Stage::VrfStore;
+  case U::ContractOuter:
+    return Stage::ContractOuter;
+  case U::PacketReducer:
+    return Stage::ContractPacket;
+  case U::TimeReducer:
+    return Stage::ContractTime;
+  case U::LaneFolder:
+    return Stage::ContractLane;
+  case U::FetchAdapter:
+  case U::VectorEngine:
+  case U::None:
+  case U::MemSequencer:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 std::string_view stage_name(Stage s) {
   switch (s) {
   case Stage::Fetch:

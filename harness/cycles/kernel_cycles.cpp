@@ -59,8 +59,7 @@ std::uint64_t setup_cycles(const ir::Kernel& k, const std::vector<std::size_t>& 
   std::uint64_t engines = 0;
   bool adapter = false;
   for (std::size_t i : stages) {
-    const ir::StageOp op = k.stages[i].op;
-    const bool is_adapter = op == ir::StageOp::FetchCast || op == ir::StageOp::FetchZeroPointSub;
+    const bool is_adapter = ir::is_fetch_adapter(k.stages[i].op);
     if (is_adapter && adapter) continue; // casts and zero point are stages of one adapter
     adapter = adapter || is_adapter;
     ++engines;
@@ -91,8 +90,8 @@ std::optional<DataPathCommand> data_path(const ir::Kernel& k, const std::vector<
     return c;
   }
   const ir::Stage* collected = &last;
-  if (last.op == ir::StageOp::ToTrf || last.op == ir::StageOp::ToVrf) {
-    c.sink = last.op == ir::StageOp::ToTrf ? Stage::TrfStore : Stage::VrfStore;
+  if (ir::is_register_store(last.op)) {
+    c.sink = *cycle_stage(ir::descriptor(last.op).unit);
     c.flits = last.input.mapping(ir::Slot::Time).size();
     const ir::TensorType& rf = last.output;
     c.register_bytes = (rf.mapping(ir::Slot::Lane).size() * rf.mapping(ir::Slot::Element).size() *

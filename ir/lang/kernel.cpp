@@ -13,40 +13,6 @@
 
 namespace tujit::ir {
 
-std::string_view to_string(StageOp op) {
-  switch (op) {
-  case StageOp::Fetch:
-    return "fetch";
-  case StageOp::FetchCast:
-    return "fetch_cast";
-  case StageOp::FetchZeroPointSub:
-    return "fetch_zero_point_sub";
-  case StageOp::Collect:
-    return "collect";
-  case StageOp::ToTrf:
-    return "to_trf";
-  case StageOp::ToVrf:
-    return "to_vrf";
-  case StageOp::ContractOuter:
-    return "contract_outer";
-  case StageOp::ContractPacket:
-    return "contract_packet";
-  case StageOp::ContractTime:
-    return "contract_time";
-  case StageOp::ContractLane:
-    return "contract_lane";
-  case StageOp::Vector:
-    return "vector";
-  case StageOp::VrfReshape:
-    return "reshape";
-  case StageOp::MemRead:
-    return "read";
-  case StageOp::MemWrite:
-    return "write";
-  }
-  return "?";
-}
-
 std::string_view stage_name(const Stage& s) {
   if (s.op == StageOp::Vector && s.vector) return method_name(s.vector->kind);
   return to_string(s.op);

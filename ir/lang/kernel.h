@@ -4,6 +4,7 @@
 // the source span it came from, so a verifier can point its diagnostic at the right `m![…]`.
 #pragma once
 
+#include "ir/lang/stage_descriptor.h"
 #include "ir/lang/types.h"
 #include "ir/mapping/mapping.h"
 #include "ir/support/diagnostic.h"
@@ -17,27 +18,6 @@
 #include <vector>
 
 namespace tujit::ir {
-
-/// One call of the typestate chain (docs/kernel-language.md §6).
-enum class StageOp : std::uint8_t {
-  Fetch,             // BeginTensor .fetch::<Time, Packet>()           -> FetchTensor
-  FetchCast,         // FetchTensor .fetch_cast::<D2>()                -> FetchTensor of D2
-  FetchZeroPointSub, // FetchTensor .fetch_zero_point_sub::<i5|i9>(zp) -> FetchTensor of i5/i9
-  Collect,           // FetchTensor .collect::<Time, Packet>()         -> CollectTensor
-  ToTrf,             // CollectTensor .to_trf::<Lane, Element>()       -> TrfTensor
-  ToVrf,             // CollectTensor .to_vrf::<Element>()             -> VrfTensor
-  ContractOuter,     // CollectTensor .contract_outer::<OT, OP, Lane, TrfElement, TrfD>(&trf)
-  ContractPacket,    // ContractOuterTensor .contract_packet::<OutPacket>()
-  ContractTime,      // ContractPacketTensor .contract_time::<OutTime>()
-  ContractLane,      // ContractTimeTensor .contract_lane::<OutTime, OutPacket>(LaneMode::…)
-  Vector,     // a Vector Engine call, vector_init … vector_final (Stage::vector says which)
-  VrfReshape, // VrfTensor .reshape::<Chip2, Cluster2, Slice2, Element2>() (moves no data)
-  MemRead,    // MemTensor .read::<Time, Packet>() -> StreamTensor (docs/datapath.md §4.2)
-  MemWrite,   // MemTensor .write(stream): the stream written back into the buffer
-};
-/// The method name ("fetch", "contract_outer", …); also the `stage` of docs/cli.md where one
-/// exists.
-std::string_view to_string(StageOp op);
 
 struct Stage {
   StageOp op = StageOp::Fetch;

@@ -393,13 +393,10 @@ private:
     }
     std::optional<TensorType> out = output_type(call, m, in, args, st);
     if (!out) return fail;
-    // Calls without any argument list besides contract_outer / contract_lane / zero point / the
-    // Vector Engine's (typed above) / a store's context.
+    // Only the operations whose descriptor says so take call arguments (typed above, or a
+    // store's context).
     if (m.op == StageOp::ToVrf && !check_store_context(call, recv.ctx)) return fail;
-    if (m.op != StageOp::ContractOuter && m.op != StageOp::ContractLane &&
-        m.op != StageOp::FetchZeroPointSub && m.op != StageOp::Vector && m.op != StageOp::ToVrf &&
-        !check_no_args(call))
-      return fail;
+    if (!descriptor(m.op).value_args && !check_no_args(call)) return fail;
 
     st.output = *out;
     k_.stages.push_back(std::move(st));
@@ -458,7 +455,7 @@ private:
           args[i].span = exp->dtype_span;
           continue;
         }
-        if (auto slot = output_slot(m, i); slot && exp->get(*slot)) {
+        if (auto slot = m.params[i].out; slot && exp->get(*slot)) {
           args[i].mapping = *exp->get(*slot);
           continue;
         }
@@ -473,95 +470,75 @@ private:
     return ok;
   }
 
-  /// The tensor a stage produces from its input and type arguments (docs/kernel-language.md §6);
+  /// The tensor a stage produces from its input and type arguments (docs/kernel-language.md §6):
+  /// the slots its descriptor keeps and its type arguments set, then the operation's own typing;
   /// nullopt when a stage-specific check failed (diagnosed).
   std::optional<TensorType> output_type(const Expr& call, const MethodInfo& m, const TensorType& in,
                                         const std::vector<TypeArg>& args, Stage& st) {
-    const StageOp op = m.op;
+    const StageDescriptor& d = descriptor(m.op);
     TensorType out = in;
     out.kind = output_kind(m);
     out.span = call.span;
     out.slots = {};
     for (Slot s : {Slot::Chip, Slot::Cluster, Slot::Slice})
       if (in.get(s)) out.set(s, *in.get(s));
-    switch (op) {
-    case StageOp::Fetch:
-    case StageOp::Collect:
-      out.set(Slot::Time, *args[0].mapping);
-      out.set(Slot::Packet, *args[1].mapping);
-      break;
-    case StageOp::FetchCast:
-      out.dtype = *args[0].scalar;
-      out.dtype_span = args[0].span;
-      out.slots = in.slots;
-      st.cast_to = out.dtype;
-      break;
-    case StageOp::FetchZeroPointSub:
-      if (!type_zero_point(call, in, *args[0].scalar, args[0].span, st)) return std::nullopt;
-      out.dtype = *args[0].scalar;
-      out.dtype_span = args[0].span;
-      out.slots = in.slots;
-      st.cast_to = out.dtype;
-      break;
-    case StageOp::ToTrf:
-      out.set(Slot::Lane, *args[0].mapping);
-      out.set(Slot::Element, *args[1].mapping);
-      break;
-    case StageOp::ToVrf:
-      if (!check_vrf_type(call, in)) return std::nullopt;
-      out.set(Slot::Element, *args[0].mapping);
-      break;
-    case StageOp::ContractOuter:
-      out.storage = in.dtype;
-      out.dtype = *contraction_accumulator(in.dtype, *args[4].scalar); // checked in trf operand
-      out.dtype_span = call.name_span;
-      out.set(Slot::Lane, *args[2].mapping);
-      out.set(Slot::Time, *args[0].mapping);
-      out.set(Slot::Packet, *args[1].mapping);
-      break;
-    case StageOp::ContractPacket:
-      out.set(Slot::Lane, *in.get(Slot::Lane));
-      out.set(Slot::Time, *in.get(Slot::Time));
-      out.set(Slot::Packet, *args[0].mapping);
-      break;
-    case StageOp::ContractTime:
-      out.set(Slot::Lane, *in.get(Slot::Lane));
-      out.set(Slot::Time, *args[0].mapping);
-      out.set(Slot::Packet, *in.get(Slot::Packet));
-      out.pre_time = in.get(Slot::Time) ? std::optional(*in.get(Slot::Time)) : std::nullopt;
-      break;
-    case StageOp::Vector:
-      if (!type_vector_output(call, m, args, in, out)) return std::nullopt;
-      break;
-    case StageOp::VrfReshape:
-      out.set(Slot::Chip, *args[0].mapping);
-      out.set(Slot::Cluster, *args[1].mapping);
-      out.set(Slot::Slice, *args[2].mapping);
-      out.set(Slot::Element, *args[3].mapping);
-      break;
-    case StageOp::MemRead:
-      out.set(Slot::Time, *args[0].mapping);
-      out.set(Slot::Packet, *args[1].mapping);
-      break;
-    case StageOp::MemWrite: // typed by type_write
-      break;
-    case StageOp::ContractLane:
-      if (!type_lane_mode(call, st)) return std::nullopt;
-      out.set(Slot::Time, *args[0].mapping);
-      out.set(Slot::Packet, *args[1].mapping);
-      out.pre_time = in.pre_time;
-      // The Lane Folder needs the Lane it folds; it stays readable from the stage's input.
-      break;
-    }
+    for (Slot s : d.kept)
+      if (in.get(s)) out.set(s, *in.get(s));
+    for (std::size_t i = 0; i < m.params.size(); ++i)
+      if (m.params[i].out && args[i].mapping) out.set(*m.params[i].out, *args[i].mapping);
+    if (!type_operation(call, m, in, args, st, out)) return std::nullopt;
     // Only the Contraction Engine's tensors carry the stream's storage type and the remembered
     // pre-reduction Time.
-    const bool contraction = op == StageOp::ContractOuter || op == StageOp::ContractPacket ||
-                             op == StageOp::ContractTime || op == StageOp::ContractLane;
-    if (!contraction) {
+    if (!is_contraction(m.op)) {
       out.storage.reset();
       out.pre_time.reset();
     }
     return out;
+  }
+
+  /// What an operation's output is beyond its slots: element types, the values its call
+  /// arguments carry, the remembered pre-reduction Time. False when a check failed (diagnosed).
+  bool type_operation(const Expr& call, const MethodInfo& m, const TensorType& in,
+                      const std::vector<TypeArg>& args, Stage& st, TensorType& out) {
+    switch (m.op) {
+    case StageOp::Fetch:
+    case StageOp::Collect:
+    case StageOp::ToTrf:
+    case StageOp::ContractPacket:
+    case StageOp::VrfReshape:
+    case StageOp::MemRead:
+    case StageOp::MemWrite: // the buffer, typed by type_write
+      return true;
+    case StageOp::FetchCast:
+      out.dtype = *args[0].scalar;
+      out.dtype_span = args[0].span;
+      st.cast_to = out.dtype;
+      return true;
+    case StageOp::FetchZeroPointSub:
+      if (!type_zero_point(call, in, *args[0].scalar, args[0].span, st)) return false;
+      out.dtype = *args[0].scalar;
+      out.dtype_span = args[0].span;
+      st.cast_to = out.dtype;
+      return true;
+    case StageOp::ToVrf:
+      return check_vrf_type(call, in);
+    case StageOp::ContractOuter:
+      out.storage = in.dtype;
+      out.dtype = *contraction_accumulator(in.dtype, *args[4].scalar); // checked in trf operand
+      out.dtype_span = call.name_span;
+      return true;
+    case StageOp::ContractTime:
+      out.pre_time = in.get(Slot::Time) ? std::optional(*in.get(Slot::Time)) : std::nullopt;
+      return true;
+    case StageOp::ContractLane:
+      // The Lane Folder needs the Lane it folds; it stays readable from the stage's input.
+      if (!type_lane_mode(call, st)) return false;
+      out.pre_time = in.pre_time;
+      return true;
+    case StageOp::Vector:
+      return type_vector_output(call, m, args, in, out);
+    }
+    return true;
   }
 
   /// to_vrf stores Vector Engine scalars only (docs/contraction.md §4.3).
@@ -611,8 +588,7 @@ private:
   /// scalar (conversions and reinterpret change it).
   bool type_vector_output(const Expr& call, const MethodInfo& m, const std::vector<TypeArg>& args,
                           const TensorType& in, TensorType& out) {
-    for (Slot sl : {Slot::Time, Slot::Packet})
-      if (in.get(sl)) out.set(sl, *in.get(sl));
+    // Time and Packet are kept or set by the call's type arguments (output_type).
     switch (*m.vector) {
     case VectorCallKind::Init:
       if (!is_vector_engine_scalar(in.dtype)) {
@@ -624,15 +600,6 @@ private:
                "with fetch_cast first (docs/vector-engine.md §1)"});
         return false;
       }
-      return true;
-    case VectorCallKind::NarrowSplit:
-    case VectorCallKind::WidenConcat:
-      out.set(Slot::Time, *args[0].mapping);
-      out.set(Slot::Packet, *args[1].mapping);
-      return true;
-    case VectorCallKind::NarrowTrim:
-    case VectorCallKind::WidenPad:
-      out.set(Slot::Packet, *args[0].mapping);
       return true;
     case VectorCallKind::FxpToFp:
       out.dtype = ScalarType::F32;

@@ -7,7 +7,7 @@ namespace tujit::ir::lang {
 namespace {
 
 MethodInfo vector(std::string_view name, VectorCallKind kind, TensorKind input,
-                  std::vector<MethodParam> params = {}) {
+                  std::vector<StageTypeParam> params = {}) {
   const std::size_t n = params.size();
   MethodInfo m{name, StageOp::Vector, input, std::move(params), n};
   m.vector = kind;
@@ -17,42 +17,22 @@ MethodInfo vector(std::string_view name, VectorCallKind kind, TensorKind input,
 
 const std::vector<MethodInfo>& methods() {
   static const std::vector<MethodInfo> table = [] {
-    std::vector<MethodInfo> t = {
-        {"fetch", StageOp::Fetch, TensorKind::Begin, {{"Time"}, {"Packet"}}, 2},
-        {"fetch_cast", StageOp::FetchCast, TensorKind::Fetch, {{"D", true}}, 1},
-        {"fetch_zero_point_sub", StageOp::FetchZeroPointSub, TensorKind::Fetch, {{"D", true}}, 1},
-        {"collect", StageOp::Collect, TensorKind::Fetch, {{"Time"}, {"Packet"}}, 2},
-        {"to_trf", StageOp::ToTrf, TensorKind::Collect, {{"Lane"}, {"Element"}}, 2},
-        // A store off the collect, or off vector_final at the Vector Engine's write port.
-        {"to_vrf", StageOp::ToVrf, TensorKind::Collect, {{"Element"}}, 1, TensorKind::VectorFinal},
-        {"contract_outer",
-         StageOp::ContractOuter,
-         TensorKind::Collect,
-         {{"OutTime"}, {"OutPacket"}, {"Lane"}, {"TrfElement"}, {"TrfD", true}},
-         2},
-        {"contract_packet", StageOp::ContractPacket, TensorKind::ContractOuter, {{"OutPacket"}}, 1},
-        {"contract_time", StageOp::ContractTime, TensorKind::ContractPacket, {{"OutTime"}}, 1},
-        {"contract_lane",
-         StageOp::ContractLane,
-         TensorKind::ContractTime,
-         {{"OutTime"}, {"OutPacket"}},
-         2},
-        {"reshape",
-         StageOp::VrfReshape,
-         TensorKind::Vrf,
-         {{"Chip"}, {"Cluster"}, {"Slice"}, {"Element"}},
-         4},
-        {"read", StageOp::MemRead, TensorKind::Mem, {{"Time"}, {"Packet"}}, 2},
-        {"write", StageOp::MemWrite, TensorKind::Mem, {}, 0},
-    };
+    std::vector<MethodInfo> t;
+    for (const StageDescriptor& d : stage_descriptors()) {
+      if (d.op == StageOp::Vector) continue;
+      t.push_back(
+          {d.method, d.op, d.input, {d.params.begin(), d.params.end()}, d.min_targs, d.alt_input});
+    }
     using K = VectorCallKind;
     const TensorKind v = TensorKind::Vector;
+    const StageTypeParam time2{"Time2", false, Slot::Time};
+    const StageTypeParam packet2{"Packet2", false, Slot::Packet};
     t.push_back(vector("vector_init", K::Init, TensorKind::Collect));
     t.push_back(vector("vector_intra_slice_tag", K::Tag, v));
-    t.push_back(vector("vector_narrow_split", K::NarrowSplit, v, {{"Time2"}, {"Packet2"}}));
-    t.push_back(vector("vector_narrow_trim", K::NarrowTrim, v, {{"Packet2"}}));
-    t.push_back(vector("vector_widen_concat", K::WidenConcat, v, {{"Time2"}, {"Packet2"}}));
-    t.push_back(vector("vector_widen_pad", K::WidenPad, v, {{"Packet2"}}));
+    t.push_back(vector("vector_narrow_split", K::NarrowSplit, v, {time2, packet2}));
+    t.push_back(vector("vector_narrow_trim", K::NarrowTrim, v, {packet2}));
+    t.push_back(vector("vector_widen_concat", K::WidenConcat, v, {time2, packet2}));
+    t.push_back(vector("vector_widen_pad", K::WidenPad, v, {packet2}));
     for (std::string_view name :
          {"vector_fp_unary", "vector_fp_binary", "vector_fp_binary_with_mode", "vector_fp_ternary",
           "vector_fp_div", "vector_fp_div_with_mode", "vector_fxp", "vector_fxp_with_mode",
@@ -70,7 +50,7 @@ const std::vector<MethodInfo>& methods() {
       if (base == "vector_fp_to_fxp") kind = K::FpToFxp;
       t.push_back(vector(name, kind, v));
     }
-    t.push_back(vector("vector_reinterpret", K::Reinterpret, v, {{"D2", true}}));
+    t.push_back(vector("vector_reinterpret", K::Reinterpret, v, {{"D2", true, std::nullopt}}));
     t.push_back(vector("vector_final", K::Final, v));
     return t;
   }();
@@ -96,71 +76,9 @@ std::string known_methods() {
   return out;
 }
 
-std::optional<Slot> output_slot(const MethodInfo& m, std::size_t i) {
-  switch (m.op) {
-  case StageOp::Fetch:
-  case StageOp::Collect:
-  case StageOp::ContractLane:
-  case StageOp::MemRead:
-    return i == 0 ? Slot::Time : Slot::Packet;
-  case StageOp::ToTrf:
-    return i == 0 ? Slot::Lane : Slot::Element;
-  case StageOp::ToVrf:
-    return Slot::Element;
-  case StageOp::ContractOuter:
-    if (i == 0) return Slot::Time;
-    if (i == 1) return Slot::Packet;
-    if (i == 2) return Slot::Lane;
-    return std::nullopt;
-  case StageOp::ContractPacket:
-    return Slot::Packet;
-  case StageOp::ContractTime:
-    return Slot::Time;
-  case StageOp::VrfReshape:
-    return std::array{Slot::Chip, Slot::Cluster, Slot::Slice, Slot::Element}.at(i);
-  case StageOp::Vector:
-    if (m.vector == VectorCallKind::NarrowSplit || m.vector == VectorCallKind::WidenConcat)
-      return i == 0 ? Slot::Time : Slot::Packet;
-    if (m.vector == VectorCallKind::NarrowTrim || m.vector == VectorCallKind::WidenPad)
-      return Slot::Packet;
-    return std::nullopt;
-  case StageOp::FetchCast:
-  case StageOp::FetchZeroPointSub:
-  case StageOp::MemWrite:
-    return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 TensorKind output_kind(const MethodInfo& m) {
-  switch (m.op) {
-  case StageOp::Fetch:
-  case StageOp::FetchCast:
-  case StageOp::FetchZeroPointSub:
-    return TensorKind::Fetch;
-  case StageOp::Collect:
-    return TensorKind::Collect;
-  case StageOp::ToTrf:
-    return TensorKind::Trf;
-  case StageOp::ToVrf:
-  case StageOp::VrfReshape:
-    return TensorKind::Vrf;
-  case StageOp::ContractOuter:
-    return TensorKind::ContractOuter;
-  case StageOp::ContractPacket:
-    return TensorKind::ContractPacket;
-  case StageOp::ContractTime:
-    return TensorKind::ContractTime;
-  case StageOp::ContractLane:
-    return TensorKind::Contract;
-  case StageOp::Vector:
-    return m.vector == VectorCallKind::Final ? TensorKind::VectorFinal : TensorKind::Vector;
-  case StageOp::MemRead:
-    return TensorKind::Stream;
-  case StageOp::MemWrite:
-    return TensorKind::Mem;
-  }
-  return TensorKind::Fetch;
+  if (m.vector == VectorCallKind::Final) return TensorKind::VectorFinal;
+  return descriptor(m.op).output;
 }
 
 } // namespace tujit::ir::lang

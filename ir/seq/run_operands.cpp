@@ -148,11 +148,6 @@ Status find_trf(const Kernel& k, RunOperands& ops) {
 
 } // namespace
 
-bool is_contraction(StageOp op) {
-  return op == StageOp::ContractOuter || op == StageOp::ContractPacket ||
-         op == StageOp::ContractTime || op == StageOp::ContractLane;
-}
-
 Result<std::vector<std::size_t>> contraction_path(const Kernel& k, std::size_t first,
                                                   std::size_t last) {
   const auto fail = [&](std::string why) {

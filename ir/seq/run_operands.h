@@ -71,9 +71,6 @@ struct RunOperands {
 /// a parameter and the engines that tujit does not simulate).
 Result<RunOperands> find_run_operands(const Kernel& kernel);
 
-/// Whether `op` is one of contract_outer, contract_packet, contract_time, contract_lane.
-bool is_contraction(StageOp op);
-
 /// The contraction stages (indices into kernel.stages) from `first` to `last` along the producer
 /// links, in execution order: each stage reads the output of the one before it, and the ops are
 /// consecutive steps of contract_outer → contract_packet → contract_time → contract_lane.

@@ -208,6 +208,18 @@ Result<ContractLaneDerived> check_buffer(const ContractLaneInput& in, const Fact
 
 } // namespace
 
+ContractLaneInput contract_lane_input(const TensorType& in, const TensorType& out, LaneMode mode) {
+  ContractLaneInput ci;
+  ci.mode = mode;
+  ci.lane = in.mapping(Slot::Lane);
+  ci.t2 = in.mapping(Slot::Time);
+  ci.p2 = in.mapping(Slot::Packet);
+  ci.t3 = out.mapping(Slot::Time);
+  ci.p3 = out.mapping(Slot::Packet);
+  ci.pre_reduce_time = in.pre_time ? in.pre_time->mapping : ci.t2;
+  return ci;
+}
+
 Result<ContractLaneDerived> verify_contract_lane(const ContractLaneInput& in) {
   if (auto d = check_sizes(in)) return *d;
   const FactorList lane = factorize(in.lane);

@@ -3,6 +3,7 @@
 // checks that the slot chunks of one slot group fit the 1024-cell accumulator.
 #pragma once
 
+#include "ir/lang/types.h"
 #include "ir/mapping/mapping.h"
 #include "ir/support/diagnostic.h"
 #include "ir/verify/stage_check.h"
@@ -42,6 +43,12 @@ struct ContractLaneDerived {
   /// output_flits, flits_per_slot, drain_flits.
   DerivedTable to_table() const;
 };
+
+/// The Lane Folder's input from a ContractTimeTensor `in` and the declared ContractTensor `out`.
+/// The Time Reducer "remembers OT" (docs/contraction.md §3); a tensor without it (a kernel
+/// parameter: its producer is outside the file) is taken as reduced over nothing, its Time as
+/// the pre-reduce time (InnerTime 1), the smallest slot demand consistent with its type.
+ContractLaneInput contract_lane_input(const TensorType& in, const TensorType& out, LaneMode mode);
 
 /// Runs the rules of docs/contraction.md §8 in order (first failure wins). Codes:
 /// E-LANE-001 PacketTooWide, -002 OutPacketSize, -003 OutPacketMismatch, -004 OutTimeMismatch,

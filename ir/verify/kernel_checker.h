@@ -7,21 +7,12 @@
 #include "ir/lang/kernel.h"
 #include "ir/support/diagnostic.h"
 #include "ir/verify/stage_check.h"
+#include "ir/verify/stage_verifiers.h"
 
 #include <string>
 #include <vector>
 
 namespace tujit::ir::verify {
-
-/// The outcome of one stage of the kernel.
-struct StageCheck {
-  StageOp op = StageOp::Fetch;
-  DerivedTable derived;           // empty when the stage failed, was skipped or derives nothing
-  Diagnostics diagnostics;        // errors of this stage's rules, each with a span into the file
-  std::vector<std::string> notes; // e.g. "skipped: …", "pre-reduce time unknown …"
-  bool skipped = false;           // not verified because a stage it depends on failed
-  bool ok() const { return !skipped && !has_errors(diagnostics); }
-};
 
 struct KernelCheck {
   std::string kernel;
@@ -40,9 +31,5 @@ struct KernelCheck {
 /// front end refused (`!kernel.ok`) is still walked, but stages whose types are incomplete are
 /// verified only as far as their mappings are present.
 KernelCheck check_kernel(const SpecFile& file, const Kernel& kernel);
-
-/// The span a verifier diagnostic of `stage` points at: the type argument the rule names (e.g.
-/// OutTime for E-LANE-004) when the stage has it, else the call.
-SourceSpan diagnostic_span(const Stage& stage, const Diagnostic& d);
 
 } // namespace tujit::ir::verify

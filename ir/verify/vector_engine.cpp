@@ -270,10 +270,10 @@ Result<VectorState> verify_vector_step(const std::vector<VectorStep>& chain) {
   return st;
 }
 
-std::vector<VectorStep> vector_chain_to(const Kernel& kernel, std::size_t index) {
+std::vector<VectorStep> vector_chain_to(std::span<const Stage> stages, std::size_t index) {
   std::vector<VectorStep> out;
   for (std::optional<std::size_t> at = index; at;) {
-    const Stage& s = kernel.stages[*at];
+    const Stage& s = stages[*at];
     if (s.op != StageOp::Vector || !s.vector) return {};
     out.push_back(VectorStep{*s.vector, s.input.mapping(Slot::Time), s.input.mapping(Slot::Packet),
                              s.output.mapping(Slot::Time), s.output.mapping(Slot::Packet)});

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <set>
+#include <span>
 #include <vector>
 
 namespace tujit::ir::verify {
@@ -53,9 +54,9 @@ struct VectorStep {
 /// first failure). The state after the last step, or the rule it breaks.
 Result<VectorState> verify_vector_step(const std::vector<VectorStep>& chain);
 
-/// The Vector Engine calls of `kernel` from the vector_init that starts stage `index`'s chain up
-/// to `index` (following Stage::producer), as VectorSteps; empty when `index` is not a Vector
-/// stage or its chain has no vector_init.
-std::vector<VectorStep> vector_chain_to(const Kernel& kernel, std::size_t index);
+/// The Vector Engine calls of `stages` (a kernel body or its driver) from the vector_init that
+/// starts stage `index`'s chain up to `index` (following Stage::producer), as VectorSteps; empty
+/// when `index` is not a Vector stage or its chain has no vector_init.
+std::vector<VectorStep> vector_chain_to(std::span<const Stage> stages, std::size_t index);
 
 } // namespace tujit::ir::verify

@@ -197,9 +197,7 @@ Result<ToleranceModel> tolerance_model_for_kernel(const ir::Kernel& k) {
   for (const auto& s : k.stages) {
     if (s.op == ir::StageOp::ContractPacket) packet = &s;
     if (s.op == ir::StageOp::ContractTime) time = &s;
-    contraction = contraction || s.op == ir::StageOp::ContractOuter ||
-                  s.op == ir::StageOp::ContractLane || s.op == ir::StageOp::ContractPacket ||
-                  s.op == ir::StageOp::ContractTime;
+    contraction = contraction || ir::is_contraction(s.op);
   }
   if (!contraction)
     return make_error("E-ORACLE-002",

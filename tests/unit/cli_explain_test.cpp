@@ -81,6 +81,11 @@ TEST_CASE("tujit explain prints mappings and derived values per stage", "[kernel
   for (const char* want : {"contract_outer", "contract_packet", "contract_time", "contract_lane",
                            "in:", "out:", "Time m![", "pack_size", "read_size", "inner_time"})
     CHECK(r.out.find(want) != std::string::npos);
+  // Each stage names where its rules are written (docs/kernel-language.md §6's "rules" column).
+  for (const char* want :
+       {"contract_outer  (", "docs/contraction.md §5\n", "contract_packet  (",
+        "docs/contraction.md §6\n", "contract_lane  (", "docs/contraction.md §8\n"})
+    CHECK(r.out.find(want) != std::string::npos);
   // The derived table is aligned: every value of one stage starts in the same column.
   // docs/contraction.md §11 ex 8: InnerTime 8.
   CHECK(r.out.find("inner_time") != std::string::npos);

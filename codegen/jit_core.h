@@ -1,0 +1,77 @@
+// The one JIT core every program kind shares (docs/design.md §2.4): the host target and ORC
+// session, the object-cache key, the compile path (emit, optimise, compile to an object, cache,
+// link into a JITDylib of its own) and the partition of a program's slices over the thread pool.
+// A program kind (a run program, a fetch program) brings only its code generator, its symbol and
+// its runner. Internal to codegen/.
+#pragma once
+
+#include "codegen/contraction_jit.h"
+#include "codegen/native_compiler.h"
+#include "codegen/object_cache.h"
+#include "runtime/exec/thread_pool.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tujit::codegen {
+
+/// A program kind's identity in the object cache and the linker. Objects of different kinds never
+/// collide: the cache compares the whole key, and each kind's label and code generator version
+/// are part of it.
+struct JitProgramKind {
+  std::string_view cache_label;  // e.g. "tujit run object; codegen"
+  std::uint32_t codegen_version; // the kind's code generator version
+  std::string_view symbol;       // the function the object defines
+  std::string_view dylib_prefix; // its JITDylibs are `<prefix>.<n>`
+};
+
+/// One compiled program: its statistics and its linked function.
+struct JitObject {
+  CompileStats stats;
+  LinkedFunction fn;
+};
+
+class JitCore {
+public:
+  /// The host's target and LLJIT session (E-JIT-001 when LLVM cannot target the host).
+  static Result<JitCore> create(JitOptions options);
+
+  bool checked() const { return options_.checked; }
+  const NativeTarget& target() const { return target_; }
+
+  /// The object of the program `fingerprint` of `kind`: from the cache, or made by `build`,
+  /// compiled and stored; then linked. E-JIT-002 naming `kernel_name` when LLVM fails.
+  Result<JitObject> compile(const JitProgramKind& kind, std::uint64_t fingerprint,
+                            const ModuleBuilder& build, const std::string& kernel_name,
+                            const std::string& module_name);
+
+private:
+  JitCore(JitOptions options, NativeTarget target, std::shared_ptr<JitSession> session);
+  std::string cache_key(const JitProgramKind& kind, std::uint64_t fingerprint) const;
+
+  JitOptions options_;
+  NativeTarget target_;
+  std::shared_ptr<JitSession> session_;
+  std::optional<ObjectCache> cache_;
+};
+
+/// The most workers a runner's pool has, whatever `--threads` asks for.
+inline constexpr std::uint64_t kMaxWorkers = 1024;
+
+/// A pool of `threads` workers (0: every hardware thread), at least one and at most `most`.
+unsigned pool_size(unsigned threads, std::uint64_t most);
+
+/// The one slice partition: [0, n) cut into at most kSliceTasksPerWorker ranges per worker of
+/// `pool`, `body(begin, end, worker)` run once per range. Slices cost the same, so a few ranges per
+/// worker keep the tail short; every partition writes the same bits (a slice's cells depend on its
+/// own data only).
+inline constexpr std::uint64_t kSliceTasksPerWorker = 4;
+void for_each_slice_range(
+    runtime::exec::ThreadPool& pool, std::uint64_t n,
+    const std::function<void(std::uint64_t begin, std::uint64_t end, unsigned worker)>& body);
+
+} // namespace tujit::codegen

@@ -1,0 +1,127 @@
+#include "ir/lang/stage_descriptor.h"
+
+#include <array>
+
+namespace tujit::ir {
+
+namespace {
+
+using P = StageTypeParam;
+using K = TensorKind;
+using S = Slot;
+using U = StageUnit;
+
+constexpr P kTimePacket[] = {{"Time", false, S::Time}, {"Packet", false, S::Packet}};
+constexpr P kCast[] = {{"D", true, std::nullopt}};
+constexpr P kToTrf[] = {{"Lane", false, S::Lane}, {"Element", false, S::Element}};
+constexpr P kToVrf[] = {{"Element", false, S::Element}};
+// Lane, TrfElement and TrfD describe the TRF operand; Lane is also the output's.
+constexpr P kOuter[] = {{"OutTime", false, S::Time},
+                        {"OutPacket", false, S::Packet},
+                        {"Lane", false, S::Lane},
+                        {"TrfElement", false, std::nullopt},
+                        {"TrfD", true, std::nullopt}};
+constexpr P kOutPacket[] = {{"OutPacket", false, S::Packet}};
+constexpr P kOutTime[] = {{"OutTime", false, S::Time}};
+constexpr P kLane[] = {{"OutTime", false, S::Time}, {"OutPacket", false, S::Packet}};
+constexpr P kReshape[] = {{"Chip", false, S::Chip},
+                          {"Cluster", false, S::Cluster},
+                          {"Slice", false, S::Slice},
+                          {"Element", false, S::Element}};
+
+constexpr S kAllSlots[] = {S::Chip, S::Cluster, S::Slice, S::Lane, S::Time, S::Packet, S::Element};
+constexpr S kLaneTime[] = {S::Lane, S::Time};
+constexpr S kLanePacket[] = {S::Lane, S::Packet};
+constexpr S kLaneOnly[] = {S::Lane};
+constexpr S kTimePacketSlots[] = {S::Time, S::Packet};
+constexpr std::span<const P> kNoParams{};
+constexpr std::span<const S> kNoSlots{};
+
+// In StageOp order (checked below). The Lane Folder keeps its input's Lane readable from the
+// stage's input, not its output (docs/contraction.md §8).
+constexpr StageDescriptor kDescriptors[] = {
+    {StageOp::Fetch, "fetch", K::Begin, std::nullopt, K::Fetch, kTimePacket, 2, kNoSlots, false,
+     U::FetchSequencer, "docs/datapath.md §5", ""},
+    {StageOp::FetchCast, "fetch_cast", K::Fetch, std::nullopt, K::Fetch, kCast, 1, kAllSlots, false,
+     U::FetchAdapter, "docs/scalars.md §5.1", ""},
+    {StageOp::FetchZeroPointSub, "fetch_zero_point_sub", K::Fetch, std::nullopt, K::Fetch, kCast, 1,
+     kAllSlots, true, U::FetchAdapter, "docs/scalars.md §6", ""},
+    {StageOp::Collect, "collect", K::Fetch, std::nullopt, K::Collect, kTimePacket, 2, kNoSlots,
+     false, U::Collect, "docs/datapath.md §8", "collect"},
+    {StageOp::ToTrf, "to_trf", K::Collect, std::nullopt, K::Trf, kToTrf, 2, kNoSlots, false,
+     U::TrfStore, "docs/contraction.md §4.2", "to_trf"},
+    // A store off the collect, or off vector_final at the Vector Engine's write port.
+    {StageOp::ToVrf, "to_vrf", K::Collect, K::VectorFinal, K::Vrf, kToVrf, 1, kNoSlots, true,
+     U::VrfStore, "docs/contraction.md §4.3", "to_vrf"},
+    {StageOp::ContractOuter, "contract_outer", K::Collect, std::nullopt, K::ContractOuter, kOuter,
+     2, kNoSlots, true, U::ContractOuter, "docs/contraction.md §5", "contract_outer"},
+    {StageOp::ContractPacket, "contract_packet", K::ContractOuter, std::nullopt, K::ContractPacket,
+     kOutPacket, 1, kLaneTime, false, U::PacketReducer, "docs/contraction.md §6",
+     "contract_packet"},
+    {StageOp::ContractTime, "contract_time", K::ContractPacket, std::nullopt, K::ContractTime,
+     kOutTime, 1, kLanePacket, false, U::TimeReducer, "docs/contraction.md §7", "contract_time"},
+    {StageOp::ContractLane, "contract_lane", K::ContractTime, std::nullopt, K::Contract, kLane, 2,
+     kNoSlots, true, U::LaneFolder, "docs/contraction.md §8", "contract_lane"},
+    // One operation for every Vector Engine call; each call's own type arguments are in
+    // ir/lang/sema_methods.cpp. vector_final gives a VectorFinalTensor.
+    {StageOp::Vector, "vector", K::Vector, std::nullopt, K::Vector, kNoParams, 0, kTimePacketSlots,
+     true, U::VectorEngine, "docs/vector-engine.md §2", ""},
+    {StageOp::VrfReshape, "reshape", K::Vrf, std::nullopt, K::Vrf, kReshape, 4, kNoSlots, false,
+     U::None, "docs/vector-engine.md §6", ""},
+    {StageOp::MemRead, "read", K::Mem, std::nullopt, K::Stream, kTimePacket, 2, kNoSlots, false,
+     U::MemSequencer, "docs/datapath.md §4.2", ""},
+    // Typed by its own rule (the stream is a value argument); the output is the buffer.
+    {StageOp::MemWrite, "write", K::Mem, std::nullopt, K::Mem, kNoParams, 0, kNoSlots, true,
+     U::MemSequencer, "docs/datapath.md §4.2", ""},
+};
+
+constexpr std::string_view kMethods[] = {
+#define TUJIT_STAGE_OP(op, method) method,
+#include "ir/lang/stage_ops.def"
+};
+
+constexpr bool in_order() {
+  if (std::size(kDescriptors) != kStageOpCount) return false;
+  for (std::size_t i = 0; i < kStageOpCount; ++i)
+    if (static_cast<std::size_t>(kDescriptors[i].op) != i || kDescriptors[i].method != kMethods[i])
+      return false;
+  return true;
+}
+static_assert(in_order(), "one descriptor per line of stage_ops.def, in its order and names");
+
+} // namespace
+
+const StageDescriptor& descriptor(StageOp op) {
+  return kDescriptors[static_cast<std::size_t>(op)];
+}
+
+std::span<const StageDescriptor> stage_descriptors() {
+  return kDescriptors;
+}
+
+const StageDescriptor* find_descriptor(std::string_view method) {
+  for (const auto& d : kDescriptors)
+    if (d.method == method) return &d;
+  return nullptr;
+}
+
+std::string_view to_string(StageOp op) {
+  return descriptor(op).method;
+}
+
+bool is_contraction(StageOp op) {
+  const StageUnit u = descriptor(op).unit;
+  return u == StageUnit::ContractOuter || u == StageUnit::PacketReducer ||
+         u == StageUnit::TimeReducer || u == StageUnit::LaneFolder;
+}
+
+bool is_fetch_adapter(StageOp op) {
+  return descriptor(op).unit == StageUnit::FetchAdapter;
+}
+
+bool is_register_store(StageOp op) {
+  const StageUnit u = descriptor(op).unit;
+  return u == StageUnit::TrfStore || u == StageUnit::VrfStore;
+}
+
+} // namespace tujit::ir

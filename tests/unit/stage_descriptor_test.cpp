@@ -1,0 +1,163 @@
+// One descriptor per stage operation (ir/lang/stage_descriptor.h): every operation has a
+// descriptor, a verifier entry and the method the typer knows, and the descriptors say what the
+// language reference says. The expected rows are docs/kernel-language.md §6's table of calls
+// (method, type arguments, the tensor it is called on, the tensor it gives) and the Vector Engine
+// calls of docs/vector-engine.md §2–§3, written out here, not read from the table under test.
+#include "harness/cli/stage_ops.h"
+#include "ir/lang/sema_methods.h"
+#include "ir/lang/stage_descriptor.h"
+#include "ir/verify/stage_verifiers.h"
+
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+using namespace tujit;
+using namespace tujit::ir;
+
+namespace {
+
+struct Row {
+  std::string_view method;
+  std::vector<std::string_view> type_args; // "" for an element-type argument
+  TensorKind on;
+  TensorKind gives;
+};
+
+// docs/kernel-language.md §6, one line per row of its table (the Vector Engine row apart).
+const std::vector<Row>& reference_rows() {
+  using K = TensorKind;
+  static const std::vector<Row> rows = {
+      {"fetch", {"Time", "Packet"}, K::Begin, K::Fetch},
+      {"fetch_cast", {""}, K::Fetch, K::Fetch},
+      {"fetch_zero_point_sub", {""}, K::Fetch, K::Fetch},
+      {"collect", {"Time", "Packet"}, K::Fetch, K::Collect},
+      {"to_trf", {"Lane", "Element"}, K::Collect, K::Trf},
+      {"to_vrf", {"Element"}, K::Collect, K::Vrf},
+      {"contract_outer",
+       {"OutTime", "OutPacket", "Lane", "TrfElement", ""},
+       K::Collect,
+       K::ContractOuter},
+      {"contract_packet", {"OutPacket"}, K::ContractOuter, K::ContractPacket},
+      {"contract_time", {"OutTime"}, K::ContractPacket, K::ContractTime},
+      {"contract_lane", {"OutTime", "OutPacket"}, K::ContractTime, K::Contract},
+      {"reshape", {"Chip", "Cluster", "Slice", "Element"}, K::Vrf, K::Vrf},
+      {"read", {"Time", "Packet"}, K::Mem, K::Stream},
+      {"write", {}, K::Mem, K::Mem},
+  };
+  return rows;
+}
+
+// docs/vector-engine.md §2 (the layout calls) and §3 (the value calls), and the chain's ends.
+const std::vector<std::string_view> kVectorCalls = {"vector_init",
+                                                    "vector_intra_slice_tag",
+                                                    "vector_narrow_split",
+                                                    "vector_narrow_trim",
+                                                    "vector_widen_concat",
+                                                    "vector_widen_pad",
+                                                    "vector_fp_unary",
+                                                    "vector_fp_binary",
+                                                    "vector_fp_binary_with_mode",
+                                                    "vector_fp_ternary",
+                                                    "vector_fp_div",
+                                                    "vector_fxp",
+                                                    "vector_logic",
+                                                    "vector_clip",
+                                                    "vector_fxp_to_fp",
+                                                    "vector_fp_to_fxp",
+                                                    "vector_reinterpret",
+                                                    "vector_final"};
+
+// docs/cli.md §11: the stage operations `tujit stage` verifies on bare mappings.
+const std::set<std::string_view> kStageCommands = {
+    "to_trf",         "to_vrf",          "collect",       "stream_adapter", "trf_sequencer",
+    "contract_outer", "contract_packet", "contract_time", "contract_lane"};
+
+} // namespace
+
+TEST_CASE("every stage operation has its descriptor and its verifier entry, in order",
+          "[stage_descriptor]") {
+  REQUIRE(stage_descriptors().size() == kStageOpCount);
+  for (std::size_t i = 0; i < kStageOpCount; ++i) {
+    const auto op = static_cast<StageOp>(i);
+    CAPTURE(i);
+    CHECK(descriptor(op).op == op);
+    CHECK(verify::stage_verifier(op).op == op);
+    CHECK(verify::stage_verifier(op).check != nullptr);
+    CHECK(to_string(op) == descriptor(op).method);
+  }
+}
+
+TEST_CASE("the descriptors are docs/kernel-language.md §6's calls", "[stage_descriptor]") {
+  // Every operation but the Vector Engine's (one operation, many calls) is one row of the table.
+  REQUIRE(reference_rows().size() + 1 == kStageOpCount);
+  for (const Row& row : reference_rows()) {
+    CAPTURE(row.method);
+    const StageDescriptor* d = find_descriptor(row.method);
+    REQUIRE(d != nullptr);
+    CHECK(d->op != StageOp::Vector);
+    CHECK(d->input == row.on);
+    CHECK(d->output == row.gives);
+    REQUIRE(d->params.size() == row.type_args.size());
+    for (std::size_t i = 0; i < row.type_args.size(); ++i) {
+      CAPTURE(i);
+      CHECK(d->params[i].scalar == row.type_args[i].empty());
+      if (!row.type_args[i].empty()) CHECK(d->params[i].name == row.type_args[i]);
+    }
+    // The typer knows the method as this operation.
+    const lang::MethodInfo* m = lang::find_method(row.method);
+    REQUIRE(m != nullptr);
+    CHECK(m->op == d->op);
+    CHECK(lang::output_kind(*m) == row.gives);
+  }
+  // to_vrf also stores vector_final's stream (the row "`.to_vrf()` after `vector_final`").
+  CHECK(descriptor(StageOp::ToVrf).alt_input == TensorKind::VectorFinal);
+  CHECK(find_descriptor("vector_init") == nullptr);
+}
+
+TEST_CASE("every method the typer knows is a described operation", "[stage_descriptor]") {
+  std::set<std::string> documented = {"begin", "view"}; // not stages: they start a chain
+  for (const Row& row : reference_rows()) documented.insert(std::string(row.method));
+  for (std::string_view v : kVectorCalls) {
+    const lang::MethodInfo* m = lang::find_method(v);
+    CAPTURE(v);
+    REQUIRE(m != nullptr);
+    CHECK(m->op == StageOp::Vector);
+    CHECK(lang::output_kind(*m) ==
+          (v == "vector_final" ? TensorKind::VectorFinal : TensorKind::Vector));
+  }
+  // known_methods() is E-TYPE-008's list: "begin, view, fetch, …".
+  const std::string known = lang::known_methods();
+  std::size_t from = 0;
+  while (from < known.size()) {
+    std::size_t to = known.find(", ", from);
+    if (to == std::string::npos) to = known.size();
+    const std::string name = known.substr(from, to - from);
+    CAPTURE(name);
+    // A method the reference does not list must be a Vector Engine call (the `_with_mode`
+    // variants of docs/vector-engine.md §3's calls).
+    if (!documented.count(name)) {
+      REQUIRE(name.rfind("vector_", 0) == 0);
+      CHECK(lang::find_method(name)->op == StageOp::Vector);
+    }
+    from = to + 2;
+  }
+}
+
+TEST_CASE("a stage's `tujit stage` OP is one the command runs", "[stage_descriptor]") {
+  std::set<std::string_view> named;
+  for (const StageDescriptor& d : stage_descriptors()) {
+    if (d.stage_command.empty()) continue;
+    CAPTURE(d.method);
+    CHECK(kStageCommands.count(d.stage_command) == 1);
+    CHECK(cli::find_stage_op(d.stage_command) != nullptr);
+    named.insert(d.stage_command);
+  }
+  // The two halves of contract_outer are verified on their own; every other OP is a stage's.
+  for (std::string_view op : kStageCommands)
+    if (op != "stream_adapter" && op != "trf_sequencer") CHECK(named.count(op) == 1);
+  CHECK(cli::stage_ops().size() == kStageCommands.size());
+}
