@@ -10,6 +10,7 @@
 #include "codegen/move_emit.h"
 #include "codegen/native_compiler.h"
 #include "codegen/object_cache.h"
+#include "codegen/partial_emit.h"
 
 #include <fmt/format.h>
 #include <llvm/Config/llvm-config.h>
@@ -34,8 +35,9 @@ Result<std::unique_ptr<llvm::Module>> optimised_module(const ir::seq::RunProgram
                                                        bool checked, const NativeTarget& target,
                                                        llvm::LLVMContext& context) {
   auto module =
-      program.kind == ir::seq::RunKind::Move
-          ? emit_move_module(program, checked, context)
+      program.kind == ir::seq::RunKind::Move ? emit_move_module(program, checked, context)
+      : is_partial(program)
+          ? emit_partial_module(program, checked, context)
           : emit_contraction_module(program, EmitConfig{checked, host_has_fma(target)}, context);
   if (auto ok = optimise_module(*module, target, program.kernel_name); !ok) return ok.diagnostics();
   return module;
