@@ -17,6 +17,7 @@
 #include "codegen/partial_emit.h"
 
 #include "codegen/contraction_emit.h"
+#include "codegen/counted_loop.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
@@ -56,7 +57,9 @@ public:
 
 private:
   llvm::Value* i64(std::uint64_t v) { return b_.getInt64(v); }
-  llvm::Value* add_scaled(llvm::Value* base, llvm::Value* digit, std::uint64_t stride);
+  llvm::Value* add_scaled(llvm::Value* base, llvm::Value* digit, std::uint64_t stride) {
+    return codegen::add_scaled(b_, base, digit, stride);
+  }
   llvm::Value* at(Field f, llvm::Type* ty, llvm::Value* index, std::uint64_t limit);
   llvm::Value* load32(Field f, llvm::Value* index, std::uint64_t limit) {
     return b_.CreateLoad(b_.getInt32Ty(), at(f, b_.getInt32Ty(), index, limit));
@@ -66,7 +69,9 @@ private:
     b_.CreateStore(v, at(f, b_.getInt32Ty(), index, limit));
   }
   llvm::GlobalVariable* table(const std::vector<std::uint8_t>& v, const char* name);
-  void emit_loop(std::uint64_t n, const std::function<void(llvm::Value*)>& body);
+  void emit_loop(std::uint64_t n, const std::function<void(llvm::Value*)>& body) {
+    emit_counted_loop(b_, f_, n, body);
+  }
   void when(llvm::Value* cond, const std::function<void()>& body);
   llvm::Value* arith(bool mul, llvm::Value* a, llvm::Value* b);
   Cell combine(const Cell& a, const Cell& b);
@@ -90,13 +95,6 @@ private:
   llvm::GlobalVariable* lane_live_ = nullptr;
 };
 
-llvm::Value* PartialEmitter::add_scaled(llvm::Value* base, llvm::Value* digit,
-                                        std::uint64_t stride) {
-  if (stride == 0) return base;
-  llvm::Value* term = stride == 1 ? digit : b_.CreateMul(digit, i64(stride), "", true, true);
-  return b_.CreateAdd(base, term, "", true, true);
-}
-
 // &buffer[index]; in checked mode the function returns kRunBoundsViolation unless index < limit.
 llvm::Value* PartialEmitter::at(Field f, llvm::Type* ty, llvm::Value* index, std::uint64_t limit) {
   if (checked_) {
@@ -116,27 +114,6 @@ llvm::GlobalVariable* PartialEmitter::table(const std::vector<std::uint8_t>& v, 
   auto* init = llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<std::uint8_t>(v));
   return new llvm::GlobalVariable(*m_, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
                                   init, name);
-}
-
-// for (iv = 0; iv < n; ++iv) body(iv), bottom-tested; one trip emits no loop.
-void PartialEmitter::emit_loop(std::uint64_t n, const std::function<void(llvm::Value*)>& body) {
-  if (n == 0) return;
-  if (n == 1) {
-    body(i64(0));
-    return;
-  }
-  llvm::BasicBlock* pre = b_.GetInsertBlock();
-  llvm::BasicBlock* head = llvm::BasicBlock::Create(ctx_, "loop", f_);
-  llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, "loop.end", f_);
-  b_.CreateBr(head);
-  b_.SetInsertPoint(head);
-  llvm::PHINode* iv = b_.CreatePHI(b_.getInt64Ty(), 2, "iv");
-  iv->addIncoming(i64(0), pre);
-  body(iv);
-  llvm::Value* next = b_.CreateAdd(iv, i64(1), "iv.next", true, true);
-  iv->addIncoming(next, b_.GetInsertBlock());
-  b_.CreateCondBr(b_.CreateICmpULT(next, i64(n)), head, exit);
-  b_.SetInsertPoint(exit);
 }
 
 void PartialEmitter::when(llvm::Value* cond, const std::function<void()>& body) {
