@@ -18,6 +18,7 @@
 
 #include "codegen/contraction_emit.h"
 #include "codegen/counted_loop.h"
+#include "runtime/scalar/float_bits.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
@@ -36,9 +37,9 @@ namespace {
 using ir::seq::ChainStage;
 using Program = ir::seq::ContractionProgram;
 
-constexpr std::uint32_t kF32SignBit = 0x80000000u;
-constexpr std::uint32_t kF32Exponent = 0x7F800000u;
-constexpr std::uint32_t kF32CanonicalNaN = 0x7FC00000u;
+using runtime::kF32CanonicalNaN;
+using runtime::kF32ExponentMask;
+using runtime::kF32SignMask;
 
 enum Field : unsigned { kIn, kInPresent, kTrf, kTrfPresent, kAcc, kOut, kFieldCount };
 
@@ -138,8 +139,8 @@ llvm::Value* PartialEmitter::arith(bool mul, llvm::Value* a, llvm::Value* b) {
       b_.CreateSelect(nan, b_.getInt32(kF32CanonicalNaN), b_.CreateBitCast(r, b_.getInt32Ty()));
   if (!p_.ftz_results) return bits;
   llvm::Value* tiny =
-      b_.CreateICmpEQ(b_.CreateAnd(bits, b_.getInt32(kF32Exponent)), b_.getInt32(0));
-  return b_.CreateSelect(tiny, b_.CreateAnd(bits, b_.getInt32(kF32SignBit)), bits);
+      b_.CreateICmpEQ(b_.CreateAnd(bits, b_.getInt32(kF32ExponentMask)), b_.getInt32(0));
+  return b_.CreateSelect(tiny, b_.CreateAnd(bits, b_.getInt32(kF32SignMask)), bits);
 }
 
 // a ⊕ b with ABSENT ⊕ v = v (§9.2, §9.4).
