@@ -50,9 +50,9 @@
 // commutes with both liberties above (a flushed value plus -0 is itself; NaN is never flushed).
 #include "codegen/contraction_emit.h"
 
-#include "codegen/vector_chain_emit.h"
-
+#include "codegen/counted_loop.h"
 #include "codegen/stream_load.h"
+#include "codegen/vector_chain_emit.h"
 #include "runtime/exec/operand_staging.h"
 
 #include <llvm/Analysis/ValueTracking.h>
@@ -120,7 +120,9 @@ private:
   };
 
   llvm::Value* i64(std::uint64_t v) { return b_.getInt64(v); }
-  llvm::Value* add_scaled(llvm::Value* base, llvm::Value* digit, std::uint64_t stride);
+  llvm::Value* add_scaled(llvm::Value* base, llvm::Value* digit, std::uint64_t stride) {
+    return codegen::add_scaled(b_, base, digit, stride);
+  }
   llvm::Value* guard(llvm::Value* index, std::uint64_t span, llvm::Value* limit);
   llvm::Value* element(llvm::Type* ty, llvm::Value* base, llvm::Value* index, std::uint64_t span,
                        llvm::Value* limit);
@@ -129,7 +131,9 @@ private:
     return element(b_.getInt32Ty(), base, index, span, i64(limit));
   }
   llvm::GlobalVariable* table_u8(const std::vector<std::uint8_t>& v, const char* name);
-  void emit_loop(std::uint64_t n, const std::function<void(llvm::Value*)>& body);
+  void emit_loop(std::uint64_t n, const std::function<void(llvm::Value*)>& body) {
+    emit_counted_loop(b_, f_, n, body);
+  }
   void emit_slice();
   void emit_cycles(std::size_t level, llvm::Value* flit, llvm::Value* trf, llvm::Value* slot,
                    llvm::Value* t);
@@ -159,12 +163,6 @@ private:
   llvm::GlobalVariable* drain_ = nullptr;
 };
 
-llvm::Value* Emitter::add_scaled(llvm::Value* base, llvm::Value* digit, std::uint64_t stride) {
-  if (stride == 0) return base;
-  llvm::Value* term = stride == 1 ? digit : b_.CreateMul(digit, i64(stride), "", true, true);
-  return b_.CreateAdd(base, term, "", true, true);
-}
-
 // In checked mode, leaves the function with kRunBoundsViolation unless `span` consecutive
 // elements from `index` lie below `limit`; returns `index`.
 llvm::Value* Emitter::guard(llvm::Value* index, std::uint64_t span, llvm::Value* limit) {
@@ -189,27 +187,6 @@ llvm::GlobalVariable* Emitter::table_u8(const std::vector<std::uint8_t>& v, cons
   auto* init = llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<std::uint8_t>(v));
   return new llvm::GlobalVariable(*m_, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
                                   init, name);
-}
-
-// for (iv = 0; iv < n; ++iv) body(iv), bottom-tested (n ≥ 1); one trip emits no loop.
-void Emitter::emit_loop(std::uint64_t n, const std::function<void(llvm::Value*)>& body) {
-  if (n == 0) return;
-  if (n == 1) {
-    body(i64(0));
-    return;
-  }
-  llvm::BasicBlock* pre = b_.GetInsertBlock();
-  llvm::BasicBlock* head = llvm::BasicBlock::Create(ctx_, "loop", f_);
-  llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, "loop.end", f_);
-  b_.CreateBr(head);
-  b_.SetInsertPoint(head);
-  llvm::PHINode* iv = b_.CreatePHI(b_.getInt64Ty(), 2, "iv");
-  iv->addIncoming(i64(0), pre);
-  body(iv);
-  llvm::Value* next = b_.CreateAdd(iv, i64(1), "iv.next", true, true);
-  iv->addIncoming(next, b_.GetInsertBlock());
-  b_.CreateCondBr(b_.CreateICmpULT(next, i64(n)), head, exit);
-  b_.SetInsertPoint(exit);
 }
 
 // §9.3 ftz_results: a subnormal f32 result becomes the zero of its sign, after every operation

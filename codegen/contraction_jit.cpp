@@ -8,6 +8,7 @@
 #include "codegen/jit_core.h"
 #include "codegen/move_emit.h"
 #include "codegen/native_compiler.h"
+#include "codegen/partial_emit.h"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -23,8 +24,9 @@ ModuleBuilder module_builder(const ir::seq::RunProgram& program, bool checked) {
   return [&program, checked](const NativeTarget& target,
                              llvm::LLVMContext& context) -> Result<std::unique_ptr<llvm::Module>> {
     auto module =
-        program.kind == ir::seq::RunKind::Move
-            ? emit_move_module(program, checked, context)
+        program.kind == ir::seq::RunKind::Move ? emit_move_module(program, checked, context)
+        : is_partial(program)
+            ? emit_partial_module(program, checked, context)
             : emit_contraction_module(program, EmitConfig{checked, host_has_fma(target)}, context);
     if (auto ok = optimise_module(*module, target, program.kernel_name); !ok)
       return ok.diagnostics();

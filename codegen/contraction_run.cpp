@@ -7,6 +7,8 @@
 #include "codegen/contraction_jit.h"
 
 #include "codegen/jit_compiled.h"
+#include "codegen/partial_emit.h"
+#include "codegen/partial_run.h"
 #include "codegen/stream_widen.h"
 #include "runtime/exec/operand_staging.h"
 #include "runtime/exec/thread_pool.h"
@@ -54,6 +56,7 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
                                                const ir::seq::RunProgram& rp,
                                                const runtime::RunInputs& inputs,
                                                JitRunOptions options) {
+  if (is_partial(rp)) return run_partial_jit(compiled, rp, inputs, options);
   auto checked = checked_jit_run(compiled, rp, inputs);
   if (!checked) return std::move(checked).take_diagnostics();
   const JitCompiledContraction* jc = *checked;

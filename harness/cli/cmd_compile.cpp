@@ -59,31 +59,17 @@ int run_compile(const std::vector<std::string>& args, CommandIO& io) {
   if (!ops) return show(ops.diagnostics(), kExitUserError);
   const bool checked = vm.count("checked") > 0;
   std::string text;
-  if (ops->shape == ir::seq::RunShape::Partial) {
-    // Part of a chain runs on the stage-by-stage executor: its chain is the only program.
-    auto fetches = ir::seq::lower_fetches(*kernel);
-    if (!fetches) return show(fetches.diagnostics(), kExitUserError);
-    if (emit != "seq") {
-      io.err << "tujit compile: kernel '" << kernel->name
-             << "' runs part of a contraction chain on the stage-by-stage interpreter; there is "
-                "no generated code to show (--emit seq shows its programs)\n";
-      return kExitUserError;
-    }
-    for (const auto& f : *fetches) text += ir::seq::to_text(f) + "\n";
-    if (auto chain = ir::seq::lower_contraction(*kernel)) text += ir::seq::to_text(*chain);
+  auto tiles = ir::seq::input_tiles(c.analysis->file, *kernel, *ops);
+  if (!tiles) return show(tiles.diagnostics(), kExitUserError);
+  auto program = ir::seq::lower_run(c.analysis->file, *kernel, *ops, *tiles, false);
+  if (!program) return show(program.diagnostics(), kExitUserError);
+  if (emit == "seq") {
+    text = ir::seq::to_text(*program);
   } else {
-    auto tiles = ir::seq::input_tiles(c.analysis->file, *kernel, *ops);
-    if (!tiles) return show(tiles.diagnostics(), kExitUserError);
-    auto program = ir::seq::lower_run(c.analysis->file, *kernel, *ops, *tiles, false);
-    if (!program) return show(program.diagnostics(), kExitUserError);
-    if (emit == "seq") {
-      text = ir::seq::to_text(*program);
-    } else {
-      auto generated = emit == "llvm" ? codegen::emit_llvm_ir(*program, checked)
-                                      : codegen::emit_assembly(*program, checked);
-      if (!generated) return show(generated.diagnostics(), kExitInternal);
-      text = std::move(*generated);
-    }
+    auto generated = emit == "llvm" ? codegen::emit_llvm_ir(*program, checked)
+                                    : codegen::emit_assembly(*program, checked);
+    if (!generated) return show(generated.diagnostics(), kExitInternal);
+    text = std::move(*generated);
   }
   if (!vm.count("output")) {
     io.out << text;

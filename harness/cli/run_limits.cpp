@@ -77,27 +77,7 @@ struct Builder {
                     ir::tensor_type_name(type.kind), n[0], n[1], n[2]),
         sat_add(sat_add(n[0], n[1]), n[2]), kStreamPositionBytes + 8 * na, span);
   }
-
-  void image(const std::string& role, const ir::TensorType& type, SourceSpan span) {
-    const auto n = view_sizes(type);
-    add(fmt::format("{}: {} device image [{} x {} x {}] of {}", role,
-                    ir::tensor_type_name(type.kind), n[0], n[1], n[2], ir::name(type.dtype)),
-        sat_mul(sat_mul(n[0], n[1]), n[2]), kDeviceCellBytes, span);
-  }
 };
-
-/// The partial-chain run's images (the stage-by-stage executor).
-void partial_images(Builder& b, const ir::Kernel& kernel, const ir::seq::RunOperands& ops) {
-  for (const ir::KernelParam* p : ops.inputs())
-    if (p && p->tensor) b.image(fmt::format("input '{}'", p->name), *p->tensor, p->span);
-  for (auto collect : {ops.stream_collect, ops.trf_collect})
-    if (collect)
-      b.image("collected stream", kernel.stages[*collect].output,
-              kernel.stages[*collect].name_span);
-  if (ops.trf_store) b.image("stored TRF", ops.trf_store->output, ops.trf_store->name_span);
-  const ir::TensorType& out = ops.output_type(kernel);
-  b.image("output", out, kernel.stages[ops.partial_last].name_span);
-}
 
 } // namespace
 
@@ -124,34 +104,29 @@ Result<RunFootprint> run_footprint(const ir::SpecFile& file, const ir::Kernel& k
     if (!p || !p->tensor) continue;
     const std::string role = fmt::format("input '{}'", p->name);
     b.logical(role, p->tensor->dtype, axes_of(*p), p->span);
-    if (ops.shape != RunShape::Partial) b.streams(role, *p->tensor, p->span);
+    b.streams(role, *p->tensor, p->span);
   }
   // The output over every coordinate of its axes (its held part is never larger).
   const auto out_axes = ir::seq::type_axes(out, file.axes);
   const ir::ScalarType out_dtype = out.dtype;
-  if (ops.shape == RunShape::Partial) {
-    partial_images(b, kernel, ops);
-  } else {
-    // Collected streams and stored register files are views whose streams lowering composes.
-    for (auto collect : {ops.stream_collect, ops.trf_collect})
-      if (collect)
-        b.streams("collected stream", kernel.stages[*collect].output,
-                  kernel.stages[*collect].name_span);
-    if (ops.trf_store) b.streams("stored TRF", ops.trf_store->output, ops.trf_store->name_span);
-    b.streams("output", out, out_span);
-    if (ops.shape == RunShape::Contraction) {
-      const auto s = view_sizes(ops.stream_type(kernel));
-      const auto o = view_sizes(out);
-      b.add("JIT tables: stream offset per flit, output element per cell",
-            sat_add(s[1], sat_mul(o[1], o[2])), kJitTableEntryBytes, out_span);
-    }
+  // Collected streams and stored register files are views whose streams lowering composes.
+  for (auto collect : {ops.stream_collect, ops.trf_collect})
+    if (collect)
+      b.streams("collected stream", kernel.stages[*collect].output,
+                kernel.stages[*collect].name_span);
+  if (ops.trf_store) b.streams("stored TRF", ops.trf_store->output, ops.trf_store->name_span);
+  b.streams("output", out, out_span);
+  if (ops.shape == RunShape::Contraction) {
+    const auto s = view_sizes(ops.stream_type(kernel));
+    const auto o = view_sizes(out);
+    b.add("JIT tables: stream offset per flit, output element per cell",
+          sat_add(s[1], sat_mul(o[1], o[2])), kJitTableEntryBytes, out_span);
   }
   b.logical("output", out_dtype, out_axes, out_span);
   if (verify) {
     // --verify runs the other engine too (its own output), then the oracle: its float64 result
     // and its views of both inputs.
-    if (ops.shape != RunShape::Partial)
-      b.logical("other engine's output", out_dtype, out_axes, out_span);
+    b.logical("other engine's output", out_dtype, out_axes, out_span);
     b.logical("oracle output", out_dtype, out_axes, out_span, kOracleElementBytes);
     for (const ir::KernelParam* p : ops.inputs())
       if (p && p->tensor)

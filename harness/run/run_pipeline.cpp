@@ -1,7 +1,6 @@
 #include "harness/run/run_pipeline.h"
 
 #include "harness/run/run_inputs.h"
-#include "harness/run/run_partial.h"
 #include "harness/run/run_verify.h"
 #include "ir/seq/run_program.h"
 #include "runtime/interp/result_diff.h"
@@ -49,36 +48,6 @@ Result<RunInputTensors> timed_inputs(const ir::SpecFile& file, const ir::Kernel&
   return inputs;
 }
 
-Result<RunOutcome> run_partial_kernel(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                      const RunOperands& ops, const RunRequest& req) {
-  RunOutcome out;
-  out.shape = ops.shape;
-  // Only the stage-by-stage interpreter runs part of a chain (whatever engine was asked for).
-  out.engine = engine_name(Engine::Interp);
-  ir::seq::InputShapes tiles;
-  auto inputs = timed_inputs(file, kernel, ops, req, out, tiles);
-  if (!inputs) return std::move(inputs).take_diagnostics();
-  auto t0 = Clock::now();
-  auto r = run_partial(file, kernel, ops, *inputs, req.ftz_results);
-  if (!r) return std::move(r).take_diagnostics();
-  out.run_ms = ms_since(t0);
-  out.fetches = std::move(r->fetches);
-  out.output = std::move(r->output);
-  out.poisoned_outputs = r->poisoned_outputs;
-  finish_output(out);
-  if (!req.verify) return out;
-  t0 = Clock::now();
-  RunVerification v;
-  v.other_engine = "none";
-  v.engines_not_compared = "only the stage-by-stage interpreter runs part of a contraction "
-                           "chain (no second engine)";
-  if (auto ok = oracle_verdict(file, kernel, ops, out.fetches, *inputs, tiles, out.output, v); !ok)
-    return std::move(ok).take_diagnostics();
-  out.verify = std::move(v);
-  out.verify_ms = ms_since(t0);
-  return out;
-}
-
 } // namespace
 
 std::string_view engine_name(Engine e) {
@@ -119,7 +88,6 @@ Result<EngineRun> run_engine(Engine engine, const ir::seq::RunProgram& program,
 
 Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel,
                               const RunOperands& ops, const RunRequest& req) {
-  if (ops.shape == RunShape::Partial) return run_partial_kernel(file, kernel, ops, req);
   RunOutcome out;
   out.shape = ops.shape;
   ir::seq::InputShapes tiles;

@@ -3,8 +3,8 @@
 // the Sequencer IR with the address streams of its operands and output, compile it (or load the
 // object from the cache), execute it on the chosen engine straight from the logical inputs into
 // the logical output, and with `verify` run the other engine on the same inputs (bit for bit) and
-// the float64 oracle. Parts of a contraction chain run on the stage-by-stage executor
-// (run_partial.h).
+// the float64 oracle. A part of a contraction chain is a Sequencer IR program like a whole one
+// (ir/seq/contraction_program.h).
 #pragma once
 
 #include "harness/run/run_request.h"

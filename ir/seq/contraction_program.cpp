@@ -17,8 +17,80 @@ std::uint64_t count_live(const std::vector<std::uint8_t>& v, std::uint64_t size_
 
 } // namespace
 
+const char* to_string(ChainStage s) {
+  switch (s) {
+  case ChainStage::Outer:
+    return "contract_outer";
+  case ChainStage::Packet:
+    return "contract_packet";
+  case ChainStage::Time:
+    return "contract_time";
+  case ChainStage::Lane:
+    break;
+  }
+  return "contract_lane";
+}
+
+std::uint64_t ContractionProgram::output_outer() const {
+  if (cycle_output()) return lanes * cycles;
+  return last == ChainStage::Time ? lanes * t2 : t3;
+}
+
+std::uint64_t ContractionProgram::output_inner() const {
+  if (last == ChainStage::Outer) return op;
+  return last == ChainStage::Lane ? p3 : p2;
+}
+
 std::uint64_t ContractionProgram::products_per_slice() const {
-  return cycles * lanes * columns * group;
+  return forms_products() ? cycles * lanes * columns * group : 0;
+}
+
+Status verify(const ContractionProgram& p) {
+  const auto broken = [&p](std::string what) {
+    return run_error("E-RUN-102",
+                     fmt::format("internal: the contraction program of `{}` ({} … "
+                                 "{}) breaks an invariant: {}",
+                                 p.kernel_name, to_string(p.first), to_string(p.last), what));
+  };
+  if (p.first > p.last) return broken("its first stage comes after its last");
+  if (p.spatial_live.size() != p.spatial) return broken("spatial liveness is not |spatial|");
+  if (p.lane_live.size() != p.lanes) return broken("lane liveness is not |Lane|");
+  if (!p.walks_cycles()) {
+    if (p.cycles != 0 || !p.cycle_nest.empty()) return broken("a part from contract_lane cycles");
+  } else {
+    std::uint64_t n = 1;
+    for (const auto& l : p.cycle_nest) n *= l.size;
+    if (p.cycle_nest.empty() || n != p.cycles) return broken("the cycle nest does not cover |OT|");
+    if (!p.cycle_live.empty() && p.cycle_live.size() != p.cycles)
+      return broken("cycle liveness is not |OT|");
+    if (!p.cell_live.empty() && p.cell_live.size() != p.op)
+      return broken("cell liveness is not the packet's size");
+    if (p.group == 0 || p.group != (std::uint64_t{1} << p.depth) || p.columns * p.group > p.op)
+      return broken("the tree columns do not fit the packet");
+  }
+  if (p.last == ChainStage::Lane && p.drain.size() != p.t3 * p.p3)
+    return broken("the Lane Folder's drain is not |T3|·|P3|");
+  for (std::int64_t d : p.drain)
+    if (d >= static_cast<std::int64_t>(p.accumulator_cells()))
+      return broken("the Lane Folder drains a cell outside the accumulator");
+  if (p.cycle_output() && p.output_inner() < p.columns)
+    return broken("a tree column has no output cell");
+  if (!p.walks_cycles() || p.columns * p.group == 0) return {};
+  const std::uint64_t cells = p.columns * p.group;
+  const bool slots = !p.cycle_output();
+  CycleWalker walk(p.cycle_nest);
+  do {
+    if (!p.is_cycle_live(walk.position())) continue;
+    const CycleAddress& a = walk.address();
+    const bool stream =
+        p.forms_products() && (a.flit + (cells - 1) / p.packet >= p.time ||
+                               a.trf + std::min(cells, p.read_size) - 1 >= p.element);
+    if (stream || (slots && a.slot >= p.t2))
+      return broken(fmt::format("packet cycle {} addresses flit {}, TRF element {}, slot {}: "
+                                "outside its operands",
+                                walk.position(), a.flit, a.trf, a.slot));
+  } while (walk.advance());
+  return {};
 }
 
 CycleWalker::CycleWalker(const std::vector<CycleLoop>& nest)
@@ -54,6 +126,13 @@ std::string to_text(const ContractionProgram& p) {
   line(fmt::format("program {} ; {} × {} → {}, LaneMode {}{}", p.kernel_name, name(p.stream_type),
                    name(p.trf_type), name(p.accumulator), to_string(p.mode),
                    p.ftz_results ? ", ftz_results" : ""));
+  if (!p.whole())
+    line(fmt::format("  part         {} … {}: reads [{}][{}] cells{}, writes [{}][{}]",
+                     to_string(p.first), to_string(p.last),
+                     p.forms_products() ? p.time : p.input_outer(),
+                     p.forms_products() ? p.packet : p.input_inner(),
+                     p.forms_products() ? " of the stream and the TRF" : " of its input tensor",
+                     p.output_outer(), p.output_inner()));
   line(fmt::format("  spatial      {} positions, {} live", p.spatial,
                    count_live(p.spatial_live, p.spatial)));
   line(fmt::format("  stream       [Time {}][Packet {}] {}{}", p.time, p.packet,
@@ -82,44 +161,30 @@ std::string to_text(const ContractionProgram& p) {
   return out;
 }
 
+namespace {
+
+/// Adds one field to a fingerprint by its type: numbers, flags and enums by value, vectors element
+/// by element after their size, a cycle loop field by field; names and mappings not at all.
+struct FieldHash {
+  Fnv1a& h;
+  void operator()(const std::string&) const {}
+  void operator()(const ChainMappings&) const {}
+  template <class T>
+  requires std::is_arithmetic_v<T> || std::is_enum_v<T>
+  void operator()(T v) const { h.add(static_cast<std::uint64_t>(v)); }
+  void operator()(const CycleLoop& l) const { for_each_field(l, *this); }
+  template <class T>
+  void operator()(const std::vector<T>& v) const {
+    h.add(v.size());
+    for (const T& x : v) (*this)(x);
+  }
+};
+
+} // namespace
+
 std::uint64_t fingerprint(const ContractionProgram& p) {
   Fnv1a h;
-  for (std::uint64_t v : {static_cast<std::uint64_t>(p.stream_type),
-                          static_cast<std::uint64_t>(p.trf_type),
-                          static_cast<std::uint64_t>(p.accumulator),
-                          static_cast<std::uint64_t>(p.mode),
-                          p.spatial,
-                          p.time,
-                          p.packet,
-                          p.lanes,
-                          p.element,
-                          p.cycles,
-                          p.op,
-                          p.t2,
-                          p.p2,
-                          p.t3,
-                          p.p3,
-                          p.pack_size,
-                          p.time_broadcast,
-                          p.read_size,
-                          static_cast<std::uint64_t>(p.depth),
-                          p.group,
-                          p.columns,
-                          static_cast<std::uint64_t>(p.stream_dense),
-                          static_cast<std::uint64_t>(p.trf_dense)})
-    h.add(v);
-  h.add(p.cycle_nest.size());
-  for (const auto& l : p.cycle_nest) {
-    h.add(l.size);
-    h.add(l.flit_stride);
-    h.add(l.trf_stride);
-    h.add(l.slot_stride);
-  }
-  h.add_all(p.spatial_live);
-  h.add_all(p.lane_live);
-  h.add_all(p.cycle_live);
-  h.add_all(p.cell_live);
-  h.add_all(p.drain);
+  for_each_field(p, FieldHash{h});
   return h.value();
 }
 

@@ -22,17 +22,40 @@
 //
 // The stream flit index is contiguous over a packet (PackSize flits of |Packet| cells), so one
 // flit base per cycle addresses the whole packet.
+//
+// A program may run a contiguous part `first` … `last` of the chain (a kernel that starts from a
+// ContractOuter / Packet / Time tensor parameter, or returns one). The same loops run, with the
+// stages outside the part replaced by reads and writes of the tensors at its ends:
+//
+//   first = Packet / Time: x[p] is the input tensor's cell (Lane l, OT t, cell p) instead of a
+//     product (no Stream Adapter, TRF or Multiplier; present iff the cell holds a logical element)
+//   first = Lane: no packet cycle runs; acc[l][u][c] is the input tensor's cell (l, u, c) (0 when
+//     it holds none)
+//   last = Outer / Packet: r[c] is written to the output cell (l, t, c) instead of accumulated
+//     (0 when absent); no Time Reducer, no Lane Folder
+//   last = Time: acc[l][u][c] is written to the output cell (l, u, c); no Lane Folder
+//
+// A stage outside the part is the identity in the loops above: without contract_packet a column
+// is one cell (group 1, depth 0), without contract_time a cycle has no slot. The ContractOuter /
+// Packet / Time tensors are [Lane, Time] × [Packet] views (address_stream.h view_dims).
 #pragma once
 
 #include "ir/lang/kernel.h"
+#include "ir/support/diagnostic.h"
 #include "ir/types/lane_mode.h"
 #include "ir/types/scalar_type.h"
 
+#include <concepts>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace tujit::ir::seq {
+
+/// The Contraction Engine's stages in chain order (docs/contraction.md §5–§8).
+enum class ChainStage : std::uint8_t { Outer, Packet, Time, Lane };
+const char* to_string(ChainStage s);
 
 /// One loop of the packet-cycle nest: `size` iterations; each iteration advances the stream flit
 /// index, the TRF element address and the accumulator slot by their strides (0 = broadcast for
@@ -61,6 +84,10 @@ struct ContractionProgram {
   std::string kernel_name;
   ChainMappings m;
 
+  /// The part of the chain the program runs (the file comment); Outer … Lane is the whole chain.
+  ChainStage first = ChainStage::Outer;
+  ChainStage last = ChainStage::Lane;
+
   ScalarType stream_type = ScalarType::BF16;
   ScalarType trf_type = ScalarType::BF16;
   ScalarType accumulator = ScalarType::F32; // i32 or f32 (§2.1)
@@ -71,10 +98,11 @@ struct ContractionProgram {
 
   // Buffer shapes in cells, padding included. Stream [spatial][time][packet], TRF
   // [spatial][lanes][element], accumulator [lanes][t2][p2] per slice, output [spatial][t3][p3].
+  // A part from contract_time reads cells of P2 per cycle: `op` = |P2| there.
   std::uint64_t spatial = 1;
   std::uint64_t time = 1, packet = 1;
   std::uint64_t lanes = 1, element = 1;
-  std::uint64_t cycles = 1; // |OT|: packet cycles per lane
+  std::uint64_t cycles = 1; // |OT|: packet cycles per lane (0 for a part from contract_lane)
   std::uint64_t op = 1;     // |OP| = PackSize · |Packet| cells per packet
   std::uint64_t t2 = 1, p2 = 1;
   std::uint64_t t3 = 1, p3 = 8;
@@ -110,6 +138,20 @@ struct ContractionProgram {
   /// (l·t2 + u)·p2 + c it drains, or -1 for an output padding cell (written 0).
   std::vector<std::int64_t> drain;
 
+  bool whole() const { return first == ChainStage::Outer && last == ChainStage::Lane; }
+  /// The Multiplier runs: x[p] are products of the stream and TRF operands.
+  bool forms_products() const { return first == ChainStage::Outer; }
+  /// Packet cycles run (the part starts before the Lane Folder).
+  bool walks_cycles() const { return first != ChainStage::Lane; }
+  /// The tree results r[c] are the output, one row per (lane, packet cycle).
+  bool cycle_output() const { return last == ChainStage::Outer || last == ChainStage::Packet; }
+  /// The view of the input tensor a part that does not start at contract_outer reads, and of the
+  /// output of every part: [outer][inner] cells per slice.
+  std::uint64_t input_outer() const { return lanes * (walks_cycles() ? cycles : t2); }
+  std::uint64_t input_inner() const { return walks_cycles() ? op : p2; }
+  std::uint64_t output_outer() const;
+  std::uint64_t output_inner() const;
+
   std::uint64_t accumulator_cells() const { return lanes * t2 * p2; }
   std::uint64_t output_cells() const { return t3 * p3; }
   bool is_cycle_live(std::uint64_t t) const { return cycle_live.empty() || cycle_live[t] != 0; }
@@ -117,6 +159,30 @@ struct ContractionProgram {
   /// Products simulated per slice if every operand cell were live (reporting).
   std::uint64_t products_per_slice() const;
 };
+
+/// Calls f(field) for every field of `p` (a ContractionProgram or CycleLoop, const or not) in
+/// declaration order: the one list of the program's fields, which the fingerprint and its tests
+/// walk. The structured binding must name exactly the aggregate's fields, so a field added to the
+/// struct and not here is a compile error.
+template <class Loop, class F>
+requires std::same_as<std::remove_const_t<Loop>, CycleLoop>
+void for_each_field(Loop& l, F&& f) {
+  auto& [size, flit_stride, trf_stride, slot_stride] = l;
+  (f(size), f(flit_stride), f(trf_stride), f(slot_stride));
+}
+template <class Program, class F>
+requires std::same_as<std::remove_const_t<Program>, ContractionProgram>
+void for_each_field(Program& p, F&& f) {
+  auto& [kernel_name, m, first, last, stream_type, trf_type, accumulator, mode, ftz_results,
+         spatial, time, packet, lanes, element, cycles, op, t2, p2, t3, p3, pack_size,
+         time_broadcast, read_size, wide_read, inner_time, depth, group, columns, cycle_nest,
+         spatial_live, lane_live, cycle_live, cell_live, stream_dense, trf_dense, drain] = p;
+  (f(kernel_name), f(m), f(first), f(last), f(stream_type), f(trf_type), f(accumulator), f(mode),
+   f(ftz_results), f(spatial), f(time), f(packet), f(lanes), f(element), f(cycles), f(op), f(t2),
+   f(p2), f(t3), f(p3), f(pack_size), f(time_broadcast), f(read_size), f(wide_read), f(inner_time),
+   f(depth), f(group), f(columns), f(cycle_nest), f(spatial_live), f(lane_live), f(cycle_live),
+   f(cell_live), f(stream_dense), f(trf_dense), f(drain));
+}
 
 /// The addresses of one packet cycle.
 struct CycleAddress {
@@ -143,8 +209,16 @@ private:
 /// `tujit compile --emit seq`: the program as text (loop nests as `[size : stride]` lists).
 std::string to_text(const ContractionProgram& program);
 
-/// A stable 64-bit hash of everything an engine's generated code depends on (types, shapes,
-/// nests, liveness, drain); the object cache key. Mappings and names do not enter it.
+/// The invariants every engine relies on (E-RUN-102 naming the first broken one, a lowering bug
+/// reported instead of an out-of-bounds access): shapes that agree with each other and with the
+/// part run, a cycle nest whose sizes multiply to `cycles`, every live packet cycle addressing
+/// flits, TRF elements and a Time Reducer slot inside their buffers, liveness tables of their
+/// dimension's size, and a Lane Folder that drains accumulator cells that exist.
+Status verify(const ContractionProgram& program);
+
+/// A stable 64-bit hash of every field (for_each_field) that an engine's generated code depends
+/// on: all of them but the kernel's name and the mappings (reports and the cycle model only),
+/// `ftz_results` and the part run included; the object cache key.
 std::uint64_t fingerprint(const ContractionProgram& program);
 
 } // namespace tujit::ir::seq

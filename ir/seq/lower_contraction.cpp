@@ -2,6 +2,7 @@
 
 #include "ir/mapping/factor.h"
 #include "ir/mapping/map_table.h"
+#include "ir/seq/run_operands.h"
 #include "ir/target/rngd.h"
 #include "ir/verify/contract_lane.h"
 #include "ir/verify/contract_packet.h"
@@ -117,6 +118,251 @@ Result<std::vector<CycleLoop>> cycle_nest(std::uint64_t cycles, std::vector<std:
                      {fmt::format("counter boundaries {} of {} cycles", chain, cycles)});
 }
 
+// The spatial liveness: Chip × Cluster × Slice flattened in that order
+// (runtime/device/device_image.h).
+void spatial_fields(const ChainMappings& m, ContractionProgram& p) {
+  p.spatial = m.chip.size() * m.cluster.size() * m.slice.size();
+  p.spatial_live.assign(p.spatial, 0);
+  const auto chip = liveness(m.chip), cluster = liveness(m.cluster), slice = liveness(m.slice);
+  for (std::uint64_t s = 0; s < p.spatial; ++s) {
+    const std::uint64_t sl = s % slice.size();
+    const std::uint64_t cl = (s / slice.size()) % cluster.size();
+    const std::uint64_t ch = s / (slice.size() * cluster.size());
+    p.spatial_live[s] = chip[ch] & cluster[cl] & slice[sl];
+  }
+}
+
+/// The packet cycles' three address streams (flit, TRF element, Time Reducer slot) and the
+/// counter boundaries they are affine over.
+struct CycleStreams {
+  AddressOf flit = [](std::uint64_t) { return std::uint64_t{0}; };
+  AddressOf trf = [](std::uint64_t) { return std::uint64_t{0}; };
+  AddressOf slot = [](std::uint64_t) { return std::uint64_t{0}; };
+  std::vector<std::uint64_t> bounds, slot_bounds;
+};
+
+// contract_outer (§5): the Stream Adapter repeats each packet TB cycles (§5.1); the TRF address is
+// t's digits over the TRF Sequencer loops (§5.2).
+Status lower_outer(const ChainPart& part, ContractionProgram& p, CycleStreams& cs) {
+  const ChainMappings& m = part.m;
+  verify::ContractOuterInput oin;
+  oin.stream_dtype = part.stream_type;
+  oin.weight_dtype = part.trf_type;
+  oin.time = m.time;
+  oin.packet = m.packet;
+  oin.lane = m.lane;
+  oin.element = m.element;
+  oin.out_time = m.out_time;
+  oin.out_packet = m.out_packet;
+  auto outer = verify::verify_contract_outer(oin);
+  if (!outer) return outer.diagnostics();
+  p.accumulator = outer->operands.accumulator;
+  p.time = m.time.size();
+  p.packet = m.packet.size();
+  p.element = m.element.size();
+  p.pack_size = outer->stream_adapter.pack_size;
+  p.time_broadcast = outer->stream_adapter.time_broadcast_size;
+  p.read_size = outer->trf_sequencer.read_size;
+  p.wide_read = outer->trf_sequencer.wide;
+  p.stream_dense = all_live(m.time, m.packet);
+  p.trf_dense = all_live(m.lane, m.element);
+
+  // The verifiers' values must describe the shapes the engines walk; a failure is a bug in a
+  // verifier, reported instead of reading out of bounds.
+  const std::uint64_t fe = flit_elements(part.stream_type);
+  std::uint64_t loop_cells = 1;
+  for (const auto& e : outer->trf_sequencer.loops) loop_cells *= e.size;
+  if (p.packet != fe || p.op != p.pack_size * fe || loop_cells != p.cycles ||
+      p.time * p.time_broadcast != p.cycles * p.pack_size || p.op % p.read_size != 0)
+    return lower_error("internal: the verified contract_outer parameters are inconsistent",
+                       {fmt::format("|Packet| {} FE {} |OP| {} PackSize {} loops cover {} of |OT| "
+                                    "{} |Time| {} TB {} RS {}",
+                                    p.packet, fe, p.op, p.pack_size, loop_cells, p.cycles, p.time,
+                                    p.time_broadcast, p.read_size)});
+  const std::uint64_t tb = p.time_broadcast, ps = p.pack_size;
+  cs.flit = [tb, ps](std::uint64_t t) { return (t / tb) * ps; };
+  const auto loops = outer->trf_sequencer.loops;
+  cs.trf = [loops](std::uint64_t t) {
+    std::uint64_t rest = t, addr = 0;
+    for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
+      addr += (rest % it->size) * it->stride;
+      rest /= it->size;
+    }
+    return addr;
+  };
+  cs.bounds.push_back(tb);
+  std::uint64_t inner = 1;
+  for (auto it = loops.rbegin(); it != loops.rend(); ++it) cs.bounds.push_back(inner *= it->size);
+  return {};
+}
+
+// contract_packet (§6): `columns` trees of `group` = 2^depth adjacent cells. Outside the part a
+// column is one cell: every product (a part ending at contract_outer) or every P2 cell (a part
+// from contract_time) is its own tree result.
+Status lower_packet(const ChainPart& part, ContractionProgram& p) {
+  const bool runs = part.first <= ChainStage::Packet && part.last >= ChainStage::Packet;
+  if (!runs) {
+    p.depth = 0;
+    p.group = 1;
+    p.columns = p.op;
+    return {};
+  }
+  auto packet = verify::verify_contract_packet({part.stream_type, part.m.out_packet, part.m.p2});
+  if (!packet) return packet.diagnostics();
+  p.depth = packet->depth;
+  p.group = packet->group;
+  p.columns = std::min(packet->live_columns, p.p2);
+  if (p.op % p.group != 0 || p.columns * p.group > p.op)
+    return lower_error("internal: the verified contract_packet parameters are inconsistent",
+                       {fmt::format("|OP| {} G {} columns {}", p.op, p.group, p.columns)});
+  return {};
+}
+
+// contract_time (§7): slot(t) = Σ retained digit · its stride in T2.
+Status lower_time(const ChainPart& part, ContractionProgram& p, CycleStreams& cs) {
+  if (part.first > ChainStage::Time || part.last < ChainStage::Time) return {};
+  auto time = verify::verify_contract_time({part.m.out_time, part.m.t2});
+  if (!time) return time.diagnostics();
+  p.inner_time = time->inner_time;
+  const auto terms = time->terms;
+  cs.slot = [terms](std::uint64_t t) {
+    std::uint64_t u = 0;
+    for (const auto& term : terms)
+      u += ((t / term.dividend_stride) % term.resize) * term.divisor_stride;
+    return u;
+  };
+  for (const auto& term : terms) {
+    cs.slot_bounds.push_back(term.dividend_stride);
+    cs.slot_bounds.push_back(term.dividend_stride * term.resize);
+  }
+  return {};
+}
+
+// contract_lane (§8): the output order; output padding cells drain nothing (written 0).
+Status lower_lane(const ChainPart& part, ContractionProgram& p) {
+  if (part.last != ChainStage::Lane) return {};
+  const ChainMappings& m = part.m;
+  verify::ContractLaneInput lin;
+  lin.mode = part.mode;
+  lin.lane = m.lane;
+  lin.t2 = m.t2;
+  lin.p2 = m.p2;
+  lin.t3 = m.t3;
+  lin.p3 = m.p3;
+  lin.pre_reduce_time = m.out_time;
+  auto lane = verify::verify_contract_lane(lin);
+  if (!lane) return lane.diagnostics();
+  p.mode = part.mode;
+  p.t3 = m.t3.size();
+  p.p3 = m.p3.size();
+  if (p.p3 != kOutputBus)
+    return lower_error("internal: the Lane Folder's OutPacket is not one output flit",
+                       {fmt::format("|P3| {}", p.p3)});
+  const auto t3_live = liveness(m.t3);
+  const auto p3_live = liveness(m.p3);
+  p.drain.assign(p.t3 * p.p3, -1);
+  const std::uint64_t po = (p.p2 + kOutputBus - 1) / kOutputBus;
+  for (std::uint64_t u3 = 0; u3 < p.t3; ++u3) {
+    for (std::uint64_t j = 0; j < p.p3; ++j) {
+      std::uint64_t l = 0, u = 0, c = 0;
+      if (p.mode == LaneMode::Interleaved) {
+        u = u3 / p.p2;
+        c = u3 % p.p2;
+        l = j;
+      } else {
+        const std::uint64_t q = u3 % po;
+        l = (u3 / po) % p.lanes;
+        u = u3 / (po * p.lanes);
+        c = kOutputBus * q + j;
+      }
+      if (!t3_live[u3] || !p3_live[j] || l >= p.lanes || c >= p.p2 || u >= p.t2) continue;
+      p.drain[u3 * p.p3 + j] = static_cast<std::int64_t>((l * p.t2 + u) * p.p2 + c);
+    }
+  }
+  return {};
+}
+
+// The packet-cycle nest of the part (its stages' address streams) and the cycle / cell liveness.
+Status lower_cycles(const ChainPart& part, ContractionProgram& p, const CycleStreams& cs) {
+  if (!p.walks_cycles()) {
+    p.cycles = 0;
+    return {};
+  }
+  p.cycle_live = liveness(part.m.out_time);
+  p.cell_live = liveness(part.first == ChainStage::Time ? part.m.p2 : part.m.out_packet);
+  std::vector<std::uint64_t> bounds = cs.bounds;
+  if (!p.forms_products()) {
+    // The counters are still the TRF Sequencer's, one per OutTime digit with its padding (§5.2):
+    // a padded cycle walks to the slot its digits name, as in the whole chain.
+    const FactorList ot = factorize(part.m.out_time);
+    for (std::size_t j = 1; j <= ot.factors.size(); ++j)
+      if (j == ot.factors.size() || !ot.factors[j].is_pad()) bounds.push_back(ot.extent_before(j));
+  }
+  auto nest = cycle_nest(p.cycles, bounds, cs.slot_bounds, p.cycle_live, cs.flit, cs.trf, cs.slot);
+  if (!nest) return nest.diagnostics();
+  p.cycle_nest = std::move(*nest);
+  if (!p.cycle_output())
+    for (std::uint64_t t = 0; t < p.cycles; ++t)
+      if (p.cycle_live[t] && cs.slot(t) >= p.t2)
+        return lower_error("internal: a Time Reducer slot lies outside OutTime");
+  if (all_live(p.cycle_live)) p.cycle_live.clear();
+  if (all_live(p.cell_live)) p.cell_live.clear();
+  return {};
+}
+
+/// The mappings a stage's tensors give the chain (each stage passes its spatial mappings and Lane
+/// through unchanged, §3).
+void take_mappings(const Stage& st, ChainMappings& m) {
+  const TensorType& in = st.input;
+  m.chip = in.mapping(Slot::Chip);
+  m.cluster = in.mapping(Slot::Cluster);
+  m.slice = in.mapping(Slot::Slice);
+  switch (st.op) {
+  case StageOp::ContractOuter:
+    m.time = in.mapping(Slot::Time);
+    m.packet = in.mapping(Slot::Packet);
+    if (st.trf) {
+      m.lane = st.trf->mapping(Slot::Lane);
+      m.element = st.trf->mapping(Slot::Element);
+    }
+    m.out_time = st.output.mapping(Slot::Time);
+    m.out_packet = st.output.mapping(Slot::Packet);
+    break;
+  case StageOp::ContractPacket:
+    m.lane = in.mapping(Slot::Lane);
+    m.out_time = in.mapping(Slot::Time);
+    m.out_packet = in.mapping(Slot::Packet);
+    m.p2 = st.output.mapping(Slot::Packet);
+    break;
+  case StageOp::ContractTime:
+    m.lane = in.mapping(Slot::Lane);
+    m.out_time = in.mapping(Slot::Time);
+    m.p2 = in.mapping(Slot::Packet);
+    m.t2 = st.output.mapping(Slot::Time);
+    break;
+  default: // contract_lane
+    m.lane = in.mapping(Slot::Lane);
+    m.t2 = in.mapping(Slot::Time);
+    m.p2 = in.mapping(Slot::Packet);
+    m.t3 = st.output.mapping(Slot::Time);
+    m.p3 = st.output.mapping(Slot::Packet);
+    break;
+  }
+}
+
+ChainStage chain_stage(StageOp op) {
+  switch (op) {
+  case StageOp::ContractOuter:
+    return ChainStage::Outer;
+  case StageOp::ContractPacket:
+    return ChainStage::Packet;
+  case StageOp::ContractTime:
+    return ChainStage::Time;
+  default:
+    return ChainStage::Lane;
+  }
+}
+
 } // namespace
 
 Result<ContractionProgram> lower_contraction(const Kernel& kernel) {
@@ -131,19 +377,7 @@ Result<ContractionProgram> lower_contraction(const Kernel& kernel) {
     const Stage* lane = find_stage(kernel, i + 1, StageOp::ContractLane, outer.chain);
     if (packet == nullptr || time == nullptr || lane == nullptr || !lane->lane_mode) continue;
     ChainMappings m;
-    m.chip = outer.input.mapping(Slot::Chip);
-    m.cluster = outer.input.mapping(Slot::Cluster);
-    m.slice = outer.input.mapping(Slot::Slice);
-    m.time = outer.input.mapping(Slot::Time);
-    m.packet = outer.input.mapping(Slot::Packet);
-    m.lane = outer.trf->mapping(Slot::Lane);
-    m.element = outer.trf->mapping(Slot::Element);
-    m.out_time = outer.output.mapping(Slot::Time);
-    m.out_packet = outer.output.mapping(Slot::Packet);
-    m.p2 = packet->output.mapping(Slot::Packet);
-    m.t2 = time->output.mapping(Slot::Time);
-    m.t3 = lane->output.mapping(Slot::Time);
-    m.p3 = lane->output.mapping(Slot::Packet);
+    for (const Stage* st : {&outer, packet, time, lane}) take_mappings(*st, m);
     auto program = lower_contraction(m, outer.input.dtype, outer.trf->dtype, *lane->lane_mode);
     if (program) program->kernel_name = kernel.name;
     return program;
@@ -155,155 +389,76 @@ Result<ContractionProgram> lower_contraction(const Kernel& kernel) {
       {"the engines run complete contraction chains (docs/contraction.md §5–§8)"});
 }
 
+Result<ContractionProgram> lower_contraction(const Kernel& kernel, std::size_t first,
+                                             std::size_t last) {
+  if (!kernel.ok)
+    return lower_error(
+        fmt::format("kernel `{}` has errors; fix them before running it", kernel.name));
+  auto path = contraction_path(kernel, first, last);
+  if (!path) return path.diagnostics();
+  ChainPart part;
+  const Stage& head = kernel.stages[path->front()];
+  const Stage& tail = kernel.stages[path->back()];
+  part.first = chain_stage(head.op);
+  part.last = chain_stage(tail.op);
+  for (std::size_t idx : *path) take_mappings(kernel.stages[idx], part.m);
+  if (part.first == ChainStage::Outer && !head.trf)
+    return lower_error(
+        fmt::format("kernel `{}`: its contract_outer has no TRF operand", kernel.name));
+  // The stream's storage type sizes the Packet Reducer's tree (§6); a ContractOuter tensor
+  // carries it as its `Storage` argument.
+  part.stream_type = head.input.storage.value_or(head.input.dtype);
+  part.trf_type = head.trf ? head.trf->dtype : head.input.dtype;
+  part.accumulator = head.input.dtype;
+  part.mode = tail.lane_mode.value_or(LaneMode::Interleaved);
+  // A Lane Folder fed by a parameter: as the kernel checker, nothing is assumed reduced unless
+  // the type remembers its pre-reduce Time.
+  if (part.first == ChainStage::Lane)
+    part.m.out_time = head.input.pre_time ? head.input.pre_time->mapping : part.m.t2;
+  auto program = lower_contraction(part);
+  if (program) program->kernel_name = kernel.name;
+  return program;
+}
+
 Result<ContractionProgram> lower_contraction(const ChainMappings& m, ScalarType stream_type,
                                              ScalarType trf_type, LaneMode mode) {
-  namespace v = verify;
-  v::ContractOuterInput oin;
-  oin.stream_dtype = stream_type;
-  oin.weight_dtype = trf_type;
-  oin.time = m.time;
-  oin.packet = m.packet;
-  oin.lane = m.lane;
-  oin.element = m.element;
-  oin.out_time = m.out_time;
-  oin.out_packet = m.out_packet;
-  auto outer = v::verify_contract_outer(oin);
-  if (!outer) return outer.diagnostics();
-  auto packet = v::verify_contract_packet({stream_type, m.out_packet, m.p2});
-  if (!packet) return packet.diagnostics();
-  auto time = v::verify_contract_time({m.out_time, m.t2});
-  if (!time) return time.diagnostics();
-  v::ContractLaneInput lin;
-  lin.mode = mode;
-  lin.lane = m.lane;
-  lin.t2 = m.t2;
-  lin.p2 = m.p2;
-  lin.t3 = m.t3;
-  lin.p3 = m.p3;
-  lin.pre_reduce_time = m.out_time;
-  auto lane = v::verify_contract_lane(lin);
-  if (!lane) return lane.diagnostics();
+  ChainPart part;
+  part.m = m;
+  part.stream_type = stream_type;
+  part.trf_type = trf_type;
+  part.mode = mode;
+  return lower_contraction(part);
+}
 
+Result<ContractionProgram> lower_contraction(const ChainPart& part) {
+  const ChainMappings& m = part.m;
   ContractionProgram p;
   p.m = m;
-  p.stream_type = stream_type;
-  p.trf_type = trf_type;
-  p.accumulator = outer->operands.accumulator;
-  p.mode = mode;
-  p.spatial = m.chip.size() * m.cluster.size() * m.slice.size();
-  p.time = m.time.size();
-  p.packet = m.packet.size();
+  p.first = part.first;
+  p.last = part.last;
+  p.stream_type = part.stream_type;
+  p.trf_type = part.trf_type;
+  p.accumulator = part.accumulator;
+  p.mode = part.mode;
+  spatial_fields(m, p);
   p.lanes = m.lane.size();
-  p.element = m.element.size();
+  p.lane_live = liveness(m.lane);
   p.cycles = m.out_time.size();
-  p.op = m.out_packet.size();
+  p.op = part.first == ChainStage::Time ? m.p2.size() : m.out_packet.size();
   p.p2 = m.p2.size();
   p.t2 = m.t2.size();
   p.t3 = m.t3.size();
   p.p3 = m.p3.size();
-  p.pack_size = outer->stream_adapter.pack_size;
-  p.time_broadcast = outer->stream_adapter.time_broadcast_size;
-  p.read_size = outer->trf_sequencer.read_size;
-  p.wide_read = outer->trf_sequencer.wide;
-  p.inner_time = time->inner_time;
-  p.depth = packet->depth;
-  p.group = packet->group;
-  p.columns = std::min(packet->live_columns, p.p2);
-
-  // The verifiers' values must describe the shapes the engines walk; a failure is a bug in a
-  // verifier, reported instead of reading out of bounds.
-  const std::uint64_t fe = flit_elements(stream_type);
-  std::uint64_t loop_cells = 1;
-  for (const auto& e : outer->trf_sequencer.loops) loop_cells *= e.size;
-  if (p.packet != fe || p.op != p.pack_size * fe || loop_cells != p.cycles || p.op % p.group != 0 ||
-      p.time * p.time_broadcast != p.cycles * p.pack_size || p.p3 != kOutputBus ||
-      p.columns * p.group > p.op || p.op % p.read_size != 0)
-    return lower_error("internal: the verified contraction parameters are inconsistent",
-                       {fmt::format("|Packet| {} FE {} |OP| {} PackSize {} loops cover {} of |OT| "
-                                    "{} G {} |Time| {} TB {} |P3| {} RS {}",
-                                    p.packet, fe, p.op, p.pack_size, loop_cells, p.cycles, p.group,
-                                    p.time, p.time_broadcast, p.p3, p.read_size)});
-
-  p.lane_live = liveness(m.lane);
-  p.cycle_live = liveness(m.out_time);
-  p.cell_live = liveness(m.out_packet);
-  p.stream_dense = all_live(m.time, m.packet);
-  p.trf_dense = all_live(m.lane, m.element);
-
-  // Spatial = Chip × Cluster × Slice flattened in that order (runtime/device/device_image.h).
-  p.spatial_live.assign(p.spatial, 0);
-  {
-    const auto chip = liveness(m.chip), cluster = liveness(m.cluster), slice = liveness(m.slice);
-    for (std::uint64_t s = 0; s < p.spatial; ++s) {
-      const std::uint64_t sl = s % slice.size();
-      const std::uint64_t cl = (s / slice.size()) % cluster.size();
-      const std::uint64_t ch = s / (slice.size() * cluster.size());
-      p.spatial_live[s] = chip[ch] & cluster[cl] & slice[sl];
-    }
-  }
-
-  // The three address streams of a packet cycle t, straight from the derived parameters:
-  //   flit: the Stream Adapter repeats each packet TB cycles (§5.1);
-  //   TRF:  t's digits over the TRF Sequencer loops (§5.2);
-  //   slot: Σ retained digit · its stride in T2 (§7).
-  const auto& loops = outer->trf_sequencer.loops;
-  const std::uint64_t tb = p.time_broadcast, ps = p.pack_size;
-  const AddressOf flit = [tb, ps](std::uint64_t t) { return (t / tb) * ps; };
-  const AddressOf trf = [&loops](std::uint64_t t) {
-    std::uint64_t rest = t, addr = 0;
-    for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
-      addr += (rest % it->size) * it->stride;
-      rest /= it->size;
-    }
-    return addr;
-  };
-  const auto& terms = time->terms;
-  const AddressOf slot = [&terms](std::uint64_t t) {
-    std::uint64_t u = 0;
-    for (const auto& term : terms)
-      u += ((t / term.dividend_stride) % term.resize) * term.divisor_stride;
-    return u;
-  };
-  std::vector<std::uint64_t> bounds{tb}, slot_bounds;
-  {
-    std::uint64_t inner = 1;
-    for (auto it = loops.rbegin(); it != loops.rend(); ++it) bounds.push_back(inner *= it->size);
-  }
-  for (const auto& term : terms) {
-    slot_bounds.push_back(term.dividend_stride);
-    slot_bounds.push_back(term.dividend_stride * term.resize);
-  }
-  auto nest = cycle_nest(p.cycles, bounds, slot_bounds, p.cycle_live, flit, trf, slot);
-  if (!nest) return nest.diagnostics();
-  p.cycle_nest = std::move(*nest);
-  for (std::uint64_t t = 0; t < p.cycles; ++t)
-    if (p.cycle_live[t] && slot(t) >= p.t2)
-      return lower_error("internal: a Time Reducer slot lies outside OutTime");
-  if (all_live(p.cycle_live)) p.cycle_live.clear();
-  if (all_live(p.cell_live)) p.cell_live.clear();
-
-  // Lane Folder output order (§8); output padding cells drain nothing (written 0).
-  const auto t3_live = liveness(m.t3);
-  const auto p3_live = liveness(m.p3);
-  p.drain.assign(p.t3 * p.p3, -1);
-  const std::uint64_t po = (p.p2 + kOutputBus - 1) / kOutputBus;
-  for (std::uint64_t u3 = 0; u3 < p.t3; ++u3) {
-    for (std::uint64_t j = 0; j < p.p3; ++j) {
-      std::uint64_t l = 0, u = 0, c = 0;
-      if (mode == LaneMode::Interleaved) {
-        u = u3 / p.p2;
-        c = u3 % p.p2;
-        l = j;
-      } else {
-        const std::uint64_t q = u3 % po;
-        l = (u3 / po) % p.lanes;
-        u = u3 / (po * p.lanes);
-        c = kOutputBus * q + j;
-      }
-      if (!t3_live[u3] || !p3_live[j] || l >= p.lanes || c >= p.p2 || u >= p.t2) continue;
-      p.drain[u3 * p.p3 + j] = static_cast<std::int64_t>((l * p.t2 + u) * p.p2 + c);
-    }
-  }
+  if (p.last == ChainStage::Outer) p.p2 = p.t2 = 1; // no accumulator
+  CycleStreams cs;
+  if (p.forms_products())
+    if (auto ok = lower_outer(part, p, cs); !ok) return ok.diagnostics();
+  if (p.walks_cycles())
+    if (auto ok = lower_packet(part, p); !ok) return ok.diagnostics();
+  if (auto ok = lower_time(part, p, cs); !ok) return ok.diagnostics();
+  if (auto ok = lower_lane(part, p); !ok) return ok.diagnostics();
+  if (auto ok = lower_cycles(part, p, cs); !ok) return ok.diagnostics();
+  if (auto ok = verify(p); !ok) return ok.diagnostics();
   return p;
 }
 

@@ -230,7 +230,7 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
     if (auto r = find_trf(kernel, ops); !r) return std::move(r).take_diagnostics();
     return ops;
   }
-  // Part of a chain: run stage by stage (runtime/interp/stage_exec.h).
+  // Part of a chain: the Sequencer IR runs the part (ir/seq/contraction_program.h).
   if (auto span = find_contraction_stages(kernel)) {
     ops.shape = RunShape::Partial;
     ops.partial_first = span->first;

@@ -35,6 +35,21 @@ Result<OperandStreams> stream_operand(const SpecFile& file, const Kernel& kernel
   return o;
 }
 
+/// The TRF operand of a contraction: a TrfTensor parameter, or the store of its source stream.
+Result<OperandStreams> trf_operand(const SpecFile& file, const Kernel& kernel,
+                                   const RunOperands& ops, const InputShapes& shapes,
+                                   RunProgram& p) {
+  if (ops.trf_store) {
+    auto source = stream_operand(file, kernel, *ops.trf, ops.trf_collect, shapes, p);
+    if (!source) return std::move(source).take_diagnostics();
+    return stored_operand(*ops.trf_store, *source);
+  }
+  auto shape = shapes.find(ops.trf->name);
+  if (shape == shapes.end())
+    return run_error("E-RUN-102", fmt::format("internal: no shape for input `{}`", ops.trf->name));
+  return direct_operand(*ops.trf, shape->second, file.axes);
+}
+
 /// The program with its output: the output view's streams over its held axes, every held element
 /// produced (E-RUN-005 otherwise), duplicated cells counted. `axes`: the view's axes.
 Result<RunProgram> with_output(const TensorType& type, const std::vector<Axis>& axes,
@@ -116,15 +131,11 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
                              const InputShapes& shapes, bool ftz_results) {
   RunProgram p;
   p.kernel_name = kernel.name;
-  if (ops.shape == RunShape::Partial)
-    return run_error("E-RUN-101", fmt::format("kernel `{}` runs part of a contraction chain, "
-                                              "which the stage-by-stage executor runs",
-                                              kernel.name));
   auto stream = stream_operand(file, kernel, *ops.stream, ops.stream_collect, shapes, p);
   if (!stream) return std::move(stream).take_diagnostics();
   const TensorType& out_type = ops.output_type(kernel);
 
-  if (ops.shape != RunShape::Contraction) {
+  if (ops.shape != RunShape::Contraction && ops.shape != RunShape::Partial) {
     p.kind = RunKind::Move;
     if (ops.vector_final) {
       // The Vector Engine pass between the stream and the store or the result.
@@ -150,23 +161,16 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
     return with_output(out_type, type_axes(out_type, file.axes), out_type.dtype, std::move(p));
   }
 
-  auto chain = lower_contraction(kernel);
+  auto chain = ops.shape == RunShape::Partial
+                   ? lower_contraction(kernel, ops.partial_first, ops.partial_last)
+                   : lower_contraction(kernel);
   if (!chain) return std::move(chain).take_diagnostics();
   p.chain = std::move(*chain);
   p.chain.ftz_results = ftz_results;
   p.stream = std::move(*stream);
-  if (ops.trf_store) {
-    auto source = stream_operand(file, kernel, *ops.trf, ops.trf_collect, shapes, p);
-    if (!source) return std::move(source).take_diagnostics();
-    auto stored = stored_operand(*ops.trf_store, *source);
-    if (!stored) return std::move(stored).take_diagnostics();
-    p.trf = std::move(*stored);
-  } else {
-    auto shape = shapes.find(ops.trf->name);
-    if (shape == shapes.end())
-      return run_error("E-RUN-102",
-                       fmt::format("internal: no shape for input `{}`", ops.trf->name));
-    auto trf = direct_operand(*ops.trf, shape->second, file.axes);
+  // A part from a ContractOuter / Packet / Time tensor reads that parameter alone.
+  if (p.chain.forms_products()) {
+    auto trf = trf_operand(file, kernel, ops, shapes, p);
     if (!trf) return std::move(trf).take_diagnostics();
     p.trf = std::move(*trf);
   }
@@ -218,31 +222,64 @@ std::vector<Axis> named_axes(const TensorType& t) {
   return v;
 }
 
+/// The tensor type at a boundary of a part of a chain: the input of stage `at`, or (`after`) the
+/// output of the chain's last stage.
+TensorType boundary_type(const ContractionProgram& c, ChainStage at) {
+  const ChainMappings& m = c.m;
+  const auto spatial = [&](TensorKind kind, const Mapping& lane, const Mapping& time,
+                           const Mapping& packet) {
+    TensorType t = chain_type(kind, c.accumulator,
+                              {{Slot::Chip, &m.chip},
+                               {Slot::Cluster, &m.cluster},
+                               {Slot::Slice, &m.slice},
+                               {Slot::Lane, &lane},
+                               {Slot::Time, &time},
+                               {Slot::Packet, &packet}});
+    t.storage = c.stream_type;
+    return t;
+  };
+  switch (at) {
+  case ChainStage::Packet: // a ContractOuterTensor
+    return spatial(TensorKind::ContractOuter, m.lane, m.out_time, m.out_packet);
+  case ChainStage::Time:
+    return spatial(TensorKind::ContractPacket, m.lane, m.out_time, m.p2);
+  default:
+    return spatial(TensorKind::ContractTime, m.lane, m.t2, m.p2);
+  }
+}
+
 } // namespace
 
 Result<ChainRun> chain_run(const ContractionProgram& c) {
   const ChainMappings& m = c.m;
   ChainRun r;
-  r.stream_type = chain_type(TensorKind::Collect, c.stream_type,
-                             {{Slot::Chip, &m.chip},
-                              {Slot::Cluster, &m.cluster},
-                              {Slot::Slice, &m.slice},
-                              {Slot::Time, &m.time},
-                              {Slot::Packet, &m.packet}});
-  r.trf_type = chain_type(TensorKind::Trf, c.trf_type,
-                          {{Slot::Chip, &m.chip},
-                           {Slot::Cluster, &m.cluster},
-                           {Slot::Slice, &m.slice},
-                           {Slot::Lane, &m.lane},
-                           {Slot::Element, &m.element}});
-  r.output_type = chain_type(TensorKind::Contract, c.accumulator,
-                             {{Slot::Chip, &m.chip},
-                              {Slot::Cluster, &m.cluster},
-                              {Slot::Slice, &m.slice},
-                              {Slot::Time, &m.t3},
-                              {Slot::Packet, &m.p3}});
+  if (c.forms_products()) {
+    r.stream_type = chain_type(TensorKind::Collect, c.stream_type,
+                               {{Slot::Chip, &m.chip},
+                                {Slot::Cluster, &m.cluster},
+                                {Slot::Slice, &m.slice},
+                                {Slot::Time, &m.time},
+                                {Slot::Packet, &m.packet}});
+    r.trf_type = chain_type(TensorKind::Trf, c.trf_type,
+                            {{Slot::Chip, &m.chip},
+                             {Slot::Cluster, &m.cluster},
+                             {Slot::Slice, &m.slice},
+                             {Slot::Lane, &m.lane},
+                             {Slot::Element, &m.element}});
+  } else {
+    r.stream_type = boundary_type(c, c.first);
+  }
+  if (c.last == ChainStage::Lane)
+    r.output_type = chain_type(TensorKind::Contract, c.accumulator,
+                               {{Slot::Chip, &m.chip},
+                                {Slot::Cluster, &m.cluster},
+                                {Slot::Slice, &m.slice},
+                                {Slot::Time, &m.t3},
+                                {Slot::Packet, &m.p3}});
+  else
+    r.output_type = boundary_type(c, static_cast<ChainStage>(static_cast<int>(c.last) + 1));
   r.stream_axes = named_axes(r.stream_type);
-  r.trf_axes = named_axes(r.trf_type);
+  if (c.forms_products()) r.trf_axes = named_axes(r.trf_type);
   RunProgram& p = r.program;
   p.kernel_name = c.kernel_name;
   p.chain = c;
@@ -259,10 +296,12 @@ Result<ChainRun> chain_run(const ContractionProgram& c) {
   };
   auto stream = operand("stream", r.stream_type, r.stream_axes);
   if (!stream) return std::move(stream).take_diagnostics();
-  auto trf = operand("trf", r.trf_type, r.trf_axes);
-  if (!trf) return std::move(trf).take_diagnostics();
   p.stream = std::move(*stream);
-  p.trf = std::move(*trf);
+  if (c.forms_products()) {
+    auto trf = operand("trf", r.trf_type, r.trf_axes);
+    if (!trf) return std::move(trf).take_diagnostics();
+    p.trf = std::move(*trf);
+  }
   auto with = with_output(r.output_type, named_axes(r.output_type), c.accumulator, std::move(p));
   if (!with) return std::move(with).take_diagnostics();
   r.program = std::move(*with);
@@ -281,39 +320,26 @@ Status verify(const RunProgram& p) {
     return {};
   }
   const ContractionProgram& c = p.chain;
+  if (auto ok = verify(c); !ok) return ok;
   const CellStreams& s = p.stream.streams.cells;
   const CellStreams& w = p.trf.streams.cells;
   const CellStreams& o = p.output.cells;
-  if (s.outer_size != c.time || s.inner_size != c.packet || w.outer_size != c.lanes ||
-      w.inner_size != c.element || o.outer_size != c.t3 || o.inner_size != c.p3 ||
-      p.stream.streams.spatial.size() != c.spatial || p.trf.streams.spatial.size() != c.spatial ||
-      p.output.spatial.size() != c.spatial || p.stream.type != c.stream_type ||
-      p.trf.type != c.trf_type || c.spatial_live.size() != c.spatial ||
-      c.lane_live.size() != c.lanes || c.drain.size() != c.t3 * c.p3)
+  const bool products = c.forms_products();
+  const std::uint64_t in_outer = products ? c.time : c.input_outer();
+  const std::uint64_t in_inner = products ? c.packet : c.input_inner();
+  const ScalarType in_type = products ? c.stream_type : c.accumulator;
+  if (s.outer_size != in_outer || s.inner_size != in_inner || o.outer_size != c.output_outer() ||
+      o.inner_size != c.output_inner() || p.stream.streams.spatial.size() != c.spatial ||
+      p.output.spatial.size() != c.spatial || p.stream.type != in_type ||
+      (products && (w.outer_size != c.lanes || w.inner_size != c.element ||
+                    p.trf.streams.spatial.size() != c.spatial || p.trf.type != c.trf_type)))
     return run_error("E-RUN-102",
                      fmt::format("internal: the operand streams of `{}` do not match its "
                                  "contraction chain (stream [{}][{}] vs [{}][{}], TRF [{}][{}] vs "
                                  "[{}][{}], output [{}][{}] vs [{}][{}])",
-                                 p.kernel_name, s.outer_size, s.inner_size, c.time, c.packet,
+                                 p.kernel_name, s.outer_size, s.inner_size, in_outer, in_inner,
                                  w.outer_size, w.inner_size, c.lanes, c.element, o.outer_size,
-                                 o.inner_size, c.t3, c.p3));
-  for (std::int64_t d : c.drain)
-    if (d >= static_cast<std::int64_t>(c.accumulator_cells()))
-      return run_error("E-RUN-102", "internal: the Lane Folder drains a cell outside the "
-                                    "accumulator");
-  const std::uint64_t cells = c.columns * c.group;
-  if (cells == 0) return {};
-  CycleWalker walk(c.cycle_nest);
-  do {
-    if (!c.is_cycle_live(walk.position())) continue;
-    const CycleAddress& a = walk.address();
-    if (a.flit + (cells - 1) / c.packet >= c.time ||
-        a.trf + std::min(cells, c.read_size) - 1 >= c.element || a.slot >= c.t2)
-      return run_error("E-RUN-102",
-                       fmt::format("internal: packet cycle {} of `{}` addresses flit {}, TRF "
-                                   "element {}, slot {}: outside its operands",
-                                   walk.position(), p.kernel_name, a.flit, a.trf, a.slot));
-  } while (walk.advance());
+                                 o.inner_size, c.output_outer(), c.output_inner()));
   return {};
 }
 
@@ -354,7 +380,7 @@ std::string to_text(const RunProgram& p) {
   };
   operand(p.kind == RunKind::Contraction ? "stream in" : "source", p.stream);
   if (p.vector) out += to_text(*p.vector);
-  if (p.kind == RunKind::Contraction) operand("trf in", p.trf);
+  if (p.kind == RunKind::Contraction && p.chain.forms_products()) operand("trf in", p.trf);
   out += fmt::format(
       "  {:<12} {}{}\n", "output", p.output.text(),
       p.duplicated_outputs ? fmt::format(", {} duplicated cells", p.duplicated_outputs) : "");

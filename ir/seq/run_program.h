@@ -87,7 +87,8 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
 /// read directly from logical tensors "stream" and "trf" through the chain's own types (a
 /// CollectTensor of its Chip, Cluster, Slice, Time, Packet; a TrfTensor of its Chip, Cluster,
 /// Slice, Lane, Element), each over every axis its mappings name, in name order; the output over
-/// its held axes.
+/// its held axes. A part of a chain that starts later reads "stream" as its ContractOuter / Packet
+/// / Time tensor and has no TRF; one that ends earlier returns such a tensor.
 struct ChainRun {
   RunProgram program;
   TensorType stream_type, trf_type, output_type;

@@ -111,70 +111,140 @@ private:
   std::optional<std::uint64_t> conflict_;
 };
 
+/// One slice of a contraction program: the packet cycles' cells (products, or the input
+/// tensor's cells for a part that starts later), the trees, the accumulator and the output
+/// writes (ir/seq/contraction_program.h).
+class SliceRun {
+public:
+  SliceRun(const RunProgram& rp, const RunInputs& in, OutputWriter& writer, RunResult& result)
+      : rp_(rp), p_(rp.chain), writer_(writer), result_(result),
+        st_(*in.at(rp.stream.streams.tensor)),
+        wt_(p_.forms_products() ? in.at(rp.trf.streams.tensor) : nullptr),
+        acc_(p_.accumulator_cells()), packet_(p_.columns * p_.group) {}
+
+  /// Runs spatial position s; false on an output conflict (writer.conflict()).
+  bool run(std::uint64_t s);
+
+private:
+  Operand input_cell(std::uint64_t o, std::uint64_t i) const;
+  Operand product(const ir::seq::CycleAddress& a, std::uint64_t l, std::uint64_t x);
+  bool cycle(const ir::seq::CycleAddress& a, std::uint64_t t);
+  bool put(std::uint64_t o, std::uint64_t i, std::uint32_t bits) {
+    const CellAddress oc = rp_.output.at(s_, o, i);
+    return oc.state != CellState::Live || writer_.write(oc.offset, bits);
+  }
+
+  const RunProgram& rp_;
+  const ir::seq::ContractionProgram& p_;
+  OutputWriter& writer_;
+  RunResult& result_;
+  const LogicalTensor& st_;
+  const LogicalTensor* wt_;
+  std::vector<std::uint32_t> acc_; // [Lane][T2][P2] of one slice
+  std::vector<Operand> packet_;    // one lane's cells of one packet cycle
+  std::uint64_t s_ = 0;
+  CellAddress sbase_, wbase_;
+};
+
+// A cell of the input tensor of a part that does not start at contract_outer: present iff it
+// holds a logical element; its bits as stored (no widening: it already holds accumulator values).
+Operand SliceRun::input_cell(std::uint64_t o, std::uint64_t i) const {
+  Operand x;
+  if (sbase_.state != CellState::Live) return x;
+  const CellAddress c = rp_.stream.streams.cells.at(o, i);
+  if (c.state != CellState::Live) return x;
+  x.value = st_.get(sbase_.offset + c.offset);
+  x.present = true;
+  return x;
+}
+
+// Stream Adapter + TRF Sequencer + Multiplier (§5.4): cell x of lane l's packet.
+Operand SliceRun::product(const ir::seq::CycleAddress& a, std::uint64_t l, std::uint64_t x) {
+  Operand o;
+  if (!p_.is_cell_live(x) || sbase_.state != CellState::Live || wbase_.state != CellState::Live)
+    return o;
+  const ir::seq::OperandStreams& so = rp_.stream;
+  const ir::seq::OperandStreams& wo = rp_.trf;
+  const CellAddress sc = so.streams.cells.at(a.flit + x / p_.packet, x % p_.packet);
+  const CellAddress wc = wo.streams.cells.at(l, a.trf + x % p_.read_size);
+  if (sc.state != CellState::Live || wc.state != CellState::Live) return o;
+  const std::uint32_t sv = read_operand(so, st_, sbase_.offset + sc.offset);
+  const std::uint32_t wv = read_operand(wo, *wt_, wbase_.offset + wc.offset);
+  o.value = acc_mul(p_.accumulator, widen_to_accumulator(so.type, sv),
+                    widen_to_accumulator(wo.type, wv), p_.ftz_results);
+  o.present = true;
+  ++result_.simulated_macs;
+  return o;
+}
+
+// One packet cycle t of every live lane: its cells, the Packet Reducer per column (§6), then the
+// Time Reducer's accumulation in flit order (§7) or, for a part ending before it, the output row.
+bool SliceRun::cycle(const ir::seq::CycleAddress& a, std::uint64_t t) {
+  for (std::uint64_t l = 0; l < p_.lanes; ++l) {
+    if (!p_.lane_live[l]) continue; // its columns drain to output padding only
+    const std::uint64_t row = l * p_.cycles + t;
+    for (std::uint64_t x = 0; x < packet_.size(); ++x)
+      packet_[x] = p_.forms_products() ? product(a, l, x) : input_cell(row, x);
+    for (std::uint64_t c = 0; c < p_.columns; ++c) {
+      Operand* group = &packet_[c * p_.group];
+      reduce_tree(p_.accumulator, p_.ftz_results, group, p_.group);
+      if (p_.cycle_output()) {
+        if (!put(row, c, group[0].present ? group[0].value : 0u)) return false;
+        continue;
+      }
+      const std::uint64_t ai = (l * p_.t2 + a.slot) * p_.p2 + c;
+      if (group[0].present)
+        acc_[ai] = acc_add(p_.accumulator, acc_[ai], group[0].value, p_.ftz_results);
+    }
+  }
+  return true;
+}
+
+bool SliceRun::run(std::uint64_t s) {
+  s_ = s;
+  sbase_ = rp_.stream.streams.spatial.at(s);
+  if (p_.forms_products()) wbase_ = rp_.trf.streams.spatial.at(s);
+  std::fill(acc_.begin(), acc_.end(), 0u); // +0.0f and 0 share the bits 0 (§9.2 step 2)
+  if (p_.walks_cycles()) {
+    // The packet-cycle nest in increasing OT position: flit order (§7).
+    ir::seq::CycleWalker walk(p_.cycle_nest);
+    do {
+      if (!p_.is_cycle_live(walk.position())) continue; // pre-reduce OT padding: absent (§9.4)
+      if (!cycle(walk.address(), walk.position())) return false;
+    } while (walk.advance());
+  } else {
+    for (std::uint64_t r = 0; r < p_.input_outer(); ++r)
+      for (std::uint64_t c = 0; c < p_.p2; ++c) {
+        const Operand x = input_cell(r, c);
+        acc_[r * p_.p2 + c] = x.present ? x.value : 0u;
+      }
+  }
+  if (p_.last == ir::seq::ChainStage::Time) {
+    for (std::uint64_t r = 0; r < p_.output_outer(); ++r)
+      for (std::uint64_t c = 0; c < p_.p2; ++c)
+        if (!put(r, c, acc_[r * p_.p2 + c])) return false;
+  } else if (p_.last == ir::seq::ChainStage::Lane) {
+    // Lane Folder (§8): drain in output order; output padding drains nothing (0).
+    for (std::uint64_t o = 0; o < p_.drain.size(); ++o) {
+      const std::int64_t d = p_.drain[o];
+      std::uint32_t v = d < 0 ? 0u : acc_[static_cast<std::uint64_t>(d)];
+      // A Vector Engine pass after the chain takes every drained cell (docs/vector-engine.md §4.1).
+      if (rp_.vector) v = vector::apply_pass(*rp_.vector, v);
+      if (!put(o / p_.p3, o % p_.p3, v)) return false;
+    }
+  }
+  return true;
+}
+
 Result<RunResult> interpret_contraction(const RunProgram& rp, const RunInputs& in) {
-  const ir::seq::ContractionProgram& p = rp.chain;
-  const OperandStreams& so = rp.stream;
-  const OperandStreams& wo = rp.trf;
-  const LogicalTensor& st = *in.at(so.streams.tensor);
-  const LogicalTensor& wt = *in.at(wo.streams.tensor);
-  const ir::ScalarType acc_t = p.accumulator;
   RunResult result;
   auto out = make_logical_tensor(rp.output.dtype, rp.output.axes);
   if (!out) return std::move(out).take_diagnostics();
   result.output = std::move(*out);
   OutputWriter writer(rp, result.output);
-
-  // Per slice: the accumulator [Lane][T2][P2] — proportional to the output.
-  std::vector<std::uint32_t> acc(p.accumulator_cells());
-  std::vector<Operand> packet(p.columns * p.group); // one lane's products of one packet cycle
-
-  for (std::uint64_t s : rp.live_slices()) {
-    std::fill(acc.begin(), acc.end(), 0u); // +0.0f and 0 share the bits 0 (§9.2 step 2)
-    const CellAddress sbase = so.streams.spatial.at(s);
-    const CellAddress wbase = wo.streams.spatial.at(s);
-    // The packet-cycle nest in increasing OT position: flit order (§7).
-    ir::seq::CycleWalker walk(p.cycle_nest);
-    do {
-      if (!p.is_cycle_live(walk.position())) continue; // pre-reduce OT padding: absent (§9.4)
-      const ir::seq::CycleAddress& a = walk.address();
-      for (std::uint64_t l = 0; l < p.lanes; ++l) {
-        if (!p.lane_live[l]) continue; // its columns drain to output padding only
-        // Stream Adapter + TRF Sequencer + Multiplier (§5.4) for the cells of live columns.
-        for (std::uint64_t x = 0; x < packet.size(); ++x) {
-          Operand& o = packet[x];
-          o = Operand{};
-          if (!p.is_cell_live(x) || sbase.state != CellState::Live ||
-              wbase.state != CellState::Live)
-            continue;
-          const CellAddress sc = so.streams.cells.at(a.flit + x / p.packet, x % p.packet);
-          const CellAddress wc = wo.streams.cells.at(l, a.trf + x % p.read_size);
-          if (sc.state != CellState::Live || wc.state != CellState::Live) continue;
-          const std::uint32_t sv = read_operand(so, st, sbase.offset + sc.offset);
-          const std::uint32_t wv = read_operand(wo, wt, wbase.offset + wc.offset);
-          o.value = acc_mul(acc_t, widen_to_accumulator(so.type, sv),
-                            widen_to_accumulator(wo.type, wv), p.ftz_results);
-          o.present = true;
-          ++result.simulated_macs;
-        }
-        // Packet Reducer (§6) per column, then Time Reducer accumulation (§7).
-        for (std::uint64_t c = 0; c < p.columns; ++c) {
-          Operand* group = &packet[c * p.group];
-          reduce_tree(acc_t, p.ftz_results, group, p.group);
-          const std::uint64_t ai = (l * p.t2 + a.slot) * p.p2 + c;
-          if (group[0].present) acc[ai] = acc_add(acc_t, acc[ai], group[0].value, p.ftz_results);
-        }
-      }
-    } while (walk.advance());
-
-    // Lane Folder (§8): drain in output order; output padding drains nothing (0).
-    for (std::uint64_t o = 0; o < p.drain.size(); ++o) {
-      const CellAddress oc = rp.output.at(s, o / p.p3, o % p.p3);
-      if (oc.state != CellState::Live) continue;
-      std::uint32_t v = p.drain[o] < 0 ? 0u : acc[static_cast<std::uint64_t>(p.drain[o])];
-      if (rp.vector) v = vector::apply_pass(*rp.vector, v);
-      if (!writer.write(oc.offset, v)) return *writer.conflict();
-    }
-  }
+  SliceRun slice(rp, in, writer, result);
+  for (std::uint64_t s : rp.live_slices())
+    if (!slice.run(s)) return *writer.conflict();
   result.poison = analyze_poison(rp);
   return result;
 }
@@ -232,7 +302,8 @@ std::uint32_t acc_mul(ir::ScalarType acc, std::uint32_t a, std::uint32_t b, bool
 Status check_run_inputs(const RunProgram& p, const RunInputs& inputs) {
   if (auto ok = ir::seq::verify(p); !ok) return ok.diagnostics();
   std::vector<const OperandStreams*> operands{&p.stream};
-  if (p.kind == ir::seq::RunKind::Contraction) operands.push_back(&p.trf);
+  if (p.kind == ir::seq::RunKind::Contraction && p.chain.forms_products())
+    operands.push_back(&p.trf);
   for (const OperandStreams* o : operands) {
     const TensorStreams& s = o->streams;
     auto it = inputs.find(s.tensor);

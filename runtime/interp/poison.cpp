@@ -14,8 +14,8 @@ using ir::seq::RunProgram;
 using SliceClass = std::pair<CellState, CellState>;
 
 SliceClass slice_class(const RunProgram& p, std::uint64_t s) {
-  const CellState w =
-      p.kind == ir::seq::RunKind::Contraction ? p.trf.streams.spatial.state(s) : CellState::Live;
+  const bool trf = p.kind == ir::seq::RunKind::Contraction && p.chain.forms_products();
+  const CellState w = trf ? p.trf.streams.spatial.state(s) : CellState::Live;
   return {p.stream.streams.spatial.state(s), w};
 }
 
@@ -23,44 +23,66 @@ CellState cell_state(CellState spatial, CellState cell) {
   return ir::combine_states(spatial, cell);
 }
 
-/// Per output cell of one slice of class `k`: whether it is poisoned (contraction).
+/// Per output cell of one slice of class `k`: whether it is poisoned (contraction, or a part of
+/// one: a Top cell of the input tensor it starts from poisons what it is summed or moved into).
 std::vector<std::uint8_t> contraction_poison(const RunProgram& rp, SliceClass k) {
   const ir::seq::ContractionProgram& p = rp.chain;
-  std::vector<std::uint8_t> out(p.drain.size(), 0);
+  const std::uint64_t inner = p.output_inner();
+  std::vector<std::uint8_t> out(p.output_outer() * inner, 0);
   const std::uint64_t cells = p.columns * p.group;
+  const bool products = p.forms_products();
   const auto& sc = rp.stream.streams.cells;
   const auto& wc = rp.trf.streams.cells;
-  const bool any_top = k.first == CellState::Top || k.second == CellState::Top ||
-                       sc.any(CellState::Top) || wc.any(CellState::Top);
-  if (cells == 0 || !any_top) return out;
+  const bool any_top = k.first == CellState::Top || sc.any(CellState::Top) ||
+                       (products && (k.second == CellState::Top || wc.any(CellState::Top)));
+  if (!any_top) return out;
+  const auto top = [&](std::uint64_t o, std::uint64_t i) {
+    return cell_state(k.first, sc.at(o, i).state) == CellState::Top;
+  };
   std::vector<std::uint8_t> slot_poison(p.accumulator_cells(), 0);
+  if (!p.walks_cycles()) {
+    for (std::uint64_t r = 0; r < p.input_outer(); ++r)
+      for (std::uint64_t c = 0; c < p.p2; ++c) slot_poison[r * p.p2 + c] = top(r, c);
+  }
   ir::seq::CycleWalker walk(p.cycle_nest);
   do {
+    if (!p.walks_cycles() || cells == 0) break;
     // Padded OutTime positions run too: the counters feed their flits to the slot their address
     // names, so Top content there reaches live slots (their products are ABSENT in the values,
     // §9.4, but the hardware adds whatever the cells hold). Addresses outside the views are never
     // read.
     const ir::seq::CycleAddress& a = walk.address();
-    if (!p.is_cycle_live(walk.position()) &&
-        (a.slot >= p.t2 || a.flit + (cells - 1) / p.packet >= p.time ||
-         a.trf + std::min(cells, p.read_size) - 1 >= p.element))
+    const std::uint64_t t = walk.position();
+    if (!p.is_cycle_live(t) &&
+        ((!p.cycle_output() && a.slot >= p.t2) ||
+         (products && (a.flit + (cells - 1) / p.packet >= p.time ||
+                       a.trf + std::min(cells, p.read_size) - 1 >= p.element))))
       continue;
     for (std::uint64_t l = 0; l < p.lanes; ++l) {
       if (!p.lane_live[l]) continue;
+      const std::uint64_t row = l * p.cycles + t;
       for (std::uint64_t c = 0; c < p.columns; ++c) {
         bool poisoned = false;
         for (std::uint64_t g = 0; g < p.group && !poisoned; ++g) {
           const std::uint64_t x = c * p.group + g;
-          poisoned = product_poisoned(
-              cell_state(k.first, sc.at(a.flit + x / p.packet, x % p.packet).state),
-              cell_state(k.second, wc.at(l, a.trf + x % p.read_size).state));
+          poisoned =
+              products ? product_poisoned(
+                             cell_state(k.first, sc.at(a.flit + x / p.packet, x % p.packet).state),
+                             cell_state(k.second, wc.at(l, a.trf + x % p.read_size).state))
+                       : top(row, x);
         }
-        if (poisoned) slot_poison[(l * p.t2 + a.slot) * p.p2 + c] = 1;
+        if (!poisoned) continue;
+        if (p.cycle_output())
+          out[row * inner + c] = 1;
+        else
+          slot_poison[(l * p.t2 + a.slot) * p.p2 + c] = 1;
       }
     }
   } while (walk.advance());
-  for (std::uint64_t o = 0; o < p.drain.size(); ++o)
-    out[o] = p.drain[o] >= 0 && slot_poison[static_cast<std::uint64_t>(p.drain[o])];
+  if (p.last == ir::seq::ChainStage::Time) return slot_poison;
+  if (p.last == ir::seq::ChainStage::Lane)
+    for (std::uint64_t o = 0; o < p.drain.size(); ++o)
+      out[o] = p.drain[o] >= 0 && slot_poison[static_cast<std::uint64_t>(p.drain[o])];
   return out;
 }
 
@@ -79,7 +101,7 @@ std::vector<std::uint8_t> move_poison(const RunProgram& rp, SliceClass k) {
 PoisonReport analyze_poison(const RunProgram& p) {
   PoisonReport report;
   const bool contraction = p.kind == ir::seq::RunKind::Contraction;
-  const std::uint64_t inner = contraction ? p.chain.p3 : p.output.cells.inner_size;
+  const std::uint64_t inner = p.output.cells.inner_size;
   std::map<SliceClass, std::vector<std::uint8_t>> by_class;
   for (std::uint64_t s : p.live_slices()) {
     const SliceClass k = slice_class(p, s);
@@ -99,7 +121,7 @@ PoisonReport analyze_poison(const RunProgram& p) {
 }
 
 std::uint64_t present_products(const RunProgram& rp) {
-  if (rp.kind != ir::seq::RunKind::Contraction) return 0;
+  if (rp.kind != ir::seq::RunKind::Contraction || !rp.chain.forms_products()) return 0;
   const ir::seq::ContractionProgram& p = rp.chain;
   const std::uint64_t cells = p.columns * p.group;
   const auto& sc = rp.stream.streams.cells;

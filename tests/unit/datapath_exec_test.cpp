@@ -260,11 +260,9 @@ TEST_CASE("datapath exec: `tujit run` runs every kernel of specs/ with --verify"
       if (!r) continue;
       REQUIRE(r->verify.has_value());
       INFO(r->verify->engine_difference);
-      // Part of a chain runs on the stage-by-stage interpreter alone.
-      if (r->verify->engines_not_compared)
-        CHECK(ops->shape == ir::seq::RunShape::Partial);
-      else
-        CHECK(r->verify->engines_bit_exact);
+      // Every form runs on both engines, parts of a chain included.
+      CHECK_FALSE(r->verify->engines_not_compared);
+      CHECK(r->verify->engines_bit_exact);
       partial += ops->shape == ir::seq::RunShape::Partial;
       // Every output gets an oracle verdict (partial sums per block, parts of a chain, moves).
       CHECK(r->verify->oracle_not_applicable.value_or("") == "");
@@ -285,7 +283,7 @@ TEST_CASE("datapath exec: `tujit run` runs every kernel of specs/ with --verify"
             << " stores, " << oracle_checked << " oracle-checked); refused: " << names);
   // Every kernel runs: the five partial chains (lane_interleaved, lane_sequential start from a
   // ContractTime tensor; stream_adapter_example, trf_sequencer_full/partial_read end at
-  // contract_outer) on the stage-by-stage interpreter.
+  // contract_outer) too, on both engines.
   CHECK(refused.empty());
   CHECK(partial == 5);
   CHECK(runs >= 51);

@@ -1,5 +1,6 @@
-// Stage-by-stage executor of the Contraction Engine (docs/contraction.md §5–§9), written from the
-// spec's stage algorithms and independent of the Sequencer IR: each call takes the device image of
+// The test oracle of the Contraction Engine's stage rules (docs/contraction.md §5–§9): a
+// stage-by-stage executor written from the stage definitions and independent of the Sequencer IR
+// (never linked into tujit): each call takes the device image of
 // one stage's input tensor and produces the device image of its output tensor, laid out as
 // runtime/layout/layout.h lays out that tensor type:
 //
@@ -12,10 +13,10 @@
 //
 // (ContractOuter/Packet/Time tensors: outer = [Lane, Time] with Lane major, inner = Packet.)
 //
-// It exists for kernels whose chain is partial (they return a ContractOuter/Packet/Time tensor,
-// or start from one as a parameter, docs/cli.md §6) and as an independent cross-check of the fused
-// interpreter (runtime/interp/interpreter.h). It materialises every intermediate tensor,
-// including the outer product, so it is meant for small kernels, not speed.
+// The tests run it next to both engines of the Sequencer IR (runtime/interp/interpreter.h, the
+// JIT) on whole and partial chains (a kernel that returns a ContractOuter/Packet/Time tensor, or
+// starts from one). It materialises every intermediate tensor, including the outer product, so it
+// is meant for small kernels, not speed.
 //
 // What each stage computes, per live slice (padding slices are not computed: their cells are
 // Zero with bits 0, as in the fused interpreter):
@@ -59,7 +60,10 @@
 #include <cstdint>
 #include <vector>
 
-namespace tujit::runtime {
+namespace tujit::testing {
+
+using runtime::CellState;
+using runtime::DeviceImage;
 
 /// A device image plus which cells are present (see the file comment).
 struct StageImage {
@@ -113,4 +117,4 @@ Result<StageImage> exec_contraction_stages(const ir::Kernel& kernel, std::size_t
 /// `poisoned_outputs` of a run that ends at this image).
 std::uint64_t poisoned_cells(const StageImage& image);
 
-} // namespace tujit::runtime
+} // namespace tujit::testing

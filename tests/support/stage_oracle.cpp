@@ -1,4 +1,4 @@
-#include "runtime/interp/stage_exec.h"
+#include "tests/support/stage_oracle.h"
 
 #include "ir/mapping/divide.h"
 #include "ir/mapping/factor.h"
@@ -16,7 +16,13 @@
 #include <optional>
 #include <string_view>
 
-namespace tujit::runtime {
+namespace tujit::testing {
+
+using runtime::acc_add;
+using runtime::acc_mul;
+using runtime::poison_bits;
+using runtime::product_poisoned;
+using runtime::widen_to_accumulator;
 namespace {
 
 using ir::Slot;
@@ -422,4 +428,4 @@ std::uint64_t poisoned_cells(const StageImage& si) {
   return n;
 }
 
-} // namespace tujit::runtime
+} // namespace tujit::testing

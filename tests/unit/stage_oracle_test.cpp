@@ -1,4 +1,4 @@
-// The stage-by-stage executor (runtime/interp/stage_exec.h, "[stage-exec]"):
+// The stage-by-stage executor (tests/support/stage_oracle.h, "[stage-exec]"):
 //   - on every corpus kernel with a complete chain and on generated kernels it gives the fused
 //     interpreter's output bit for bit, cell states and poison included (two independent
 //     implementations of docs/contraction.md §5–§9);
@@ -13,10 +13,10 @@
 
 #include "ir/seq/lower_contraction.h"
 #include "runtime/interp/interpreter.h"
-#include "runtime/interp/stage_exec.h"
 #include "runtime/layout/layout.h"
 #include "runtime/scalar/f8.h"
 #include "runtime/tensor/logical_tensor.h"
+#include "tests/support/stage_oracle.h"
 
 #include <fmt/format.h>
 
@@ -29,7 +29,7 @@ using namespace tujit;
 using runtime::CellState;
 using runtime::DeviceImage;
 using runtime::LogicalTensor;
-using runtime::StageImage;
+using testing::StageImage;
 
 namespace {
 
@@ -75,7 +75,7 @@ std::uint64_t differences(const testing::interp::ImageRun& want, const StageImag
   if (tops != want.poison.poisoned_outputs || first != want.poison.first_poisoned)
     note(fmt::format("poison differs: fused {} cells, staged {}", want.poison.poisoned_outputs,
                      tops));
-  if (tops != runtime::poisoned_cells(got)) note("poisoned_cells() miscounts");
+  if (tops != testing::poisoned_cells(got)) note("poisoned_cells() miscounts");
   return bad;
 }
 
@@ -91,10 +91,10 @@ std::uint64_t staged_vs_fused(const ir::Kernel& kernel, ir::seq::ContractionProg
   p.ftz_results = ftz;
   auto want = testing::interp::run_images(p, o.stream, o.trf);
   REQUIRE(want.ok());
-  runtime::StageOptions opt;
+  testing::StageOptions opt;
   opt.ftz_results = ftz;
   auto got =
-      runtime::exec_contraction_stages(kernel, span->first, span->last, o.stream, &o.trf, opt);
+      testing::exec_contraction_stages(kernel, span->first, span->last, o.stream, &o.trf, opt);
   if (!got)
     for (const auto& d : got.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(got.ok());
@@ -212,7 +212,7 @@ void check_against(const StageImage& got, const ir::TensorType& type, const ir::
                                 expected[i]));
   }
   CHECK(bad == 0);
-  CHECK(runtime::poisoned_cells(got) == 0);
+  CHECK(testing::poisoned_cells(got) == 0);
 }
 
 const char* kHeader = "#![feature(adt_const_params)]\n"
@@ -310,7 +310,7 @@ TEST_CASE("stage exec: every corpus kernel with a contraction stage runs and rea
         REQUIRE(wi.ok());
         trf = std::move(*wi);
       }
-      auto out = runtime::exec_contraction_stages(kernel, span->first, span->last, *in,
+      auto out = testing::exec_contraction_stages(kernel, span->first, span->last, *in,
                                                   trf ? &*trf : nullptr);
       if (!out)
         for (const auto& d : out.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
@@ -363,7 +363,7 @@ TEST_CASE("stage exec: the Outer-only spec kernels give the elementwise products
     auto wi = runtime::to_device(w, *outer.trf);
     REQUIRE(xi.ok());
     REQUIRE(wi.ok());
-    auto out = runtime::exec_contraction_stages(k, span->first, span->last, *xi, &*wi);
+    auto out = testing::exec_contraction_stages(k, span->first, span->last, *xi, &*wi);
     REQUIRE(out.ok());
     const ir::TensorType& type = k.stages[span->last].output;
     check_against(*out, type, file->axes,
@@ -392,7 +392,7 @@ TEST_CASE("stage exec: the Lane-Folder-only spec kernels relocate without changi
     const LogicalTensor a = small_tensor(lane.input, file->axes, 9);
     auto ai = runtime::to_device(a, lane.input);
     REQUIRE(ai.ok());
-    auto out = runtime::exec_contraction_stages(k, span->first, span->last, *ai, nullptr);
+    auto out = testing::exec_contraction_stages(k, span->first, span->last, *ai, nullptr);
     REQUIRE(out.ok());
     const ir::TensorType& type = k.stages[span->last].output;
     check_against(*out, type, file->axes,
@@ -470,7 +470,7 @@ Result<StageImage> run_kernel_stages(const ir::Kernel& k, const StageImage& in,
                                      const DeviceImage* trf = nullptr) {
   auto span = ir::seq::find_contraction_stages(k);
   if (!span) return span.diagnostics();
-  return runtime::exec_contraction_stages(k, span->first, span->last, in, trf);
+  return testing::exec_contraction_stages(k, span->first, span->last, in, trf);
 }
 
 /// A ContractOuterTensor image of `outer_to_*` with every cell of slice 0 Live and +0.
@@ -595,14 +595,14 @@ TEST_CASE("stage exec: partial chains from a ContractOuterTensor parameter", "[s
     CHECK(packet->image.state[pc] == CellState::Top);
     CHECK(packet->is_present(pc));
     CHECK(packet->image.bits[pc] == bits(3.0f));
-    CHECK(runtime::poisoned_cells(*packet) == 1);
+    CHECK(testing::poisoned_cells(*packet) == 1);
     auto out = run_kernel_stages(to_time, img);
     REQUIRE(out.ok());
     const std::uint64_t oc = out->image.index(0, 1 * 2 + 1, 0);
     CHECK(out->image.state[oc] == CellState::Top);
     CHECK(out->image.bits[oc] == bits(10.0f)); // 1 + 2 + 3 + 4, the Top cell absent
     CHECK(out->image.state[out->image.index(0, 4 * 2 + 0, 0)] == CellState::Live);
-    CHECK(runtime::poisoned_cells(*out) == 1);
+    CHECK(testing::poisoned_cells(*out) == 1);
   }
 
   SECTION("an all-Top packet is absent but still poisons the slot") {
@@ -617,13 +617,13 @@ TEST_CASE("stage exec: partial chains from a ContractOuterTensor parameter", "[s
     const std::uint64_t pc = packet->image.index(0, row(7, 3, 0), 0);
     CHECK(packet->image.state[pc] == CellState::Top);
     CHECK_FALSE(packet->is_present(pc));
-    CHECK(runtime::poisoned_cells(*packet) == 0);
+    CHECK(testing::poisoned_cells(*packet) == 0);
     auto out = run_kernel_stages(to_time, img);
     REQUIRE(out.ok());
     const std::uint64_t oc = out->image.index(0, 7 * 2 + 0, 0);
     CHECK(out->image.state[oc] == CellState::Top);
     CHECK(out->image.bits[oc] == bits(-2.0f));
-    CHECK(runtime::poisoned_cells(*out) == 1);
+    CHECK(testing::poisoned_cells(*out) == 1);
   }
 }
 
@@ -720,7 +720,7 @@ TEST_CASE("stage exec: refusals are diagnostics", "[stage-exec]") {
   auto path = ir::seq::contraction_path(k, 1, 0);
   REQUIRE_FALSE(path.ok());
   CHECK(path.diagnostics().front().code == "E-RUN-101");
-  auto wrong_kind = runtime::exec_contract_time(k.stages[0], StageImage(wrong));
+  auto wrong_kind = testing::exec_contract_time(k.stages[0], StageImage(wrong));
   REQUIRE_FALSE(wrong_kind.ok());
   CHECK(wrong_kind.diagnostics().front().code == "E-RUN-101");
 }

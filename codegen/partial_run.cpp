@@ -1,0 +1,114 @@
+// run_contraction_jit for a part of a chain (partial_emit.h): the live slices are partitioned over
+// a thread pool; per slice a worker gathers the input cells through the program's address streams
+// into its own staged buffers (the stream and TRF widened once, as the whole chain's TRF staging
+// does; a ContractOuter / Packet / Time tensor's cells as stored), runs the compiled function, and
+// scatters the slice's output cells into the logical output. A slice's result depends only on its
+// own operands, so every partition gives the same bits.
+#include "codegen/partial_run.h"
+
+#include "codegen/jit_compiled.h"
+#include "codegen/partial_emit.h"
+#include "runtime/exec/thread_pool.h"
+#include "runtime/interp/poison.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+namespace tujit::codegen {
+namespace {
+
+using ir::CellState;
+using ir::seq::OperandStreams;
+
+constexpr std::uint64_t kTasksPerWorker = 4;
+
+/// One worker's staged buffers.
+struct Staged {
+  std::vector<std::uint32_t> in, trf, acc, out;
+  std::vector<std::uint8_t> in_present, trf_present;
+};
+
+/// The cells [outer][inner] of slice s of an operand: values (widened to the accumulator when
+/// `widen`) and presence.
+void gather(const OperandStreams& o, const runtime::LogicalTensor& t, std::uint64_t s, bool widen,
+            std::vector<std::uint32_t>& values, std::vector<std::uint8_t>& present) {
+  const auto& cells = o.streams.cells;
+  std::uint64_t k = 0;
+  for (std::uint64_t i = 0; i < cells.outer_size; ++i)
+    for (std::uint64_t j = 0; j < cells.inner_size; ++j, ++k) {
+      const ir::seq::CellAddress a = o.streams.at(s, i, j);
+      present[k] = a.state == CellState::Live ? 1 : 0;
+      values[k] = 0;
+      if (a.state != CellState::Live) continue;
+      values[k] = widen
+                      ? runtime::widen_to_accumulator(o.type, runtime::read_operand(o, t, a.offset))
+                      : t.get(a.offset);
+    }
+}
+
+} // namespace
+
+Result<runtime::RunResult> run_partial_jit(const CompiledContraction& compiled,
+                                           const ir::seq::RunProgram& rp,
+                                           const runtime::RunInputs& inputs,
+                                           JitRunOptions options) {
+  auto checked = checked_jit_run(compiled, rp, inputs);
+  if (!checked) return std::move(checked).take_diagnostics();
+  if (!is_partial(rp)) return run_error("E-JIT-002", "internal: not a part of a chain");
+  const ir::seq::ContractionProgram& p = rp.chain;
+  const auto fn = reinterpret_cast<PartialFn>((*checked)->function());
+  const PartialShape sh = partial_shape(p);
+  const runtime::LogicalTensor& st = *inputs.at(rp.stream.streams.tensor);
+  const runtime::LogicalTensor* wt =
+      p.forms_products() ? inputs.at(rp.trf.streams.tensor) : nullptr;
+
+  runtime::RunResult result;
+  auto out = runtime::make_logical_tensor(rp.output.dtype, rp.output.axes);
+  if (!out) return std::move(out).take_diagnostics();
+  result.output = std::move(*out);
+
+  const std::vector<std::uint64_t> live = rp.live_slices();
+  const std::uint64_t n = live.size();
+  const std::uint64_t want =
+      options.threads == 0 ? std::thread::hardware_concurrency() : options.threads;
+  runtime::exec::ThreadPool pool(static_cast<unsigned>(std::clamp<std::uint64_t>(want, 1, 1024)));
+  std::vector<Staged> staged(pool.size());
+  for (Staged& b : staged) {
+    b.in.resize(sh.in_cells);
+    b.in_present.resize(sh.in_cells);
+    b.trf.resize(sh.trf_cells);
+    b.trf_present.resize(sh.trf_cells);
+    b.acc.resize(sh.acc_cells);
+    b.out.resize(sh.out_cells);
+  }
+  const std::uint64_t inner = p.output_inner();
+  std::atomic<bool> violation{false};
+  const std::uint64_t tasks = std::min<std::uint64_t>(n, pool.size() * kTasksPerWorker);
+  if (n > 0)
+    pool.run(tasks, [&](std::uint64_t task, unsigned worker) {
+      Staged& b = staged[worker];
+      for (std::uint64_t k = n * task / tasks; k < n * (task + 1) / tasks; ++k) {
+        const std::uint64_t s = live[k];
+        gather(rp.stream, st, s, p.forms_products(), b.in, b.in_present);
+        if (wt != nullptr) gather(rp.trf, *wt, s, true, b.trf, b.trf_present);
+        std::fill(b.out.begin(), b.out.end(), 0u);
+        const PartialArgs args{b.in.data(),          b.in_present.data(), b.trf.data(),
+                               b.trf_present.data(), b.acc.data(),        b.out.data()};
+        if (fn(&args) != kRunOk) {
+          violation = true;
+          return;
+        }
+        for (std::uint64_t o = 0; o < sh.out_cells; ++o) {
+          const ir::seq::CellAddress a = rp.output.at(s, o / inner, o % inner);
+          if (a.state == CellState::Live) result.output.set(a.offset, b.out[o]);
+        }
+      }
+    });
+  if (violation) return out_of_bounds_error(rp);
+  result.poison = runtime::analyze_poison(rp);
+  result.simulated_macs = runtime::present_products(rp);
+  return result;
+}
+
+} // namespace tujit::codegen
