@@ -7,7 +7,8 @@ set -euo pipefail
 #   llvm-19-dev                  ORC LLJIT back end (codegen/)
 #   libboost-program-options-dev the `tujit` command line (harness/)
 #   libbenchmark-dev             Google Benchmark sweeps (harness/)
-#   libopenblas-dev              sgemm baseline of `tujit bench` (harness/bench/)
+#   libopenblas-serial-dev       sgemm baseline of `tujit bench` (harness/bench/), one core, no
+#                                thread pool started at load
 #   catch2                       the test suite (tests/)
 #   nlohmann-json3-dev           JSON reports (every --json); saves a hand-written emitter/parser
 #   libfmt-dev                   formatting of diagnostics and reports (g++ 12 has no std::format)
@@ -20,7 +21,7 @@ PACKAGES=(
   llvm-19-dev libzstd-dev   # LLVM 19's CMake config links zstd::libzstd_shared
   libboost-program-options-dev
   libbenchmark-dev
-  libopenblas-dev   # `tujit bench`: the JIT is measured against OpenBLAS sgemm
+  libopenblas-serial-dev   # `tujit bench`: the JIT is measured against OpenBLAS sgemm (serial)
   catch2
   nlohmann-json3-dev
   libfmt-dev
