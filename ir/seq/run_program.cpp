@@ -177,7 +177,7 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
   // A Vector Engine pass after the chain keeps every element's coordinates (docs/vector-engine.md
   // §4.1): the chain writes its output cells, each through the pass's value calls, and the pass's
   // result (or its to_vrf store) holds the same logical tensor.
-  const TensorType& chain_out = ops.lane->output;
+  const TensorType& chain_out = ops.vector_final ? ops.lane->output : out_type;
   ScalarType out_dtype = p.chain.accumulator;
   if (ops.vector_final) {
     auto pass = lower_vector(kernel, *ops.vector_final);

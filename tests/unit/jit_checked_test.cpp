@@ -3,9 +3,10 @@
 // verified program never does (jit_corpus_test.cpp runs every spec kernel checked); here the
 // guards are driven directly with programs whose strides were corrupted (same shapes, addresses
 // past the TRF or the stream), on correctly staged slices. run_contraction_jit itself refuses
-// such a program before running it (ir::seq::verify, E-RUN-102). Over generated kernels (tests/support/
-// kernel_gen.h), checked code never stops a run and computes the unchecked code's bits: issue
-// 10's proof that the unchecked address streams stay inside their buffers for random kernels.
+// such a program before running it (ir::seq::verify, E-RUN-102). Over generated kernels
+// (tests/support/ kernel_gen.h), checked code never stops a run and computes the unchecked code's
+// bits: issue 10's proof that the unchecked address streams stay inside their buffers for random
+// kernels.
 #include "tests/unit/jit_test_support.h"
 
 #include "codegen/jit_compiled.h"
@@ -27,7 +28,8 @@ namespace {
 // staged TRF, tables and the logical inputs, without run_contraction_jit's checks.
 std::int32_t call(const codegen::CompiledContraction& compiled,
                   const ir::seq::ContractionProgram& staged_for, const Operands& o) {
-  const testing::interp::ImageInputs in = testing::interp::image_inputs(staged_for, o.stream, o.trf);
+  const testing::interp::ImageInputs in =
+      testing::interp::image_inputs(staged_for, o.stream, o.trf);
   const ir::seq::RunProgram& rp = in.run.program;
   const auto sh = runtime::exec::staged_shape(rp);
   const auto tables = runtime::exec::program_tables(rp, codegen::kNoOutput);
@@ -73,7 +75,8 @@ TEST_CASE("jit checked: addresses outside an operand are stopped", "[jit]") {
 
   // The run itself refuses such a program before running it (ir::seq::verify).
   const testing::interp::ImageInputs in = testing::interp::image_inputs(past_trf, o.stream, o.trf);
-  auto refused = codegen::run_contraction_jit(*compile(past_trf, true), in.run.program, in.inputs());
+  auto refused =
+      codegen::run_contraction_jit(*compile(past_trf, true), in.run.program, in.inputs());
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.diagnostics()[0].code == "E-RUN-102");
 }
@@ -117,7 +120,8 @@ TEST_CASE("jit checked: 100 generated kernels stay inside their operands, same b
     }
     const Operands o = operands_for(*p, 17 * i + 3);
     const testing::interp::ImageInputs in = testing::interp::image_inputs(*p, o.stream, o.trf);
-    auto plain = codegen::run_contraction_jit(*compile(in.run.program), in.run.program, in.inputs());
+    auto plain =
+        codegen::run_contraction_jit(*compile(in.run.program), in.run.program, in.inputs());
     auto checked =
         codegen::run_contraction_jit(*compile(in.run.program, true), in.run.program, in.inputs());
     if (!checked)
