@@ -4,9 +4,8 @@
 // guards are driven directly with programs whose strides were corrupted (same shapes, addresses
 // past the TRF or the stream), on correctly staged slices. run_contraction_jit itself refuses
 // such a program before running it (ir::seq::verify, E-RUN-102). Over generated kernels
-// (tests/support/ kernel_gen.h), checked code never stops a run and computes the unchecked code's
-// bits: issue 10's proof that the unchecked address streams stay inside their buffers for random
-// kernels.
+// (tests/support/kernel_gen.h), checked code never stops a run and computes the unchecked code's
+// bits: evidence that the unchecked address streams stay inside their buffers for random kernels.
 #include "tests/unit/jit_test_support.h"
 
 #include "codegen/jit_compiled.h"
