@@ -179,8 +179,11 @@ Result<std::vector<std::size_t>> contraction_path(const Kernel& k, std::size_t f
 
 Result<ContractionStages> find_contraction_stages(const Kernel& k) {
   std::vector<std::uint8_t> consumed(k.stages.size(), 0);
+  // A chain ends at a contraction stage no other contraction stage reads (a Vector Engine pass
+  // may read it: docs/vector-engine.md §4.1).
   for (const auto& st : k.stages)
-    if (st.producer && *st.producer < consumed.size()) consumed[*st.producer] = 1;
+    if (st.producer && *st.producer < consumed.size() && is_contraction(st.op))
+      consumed[*st.producer] = 1;
   for (std::size_t i = k.stages.size(); i-- > 0;) {
     if (!is_contraction(k.stages[i].op) || consumed[i]) continue;
     std::size_t first = i;
