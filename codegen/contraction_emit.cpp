@@ -135,8 +135,7 @@ private:
     emit_counted_loop(b_, f_, n, body);
   }
   void emit_slice();
-  void emit_cycles(std::size_t level, llvm::Value* flit, llvm::Value* trf, llvm::Value* slot,
-                   llvm::Value* t);
+  void emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t);
   void emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
   llvm::Value* product_value(Product& x);
   llvm::Value* add(llvm::Value* a, llvm::Value* b);
@@ -308,34 +307,21 @@ void Emitter::emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* 
   }
 }
 
-void Emitter::emit_cycles(std::size_t level, llvm::Value* flit, llvm::Value* trf, llvm::Value* slot,
-                          llvm::Value* t) {
-  const auto& nest = p_.cycle_nest;
-  if (level == nest.size()) {
-    if (cycle_live_ == nullptr) {
-      emit_cycle_body(flit, trf, slot);
-      return;
-    }
-    // Pre-reduce OutTime padding (§9.4): the cycle forms no product.
-    llvm::Value* ptr = b_.CreateInBoundsGEP(b_.getInt8Ty(), cycle_live_, t);
-    llvm::Value* live = b_.CreateICmpNE(b_.CreateLoad(b_.getInt8Ty(), ptr), b_.getInt8(0));
-    llvm::BasicBlock* body = llvm::BasicBlock::Create(ctx_, "cycle.live", f_);
-    llvm::BasicBlock* skip = llvm::BasicBlock::Create(ctx_, "cycle.next", f_);
-    b_.CreateCondBr(live, body, skip);
-    b_.SetInsertPoint(body);
+void Emitter::emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t) {
+  if (cycle_live_ == nullptr) {
     emit_cycle_body(flit, trf, slot);
-    b_.CreateBr(skip);
-    b_.SetInsertPoint(skip);
     return;
   }
-  const ir::seq::CycleLoop& loop = nest[level];
-  std::uint64_t weight = 1; // cycles per step of this counter
-  for (std::size_t i = level + 1; i < nest.size(); ++i) weight *= nest[i].size;
-  emit_loop(loop.size, [&](llvm::Value* d) {
-    emit_cycles(level + 1, add_scaled(flit, d, loop.flit_stride),
-                add_scaled(trf, d, loop.trf_stride), add_scaled(slot, d, loop.slot_stride),
-                add_scaled(t, d, weight));
-  });
+  // Pre-reduce OutTime padding (§9.4): the cycle forms no product.
+  llvm::Value* ptr = b_.CreateInBoundsGEP(b_.getInt8Ty(), cycle_live_, t);
+  llvm::Value* live = b_.CreateICmpNE(b_.CreateLoad(b_.getInt8Ty(), ptr), b_.getInt8(0));
+  llvm::BasicBlock* body = llvm::BasicBlock::Create(ctx_, "cycle.live", f_);
+  llvm::BasicBlock* skip = llvm::BasicBlock::Create(ctx_, "cycle.next", f_);
+  b_.CreateCondBr(live, body, skip);
+  b_.SetInsertPoint(body);
+  emit_cycle_body(flit, trf, slot);
+  b_.CreateBr(skip);
+  b_.SetInsertPoint(skip);
 }
 
 // Lane Folder (§8): out[out_offset[o]] = acc[drain[o]] (NaN canonical) or 0 for output padding,
@@ -402,7 +388,10 @@ void Emitter::annotate_aliasing() {
 void Emitter::emit_slice() {
   // Time Reducer slots start at +0 / 0 (§9.2 step 2): both are the bits 0.
   b_.CreateMemSet(arg_[kScratch], b_.getInt8(0), i64(sh_.acc_cells * 4), llvm::MaybeAlign(4));
-  emit_cycles(0, i64(0), i64(0), i64(0), i64(0));
+  emit_cycle_nest(b_, f_, p_.cycle_nest,
+                  [&](llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t) {
+                    emit_cycle(flit, trf, slot, t);
+                  });
   emit_drain();
 }
 

@@ -31,4 +31,26 @@ llvm::Value* add_scaled(llvm::IRBuilder<>& b, llvm::Value* base, llvm::Value* di
   return b.CreateAdd(base, term, "", true, true);
 }
 
+namespace {
+void cycle_level(llvm::IRBuilder<>& b, llvm::Function* f,
+                 const std::vector<ir::seq::CycleLoop>& nest, std::size_t level, llvm::Value* flit,
+                 llvm::Value* trf, llvm::Value* slot, llvm::Value* t, const CycleBody& cycle) {
+  if (level == nest.size()) return cycle(flit, trf, slot, t);
+  const ir::seq::CycleLoop& loop = nest[level];
+  std::uint64_t weight = 1; // cycles per step of this counter
+  for (std::size_t i = level + 1; i < nest.size(); ++i) weight *= nest[i].size;
+  emit_counted_loop(b, f, loop.size, [&](llvm::Value* d) {
+    cycle_level(b, f, nest, level + 1, add_scaled(b, flit, d, loop.flit_stride),
+                add_scaled(b, trf, d, loop.trf_stride), add_scaled(b, slot, d, loop.slot_stride),
+                add_scaled(b, t, d, weight), cycle);
+  });
+}
+} // namespace
+
+void emit_cycle_nest(llvm::IRBuilder<>& b, llvm::Function* f,
+                     const std::vector<ir::seq::CycleLoop>& nest, const CycleBody& cycle) {
+  llvm::Value* zero = b.getInt64(0);
+  cycle_level(b, f, nest, 0, zero, zero, zero, zero, cycle);
+}
+
 } // namespace tujit::codegen

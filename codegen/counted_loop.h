@@ -2,6 +2,8 @@
 // partial_emit.cpp).
 #pragma once
 
+#include "ir/seq/contraction_program.h"
+
 #include <llvm/IR/IRBuilder.h>
 
 #include <cstdint>
@@ -18,5 +20,13 @@ void emit_counted_loop(llvm::IRBuilder<>& b, llvm::Function* f, std::uint64_t n,
 /// base + digit·stride (i64, no wrap); `base` itself when the stride is 0.
 llvm::Value* add_scaled(llvm::IRBuilder<>& b, llvm::Value* base, llvm::Value* digit,
                         std::uint64_t stride);
+
+/// The packet-cycle nest (outermost loop first) as counted loops: `cycle(flit, trf, slot, t)` once
+/// per cycle, each address advanced by its loop's stride from the given bases and t the cycle's
+/// position in the nest.
+using CycleBody =
+    std::function<void(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t)>;
+void emit_cycle_nest(llvm::IRBuilder<>& b, llvm::Function* f,
+                     const std::vector<ir::seq::CycleLoop>& nest, const CycleBody& cycle);
 
 } // namespace tujit::codegen

@@ -77,8 +77,7 @@ private:
   llvm::Value* arith(bool mul, llvm::Value* a, llvm::Value* b);
   Cell combine(const Cell& a, const Cell& b);
   Cell cell(llvm::Value* flit, llvm::Value* trf, llvm::Value* l, llvm::Value* row, std::uint64_t x);
-  void emit_cycles(std::size_t level, llvm::Value* flit, llvm::Value* trf, llvm::Value* slot,
-                   llvm::Value* t);
+  void emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t);
   void emit_lane(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t,
                  llvm::Value* l);
   void emit_tail();
@@ -208,20 +207,8 @@ void PartialEmitter::emit_lane(llvm::Value* flit, llvm::Value* trf, llvm::Value*
   }
 }
 
-void PartialEmitter::emit_cycles(std::size_t level, llvm::Value* flit, llvm::Value* trf,
-                                 llvm::Value* slot, llvm::Value* t) {
-  const auto& nest = p_.cycle_nest;
-  if (level < nest.size()) {
-    const ir::seq::CycleLoop& loop = nest[level];
-    std::uint64_t weight = 1; // cycles per step of this counter
-    for (std::size_t i = level + 1; i < nest.size(); ++i) weight *= nest[i].size;
-    emit_loop(loop.size, [&](llvm::Value* d) {
-      emit_cycles(level + 1, add_scaled(flit, d, loop.flit_stride),
-                  add_scaled(trf, d, loop.trf_stride), add_scaled(slot, d, loop.slot_stride),
-                  add_scaled(t, d, weight));
-    });
-    return;
-  }
+void PartialEmitter::emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot,
+                                llvm::Value* t) {
   const auto lanes = [&] {
     emit_loop(p_.lanes, [&](llvm::Value* l) {
       if (lane_live_ == nullptr) return emit_lane(flit, trf, slot, t, l);
@@ -292,7 +279,11 @@ std::unique_ptr<llvm::Module> PartialEmitter::run() {
   // Time Reducer slots start at +0 / 0 (§9.2 step 2): both are the bits 0.
   if (shape_.acc_cells > 0)
     b_.CreateMemSet(arg_[kAcc], b_.getInt8(0), i64(shape_.acc_cells * 4), llvm::MaybeAlign(4));
-  if (p_.walks_cycles()) emit_cycles(0, i64(0), i64(0), i64(0), i64(0));
+  if (p_.walks_cycles())
+    emit_cycle_nest(b_, f_, p_.cycle_nest,
+                    [&](llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t) {
+                      emit_cycle(flit, trf, slot, t);
+                    });
   emit_tail();
   b_.CreateRet(b_.getInt32(kRunOk));
   return module;
