@@ -50,6 +50,13 @@ StreamBuffer stream_buffer(const ir::seq::RunProgram& rp, const runtime::Logical
   return b;
 }
 
+void zero_on(runtime::exec::ThreadPool& pool, std::uint8_t* data, std::uint64_t bytes) {
+  const std::uint64_t tasks = std::clamp<std::uint64_t>(bytes >> 20, 1, pool.size());
+  pool.run(tasks, [&](std::uint64_t k, unsigned) {
+    std::fill(data + bytes * k / tasks, data + bytes * (k + 1) / tasks, std::uint8_t{0});
+  });
+}
+
 } // namespace
 
 Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compiled,
@@ -70,13 +77,17 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
   const std::uint64_t n = live.size();
 
   runtime::RunResult result;
-  auto out = runtime::make_logical_tensor(rp.output.dtype, rp.output.axes);
+  auto out =
+      runtime::make_logical_tensor(rp.output.dtype, rp.output.axes, runtime::kDefaultMaxElements,
+                                   runtime::TensorInit::Uninitialised);
   if (!out) return std::move(out).take_diagnostics();
   result.output = std::move(*out);
 
   const std::uint64_t want =
       options.threads == 0 ? std::thread::hardware_concurrency() : options.threads;
   runtime::exec::ThreadPool pool(static_cast<unsigned>(std::clamp<std::uint64_t>(want, 1, 1024)));
+  // The output starts at zero, cleared on the workers: its first touch is part of the run.
+  zero_on(pool, result.output.data.data(), result.output.data.size());
   const StreamBuffer stream = stream_buffer(rp, st, pool);
   const std::uint64_t load_bytes = stream_load_bytes(rp.stream);
   const std::uint64_t stream_elements = st.elements();

@@ -17,6 +17,17 @@ Diagnostic input_error(const char* code, std::string message) {
 
 } // namespace
 
+ir::seq::InputShapes input_shapes(const RunOperands& ops, const RunRequest& req,
+                                  const ir::seq::InputShapes& tiles) {
+  ir::seq::InputShapes shapes;
+  for (const ir::KernelParam* p : ops.inputs()) {
+    if (p == nullptr || !p->tensor) continue;
+    const auto given = req.given.find(p->name);
+    shapes[p->name] = given != req.given.end() ? given->second.axes : tiles.at(p->name);
+  }
+  return shapes;
+}
+
 Result<RunInputTensors> make_inputs(const ir::SpecFile& file, const RunOperands& ops,
                                     const RunRequest& req, const ir::seq::InputShapes& tiles) {
   RunInputTensors in;
@@ -26,10 +37,10 @@ Result<RunInputTensors> make_inputs(const ir::SpecFile& file, const RunOperands&
     if (auto it = req.given.find(p->name); it != req.given.end()) {
       const runtime::LogicalTensor& given = it->second;
       if (given.dtype != p->tensor->dtype)
-        return input_error("E-RUN-004", fmt::format("the contents given for '{}' are {}, the "
-                                                    "parameter is {}",
-                                                    p->name, ir::name(given.dtype),
-                                                    ir::name(p->tensor->dtype)));
+        return input_error("E-RUN-004",
+                           fmt::format("the contents given for '{}' are {}, the "
+                                       "parameter is {}",
+                                       p->name, ir::name(given.dtype), ir::name(p->tensor->dtype)));
       const bool covers = given.axes.size() == tile.size() &&
                           std::equal(tile.begin(), tile.end(), given.axes.begin(),
                                      [](const ir::Axis& a, const ir::Axis& g) {
@@ -42,7 +53,6 @@ Result<RunInputTensors> make_inputs(const ir::SpecFile& file, const RunOperands&
                                        p->name, runtime::shape_text(given.shape()),
                                        runtime::axes_text(tile)));
       in.tensors[p->name] = &given;
-      in.shapes[p->name] = given.axes;
       continue;
     }
     auto t = runtime::make_logical_tensor(p->tensor->dtype, tile, runtime::kDefaultMaxElements,
@@ -53,8 +63,8 @@ Result<RunInputTensors> make_inputs(const ir::SpecFile& file, const RunOperands&
                          req.threads);
     auto& slot = in.generated[p->name] = std::move(*t);
     in.tensors[p->name] = &slot;
-    in.shapes[p->name] = tile;
   }
+  in.shapes = input_shapes(ops, req, tiles);
   return in;
 }
 

@@ -27,6 +27,11 @@ struct RunInputTensors {
   ir::seq::InputShapes shapes;                             // their axes (the streams' shapes)
 };
 
+/// The axes each input of the run will have (the given contents' own, else the tile): what
+/// lowering needs, known before any input is made.
+ir::seq::InputShapes input_shapes(const RunOperands& ops, const RunRequest& req,
+                                  const ir::seq::InputShapes& tiles);
+
 /// E-RUN-007 when given contents do not cover the tile; E-RUN-004 when their dtype is not the
 /// parameter's.
 Result<RunInputTensors> make_inputs(const ir::SpecFile& file, const RunOperands& ops,

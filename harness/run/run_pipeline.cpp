@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <thread>
 
 namespace tujit::run {
@@ -30,22 +31,63 @@ void finish_output(RunOutcome& out) {
   out.sha256 = runtime::sha256_hex({out.output.data.data(), out.output.data.size()});
 }
 
-/// The run's inputs over their tiles (given or seeded), timed into out.inputs_ms; the tiles into
-/// `tiles`.
-Result<RunInputTensors> timed_inputs(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                     const RunOperands& ops, const RunRequest& req, RunOutcome& out,
-                                     ir::seq::InputShapes& tiles) {
+/// An engine ready to run a program: for the JIT, the object compiled or loaded from the cache.
+struct PreparedEngine {
+  Engine engine = Engine::Jit;
+  std::unique_ptr<codegen::ContractionJit> jit;
+  std::shared_ptr<const codegen::CompiledContraction> compiled;
+};
+
+Result<PreparedEngine> prepare_engine(Engine engine, const ir::seq::RunProgram& program,
+                                      const RunRequest& req) {
+  PreparedEngine e;
+  e.engine = engine;
+  if (engine == Engine::Interp) return e;
+  auto jit = codegen::ContractionJit::create(req.jit);
+  if (!jit) return std::move(jit).take_diagnostics();
+  auto compiled = (*jit)->compile(program);
+  if (!compiled) return std::move(compiled).take_diagnostics();
+  e.jit = std::move(*jit);
+  e.compiled = std::move(*compiled);
+  return e;
+}
+
+Result<EngineRun> execute(const PreparedEngine& e, const ir::seq::RunProgram& program,
+                          const runtime::RunInputs& inputs, const RunRequest& req) {
+  EngineRun run;
+  run.engine = engine_name(e.engine);
   const auto t0 = Clock::now();
-  if (req.tiles) {
-    tiles = *req.tiles;
+  Result<runtime::RunResult> r = runtime::RunResult{};
+  if (e.engine == Engine::Interp) {
+    r = runtime::interpret(program, inputs);
   } else {
-    auto found = ir::seq::input_tiles(file, kernel, ops);
-    if (!found) return std::move(found).take_diagnostics();
-    tiles = std::move(*found);
+    run.compile_ms = e.compiled->stats().native_ms;
+    run.cache_hit = e.compiled->stats().cache_hit;
+    run.threads = thread_count(req.threads);
+    codegen::JitRunOptions options;
+    options.threads = req.threads;
+    r = program.kind == ir::seq::RunKind::Move
+            ? codegen::run_move_jit(*e.compiled, program, inputs, options)
+            : codegen::run_contraction_jit(*e.compiled, program, inputs, options);
   }
-  auto inputs = make_inputs(file, ops, req, tiles);
-  out.inputs_ms = ms_since(t0);
-  return inputs;
+  if (!r) return std::move(r).take_diagnostics();
+  run.run_ms = ms_since(t0);
+  run.result = std::move(*r);
+  return run;
+}
+
+/// What the run does before its inputs exist: lowering to the Sequencer IR (into out.program)
+/// and the engine's preparation. Both need only the inputs' shapes.
+Result<PreparedEngine> lower_and_prepare(const ir::SpecFile& file, const ir::Kernel& kernel,
+                                         const RunOperands& ops, const RunRequest& req,
+                                         const ir::seq::InputShapes& shapes, RunOutcome& out) {
+  const auto t0 = Clock::now();
+  auto program = ir::seq::lower_run(file, kernel, ops, shapes, req.ftz_results);
+  if (!program) return std::move(program).take_diagnostics();
+  out.program = std::move(*program);
+  out.fetches = out.program.fetches;
+  out.lower_ms = ms_since(t0);
+  return prepare_engine(req.engine, out.program, req);
 }
 
 } // namespace
@@ -56,52 +98,41 @@ std::string_view engine_name(Engine e) {
 
 Result<EngineRun> run_engine(Engine engine, const ir::seq::RunProgram& program,
                              const runtime::RunInputs& inputs, const RunRequest& req) {
-  EngineRun run;
-  run.engine = engine_name(engine);
-  if (engine == Engine::Interp) {
-    run.engine = engine_name(Engine::Interp);
-    const auto t0 = Clock::now();
-    auto r = runtime::interpret(program, inputs);
-    if (!r) return std::move(r).take_diagnostics();
-    run.run_ms = ms_since(t0);
-    run.result = std::move(*r);
-    return run;
-  }
-  auto jit = codegen::ContractionJit::create(req.jit);
-  if (!jit) return std::move(jit).take_diagnostics();
-  auto compiled = (*jit)->compile(program);
-  if (!compiled) return std::move(compiled).take_diagnostics();
-  run.compile_ms = (*compiled)->stats().native_ms;
-  run.cache_hit = (*compiled)->stats().cache_hit;
-  codegen::JitRunOptions options;
-  options.threads = req.threads;
-  run.threads = thread_count(req.threads);
-  const auto t0 = Clock::now();
-  auto r = program.kind == ir::seq::RunKind::Move
-               ? codegen::run_move_jit(**compiled, program, inputs, options)
-               : codegen::run_contraction_jit(**compiled, program, inputs, options);
-  if (!r) return std::move(r).take_diagnostics();
-  run.run_ms = ms_since(t0);
-  run.result = std::move(*r);
-  return run;
+  auto prepared = prepare_engine(engine, program, req);
+  if (!prepared) return std::move(prepared).take_diagnostics();
+  return execute(*prepared, program, inputs, req);
 }
 
 Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel,
                               const RunOperands& ops, const RunRequest& req) {
   RunOutcome out;
   out.shape = ops.shape;
+  const auto t0 = Clock::now();
   ir::seq::InputShapes tiles;
-  auto inputs = timed_inputs(file, kernel, ops, req, out, tiles);
+  if (req.tiles) {
+    tiles = *req.tiles;
+  } else {
+    auto found = ir::seq::input_tiles(file, kernel, ops);
+    if (!found) return std::move(found).take_diagnostics();
+    tiles = std::move(*found);
+  }
+  const ir::seq::InputShapes shapes = input_shapes(ops, req, tiles);
+  const double tiles_ms = ms_since(t0);
+  // Lowering and the engine's preparation need only the inputs' shapes: with more than one
+  // thread they run while the inputs are made, and their times overlap (docs/cli.md §6).
+  std::future<Result<PreparedEngine>> early;
+  if (thread_count(req.threads) > 1)
+    early = std::async(std::launch::async, lower_and_prepare, std::cref(file), std::cref(kernel),
+                       std::cref(ops), std::cref(req), std::cref(shapes), std::ref(out));
+  const auto t1 = Clock::now();
+  auto inputs = make_inputs(file, ops, req, tiles);
+  out.inputs_ms = tiles_ms + ms_since(t1);
+  auto prepared =
+      early.valid() ? early.get() : lower_and_prepare(file, kernel, ops, req, shapes, out);
   if (!inputs) return std::move(inputs).take_diagnostics();
+  if (!prepared) return std::move(prepared).take_diagnostics();
 
-  auto t0 = Clock::now();
-  auto program = ir::seq::lower_run(file, kernel, ops, inputs->shapes, req.ftz_results);
-  if (!program) return std::move(program).take_diagnostics();
-  out.program = std::move(*program);
-  out.fetches = out.program.fetches;
-  out.lower_ms = ms_since(t0);
-
-  auto run = run_engine(req.engine, out.program, inputs->tensors, req);
+  auto run = execute(*prepared, out.program, inputs->tensors, req);
   if (!run) return std::move(run).take_diagnostics();
   out.engine = run->engine;
   out.threads = run->threads;
@@ -114,7 +145,7 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   finish_output(out);
   if (!req.verify) return out;
 
-  t0 = Clock::now();
+  const auto t2 = Clock::now();
   RunVerification v;
   // The other engine from the same inputs: the two must agree bit for bit (docs/design.md).
   const Engine other = req.engine == Engine::Jit ? Engine::Interp : Engine::Jit;
@@ -131,7 +162,7 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   if (auto ok = oracle_verdict(file, kernel, ops, out.fetches, *inputs, tiles, out.output, v); !ok)
     return std::move(ok).take_diagnostics();
   out.verify = std::move(v);
-  out.verify_ms = ms_since(t0);
+  out.verify_ms = ms_since(t2);
   return out;
 }
 

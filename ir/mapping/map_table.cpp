@@ -91,6 +91,86 @@ public:
     return r;
   }
 
+  /// eval(m, {0, 1, …, n − 1}) for n <= SIZE(m), the case of every position of a mapping: a
+  /// Pair's major and minor then see prefixes too, so each child is evaluated over its own
+  /// (small) positions once and the rows are their combinations, instead of over n positions.
+  Rows prefix(const Mapping& m, std::uint64_t n) const {
+    const std::size_t nc = columns_.size();
+    Rows r;
+    switch (m.kind()) {
+    case Mapping::Kind::Symbol: {
+      r.kind.assign(n, Cell::Kind::Index);
+      r.padding.assign(n, PaddingKind::Top);
+      r.coord.assign(n * nc, 0);
+      const std::size_t c = column(m.axis().name);
+      for (std::uint64_t k = 0; k < n; ++k) r.coord[k * nc + c] = k;
+      return r;
+    }
+    case Mapping::Kind::Broadcast:
+      r.kind.assign(n, Cell::Kind::Index);
+      r.padding.assign(n, PaddingKind::Top);
+      r.coord.assign(n * nc, 0);
+      return r;
+    case Mapping::Kind::Pair: {
+      const std::uint64_t minor = m.rhs().size();
+      const Rows a = prefix(m.lhs(), (n + minor - 1) / minor);
+      const Rows b = prefix(m.rhs(), std::min(n, minor));
+      r.kind.resize(n);
+      r.padding.resize(n);
+      r.coord.assign(n * nc, 0);
+      // docs/mapping.md §2 combine: a non-live major wins, then a non-live minor; else add.
+      for (std::uint64_t j = 0, k = 0; k < n; ++j)
+        for (std::uint64_t i = 0; i < minor && k < n; ++i, ++k) {
+          if (a.kind[j] != Cell::Kind::Index || b.kind[i] != Cell::Kind::Index) {
+            const bool major = a.kind[j] != Cell::Kind::Index;
+            r.kind[k] = major ? a.kind[j] : b.kind[i];
+            r.padding[k] = major ? a.padding[j] : b.padding[i];
+            continue;
+          }
+          r.kind[k] = Cell::Kind::Index;
+          r.padding[k] = PaddingKind::Top;
+          for (std::size_t c = 0; c < nc; ++c)
+            r.coord[k * nc + c] = a.coord[j * nc + c] + b.coord[i * nc + c];
+        }
+      return r;
+    }
+    case Mapping::Kind::Modulo:
+    case Mapping::Kind::Resize: // the operand's first cells (docs/mapping.md §3)
+      return prefix(m.lhs(), n);
+    case Mapping::Kind::Padding: {
+      const std::uint64_t live = std::min(n, m.lhs().size());
+      r = prefix(m.lhs(), live);
+      r.kind.resize(n, Cell::Kind::Padding);
+      r.padding.resize(n, m.padding_kind());
+      r.coord.resize(n * nc, 0);
+      return r;
+    }
+    case Mapping::Kind::Stride:
+      break;
+    }
+    // `x / s` reads every s-th cell of x: through x's prefix when that is not much longer than
+    // the positions asked for, else position by position.
+    const std::uint64_t s = m.number();
+    if (n == 0) return eval(m, {});
+    const std::uint64_t reach = (n - 1) * s + 1;
+    if (reach > 4 * n) {
+      std::vector<std::uint64_t> pos(n);
+      for (std::uint64_t k = 0; k < n; ++k) pos[k] = k;
+      return eval(m, pos);
+    }
+    const Rows a = prefix(m.lhs(), reach);
+    r.kind.resize(n);
+    r.padding.resize(n);
+    r.coord.resize(n * nc);
+    for (std::uint64_t k = 0; k < n; ++k) {
+      r.kind[k] = a.kind[k * s];
+      r.padding[k] = a.padding[k * s];
+      std::copy_n(a.coord.begin() + static_cast<std::ptrdiff_t>(k * s * nc), nc,
+                  r.coord.begin() + static_cast<std::ptrdiff_t>(k * nc));
+    }
+    return r;
+  }
+
 private:
   std::size_t column(const std::string& name) const {
     return static_cast<std::size_t>(std::find(columns_.begin(), columns_.end(), name) -
@@ -108,9 +188,7 @@ MappedTable map_table(const Mapping& m, const std::vector<Axis>& axes) {
   for (const Axis& a : m.axes())
     if (std::find(t.columns.begin(), t.columns.end(), a.name) == t.columns.end())
       t.columns.push_back(a.name);
-  std::vector<std::uint64_t> pos(t.size);
-  for (std::uint64_t p = 0; p < t.size; ++p) pos[p] = p;
-  Rows r = Evaluator(t.columns).eval(m, pos);
+  Rows r = Evaluator(t.columns).prefix(m, t.size);
   t.kind = std::move(r.kind);
   t.padding = std::move(r.padding);
   t.coord = std::move(r.coord);

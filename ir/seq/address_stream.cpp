@@ -289,6 +289,33 @@ ViewDims view_dims(TensorKind kind) {
   return d;
 }
 
+Result<std::uint64_t> dimension_size(const TensorType& type, const std::vector<Slot>& slots,
+                                     std::uint64_t max_positions) {
+  std::uint64_t size = 1;
+  for (Slot s : slots) {
+    if (mul_overflows(size, type.mapping(s).size()))
+      return run_error("E-RUN-003", fmt::format("the layout of {} has too many cells to count",
+                                                to_string(type)));
+    size *= type.mapping(s).size();
+  }
+  if (size > max_positions)
+    return run_error("E-RUN-001",
+                     fmt::format("a dimension of {} has {} positions, more than the limit of {}",
+                                 to_string(type), size, max_positions));
+  return size;
+}
+
+Status check_slot_axes(const MappedTable& t, std::uint64_t p, std::size_t na, Slot slot,
+                       const Mapping& m) {
+  for (std::size_t c = na; c < t.columns.size(); ++c)
+    if (t.at(p)[c] != 0)
+      return run_error("E-RUN-002",
+                       fmt::format("the {} mapping `{}` names axis {}, which is not an axis of the "
+                                   "logical tensor",
+                                   to_string(slot), m.to_string(), t.columns[c]));
+  return {};
+}
+
 Result<DimCoordinates> slot_coordinates(const std::vector<Slot>& slots,
                                         const std::vector<Mapping>& mappings, std::uint64_t size,
                                         const std::vector<Axis>& axes) {
@@ -305,7 +332,6 @@ Result<DimCoordinates> slot_coordinates(const std::vector<Slot>& slots,
     minor /= msize;
     // Every position of the slot at once, then spread over the dimension.
     const MappedTable t = map_table(m, axes);
-    const std::size_t nc = t.columns.size();
     std::vector<CellState> pst(msize, CellState::Live);
     std::vector<std::uint64_t> pco(msize * na, 0);
     for (std::uint64_t p = 0; p < msize; ++p) {
@@ -317,12 +343,7 @@ Result<DimCoordinates> slot_coordinates(const std::vector<Slot>& slots,
         pst[p] = CellState::Bottom;
         continue;
       }
-      for (std::size_t c = na; c < nc; ++c)
-        if (t.at(p)[c] != 0)
-          return run_error("E-RUN-002",
-                           fmt::format("the {} mapping `{}` names axis {}, which is not an axis of "
-                                       "the logical tensor",
-                                       to_string(slots[k]), m.to_string(), t.columns[c]));
+      if (auto ok = check_slot_axes(t, p, na, slots[k], m); !ok) return ok.diagnostics();
       std::copy_n(t.at(p), na, pco.begin() + static_cast<std::ptrdiff_t>(p * na));
     }
     for (std::uint64_t pos = 0; pos < size; ++pos) {
@@ -346,20 +367,11 @@ namespace {
 // One view dimension of `type`, bounded by `max_positions`.
 Result<DimCoordinates> dim_coordinates(const TensorType& type, const std::vector<Slot>& slots,
                                        const std::vector<Axis>& axes, std::uint64_t max_positions) {
-  std::uint64_t size = 1;
+  auto size = dimension_size(type, slots, max_positions);
+  if (!size) return std::move(size).take_diagnostics();
   std::vector<Mapping> mappings;
-  for (Slot s : slots) {
-    if (mul_overflows(size, type.mapping(s).size()))
-      return run_error("E-RUN-003", fmt::format("the layout of {} has too many cells to count",
-                                                to_string(type)));
-    size *= type.mapping(s).size();
-    mappings.push_back(type.mapping(s));
-  }
-  if (size > max_positions)
-    return run_error("E-RUN-001",
-                     fmt::format("a dimension of {} has {} positions, more than the limit of {}",
-                                 to_string(type), size, max_positions));
-  return slot_coordinates(slots, mappings, size, axes);
+  for (Slot s : slots) mappings.push_back(type.mapping(s));
+  return slot_coordinates(slots, mappings, *size, axes);
 }
 
 std::vector<std::uint64_t> max_live(const DimCoordinates& d) {

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "ir/lang/types.h"
+#include "ir/mapping/map_table.h"
 #include "ir/mapping/mapping.h"
 #include "ir/seq/fnv1a.h"
 #include "ir/support/diagnostic.h"
@@ -164,6 +165,16 @@ struct DimCoordinates {
   std::vector<std::uint64_t> coord; // [size][axes]
   const std::uint64_t* at(std::uint64_t p) const { return coord.data() + p * axes; }
 };
+
+/// The positions of one view dimension, the product of its slots' mapping sizes: E-RUN-003 when
+/// that overflows, E-RUN-001 when it exceeds `max_positions`.
+Result<std::uint64_t> dimension_size(const TensorType& type, const std::vector<Slot>& slots,
+                                     std::uint64_t max_positions);
+
+/// E-RUN-002 when position `p` of a slot's table (map_table over the first `na` columns, the
+/// logical tensor's axes) holds a coordinate on an axis outside the logical tensor.
+Status check_slot_axes(const MappedTable& t, std::uint64_t p, std::size_t na, Slot slot,
+                       const Mapping& m);
 
 /// One dimension of a view from its slots' mappings, major first, `size` their product: per
 /// position the state and, when live, the coordinate on each of `axes` (each mapping evaluated

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <optional>
 
 namespace tujit::ir::seq {
 namespace {
@@ -26,6 +28,71 @@ std::vector<std::uint64_t> live_values(const DimCoordinates& d, std::size_t a, s
   for (std::uint64_t c = 0; c < size; ++c)
     if (present[c]) v.push_back(c);
   return v;
+}
+
+/// Per axis, the distinct live coordinates below its size of one dimension, increasing.
+using AxisValues = std::vector<std::vector<std::uint64_t>>;
+
+/// {a + b : a ∈ x, b ∈ y, a + b < size}, increasing.
+std::vector<std::uint64_t> sums_below(const std::vector<std::uint64_t>& x,
+                                      const std::vector<std::uint64_t>& y, std::uint64_t size) {
+  std::vector<bool> present(size, false);
+  for (std::uint64_t a : x)
+    for (std::uint64_t b : y)
+      if (a + b < size) present[a + b] = true;
+  std::vector<std::uint64_t> v;
+  for (std::uint64_t c = 0; c < size; ++c)
+    if (present[c]) v.push_back(c);
+  return v;
+}
+
+Result<std::vector<HeldAxis>> held_from_values(const std::vector<Axis>& axes,
+                                               const std::array<AxisValues, 3>& dims,
+                                               const std::string& what) {
+  std::vector<HeldAxis> out;
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    const Axis& ax = axes[a];
+    // Held coordinates: every sum of one live value per dimension (the dimensions are
+    // independent); sums past the axis are overshoot, refused where streams are made.
+    std::vector<std::uint64_t> sums{0};
+    for (const AxisValues& d : dims) sums = sums_below(sums, d[a], ax.size);
+    std::vector<bool> reached(ax.size, false);
+    for (std::uint64_t c : sums) reached[c] = true;
+    auto h = held_axis(ax, reached, what);
+    if (!h) return std::move(h).take_diagnostics();
+    out.push_back(std::move(*h));
+  }
+  return out;
+}
+
+/// A dimension's live values from its slots' mappings, each evaluated alone (map_table), with
+/// view_coordinates' E-RUN-002.
+Result<AxisValues> dim_live_values(const TensorType& type, const std::vector<Slot>& slots,
+                                   const std::vector<Axis>& axes) {
+  const std::size_t na = axes.size();
+  AxisValues values(na, std::vector<std::uint64_t>{0});
+  for (Slot slot : slots) {
+    const Mapping& m = type.mapping(slot);
+    const MappedTable t = map_table(m, axes);
+    std::vector<std::vector<bool>> present(na);
+    for (std::size_t a = 0; a < na; ++a) present[a].assign(axes[a].size, false);
+    bool any = false;
+    for (std::uint64_t p = 0; p < t.size; ++p) {
+      if (t.kind[p] != Cell::Kind::Index) continue;
+      if (auto ok = check_slot_axes(t, p, na, slot, m); !ok) return ok.diagnostics();
+      any = true;
+      for (std::size_t a = 0; a < na; ++a)
+        if (t.at(p)[a] < axes[a].size) present[a][t.at(p)[a]] = true;
+    }
+    for (std::size_t a = 0; a < na; ++a) {
+      std::vector<std::uint64_t> slot_values;
+      if (any)
+        for (std::uint64_t c = 0; c < axes[a].size; ++c)
+          if (present[a][c]) slot_values.push_back(c);
+      values[a] = sums_below(values[a], slot_values, axes[a].size);
+    }
+  }
+  return values;
 }
 
 } // namespace
@@ -58,30 +125,30 @@ std::uint64_t HeldAxis::extent() const {
 }
 
 Result<std::vector<HeldAxis>> held_axes(const ViewCoordinates& v, const std::string& what) {
-  std::vector<HeldAxis> out;
-  for (std::size_t a = 0; a < v.axes.size(); ++a) {
-    const Axis& ax = v.axes[a];
-    // Held coordinates: every sum of one live value per dimension (the dimensions are
-    // independent); sums past the axis are overshoot, refused where streams are made.
-    std::vector<bool> reached(ax.size, false);
-    reached[0] = true;
-    bool any = true;
-    for (const DimCoordinates* d : {&v.spatial, &v.outer, &v.inner}) {
-      const auto vals = live_values(*d, a, ax.size);
-      any = any && !vals.empty();
-      std::vector<bool> next(ax.size, false);
-      for (std::uint64_t r = 0; r < ax.size; ++r)
-        if (reached[r])
-          for (std::uint64_t c : vals)
-            if (r + c < ax.size) next[r + c] = true;
-      reached = std::move(next);
-    }
-    if (!any) reached.assign(ax.size, false);
-    auto h = held_axis(ax, reached, what);
-    if (!h) return std::move(h).take_diagnostics();
-    out.push_back(std::move(*h));
+  std::array<AxisValues, 3> dims;
+  const DimCoordinates* d[3] = {&v.spatial, &v.outer, &v.inner};
+  for (std::size_t k = 0; k < 3; ++k)
+    for (std::size_t a = 0; a < v.axes.size(); ++a)
+      dims[k].push_back(live_values(*d[k], a, v.axes[a].size));
+  return held_from_values(v.axes, dims, what);
+}
+
+Result<std::vector<HeldAxis>> held_axes(const TensorType& type, const std::vector<Axis>& axes,
+                                        std::uint64_t max_positions) {
+  const ViewDims view = view_dims(type.kind);
+  std::array<AxisValues, 3> dims;
+  const std::vector<Slot>* slots[3] = {&view.spatial, &view.outer, &view.inner};
+  // Every dimension within the limits before any is evaluated, as view_coordinates does: a kernel
+  // too large to run is refused before the per-axis coordinate sets below are allocated.
+  for (const std::vector<Slot>* d : slots)
+    if (auto size = dimension_size(type, *d, max_positions); !size)
+      return std::move(size).take_diagnostics();
+  for (std::size_t k = 0; k < 3; ++k) {
+    auto values = dim_live_values(type, *slots[k], axes);
+    if (!values) return std::move(values).take_diagnostics();
+    dims[k] = std::move(*values);
   }
-  return out;
+  return held_from_values(axes, dims, to_string(type));
 }
 
 std::vector<Axis> held_tensor_axes(const std::vector<HeldAxis>& held) {
@@ -96,7 +163,58 @@ std::vector<std::uint64_t> held_strides(const std::vector<HeldAxis>& held) {
   return v;
 }
 
+namespace {
+
+/// The size N when the cells of a slice are exactly the offsets [0, N) of its base, each once:
+/// affine loops whose strides, sorted, go 1, size₀, size₀·size₁, … (a mixed radix).
+std::optional<std::uint64_t> dense_block(const CellStreams& c) {
+  if (!c.separable || !c.outer.is_affine() || !c.inner.is_affine()) return std::nullopt;
+  if (c.outer.base() != 0 || c.inner.base() != 0) return std::nullopt;
+  std::vector<AddressLoop> loops;
+  for (const AddressTable* t : {&c.outer, &c.inner})
+    for (const AddressLoop& l : t->loops())
+      if (l.size > 1) loops.push_back(l);
+  std::sort(loops.begin(), loops.end(),
+            [](const AddressLoop& a, const AddressLoop& b) { return a.stride < b.stride; });
+  std::uint64_t n = 1;
+  for (const AddressLoop& l : loops) {
+    if (l.stride != static_cast<std::int64_t>(n)) return std::nullopt;
+    n *= l.size;
+  }
+  return n;
+}
+
+/// The coverage when every live slice holds a dense block (dense_block) at its base: blocks that
+/// do not overlap and lie inside the tensor cover exactly their union. nullopt otherwise.
+std::optional<StreamCoverage> block_coverage(const TensorStreams& s, std::uint64_t elements) {
+  const auto n = dense_block(s.cells);
+  if (!n) return std::nullopt;
+  std::vector<std::uint64_t> bases;
+  for (std::uint64_t sp = 0; sp < s.spatial.size(); ++sp)
+    if (const CellAddress b = s.spatial.at(sp); b.state == CellState::Live)
+      bases.push_back(b.offset);
+  std::sort(bases.begin(), bases.end());
+  StreamCoverage cov;
+  std::uint64_t covered = 0, end = 0;
+  bool gap = false;
+  for (std::uint64_t b : bases) {
+    if (b < end || b > elements || *n > elements - b) return std::nullopt; // overlap or outside
+    if (b > end && !gap) {
+      cov.first_unreached = end;
+      gap = true;
+    }
+    end = b + *n;
+    covered += *n;
+  }
+  if (!gap && end < elements) cov.first_unreached = end;
+  cov.unreached = elements - covered;
+  return cov;
+}
+
+} // namespace
+
 StreamCoverage stream_coverage(const TensorStreams& s, std::uint64_t elements) {
+  if (auto blocks = block_coverage(s, elements)) return *blocks;
   StreamCoverage cov;
   // Every offset a live cell writes, counted once per cell. The per-slice cells are expanded once
   // into offsets (kNotLive where a cell is not live) so that the walk over every slice is a

@@ -38,6 +38,13 @@ Result<HeldAxis> held_axis(const Axis& ax, const std::vector<bool>& reached,
 /// The held axes of a view (in the order of v.axes). `what` names the tensor in diagnostics.
 Result<std::vector<HeldAxis>> held_axes(const ViewCoordinates& v, const std::string& what);
 
+/// The same held axes from the type's mappings, without evaluating its dimensions position by
+/// position: the live coordinates of a dimension are the sums of one live coordinate per slot (a
+/// position is live when every slot's is), so each slot's mapping is evaluated alone. Same
+/// diagnostics as view_coordinates (E-RUN-001/002/003) then held_axes.
+Result<std::vector<HeldAxis>> held_axes(const TensorType& type, const std::vector<Axis>& axes,
+                                        std::uint64_t max_positions);
+
 /// The held axes as the axes of a logical tensor, and the divisors of its streams.
 std::vector<Axis> held_tensor_axes(const std::vector<HeldAxis>& held);
 std::vector<std::uint64_t> held_strides(const std::vector<HeldAxis>& held);

@@ -13,9 +13,7 @@ namespace {
 
 Result<std::vector<HeldAxis>> type_held_axes(const TensorType& type, const AxisTable& table,
                                              std::uint64_t max_positions = kMaxStreamPositions) {
-  auto coords = view_coordinates(type, type_axes(type, table), max_positions);
-  if (!coords) return std::move(coords).take_diagnostics();
-  return held_axes(*coords, to_string(type));
+  return held_axes(type, type_axes(type, table), max_positions);
 }
 
 /// The stream a consumer reads: fetched from a DmTensor parameter by the Collect stage `collect`,

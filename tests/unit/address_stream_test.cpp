@@ -14,7 +14,10 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
+#include <numeric>
+#include <random>
 
 using namespace tujit;
 using ir::CellState;
@@ -145,12 +148,18 @@ TEST_CASE("address streams: the held axes of every specs/ type equal the layout'
         auto coords = ir::seq::view_coordinates(type, axes, ir::seq::kMaxStreamPositions);
         REQUIRE(coords.ok());
         auto got = ir::seq::held_axes(*coords, ir::to_string(type));
+        // The same from the type's slots, each mapping evaluated alone.
+        auto by_slot = ir::seq::held_axes(type, axes, ir::seq::kMaxStreamPositions);
         REQUIRE(want.ok() == got.ok());
+        REQUIRE(want.ok() == by_slot.ok());
         if (!want) continue;
         REQUIRE(want->size() == got->size());
+        REQUIRE(want->size() == by_slot->size());
         for (std::size_t a = 0; a < want->size(); ++a) {
           CHECK((*want)[a].axis == (*got)[a].axis);
           CHECK((*want)[a].stride == (*got)[a].stride);
+          CHECK((*want)[a].axis == (*by_slot)[a].axis);
+          CHECK((*want)[a].stride == (*by_slot)[a].stride);
           partial += !(*got)[a].whole();
         }
         ++outputs;
@@ -226,4 +235,68 @@ TEST_CASE("cell streams: separable when every cell is outer ⊕ inner, one table
   CHECK_FALSE(skew.separable);
   for (std::uint64_t o = 0; o < 4; ++o)
     for (std::uint64_t i = 0; i < 4; ++i) CHECK(skew.at(o, i).offset == (o + i) % 4);
+}
+
+TEST_CASE("stream coverage: equals a walk over every live cell, dense blocks or not",
+          "[address-stream]") {
+  // Random output streams: per-slice cells from affine loops (a shuffled mixed radix, so a dense
+  // block, or with one stride perturbed), live slices at random bases that may overlap, leave
+  // gaps or run past the tensor, some slices dead. The expected coverage counts every live cell.
+  std::mt19937_64 rng(20261202);
+  std::size_t disjoint = 0;
+  for (int round = 0; round < 400; ++round) {
+    std::vector<std::uint64_t> sizes;
+    for (int k = 0, n = 1 + static_cast<int>(rng() % 3); k < n; ++k) sizes.push_back(1 + rng() % 4);
+    std::vector<std::uint64_t> order(sizes.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<std::int64_t> stride(sizes.size());
+    std::uint64_t block = 1;
+    for (std::uint64_t k : order) {
+      stride[k] = static_cast<std::int64_t>(block);
+      block *= sizes[k];
+    }
+    if (rng() % 4 == 0) stride[rng() % stride.size()] += 1; // not a dense block
+    // The first loop is the inner dimension's, the rest the outer's.
+    ir::seq::TensorStreams s;
+    s.cells.inner = AddressTable::affine(0, {{sizes[0], stride[0]}});
+    s.cells.inner_size = sizes[0];
+    std::vector<AddressLoop> outer;
+    std::uint64_t outer_size = 1;
+    for (std::size_t k = 1; k < sizes.size(); ++k) {
+      outer.push_back({sizes[k], stride[k]});
+      outer_size *= sizes[k];
+    }
+    s.cells.outer = AddressTable::affine(0, outer);
+    s.cells.outer_size = outer_size;
+    const std::uint64_t slices = 1 + rng() % 6, elements = block * (1 + rng() % 6) + rng() % 3;
+    std::vector<CellAddress> bases;
+    for (std::uint64_t sp = 0; sp < slices; ++sp) {
+      const std::uint64_t base = rng() % 3 == 0 ? rng() % (elements + 2) : block * (rng() % 6);
+      bases.push_back({base, rng() % 5 == 0 ? CellState::Top : CellState::Live});
+    }
+    s.spatial = AddressTable::explicit_cells(bases);
+    std::vector<std::uint8_t> seen(elements, 0);
+    ir::seq::StreamCoverage want;
+    for (std::uint64_t sp = 0; sp < slices; ++sp)
+      for (std::uint64_t o = 0; o < outer_size; ++o)
+        for (std::uint64_t i = 0; i < sizes[0]; ++i) {
+          const CellAddress c = s.at(sp, o, i);
+          if (c.state != CellState::Live || c.offset >= elements) continue;
+          want.duplicated += seen[c.offset];
+          seen[c.offset] = 1;
+        }
+    for (std::uint64_t e = elements; e-- > 0;)
+      if (!seen[e]) {
+        ++want.unreached;
+        want.first_unreached = e;
+      }
+    const ir::seq::StreamCoverage got = ir::seq::stream_coverage(s, elements);
+    INFO("round " << round);
+    CHECK(got.unreached == want.unreached);
+    CHECK(got.first_unreached == want.first_unreached);
+    CHECK(got.duplicated == want.duplicated);
+    disjoint += want.duplicated == 0 && want.unreached < elements;
+  }
+  CHECK(disjoint >= 50);
 }
