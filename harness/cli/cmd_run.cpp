@@ -99,7 +99,9 @@ nlohmann::ordered_json run_json(const ir::Kernel& kernel, const RunOutcome& r, d
 
 } // namespace
 
-int run_run(const std::vector<std::string>& args, CommandIO& io) {
+namespace {
+
+po::options_description run_options() {
   po::options_description extra = format_option();
   extra.add_options()("engine", po::value<std::string>()->default_value("jit"),
                       "jit | interp (the reference interpreter)")(
@@ -129,6 +131,216 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
       "atol", po::value<double>(), "with --expect: absolute tolerance (numpy.isclose)")(
       "save-inputs", po::value<std::string>(),
       "write each input the run uses to DIR/NAME.npy (--force overwrites)");
+  return extra;
+}
+
+/// The run's options past parsing, each checked before any work (a usage error costs nothing).
+struct RunArgs {
+  Engine engine = Engine::Jit;
+  unsigned threads = 0;
+  runtime::NpyConvertOptions npy;
+  std::uint64_t max_bytes = 0;
+  std::chrono::milliseconds timeout{0};
+  std::vector<std::pair<std::string, std::string>> input_paths; // name → path
+  std::optional<ExpectOptions> expect;
+};
+
+/// --input NAME=PATH.npy, each parameter at most once.
+std::optional<int> read_input_paths(const po::variables_map& vm, CommandIO& io, RunArgs& a) {
+  if (!vm.count("input")) return std::nullopt;
+  for (const auto& s : vm["input"].as<std::vector<std::string>>()) {
+    auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == s.size()) {
+      io.err << "tujit run: --input wants NAME=PATH.npy, got '" << s << "'\n";
+      return kExitUsage;
+    }
+    const std::string name = s.substr(0, eq);
+    for (const auto& [seen, path] : a.input_paths)
+      if (seen == name) {
+        io.err << "tujit run: --input gives '" << name << "' twice ('" << path << "' and '"
+               << s.substr(eq + 1) << "'); give each parameter once\n";
+        return kExitUsage;
+      }
+    a.input_paths.emplace_back(name, s.substr(eq + 1));
+  }
+  return std::nullopt;
+}
+
+std::optional<int> read_run_args(const po::variables_map& vm, CommandIO& io, RunArgs& a) {
+  if (auto rc = read_expect_options(vm, io, a.expect)) return *rc;
+  const std::string engine = vm["engine"].as<std::string>();
+  if (engine != "interp" && engine != "jit") {
+    io.err << "tujit run: unknown engine '" << engine << "' (engines: jit, interp)\n";
+    return kExitUsage;
+  }
+  a.engine = engine == "jit" ? Engine::Jit : Engine::Interp;
+  const std::string rounding = vm["float-input-rounding"].as<std::string>();
+  if (rounding != "nearest" && rounding != "device") {
+    io.err << "tujit run: --float-input-rounding is nearest or device, not '" << rounding << "'\n";
+    return kExitUsage;
+  }
+  a.npy.rounding = rounding == "device" ? runtime::FloatInputRounding::Device
+                                        : runtime::FloatInputRounding::Nearest;
+  const auto max_bytes = parse_byte_size(vm["max-bytes"].as<std::string>());
+  const auto timeout = parse_timeout(vm["timeout"].as<std::string>());
+  if (!max_bytes || !timeout) {
+    io.err << "tujit run: "
+           << (!max_bytes ? "--max-bytes wants a size such as 4GiB or 512M"
+                          : "--timeout wants a number of seconds (0 = none)")
+           << "\n";
+    return kExitUsage;
+  }
+  a.max_bytes = *max_bytes;
+  a.timeout = *timeout;
+  const auto threads = parse_thread_count(vm["threads"].as<std::string>());
+  if (!threads) {
+    io.err << "tujit run: " << thread_count_error(vm["threads"].as<std::string>()) << "\n";
+    return kExitUsage;
+  }
+  a.threads = *threads;
+  if (auto rc = read_input_paths(vm, io, a)) return *rc;
+  // The output path before the work, not after it (runtime/io/output_file.h).
+  return check_output_option(vm, "output", io);
+}
+
+/// The contents of each --input, as the parameter's whole logical tensor or the tile the kernel
+/// reads (ir::seq::input_tiles), into req.given. An exit status on failure.
+std::optional<int> read_given_inputs(const ir::SpecFile& file, const ir::Kernel& kernel,
+                                     const ir::seq::RunOperands& ops, const RunArgs& a,
+                                     RunRequest& req, CommandIO& io, Diagnostics& failed) {
+  const auto inputs = ops.inputs();
+  std::optional<ir::seq::InputShapes>& tiles = req.tiles;
+  for (const auto& [name, path] : a.input_paths) {
+    const ir::KernelParam* param = nullptr;
+    for (const auto* p : inputs)
+      if (p->name == name) param = p;
+    if (!param) {
+      io.err << "tujit run: kernel '" << kernel.name << "' has no input parameter '" << name
+             << "'; its inputs are: " << param_names(inputs) << "\n";
+      return kExitUsage;
+    }
+    auto npy = runtime::read_npy_file(path);
+    if (!npy) return report_all(io, npy.diagnostics(), nullptr, kExitUsage);
+    const auto whole = ir::seq::type_axes(*param->tensor, file.axes);
+    auto t = runtime::tensor_from_npy(*npy, param->tensor->dtype, whole, name, a.npy);
+    // A tile kernel also takes just the tile it reads (ir::seq::input_tiles).
+    if (!tiles) {
+      auto found = ir::seq::input_tiles(file, kernel, ops);
+      if (!found) {
+        failed = found.diagnostics();
+        return kExitUserError;
+      }
+      tiles = std::move(*found);
+    }
+    const std::vector<ir::Axis>& tile = tiles->at(name);
+    if (!t && tile != whole)
+      if (auto tt = runtime::tensor_from_npy(*npy, param->tensor->dtype, tile, name, a.npy))
+        t = std::move(tt);
+    if (!t) {
+      report_all(io, t.diagnostics(), nullptr, kExitUserError);
+      if (tile != whole)
+        io.err << "tujit run: '" << name << "' is read over the tile " << runtime::axes_text(tile)
+               << " of " << runtime::axes_text(whole) << "; an array of either shape is taken\n";
+      return kExitUserError;
+    }
+    req.given[name] = std::move(*t);
+  }
+  return std::nullopt;
+}
+
+/// Arms `watchdog` to end the process with a timeout report when the run outlasts --timeout
+/// (0 = none).
+void arm_watchdog(const RunArgs& a, const ir::Kernel& kernel, bool json, CommandIO& io,
+                  std::optional<Watchdog>& watchdog) {
+  if (a.timeout.count() <= 0) return;
+  Watchdog::Action on_expire = exit_on_timeout(kernel.name, a.timeout, io.err);
+  if (json) // the JSON document first: the action ends the process
+    on_expire = [&io, name = kernel.name, limit = a.timeout, then = std::move(on_expire)] {
+      nlohmann::json ds = nlohmann::json::array();
+      ds.push_back(diagnostic_json(timeout_diagnostic(name, limit), nullptr));
+      io.out << failure_document("run", kExitUserError, ds).dump(2) << "\n" << std::flush;
+      then();
+    };
+  watchdog.emplace(a.timeout, std::move(on_expire));
+}
+
+RunRequest run_request(const po::variables_map& vm, const RunArgs& a) {
+  RunRequest req;
+  req.engine = a.engine;
+  req.threads = a.threads;
+  req.jit.use_cache = vm.count("no-cache") == 0;
+  req.ftz_results = vm.count("ftz-results") > 0;
+  req.seed = vm["seed"].as<std::uint64_t>();
+  req.verify = vm.count("verify") > 0;
+  return req;
+}
+
+/// --output PATH.npy (values, or codes with --raw-output); an exit status when it cannot be
+/// written.
+std::optional<int> write_output(const po::variables_map& vm, const runtime::LogicalTensor& output,
+                                CommandIO& io) {
+  if (!vm.count("output")) return std::nullopt;
+  runtime::NpyConvertOptions options;
+  options.raw_bits = vm.count("raw-output") > 0;
+  const auto bytes = runtime::serialize_npy(runtime::npy_from_tensor(output, options));
+  if (auto d =
+          runtime::io::write_file(vm["output"].as<std::string>(), bytes, vm.count("force") > 0)) {
+    report(io, *d);
+    return kExitUsage;
+  }
+  return std::nullopt;
+}
+
+/// Engines that disagree are a bug in tujit (exit 3); an oracle or --expect mismatch is a failed
+/// run; poison alone is reported, not an error (docs/design.md §5.4).
+int run_status(const RunOutcome& r, const std::optional<ExpectComparison>& compared) {
+  int status = kExitOk;
+  if (r.verify && !r.verify->oracle_not_applicable && !r.verify->oracle_ok) status = kExitUserError;
+  if (r.verify && !r.verify->engines_not_compared && !r.verify->engines_bit_exact)
+    status = kExitInternal;
+  if (compared && !compared->ok() && status == kExitOk) status = kExitUserError;
+  return status;
+}
+
+void print_run_text(std::ostream& out, const ir::Kernel& kernel, const RunOutcome& r,
+                    const std::optional<ExpectComparison>& compared,
+                    const std::vector<SavedInput>& saved) {
+  std::string shape;
+  for (auto n : r.output.shape()) shape += (shape.empty() ? "" : ", ") + std::to_string(n);
+  std::string axes;
+  for (const auto& a : r.output_axes) axes += (axes.empty() ? "" : ", ") + a;
+  out << fmt::format("{}: ran on {}; output [{}] = [{}] {}, sha256 {}\n", kernel.name, r.engine,
+                     axes, shape, ir::name(r.output.dtype), r.sha256);
+  out << fmt::format("  {} simulated MACs, {} poisoned outputs, run {:.3f} ms", r.simulated_macs,
+                     r.poisoned_outputs, r.run_ms);
+  if (r.engine == "jit")
+    out << fmt::format(" on {} thread(s), compile {:.1f} ms{}", r.threads, r.compile_ms,
+                       r.cache_hit ? " (object cache hit)" : "");
+  out << "\n";
+  if (r.verify) {
+    if (r.verify->engines_not_compared)
+      out << "  " << *r.verify->engines_not_compared << "\n";
+    else
+      out << fmt::format("  {} vs {}: {}\n", r.engine, r.verify->other_engine,
+                         r.verify->engines_bit_exact
+                             ? "bit-exact"
+                             : "DIFFER (a tujit bug): " + r.verify->engine_difference);
+    if (r.verify->oracle_not_applicable)
+      out << "  " << *r.verify->oracle_not_applicable << " (no oracle check)\n";
+    else
+      out << fmt::format("  oracle: {} (max abs err {:g}, {} mismatches{})\n",
+                         r.verify->oracle_ok ? "ok" : "MISMATCH", r.verify->oracle_max_abs_err,
+                         r.verify->mismatches,
+                         r.verify->worst.empty() ? "" : ", worst at " + r.verify->worst);
+  }
+  if (compared) out << "  " << expect_text(*compared) << "\n";
+  for (const auto& sv : saved) out << "  saved " << sv.name << " to " << sv.path << "\n";
+}
+
+} // namespace
+
+int run_run(const std::vector<std::string>& args, CommandIO& io) {
+  po::options_description extra = run_options();
   FileCommandOptions opt;
   po::variables_map vm;
   if (auto rc =
@@ -142,55 +354,8 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     return *rc;
   report::ReportFormat format = report::ReportFormat::Text;
   if (auto rc = read_format("run", vm, opt.json, io, format)) return *rc;
-  std::optional<ExpectOptions> expect;
-  if (auto rc = read_expect_options(vm, io, expect)) return *rc;
-  const std::string engine = vm["engine"].as<std::string>();
-  if (engine != "interp" && engine != "jit") {
-    io.err << "tujit run: unknown engine '" << engine << "' (engines: jit, interp)\n";
-    return kExitUsage;
-  }
-  const std::string rounding = vm["float-input-rounding"].as<std::string>();
-  if (rounding != "nearest" && rounding != "device") {
-    io.err << "tujit run: --float-input-rounding is nearest or device, not '" << rounding << "'\n";
-    return kExitUsage;
-  }
-  runtime::NpyConvertOptions npy_options;
-  npy_options.rounding = rounding == "device" ? runtime::FloatInputRounding::Device
-                                              : runtime::FloatInputRounding::Nearest;
-  const auto max_bytes = parse_byte_size(vm["max-bytes"].as<std::string>());
-  const auto timeout = parse_timeout(vm["timeout"].as<std::string>());
-  if (!max_bytes || !timeout) {
-    io.err << "tujit run: "
-           << (!max_bytes ? "--max-bytes wants a size such as 4GiB or 512M"
-                          : "--timeout wants a number of seconds (0 = none)")
-           << "\n";
-    return kExitUsage;
-  }
-  const auto threads = parse_thread_count(vm["threads"].as<std::string>());
-  if (!threads) {
-    io.err << "tujit run: " << thread_count_error(vm["threads"].as<std::string>()) << "\n";
-    return kExitUsage;
-  }
-  // name → path, validated before any work so a usage error costs nothing.
-  std::vector<std::pair<std::string, std::string>> input_paths;
-  if (vm.count("input"))
-    for (const auto& s : vm["input"].as<std::vector<std::string>>()) {
-      auto eq = s.find('=');
-      if (eq == std::string::npos || eq == 0 || eq + 1 == s.size()) {
-        io.err << "tujit run: --input wants NAME=PATH.npy, got '" << s << "'\n";
-        return kExitUsage;
-      }
-      const std::string name = s.substr(0, eq);
-      for (const auto& [seen, path] : input_paths)
-        if (seen == name) {
-          io.err << "tujit run: --input gives '" << name << "' twice ('" << path << "' and '"
-                 << s.substr(eq + 1) << "'); give each parameter once\n";
-          return kExitUsage;
-        }
-      input_paths.emplace_back(name, s.substr(eq + 1));
-    }
-  // The output path before the work, not after it (runtime/io/output_file.h).
-  if (auto rc = check_output_option(vm, "output", io)) return *rc;
+  RunArgs a;
+  if (auto rc = read_run_args(vm, io, a)) return *rc;
 
   KernelReport ci_report("run", format, io);
   auto t0 = std::chrono::steady_clock::now();
@@ -210,58 +375,20 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
 
   auto ops = ir::seq::find_run_operands(kernel);
   if (!ops) return stop(kExitUserError, ops.diagnostics());
-
   // Limits before any allocation (docs/design.md §5.5): the footprint comes from the types alone.
-  auto footprint =
-      check_run_size(file, kernel, *ops, vm.count("verify") > 0, *max_bytes, !input_paths.empty());
+  const bool verify = vm.count("verify") > 0;
+  auto footprint = check_run_size(file, kernel, *ops, verify, a.max_bytes, !a.input_paths.empty());
   if (!footprint) return stop(kExitUserError, footprint.diagnostics());
 
-  RunRequest req;
-  req.engine = engine == "jit" ? Engine::Jit : Engine::Interp;
-  req.threads = *threads;
-  req.jit.use_cache = vm.count("no-cache") == 0;
-  req.ftz_results = vm.count("ftz-results") > 0;
-  req.seed = vm["seed"].as<std::uint64_t>();
-  req.verify = vm.count("verify") > 0;
-  const auto inputs = ops->inputs();
-  std::optional<ir::seq::InputShapes>& tiles = req.tiles;
-  tiles = std::move(footprint->tiles);
-  for (const auto& [name, path] : input_paths) {
-    const ir::KernelParam* param = nullptr;
-    for (const auto* p : inputs)
-      if (p->name == name) param = p;
-    if (!param) {
-      io.err << "tujit run: kernel '" << kernel.name << "' has no input parameter '" << name
-             << "'; its inputs are: " << param_names(inputs) << "\n";
-      return kExitUsage;
-    }
-    auto npy = runtime::read_npy_file(path);
-    if (!npy) return report_all(io, npy.diagnostics(), nullptr, kExitUsage);
-    const auto whole = ir::seq::type_axes(*param->tensor, file.axes);
-    auto t = runtime::tensor_from_npy(*npy, param->tensor->dtype, whole, name, npy_options);
-    // A tile kernel also takes just the tile it reads (ir::seq::input_tiles).
-    if (!tiles) {
-      auto found = ir::seq::input_tiles(file, kernel, *ops);
-      if (!found) return stop(kExitUserError, found.diagnostics());
-      tiles = std::move(*found);
-    }
-    const std::vector<ir::Axis>& tile = tiles->at(name);
-    if (!t && tile != whole)
-      if (auto tt = runtime::tensor_from_npy(*npy, param->tensor->dtype, tile, name, npy_options))
-        t = std::move(tt);
-    if (!t) {
-      report_all(io, t.diagnostics(), nullptr, kExitUserError);
-      if (tile != whole)
-        io.err << "tujit run: '" << name << "' is read over the tile " << runtime::axes_text(tile)
-               << " of " << runtime::axes_text(whole) << "; an array of either shape is taken\n";
-      return kExitUserError;
-    }
-    req.given[name] = std::move(*t);
-  }
+  RunRequest req = run_request(vm, a);
+  req.tiles = std::move(footprint->tiles);
+  Diagnostics failed;
+  if (auto rc = read_given_inputs(file, kernel, *ops, a, req, io, failed))
+    return failed.empty() ? *rc : stop(*rc, failed);
 
   std::optional<runtime::NpyArray> golden;
-  if (expect) {
-    auto g = read_expected(*expect);
+  if (a.expect) {
+    auto g = read_expected(*a.expect);
     if (!g) return stop(kExitUsage, g.diagnostics());
     golden = std::move(*g);
   }
@@ -274,46 +401,20 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   }
 
   std::optional<Watchdog> watchdog;
-  if (timeout->count() > 0) {
-    Watchdog::Action on_expire = exit_on_timeout(kernel.name, *timeout, io.err);
-    if (opt.json) // the JSON document first: the action ends the process
-      on_expire = [&io, name = kernel.name, limit = *timeout, then = std::move(on_expire)] {
-        nlohmann::json ds = nlohmann::json::array();
-        ds.push_back(diagnostic_json(timeout_diagnostic(name, limit), nullptr));
-        io.out << failure_document("run", kExitUserError, ds).dump(2) << "\n" << std::flush;
-        then();
-      };
-    watchdog.emplace(*timeout, std::move(on_expire));
-  }
+  arm_watchdog(a, kernel, opt.json, io, watchdog);
   auto r = run::run_kernel(file, kernel, *ops, req);
   if (watchdog) watchdog->disarm();
   if (!r) return stop(kExitUserError, r.diagnostics());
 
-  if (vm.count("output")) {
-    runtime::NpyConvertOptions out_options;
-    out_options.raw_bits = vm.count("raw-output") > 0;
-    const auto bytes = runtime::serialize_npy(runtime::npy_from_tensor(r->output, out_options));
-    if (auto d =
-            runtime::io::write_file(vm["output"].as<std::string>(), bytes, vm.count("force") > 0)) {
-      report(io, *d);
-      return kExitUsage;
-    }
-  }
-  // Engines that disagree are a bug in tujit (exit 3); an oracle mismatch is a failed run; poison
-  // alone is reported, not an error (docs/design.md §5.4).
-  int status = kExitOk;
-  if (r->verify && !r->verify->oracle_not_applicable && !r->verify->oracle_ok)
-    status = kExitUserError;
-  if (r->verify && !r->verify->engines_not_compared && !r->verify->engines_bit_exact)
-    status = kExitInternal;
+  if (auto rc = write_output(vm, r->output, io)) return *rc;
   std::optional<ExpectComparison> compared;
-  if (expect) {
-    auto cmp = compare_with_expected(r->output, *golden, *expect);
+  if (a.expect) {
+    auto cmp = compare_with_expected(r->output, *golden, *a.expect);
     if (!cmp) return stop(kExitUserError, cmp.diagnostics());
     compared = std::move(*cmp);
   }
+  const int status = run_status(*r, compared);
   const Diagnostics failures = run_failures(kernel, *r, compared);
-  if (compared && !compared->ok() && status == kExitOk) status = kExitUserError;
   if (opt.json) {
     auto doc = run_json(kernel, *r, load_ms);
     add_ci_json(doc, compared, saved);
@@ -321,37 +422,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     report_all(io, failures, &src, status);
     return status;
   }
-  std::ostream& out = ci_report.text();
-  std::string shape;
-  for (auto n : r->output.shape()) shape += (shape.empty() ? "" : ", ") + std::to_string(n);
-  std::string axes;
-  for (const auto& a : r->output_axes) axes += (axes.empty() ? "" : ", ") + a;
-  out << fmt::format("{}: ran on {}; output [{}] = [{}] {}, sha256 {}\n", kernel.name, r->engine,
-                     axes, shape, ir::name(r->output.dtype), r->sha256);
-  out << fmt::format("  {} simulated MACs, {} poisoned outputs, run {:.3f} ms", r->simulated_macs,
-                     r->poisoned_outputs, r->run_ms);
-  if (r->engine == "jit")
-    out << fmt::format(" on {} thread(s), compile {:.1f} ms{}", r->threads, r->compile_ms,
-                       r->cache_hit ? " (object cache hit)" : "");
-  out << "\n";
-  if (r->verify) {
-    if (r->verify->engines_not_compared)
-      out << "  " << *r->verify->engines_not_compared << "\n";
-    else
-      out << fmt::format("  {} vs {}: {}\n", r->engine, r->verify->other_engine,
-                         r->verify->engines_bit_exact
-                             ? "bit-exact"
-                             : "DIFFER (a tujit bug): " + r->verify->engine_difference);
-    if (r->verify->oracle_not_applicable)
-      out << "  " << *r->verify->oracle_not_applicable << " (no oracle check)\n";
-    else
-      out << fmt::format("  oracle: {} (max abs err {:g}, {} mismatches{})\n",
-                         r->verify->oracle_ok ? "ok" : "MISMATCH", r->verify->oracle_max_abs_err,
-                         r->verify->mismatches,
-                         r->verify->worst.empty() ? "" : ", worst at " + r->verify->worst);
-  }
-  if (compared) out << "  " << expect_text(*compared) << "\n";
-  for (const auto& sv : saved) out << "  saved " << sv.name << " to " << sv.path << "\n";
+  print_run_text(ci_report.text(), kernel, *r, compared, saved);
   return stop(status, failures);
 }
 
