@@ -87,6 +87,7 @@ Result<PreparedEngine> lower_and_prepare(const ir::SpecFile& file, const ir::Ker
   out.program = std::move(*program);
   out.fetches = out.program.fetches;
   out.lower_ms = ms_since(t0);
+  if (req.on_lowered) req.on_lowered(out.program);
   return prepare_engine(req.engine, out.program, req);
 }
 

@@ -9,6 +9,7 @@
 #include "runtime/tensor/logical_tensor.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -36,6 +37,9 @@ struct RunRequest {
   /// kernel and operands); found by the run otherwise.
   std::optional<ir::seq::InputShapes> tiles;
   bool verify = false;
+  /// Called with the lowered program before it runs, on the thread that lowers it: work that
+  /// needs only the program (tujit run's cycle counts) then overlaps the inputs' making.
+  std::function<void(const ir::seq::RunProgram&)> on_lowered;
 };
 
 struct RunVerification {
