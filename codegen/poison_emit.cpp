@@ -6,6 +6,7 @@
 
 #include "codegen/contraction_emit.h"
 #include "codegen/counted_loop.h"
+#include "codegen/slice_function.h"
 #include "ir/types/cell_state.h"
 
 #include <llvm/IR/Constants.h>
@@ -57,9 +58,11 @@ private:
     return b_.CreateOr(is(state, CellState::Live), is(state, CellState::Top));
   }
   void or_into(Field f, llvm::Value* index, std::uint64_t limit, llvm::Value* poisoned);
-  void when(llvm::Value* cond, const std::function<void()>& body);
+  void when(llvm::Value* cond, const std::function<void()>& body) {
+    emit_when(b_, fn_.f, cond, body);
+  }
   void loop(std::uint64_t n, const std::function<void(llvm::Value*)>& body) {
-    emit_counted_loop(b_, f_, n, body);
+    emit_counted_loop(b_, fn_.f, n, body);
   }
   llvm::Value* in_view(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
   llvm::Value* cell_poison(llvm::Value* flit, llvm::Value* trf, llvm::Value* row, std::uint64_t l,
@@ -74,22 +77,17 @@ private:
   llvm::LLVMContext& ctx_;
   llvm::IRBuilder<> b_;
   llvm::Module* m_ = nullptr;
-  llvm::Function* f_ = nullptr;
-  llvm::Value* arg_[kFieldCount] = {};
-  llvm::BasicBlock* violation_ = nullptr;
+  SliceFunction fn_;
 };
 
 // &buffer[index]; the function returns kRunBoundsViolation unless index < limit.
 llvm::Value* PoisonEmitter::at(Field f, llvm::Value* index, std::uint64_t limit) {
-  llvm::BasicBlock* ok = llvm::BasicBlock::Create(ctx_, "inbounds", f_);
-  b_.CreateCondBr(b_.CreateICmpULT(index, i64(limit)), ok, violation_);
-  b_.SetInsertPoint(ok);
-  return b_.CreateInBoundsGEP(b_.getInt8Ty(), arg_[f], index);
+  return guarded_element(b_, fn_, true, b_.getInt8Ty(), fn_.fields[f], index, limit);
 }
 
 llvm::Value* PoisonEmitter::state(Field f, Field spatial, llvm::Value* index, std::uint64_t limit) {
   llvm::Value* cell = b_.CreateLoad(b_.getInt8Ty(), at(f, index, limit));
-  llvm::Value* s = arg_[spatial];
+  llvm::Value* s = fn_.fields[spatial];
   return b_.CreateSelect(is(s, CellState::Live), cell, s);
 }
 
@@ -98,16 +96,6 @@ void PoisonEmitter::or_into(Field f, llvm::Value* index, std::uint64_t limit,
   llvm::Value* ptr = at(f, index, limit);
   llvm::Value* old = b_.CreateLoad(b_.getInt8Ty(), ptr);
   b_.CreateStore(b_.CreateOr(old, b_.CreateZExt(poisoned, b_.getInt8Ty())), ptr);
-}
-
-void PoisonEmitter::when(llvm::Value* cond, const std::function<void()>& body) {
-  llvm::BasicBlock* then = llvm::BasicBlock::Create(ctx_, "then", f_);
-  llvm::BasicBlock* next = llvm::BasicBlock::Create(ctx_, "next", f_);
-  b_.CreateCondBr(cond, then, next);
-  b_.SetInsertPoint(then);
-  body();
-  b_.CreateBr(next);
-  b_.SetInsertPoint(next);
 }
 
 // Whether every address of the cycle lies inside its view: the flits and TRF elements the packet
@@ -186,17 +174,12 @@ void PoisonEmitter::emit_tail() {
       b_.CreateStore(v, at(kOut, i, shape_.out_cells));
     });
   if (p_.last != ChainStage::Lane) return;
-  std::vector<std::uint32_t> drain(p_.drain.size());
-  for (std::size_t o = 0; o < drain.size(); ++o)
-    drain[o] = p_.drain[o] < 0 ? ~0u : static_cast<std::uint32_t>(p_.drain[o]);
-  auto* init = llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<std::uint32_t>(drain));
-  auto* table = new llvm::GlobalVariable(*m_, init->getType(), true,
-                                         llvm::GlobalValue::PrivateLinkage, init, "drain");
-  loop(drain.size(), [&](llvm::Value* o) {
+  llvm::GlobalVariable* table = drain_table(*m_, p_);
+  loop(p_.drain.size(), [&](llvm::Value* o) {
     llvm::Value* d =
         b_.CreateLoad(b_.getInt32Ty(), b_.CreateInBoundsGEP(b_.getInt32Ty(), table, o));
     // Output padding drains nothing.
-    when(b_.CreateICmpNE(d, b_.getInt32(~0u)), [&] {
+    when(b_.CreateICmpNE(d, b_.getInt32(kDrainsNothing)), [&] {
       llvm::Value* v =
           b_.CreateLoad(b_.getInt8Ty(), at(kSlots, b_.CreateZExt(d, b_.getInt64Ty()), slots));
       b_.CreateStore(v, at(kOut, o, shape_.out_cells));
@@ -218,28 +201,17 @@ std::unique_ptr<llvm::Module> PoisonEmitter::run() {
   m_ = module.get();
   llvm::Type* ptr = b_.getPtrTy();
   llvm::Type* i8 = b_.getInt8Ty();
-  llvm::StructType* args_ty =
-      llvm::StructType::create(ctx_, {ptr, ptr, ptr, ptr, i8, i8}, "PoisonArgs");
-  auto* fty = llvm::FunctionType::get(b_.getInt32Ty(), {ptr}, false);
-  f_ = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, kPoisonSymbol, m_);
-  f_->addFnAttr(llvm::Attribute::NoUnwind);
-  llvm::BasicBlock* entry = llvm::BasicBlock::Create(ctx_, "entry", f_);
-  violation_ = llvm::BasicBlock::Create(ctx_, "bounds.violation", f_);
-  b_.SetInsertPoint(violation_);
-  b_.CreateRet(b_.getInt32(kRunBoundsViolation));
-  b_.SetInsertPoint(entry);
-  for (unsigned k = 0; k < kFieldCount; ++k)
-    arg_[k] = b_.CreateLoad(args_ty->getElementType(k),
-                            b_.CreateStructGEP(args_ty, &*f_->arg_begin(), k));
+  fn_ = begin_slice_function(b_, *m_, kPoisonSymbol, "PoisonArgs", {ptr, ptr, ptr, ptr, i8, i8});
   if (shape_.out_cells > 0)
-    b_.CreateMemSet(arg_[kOut], b_.getInt8(0), i64(shape_.out_cells), llvm::MaybeAlign(1));
+    b_.CreateMemSet(fn_.fields[kOut], b_.getInt8(0), i64(shape_.out_cells), llvm::MaybeAlign(1));
   if (rp_.kind == ir::seq::RunKind::Move) {
     emit_move();
   } else {
     if (shape_.slot_cells > 0)
-      b_.CreateMemSet(arg_[kSlots], b_.getInt8(0), i64(shape_.slot_cells), llvm::MaybeAlign(1));
+      b_.CreateMemSet(fn_.fields[kSlots], b_.getInt8(0), i64(shape_.slot_cells),
+                      llvm::MaybeAlign(1));
     if (p_.walks_cycles() && p_.columns * p_.group > 0)
-      emit_cycle_nest(b_, f_, p_.cycle_nest,
+      emit_cycle_nest(b_, fn_.f, p_.cycle_nest,
                       [&](llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t) {
                         emit_cycle(flit, trf, slot, t);
                       });
