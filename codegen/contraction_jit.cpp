@@ -9,6 +9,7 @@
 #include "codegen/move_emit.h"
 #include "codegen/native_compiler.h"
 #include "codegen/partial_emit.h"
+#include "codegen/poison_emit.h"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -34,10 +35,22 @@ ModuleBuilder module_builder(const ir::seq::RunProgram& program, bool checked) {
   };
 }
 
+ModuleBuilder poison_builder(const ir::seq::RunProgram& program) {
+  return [&program](const NativeTarget& target,
+                    llvm::LLVMContext& context) -> Result<std::unique_ptr<llvm::Module>> {
+    auto module = emit_poison_module(program, context);
+    if (auto ok = optimise_module(*module, target, program.kernel_name); !ok)
+      return ok.diagnostics();
+    return module;
+  };
+}
+
 constexpr JitProgramKind kContractionKind{"tujit run object; codegen", kCodegenVersion,
                                           kContractionSymbol, "tujit.contraction"};
 constexpr JitProgramKind kMoveKind{"tujit run object; codegen", kCodegenVersion, kMoveSymbol,
                                    "tujit.move"};
+constexpr JitProgramKind kPoisonKind{"tujit poison shadow; codegen", kCodegenVersion, kPoisonSymbol,
+                                     "tujit.poison"};
 
 class LlvmContractionJit final : public ContractionJit {
 public:
@@ -51,8 +64,17 @@ public:
                                 module_builder(program, core_.checked()), program.kernel_name,
                                 program.kernel_name);
     if (!object) return object.diagnostics();
+    // The JIT's own poisoned set (poison_emit.h), which `--verify` compares with the interpreter's.
+    LinkedFunction shadow;
+    if (core_.poison_shadow()) {
+      auto compiled =
+          core_.compile(kPoisonKind, ir::seq::fingerprint(program), poison_builder(program),
+                        program.kernel_name, program.kernel_name + ".poison");
+      if (!compiled) return compiled.diagnostics();
+      shadow = std::move(compiled->fn);
+    }
     return std::shared_ptr<const CompiledContraction>(std::make_shared<JitCompiledContraction>(
-        std::move(*object), core_.checked(), program.kernel_name));
+        std::move(*object), core_.checked(), program.kernel_name, std::move(shadow)));
   }
 
 private:
@@ -67,12 +89,23 @@ Result<std::unique_ptr<ContractionJit>> ContractionJit::create(JitOptions option
   return std::unique_ptr<ContractionJit>(std::make_unique<LlvmContractionJit>(std::move(*core)));
 }
 
+namespace {
+/// The run program's module, then (checked code) its poison shadow's.
+Result<std::string> emit_text(const ir::seq::RunProgram& program, bool checked, bool assembly) {
+  auto text = emit_module(module_builder(program, checked), assembly, program.kernel_name);
+  if (!text || !checked) return text;
+  auto shadow = emit_module(poison_builder(program), assembly, program.kernel_name);
+  if (!shadow) return shadow;
+  return *text + "\n" + *shadow;
+}
+} // namespace
+
 Result<std::string> emit_llvm_ir(const ir::seq::RunProgram& program, bool checked) {
-  return emit_module(module_builder(program, checked), false, program.kernel_name);
+  return emit_text(program, checked, false);
 }
 
 Result<std::string> emit_assembly(const ir::seq::RunProgram& program, bool checked) {
-  return emit_module(module_builder(program, checked), true, program.kernel_name);
+  return emit_text(program, checked, true);
 }
 
 } // namespace tujit::codegen

@@ -26,8 +26,11 @@ struct JitOptions {
   /// Cache directory; empty = $TUJIT_CACHE_DIR, else $XDG_CACHE_HOME/tujit, else ~/.cache/tujit.
   std::filesystem::path cache_dir;
   /// Bounds-check every generated load and store (`--checked`): an out-of-range address stops
-  /// the run with a diagnostic instead of touching memory.
+  /// the run with a diagnostic instead of touching memory. Implies `poison_shadow`.
   bool checked = false;
+  /// Compute a run's poisoned outputs with the JIT's own shadow code (codegen/poison_emit.h)
+  /// instead of taking runtime::analyze_poison's (`tujit run --verify` compares the two).
+  bool poison_shadow = false;
 };
 
 struct CompileStats {
@@ -60,7 +63,8 @@ struct JitRunOptions {
 
 /// Runs a compiled program on the logical inputs (checked like the interpreter's,
 /// runtime::check_run_inputs). The result is bit-identical to runtime::interpret's, poison and
-/// simulated_macs included (both come from runtime/interp/poison.h).
+/// simulated_macs included: with JitOptions::poison_shadow (or checked) the poisoned set comes from
+/// the JIT's own shadow (codegen/poison_emit.h), else from runtime::analyze_poison.
 Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compiled,
                                                const ir::seq::RunProgram& program,
                                                const runtime::RunInputs& inputs,

@@ -2,13 +2,15 @@
 // slice's TRF (runtime/exec/operand_staging.h: widened once, in its own buffer, from one plan of
 // the program's TRF cells) and runs the compiled function on it, which reads the stream's logical
 // tensor and writes the slice's output cells straight into the logical output. A slice's result
-// depends only on its own operands, so every partition gives the same bits. Poison and
-// simulated_macs come from runtime/interp/poison.h, exactly as the interpreter reports them.
+// depends only on its own operands, so every partition gives the same bits. With a poison shadow
+// (JitOptions::poison_shadow) the poison is its own (poison_run.h); simulated_macs come from
+// runtime/interp/poison.h, exactly as the interpreter reports them.
 #include "codegen/contraction_jit.h"
 
 #include "codegen/jit_compiled.h"
 #include "codegen/partial_emit.h"
 #include "codegen/partial_run.h"
+#include "codegen/poison_run.h"
 #include "codegen/stream_widen.h"
 #include "runtime/exec/operand_staging.h"
 #include "runtime/exec/thread_pool.h"
@@ -137,7 +139,9 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
     });
   }
   if (violation) return out_of_bounds_error(rp);
-  result.poison = runtime::analyze_poison(rp);
+  auto poison = jit_poison(*jc, rp);
+  if (!poison) return std::move(poison).take_diagnostics();
+  result.poison = std::move(*poison);
   result.simulated_macs = runtime::present_products(rp);
   return result;
 }

@@ -1,7 +1,8 @@
 // The compiled programs of the LLVM back end: one owner of linked code for every program kind
-// (JitCompiledProgram), the run program's (JitCompiledContraction) shared by the compiler
-// (contraction_jit.cpp) and the runners (contraction_run.cpp, move_run.cpp), with the checks both
-// runners make. Internal to codegen/.
+// (JitCompiledProgram), the run program's (JitCompiledContraction, with its poison shadow when
+// asked for) shared by the compiler (contraction_jit.cpp) and the runners
+// (contraction_run.cpp, partial_run.cpp, move_run.cpp), with the checks the runners make.
+// Internal to codegen/.
 #pragma once
 
 #include "codegen/contraction_emit.h"
@@ -9,6 +10,7 @@
 #include "codegen/jit_core.h"
 #include "codegen/move_emit.h"
 #include "codegen/native_compiler.h"
+#include "codegen/poison_emit.h"
 
 #include <string>
 
@@ -47,9 +49,23 @@ private:
 
 class JitCompiledContraction final : public JitCompiledProgram<CompiledContraction> {
 public:
-  using JitCompiledProgram::JitCompiledProgram;
+  /// `shadow`: the program's poison shadow (poison_emit.h) when JitCore::poison_shadow.
+  JitCompiledContraction(JitObject object, bool checked, std::string kernel,
+                         LinkedFunction shadow = {})
+      : JitCompiledProgram(std::move(object), checked, std::move(kernel)),
+        shadow_(std::move(shadow)) {}
+  ~JitCompiledContraction() override {
+    if (shadow_.release) shadow_.release();
+  }
   ContractionFn function() const { return as<ContractionFn>(); }
   MoveFn move_function() const { return as<MoveFn>(); }
+  /// The poison shadow, or null (the run reports runtime::analyze_poison's set).
+  PoisonFn poison_function() const {
+    return shadow_.address != 0 ? shadow_.as<PoisonFn>() : nullptr;
+  }
+
+private:
+  LinkedFunction shadow_;
 };
 
 /// What both runners check before they call compiled code (jit_run_checks.cpp): `compiled` is

@@ -41,6 +41,8 @@ public:
   static Result<JitCore> create(JitOptions options);
 
   bool checked() const { return options_.checked; }
+  /// The run programs' poison shadow is compiled too (JitOptions::poison_shadow).
+  bool poison_shadow() const { return options_.checked || options_.poison_shadow; }
   const NativeTarget& target() const { return target_; }
 
   /// The object of the program `fingerprint` of `kind`: from the cache, or made by `build`,

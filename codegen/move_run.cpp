@@ -1,13 +1,15 @@
 // run_move_jit: the live slices of a data-movement program are partitioned over a thread pool;
 // each calls the compiled function with the slice's bases into the source and output tensors and
 // the per-slice cell tables (shared by every slice whose source spatial state is the same). A
-// slice writes only its own output cells, so every partition gives the same bytes. Poison comes
-// from runtime/interp/poison.h, exactly as the interpreter reports it.
+// slice writes only its own output cells, so every partition gives the same bytes. With a poison
+// shadow (JitOptions::poison_shadow) the poison is its own (poison_run.h), else
+// runtime/interp/poison.h's.
 #include "codegen/contraction_jit.h"
 
 #include "codegen/jit_compiled.h"
 #include "codegen/jit_core.h"
 #include "codegen/move_emit.h"
+#include "codegen/poison_run.h"
 #include "runtime/exec/thread_pool.h"
 
 #include <fmt/format.h>
@@ -102,7 +104,9 @@ Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
     }
   });
   if (violation) return out_of_bounds_error(rp);
-  result.poison = runtime::analyze_poison(rp);
+  auto poison = jit_poison(*jc, rp);
+  if (!poison) return std::move(poison).take_diagnostics();
+  result.poison = std::move(*poison);
   return result;
 }
 

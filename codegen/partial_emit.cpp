@@ -18,6 +18,7 @@
 
 #include "codegen/contraction_emit.h"
 #include "codegen/counted_loop.h"
+#include "codegen/slice_function.h"
 #include "runtime/scalar/float_bits.h"
 
 #include <llvm/IR/Constants.h>
@@ -71,9 +72,11 @@ private:
   }
   llvm::GlobalVariable* table(const std::vector<std::uint8_t>& v, const char* name);
   void emit_loop(std::uint64_t n, const std::function<void(llvm::Value*)>& body) {
-    emit_counted_loop(b_, f_, n, body);
+    emit_counted_loop(b_, fn_.f, n, body);
   }
-  void when(llvm::Value* cond, const std::function<void()>& body);
+  void when(llvm::Value* cond, const std::function<void()>& body) {
+    emit_when(b_, fn_.f, cond, body);
+  }
   llvm::Value* arith(bool mul, llvm::Value* a, llvm::Value* b);
   Cell combine(const Cell& a, const Cell& b);
   Cell cell(llvm::Value* flit, llvm::Value* trf, llvm::Value* l, llvm::Value* row, std::uint64_t x);
@@ -88,21 +91,14 @@ private:
   llvm::LLVMContext& ctx_;
   llvm::IRBuilder<> b_;
   llvm::Module* m_ = nullptr;
-  llvm::Function* f_ = nullptr;
-  llvm::Value* arg_[kFieldCount] = {};
-  llvm::BasicBlock* violation_ = nullptr;
+  SliceFunction fn_;
   llvm::GlobalVariable* cycle_live_ = nullptr;
   llvm::GlobalVariable* lane_live_ = nullptr;
 };
 
 // &buffer[index]; in checked mode the function returns kRunBoundsViolation unless index < limit.
 llvm::Value* PartialEmitter::at(Field f, llvm::Type* ty, llvm::Value* index, std::uint64_t limit) {
-  if (checked_) {
-    llvm::BasicBlock* ok = llvm::BasicBlock::Create(ctx_, "inbounds", f_);
-    b_.CreateCondBr(b_.CreateICmpULT(index, i64(limit)), ok, violation_);
-    b_.SetInsertPoint(ok);
-  }
-  return b_.CreateInBoundsGEP(ty, arg_[f], index);
+  return guarded_element(b_, fn_, checked_, ty, fn_.fields[f], index, limit);
 }
 
 llvm::Value* PartialEmitter::present8(Field f, llvm::Value* index, std::uint64_t limit) {
@@ -114,16 +110,6 @@ llvm::GlobalVariable* PartialEmitter::table(const std::vector<std::uint8_t>& v, 
   auto* init = llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<std::uint8_t>(v));
   return new llvm::GlobalVariable(*m_, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
                                   init, name);
-}
-
-void PartialEmitter::when(llvm::Value* cond, const std::function<void()>& body) {
-  llvm::BasicBlock* then = llvm::BasicBlock::Create(ctx_, "then", f_);
-  llvm::BasicBlock* next = llvm::BasicBlock::Create(ctx_, "next", f_);
-  b_.CreateCondBr(cond, then, next);
-  b_.SetInsertPoint(then);
-  body();
-  b_.CreateBr(next);
-  b_.SetInsertPoint(next);
 }
 
 // One × or ⊕ of the accumulator type on bits, exactly acc_mul / acc_add (§9.2, §9.3).
@@ -239,16 +225,11 @@ void PartialEmitter::emit_tail() {
       store32(kOut, i, shape_.out_cells, load32(kAcc, i, acc_cells));
     });
   if (p_.last != ChainStage::Lane) return;
-  std::vector<std::uint32_t> drain(p_.drain.size());
-  for (std::size_t o = 0; o < drain.size(); ++o)
-    drain[o] = p_.drain[o] < 0 ? ~0u : static_cast<std::uint32_t>(p_.drain[o]);
-  auto* init = llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<std::uint32_t>(drain));
-  auto* table = new llvm::GlobalVariable(*m_, init->getType(), true,
-                                         llvm::GlobalValue::PrivateLinkage, init, "drain");
-  emit_loop(drain.size(), [&](llvm::Value* o) {
+  llvm::GlobalVariable* table = drain_table(*m_, p_);
+  emit_loop(p_.drain.size(), [&](llvm::Value* o) {
     llvm::Value* d =
         b_.CreateLoad(b_.getInt32Ty(), b_.CreateInBoundsGEP(b_.getInt32Ty(), table, o));
-    llvm::Value* pad = b_.CreateICmpEQ(d, b_.getInt32(~0u));
+    llvm::Value* pad = b_.CreateICmpEQ(d, b_.getInt32(kDrainsNothing));
     llvm::Value* idx = b_.CreateZExt(b_.CreateSelect(pad, b_.getInt32(0), d), b_.getInt64Ty());
     llvm::Value* v = load32(kAcc, idx, acc_cells);
     store32(kOut, o, shape_.out_cells, b_.CreateSelect(pad, b_.getInt32(0), v));
@@ -260,27 +241,18 @@ std::unique_ptr<llvm::Module> PartialEmitter::run() {
       std::make_unique<llvm::Module>(p_.kernel_name.empty() ? "partial" : p_.kernel_name, ctx_);
   m_ = module.get();
   llvm::Type* ptr = b_.getPtrTy();
-  llvm::StructType* args_ty =
-      llvm::StructType::create(ctx_, {ptr, ptr, ptr, ptr, ptr, ptr}, "PartialArgs");
-  auto* fty = llvm::FunctionType::get(b_.getInt32Ty(), {ptr}, false);
-  f_ = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, kContractionSymbol, m_);
-  f_->addFnAttr(llvm::Attribute::NoUnwind);
-  llvm::BasicBlock* entry = llvm::BasicBlock::Create(ctx_, "entry", f_);
-  violation_ = llvm::BasicBlock::Create(ctx_, "bounds.violation", f_);
-  b_.SetInsertPoint(violation_);
-  b_.CreateRet(b_.getInt32(kRunBoundsViolation));
-  b_.SetInsertPoint(entry);
-  for (unsigned k = 0; k < kFieldCount; ++k)
-    arg_[k] = b_.CreateLoad(ptr, b_.CreateStructGEP(args_ty, &*f_->arg_begin(), k));
+  fn_ = begin_slice_function(b_, *m_, kContractionSymbol, "PartialArgs",
+                             std::vector<llvm::Type*>(kFieldCount, ptr));
   if (!p_.cycle_live.empty()) cycle_live_ = table(p_.cycle_live, "cycle_live");
   bool all_lanes = true;
   for (auto x : p_.lane_live) all_lanes = all_lanes && x != 0;
   if (!all_lanes) lane_live_ = table(p_.lane_live, "lane_live");
   // Time Reducer slots start at +0 / 0 (§9.2 step 2): both are the bits 0.
   if (shape_.acc_cells > 0)
-    b_.CreateMemSet(arg_[kAcc], b_.getInt8(0), i64(shape_.acc_cells * 4), llvm::MaybeAlign(4));
+    b_.CreateMemSet(fn_.fields[kAcc], b_.getInt8(0), i64(shape_.acc_cells * 4),
+                    llvm::MaybeAlign(4));
   if (p_.walks_cycles())
-    emit_cycle_nest(b_, f_, p_.cycle_nest,
+    emit_cycle_nest(b_, fn_.f, p_.cycle_nest,
                     [&](llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t) {
                       emit_cycle(flit, trf, slot, t);
                     });

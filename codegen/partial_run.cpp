@@ -8,8 +8,8 @@
 
 #include "codegen/jit_compiled.h"
 #include "codegen/partial_emit.h"
+#include "codegen/poison_run.h"
 #include "runtime/exec/thread_pool.h"
-#include "runtime/interp/poison.h"
 
 #include <algorithm>
 #include <atomic>
@@ -106,7 +106,9 @@ Result<runtime::RunResult> run_partial_jit(const CompiledContraction& compiled,
       }
     });
   if (violation) return out_of_bounds_error(rp);
-  result.poison = runtime::analyze_poison(rp);
+  auto poison = jit_poison(**checked, rp);
+  if (!poison) return std::move(poison).take_diagnostics();
+  result.poison = std::move(*poison);
   result.simulated_macs = runtime::present_products(rp);
   return result;
 }

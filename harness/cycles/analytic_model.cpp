@@ -304,9 +304,9 @@ AnalyticCycles lane_folder_only(const ContractionProgram& p) {
 AnalyticCycles analytic_cycles(const ContractionProgram& p, const CycleOptions& options) {
   if (options.first == Stage::ContractLane) return lane_folder_only(p);
   AnalyticCycles a;
-  const std::uint64_t n_mac = p.cycles; // packet cycles (|OT|, padding included)
-  const std::uint64_t f_in = p.time;    // stream flits, each fetched once (TB re-uses them)
-  const std::uint64_t n_out = p.t3;     // output flits on the 8-element bus
+  const std::uint64_t n_mac = p.cycles;               // packet cycles (|OT|, padding included)
+  const std::uint64_t f_in = detail::stream_flits(p); // each fetched once
+  const std::uint64_t n_out = p.t3;                   // output flits on the 8-element bus
   const auto set = [&](Stage s, std::uint64_t v) {
     if (runs_stage(options, s) || s == Stage::Fetch || s == Stage::TrfRead)
       a.stage_cycles[static_cast<std::size_t>(s)] = v;

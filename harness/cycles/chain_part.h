@@ -4,10 +4,9 @@
 // ContractOuter / ContractPacket / ContractTime tensor parameter, or that ends before the Lane
 // Folder.
 //
-// A complete chain is the Sequencer IR program both engines run (ir/seq/lower_contraction.h). A
-// part holds the ContractionProgram fields its stages define, taken from the same stage
-// verifiers (ir/verify/); the fields of the stages it does not run keep their neutral defaults,
-// and CycleOptions::first / last say which stages run.
+// The chain or its part is the Sequencer IR program both engines run for it
+// (ir/seq/lower_contraction.h, a stage range first … last); CycleOptions::first / last say which
+// stages the models time.
 #pragma once
 
 #include "harness/cycles/cycle_model.h"
@@ -31,8 +30,8 @@ struct ChainPart {
 std::vector<std::size_t> contraction_stages(const ir::Kernel& kernel, std::size_t chain);
 
 /// The part of the chain `stages` (contraction_stages of one statement). Diagnostics: a stage
-/// verifier's when it refuses its stage (the kernel checker reports the same), E-CYCLES-004 when
-/// the part's packet cycles are not a loop nest (a bug).
+/// verifier's when it refuses its stage (the kernel checker reports the same), the lowering's
+/// (E-RUN-101 / E-RUN-102: a bug), E-CYCLES-004 when the statement has no stage to time.
 Result<ChainPart> chain_part(const ir::Kernel& kernel, const std::vector<std::size_t>& stages);
 
 } // namespace tujit::cycles

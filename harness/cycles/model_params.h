@@ -94,6 +94,12 @@ inline std::uint64_t store_flits(const ir::seq::ContractionProgram& p) {
   return (bits + kTu.flit_bits() - 1) / kTu.flit_bits();
 }
 
+/// Stream flits the part reads: the stream's |Time| (TB re-uses them), or, for a part that starts
+/// after contract_outer, one packet of its input tensor per packet cycle (docs/cycle-model.md §8).
+inline std::uint64_t stream_flits(const ir::seq::ContractionProgram& p) {
+  return p.forms_products() ? p.time : p.cycles;
+}
+
 /// Live counts (padding excluded).
 inline std::uint64_t live_lanes(const ir::seq::ContractionProgram& p) {
   if (p.lane_live.empty()) return p.lanes;

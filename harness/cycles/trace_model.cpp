@@ -139,7 +139,7 @@ void Tracer::step_output() {
 }
 
 void Tracer::step_fetch() {
-  if (delivered_ >= p_.time || cycle_ < opt_.fetch_adapter_latency) {
+  if (delivered_ >= detail::stream_flits(p_) || cycle_ < opt_.fetch_adapter_latency) {
     mark(Stage::Fetch, kIdle);
     return;
   }
@@ -149,7 +149,8 @@ void Tracer::step_fetch() {
   }
   mark(Stage::Fetch, kBusy);
   ++reads_;
-  while (delivered_ < p_.time && detail::reads_for_flits(rate_, delivered_ + 1) <= reads_)
+  while (delivered_ < detail::stream_flits(p_) &&
+         detail::reads_for_flits(rate_, delivered_ + 1) <= reads_)
     ++delivered_;
 }
 
@@ -295,11 +296,11 @@ TraceCycles Tracer::run() {
   }
 
   // Safety bound: every stage makes progress at least once per (latency + 2) cycles.
-  const std::uint64_t bound =
-      (detail::reads_for_flits(rate_, p.time) + p.cycles + p.t3 + store_total_ + 4) *
-          (latency_ + 4) +
-      opt_.fetch_adapter_latency + opt_.store_adapter_latency +
-      detail::reads_for_flits(store_rate_, store_total_);
+  const std::uint64_t bound = (detail::reads_for_flits(rate_, detail::stream_flits(p)) + p.cycles +
+                               p.t3 + store_total_ + 4) *
+                                  (latency_ + 4) +
+                              opt_.fetch_adapter_latency + opt_.store_adapter_latency +
+                              detail::reads_for_flits(store_rate_, store_total_);
   std::uint64_t chain_end = 0;
   for (cycle_ = 0;; ++cycle_) {
     const bool chain_done =
@@ -352,8 +353,8 @@ TraceCycles Tracer::run_lane_folder_only() {
 // accumulator slot.
 std::uint64_t walk_steps(const ContractionProgram& p, const CycleOptions& o) {
   const std::uint64_t store = o.concurrent_store ? detail::store_flits(p) : 0;
-  return detail::reads_for_flits(detail::fetch_rate(o), p.time) + p.cycles + p.t3 + p.t2 +
-         detail::reads_for_flits(detail::store_rate(o), store) + detail::tree_latency(p);
+  return detail::reads_for_flits(detail::fetch_rate(o), detail::stream_flits(p)) + p.cycles + p.t3 +
+         p.t2 + detail::reads_for_flits(detail::store_rate(o), store) + detail::tree_latency(p);
 }
 
 } // namespace

@@ -43,7 +43,10 @@ Result<PreparedEngine> prepare_engine(Engine engine, const ir::seq::RunProgram& 
   PreparedEngine e;
   e.engine = engine;
   if (engine == Engine::Interp) return e;
-  auto jit = codegen::ContractionJit::create(req.jit);
+  codegen::JitOptions jit_options = req.jit;
+  // --verify compares the JIT's own poisoned set with the interpreter's (docs/cli.md §6).
+  jit_options.poison_shadow = jit_options.poison_shadow || req.verify;
+  auto jit = codegen::ContractionJit::create(jit_options);
   if (!jit) return std::move(jit).take_diagnostics();
   auto compiled = (*jit)->compile(program);
   if (!compiled) return std::move(compiled).take_diagnostics();

@@ -240,21 +240,6 @@ std::string TensorStreams::text() const {
          fmt::format("cells [{}][{}] {}", cells.outer_size, cells.inner_size, cells.full.text());
 }
 
-void TensorStreams::hash(Fnv1a& h) const {
-  h.add(static_cast<std::uint64_t>(dtype));
-  for (const Axis& a : axes) h.add(a.size);
-  spatial.hash(h);
-  h.add(cells.outer_size);
-  h.add(cells.inner_size);
-  h.add(cells.separable ? 1 : 0);
-  if (cells.separable) {
-    cells.outer.hash(h);
-    cells.inner.hash(h);
-  } else {
-    cells.full.hash(h);
-  }
-}
-
 ViewDims view_dims(TensorKind kind) {
   ViewDims d;
   d.spatial = {Slot::Chip, Slot::Cluster, Slot::Slice};

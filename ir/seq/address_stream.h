@@ -121,7 +121,6 @@ struct TensorStreams {
   CellAddress at(std::uint64_t s, std::uint64_t o, std::uint64_t i) const;
   friend bool operator==(const TensorStreams&, const TensorStreams&) = default;
   std::string text() const;
-  void hash(Fnv1a& h) const;
 };
 
 /// The Fetch Adapter between a DM tensor and the stream (docs/datapath.md §6): the elements an

@@ -1,6 +1,6 @@
 #include "ir/seq/contraction_program.h"
 
-#include "ir/seq/fnv1a.h"
+#include "ir/seq/field_hash.h"
 
 #include <fmt/format.h>
 
@@ -117,75 +117,76 @@ bool CycleWalker::advance() {
   return false;
 }
 
+// The text shows what the part runs: the stream, TRF, Stream Adapter and TRF read lines only when
+// the Multiplier runs, the packet cycles only when they are walked, the tree only with
+// contract_packet, the accumulator only when a stage keeps one, the drain only with contract_lane.
 std::string to_text(const ContractionProgram& p) {
   std::string out;
   const auto line = [&out](std::string s) {
     out += s;
     out += '\n';
   };
-  line(fmt::format("program {} ; {} × {} → {}, LaneMode {}{}", p.kernel_name, name(p.stream_type),
-                   name(p.trf_type), name(p.accumulator), to_string(p.mode),
-                   p.ftz_results ? ", ftz_results" : ""));
+  const bool products = p.forms_products();
+  const auto runs = [&p](ChainStage s) { return p.first <= s && s <= p.last; };
+  line(fmt::format("program {} ; {} → {}, LaneMode {}{}", p.kernel_name,
+                   products ? fmt::format("{} × {}", name(p.stream_type), name(p.trf_type))
+                            : fmt::format("{} input", name(p.accumulator)),
+                   name(p.accumulator), to_string(p.mode), p.ftz_results ? ", ftz_results" : ""));
   if (!p.whole())
     line(fmt::format("  part         {} … {}: reads [{}][{}] cells{}, writes [{}][{}]",
-                     to_string(p.first), to_string(p.last),
-                     p.forms_products() ? p.time : p.input_outer(),
-                     p.forms_products() ? p.packet : p.input_inner(),
-                     p.forms_products() ? " of the stream and the TRF" : " of its input tensor",
+                     to_string(p.first), to_string(p.last), products ? p.time : p.input_outer(),
+                     products ? p.packet : p.input_inner(),
+                     products ? " of the stream and the TRF" : " of its input tensor",
                      p.output_outer(), p.output_inner()));
   line(fmt::format("  spatial      {} positions, {} live", p.spatial,
                    count_live(p.spatial_live, p.spatial)));
-  line(fmt::format("  stream       [Time {}][Packet {}] {}{}", p.time, p.packet,
-                   name(p.stream_type), p.stream_dense ? "" : " (padded: presence masks)"));
-  line(fmt::format("  trf          [Lane {}][Element {}] {}, {} live lanes{}", p.lanes, p.element,
-                   name(p.trf_type), count_live(p.lane_live, p.lanes),
-                   p.trf_dense ? "" : " (padded: presence masks)"));
-  line(fmt::format("  adapter      PackSize {}, TimeBroadcast {}", p.pack_size, p.time_broadcast));
-  line(fmt::format("  trf read     ReadSize {} ({} read), packet broadcast {}", p.read_size,
-                   p.wide_read ? "wide" : "narrow", p.op / p.read_size));
-  std::string nest;
-  for (const auto& l : p.cycle_nest)
-    nest += fmt::format(" [{} : flit {}, trf {}, slot {}{}]", l.size, l.flit_stride, l.trf_stride,
-                        l.slot_stride, l.slot_stride == 0 && l.size > 1 ? " reduce" : "");
-  line(fmt::format("  cycles       |OT| {}, {} live:{}", p.cycles,
-                   count_live(p.cycle_live, p.cycles), nest));
-  line(fmt::format("  packet       |OP| {}, {} live cells; reduce {} column(s) × {} cells (tree "
-                   "depth {})",
-                   p.op, count_live(p.cell_live, p.op), p.columns, p.group, p.depth));
-  line(fmt::format("  accumulator  [Lane {}][T2 {}][P2 {}] {}, InnerTime {}", p.lanes, p.t2, p.p2,
-                   name(p.accumulator), p.inner_time));
-  const auto drained = static_cast<std::uint64_t>(
-      std::count_if(p.drain.begin(), p.drain.end(), [](std::int64_t d) { return d >= 0; }));
-  line(fmt::format("  lane fold    {} → [T3 {}][P3 {}], {} cells drained, {} padding",
-                   to_string(p.mode), p.t3, p.p3, drained, p.drain.size() - drained));
+  if (products) {
+    line(fmt::format("  stream       [Time {}][Packet {}] {}{}", p.time, p.packet,
+                     name(p.stream_type), p.stream_dense ? "" : " (padded: presence masks)"));
+    line(fmt::format("  trf          [Lane {}][Element {}] {}, {} live lanes{}", p.lanes, p.element,
+                     name(p.trf_type), count_live(p.lane_live, p.lanes),
+                     p.trf_dense ? "" : " (padded: presence masks)"));
+    line(
+        fmt::format("  adapter      PackSize {}, TimeBroadcast {}", p.pack_size, p.time_broadcast));
+    line(fmt::format("  trf read     ReadSize {} ({} read), packet broadcast {}", p.read_size,
+                     p.wide_read ? "wide" : "narrow", p.op / p.read_size));
+  } else {
+    line(fmt::format("  input        [Lane {}][{} {}][{} {}] {}, {} live lanes", p.lanes,
+                     p.walks_cycles() ? "OT" : "T2",
+                     p.input_outer() / std::max<std::uint64_t>(1, p.lanes),
+                     p.walks_cycles() ? "OP" : "P2", p.input_inner(), name(p.accumulator),
+                     count_live(p.lane_live, p.lanes)));
+  }
+  if (p.walks_cycles()) {
+    std::string nest;
+    for (const auto& l : p.cycle_nest)
+      nest += fmt::format(
+          " [{} : flit {}, trf {}, slot {}{}]", l.size, l.flit_stride, l.trf_stride, l.slot_stride,
+          l.slot_stride == 0 && l.size > 1 && runs(ChainStage::Time) ? " reduce" : "");
+    line(fmt::format("  cycles       |OT| {}, {} live:{}", p.cycles,
+                     count_live(p.cycle_live, p.cycles), nest));
+    line(runs(ChainStage::Packet)
+             ? fmt::format("  packet       |OP| {}, {} live cells; reduce {} column(s) × {} cells "
+                           "(tree depth {})",
+                           p.op, count_live(p.cell_live, p.op), p.columns, p.group, p.depth)
+             : fmt::format("  packet       |OP| {}, {} live cells", p.op,
+                           count_live(p.cell_live, p.op)));
+  }
+  if (!p.cycle_output())
+    line(fmt::format("  accumulator  [Lane {}][T2 {}][P2 {}] {}{}", p.lanes, p.t2, p.p2,
+                     name(p.accumulator),
+                     runs(ChainStage::Time) ? fmt::format(", InnerTime {}", p.inner_time) : ""));
+  if (p.last == ChainStage::Lane) {
+    const auto drained = static_cast<std::uint64_t>(
+        std::count_if(p.drain.begin(), p.drain.end(), [](std::int64_t d) { return d >= 0; }));
+    line(fmt::format("  lane fold    {} → [T3 {}][P3 {}], {} cells drained, {} padding",
+                     to_string(p.mode), p.t3, p.p3, drained, p.drain.size() - drained));
+  }
   return out;
 }
 
-namespace {
-
-/// Adds one field to a fingerprint by its type: numbers, flags and enums by value, vectors element
-/// by element after their size, a cycle loop field by field; names and mappings not at all.
-struct FieldHash {
-  Fnv1a& h;
-  void operator()(const std::string&) const {}
-  void operator()(const ChainMappings&) const {}
-  template <class T>
-  requires std::is_arithmetic_v<T> || std::is_enum_v<T>
-  void operator()(T v) const { h.add(static_cast<std::uint64_t>(v)); }
-  void operator()(const CycleLoop& l) const { for_each_field(l, *this); }
-  template <class T>
-  void operator()(const std::vector<T>& v) const {
-    h.add(v.size());
-    for (const T& x : v) (*this)(x);
-  }
-};
-
-} // namespace
-
 std::uint64_t fingerprint(const ContractionProgram& p) {
-  Fnv1a h;
-  for_each_field(p, FieldHash{h});
-  return h.value();
+  return field_fingerprint(p);
 }
 
 } // namespace tujit::ir::seq

@@ -1,6 +1,6 @@
 #include "ir/seq/fetch_program.h"
 
-#include "ir/seq/fnv1a.h"
+#include "ir/seq/field_hash.h"
 #include "ir/seq/lower_support.h"
 #include "ir/verify/collect.h"
 
@@ -224,23 +224,7 @@ std::string to_text(const FetchProgram& p) {
 }
 
 std::uint64_t fingerprint(const FetchProgram& p) {
-  Fnv1a h;
-  h.add(static_cast<std::uint64_t>(p.dm_type));
-  h.add(static_cast<std::uint64_t>(p.stream_type));
-  h.add(p.cast_to ? static_cast<std::uint64_t>(*p.cast_to) + 1 : 0);
-  h.add(p.zero_point ? static_cast<std::uint64_t>(*p.zero_point) : 0x5A5A5A5A5A5A5A5Aull);
-  h.add(p.sequencer.entries.size());
-  for (const auto& e : p.sequencer.entries) {
-    h.add(e.size);
-    h.add(e.stride);
-  }
-  h.add(p.spatial);
-  h.add(p.buffer);
-  h.add(p.time);
-  h.add(p.packet);
-  h.add(p.flits_per_packet);
-  h.add(p.flit_elements);
-  return h.value();
+  return field_fingerprint(p);
 }
 
 } // namespace tujit::ir::seq

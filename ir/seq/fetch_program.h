@@ -25,9 +25,11 @@
 #include "ir/support/diagnostic.h"
 #include "ir/types/scalar_type.h"
 
+#include <concepts>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace tujit::ir::seq {
@@ -75,6 +77,21 @@ struct FetchProgram {
   std::uint64_t collected_time() const { return time * flits_per_packet; }
 };
 
+/// Calls f(field) for every field of a FetchProgram in declaration order (the fingerprint's one
+/// list, ir/seq/field_hash.h): naming exactly the aggregate's fields, so a field added and not
+/// named here is a compile error.
+template <class Program, class F>
+requires std::same_as<std::remove_const_t<Program>, FetchProgram>
+void for_each_field(Program& p, F&& f) {
+  auto& [kernel_name, source, dm, fetched, collected, context, consumer, dm_type, stream_type,
+         cast_to, zero_point, sequencer, read_size, reads_per_packet, fetch_cycles, spatial, buffer,
+         time, packet, flits_per_packet, flit_elements, short_command, short_command_refusal] = p;
+  (f(kernel_name), f(source), f(dm), f(fetched), f(collected), f(context), f(consumer), f(dm_type),
+   f(stream_type), f(cast_to), f(zero_point), f(sequencer), f(read_size), f(reads_per_packet),
+   f(fetch_cycles), f(spatial), f(buffer), f(time), f(packet), f(flits_per_packet),
+   f(flit_elements), f(short_command), f(short_command_refusal));
+}
+
 /// Lowers the data-path chain that ends at the Collect stage `collect` (an index into
 /// kernel.stages), following Stage::producer back to its Fetch. Runs the Fetch Engine and
 /// Collect verifiers (their diagnostics on refusal); E-RUN-101 when the chain does not start with
@@ -92,7 +109,8 @@ Result<std::vector<FetchProgram>> lower_fetches(const Kernel& kernel);
 /// The `tujit compile --emit seq` text of the program.
 std::string to_text(const FetchProgram& p);
 
-/// Stable hash of everything the generated code depends on (the JIT cache key).
+/// A stable hash of every field (for_each_field) but the names and the tensor types kept for
+/// reports (ir/seq/field_hash.h); the JIT's cache key.
 std::uint64_t fingerprint(const FetchProgram& p);
 
 } // namespace tujit::ir::seq

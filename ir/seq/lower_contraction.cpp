@@ -141,8 +141,27 @@ struct CycleStreams {
   std::vector<std::uint64_t> bounds, slot_bounds;
 };
 
-// contract_outer (§5): the Stream Adapter repeats each packet TB cycles (§5.1); the TRF address is
-// t's digits over the TRF Sequencer loops (§5.2).
+// contract_outer's address streams: the Stream Adapter repeats each packet TB cycles (§5.1), so
+// cycle t reads flit (t / TB)·PackSize; the TRF address is t's digits over the TRF Sequencer's
+// loops (§5.2). The counters' boundaries are TB and each loop's.
+void outer_streams(const ContractionProgram& p, std::vector<verify::TrfLoopEntry> loops,
+                   CycleStreams& cs) {
+  const std::uint64_t tb = p.time_broadcast, ps = p.pack_size;
+  cs.flit = [tb, ps](std::uint64_t t) { return (t / tb) * ps; };
+  cs.bounds.push_back(tb);
+  std::uint64_t inner = 1;
+  for (auto it = loops.rbegin(); it != loops.rend(); ++it) cs.bounds.push_back(inner *= it->size);
+  cs.trf = [loops = std::move(loops)](std::uint64_t t) {
+    std::uint64_t rest = t, addr = 0;
+    for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
+      addr += (rest % it->size) * it->stride;
+      rest /= it->size;
+    }
+    return addr;
+  };
+}
+
+// contract_outer (§5): verified; its parameters checked against the shapes the engines walk.
 Status lower_outer(const ChainPart& part, ContractionProgram& p, CycleStreams& cs) {
   const ChainMappings& m = part.m;
   verify::ContractOuterInput oin;
@@ -179,20 +198,7 @@ Status lower_outer(const ChainPart& part, ContractionProgram& p, CycleStreams& c
                                     "{} |Time| {} TB {} RS {}",
                                     p.packet, fe, p.op, p.pack_size, loop_cells, p.cycles, p.time,
                                     p.time_broadcast, p.read_size)});
-  const std::uint64_t tb = p.time_broadcast, ps = p.pack_size;
-  cs.flit = [tb, ps](std::uint64_t t) { return (t / tb) * ps; };
-  const auto loops = outer->trf_sequencer.loops;
-  cs.trf = [loops](std::uint64_t t) {
-    std::uint64_t rest = t, addr = 0;
-    for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
-      addr += (rest % it->size) * it->stride;
-      rest /= it->size;
-    }
-    return addr;
-  };
-  cs.bounds.push_back(tb);
-  std::uint64_t inner = 1;
-  for (auto it = loops.rbegin(); it != loops.rend(); ++it) cs.bounds.push_back(inner *= it->size);
+  outer_streams(p, outer->trf_sequencer.loops, cs);
   return {};
 }
 
@@ -238,7 +244,36 @@ Status lower_time(const ChainPart& part, ContractionProgram& p, CycleStreams& cs
   return {};
 }
 
-// contract_lane (§8): the output order; output padding cells drain nothing (written 0).
+// The Lane Folder's output order (§8): output cell (u3, j) drains accumulator cell
+// (l·T2 + u)·P2 + c, Interleaved (lanes side by side in a flit) or Sequential (each lane's P2
+// cells in ceil(|P2| / 8) flits, lane after lane); output padding, and positions past the
+// accumulator, drain nothing (-1: written 0).
+std::vector<std::int64_t> drain_order(const ContractionProgram& p, const ChainMappings& m) {
+  const auto t3_live = liveness(m.t3);
+  const auto p3_live = liveness(m.p3);
+  std::vector<std::int64_t> drain(p.t3 * p.p3, -1);
+  const std::uint64_t po = (p.p2 + kOutputBus - 1) / kOutputBus;
+  for (std::uint64_t u3 = 0; u3 < p.t3; ++u3) {
+    for (std::uint64_t j = 0; j < p.p3; ++j) {
+      std::uint64_t l = 0, u = 0, c = 0;
+      if (p.mode == LaneMode::Interleaved) {
+        u = u3 / p.p2;
+        c = u3 % p.p2;
+        l = j;
+      } else {
+        const std::uint64_t q = u3 % po;
+        l = (u3 / po) % p.lanes;
+        u = u3 / (po * p.lanes);
+        c = kOutputBus * q + j;
+      }
+      if (!t3_live[u3] || !p3_live[j] || l >= p.lanes || c >= p.p2 || u >= p.t2) continue;
+      drain[u3 * p.p3 + j] = static_cast<std::int64_t>((l * p.t2 + u) * p.p2 + c);
+    }
+  }
+  return drain;
+}
+
+// contract_lane (§8): verified, then its output order.
 Status lower_lane(const ChainPart& part, ContractionProgram& p) {
   if (part.last != ChainStage::Lane) return {};
   const ChainMappings& m = part.m;
@@ -258,27 +293,7 @@ Status lower_lane(const ChainPart& part, ContractionProgram& p) {
   if (p.p3 != kOutputBus)
     return lower_error("internal: the Lane Folder's OutPacket is not one output flit",
                        {fmt::format("|P3| {}", p.p3)});
-  const auto t3_live = liveness(m.t3);
-  const auto p3_live = liveness(m.p3);
-  p.drain.assign(p.t3 * p.p3, -1);
-  const std::uint64_t po = (p.p2 + kOutputBus - 1) / kOutputBus;
-  for (std::uint64_t u3 = 0; u3 < p.t3; ++u3) {
-    for (std::uint64_t j = 0; j < p.p3; ++j) {
-      std::uint64_t l = 0, u = 0, c = 0;
-      if (p.mode == LaneMode::Interleaved) {
-        u = u3 / p.p2;
-        c = u3 % p.p2;
-        l = j;
-      } else {
-        const std::uint64_t q = u3 % po;
-        l = (u3 / po) % p.lanes;
-        u = u3 / (po * p.lanes);
-        c = kOutputBus * q + j;
-      }
-      if (!t3_live[u3] || !p3_live[j] || l >= p.lanes || c >= p.p2 || u >= p.t2) continue;
-      p.drain[u3 * p.p3 + j] = static_cast<std::int64_t>((l * p.t2 + u) * p.p2 + c);
-    }
-  }
+  p.drain = drain_order(p, m);
   return {};
 }
 

@@ -1,6 +1,6 @@
 #include "ir/seq/run_program.h"
 
-#include "ir/seq/fnv1a.h"
+#include "ir/seq/field_hash.h"
 #include "ir/seq/lower_contraction.h"
 #include "ir/seq/operand_streams.h"
 
@@ -342,24 +342,7 @@ Status verify(const RunProgram& p) {
 }
 
 std::uint64_t fingerprint(const RunProgram& p) {
-  Fnv1a h;
-  h.add(static_cast<std::uint64_t>(p.kind));
-  if (p.kind == RunKind::Contraction) {
-    h.add(fingerprint(p.chain));
-    h.add(p.chain.ftz_results ? 1 : 0);
-  }
-  h.add(p.vector ? 1 : 0);
-  if (p.vector) hash(*p.vector, h);
-  for (const OperandStreams* o : {&p.stream, &p.trf}) {
-    o->streams.hash(h);
-    h.add(static_cast<std::uint64_t>(o->type));
-    h.add(o->adapter.cast_to ? 1 + static_cast<std::uint64_t>(*o->adapter.cast_to) : 0);
-    h.add(o->adapter.zero_point ? 1 : 0);
-    h.add(static_cast<std::uint64_t>(o->adapter.zero_point.value_or(0)));
-  }
-  p.output.hash(h);
-  h.add(p.duplicated_outputs);
-  return h.value();
+  return field_fingerprint(p);
 }
 
 std::string to_text(const RunProgram& p) {
@@ -376,9 +359,13 @@ std::string to_text(const RunProgram& p) {
     if (o.adapter.zero_point) adapter = fmt::format(", zero point {}", *o.adapter.zero_point);
     out += fmt::format("  {:<12} {}{} → {}\n", role, o.streams.text(), adapter, name(o.type));
   };
-  operand(p.kind == RunKind::Contraction ? "stream in" : "source", p.stream);
+  const bool products = p.kind == RunKind::Contraction && p.chain.forms_products();
+  operand(products                         ? "stream in"
+          : p.kind == RunKind::Contraction ? "part input"
+                                           : "source",
+          p.stream);
   if (p.vector) out += to_text(*p.vector);
-  if (p.kind == RunKind::Contraction && p.chain.forms_products()) operand("trf in", p.trf);
+  if (products) operand("trf in", p.trf);
   out += fmt::format(
       "  {:<12} {}{}\n", "output", p.output.text(),
       p.duplicated_outputs ? fmt::format(", {} duplicated cells", p.duplicated_outputs) : "");

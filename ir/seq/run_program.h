@@ -25,10 +25,12 @@
 #include "ir/seq/run_operands.h"
 #include "ir/seq/vector_program.h"
 
+#include <concepts>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace tujit::ir::seq {
@@ -61,6 +63,17 @@ struct RunProgram {
   /// Live spatial positions the engines run (Contraction: the chain's; Move: the output's).
   std::vector<std::uint64_t> live_slices() const;
 };
+
+/// Calls f(field) for every field of a RunProgram in declaration order (the fingerprint's one
+/// list, ir/seq/field_hash.h): naming exactly the aggregate's fields, so a field added and not
+/// named here is a compile error.
+template <class Program, class F>
+requires std::same_as<std::remove_const_t<Program>, RunProgram>
+void for_each_field(Program& p, F&& f) {
+  auto& [kernel_name, kind, chain, stream, trf, vector, output, duplicated_outputs, fetches] = p;
+  (f(kernel_name), f(kind), f(chain), f(stream), f(trf), f(vector), f(output),
+   f(duplicated_outputs), f(fetches));
+}
 
 /// The logical tensors of a run: each input parameter's axes (declaration order; sizes = the
 /// tensor's shape, at least the tile it reads).
@@ -102,7 +115,9 @@ Result<ChainRun> chain_run(const ContractionProgram& chain);
 /// Lane Folder drains accumulator cells that exist.
 Status verify(const RunProgram& p);
 
-/// A stable hash of everything an engine's generated code depends on (the JIT's cache key).
+/// A stable hash of every field (for_each_field) but the names and the mappings and types kept
+/// for reports (ir/seq/field_hash.h): the chain (`ftz_results` included), the operands' and the
+/// output's streams and adapters, the Vector Engine pass, the fetch programs; the JIT's cache key.
 std::uint64_t fingerprint(const RunProgram& p);
 
 /// `tujit compile --emit seq`: the chain and every stream.

@@ -66,27 +66,4 @@ std::string to_text(const VectorProgram& p) {
   return s;
 }
 
-void hash(const VectorProgram& p, Fnv1a& h) {
-  h.add(static_cast<std::uint64_t>(p.in_type));
-  h.add(static_cast<std::uint64_t>(p.out_type));
-  h.add(p.steps.size());
-  for (const VectorStepIR& st : p.steps) {
-    const VectorCall& c = st.call;
-    h.add(static_cast<std::uint64_t>(c.kind));
-    h.add(c.op.index());
-    std::visit(
-        [&](auto v) {
-          if constexpr (!std::is_same_v<decltype(v), std::monostate>)
-            h.add(static_cast<std::uint64_t>(v));
-        },
-        c.op);
-    h.add(static_cast<std::uint64_t>(c.mul));
-    h.add(static_cast<std::uint64_t>(c.mode));
-    h.add(c.operand[0]);
-    h.add(c.operand[1]);
-    h.add(c.int_width);
-    h.add(static_cast<std::uint64_t>(st.dtype));
-  }
-}
-
 } // namespace tujit::ir::seq

@@ -14,12 +14,13 @@
 #pragma once
 
 #include "ir/lang/kernel.h"
-#include "ir/seq/fnv1a.h"
 #include "ir/support/diagnostic.h"
 #include "ir/types/scalar_type.h"
 #include "ir/types/vector_op.h"
 
+#include <concepts>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace tujit::ir::seq {
@@ -37,6 +38,21 @@ struct VectorProgram {
   ScalarType out_type = ScalarType::F32; // what vector_final hands on
 };
 
+/// The fields of a step and of a program in declaration order (their fingerprint's lists,
+/// ir/seq/field_hash.h): naming exactly the aggregates' fields.
+template <class Step, class F>
+requires std::same_as<std::remove_const_t<Step>, VectorStepIR>
+void for_each_field(Step& s, F&& f) {
+  auto& [call, dtype] = s;
+  (f(call), f(dtype));
+}
+template <class Program, class F>
+requires std::same_as<std::remove_const_t<Program>, VectorProgram>
+void for_each_field(Program& p, F&& f) {
+  auto& [steps, in_type, out_type] = p;
+  (f(steps), f(in_type), f(out_type));
+}
+
 /// Whether `k` acts on element values (else it only restates the stream's layout).
 bool is_value_call(VectorCallKind k);
 
@@ -50,8 +66,5 @@ Result<VectorChain> lower_vector(const Kernel& kernel, std::size_t final_index);
 
 /// One line per value call (`tujit compile --emit seq`).
 std::string to_text(const VectorProgram& p);
-
-/// Adds everything an engine's code depends on to a program fingerprint.
-void hash(const VectorProgram& p, Fnv1a& h);
 
 } // namespace tujit::ir::seq

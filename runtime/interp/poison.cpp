@@ -1,5 +1,9 @@
 #include "runtime/interp/poison.h"
 
+#include "ir/seq/fnv1a.h"
+
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -98,6 +102,36 @@ std::vector<std::uint8_t> move_poison(const RunProgram& rp, SliceClass k) {
 
 } // namespace
 
+void add_poisoned(PoisonReport& report, const PoisonedCell& cell) {
+  ir::seq::Fnv1a h;
+  h.add(report.digest);
+  h.add(cell.spatial);
+  h.add(cell.out_time);
+  h.add(cell.out_lane);
+  report.digest = h.value();
+  ++report.poisoned_outputs;
+  if (report.first_poisoned.size() < kMaxPoisonReported) report.first_poisoned.push_back(cell);
+}
+
+std::optional<std::string> first_poison_difference(const PoisonReport& a, const PoisonReport& b) {
+  const auto cell = [](const PoisonedCell& c) {
+    return fmt::format("(slice {}, outer {}, inner {})", c.spatial, c.out_time, c.out_lane);
+  };
+  for (std::size_t i = 0; i < std::min(a.first_poisoned.size(), b.first_poisoned.size()); ++i)
+    if (a.first_poisoned[i] != b.first_poisoned[i])
+      return fmt::format("the poisoned sets differ: poisoned cell {} is {} vs {}", i + 1,
+                         cell(a.first_poisoned[i]), cell(b.first_poisoned[i]));
+  if (a.poisoned_outputs != b.poisoned_outputs)
+    return fmt::format("the poisoned sets differ: {} vs {} poisoned outputs", a.poisoned_outputs,
+                       b.poisoned_outputs);
+  if (a.first_poisoned != b.first_poisoned || a.digest != b.digest)
+    return fmt::format("the poisoned sets differ past their first {} cells (both {} poisoned "
+                       "outputs, digests {:016x} vs {:016x})",
+                       std::min(a.first_poisoned.size(), b.first_poisoned.size()),
+                       a.poisoned_outputs, a.digest, b.digest);
+  return std::nullopt;
+}
+
 PoisonReport analyze_poison(const RunProgram& p) {
   PoisonReport report;
   const bool contraction = p.kind == ir::seq::RunKind::Contraction;
@@ -112,9 +146,7 @@ PoisonReport analyze_poison(const RunProgram& p) {
     for (std::uint64_t o = 0; o < poisoned.size(); ++o) {
       if (!poisoned[o]) continue;
       if (p.output.at(s, o / inner, o % inner).state != CellState::Live) continue;
-      ++report.poisoned_outputs;
-      if (report.first_poisoned.size() < kMaxPoisonReported)
-        report.first_poisoned.push_back({s, o / inner, o % inner});
+      add_poisoned(report, {s, o / inner, o % inner});
     }
   }
   return report;

@@ -9,6 +9,8 @@
 #include "ir/types/cell_state.h"
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace tujit::runtime {
@@ -25,11 +27,22 @@ struct PoisonedCell {
 
 inline constexpr std::size_t kMaxPoisonReported = 8;
 
+/// The poisoned set of a run: its size, its first cells and a digest of all of them, so two
+/// engines' sets are compared cell for cell without keeping every cell.
 struct PoisonReport {
   std::uint64_t poisoned_outputs = 0;
   std::vector<PoisonedCell> first_poisoned; // at most kMaxPoisonReported, in output order
+  std::uint64_t digest = 0; // FNV-1a of every poisoned cell in output order (add_poisoned)
   friend bool operator==(const PoisonReport&, const PoisonReport&) = default;
 };
+
+/// Adds the next poisoned cell of a run, in output order (slice, then outer, then inner position):
+/// the one way every engine builds its report.
+void add_poisoned(PoisonReport& report, const PoisonedCell& cell);
+
+/// Empty when `a` and `b` hold the same poisoned set (`tujit run --verify` compares the JIT's
+/// shadow with the interpreter's analysis); else a sentence naming the first difference.
+std::optional<std::string> first_poison_difference(const PoisonReport& a, const PoisonReport& b);
 
 /// A product reads Top content when one operand cell is Top and the other is read by the
 /// Multiplier (live or Top); Zero padding is a real zero and Bottom is never read.

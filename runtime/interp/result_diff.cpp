@@ -37,9 +37,7 @@ std::optional<std::string> first_tensor_difference(const LogicalTensor& x, const
 
 std::optional<std::string> first_difference(const RunResult& a, const RunResult& b) {
   if (auto d = first_tensor_difference(a.output, b.output)) return d;
-  if (a.poison != b.poison)
-    return fmt::format("the poison reports differ: {} vs {} poisoned outputs",
-                       a.poison.poisoned_outputs, b.poison.poisoned_outputs);
+  if (auto d = first_poison_difference(a.poison, b.poison)) return d;
   if (a.simulated_macs != b.simulated_macs)
     return fmt::format("the simulated MAC counts differ: {} vs {}", a.simulated_macs,
                        b.simulated_macs);

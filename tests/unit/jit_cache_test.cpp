@@ -108,7 +108,8 @@ TEST_CASE("jit cache: checked and unchecked code are separate entries", "[jit]")
   auto checked = jit_in(dir, true)->compile(p);
   REQUIRE(checked.ok());
   CHECK_FALSE((*checked)->stats().cache_hit);
-  CHECK(cache_files(dir).size() == 2);
+  // The unchecked code, the checked code and the checked code's poison shadow (poison_emit.h).
+  CHECK(cache_files(dir).size() == 3);
   check_runs(**checked, chain);
   fs::remove_all(dir);
 }
@@ -146,6 +147,14 @@ TEST_CASE("jit: --emit llvm and --emit asm show the contraction function", "[jit
   CHECK(checked_ir->find("inbounds") != std::string::npos);
   CHECK(checked_ir->find("i32 1") != std::string::npos);
   CHECK(ir_text->find("label %inbounds") == std::string::npos);
+  // Checked code comes with its poison shadow (poison_emit.h), printed after the run function.
+  const auto shadow_at = checked_ir->find("@tujit_poison");
+  REQUIRE(shadow_at != std::string::npos);
+  CHECK(shadow_at > checked_ir->find("@tujit_contraction"));
+  CHECK(ir_text->find("tujit_poison") == std::string::npos);
+  auto checked_asm = codegen::emit_assembly(p, true);
+  REQUIRE(checked_asm.ok());
+  CHECK(checked_asm->find("tujit_poison:") != std::string::npos);
 }
 
 TEST_CASE("jit cache: entries are keyed by the build, and another build's entry is a miss",

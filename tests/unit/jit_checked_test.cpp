@@ -5,7 +5,9 @@
 // past the TRF or the stream), on correctly staged slices. run_contraction_jit itself refuses
 // such a program before running it (ir::seq::verify, E-RUN-102). Over generated kernels
 // (tests/support/kernel_gen.h), checked code never stops a run and computes the unchecked code's
-// bits: evidence that the unchecked address streams stay inside their buffers for random kernels.
+// bits: evidence that the unchecked address streams stay inside their buffers for random kernels;
+// its poisoned set, computed by its own shadow (codegen/poison_emit.h), equals the one the
+// unchecked run takes from runtime::analyze_poison, on kernels with poisoned outputs too.
 #include "tests/unit/jit_test_support.h"
 
 #include "codegen/jit_compiled.h"
@@ -142,4 +144,5 @@ TEST_CASE("jit checked: 100 generated kernels stay inside their operands, same b
                    "lowered, {:.1f} s",
                    run, dm, poisoned, not_lowered, s));
   CHECK(run == kKernels);
+  CHECK(poisoned > 0); // the checked shadow's poisoned sets were compared with analyze_poison's
 }

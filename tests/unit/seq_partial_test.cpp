@@ -22,6 +22,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <map>
 #include <random>
 
@@ -54,7 +55,7 @@ runtime::LogicalTensor random_tensor(ir::ScalarType t, const std::vector<ir::Axi
   return std::move(*x);
 }
 
-/// Both engines' results of one program.
+/// Both engines' results of one program (the JIT's checked code, so its poison is its own).
 struct EngineResults {
   runtime::RunResult interp, jit;
 };
@@ -64,7 +65,8 @@ EngineResults run_both(const ir::seq::RunProgram& p, const runtime::RunInputs& i
   if (!want)
     for (const auto& d : want.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(want.ok());
-  auto compiled = testing::jit::compile(p);
+  // Checked code: the JIT's poisoned set comes from its own shadow (codegen/poison_emit.h).
+  auto compiled = testing::jit::compile(p, true);
   auto got = codegen::run_contraction_jit(*compiled, p, in);
   if (!got)
     for (const auto& d : got.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
@@ -230,4 +232,45 @@ TEST_CASE("seq partial: every part of generated chains matches the stage oracle 
                    ftz));
   CHECK(kernels >= 20);
   CHECK(by_part.size() == 9);
+}
+
+TEST_CASE("seq partial: the text of a part shows only the stages it runs", "[seq-partial]") {
+  const auto text_of = [](const char* spec) {
+    auto file = ir::load_spec((std::filesystem::path(TUJIT_SOURCE_DIR) / spec).string());
+    REQUIRE(file.ok());
+    const ir::Kernel& k = file->kernels.front();
+    auto span = ir::seq::find_contraction_stages(k);
+    REQUIRE(span.ok());
+    auto p = ir::seq::lower_contraction(k, span->first, span->last);
+    REQUIRE(p.ok());
+    return ir::seq::to_text(*p);
+  };
+  const auto has = [](const std::string& text, const char* what) {
+    return text.find(what) != std::string::npos;
+  };
+  SECTION("contract_outer alone (docs/contraction.md §11 ex 6): stream, TRF, adapter, cycles") {
+    const std::string t = text_of("specs/trf_sequencer_partial_read.rs");
+    INFO(t);
+    CHECK(has(t, "part         contract_outer … contract_outer"));
+    CHECK(has(t, "adapter      PackSize 2"));
+    CHECK(has(t, "trf read     ReadSize 16 (narrow read)"));
+    CHECK(has(t, "cycles       |OT| 64"));
+    CHECK_FALSE(has(t, "tree depth"));
+    CHECK_FALSE(has(t, "accumulator"));
+    CHECK_FALSE(has(t, "lane fold"));
+    CHECK_FALSE(has(t, " reduce"));
+  }
+  SECTION("the Lane Folder alone (§11 ex 9): its input, the accumulator and the drain") {
+    const std::string t = text_of("specs/lane_interleaved.rs");
+    INFO(t);
+    CHECK(has(t, "part         contract_lane … contract_lane"));
+    CHECK(has(t, "input        [Lane 8][T2 4][P2 16] f32"));
+    CHECK(has(t, "accumulator  [Lane 8][T2 4][P2 16] f32\n"));
+    CHECK(has(t, "lane fold    Interleaved → [T3 64][P3 8], 512 cells drained"));
+    CHECK_FALSE(has(t, "stream "));
+    CHECK_FALSE(has(t, "trf "));
+    CHECK_FALSE(has(t, "adapter"));
+    CHECK_FALSE(has(t, "cycles "));
+    CHECK_FALSE(has(t, "packet "));
+  }
 }
