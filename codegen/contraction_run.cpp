@@ -8,6 +8,7 @@
 #include "codegen/contraction_jit.h"
 
 #include "codegen/jit_compiled.h"
+#include "codegen/jit_core.h"
 #include "codegen/partial_emit.h"
 #include "codegen/partial_run.h"
 #include "codegen/poison_run.h"
@@ -19,13 +20,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
 
 namespace tujit::codegen {
 namespace {
-
-// Tasks per worker: slices cost the same, a few tasks each keep the tail short.
-constexpr std::uint64_t kTasksPerWorker = 4;
 
 /// The stream as the generated code reads it: the logical tensor itself, or (StreamWiden::
 /// Prewidened) a copy widened to accumulator bits, made on `pool`.
@@ -59,6 +56,53 @@ void zero_on(runtime::exec::ThreadPool& pool, std::uint8_t* data, std::uint64_t 
   });
 }
 
+/// What every slice's run shares: the program's tables, the operands as the generated code reads
+/// them, the output, and one accumulator scratch and staged TRF per worker.
+struct SliceRun {
+  const ir::seq::RunProgram& rp;
+  const runtime::exec::StagedShape sh;
+  const runtime::exec::ProgramTables tables;
+  const runtime::exec::TrfPlan plan;
+  const runtime::LogicalTensor& trf_tensor;
+  const StreamBuffer& stream;
+  const std::uint64_t load_bytes;
+  const std::uint64_t stream_elements;
+  runtime::LogicalTensor& output;
+  const ContractionFn fn;
+  std::vector<std::vector<std::uint32_t>> scratch;
+  std::vector<runtime::exec::StagedTrf> staged;
+
+  /// Runs slice `s` on `worker`'s buffers; false when the generated code reports an access out of
+  /// bounds.
+  bool run(std::uint64_t s, unsigned worker) {
+    const ir::seq::CellAddress sb = rp.stream.streams.spatial.at(s);
+    const ir::seq::CellAddress wb = rp.trf.streams.spatial.at(s);
+    const ir::seq::CellAddress ob = rp.output.spatial.at(s);
+    std::uint8_t* out_data = output.data.data();
+    if (ob.state != ir::CellState::Live) return true; // writes nothing
+    if (sb.state != ir::CellState::Live || wb.state != ir::CellState::Live) {
+      // An operand slice with no live cell forms no product: the slice drains +0 / 0.
+      for (std::uint64_t o : tables.out_offset)
+        if (o != kNoOutput) std::fill_n(out_data + (ob.offset + o) * 4, 4, std::uint8_t{0});
+      return true;
+    }
+    runtime::exec::StagedTrf& trf = staged[worker];
+    runtime::exec::stage_trf(rp, sh, plan, trf_tensor, wb.offset, trf);
+    ContractionArgs args{};
+    args.stream = stream.data + sb.offset * load_bytes;
+    args.stream_limit = stream_elements - sb.offset;
+    args.trf = trf.values.data();
+    args.trf_present = sh.trf_masks ? trf.present.data() : nullptr;
+    args.out = out_data + ob.offset * 4;
+    args.out_limit = output.elements() - ob.offset;
+    args.scratch = scratch[worker].data();
+    args.flit_offset = tables.flit_offset.data();
+    args.flit_live = tables.flit_live.empty() ? nullptr : tables.flit_live.data();
+    args.out_offset = tables.out_offset.data();
+    return fn(&args) == kRunOk;
+  }
+};
+
 } // namespace
 
 Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compiled,
@@ -73,10 +117,7 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
     return run_error("E-JIT-002", "internal: not a JIT-compiled contraction");
   const runtime::LogicalTensor& st = *inputs.at(rp.stream.streams.tensor);
   const runtime::LogicalTensor& wt = *inputs.at(rp.trf.streams.tensor);
-  const runtime::exec::StagedShape sh = runtime::exec::staged_shape(rp);
-  const runtime::exec::ProgramTables tables = runtime::exec::program_tables(rp, kNoOutput);
   const std::vector<std::uint64_t> live = rp.live_slices();
-  const std::uint64_t n = live.size();
 
   runtime::RunResult result;
   auto out =
@@ -85,59 +126,34 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
   if (!out) return std::move(out).take_diagnostics();
   result.output = std::move(*out);
 
-  const std::uint64_t want =
-      options.threads == 0 ? std::thread::hardware_concurrency() : options.threads;
-  runtime::exec::ThreadPool pool(static_cast<unsigned>(std::clamp<std::uint64_t>(want, 1, 1024)));
+  // The pool also widens the stream, so it is not capped by the number of live slices.
+  runtime::exec::ThreadPool pool(pool_size(options.threads, kMaxWorkers));
   // The output starts at zero, cleared on the workers: its first touch is part of the run.
   zero_on(pool, result.output.data.data(), result.output.data.size());
   const StreamBuffer stream = stream_buffer(rp, st, pool);
-  const std::uint64_t load_bytes = stream_load_bytes(rp.stream);
-  const std::uint64_t stream_elements = st.elements();
-  const std::uint64_t out_elements = result.output.elements();
-  std::uint8_t* out_data = result.output.data.data();
-
+  const runtime::exec::StagedShape sh = runtime::exec::staged_shape(rp);
+  SliceRun slices{rp,
+                  sh,
+                  runtime::exec::program_tables(rp, kNoOutput),
+                  runtime::exec::trf_plan(rp, sh, wt),
+                  wt,
+                  stream,
+                  stream_load_bytes(rp.stream),
+                  st.elements(),
+                  result.output,
+                  jc->function(),
+                  std::vector<std::vector<std::uint32_t>>(pool.size(),
+                                                          std::vector<std::uint32_t>(sh.acc_cells)),
+                  std::vector<runtime::exec::StagedTrf>(pool.size())};
   std::atomic<bool> violation{false};
-  if (n > 0) {
-    const std::uint64_t tasks = std::min<std::uint64_t>(n, pool.size() * kTasksPerWorker);
-    // Per worker: the accumulator scratch and the staged TRF of the slice it runs.
-    std::vector<std::vector<std::uint32_t>> scratch(pool.size(),
-                                                    std::vector<std::uint32_t>(sh.acc_cells));
-    std::vector<runtime::exec::StagedTrf> staged(pool.size());
-    const runtime::exec::TrfPlan plan = runtime::exec::trf_plan(rp, sh, wt);
-    const ContractionFn fn = jc->function();
-    pool.run(tasks, [&](std::uint64_t task, unsigned worker) {
-      for (std::uint64_t k = n * task / tasks; k < n * (task + 1) / tasks; ++k) {
-        const std::uint64_t s = live[k];
-        const ir::seq::CellAddress sb = rp.stream.streams.spatial.at(s);
-        const ir::seq::CellAddress wb = rp.trf.streams.spatial.at(s);
-        const ir::seq::CellAddress ob = rp.output.spatial.at(s);
-        if (ob.state != ir::CellState::Live) continue; // writes nothing
-        if (sb.state != ir::CellState::Live || wb.state != ir::CellState::Live) {
-          // An operand slice with no live cell forms no product: the slice drains +0 / 0.
-          for (std::uint64_t o : tables.out_offset)
-            if (o != kNoOutput) std::fill_n(out_data + (ob.offset + o) * 4, 4, std::uint8_t{0});
-          continue;
-        }
-        runtime::exec::StagedTrf& trf = staged[worker];
-        runtime::exec::stage_trf(rp, sh, plan, wt, wb.offset, trf);
-        ContractionArgs args{};
-        args.stream = stream.data + sb.offset * load_bytes;
-        args.stream_limit = stream_elements - sb.offset;
-        args.trf = trf.values.data();
-        args.trf_present = sh.trf_masks ? trf.present.data() : nullptr;
-        args.out = out_data + ob.offset * 4;
-        args.out_limit = out_elements - ob.offset;
-        args.scratch = scratch[worker].data();
-        args.flit_offset = tables.flit_offset.data();
-        args.flit_live = tables.flit_live.empty() ? nullptr : tables.flit_live.data();
-        args.out_offset = tables.out_offset.data();
-        if (fn(&args) != kRunOk) {
-          violation = true;
-          return;
-        }
-      }
-    });
-  }
+  for_each_slice_range(pool, live.size(),
+                       [&](std::uint64_t begin, std::uint64_t end, unsigned worker) {
+                         for (std::uint64_t k = begin; k < end; ++k)
+                           if (!slices.run(live[k], worker)) {
+                             violation = true;
+                             return;
+                           }
+                       });
   if (violation) return out_of_bounds_error(rp);
   auto poison = jit_poison(*jc, rp);
   if (!poison) return std::move(poison).take_diagnostics();

@@ -11,6 +11,7 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 
 extern "C" void openblas_set_num_threads(int);
@@ -81,12 +82,85 @@ void init_benchmark_library() {
   benchmark::Initialize(&argc, argv);
 }
 
+/// Times `run` once per iteration; a failed run ends the benchmark with `what` as its error.
+template <typename Run>
+void time_runs(benchmark::State& st, const char* what, std::uint64_t macs, Run run) {
+  for (auto _ : st) {
+    auto r = run();
+    if (!r) {
+      st.SkipWithError(what);
+      break;
+    }
+    benchmark::DoNotOptimize(r);
+  }
+  set_rate(st, macs);
+}
+
+using Configure = std::function<void(benchmark::internal::Benchmark*)>;
+
+/// Registers one kernel's benchmarks (the JIT, the end-to-end run, the interpreter, and sgemm
+/// when asked); returns how many.
+std::uint64_t register_kernel(PreparedKernel* k, const BenchOptions& options,
+                              const Configure& configure) {
+  const std::string& l = k->result.label;
+  configure(benchmark::RegisterBenchmark((l + "/jit").c_str(), [k, &options](benchmark::State& st) {
+    codegen::JitRunOptions ro;
+    ro.threads = options.threads;
+    time_runs(st, "the JIT run failed", k->result.simulated_macs, [&] {
+      return codegen::run_contraction_jit(*k->compiled, k->program, k->inputs.tensors, ro);
+    });
+  }));
+  configure(benchmark::RegisterBenchmark((l + "/run").c_str(), [k, &options](benchmark::State& st) {
+    const run::RunRequest req = end_to_end_request(options);
+    time_runs(st, "the end-to-end run failed", k->result.simulated_macs,
+              [&] { return run::run_kernel(*k->file, *k->kernel, k->ops, req); });
+  }));
+  configure(benchmark::RegisterBenchmark((l + "/interp").c_str(), [k](benchmark::State& st) {
+    time_runs(st, "the interpreter run failed", k->result.interp_macs,
+              [&] { return runtime::interpret(k->interp_program, k->inputs.tensors); });
+  }));
+  if (!options.sgemm) return 3;
+  configure(benchmark::RegisterBenchmark((l + "/sgemm").c_str(), [k](benchmark::State& st) {
+    openblas_set_num_threads(1); // the simulation baselines are one core each
+    const GemmShape& g = k->result.gemm;
+    const int m = static_cast<int>(g.m), n = static_cast<int>(g.n), kk = static_cast<int>(g.k);
+    for (auto _ : st) {
+      for (std::uint64_t v = 0; v < g.batch; ++v)
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, kk, 1.0f, k->a.data(), kk,
+                    k->b.data(), n, 0.0f, k->c.data(), n);
+      benchmark::DoNotOptimize(k->c.data());
+    }
+    set_rate(st, g.macs());
+  }));
+  return 4;
+}
+
+/// Each kernel's rates (min / median / max over the repetitions) and peak RSS, and Google
+/// Benchmark's own JSON.
+Measured collect(CollectingReporter& reporter, const std::vector<PreparedPtr>& kernels) {
+  Measured m;
+  m.gbench = nlohmann::json::parse(reporter.json_text(), nullptr, false);
+  if (m.gbench.is_discarded()) m.gbench = nlohmann::json::object();
+  m.fma_peak_macs_per_s = spread_of(reporter.rates["baseline/fma_peak"]).median;
+  for (const auto& kp : kernels) {
+    KernelResult r = kp->result;
+    r.jit_macs_per_s = spread_of(reporter.rates[r.label + "/jit"]);
+    r.run_macs_per_s = spread_of(reporter.rates[r.label + "/run"]);
+    r.interp_macs_per_s = spread_of(reporter.rates[r.label + "/interp"]);
+    r.sgemm_macs_per_s = spread_of(reporter.rates[r.label + "/sgemm"]);
+    for (const char* engine : {"/jit", "/run", "/interp", "/sgemm"})
+      r.peak_rss_mib = std::max(r.peak_rss_mib, reporter.rss[r.label + engine]);
+    m.kernels.push_back(std::move(r));
+  }
+  return m;
+}
+
 } // namespace
 
 Measured measure(std::vector<PreparedPtr>& kernels, const BenchOptions& options) {
   init_benchmark_library();
   benchmark::ClearRegisteredBenchmarks();
-  const auto configure = [&](benchmark::internal::Benchmark* b) {
+  const Configure configure = [&](benchmark::internal::Benchmark* b) {
     b->Repetitions(static_cast<int>(std::max(1u, options.repetitions)))
         ->MinTime(options.min_time_s)
         ->Unit(benchmark::kMillisecond)
@@ -107,85 +181,13 @@ Measured measure(std::vector<PreparedPtr>& kernels, const BenchOptions& options)
     }));
     ++benchmarks;
   }
-  for (auto& kp : kernels) {
-    PreparedKernel* k = kp.get();
-    const std::string& l = k->result.label;
-    configure(
-        benchmark::RegisterBenchmark((l + "/jit").c_str(), [k, &options](benchmark::State& st) {
-          codegen::JitRunOptions ro;
-          ro.threads = options.threads;
-          for (auto _ : st) {
-            auto r = codegen::run_contraction_jit(*k->compiled, k->program, k->inputs.tensors, ro);
-            if (!r) {
-              st.SkipWithError("the JIT run failed");
-              break;
-            }
-            benchmark::DoNotOptimize(r);
-          }
-          set_rate(st, k->result.simulated_macs);
-        }));
-    configure(
-        benchmark::RegisterBenchmark((l + "/run").c_str(), [k, &options](benchmark::State& st) {
-          const run::RunRequest req = end_to_end_request(options);
-          for (auto _ : st) {
-            auto r = run::run_kernel(*k->file, *k->kernel, k->ops, req);
-            if (!r) {
-              st.SkipWithError("the end-to-end run failed");
-              break;
-            }
-            benchmark::DoNotOptimize(r);
-          }
-          set_rate(st, k->result.simulated_macs);
-        }));
-    configure(benchmark::RegisterBenchmark((l + "/interp").c_str(), [k](benchmark::State& st) {
-      for (auto _ : st) {
-        auto r = runtime::interpret(k->interp_program, k->inputs.tensors);
-        if (!r) {
-          st.SkipWithError("the interpreter run failed");
-          break;
-        }
-        benchmark::DoNotOptimize(r);
-      }
-      set_rate(st, k->result.interp_macs);
-    }));
-    benchmarks += 3;
-    if (options.sgemm) {
-      configure(benchmark::RegisterBenchmark((l + "/sgemm").c_str(), [k](benchmark::State& st) {
-        openblas_set_num_threads(1); // the simulation baselines are one core each
-        const GemmShape& g = k->result.gemm;
-        const int m = static_cast<int>(g.m), n = static_cast<int>(g.n), kk = static_cast<int>(g.k);
-        for (auto _ : st) {
-          for (std::uint64_t v = 0; v < g.batch; ++v)
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, kk, 1.0f, k->a.data(), kk,
-                        k->b.data(), n, 0.0f, k->c.data(), n);
-          benchmark::DoNotOptimize(k->c.data());
-        }
-        set_rate(st, g.macs());
-      }));
-      ++benchmarks;
-    }
-  }
+  for (auto& kp : kernels) benchmarks += register_kernel(kp.get(), options, configure);
   CollectingReporter reporter;
   reporter.total = benchmarks * std::max(1u, options.repetitions);
   reporter.progress = options.progress;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::ClearRegisteredBenchmarks();
-
-  Measured m;
-  m.gbench = nlohmann::json::parse(reporter.json_text(), nullptr, false);
-  if (m.gbench.is_discarded()) m.gbench = nlohmann::json::object();
-  m.fma_peak_macs_per_s = spread_of(reporter.rates["baseline/fma_peak"]).median;
-  for (auto& kp : kernels) {
-    KernelResult r = kp->result;
-    r.jit_macs_per_s = spread_of(reporter.rates[r.label + "/jit"]);
-    r.run_macs_per_s = spread_of(reporter.rates[r.label + "/run"]);
-    r.interp_macs_per_s = spread_of(reporter.rates[r.label + "/interp"]);
-    r.sgemm_macs_per_s = spread_of(reporter.rates[r.label + "/sgemm"]);
-    for (const char* engine : {"/jit", "/run", "/interp", "/sgemm"})
-      r.peak_rss_mib = std::max(r.peak_rss_mib, reporter.rss[r.label + engine]);
-    m.kernels.push_back(std::move(r));
-  }
-  return m;
+  return collect(reporter, kernels);
 }
 
 } // namespace tujit::bench

@@ -121,20 +121,9 @@ Result<double> compile_warm_ms(const ir::seq::RunProgram& program, bool* hit) {
   return ms;
 }
 
-} // namespace
-
-run::RunRequest end_to_end_request(const BenchOptions& options) {
-  run::RunRequest req;
-  req.engine = run::Engine::Jit;
-  req.seed = options.seed;
-  req.threads = options.threads;
-  req.jit.use_cache = true; // warm: the object comes from the cache, as for a repeated `tujit run`
-  return req;
-}
-
-Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                   const KernelLabel& label, const BenchOptions& options) {
-  // The verifiers first: an invalid kernel is reported with the rule that failed.
+/// The verifiers first (an invalid kernel is reported with the rule that failed), then what the
+/// run reads: a bench times a complete contraction chain.
+Result<ir::seq::RunOperands> bench_operands(const ir::SpecFile& file, const ir::Kernel& kernel) {
   const auto check = ir::verify::check_kernel(file, kernel);
   for (const auto& d : check.all_diagnostics())
     if (d.severity == Severity::Error) return d;
@@ -153,6 +142,104 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
                                   "contract_lane chain",
                                   kernel.name),
                       kernel.name_span);
+  return ops;
+}
+
+/// The same inputs as `tujit run` (seeded per parameter, over their tiles) and its program.
+Status lower_with_inputs(const ir::SpecFile& file, const ir::Kernel& kernel,
+                         const ir::seq::RunOperands& ops, const BenchOptions& options,
+                         PreparedKernel& p) {
+  run::RunRequest req;
+  req.seed = options.seed;
+  req.threads = options.threads;
+  auto tiles = ir::seq::input_tiles(file, kernel, ops);
+  if (!tiles) return std::move(tiles).take_diagnostics();
+  auto inputs = run::make_inputs(file, ops, req, *tiles);
+  if (!inputs) return std::move(inputs).take_diagnostics();
+  p.inputs = std::move(*inputs);
+  auto program = ir::seq::lower_run(file, kernel, ops, p.inputs.shapes, false);
+  if (!program) return std::move(program).take_diagnostics();
+  p.program = std::move(*program);
+  return {};
+}
+
+/// The kernel compiled cold (kept for the runs) and from a fresh object cache.
+Status compile_cold_and_warm(PreparedKernel& p) {
+  KernelResult& r = p.result;
+  codegen::JitOptions cold;
+  cold.use_cache = false;
+  auto jit = codegen::ContractionJit::create(cold);
+  if (!jit) return std::move(jit).take_diagnostics();
+  p.jit = std::move(*jit);
+  auto compiled = p.jit->compile(p.program);
+  if (!compiled) return std::move(compiled).take_diagnostics();
+  p.compiled = std::move(*compiled);
+  r.compile_cold_ms = p.compiled->stats().native_ms;
+  auto warm = compile_warm_ms(p.program, &r.warm_cache_hit);
+  if (!warm) return std::move(warm).take_diagnostics();
+  r.compile_warm_ms = *warm;
+  return {};
+}
+
+/// One run of each engine: the products each does, and the engines' agreement. The interpreter
+/// runs as many live slices as options.interp_mac_cap allows. Returns the JIT's run.
+Result<runtime::RunResult> run_both_engines(const ir::Kernel& kernel, const BenchOptions& options,
+                                            PreparedKernel& p) {
+  KernelResult& r = p.result;
+  codegen::JitRunOptions ro;
+  ro.threads = options.threads;
+  auto jr = codegen::run_contraction_jit(*p.compiled, p.program, p.inputs.tensors, ro);
+  if (!jr) return jr;
+  r.simulated_macs = jr->simulated_macs;
+  r.slices = p.program.chain.spatial;
+  r.live_slices = p.program.live_slices().size();
+  const std::uint64_t per_slice =
+      std::max<std::uint64_t>(1, r.simulated_macs / std::max<std::uint64_t>(1, r.live_slices));
+  const std::uint64_t keep = std::clamp<std::uint64_t>(options.interp_mac_cap / per_slice, 1,
+                                                       std::max<std::uint64_t>(1, r.live_slices));
+  p.interp_program = capped(p.program, keep);
+  auto ir_ = runtime::interpret(p.interp_program, p.inputs.tensors);
+  if (!ir_) return std::move(ir_).take_diagnostics();
+  r.interp_slices = p.interp_program.live_slices().size();
+  r.interp_macs = ir_->simulated_macs;
+  r.engines_bit_exact = same_on_slices(*jr, *ir_, p.interp_program);
+  if (!r.engines_bit_exact)
+    return bench_error("E-BENCH-007",
+                       fmt::format("kernel `{}`: the JIT and the interpreter disagree; the "
+                                   "benchmark would time a wrong simulation",
+                                   kernel.name),
+                       {"this is a bug in tujit; `tujit run --verify` names the first difference"},
+                       kernel.name_span);
+  return jr;
+}
+
+/// Random sgemm operands of the kernel's logical GEMM: the OpenBLAS baseline's inputs.
+void make_sgemm_operands(const BenchOptions& options, PreparedKernel& p) {
+  const GemmShape& g = p.result.gemm;
+  std::mt19937 rng(static_cast<std::uint32_t>(options.seed));
+  std::uniform_real_distribution<float> u(-1, 1);
+  p.a.resize(g.m * g.k);
+  p.b.resize(g.k * g.n);
+  p.c.resize(g.m * g.n);
+  for (auto& x : p.a) x = u(rng);
+  for (auto& x : p.b) x = u(rng);
+}
+
+} // namespace
+
+run::RunRequest end_to_end_request(const BenchOptions& options) {
+  run::RunRequest req;
+  req.engine = run::Engine::Jit;
+  req.seed = options.seed;
+  req.threads = options.threads;
+  req.jit.use_cache = true; // warm: the object comes from the cache, as for a repeated `tujit run`
+  return req;
+}
+
+Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& kernel,
+                                   const KernelLabel& label, const BenchOptions& options) {
+  auto ops = bench_operands(file, kernel);
+  if (!ops) return std::move(ops).take_diagnostics();
   // The limit of `tujit run`, from the types, before lowering or allocating anything.
   if (auto d = cli::kernel_size_error(file, kernel, options.max_bytes)) return *d;
   PreparedPtr p(new PreparedKernel);
@@ -162,19 +249,8 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
   r.source = label.source;
   r.point = label.point;
   r.params = label.params;
-
-  // The same inputs as `tujit run` (seeded per parameter, over their tiles) and its program.
-  run::RunRequest req;
-  req.seed = options.seed;
-  req.threads = options.threads;
-  auto tiles = ir::seq::input_tiles(file, kernel, *ops);
-  if (!tiles) return std::move(tiles).take_diagnostics();
-  auto inputs = run::make_inputs(file, *ops, req, *tiles);
-  if (!inputs) return std::move(inputs).take_diagnostics();
-  p->inputs = std::move(*inputs);
-  auto program = ir::seq::lower_run(file, kernel, *ops, p->inputs.shapes, false);
-  if (!program) return std::move(program).take_diagnostics();
-  p->program = std::move(*program);
+  if (auto s = lower_with_inputs(file, kernel, *ops, options, *p); !s)
+    return std::move(s).take_diagnostics();
   r.gemm = gemm_shape(p->inputs.shapes.at(ops->stream->name), p->inputs.shapes.at(ops->trf->name),
                       ir::seq::type_axes(ops->lane->output, file.axes));
 
@@ -184,44 +260,9 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
   r.mac_utilization = cycles.analytic.mac_utilization;
   r.mac_utilization_overall = cycles.analytic.mac_utilization_overall;
 
-  codegen::JitOptions cold;
-  cold.use_cache = false;
-  auto jit = codegen::ContractionJit::create(cold);
-  if (!jit) return std::move(jit).take_diagnostics();
-  p->jit = std::move(*jit);
-  auto compiled = p->jit->compile(p->program);
-  if (!compiled) return std::move(compiled).take_diagnostics();
-  p->compiled = std::move(*compiled);
-  r.compile_cold_ms = p->compiled->stats().native_ms;
-  auto warm = compile_warm_ms(p->program, &r.warm_cache_hit);
-  if (!warm) return std::move(warm).take_diagnostics();
-  r.compile_warm_ms = *warm;
-
-  // One run of each engine: the products each does, and the engines' agreement.
-  codegen::JitRunOptions ro;
-  ro.threads = options.threads;
-  auto jr = codegen::run_contraction_jit(*p->compiled, p->program, p->inputs.tensors, ro);
+  if (auto s = compile_cold_and_warm(*p); !s) return std::move(s).take_diagnostics();
+  auto jr = run_both_engines(kernel, options, *p);
   if (!jr) return std::move(jr).take_diagnostics();
-  r.simulated_macs = jr->simulated_macs;
-  r.slices = p->program.chain.spatial;
-  r.live_slices = p->program.live_slices().size();
-  const std::uint64_t per_slice =
-      std::max<std::uint64_t>(1, r.simulated_macs / std::max<std::uint64_t>(1, r.live_slices));
-  const std::uint64_t keep = std::clamp<std::uint64_t>(options.interp_mac_cap / per_slice, 1,
-                                                       std::max<std::uint64_t>(1, r.live_slices));
-  p->interp_program = capped(p->program, keep);
-  auto ir_ = runtime::interpret(p->interp_program, p->inputs.tensors);
-  if (!ir_) return std::move(ir_).take_diagnostics();
-  r.interp_slices = p->interp_program.live_slices().size();
-  r.interp_macs = ir_->simulated_macs;
-  r.engines_bit_exact = same_on_slices(*jr, *ir_, p->interp_program);
-  if (!r.engines_bit_exact)
-    return bench_error("E-BENCH-007",
-                       fmt::format("kernel `{}`: the JIT and the interpreter disagree; the "
-                                   "benchmark would time a wrong simulation",
-                                   kernel.name),
-                       {"this is a bug in tujit; `tujit run --verify` names the first difference"},
-                       kernel.name_span);
 
   // The end-to-end run once, which also fills the object cache its measurement loads from: the
   // pipeline of `tujit run` on the same seed must give the prepared run's bytes.
@@ -237,16 +278,7 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
                                    kernel.name),
                        {"this is a bug in tujit"}, kernel.name_span);
 
-  if (options.sgemm) {
-    const GemmShape& g = r.gemm;
-    std::mt19937 rng(static_cast<std::uint32_t>(options.seed));
-    std::uniform_real_distribution<float> u(-1, 1);
-    p->a.resize(g.m * g.k);
-    p->b.resize(g.k * g.n);
-    p->c.resize(g.m * g.n);
-    for (auto& x : p->a) x = u(rng);
-    for (auto& x : p->b) x = u(rng);
-  }
+  if (options.sgemm) make_sgemm_operands(options, *p);
   r.peak_rss_mib = runtime::peak_rss_mib();
   return p;
 }

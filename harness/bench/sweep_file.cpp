@@ -82,44 +82,69 @@ std::string placeholder_list(const std::map<std::string, std::string>& owner) {
   return s;
 }
 
-} // namespace
-
-Result<SweepSpec> parse_sweep(std::string_view toml_text, const std::string& path) {
-  toml::table doc;
-  try {
-    doc = toml::parse(toml_text, path);
-  } catch (const toml::parse_error& e) {
-    const auto& b = e.source().begin;
-    Diagnostic d =
-        make_error("E-BENCH-001", fmt::format("{}:{}:{}: the sweep file is not valid TOML: {}",
-                                              path, b.line, b.column, e.description()));
-    d.stage = "bench";
-    return d;
-  }
-  SweepSpec spec;
-  spec.path = path;
-  spec.name = doc["name"].value_or(std::filesystem::path(path).stem().string());
+/// The kernel template, named exactly once: a file next to the sweep file, or inline text.
+Status load_template(const toml::table& doc, const std::string& path, SweepSpec& spec) {
   const auto file = doc["template"].value<std::string>();
   const auto inline_text = doc["template_text"].value<std::string>();
   if (file.has_value() == inline_text.has_value())
     return sweep_error(path, "a sweep names its kernel template exactly once",
                        {"give `template = \"FILE\"` (relative to the sweep file) or "
                         "`template_text = \"\"\"…\"\"\"`"});
-  if (file) {
-    const auto p = std::filesystem::path(path).parent_path() / *file;
-    // A template is kernel spec text: the spec file limit applies.
-    auto text = read_input_file(p.string(), ir::kMaxSpecBytes, "sweep template");
-    if (!text) return std::move(text).take_diagnostics();
-    spec.template_text = std::move(*text);
-    spec.template_name = p.string();
-  } else {
+  if (!file) {
     spec.template_text = *inline_text;
     spec.template_name = path + " (template_text)";
+    return {};
   }
+  const auto p = std::filesystem::path(path).parent_path() / *file;
+  // A template is kernel spec text: the spec file limit applies.
+  auto text = read_input_file(p.string(), ir::kMaxSpecBytes, "sweep template");
+  if (!text) return std::move(text).take_diagnostics();
+  spec.template_text = std::move(*text);
+  spec.template_name = p.string();
+  return {};
+}
+
+/// One value of parameter `param`: a scalar (its own label and the placeholder of the parameter's
+/// name), or a table of placeholders with an optional `label`.
+Result<SweepChoice> parse_choice(const SweepParam& param, const toml::node& v,
+                                 const std::string& path) {
+  SweepChoice c;
+  if (auto s = scalar_text(v)) {
+    c.label = *s;
+    c.values[param.name] = *s;
+    return c;
+  }
+  const toml::table* t = v.as_table();
+  if (t == nullptr)
+    return sweep_error(path, fmt::format("parameter `{}`: each value must be a string, "
+                                         "number, boolean or table",
+                                         param.name));
+  for (const auto& [k2, n2] : *t) {
+    auto s2 = scalar_text(n2);
+    if (!s2)
+      return sweep_error(path, fmt::format("parameter `{}`: the value of `{}` must be a "
+                                           "string, number or boolean",
+                                           param.name, k2.str()));
+    if (k2.str() == "label")
+      c.label = *s2;
+    else
+      c.values[std::string(k2.str())] = *s2;
+  }
+  if (c.label.empty()) {
+    if (auto it = c.values.find(param.name); it != c.values.end())
+      c.label = it->second;
+    else
+      c.label = std::to_string(param.choices.size());
+  }
+  return c;
+}
+
+/// The [params] table; `owner` maps each placeholder to the one parameter that sets it.
+Status parse_params(const toml::table& doc, const std::string& path, SweepSpec& spec,
+                    std::map<std::string, std::string>& owner) {
   const toml::table* params = doc["params"].as_table();
   if (!params || params->empty())
     return sweep_error(path, "a sweep needs a [params] table with at least one parameter");
-  std::map<std::string, std::string> owner; // placeholder → parameter that sets it
   for (const auto& [key, node] : *params) {
     SweepParam param;
     param.name = std::string(key.str());
@@ -128,34 +153,9 @@ Result<SweepSpec> parse_sweep(std::string_view toml_text, const std::string& pat
       return sweep_error(
           path, fmt::format("parameter `{}` must be a non-empty array of values", param.name));
     for (const auto& v : *values) {
-      SweepChoice c;
-      if (auto s = scalar_text(v)) {
-        c.label = *s;
-        c.values[param.name] = *s;
-      } else if (const toml::table* t = v.as_table()) {
-        for (const auto& [k2, n2] : *t) {
-          auto s2 = scalar_text(n2);
-          if (!s2)
-            return sweep_error(path, fmt::format("parameter `{}`: the value of `{}` must be a "
-                                                 "string, number or boolean",
-                                                 param.name, k2.str()));
-          if (k2.str() == "label")
-            c.label = *s2;
-          else
-            c.values[std::string(k2.str())] = *s2;
-        }
-        if (c.label.empty()) {
-          if (auto it = c.values.find(param.name); it != c.values.end())
-            c.label = it->second;
-          else
-            c.label = std::to_string(param.choices.size());
-        }
-      } else {
-        return sweep_error(path, fmt::format("parameter `{}`: each value must be a string, "
-                                             "number, boolean or table",
-                                             param.name));
-      }
-      for (const auto& [ph, text] : c.values) {
+      auto c = parse_choice(param, v, path);
+      if (!c) return std::move(c).take_diagnostics();
+      for (const auto& [ph, text] : c->values) {
         if (!is_identifier(ph))
           return sweep_error(path, fmt::format("placeholder `{}` is not an identifier", ph));
         if (auto it = owner.find(ph); it != owner.end() && it->second != param.name)
@@ -163,10 +163,16 @@ Result<SweepSpec> parse_sweep(std::string_view toml_text, const std::string& pat
                                                ph, it->second, param.name));
         owner[ph] = param.name;
       }
-      param.choices.push_back(std::move(c));
+      param.choices.push_back(std::move(*c));
     }
     spec.params.push_back(std::move(param));
   }
+  return {};
+}
+
+/// The placeholders the parameters set and those the template uses are the same set.
+Status check_placeholders(const SweepSpec& spec, const std::map<std::string, std::string>& owner,
+                          const std::string& path) {
   // Every placeholder a parameter sets must occur in the template; a typo would otherwise sweep
   // the same kernel several times.
   for (const auto& [ph, param] : owner)
@@ -185,6 +191,30 @@ Result<SweepSpec> parse_sweep(std::string_view toml_text, const std::string& pat
           {fmt::format("template: {}", spec.template_name),
            owner.empty() ? std::string("add a parameter for it under [params]")
                          : fmt::format("the parameters set: {}", placeholder_list(owner))});
+  return {};
+}
+
+} // namespace
+
+Result<SweepSpec> parse_sweep(std::string_view toml_text, const std::string& path) {
+  toml::table doc;
+  try {
+    doc = toml::parse(toml_text, path);
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
+    Diagnostic d =
+        make_error("E-BENCH-001", fmt::format("{}:{}:{}: the sweep file is not valid TOML: {}",
+                                              path, b.line, b.column, e.description()));
+    d.stage = "bench";
+    return d;
+  }
+  SweepSpec spec;
+  spec.path = path;
+  spec.name = doc["name"].value_or(std::filesystem::path(path).stem().string());
+  if (auto r = load_template(doc, path, spec); !r) return std::move(r).take_diagnostics();
+  std::map<std::string, std::string> owner; // placeholder → parameter that sets it
+  if (auto r = parse_params(doc, path, spec, owner); !r) return std::move(r).take_diagnostics();
+  if (auto r = check_placeholders(spec, owner, path); !r) return std::move(r).take_diagnostics();
   if (point_count(spec) > kMaxSweepPoints)
     return sweep_error(path,
                        fmt::format("the sweep has {} points, more than the {} tujit expands",

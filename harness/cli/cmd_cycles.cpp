@@ -40,9 +40,7 @@ int fail(const Diagnostics& ds, const SourceBuffer& src, const std::string& kern
   return status;
 }
 
-} // namespace
-
-int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
+po::options_description cycles_options() {
   po::options_description extra = format_option();
   extra.add_options()("timeline", po::value<std::string>(),
                       "draw one slice's per-stage busy/stall timeline into PATH.svg (gnuplot)")(
@@ -50,6 +48,55 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
       "fail (exit 1) when the analytic model needs more cycles (overrides the kernel's "
       "`// tujit: max-cycles N` comment)")("force", "replace an existing --timeline file");
   add_max_bytes_option(extra);
+  return extra;
+}
+
+/// The cycle budget: --max-cycles, else the kernel's `// tujit: max-cycles N` comment (whose
+/// position `at` then points to); nullopt for none. The comment's own diagnostics when it is
+/// malformed.
+Result<std::optional<std::uint64_t>> cycle_budget(const po::variables_map& vm,
+                                                  const ir::SpecAnalysis& analysis,
+                                                  const ir::Kernel& kernel, SourceSpan& at) {
+  at = kernel.name_span;
+  if (vm.count("max-cycles")) return std::optional{vm["max-cycles"].as<std::uint64_t>()};
+  const auto& kernels = analysis.file.kernels;
+  const auto dirs = ci::read_directives(analysis.file.source, kernels);
+  const auto& mine = dirs.kernels[static_cast<std::size_t>(&kernel - kernels.data())];
+  if (!mine.diagnostics.empty()) return mine.diagnostics;
+  if (mine.max_cycles_span) at = *mine.max_cycles_span;
+  return mine.max_cycles;
+}
+
+/// The report: JSON (the models, the schedule and the budget's verdict) or text.
+int report_cycles(const ir::Kernel& kernel, const cycles::KernelCycles& report,
+                  std::optional<std::uint64_t> budget, const std::optional<Diagnostic>& over,
+                  const FileCommandOptions& opt, const SourceBuffer& src, KernelReport& ci_report,
+                  CommandIO& io) {
+  const int status = over ? kExitUserError : kExitOk;
+  if (opt.json) {
+    nlohmann::ordered_json doc = {{"kernel", kernel.name}};
+    const nlohmann::ordered_json body = cycles::kernel_cycles_json(report);
+    for (const auto& [key, value] : body.items()) doc[key] = value;
+    if (budget) {
+      doc["max_cycles"] = *budget;
+      doc["within_budget"] = !over;
+    }
+    io.out << doc.dump(2) << "\n";
+    if (over) io.err << render(*over, &src);
+    return status;
+  }
+  ci_report.text() << "kernel " << kernel.name << "\n" << cycles::kernel_cycles_text(report);
+  if (budget)
+    ci_report.text() << fmt::format("budget: {} of {} cycles ({})\n", cycles::budget_cycles(report),
+                                    *budget, over ? "OVER" : "within");
+  return ci_report.finish(status, opt.file, &kernel, &src,
+                          over ? Diagnostics{*over} : Diagnostics{});
+}
+
+} // namespace
+
+int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
+  po::options_description extra = cycles_options();
   FileCommandOptions opt;
   po::variables_map vm;
   if (auto rc = parse_file_command(
@@ -72,7 +119,6 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
   const auto max_bytes = max_bytes_option(vm, "cycles", io);
   if (!max_bytes) return kExitUsage;
   const bool timeline = vm.count("timeline") > 0;
-  const bool force = vm.count("force") > 0;
   if (auto rc = check_output_option(vm, "timeline", io)) return *rc;
   KernelReport ci_report("cycles", format, io);
   CheckedSpec c;
@@ -98,47 +144,18 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
   }
   if (timeline) {
     const std::string path = vm["timeline"].as<std::string>();
-    auto written =
-        cycles::write_timeline_svg(cycles::timeline_report(*report), kernel->name, path, force);
+    auto written = cycles::write_timeline_svg(cycles::timeline_report(*report), kernel->name, path,
+                                              vm.count("force") > 0);
     if (!written) return stop(written.diagnostics(), kExitUsage);
     io.err << "tujit cycles: timeline written to " << path << "\n";
   }
-  // The budget: --max-cycles, else the kernel's comment.
-  std::optional<std::uint64_t> budget;
-  SourceSpan budget_at = kernel->name_span;
-  if (vm.count("max-cycles")) {
-    budget = vm["max-cycles"].as<std::uint64_t>();
-  } else {
-    const auto& kernels = c.analysis->file.kernels;
-    const auto dirs = ci::read_directives(src, kernels);
-    const auto& mine = dirs.kernels[static_cast<std::size_t>(kernel - kernels.data())];
-    if (!mine.diagnostics.empty()) return stop(mine.diagnostics, kExitUserError);
-    budget = mine.max_cycles;
-    if (mine.max_cycles_span) budget_at = *mine.max_cycles_span;
-  }
+  SourceSpan budget_at;
+  auto budget = cycle_budget(vm, *c.analysis, *kernel, budget_at);
+  if (!budget) return stop(budget.diagnostics(), kExitUserError);
   std::optional<Diagnostic> over;
-  if (budget)
-    over = ci::check_cycle_budget(*kernel, cycles::budget_cycles(*report), *budget, budget_at);
-  const int status = over ? kExitUserError : kExitOk;
-  if (opt.json) {
-    nlohmann::ordered_json doc = {{"kernel", kernel->name}};
-    const nlohmann::ordered_json body = cycles::kernel_cycles_json(*report);
-    for (const auto& [key, value] : body.items()) doc[key] = value;
-    if (budget) {
-      doc["max_cycles"] = *budget;
-      doc["within_budget"] = !over;
-    }
-    io.out << doc.dump(2) << "\n";
-    if (over) io.err << render(*over, &src);
-    return status;
-  }
-  ci_report.text() << "kernel " << kernel->name << "\n" << cycles::kernel_cycles_text(*report);
-  if (budget)
-    ci_report.text() << fmt::format("budget: {} of {} cycles ({})\n",
-                                    cycles::budget_cycles(*report), *budget,
-                                    over ? "OVER" : "within");
-  return ci_report.finish(status, opt.file, kernel, &src,
-                          over ? Diagnostics{*over} : Diagnostics{});
+  if (*budget)
+    over = ci::check_cycle_budget(*kernel, cycles::budget_cycles(*report), **budget, budget_at);
+  return report_cycles(*kernel, *report, *budget, over, opt, src, ci_report, io);
 }
 
 } // namespace tujit::cli

@@ -14,6 +14,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tujit::cli {
@@ -60,9 +61,17 @@ std::string index_text(const ir::Index& ix) {
   return s + "}";
 }
 
-} // namespace
+/// What `tujit map` was asked, its option values checked.
+struct MapRequest {
+  std::string axes, mapping; // option texts
+  std::vector<std::uint64_t> positions;
+  bool json = false;
+};
 
-int run_map(const std::vector<std::string>& args, CommandIO& io) {
+/// Parses and checks the options into `req`; the exit status when the command ends here (help,
+/// or a usage error: exit 2).
+std::optional<int> parse_map_request(const std::vector<std::string>& args, CommandIO& io,
+                                     MapRequest& req) {
   po::options_description visible(
       "usage: tujit map [--axes \"A=8,B=512\"] MAPPING [--at POS]... [--json]\n\n"
       "Prints a mapping's SIZE, its normal form and the cell at each --at position\n"
@@ -101,7 +110,6 @@ int run_map(const std::vector<std::string>& args, CommandIO& io) {
            << visible;
     return kExitUsage;
   }
-  std::vector<std::uint64_t> positions;
   if (vm.count("at")) {
     for (const auto& s : vm["at"].as<std::vector<std::string>>()) {
       auto p = parse_position(s);
@@ -109,58 +117,71 @@ int run_map(const std::vector<std::string>& args, CommandIO& io) {
         io.err << "tujit map: --at '" << s << "' is not a position (a decimal number < 2^64)\n";
         return kExitUsage;
       }
-      positions.push_back(*p);
+      req.positions.push_back(*p);
     }
   }
-  const bool json = vm.count("json") > 0;
-  const std::string axes_text = vm["axes"].as<std::string>();
-  const std::string& mapping_text = mappings.front();
+  req.json = vm.count("json") > 0;
+  req.axes = vm["axes"].as<std::string>();
+  req.mapping = mappings.front();
+  return std::nullopt;
+}
 
-  auto axes = ir::parse_axes_text(axes_text, kAxesSource);
+/// The cell at one position (docs/mapping.md §3), as JSON and as a line of text.
+std::pair<nlohmann::json, std::string> describe_cell(const ir::Mapping& m,
+                                                     const ir::AxisTable& axes, std::uint64_t pos) {
+  ir::Cell c = m.map(pos);
+  nlohmann::json cj = {{"pos", pos}};
+  std::string line;
+  switch (c.kind) {
+  case ir::Cell::Kind::Index: {
+    cj["kind"] = "index";
+    nlohmann::json ix = nlohmann::json::object();
+    for (const auto& [axis, v] : c.index) ix[axis] = v;
+    cj["index"] = ix;
+    line = index_text(c.index);
+    // A repeated axis can add up past its size (docs/mapping.md §3, §10 D-5).
+    ir::Finalized f = ir::finalize(c, ir::PaddingKind::Top, axes);
+    if (f.kind == ir::Finalized::Kind::Overshoot) {
+      cj["overshoot"] = f.overshoot_axis;
+      line += "  (overshoot: " + f.overshoot_axis + " is beyond its size)";
+    }
+    break;
+  }
+  case ir::Cell::Kind::Padding:
+    cj["kind"] = "padding";
+    cj["padding"] = std::string(ir::to_string(c.padding));
+    line = "padding (" + std::string(ir::to_string(c.padding)) + ")";
+    break;
+  case ir::Cell::Kind::OutOfBounds:
+    cj["kind"] = "out_of_bounds";
+    line = "out of bounds (SIZE " + std::to_string(m.size()) + ")";
+    break;
+  }
+  return {std::move(cj), "at " + std::to_string(pos) + ": " + line};
+}
+
+} // namespace
+
+int run_map(const std::vector<std::string>& args, CommandIO& io) {
+  MapRequest req;
+  if (auto exit = parse_map_request(args, io, req)) return *exit;
+  auto axes = ir::parse_axes_text(req.axes, kAxesSource);
   if (!axes)
-    return report_failure(axes.diagnostics(), SourceBuffer(kAxesSource, axes_text), json, io);
-  auto m = ir::parse_mapping_text(mapping_text, *axes, kMappingSource);
+    return report_failure(axes.diagnostics(), SourceBuffer(kAxesSource, req.axes), req.json, io);
+  auto m = ir::parse_mapping_text(req.mapping, *axes, kMappingSource);
   if (!m)
-    return report_failure(m.diagnostics(), SourceBuffer(kMappingSource, mapping_text), json, io);
+    return report_failure(m.diagnostics(), SourceBuffer(kMappingSource, req.mapping), req.json, io);
 
   const std::string normal_form = ir::render_text(ir::factorize(*m));
-
   nlohmann::json cells = nlohmann::json::array();
   std::vector<std::string> lines;
-  for (std::uint64_t pos : positions) {
-    ir::Cell c = m->map(pos);
-    nlohmann::json cj = {{"pos", pos}};
-    std::string line;
-    switch (c.kind) {
-    case ir::Cell::Kind::Index: {
-      cj["kind"] = "index";
-      nlohmann::json ix = nlohmann::json::object();
-      for (const auto& [axis, v] : c.index) ix[axis] = v;
-      cj["index"] = ix;
-      line = index_text(c.index);
-      // A repeated axis can add up past its size (docs/mapping.md §3, §10 D-5).
-      ir::Finalized f = ir::finalize(c, ir::PaddingKind::Top, *axes);
-      if (f.kind == ir::Finalized::Kind::Overshoot) {
-        cj["overshoot"] = f.overshoot_axis;
-        line += "  (overshoot: " + f.overshoot_axis + " is beyond its size)";
-      }
-      break;
-    }
-    case ir::Cell::Kind::Padding:
-      cj["kind"] = "padding";
-      cj["padding"] = std::string(ir::to_string(c.padding));
-      line = "padding (" + std::string(ir::to_string(c.padding)) + ")";
-      break;
-    case ir::Cell::Kind::OutOfBounds:
-      cj["kind"] = "out_of_bounds";
-      line = "out of bounds (SIZE " + std::to_string(m->size()) + ")";
-      break;
-    }
+  for (std::uint64_t pos : req.positions) {
+    auto [cj, line] = describe_cell(*m, *axes, pos);
     cells.push_back(std::move(cj));
-    lines.push_back("at " + std::to_string(pos) + ": " + line);
+    lines.push_back(std::move(line));
   }
 
-  if (json) {
+  if (req.json) {
     nlohmann::json axes_json = nlohmann::json::array();
     for (const auto& a : axes->axes()) axes_json.push_back({{"name", a.name}, {"size", a.size}});
     nlohmann::json doc = {

@@ -136,9 +136,17 @@ std::vector<Located> unlocated(const Diagnostics& ds) {
   return out;
 }
 
-} // namespace
+/// What `tujit seq` was asked, its option values checked.
+struct SeqRequest {
+  std::string axes, buf, time, packet; // option texts
+  ir::ScalarType dtype = ir::ScalarType::BF16;
+  std::string mode_text, context_text;
+  dp::SeqMode mode = dp::SeqMode::Read;
+  dp::FetchContext context = dp::FetchContext::Main;
+  bool json = false;
+};
 
-int run_seq(const std::vector<std::string>& args, CommandIO& io) {
+po::options_description seq_options() {
   po::options_description visible(
       "usage: tujit seq --axes \"A=8,B=512\" --dtype bf16 --buf \"A, B\" --time \"A, B / 32\"\n"
       "                 --packet \"B % 32\" [--mode read|write] [--context main|sub] [--json]\n\n"
@@ -157,6 +165,14 @@ int run_seq(const std::vector<std::string>& args, CommandIO& io) {
       "read (buffer -> stream, Fetch) or write (stream -> buffer, Commit)")(
       "context", po::value<std::string>()->default_value("main"),
       "main (reads up to 32 B) or sub (reads 8 B)")("json", "print one JSON document on stdout");
+  return visible;
+}
+
+/// Parses and checks the options into `req`; the exit status when the command ends here (help,
+/// or a usage error: exit 2).
+std::optional<int> parse_seq_request(const std::vector<std::string>& args, CommandIO& io,
+                                     SeqRequest& req) {
+  const po::options_description visible = seq_options();
   po::variables_map vm;
   try {
     const int style =
@@ -184,59 +200,58 @@ int run_seq(const std::vector<std::string>& args, CommandIO& io) {
            << ir::allowed_scalar_names(ir::ScalarNameSet::All) << ")\n";
     return kExitUsage;
   }
-  const std::string mode_text = vm["mode"].as<std::string>();
-  if (mode_text != "read" && mode_text != "write") {
-    io.err << "tujit seq: --mode '" << mode_text << "' is not read or write\n";
+  req.dtype = *dtype;
+  req.mode_text = vm["mode"].as<std::string>();
+  if (req.mode_text != "read" && req.mode_text != "write") {
+    io.err << "tujit seq: --mode '" << req.mode_text << "' is not read or write\n";
     return kExitUsage;
   }
-  const dp::SeqMode mode = mode_text == "read" ? dp::SeqMode::Read : dp::SeqMode::Write;
-  const std::string context_text = vm["context"].as<std::string>();
-  if (context_text != "main" && context_text != "sub") {
-    io.err << "tujit seq: --context '" << context_text << "' is not main or sub\n";
+  req.mode = req.mode_text == "read" ? dp::SeqMode::Read : dp::SeqMode::Write;
+  req.context_text = vm["context"].as<std::string>();
+  if (req.context_text != "main" && req.context_text != "sub") {
+    io.err << "tujit seq: --context '" << req.context_text << "' is not main or sub\n";
     return kExitUsage;
   }
-  const dp::FetchContext context =
-      context_text == "main" ? dp::FetchContext::Main : dp::FetchContext::Sub;
-  const bool json = vm.count("json") > 0;
+  req.context = req.context_text == "main" ? dp::FetchContext::Main : dp::FetchContext::Sub;
+  req.json = vm.count("json") > 0;
+  req.axes = vm["axes"].as<std::string>();
+  req.buf = vm["buf"].as<std::string>();
+  req.time = vm["time"].as<std::string>();
+  req.packet = vm["packet"].as<std::string>();
+  return std::nullopt;
+}
 
-  const std::string axes_text = vm["axes"].as<std::string>();
-  auto axes = ir::parse_axes_text(axes_text, kAxesSource);
+/// The buffer, Time and Packet mappings over --axes; every bad mapping is reported, each with a
+/// caret into its own option's text (the exit status then).
+std::optional<int> parse_seq_mappings(const SeqRequest& req, CommandIO& io,
+                                      std::vector<ir::Mapping>& maps) {
+  auto axes = ir::parse_axes_text(req.axes, kAxesSource);
   if (!axes) {
     std::vector<Located> ds;
-    for (const auto& d : axes.diagnostics())
-      ds.push_back({d, SourceBuffer(kAxesSource, axes_text)});
-    return report_failure(ds, nullptr, json, io);
+    for (const auto& d : axes.diagnostics()) ds.push_back({d, SourceBuffer(kAxesSource, req.axes)});
+    return report_failure(ds, nullptr, req.json, io);
   }
-  // Every bad mapping is reported, each with a caret into its own option's text.
   std::vector<Located> bad;
-  std::vector<ir::Mapping> maps;
-  for (const char* opt : {"buf", "time", "packet"}) {
-    const std::string source = std::string("--") + opt;
-    const std::string text = vm[opt].as<std::string>();
-    auto m = ir::parse_mapping_text(text, *axes, source);
+  for (const auto& [opt, text] : {std::pair{"--buf", &req.buf}, std::pair{"--time", &req.time},
+                                  std::pair{"--packet", &req.packet}}) {
+    auto m = ir::parse_mapping_text(*text, *axes, opt);
     if (!m) {
-      for (const auto& d : m.diagnostics()) bad.push_back({d, SourceBuffer(source, text)});
+      for (const auto& d : m.diagnostics()) bad.push_back({d, SourceBuffer(opt, *text)});
       continue;
     }
     maps.push_back(*m);
   }
-  if (!bad.empty()) return report_failure(bad, nullptr, json, io);
+  if (!bad.empty()) return report_failure(bad, nullptr, req.json, io);
+  return std::nullopt;
+}
 
-  auto derived = dp::derive_sequencer(maps[0], maps[1], maps[2], mode);
-  if (!derived) return report_failure(unlocated(derived.diagnostics()), nullptr, json, io);
-
-  std::optional<dp::FetchDerived> fetch;
-  if (mode == dp::SeqMode::Read) {
-    auto f = dp::check_fetch(*derived, *dtype, context);
-    if (!f) return report_failure(unlocated(f.diagnostics()), &*derived, json, io);
-    fetch = std::move(*f);
-  }
-
-  if (json) {
-    nlohmann::json doc = {{"ok", true}, {"mode", mode_text}, {"dtype", ir::name(*dtype)}};
-    add_derivation(doc, *derived);
+int report_sequencer(const SeqRequest& req, const dp::SequencerDerivation& derived,
+                     const std::optional<dp::FetchDerived>& fetch, CommandIO& io) {
+  if (req.json) {
+    nlohmann::json doc = {{"ok", true}, {"mode", req.mode_text}, {"dtype", ir::name(req.dtype)}};
+    add_derivation(doc, derived);
     if (fetch) {
-      doc["context"] = context_text;
+      doc["context"] = req.context_text;
       doc["read_size"] = fetch->read_size;
       doc["read_bytes"] = fetch->read_bytes;
       doc["reads_per_packet"] = fetch->reads_per_packet;
@@ -245,14 +260,32 @@ int run_seq(const std::vector<std::string>& args, CommandIO& io) {
     io.out << doc.dump(2) << "\n";
     return kExitOk;
   }
-  print_derivation(io.out, *derived);
+  print_derivation(io.out, derived);
   if (fetch)
     io.out << "read_size:       " << fetch->read_size << " elements (" << fetch->read_bytes
-           << " B, " << context_text << " context)\n"
+           << " B, " << req.context_text << " context)\n"
            << "reads/packet:    " << fetch->reads_per_packet << "\n"
-           << "cycles:          " << fetch->cycles << " (|Time| " << derived->time_size << " x "
+           << "cycles:          " << fetch->cycles << " (|Time| " << derived.time_size << " x "
            << fetch->reads_per_packet << " reads)\n";
   return kExitOk;
+}
+
+} // namespace
+
+int run_seq(const std::vector<std::string>& args, CommandIO& io) {
+  SeqRequest req;
+  if (auto exit = parse_seq_request(args, io, req)) return *exit;
+  std::vector<ir::Mapping> maps;
+  if (auto exit = parse_seq_mappings(req, io, maps)) return *exit;
+  auto derived = dp::derive_sequencer(maps[0], maps[1], maps[2], req.mode);
+  if (!derived) return report_failure(unlocated(derived.diagnostics()), nullptr, req.json, io);
+  std::optional<dp::FetchDerived> fetch;
+  if (req.mode == dp::SeqMode::Read) {
+    auto f = dp::check_fetch(*derived, req.dtype, req.context);
+    if (!f) return report_failure(unlocated(f.diagnostics()), &*derived, req.json, io);
+    fetch = std::move(*f);
+  }
+  return report_sequencer(req, *derived, fetch, io);
 }
 
 } // namespace tujit::cli

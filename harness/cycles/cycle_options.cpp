@@ -4,8 +4,6 @@
 #include "ir/target/rngd.h"
 #include "ir/types/scalar_type.h"
 
-#include <algorithm>
-
 namespace tujit::cycles {
 
 std::optional<Stage> cycle_stage(ir::StageUnit unit) {
@@ -30,7 +28,8 @@ std::optional<Stage> cycle_stage(ir::StageUnit unit) {
   case U::FetchAdapter:
   case U::VectorEngine:
   case U::None:
-  case U::MemSequencer:
+  case U::MemReader:
+  case U::MemWriter:
     return std::nullopt;
   }
   return std::nullopt;
@@ -80,7 +79,7 @@ std::uint64_t trf_operand_bytes(const ir::TensorType& trf) {
 std::optional<ir::seq::FetchProgram> fetch_of_chain(const ir::Kernel& kernel, std::size_t chain) {
   for (std::size_t i = 0; i < kernel.stages.size(); ++i) {
     const ir::Stage& s = kernel.stages[i];
-    if (s.op != ir::StageOp::Collect || s.chain != chain || !s.producer) continue;
+    if (s.unit() != ir::StageUnit::Collect || s.chain != chain || !s.producer) continue;
     if (auto f = ir::seq::lower_fetch(kernel, i)) return std::move(*f);
   }
   return std::nullopt;
@@ -89,16 +88,9 @@ std::optional<ir::seq::FetchProgram> fetch_of_chain(const ir::Kernel& kernel, st
 } // namespace
 
 CycleOptions cycle_options_for(const ir::Kernel& kernel) {
-  // The chain lower_contraction lowers: the first contract_outer with a TRF operand whose chain
-  // reaches contract_lane (ir/seq/lower_contraction.h).
-  for (const auto& s : kernel.stages) {
-    if (s.op != ir::StageOp::ContractOuter || !s.trf) continue;
-    const bool complete =
-        std::any_of(kernel.stages.begin(), kernel.stages.end(), [&](const auto& l) {
-          return l.op == ir::StageOp::ContractLane && l.chain == s.chain;
-        });
-    if (complete) return cycle_options_for(kernel, s);
-  }
+  // The chain the engines run (ir/lang/kernel.h).
+  if (auto chain = ir::find_contraction_chain(kernel))
+    return cycle_options_for(kernel, *chain->outer);
   return {};
 }
 
@@ -111,7 +103,7 @@ CycleOptions cycle_options_for(const ir::Kernel& kernel, const ir::Stage& outer)
     // delivers it. Only an operand that fits a half can be double-buffered (docs/contraction.md
     // §4.2 [PROP]: a larger one takes the Full region, and its store must finish before the chain
     // reads it).
-    if (s.op == ir::StageOp::ToTrf && outer.trf && !outer.trf_name.empty() &&
+    if (s.unit() == ir::StageUnit::TrfStore && outer.trf && !outer.trf_name.empty() &&
         s.bound_to == outer.trf_name) {
       o.concurrent_store = trf_operand_bytes(*outer.trf) * 2 <= target::kRngd.trf_capacity_bytes;
       if (auto f = fetch_of_chain(kernel, s.chain)) {

@@ -42,7 +42,7 @@ std::vector<std::pair<std::size_t, std::vector<std::size_t>>> statements(const i
 std::string describe(const ir::Kernel& k, const std::vector<std::size_t>& stages) {
   std::string s;
   const ir::Stage& first = k.stages[stages.front()];
-  if (first.op == ir::StageOp::Fetch && !first.producer)
+  if (first.unit() == ir::StageUnit::FetchSequencer && !first.producer)
     s = fmt::format("begin({}) → ", first.source);
   for (std::size_t i = 0; i < stages.size(); ++i)
     s += (i ? " → " : "") + std::string(ir::to_string(k.stages[stages[i]].op));
@@ -73,14 +73,14 @@ std::optional<DataPathCommand> data_path(const ir::Kernel& k, const std::vector<
   DataPathCommand c;
   // The book's sequencer pseudo types (docs/datapath.md §4.2): a MemTensor read runs the Fetch
   // sequencer and hands on one packet per cycle; a write runs the write sequencer.
-  if (last.op == ir::StageOp::MemRead) {
+  if (last.unit() == ir::StageUnit::MemReader) {
     auto f = ir::seq::lower_mem_read(k, st.back());
     if (!f) return std::nullopt;
     c.flits = f->collected_time();
     c.fetch = std::move(*f);
     return c;
   }
-  if (last.op == ir::StageOp::MemWrite) {
+  if (last.unit() == ir::StageUnit::MemWriter) {
     auto w = commit_walk(last.output.mapping(ir::Slot::Element), last.input.mapping(ir::Slot::Time),
                          last.input.mapping(ir::Slot::Packet), last.input.dtype);
     if (!w) return std::nullopt;
@@ -91,7 +91,7 @@ std::optional<DataPathCommand> data_path(const ir::Kernel& k, const std::vector<
   }
   const ir::Stage* collected = &last;
   if (ir::is_register_store(last.op)) {
-    c.sink = *cycle_stage(ir::descriptor(last.op).unit);
+    c.sink = *cycle_stage(last.unit());
     c.flits = last.input.mapping(ir::Slot::Time).size();
     const ir::TensorType& rf = last.output;
     c.register_bytes = (rf.mapping(ir::Slot::Lane).size() * rf.mapping(ir::Slot::Element).size() *
@@ -110,17 +110,17 @@ std::optional<DataPathCommand> data_path(const ir::Kernel& k, const std::vector<
         collected = &k.stages[*s->producer];
         break;
       }
-  } else if (last.op != ir::StageOp::Collect) {
+  } else if (last.unit() != ir::StageUnit::Collect) {
     return std::nullopt;
   } else {
     c.flits = last.output.mapping(ir::Slot::Time).size();
   }
-  if (collected && collected->op == ir::StageOp::Collect && collected->producer) {
+  if (collected && collected->unit() == ir::StageUnit::Collect && collected->producer) {
     const auto at = static_cast<std::size_t>(collected - k.stages.data());
     auto f = ir::seq::lower_fetch(k, at);
     if (!f) return std::nullopt;
     c.fetch = std::move(*f);
-  } else if (last.op == ir::StageOp::Collect) {
+  } else if (last.unit() == ir::StageUnit::Collect) {
     return std::nullopt; // a collect of a parameter: nothing in the kernel fetches
   }
   return c;

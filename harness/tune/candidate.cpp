@@ -135,7 +135,12 @@ std::uint64_t live_slices(const Problem& p, const Choice& c) {
   return n;
 }
 
-Result<ChainCore> build_core(const Problem& p, const Choice& c) {
+namespace {
+
+/// The stream's mappings (Cluster, Slice, Lane, Time, Packet) from the choice's digits, each
+/// padded to the sizes the hardware takes; returns the time-broadcast digits (a Col axis's Time
+/// digits, which the Stream Adapter repeats: docs/contraction.md §5.1).
+Result<Mapping> place_digits(const Problem& p, const Choice& c, ir::seq::ChainMappings& m) {
   Builder b(p);
   const std::size_t n = p.axes.size();
   std::vector<Mapping> cluster, slice, lane, tb, packet_row, packet_batch, packet_contracted;
@@ -165,8 +170,6 @@ Result<ChainCore> build_core(const Problem& p, const Choice& c) {
       dst.push_back(b.digit(a, s.packet, x.packet));
     }
   }
-  ChainCore core;
-  ir::seq::ChainMappings& m = core.m;
   m.chip = Mapping();
   m.cluster = b.sequence(cluster);
   Mapping sl = b.sequence(slice);
@@ -186,22 +189,31 @@ Result<ChainCore> build_core(const Problem& p, const Choice& c) {
   m.packet = b.padded(b.sequence(pk), ir::flit_elements(p.stream_type));
   const Mapping tb_map = b.sequence(tb);
   if (b.failed()) return internal("a digit of the choice does not divide its axis");
+  return tb_map;
+}
 
-  // Stream Adapter (docs/contraction.md §5.1): OT = [Time / PackSize, TB], OP = [Time % PackSize,
-  // Packet].
-  const FactorList time_fl = ir::factorize(m.time);
-  auto packed = ir::split_at(time_fl, c.pack_size);
+/// The Stream Adapter's OutTime and OutPacket.
+struct Adapted {
+  FactorList time, ot, op; // time: the stream's Time, factorized
+};
+
+/// Stream Adapter (docs/contraction.md §5.1): OT = [Time / PackSize, TB], OP = [Time % PackSize,
+/// Packet]. The TRF's rows are the TRF-axis digits OutTime walks; its part of the packet is
+/// OutPacket's innermost TRF digits and padding (docs/contraction.md §5.2: ReadSize is the
+/// innermost part of Element that matches OutPacket).
+Result<Adapted> adapt_stream(const Problem& p, const Choice& c, const Mapping& tb_map,
+                             ChainCore& core) {
+  ir::seq::ChainMappings& m = core.m;
+  Adapted s;
+  s.time = ir::factorize(m.time);
+  auto packed = ir::split_at(s.time, c.pack_size);
   if (!packed) return internal("PackSize does not divide Time");
-  const FactorList ot = ir::pair(packed->outer, ir::factorize(tb_map));
-  const FactorList op = ir::pair(packed->inner, ir::factorize(m.packet));
-  m.out_time = ir::render(ot);
-  m.out_packet = ir::render(op);
-
-  // The TRF's rows are the TRF-axis digits OutTime walks; its part of the packet is OutPacket's
-  // innermost TRF digits and padding (docs/contraction.md §5.2: ReadSize is the innermost part of
-  // Element that matches OutPacket).
-  for (std::size_t i = ot.factors.size(); i-- > 0;) {
-    const Factor& f = ot.factors[i];
+  s.ot = ir::pair(packed->outer, ir::factorize(tb_map));
+  s.op = ir::pair(packed->inner, ir::factorize(m.packet));
+  m.out_time = ir::render(s.ot);
+  m.out_packet = ir::render(s.op);
+  for (std::size_t i = s.ot.factors.size(); i-- > 0;) {
+    const Factor& f = s.ot.factors[i];
     if (f.is_pad()) return internal("OutTime is padded");
     auto a = axis_of(p, f);
     if (a && p.in_trf(*a)) core.rows.push_back(f);
@@ -209,17 +221,17 @@ Result<ChainCore> build_core(const Problem& p, const Choice& c) {
   if (core.rows.size() != c.row_count)
     return internal(fmt::format("OutTime has {} TRF digits, the choice orders {}", core.rows.size(),
                                 c.row_count));
-  std::size_t run = 0;
-  while (run < op.factors.size()) {
-    const Factor& f = op.factors[run];
+  for (const Factor& f : s.op.factors) {
     auto a = axis_of(p, f);
     if (!f.is_pad() && !(a && p.in_trf(*a))) break;
     core.trf_run.factors.push_back(f);
-    ++run;
   }
+  return s;
+}
 
-  // Packet Reducer (docs/contraction.md §6): a tree over the contracted cells innermost in
-  // OutPacket (with the packet's padding among them); the columns above it are P2.
+/// Packet Reducer (docs/contraction.md §6): a tree over the contracted cells innermost in
+/// OutPacket (with the packet's padding among them); the columns above it are P2.
+Status reduce_packet(const Problem& p, const FactorList& op, ChainCore& core) {
   std::size_t reduced = 0;
   while (reduced < op.factors.size()) {
     const Factor& f = op.factors[reduced];
@@ -243,26 +255,31 @@ Result<ChainCore> build_core(const Problem& p, const Choice& c) {
     if (!padded) return internal("P2 padding");
     core.p2 = std::move(*padded);
   }
-  m.p2 = ir::render(core.p2);
+  core.m.p2 = ir::render(core.p2);
+  return {};
+}
 
-  // Time Reducer (docs/contraction.md §7): every contracted digit of OutTime is summed, the rest
-  // kept in order.
+/// Time Reducer (docs/contraction.md §7): every contracted digit of OutTime is summed, the rest
+/// kept in order.
+void reduce_time(const Problem& p, const FactorList& ot, ChainCore& core) {
   for (const Factor& f : ot.factors) {
     auto a = axis_of(p, f);
     if (!(a && p.axes[*a].role == AxisRole::Contracted)) core.t2.factors.push_back(f);
   }
   core.t2 = ir::normalize(core.t2);
-  m.t2 = ir::render(core.t2);
-  core.lane = ir::factorize(m.lane);
+  core.m.t2 = ir::render(core.t2);
+}
 
-  // The chain must compute the einsum: each operand holds every coordinate of its axes once (the
-  // TRF: Lane, its rows and its part of the packet, in any row order), the output every output
-  // coordinate once (T2, P2 and Lane, in either LaneMode) and no contracted digit.
+/// The chain must compute the einsum: each operand holds every coordinate of its axes once (the
+/// TRF: Lane, its rows and its part of the packet, in any row order), the output every output
+/// coordinate once (T2, P2 and Lane, in either LaneMode) and no contracted digit.
+Status computes_einsum(const Problem& p, const ChainCore& core, const FactorList& time_fl) {
+  const ir::seq::ChainMappings& m = core.m;
   const FactorList cl = ir::factorize(m.cluster), sc = ir::factorize(m.slice);
   const FactorList pk_fl = ir::factorize(m.packet);
   FactorList rows;
   rows.factors = core.rows;
-  for (std::size_t a = 0; a < n; ++a) {
+  for (std::size_t a = 0; a < p.axes.size(); ++a) {
     const std::string& name = p.axes[a].axis.name;
     if (p.in_stream(a) && !covers(p, a, {&cl, &sc, &time_fl, &pk_fl}))
       return not_the_einsum(fmt::format("the stream does not hold every digit of {}", name));
@@ -273,6 +290,21 @@ Result<ChainCore> build_core(const Problem& p, const Choice& c) {
   }
   if (names_axis_of_role(p, core.t2, AxisRole::Contracted))
     return not_the_einsum("a contracted digit reaches the output");
+  return {};
+}
+
+} // namespace
+
+Result<ChainCore> build_core(const Problem& p, const Choice& c) {
+  ChainCore core;
+  auto tb_map = place_digits(p, c, core.m);
+  if (!tb_map) return std::move(tb_map).take_diagnostics();
+  auto adapted = adapt_stream(p, c, *tb_map, core);
+  if (!adapted) return std::move(adapted).take_diagnostics();
+  if (auto r = reduce_packet(p, adapted->op, core); !r) return std::move(r).take_diagnostics();
+  reduce_time(p, adapted->ot, core);
+  core.lane = ir::factorize(core.m.lane);
+  if (auto r = computes_einsum(p, core, adapted->time); !r) return std::move(r).take_diagnostics();
   return core;
 }
 

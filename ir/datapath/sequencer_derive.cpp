@@ -295,16 +295,13 @@ std::vector<Mapping> stream_terms(const Mapping& m) {
   return out;
 }
 
-Result<SequencerDerivation> derive_sequencer(const Mapping& buf, const Mapping& time,
-                                             const Mapping& packet, SeqMode mode) {
-  Walk w{buf, factorize(buf), {}, mode};
-  for (const Axis& a : buf.axes()) w.buf_axes.insert(a.name);
+namespace {
 
-  SequencerDerivation d;
-  d.mode = mode;
+/// Every term of Time then Packet, in order, as sequencer loops over what the buffer still holds
+/// (docs/datapath.md §4); returns what the buffer holds after the last term.
+Result<FactorList> derive_steps(const Mapping& time, const Mapping& packet, Walk& w,
+                                SequencerDerivation& d) {
   std::uint64_t live_max = 0;
-  d.buffer_size = buf.size();
-  d.time_size = time.size();
   FactorList cur = w.b0;
   for (int side = 0; side < 2; ++side) {
     for (const Mapping& term : stream_terms(side == 0 ? time : packet)) {
@@ -331,28 +328,37 @@ Result<SequencerDerivation> derive_sequencer(const Mapping& buf, const Mapping& 
       d.steps.push_back(std::move(step));
     }
   }
+  d.live_footprint = live_max + 1;
+  return cur;
+}
 
-  if (mode == SeqMode::Write) {
-    for (const Factor& f : cur.factors) {
-      if (f.is_pad() && f.pad == PaddingKind::Zero)
-        return seq_error(kUnwrittenCells,
-                         fmt::format("the buffer `{}` declares zero padding (`#{{0}}`), which "
-                                     "this write never fills: the stream's padded positions are "
-                                     "dropped, so the promised zeros would not be there",
-                                     buf.to_string()),
-                         {"a write fills every live cell and every zero-padding cell of its "
-                          "buffer (docs/datapath.md §4.2)",
-                          "fix: declare the buffer's padding top (`#`), or fill it separately"});
-      if (!f.is_term()) continue;
+/// A write fills every live cell and every zero-padding cell of its buffer: what the buffer
+/// still holds after the last term (`rest`) may only be top padding (docs/datapath.md §4.2).
+Status check_write_covers(const Mapping& buf, const FactorList& rest) {
+  for (const Factor& f : rest.factors) {
+    if (f.is_pad() && f.pad == PaddingKind::Zero)
       return seq_error(kUnwrittenCells,
-                       fmt::format("the stream writes only part of the buffer `{}`: the cells of "
-                                   "`{}` are never written",
-                                   buf.to_string(), render_text(cur)),
-                       {"a write covers every buffer cell from exactly one stream position "
-                        "(docs/datapath.md §4)"});
-    }
+                       fmt::format("the buffer `{}` declares zero padding (`#{{0}}`), which "
+                                   "this write never fills: the stream's padded positions are "
+                                   "dropped, so the promised zeros would not be there",
+                                   buf.to_string()),
+                       {"a write fills every live cell and every zero-padding cell of its "
+                        "buffer (docs/datapath.md §4.2)",
+                        "fix: declare the buffer's padding top (`#`), or fill it separately"});
+    if (!f.is_term()) continue;
+    return seq_error(kUnwrittenCells,
+                     fmt::format("the stream writes only part of the buffer `{}`: the cells of "
+                                 "`{}` are never written",
+                                 buf.to_string(), render_text(rest)),
+                     {"a write covers every buffer cell from exactly one stream position "
+                      "(docs/datapath.md §4)"});
   }
+  return {};
+}
 
+/// The loops as the sequencer's table holds them: merged when there are too many, then within
+/// the table's entry count and each loop's iteration limit (docs/datapath.md §4).
+Result<std::vector<SeqEntry>> fit_table(const Mapping& buf, SequencerDerivation& d) {
   std::vector<SeqEntry> entries = d.raw_entries;
   if (entries.size() > kRngd.sequencer_entries) {
     entries = merge_contiguous(std::move(entries), kRngd.sequencer_max_loop_size);
@@ -378,8 +384,26 @@ Result<SequencerDerivation> derive_sequencer(const Mapping& buf, const Mapping& 
                      {fmt::format("loops (outermost first): {}", entries_text(entries)),
                       "fix: split the stream term, e.g. `A / 256, A % 256` instead of `A`"});
   }
-  d.config = make_config(std::move(entries), packet.size());
-  d.live_footprint = live_max + 1;
+  return entries;
+}
+
+} // namespace
+
+Result<SequencerDerivation> derive_sequencer(const Mapping& buf, const Mapping& time,
+                                             const Mapping& packet, SeqMode mode) {
+  Walk w{buf, factorize(buf), {}, mode};
+  for (const Axis& a : buf.axes()) w.buf_axes.insert(a.name);
+  SequencerDerivation d;
+  d.mode = mode;
+  d.buffer_size = buf.size();
+  d.time_size = time.size();
+  auto rest = derive_steps(time, packet, w, d);
+  if (!rest) return std::move(rest).take_diagnostics();
+  if (mode == SeqMode::Write)
+    if (auto r = check_write_covers(buf, *rest); !r) return std::move(r).take_diagnostics();
+  auto entries = fit_table(buf, d);
+  if (!entries) return std::move(entries).take_diagnostics();
+  d.config = make_config(std::move(*entries), packet.size());
   return d;
 }
 

@@ -14,8 +14,28 @@
 namespace tujit::ir {
 
 std::string_view stage_name(const Stage& s) {
-  if (s.op == StageOp::Vector && s.vector) return method_name(s.vector->kind);
+  if (s.vector) return method_name(s.vector->kind);
   return to_string(s.op);
+}
+
+std::optional<ContractionChain> find_contraction_chain(const Kernel& kernel) {
+  const auto& stages = kernel.stages;
+  for (std::size_t i = 0; i < stages.size(); ++i) {
+    if (stages[i].unit() != StageUnit::ContractOuter || !stages[i].trf) continue;
+    ContractionChain c{&stages[i]};
+    for (std::size_t j = i + 1; j < stages.size() && !c.lane; ++j) {
+      const Stage& s = stages[j];
+      if (s.chain != stages[i].chain) continue;
+      const StageUnit u = s.unit();
+      const Stage** slot = u == StageUnit::PacketReducer ? &c.packet
+                           : u == StageUnit::TimeReducer ? &c.time
+                           : u == StageUnit::LaneFolder  ? &c.lane
+                                                         : nullptr;
+      if (slot != nullptr && *slot == nullptr) *slot = &s;
+    }
+    if (c.packet && c.time && c.lane) return c;
+  }
+  return std::nullopt;
 }
 
 namespace {

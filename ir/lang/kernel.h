@@ -20,7 +20,7 @@
 namespace tujit::ir {
 
 struct Stage {
-  StageOp op = StageOp::Fetch;
+  StageOp op{};
   SourceSpan span;      // the method name through the closing `)`
   SourceSpan name_span; // the method name
   TensorType input;     // the tensor the method is called on
@@ -40,7 +40,7 @@ struct Stage {
   SourceSpan zero_point_span;
   /// fetch_cast / fetch_zero_point_sub: the target type.
   std::optional<ScalarType> cast_to;
-  /// StageOp::Vector: the call and its arguments.
+  /// A Vector Engine call (the Vector operation): the call and its arguments.
   std::optional<VectorCall> vector;
   /// The context the chain runs in (`ctx.main` / `ctx.sub`, or the stream parameter's
   /// `{ Tu::… }`); Unknown for a generic `T`.
@@ -61,6 +61,11 @@ struct Stage {
   std::string trf_source;
   /// MemWrite: the MemTensor parameter the stream is written into.
   std::string target;
+
+  /// The unit that runs this stage (its descriptor's, ir/lang/stage_descriptor.h): lowering, the
+  /// engines and the cycle models recognise a stage by the hardware it stands for, so a new
+  /// operation on an existing unit needs no edit outside its descriptor and semantics.
+  StageUnit unit() const { return descriptor(op).unit; }
 };
 
 /// The method a stage is: to_string(op), or for a Vector Engine call its method
@@ -96,6 +101,20 @@ struct Kernel {
   /// False when any error diagnostic of the front end points into this kernel.
   bool ok = true;
 };
+
+/// One complete contraction chain of a kernel (docs/contraction.md §5–§8): a contract_outer with
+/// its TRF operand, and the Packet Reducer, Time Reducer and Lane Folder stages after it in the
+/// same statement.
+struct ContractionChain {
+  const Stage* outer = nullptr;
+  const Stage* packet = nullptr;
+  const Stage* time = nullptr;
+  const Stage* lane = nullptr;
+};
+
+/// The kernel's first complete contraction chain, in stage order: the chain the engines run and
+/// the cycle models time. Nullopt when no contract_outer reaches a contract_lane.
+std::optional<ContractionChain> find_contraction_chain(const Kernel& kernel);
 
 struct SpecFile {
   SourceBuffer source;

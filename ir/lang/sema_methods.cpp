@@ -19,7 +19,7 @@ const std::vector<MethodInfo>& methods() {
   static const std::vector<MethodInfo> table = [] {
     std::vector<MethodInfo> t;
     for (const StageDescriptor& d : stage_descriptors()) {
-      if (d.op == StageOp::Vector) continue;
+      if (d.unit == StageUnit::VectorEngine) continue; // its calls are listed below
       t.push_back(
           {d.method, d.op, d.input, {d.params.begin(), d.params.end()}, d.min_targs, d.alt_input});
     }

@@ -22,7 +22,7 @@ struct MethodInfo {
   /// A second tensor kind the method is also called on (vector_init: Collect or Contract;
   /// to_vrf: Collect or VectorFinal).
   std::optional<TensorKind> alt_input = std::nullopt;
-  std::optional<VectorCallKind> vector = std::nullopt; // StageOp::Vector
+  std::optional<VectorCallKind> vector = std::nullopt; // a Vector Engine call
 
   bool accepts(TensorKind k) const { return k == input || (alt_input && k == *alt_input); }
   /// "CollectTensor" or "CollectTensor or ContractTensor".

@@ -69,10 +69,10 @@ constexpr StageDescriptor kDescriptors[] = {
     {StageOp::VrfReshape, "reshape", K::Vrf, std::nullopt, K::Vrf, kReshape, 4, kNoSlots, false,
      U::None, "docs/vector-engine.md §6", ""},
     {StageOp::MemRead, "read", K::Mem, std::nullopt, K::Stream, kTimePacket, 2, kNoSlots, false,
-     U::MemSequencer, "docs/datapath.md §4.2", ""},
+     U::MemReader, "docs/datapath.md §4.2", ""},
     // Typed by its own rule (the stream is a value argument); the output is the buffer.
     {StageOp::MemWrite, "write", K::Mem, std::nullopt, K::Mem, kNoParams, 0, kNoSlots, true,
-     U::MemSequencer, "docs/datapath.md §4.2", ""},
+     U::MemWriter, "docs/datapath.md §4.2", ""},
 };
 
 constexpr std::string_view kMethods[] = {

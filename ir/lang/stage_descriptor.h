@@ -40,8 +40,9 @@ enum class StageUnit : std::uint8_t {
   TimeReducer,
   LaneFolder,
   VectorEngine,
-  None,        // a view: no data moves (VrfTensor::reshape)
-  MemSequencer // the book's MemTensor read / write sequencer
+  None,      // a view: no data moves (VrfTensor::reshape)
+  MemReader, // the book's MemTensor read: the sequencer streams a buffer
+  MemWriter  // the book's MemTensor write: the sequencer writes a stream into a buffer
 };
 
 /// A type argument of a stage's method, in signature order.

@@ -52,89 +52,96 @@ Result<datapath::FetchDerived> verify_into(const datapath::FetchInput& fi, Fetch
   return fd;
 }
 
-} // namespace
-
-Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect_index) {
-  if (collect_index >= kernel.stages.size() || kernel.stages[collect_index].op != StageOp::Collect)
-    return lower_error("internal: lower_fetch needs a collect stage");
-  const Stage& collect = kernel.stages[collect_index];
-  // Walk the producer links back to the Fetch: collect ← [zero point] ← [cast] ← fetch.
+/// The stages of one data-path chain, recognised by their units: collect ← [adapter] ← fetch.
+struct FetchChain {
+  const Stage* fetch = nullptr;
+  // The Fetch Adapter's stages: a cast, and a zero-point subtraction (the adapter stage that
+  // takes a value argument, the zero point).
   const Stage* cast = nullptr;
   const Stage* zero_point = nullptr;
-  const Stage* fetch = nullptr;
-  for (std::optional<std::size_t> at = collect.producer; at && !fetch;) {
+  const Stage* collect = nullptr;
+  const KernelParam* dm = nullptr; // the DmTensor or BeginTensor parameter the fetch reads
+};
+
+/// Walks the producer links back from the Collect stage `collect_index` to its Fetch:
+/// collect ← [zero point] ← [cast] ← fetch.
+Result<FetchChain> find_fetch_chain(const Kernel& kernel, std::size_t collect_index) {
+  if (collect_index >= kernel.stages.size() ||
+      kernel.stages[collect_index].unit() != StageUnit::Collect)
+    return lower_error("internal: lower_fetch needs a collect stage");
+  FetchChain c;
+  c.collect = &kernel.stages[collect_index];
+  for (std::optional<std::size_t> at = c.collect->producer; at && !c.fetch;) {
     const Stage& s = kernel.stages[*at];
-    switch (s.op) {
-    case StageOp::FetchZeroPointSub:
-      zero_point = &s;
-      break;
-    case StageOp::FetchCast:
-      cast = &s;
-      break;
-    case StageOp::Fetch:
-      fetch = &s;
-      break;
-    default:
+    if (s.unit() == StageUnit::FetchSequencer)
+      c.fetch = &s;
+    else if (s.unit() == StageUnit::FetchAdapter)
+      (descriptor(s.op).value_args ? c.zero_point : c.cast) = &s;
+    else
       return lower_error(
           fmt::format("`{}` between fetch and collect is not simulated", to_string(s.op)),
           s.name_span);
-    }
     at = s.producer;
   }
-  if (fetch == nullptr)
+  if (c.fetch == nullptr)
     return lower_error("this collect does not read a `fetch` of the kernel: tujit runs "
                        "collect only on a stream fetched from a DmTensor parameter",
-                       collect.name_span);
-  const KernelParam* dm = dm_param(kernel, fetch->source);
-  if (fetch->producer || dm == nullptr)
+                       c.collect->name_span);
+  c.dm = dm_param(kernel, c.fetch->source);
+  if (c.fetch->producer || c.dm == nullptr)
     return lower_error(
         fmt::format("the fetch does not read a DmTensor or BeginTensor parameter (it reads `{}`)",
-                    fetch->source),
-        fetch->name_span);
+                    c.fetch->source),
+        c.fetch->name_span);
+  return c;
+}
 
-  FetchProgram p;
-  p.kernel_name = kernel.name;
-  p.source = dm->name;
-  p.dm = *dm->tensor;
-  p.fetched = fetch->output;
-  p.collected = collect.output;
-  p.context = fetch->context == ContextKind::Sub ? datapath::FetchContext::Sub
-                                                 : datapath::FetchContext::Main;
-  p.dm_type = fetch->input.dtype;
-  p.stream_type = collect.input.dtype;
+/// The Fetch Engine and the Fetch Adapter (docs/datapath.md §5, docs/contraction.md §2.2): the
+/// sequencer and read figures, the cast or the zero point (checked against its source type's
+/// range, docs/scalars.md §6).
+Result<datapath::FetchDerived> lower_fetch_engine(const FetchChain& c, FetchProgram& p) {
+  const Stage& fetch = *c.fetch;
+  p.context = fetch.context == ContextKind::Sub ? datapath::FetchContext::Sub
+                                                : datapath::FetchContext::Main;
+  p.dm_type = fetch.input.dtype;
+  p.stream_type = c.collect->input.dtype;
+  const Stage* cast = c.cast;
+  const Stage* zero_point = c.zero_point;
   if (cast && cast->cast_to && *cast->cast_to != p.dm_type) p.cast_to = cast->cast_to;
   if (zero_point) p.zero_point = zero_point->zero_point;
 
-  // The Fetch Engine (docs/datapath.md §5): Buf = the Begin tensor's Time ⊗ Packet (= DM Element).
-  auto buf = Mapping::pair(fetch->input.mapping(Slot::Time), fetch->input.mapping(Slot::Packet));
+  // Buf = the Begin tensor's Time ⊗ Packet (= DM Element).
+  auto buf = Mapping::pair(fetch.input.mapping(Slot::Time), fetch.input.mapping(Slot::Packet));
   if (!buf) return std::move(buf).take_diagnostics();
+  p.buffer = buf->size();
   datapath::FetchInput fi{p.dm_type,
                           *buf,
-                          fetch->output.mapping(Slot::Time),
-                          fetch->output.mapping(Slot::Packet),
+                          fetch.output.mapping(Slot::Time),
+                          fetch.output.mapping(Slot::Packet),
                           p.context,
                           cast ? cast->cast_to : std::nullopt};
   auto fd = verify_into(fi, p);
-  if (!fd) return std::move(fd).take_diagnostics();
+  if (!fd) return fd;
   if (zero_point && (!zero_point->zero_point || !zero_point->cast_to ||
                      !zero_point_in_range(zero_point->input.dtype, *zero_point->cast_to,
                                           *zero_point->zero_point)))
     return lower_error("the zero point is missing or outside its source type's range",
                        zero_point->name_span, {"docs/scalars.md §6"});
+  return fd;
+}
 
+/// Collect's flits (docs/datapath.md §8), and the check that the fetch and collect shapes line up.
+Status lower_collect(const Stage& collect, const datapath::FetchDerived& fd, FetchProgram& p,
+                     verify::CollectDerived& cd) {
   verify::CollectInput ci{collect.input.dtype, collect.input.mapping(Slot::Time),
                           collect.input.mapping(Slot::Packet), collect.output.mapping(Slot::Time),
                           collect.output.mapping(Slot::Packet)};
-  auto cd = verify::verify_collect(ci);
-  if (!cd) return std::move(cd).take_diagnostics();
-  p.flits_per_packet = cd->flits_per_packet;
-  p.flit_elements = cd->flit_elements;
-
-  p.spatial = spatial_size(p.dm);
-  p.buffer = buf->size();
-  p.time = fetch->output.mapping(Slot::Time).size();
-  p.packet = fetch->output.mapping(Slot::Packet).size();
-  if (p.sequencer.stream_size() != p.time * p.packet || fd->seq.live_footprint > p.buffer ||
+  auto derived = verify::verify_collect(ci);
+  if (!derived) return std::move(derived).take_diagnostics();
+  cd = *derived;
+  p.flits_per_packet = cd.flits_per_packet;
+  p.flit_elements = cd.flit_elements;
+  if (p.sequencer.stream_size() != p.time * p.packet || fd.seq.live_footprint > p.buffer ||
       p.flits_per_packet * p.flit_elements < p.packet || spatial_size(p.collected) != p.spatial ||
       p.collected.mapping(Slot::Time).size() != p.collected_time() ||
       p.collected.mapping(Slot::Packet).size() != p.flit_elements)
@@ -143,25 +150,52 @@ Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect_index
         {fmt::format("stream {} of {}·{}, footprint {} of {}, {} flits of {}",
                      p.sequencer.stream_size(), p.time, p.packet, p.sequencer.footprint(), p.buffer,
                      p.flits_per_packet, p.flit_elements)});
+  return {};
+}
 
-  // The consumer: the first stage that reads the collected stream.
+/// The first stage that reads the collected stream, when it is a register-file store, and
+/// whether that store takes the StoTRF / StoVRF short command.
+void lower_consumer(const Kernel& kernel, std::size_t collect_index,
+                    const verify::CollectDerived& cd, FetchProgram& p) {
   for (std::size_t i = collect_index + 1; i < kernel.stages.size(); ++i) {
     const Stage& s = kernel.stages[i];
     if (s.producer != collect_index) continue;
-    if (s.op == StageOp::ToTrf) p.consumer = FetchConsumer::ToTrf;
-    if (s.op == StageOp::ToVrf) p.consumer = FetchConsumer::ToVrf;
+    if (s.unit() == StageUnit::TrfStore) p.consumer = FetchConsumer::ToTrf;
+    if (s.unit() == StageUnit::VrfStore) p.consumer = FetchConsumer::ToVrf;
     break;
   }
-  if (p.consumer != FetchConsumer::Stream) {
-    p.short_command_refusal = short_command_refusal(p, *cd);
-    if (p.short_command_refusal.empty())
-      p.short_command = p.consumer == FetchConsumer::ToTrf ? "StoTRF" : "StoVRF";
-  }
+  if (p.consumer == FetchConsumer::Stream) return;
+  p.short_command_refusal = short_command_refusal(p, cd);
+  if (p.short_command_refusal.empty())
+    p.short_command = p.consumer == FetchConsumer::ToTrf ? "StoTRF" : "StoVRF";
+}
+
+} // namespace
+
+Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect_index) {
+  auto chain = find_fetch_chain(kernel, collect_index);
+  if (!chain) return std::move(chain).take_diagnostics();
+  FetchProgram p;
+  p.kernel_name = kernel.name;
+  p.source = chain->dm->name;
+  p.dm = *chain->dm->tensor;
+  p.fetched = chain->fetch->output;
+  p.collected = chain->collect->output;
+  p.spatial = spatial_size(p.dm);
+  p.time = p.fetched.mapping(Slot::Time).size();
+  p.packet = p.fetched.mapping(Slot::Packet).size();
+  auto fd = lower_fetch_engine(*chain, p);
+  if (!fd) return std::move(fd).take_diagnostics();
+  verify::CollectDerived cd;
+  if (auto r = lower_collect(*chain->collect, *fd, p, cd); !r)
+    return std::move(r).take_diagnostics();
+  lower_consumer(kernel, collect_index, cd, p);
   return p;
 }
 
 Result<FetchProgram> lower_mem_read(const Kernel& kernel, std::size_t read_index) {
-  if (read_index >= kernel.stages.size() || kernel.stages[read_index].op != StageOp::MemRead)
+  if (read_index >= kernel.stages.size() ||
+      kernel.stages[read_index].unit() != StageUnit::MemReader)
     return lower_error("internal: lower_mem_read needs a read stage");
   const Stage& read = kernel.stages[read_index];
   const KernelParam* mem = nullptr;
@@ -197,7 +231,8 @@ Result<FetchProgram> lower_mem_read(const Kernel& kernel, std::size_t read_index
 
 Result<std::vector<FetchProgram>> lower_fetches(const Kernel& kernel) {
   return lower_each<FetchProgram>(
-      kernel, [](const Stage& s) { return s.op == StageOp::Collect && s.producer; }, lower_fetch);
+      kernel, [](const Stage& s) { return s.unit() == StageUnit::Collect && s.producer; },
+      lower_fetch);
 }
 
 std::string to_text(const FetchProgram& p) {

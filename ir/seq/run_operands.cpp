@@ -25,7 +25,7 @@ Status stream_source(const Kernel& k, const Stage& reader, const std::string& ro
                      const KernelParam*& param, std::optional<std::size_t>& collect) {
   if (reader.producer) {
     const Stage& made_by = k.stages[*reader.producer];
-    if (made_by.op != StageOp::Collect)
+    if (made_by.unit() != StageUnit::Collect)
       return unsupported(fmt::format("tujit run: the {} is made by `{}`, which tujit does not "
                                      "feed to `{}`",
                                      role, to_string(made_by.op), to_string(reader.op)),
@@ -85,7 +85,7 @@ void pass_after_chain(const Kernel& k, RunOperands& ops) {
   }
   if (!ops.vector_final) return;
   for (const Stage& s : k.stages)
-    if (s.producer == *ops.vector_final && s.op == StageOp::ToVrf) ops.store = &s;
+    if (s.producer == *ops.vector_final && s.unit() == StageUnit::VrfStore) ops.store = &s;
 }
 
 /// The book's sequencer pseudo types (furiosa-opt docs/src/moving-tensors/sequencer.md): a
@@ -93,7 +93,7 @@ void pass_after_chain(const Kernel& k, RunOperands& ops) {
 /// StreamTensor parameter written into a MemTensor (the output is the buffer after the write).
 Status mem_source(const Kernel& k, const Stage& last, RunOperands& ops) {
   ops.stream = param_named(k, last.source);
-  if (last.op == StageOp::MemRead) {
+  if (last.unit() == StageUnit::MemReader) {
     ops.shape = RunShape::Collect;
     ops.stream_collect = static_cast<std::size_t>(&last - k.stages.data());
     if (last.producer || ops.stream == nullptr || ops.stream->tensor->kind != TensorKind::Mem)
@@ -113,19 +113,6 @@ Status mem_source(const Kernel& k, const Stage& last, RunOperands& ops) {
   return {};
 }
 
-/// The first contract_outer whose chain reaches contract_lane: the chain lower_contraction lowers.
-void find_contraction(const Kernel& kernel, RunOperands& ops) {
-  for (const auto& s : kernel.stages) {
-    if (ops.lane) return;
-    if (s.op != StageOp::ContractOuter) continue;
-    for (const auto& l : kernel.stages)
-      if (l.op == StageOp::ContractLane && l.chain == s.chain && !ops.lane) {
-        ops.outer = &s;
-        ops.lane = &l;
-      }
-  }
-}
-
 Status find_trf(const Kernel& k, RunOperands& ops) {
   const Stage& outer = *ops.outer;
   if (!outer.trf_producer) {
@@ -138,7 +125,7 @@ Status find_trf(const Kernel& k, RunOperands& ops) {
     return {};
   }
   const Stage& store = k.stages[*outer.trf_producer];
-  if (store.op != StageOp::ToTrf)
+  if (store.unit() != StageUnit::TrfStore)
     return unsupported(fmt::format("tujit run: the TRF operand `{}` is made by `{}`",
                                    outer.trf_name, to_string(store.op)),
                        outer.trf_span);
@@ -170,9 +157,10 @@ Result<std::vector<std::size_t>> contraction_path(const Kernel& k, std::size_t f
     const StageOp op = k.stages[path[i]].op;
     if (!is_contraction(op))
       return fail(fmt::format("`{}` is not a contraction stage", to_string(op)));
-    if (i > 0 && static_cast<int>(op) != static_cast<int>(k.stages[path[i - 1]].op) + 1)
-      return fail(
-          fmt::format("`{}` follows `{}`", to_string(op), to_string(k.stages[path[i - 1]].op)));
+    // Consecutive steps: each stage is called on the kind of tensor the one before it gives.
+    const StageOp before = i > 0 ? k.stages[path[i - 1]].op : op;
+    if (i > 0 && descriptor(op).input != descriptor(before).output)
+      return fail(fmt::format("`{}` follows `{}`", to_string(op), to_string(before)));
   }
   return path;
 }
@@ -187,7 +175,7 @@ Result<ContractionStages> find_contraction_stages(const Kernel& k) {
   for (std::size_t i = k.stages.size(); i-- > 0;) {
     if (!is_contraction(k.stages[i].op) || consumed[i]) continue;
     std::size_t first = i;
-    while (k.stages[first].op != StageOp::ContractOuter && k.stages[first].producer &&
+    while (k.stages[first].unit() != StageUnit::ContractOuter && k.stages[first].producer &&
            is_contraction(k.stages[*k.stages[first].producer].op))
       first = *k.stages[first].producer;
     auto path = contraction_path(k, first, i);
@@ -224,8 +212,9 @@ const TensorType& RunOperands::output_type(const Kernel& kernel) const {
 
 Result<RunOperands> find_run_operands(const Kernel& kernel) {
   RunOperands ops;
-  find_contraction(kernel, ops);
-  if (ops.lane) {
+  if (auto chain = find_contraction_chain(kernel)) {
+    ops.outer = chain->outer;
+    ops.lane = chain->lane;
     ops.shape = RunShape::Contraction;
     pass_after_chain(kernel, ops);
     if (auto r = stream_source(kernel, *ops.outer, "stream", ops.stream, ops.stream_collect); !r)
@@ -239,7 +228,7 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
     ops.partial_first = span->first;
     ops.partial_last = span->last;
     const Stage& first = kernel.stages[span->first];
-    if (first.op == StageOp::ContractOuter) {
+    if (first.unit() == StageUnit::ContractOuter) {
       ops.outer = &first;
       if (auto r = stream_source(kernel, first, "stream", ops.stream, ops.stream_collect); !r)
         return std::move(r).take_diagnostics();
@@ -256,7 +245,7 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
   }
   // No contraction: a kernel that loads a register file, or fetches a stream, returns that.
   const Stage* last = kernel.stages.empty() ? nullptr : &kernel.stages.back();
-  if (last && (last->op == StageOp::ToTrf || last->op == StageOp::ToVrf)) {
+  if (last && is_register_store(last->op)) {
     ops.shape = RunShape::Store;
     ops.store = last;
     const bool after_pass = last->producer && kernel.stages[*last->producer].vector;
@@ -272,11 +261,11 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
       return std::move(r).take_diagnostics();
     return ops;
   }
-  if (last && (last->op == StageOp::MemRead || last->op == StageOp::MemWrite)) {
+  if (last && (last->unit() == StageUnit::MemReader || last->unit() == StageUnit::MemWriter)) {
     if (auto r = mem_source(kernel, *last, ops); !r) return std::move(r).take_diagnostics();
     return ops;
   }
-  if (last && last->op == StageOp::Collect && last->producer) {
+  if (last && last->unit() == StageUnit::Collect && last->producer) {
     ops.shape = RunShape::Collect;
     ops.stream_collect = kernel.stages.size() - 1;
     ops.stream = param_named(kernel, last->source);

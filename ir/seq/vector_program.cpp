@@ -40,7 +40,7 @@ Result<VectorChain> lower_vector(const Kernel& kernel, std::size_t final_index) 
   std::vector<const Stage*> chain;
   for (std::optional<std::size_t> at = final_index; at;) {
     const Stage& s = kernel.stages[*at];
-    if (s.op != StageOp::Vector || !s.vector) break;
+    if (!s.vector) break; // not a Vector Engine call
     if (s.vector->kind == VectorCallKind::Init) {
       VectorChain out;
       out.init = *at;

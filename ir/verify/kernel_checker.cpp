@@ -80,7 +80,7 @@ std::vector<StageCheck> check_stages(const std::vector<Stage>& stages) {
     if (auto it = failed_chain.find(s.chain); it != failed_chain.end()) {
       blocked =
           fmt::format("skipped: the earlier stage `{}` of this chain did not verify", it->second);
-    } else if (s.op == StageOp::ContractOuter && !s.trf_name.empty()) {
+    } else if (s.unit() == StageUnit::ContractOuter && !s.trf_name.empty()) {
       if (auto c = chain_of.find(s.trf_name); c != chain_of.end())
         if (auto f = failed_chain.find(c->second); f != failed_chain.end())
           blocked =

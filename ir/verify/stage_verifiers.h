@@ -18,7 +18,7 @@ namespace tujit::ir::verify {
 
 /// The outcome of one stage of the kernel.
 struct StageCheck {
-  StageOp op = StageOp::Fetch;
+  StageOp op{};
   DerivedTable derived;           // empty when the stage failed, was skipped or derives nothing
   Diagnostics diagnostics;        // errors of this stage's rules, each with a span into the file
   std::vector<std::string> notes; // e.g. "skipped: …", "pre-reduce time unknown …"

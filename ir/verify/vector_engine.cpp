@@ -274,7 +274,7 @@ std::vector<VectorStep> vector_chain_to(std::span<const Stage> stages, std::size
   std::vector<VectorStep> out;
   for (std::optional<std::size_t> at = index; at;) {
     const Stage& s = stages[*at];
-    if (s.op != StageOp::Vector || !s.vector) return {};
+    if (!s.vector) return {}; // not a Vector Engine call
     out.push_back(VectorStep{*s.vector, s.input.mapping(Slot::Time), s.input.mapping(Slot::Packet),
                              s.output.mapping(Slot::Time), s.output.mapping(Slot::Packet)});
     if (s.vector->kind == VectorCallKind::Init) break;

@@ -97,11 +97,11 @@ Result<DeviceImage> store_to_vrf(const ir::Mapping& time, const ir::Mapping& pac
 
 Result<DeviceImage> run_store(const ir::Stage& stage, const DeviceImage& stream) {
   using ir::Slot;
-  if (stage.op == ir::StageOp::ToTrf)
+  if (stage.unit() == ir::StageUnit::TrfStore)
     return store_to_trf(stage.input.mapping(Slot::Time), stage.input.mapping(Slot::Packet),
                         stage.output.mapping(Slot::Lane), stage.output.mapping(Slot::Element),
                         stage.output.dtype, stream);
-  if (stage.op == ir::StageOp::ToVrf)
+  if (stage.unit() == ir::StageUnit::VrfStore)
     return store_to_vrf(stage.input.mapping(Slot::Time), stage.input.mapping(Slot::Packet),
                         stage.output.mapping(Slot::Element), stage.output.dtype, stream);
   return store_error("E-RUN-101",
@@ -109,19 +109,20 @@ Result<DeviceImage> run_store(const ir::Stage& stage, const DeviceImage& stream)
 }
 
 namespace {
-Result<DeviceImage> run_first(const ir::Kernel& kernel, ir::StageOp op, const DeviceImage& stream) {
+Result<DeviceImage> run_first(const ir::Kernel& kernel, ir::StageUnit unit, std::string_view file,
+                              const DeviceImage& stream) {
   for (const ir::Stage& st : kernel.stages)
-    if (st.op == op) return run_store(st, stream);
+    if (st.unit() == unit) return run_store(st, stream);
   return store_error("E-RUN-101",
-                     fmt::format("kernel `{}` has no {} stage", kernel.name, ir::to_string(op)));
+                     fmt::format("kernel `{}` has no store into the {}", kernel.name, file));
 }
 } // namespace
 
 Result<DeviceImage> run_to_trf(const ir::Kernel& kernel, const DeviceImage& stream) {
-  return run_first(kernel, ir::StageOp::ToTrf, stream);
+  return run_first(kernel, ir::StageUnit::TrfStore, "TRF", stream);
 }
 Result<DeviceImage> run_to_vrf(const ir::Kernel& kernel, const DeviceImage& stream) {
-  return run_first(kernel, ir::StageOp::ToVrf, stream);
+  return run_first(kernel, ir::StageUnit::VrfStore, "VRF", stream);
 }
 
 } // namespace tujit::runtime

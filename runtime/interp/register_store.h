@@ -25,7 +25,7 @@ Result<DeviceImage> store_to_vrf(const ir::Mapping& time, const ir::Mapping& pac
                                  const ir::Mapping& element, ir::ScalarType vrf_dtype,
                                  const DeviceImage& stream);
 
-/// The store of one kernel stage (StageOp::ToTrf / ToVrf), from its input and output types.
+/// The store of one kernel stage (a TRF or VRF store unit), from its input and output types.
 Result<DeviceImage> run_store(const ir::Stage& stage, const DeviceImage& stream);
 
 /// The first to_trf (resp. to_vrf) stage of `kernel`; E-RUN-101 when it has none.

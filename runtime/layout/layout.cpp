@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <optional>
 
@@ -108,6 +109,106 @@ Result<LayoutPlan> layout_plan(const ir::TensorType& type) {
   return p;
 }
 
+namespace {
+
+/// An image's dimensions in dense form: spatial, outer, inner.
+using DenseDims = std::array<const DenseDim*, 3>;
+
+/// No live cell can overshoot an axis: for every axis, the largest coordinates of the three
+/// dimensions sum below its size.
+bool cannot_overshoot(const DenseDims& dims, const std::vector<ir::Axis>& axes) {
+  const std::size_t na = axes.size();
+  for (std::size_t a = 0; a < na; ++a) {
+    std::uint64_t total = 0;
+    for (const DenseDim* d : dims) {
+      std::uint64_t mx = 0;
+      for (std::uint64_t p = 0; p < d->size; ++p)
+        if (d->state[p] == CellState::Live) mx = std::max(mx, d->coord[p * na + a]);
+      total += mx;
+    }
+    if (total >= axes[a].size) return false;
+  }
+  return true;
+}
+
+/// When no axis can overshoot: a cell's offset is the sum of its dimensions' row-major offsets.
+void fill_by_sums(const DenseDims& dims, const std::vector<ir::Axis>& axes, LayoutCells& cells) {
+  const std::size_t na = axes.size();
+  std::array<std::vector<std::uint64_t>, 3> lin;
+  for (std::size_t k = 0; k < 3; ++k) {
+    const DenseDim* d = dims[k];
+    lin[k].assign(d->size, 0);
+    for (std::uint64_t p = 0; p < d->size; ++p) {
+      std::uint64_t off = 0;
+      for (std::size_t a = 0; a < na; ++a) off = off * axes[a].size + d->coord[p * na + a];
+      lin[k][p] = off;
+    }
+  }
+  const DenseDim &ds = *dims[0], &dout = *dims[1], &din = *dims[2];
+  const std::uint64_t O = dout.size, I = din.size;
+  for (std::uint64_t s = 0; s < ds.size; ++s)
+    for (std::uint64_t o = 0; o < O; ++o) {
+      CellState so = ds.state[s] != CellState::Live ? ds.state[s] : dout.state[o];
+      const std::uint64_t base = lin[0][s] + lin[1][o];
+      for (std::uint64_t i = 0; i < I; ++i) {
+        const std::uint64_t idx = (s * O + o) * I + i;
+        const CellState st = so != CellState::Live ? so : din.state[i];
+        cells.state[idx] = st;
+        if (st == CellState::Live) cells.offset[idx] = base + lin[2][i];
+      }
+    }
+}
+
+/// Every live cell's coordinates summed axis by axis. Digits of one padded axis held in different
+/// slots (`K # 64 / 32` in Time, `K # 64 % 32` in Packet) add up past the axis where the padded
+/// axis is padding: the image's normal form decides those cells, as the reference decodes a
+/// composite only after summing its digits (furiosa-mapping-types `Index::add_term`, `finalize`).
+/// Any other coordinate past its axis is a genuine overshoot, E-RUN-002 (docs/mapping.md §2).
+Status fill_by_coordinates(const DenseDims& dims, const std::vector<ir::Axis>& axes,
+                           const ir::TensorType& type, const LayoutPlan& plan, LayoutCells& cells) {
+  const std::size_t na = axes.size();
+  const DenseDim &ds = *dims[0], &dout = *dims[1], &din = *dims[2];
+  const std::uint64_t O = dout.size, I = din.size;
+  std::vector<std::uint64_t> c(na);
+  std::optional<ir::FactorList> whole; // built on the first overshoot
+  for (std::uint64_t s = 0; s < ds.size; ++s) {
+    for (std::uint64_t o = 0; o < O; ++o) {
+      for (std::uint64_t i = 0; i < I; ++i) {
+        const std::uint64_t idx = (s * O + o) * I + i;
+        // combine: the most major non-index piece wins (docs/mapping.md §2).
+        CellState st = ds.state[s];
+        if (st == CellState::Live) st = dout.state[o];
+        if (st == CellState::Live) st = din.state[i];
+        cells.state[idx] = st;
+        if (st != CellState::Live) continue;
+        std::uint64_t off = 0;
+        for (std::size_t a = 0; a < na; ++a) {
+          c[a] = ds.coord[s * na + a] + dout.coord[o * na + a] + din.coord[i * na + a];
+          if (c[a] < axes[a].size) {
+            off = off * axes[a].size + c[a];
+            continue;
+          }
+          if (!whole) whole = normal_form(plan);
+          if (const ir::Cell cell = ir::eval(*whole, idx); cell.kind == ir::Cell::Kind::Padding) {
+            cells.state[idx] = ir::cell_state_of(cell.padding);
+            break;
+          }
+          return make_error(
+              "E-RUN-002",
+              fmt::format("the cell at {} of {} overshoots axis {}: coordinate {} is not below "
+                          "its size {}",
+                          plan.position_text(s, o, i), ir::to_string(type), axes[a].name, c[a],
+                          axes[a].size));
+        }
+        if (cells.state[idx] == CellState::Live) cells.offset[idx] = off;
+      }
+    }
+  }
+  return {};
+}
+
+} // namespace
+
 Result<LayoutCells> layout_cells(const ir::TensorType& type, const std::vector<ir::Axis>& axes,
                                  std::uint64_t max_cells) {
   auto plan = layout_plan(type);
@@ -125,90 +226,14 @@ Result<LayoutCells> layout_cells(const ir::TensorType& type, const std::vector<i
   auto din = dense_dim(plan->inner, axes);
   if (!din) return std::move(din).take_diagnostics();
 
-  const std::size_t na = axes.size();
   LayoutCells cells;
   cells.offset.assign(S * O * I, 0);
   cells.state.assign(S * O * I, CellState::Live);
-
-  // Fast path: when no axis can overshoot (the largest coordinates of the three dimensions sum
-  // below the axis size), a cell's offset is the sum of its dimensions' row-major offsets.
-  bool no_overshoot = true;
-  std::vector<std::vector<std::uint64_t>> lin(3);
-  const DenseDim* dims[3] = {&*ds, &*dout, &*din};
-  for (std::size_t a = 0; a < na; ++a) {
-    std::uint64_t total = 0;
-    for (const DenseDim* d : dims) {
-      std::uint64_t mx = 0;
-      for (std::uint64_t p = 0; p < d->size; ++p)
-        if (d->state[p] == CellState::Live) mx = std::max(mx, d->coord[p * na + a]);
-      total += mx;
-    }
-    no_overshoot = no_overshoot && total < axes[a].size;
-  }
-  if (no_overshoot) {
-    for (int k = 0; k < 3; ++k) {
-      const DenseDim* d = dims[k];
-      lin[k].assign(d->size, 0);
-      for (std::uint64_t p = 0; p < d->size; ++p) {
-        std::uint64_t off = 0;
-        for (std::size_t a = 0; a < na; ++a) off = off * axes[a].size + d->coord[p * na + a];
-        lin[k][p] = off;
-      }
-    }
-    for (std::uint64_t s = 0; s < S; ++s)
-      for (std::uint64_t o = 0; o < O; ++o) {
-        CellState so = ds->state[s] != CellState::Live ? ds->state[s] : dout->state[o];
-        const std::uint64_t base = lin[0][s] + lin[1][o];
-        for (std::uint64_t i = 0; i < I; ++i) {
-          const std::uint64_t idx = (s * O + o) * I + i;
-          const CellState st = so != CellState::Live ? so : din->state[i];
-          cells.state[idx] = st;
-          if (st == CellState::Live) cells.offset[idx] = base + lin[2][i];
-        }
-      }
-    cells.plan = std::move(plan).value();
-    return cells;
-  }
-
-  std::vector<std::uint64_t> c(na);
-  // Digits of one padded axis held in different slots (`K # 64 / 32` in Time, `K # 64 % 32` in
-  // Packet) add up past the axis where the padded axis is padding: the tensor's normal form
-  // decides those cells, as the reference decodes a composite only after summing its digits
-  // (furiosa-mapping-types `Index::add_term`, `finalize`). Built on the first overshoot.
-  std::optional<ir::FactorList> whole;
-  for (std::uint64_t s = 0; s < S; ++s) {
-    for (std::uint64_t o = 0; o < O; ++o) {
-      for (std::uint64_t i = 0; i < I; ++i) {
-        const std::uint64_t idx = (s * O + o) * I + i;
-        // combine: the most major non-index piece wins (docs/mapping.md §2).
-        CellState st = ds->state[s];
-        if (st == CellState::Live) st = dout->state[o];
-        if (st == CellState::Live) st = din->state[i];
-        cells.state[idx] = st;
-        if (st != CellState::Live) continue;
-        std::uint64_t off = 0;
-        for (std::size_t a = 0; a < na; ++a) {
-          c[a] = ds->coord[s * na + a] + dout->coord[o * na + a] + din->coord[i * na + a];
-          if (c[a] < axes[a].size) {
-            off = off * axes[a].size + c[a];
-            continue;
-          }
-          if (!whole) whole = normal_form(*plan);
-          if (const ir::Cell cell = ir::eval(*whole, idx); cell.kind == ir::Cell::Kind::Padding) {
-            cells.state[idx] = ir::cell_state_of(cell.padding);
-            break;
-          }
-          // finalize: a genuine overshoot (docs/mapping.md §2)
-          return make_error(
-              "E-RUN-002",
-              fmt::format("the cell at {} of {} overshoots axis {}: coordinate {} is not below "
-                          "its size {}",
-                          plan->position_text(s, o, i), ir::to_string(type), axes[a].name, c[a],
-                          axes[a].size));
-        }
-        if (cells.state[idx] == CellState::Live) cells.offset[idx] = off;
-      }
-    }
+  const DenseDims dims = {&*ds, &*dout, &*din};
+  if (cannot_overshoot(dims, axes)) {
+    fill_by_sums(dims, axes, cells);
+  } else if (auto r = fill_by_coordinates(dims, axes, type, *plan, cells); !r) {
+    return std::move(r).take_diagnostics();
   }
   cells.plan = std::move(plan).value();
   return cells;

@@ -99,75 +99,38 @@ std::optional<std::vector<std::uint64_t>> packed_i4_shape(std::vector<std::uint6
   return shape;
 }
 
-} // namespace
-
-Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
-                                      std::vector<ir::Axis> axes, std::string_view name,
-                                      const NpyConvertOptions& opt) {
-  auto made = make_logical_tensor(dtype, std::move(axes));
-  if (!made) return std::move(made).take_diagnostics();
-  LogicalTensor t = std::move(made).value();
-  const std::string axes_note = [&] {
-    std::string s = "the logical tensor's axes, in `axes!` declaration order: ";
-    for (std::size_t k = 0; k < t.axes.size(); ++k)
-      s += fmt::format("{}{}={}", k ? ", " : "", t.axes[k].name, t.axes[k].size);
-    return t.axes.empty() ? std::string("the parameter is a scalar (shape [])") : s;
-  }();
-  // i4 given as the device's packed bytes: |u1, last dimension halved (rounded up).
-  if (dtype == ir::ScalarType::I4 && a.dtype == NpyDtype::U1 && a.shape != t.shape() &&
-      packed_i4_shape(t.shape()) == a.shape) {
-    const std::uint64_t row = t.shape().back(), row_bytes = a.shape.back();
-    for (std::uint64_t k = 0; k < t.elements(); ++k) {
-      const std::uint8_t byte = a.data[(k / row) * row_bytes + (k % row) / 2];
-      const std::uint32_t nibble = (k % row) % 2 == 0 ? byte & 0xFu : byte >> 4;
-      t.set(k, static_cast<std::uint32_t>(static_cast<std::int32_t>(nibble << 28) >> 28));
-    }
-    return t;
+/// i4 given as the device's packed bytes: |u1, last dimension halved (rounded up).
+void read_packed_i4(const NpyArray& a, LogicalTensor& t) {
+  const std::uint64_t row = t.shape().back(), row_bytes = a.shape.back();
+  for (std::uint64_t k = 0; k < t.elements(); ++k) {
+    const std::uint8_t byte = a.data[(k / row) * row_bytes + (k % row) / 2];
+    const std::uint32_t nibble = (k % row) % 2 == 0 ? byte & 0xFu : byte >> 4;
+    t.set(k, static_cast<std::uint32_t>(static_cast<std::int32_t>(nibble << 28) >> 28));
   }
-  if (a.shape != t.shape())
-    return make_error("E-NPY-002",
-                      fmt::format("input {}: the .npy array has shape {}, the parameter needs {}",
-                                  name, shape_text(a.shape), shape_text(t.shape())),
-                      std::nullopt, {axes_note});
+}
+
+/// Integer values, each within the parameter type's range (E-NPY-004 otherwise).
+Status read_integers(const NpyArray& a, std::string_view name, LogicalTensor& t) {
   const std::uint32_t w = npy_item_bytes(a.dtype);
-  const std::string_view tname = ir::name(dtype);
-  auto bad_dtype = [&](std::string_view expected) {
-    return make_error("E-NPY-003",
-                      fmt::format("input {}: a {} parameter cannot be read from {} data", name,
-                                  tname, npy_descr(a.dtype)),
-                      std::nullopt, {fmt::format("expected {}", expected)});
-  };
-
-  if (ir::is_integer(dtype)) {
-    if (is_float_npy(a.dtype)) return bad_dtype("|i1 <i2 <i4 <i8 |u1 <u2 (integers)");
-    const auto range = *ir::integer_range(dtype);
-    for (std::uint64_t k = 0; k < t.elements(); ++k) {
-      std::int64_t v = load_integer(a.dtype, a.data.data() + k * w);
-      if (v < range.first || v > range.second)
-        return make_error("E-NPY-004",
-                          fmt::format("input {}: element {} is {}, outside the {} range [{}, {}]",
-                                      name, t.coordinate_text(k), v, tname, range.first,
-                                      range.second));
-      t.set(k, static_cast<std::uint32_t>(v)); // sign-extended container (u8: 0..255)
-    }
-    return t;
+  const auto range = *ir::integer_range(t.dtype);
+  for (std::uint64_t k = 0; k < t.elements(); ++k) {
+    std::int64_t v = load_integer(a.dtype, a.data.data() + k * w);
+    if (v < range.first || v > range.second)
+      return make_error("E-NPY-004",
+                        fmt::format("input {}: element {} is {}, outside the {} range [{}, {}]",
+                                    name, t.coordinate_text(k), v, ir::name(t.dtype), range.first,
+                                    range.second));
+    t.set(k, static_cast<std::uint32_t>(v)); // sign-extended container (u8: 0..255)
   }
+  return {};
+}
 
-  // Raw codes: bf16 as <u2, f8 as |u1, f32 as <f4 (bit for bit).
-  const bool f8 = dtype == ir::ScalarType::F8E4M3 || dtype == ir::ScalarType::F8E5M2;
-  if ((dtype == ir::ScalarType::BF16 && a.dtype == NpyDtype::U2) ||
-      (f8 && a.dtype == NpyDtype::U1) ||
-      (dtype == ir::ScalarType::F32 && a.dtype == NpyDtype::F4)) {
-    for (std::uint64_t k = 0; k < t.elements(); ++k)
-      t.set(k, static_cast<std::uint32_t>(load_le(a.data.data() + k * w, w)));
-    return t;
-  }
-  if (!is_float_npy(a.dtype) || dtype == ir::ScalarType::F4E2M1)
-    return bad_dtype(dtype == ir::ScalarType::F4E2M1 ? "no .npy form (f4e2m1 inputs are not "
-                                                       "supported)"
-                     : dtype == ir::ScalarType::BF16 ? "<f4 or <f8 values, or <u2 bf16 codes"
-                     : f8                            ? "<f4 or <f8 values, or |u1 codes"
-                                                     : "<f4 or <f8");
+/// Float values rounded to the parameter type (docs/cli.md §6.1 --float-input-rounding): to
+/// nearest, refusing what the type cannot hold (E-NPY-004), or as the device rounds.
+Status read_floats(const NpyArray& a, std::string_view name, const NpyConvertOptions& opt,
+                   LogicalTensor& t) {
+  const std::uint32_t w = npy_item_bytes(a.dtype);
+  const ir::ScalarType dtype = t.dtype;
   for (std::uint64_t k = 0; k < t.elements(); ++k) {
     const double v = load_float(a.dtype, a.data.data() + k * w);
     if (opt.rounding == FloatInputRounding::Device) {
@@ -179,14 +142,71 @@ Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
       return make_error("E-NPY-004",
                         fmt::format("input {}: element {} is {}, beyond the largest finite {} "
                                     "({})",
-                                    name, t.coordinate_text(k), v, tname, max_finite(dtype)));
+                                    name, t.coordinate_text(k), v, ir::name(dtype),
+                                    max_finite(dtype)));
     if (r.status == FloatRounding::Status::NotRepresentable)
       return make_error("E-NPY-004",
                         fmt::format("input {}: element {} is {}, which {} cannot represent (it "
                                     "has no infinity)",
-                                    name, t.coordinate_text(k), v, tname));
+                                    name, t.coordinate_text(k), v, ir::name(dtype)));
     t.set(k, r.bits);
   }
+  return {};
+}
+
+} // namespace
+
+Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
+                                      std::vector<ir::Axis> axes, std::string_view name,
+                                      const NpyConvertOptions& opt) {
+  auto made = make_logical_tensor(dtype, std::move(axes));
+  if (!made) return std::move(made).take_diagnostics();
+  LogicalTensor t = std::move(made).value();
+  if (dtype == ir::ScalarType::I4 && a.dtype == NpyDtype::U1 && a.shape != t.shape() &&
+      packed_i4_shape(t.shape()) == a.shape) {
+    read_packed_i4(a, t);
+    return t;
+  }
+  if (a.shape != t.shape()) {
+    std::string axes_note = "the parameter is a scalar (shape [])";
+    if (!t.axes.empty()) {
+      axes_note = "the logical tensor's axes, in `axes!` declaration order: ";
+      for (std::size_t k = 0; k < t.axes.size(); ++k)
+        axes_note += fmt::format("{}{}={}", k ? ", " : "", t.axes[k].name, t.axes[k].size);
+    }
+    return make_error("E-NPY-002",
+                      fmt::format("input {}: the .npy array has shape {}, the parameter needs {}",
+                                  name, shape_text(a.shape), shape_text(t.shape())),
+                      std::nullopt, {axes_note});
+  }
+  auto bad_dtype = [&](std::string_view expected) {
+    return make_error("E-NPY-003",
+                      fmt::format("input {}: a {} parameter cannot be read from {} data", name,
+                                  ir::name(dtype), npy_descr(a.dtype)),
+                      std::nullopt, {fmt::format("expected {}", expected)});
+  };
+  if (ir::is_integer(dtype)) {
+    if (is_float_npy(a.dtype)) return bad_dtype("|i1 <i2 <i4 <i8 |u1 <u2 (integers)");
+    if (auto r = read_integers(a, name, t); !r) return std::move(r).take_diagnostics();
+    return t;
+  }
+  // Raw codes: bf16 as <u2, f8 as |u1, f32 as <f4 (bit for bit).
+  const bool f8 = dtype == ir::ScalarType::F8E4M3 || dtype == ir::ScalarType::F8E5M2;
+  if ((dtype == ir::ScalarType::BF16 && a.dtype == NpyDtype::U2) ||
+      (f8 && a.dtype == NpyDtype::U1) ||
+      (dtype == ir::ScalarType::F32 && a.dtype == NpyDtype::F4)) {
+    const std::uint32_t w = npy_item_bytes(a.dtype);
+    for (std::uint64_t k = 0; k < t.elements(); ++k)
+      t.set(k, static_cast<std::uint32_t>(load_le(a.data.data() + k * w, w)));
+    return t;
+  }
+  if (!is_float_npy(a.dtype) || dtype == ir::ScalarType::F4E2M1)
+    return bad_dtype(dtype == ir::ScalarType::F4E2M1 ? "no .npy form (f4e2m1 inputs are not "
+                                                       "supported)"
+                     : dtype == ir::ScalarType::BF16 ? "<f4 or <f8 values, or <u2 bf16 codes"
+                     : f8                            ? "<f4 or <f8 values, or |u1 codes"
+                                                     : "<f4 or <f8");
+  if (auto r = read_floats(a, name, opt, t); !r) return std::move(r).take_diagnostics();
   return t;
 }
 

@@ -195,8 +195,8 @@ Result<ToleranceModel> tolerance_model_for_kernel(const ir::Kernel& k) {
   const ir::Stage* time = nullptr;
   bool contraction = false;
   for (const auto& s : k.stages) {
-    if (s.op == ir::StageOp::ContractPacket) packet = &s;
-    if (s.op == ir::StageOp::ContractTime) time = &s;
+    if (s.unit() == ir::StageUnit::PacketReducer) packet = &s;
+    if (s.unit() == ir::StageUnit::TimeReducer) time = &s;
     contraction = contraction || ir::is_contraction(s.op);
   }
   if (!contraction)

@@ -204,3 +204,31 @@ TEST_CASE("every cited document and docs/ section exists and no issue number is 
   }
   CHECK(bad.empty());
 }
+
+TEST_CASE("README's layout table names every folder of the repository", "[docs]") {
+  const fs::path root = TUJIT_SOURCE_DIR;
+  const std::string readme = read_text_file(root / "README.md");
+  const std::size_t begin = readme.find("\n## Layout\n");
+  REQUIRE(begin != std::string::npos);
+  const std::string layout = readme.substr(begin, readme.find("\n## ", begin + 1) - begin);
+  // The top-level folders and the folders one level below them; build trees, hidden folders and
+  // installed npm packages are not the repository's layout.
+  const auto listed = [](const fs::path& p) {
+    const std::string name = p.filename().string();
+    return fs::is_directory(p) && name.front() != '.' && name.rfind("build", 0) != 0 &&
+           name != "node_modules";
+  };
+  std::vector<std::string> folders;
+  for (const auto& top : fs::directory_iterator(root)) {
+    if (!listed(top.path())) continue;
+    const std::string name = top.path().filename().string() + "/";
+    folders.push_back(name);
+    for (const auto& sub : fs::directory_iterator(top.path()))
+      if (listed(sub.path())) folders.push_back(name + sub.path().filename().string() + "/");
+  }
+  REQUIRE(folders.size() > 30);
+  for (const std::string& f : folders) {
+    INFO("README's Layout table does not name `" << f << "`");
+    CHECK(layout.find("`" + f) != std::string::npos);
+  }
+}

@@ -4,12 +4,14 @@
 // (method, type arguments, the tensor it is called on, the tensor it gives) and the Vector Engine
 // calls of docs/vector-engine.md §2–§3, written out here, not read from the table under test.
 #include "harness/cli/stage_ops.h"
+#include "ir/lang/kernel.h"
 #include "ir/lang/sema_methods.h"
 #include "ir/lang/stage_descriptor.h"
 #include "ir/verify/stage_verifiers.h"
 
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -160,4 +162,57 @@ TEST_CASE("a stage's `tujit stage` OP is one the command runs", "[stage_descript
   for (std::string_view op : kStageCommands)
     if (op != "stream_adapter" && op != "trf_sequencer") CHECK(named.count(op) == 1);
   CHECK(cli::stage_ops().size() == kStageCommands.size());
+}
+
+TEST_CASE("each stage stands for the unit that runs it", "[stage_descriptor]") {
+  // docs/datapath.md §4.2–§8 and docs/contraction.md §2–§8: which engine runs each call. Lowering,
+  // the engines and the cycle models recognise a stage by this unit.
+  using U = StageUnit;
+  const std::map<std::string_view, StageUnit> units = {{"fetch", U::FetchSequencer},
+                                                       {"fetch_cast", U::FetchAdapter},
+                                                       {"fetch_zero_point_sub", U::FetchAdapter},
+                                                       {"collect", U::Collect},
+                                                       {"to_trf", U::TrfStore},
+                                                       {"to_vrf", U::VrfStore},
+                                                       {"contract_outer", U::ContractOuter},
+                                                       {"contract_packet", U::PacketReducer},
+                                                       {"contract_time", U::TimeReducer},
+                                                       {"contract_lane", U::LaneFolder},
+                                                       {"vector", U::VectorEngine},
+                                                       {"reshape", U::None},
+                                                       {"read", U::MemReader},
+                                                       {"write", U::MemWriter}};
+  REQUIRE(units.size() == kStageOpCount);
+  for (const StageDescriptor& d : stage_descriptors()) {
+    CAPTURE(d.method);
+    REQUIRE(units.count(d.method) == 1);
+    CHECK(d.unit == units.at(d.method));
+  }
+}
+
+TEST_CASE("the contraction chain is the first contract_outer that reaches contract_lane",
+          "[stage_descriptor]") {
+  const std::string root = TUJIT_SOURCE_DIR;
+  // A sub-context TRF store in one statement, the chain in the next.
+  auto gemm = load_spec(root + "/specs/derived/gemm_kernel.rs");
+  REQUIRE(gemm);
+  const Kernel& k = gemm->kernels.at(0);
+  const auto chain = find_contraction_chain(k);
+  REQUIRE(chain);
+  const std::vector<const Stage*> stages = {chain->outer, chain->packet, chain->time, chain->lane};
+  const std::vector<std::string_view> methods = {"contract_outer", "contract_packet",
+                                                 "contract_time", "contract_lane"};
+  for (std::size_t i = 0; i < stages.size(); ++i) {
+    CAPTURE(i);
+    REQUIRE(stages[i] != nullptr);
+    CHECK(stage_name(*stages[i]) == methods[i]);
+    CHECK(stages[i]->chain == 1); // the second statement
+    if (i > 0)
+      CHECK(stages[i]->producer == static_cast<std::size_t>(stages[i - 1] - k.stages.data()));
+  }
+  CHECK(chain->outer->trf_name == "b_trf");
+  // contract_outer alone (a part of a chain) is no complete chain.
+  auto part = load_spec(root + "/specs/trf_sequencer_partial_read.rs");
+  REQUIRE(part);
+  CHECK_FALSE(find_contraction_chain(part->kernels.at(0)));
 }
