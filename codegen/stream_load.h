@@ -25,7 +25,7 @@ namespace tujit::codegen {
 
 class StreamLoad {
 public:
-  StreamLoad(const ir::seq::RunProgram& program, llvm::Module& module, bool checked,
+  StreamLoad(const ir::seq::RunProgram& program, llvm::Module& module, bool checked, bool pairs,
              llvm::Value* stream, llvm::Value* stream_limit, llvm::Value* flit_offset,
              llvm::Value* flit_live, llvm::BasicBlock* violation, llvm::Function* function);
 
@@ -33,7 +33,7 @@ public:
   struct Packet {
     llvm::Value* flit = nullptr;
     std::vector<llvm::Value*> offset, live;
-    std::vector<llvm::Value*> widened; // per flit of the packet: its widened cells' buffer
+    std::vector<llvm::Value*> widened; // per flit of the packet: its widened cells (a vector)
   };
   Packet packet(llvm::IRBuilder<>& b, llvm::Value* flit, std::uint64_t cells) const;
 
@@ -44,6 +44,9 @@ public:
     llvm::Value* live = nullptr;
   };
   Cell cell(llvm::IRBuilder<>& b, Packet& packet, std::uint64_t i) const;
+  /// Cells i and i + 1 as one i32 word of two i16 (low half = cell i) when both are live cells of
+  /// one flit read as a vector (`pairs` only); else a null value.
+  Cell pair(llvm::IRBuilder<>& b, Packet& packet, std::uint64_t i) const;
 
 private:
   llvm::Value* guard(llvm::IRBuilder<>& b, llvm::Value* index, llvm::Value* limit) const;
@@ -55,6 +58,7 @@ private:
 
   const ir::seq::RunProgram& rp_;
   bool checked_;
+  bool pairs_;
   llvm::Value *stream_, *limit_, *flit_offset_, *flit_live_;
   llvm::BasicBlock* violation_;
   llvm::Function* f_;
@@ -62,10 +66,9 @@ private:
   llvm::GlobalVariable* table_ = nullptr;
   /// How a Table widening acts on the byte, when it is an arithmetic extension.
   enum class Extension : std::uint8_t { None, Sign, Zero } extension_ = Extension::None;
-  std::uint64_t run_ = 0; // > 0: the vector path reads elements [0, run_) of each flit
-  mutable std::vector<llvm::Value*> buffers_; // the vector path's widened flits, per flit
-  std::uint64_t packet_ = 1;                  // |Packet|
-  std::uint64_t flits_ = 1;                   // |Time|
+  std::uint64_t run_ = 0;    // > 0: the vector path reads elements [0, run_) of each flit
+  std::uint64_t packet_ = 1; // |Packet|
+  std::uint64_t flits_ = 1;  // |Time|
   bool separable_ = true;
   bool dynamic_live_ = false;
 };
