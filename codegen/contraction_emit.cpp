@@ -12,8 +12,8 @@
 //
 // Arithmetic is exactly the interpreter's (acc_mul / acc_add): plain fmul / fadd without any
 // fast-math flag (IEEE binary32, round to nearest even, no reassociation, no contraction) or
-// plain i32 mul / add without nsw/nuw (two's-complement wrap, §9.1). Two liberties, each proven
-// bit-identical:
+// plain i32 mul / add without nsw/nuw (two's-complement wrap, §9.1). The liberties below are each
+// proven bit-identical:
 //
 // ABSENT products (§9.4). A product that is absent because of liveness known at compile time
 // (cell_live, cycle_live, lanes) is simply not emitted, and the tree applies ABSENT ⊕ v = v
@@ -40,6 +40,14 @@
 // may underflow below 2^-126 (e.g. 2^-100 · 2^-100) or overflow, so bf16 never uses FMA. With
 // ftz_results the first product is flushed first in the interpreter, a no-op for f8 products
 // (always normal), so the fused form stays identical.
+//
+// i16 PAIRS (integer accumulators whose operands fit in i16, runtime/exec/operand_staging.h). The
+// tree and the accumulator add of a column become multiply-adds of pairs of adjacent cells into
+// independent partial sums, then their sum and one add to the accumulator: i32 addition wraps mod
+// 2^32 and is associative and commutative there (§9.1), so every order and grouping of the same
+// products gives the same bits, and each pair's multiply-add is exact mod 2^32
+// (codegen/pair_madd.h). An absent product is 0 (a padding TRF cell is staged 0, an absent stream
+// cell's half is 0), the identity.
 //
 // Aliasing. The accumulator scratch, the output and the read-only operands and tables are distinct
 // buffers (contraction_run.cpp allocates them apart), which the code states with scoped noalias
@@ -254,8 +262,7 @@ void Emitter::emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* 
     StreamLoad::Cell c = load_->cell(b_, packet, i);
     if (c.value == nullptr) continue; // a padding cell of every flit: statically ABSENT
     present[i] = true;
-    x[i].s = b_.CreateVectorSplat(static_cast<unsigned>(kLaneVector),
-                                  float_ ? b_.CreateBitCast(c.value, scalar_) : c.value);
+    x[i].s = load_->splat(b_, c, scalar_, static_cast<unsigned>(kLaneVector), cfg_.host_dot.avx2);
     const std::uint64_t k = i % p_.read_size;
     trf_vector(k);
     x[i].w = w[k];

@@ -5,6 +5,8 @@
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsX86.h>
 #include <llvm/IR/Module.h>
 
 namespace tujit::codegen {
@@ -159,7 +161,9 @@ StreamLoad::Cell StreamLoad::cell(llvm::IRBuilder<>& b, Packet& p, std::uint64_t
     const ir::seq::CellAddress inner = c.inner.at(e);
     if (inner.state != ir::CellState::Live) return out; // padding in every flit
     if (run_ > 0) {
-      out.value = b.CreateExtractElement(flit_vector(b, p, k), e);
+      out.flit = flit_vector(b, p, k);
+      out.element = e;
+      out.value = b.CreateExtractElement(out.flit, e);
       if (pairs_) out.value = b.CreateSExt(out.value, b.getInt32Ty());
       out.live = p.live[k];
       return out;
@@ -173,6 +177,45 @@ StreamLoad::Cell StreamLoad::cell(llvm::IRBuilder<>& b, Packet& p, std::uint64_t
   }
   out.value = widen(b, offset);
   return out;
+}
+
+llvm::Value* StreamLoad::splat(llvm::IRBuilder<>& b, const Cell& c, llvm::Type* scalar,
+                               unsigned lanes, bool permute) const {
+  const bool float_lanes = scalar->isFloatTy();
+  const bool vpermute = permute && c.flit != nullptr && !pairs_ && lanes == 8 &&
+                        (float_lanes || scalar->isIntegerTy(32));
+  if (!vpermute) {
+    llvm::Value* v = float_lanes ? b.CreateBitCast(c.value, scalar) : c.value;
+    return b.CreateVectorSplat(lanes, v);
+  }
+  llvm::Module& m = *f_->getParent();
+  if (lane_index_ == nullptr) {
+    std::vector<std::uint32_t> index;
+    for (unsigned e = 0; e < lanes; ++e) index.insert(index.end(), lanes, e);
+    auto* init = llvm::ConstantDataArray::get(m.getContext(), llvm::ArrayRef<std::uint32_t>(index));
+    // Not constant: the optimiser would fold the permute into a generic shuffle.
+    lane_index_ = new llvm::GlobalVariable(m, init->getType(), false,
+                                           llvm::GlobalValue::PrivateLinkage, init, "lane_index");
+  }
+  const auto n = static_cast<unsigned>(run_);
+  const unsigned part = static_cast<unsigned>(c.element / lanes);
+  std::vector<int> pick;
+  for (unsigned j = 0; j < lanes; ++j) {
+    const unsigned at = part * lanes + j;
+    pick.push_back(at < n ? static_cast<int>(at) : -1);
+  }
+  auto* ivec = llvm::FixedVectorType::get(b.getInt32Ty(), lanes);
+  llvm::Value* source = b.CreateShuffleVector(c.flit, pick);
+  llvm::Value* index = b.CreateAlignedLoad(
+      ivec, b.CreateConstInBoundsGEP1_64(b.getInt32Ty(), lane_index_, (c.element % lanes) * lanes),
+      llvm::Align(4));
+  if (float_lanes) {
+    auto* fvec = llvm::FixedVectorType::get(scalar, lanes);
+    llvm::Function* permps = llvm::Intrinsic::getDeclaration(&m, llvm::Intrinsic::x86_avx2_permps);
+    return b.CreateCall(permps, {b.CreateBitCast(source, fvec), index});
+  }
+  llvm::Function* permd = llvm::Intrinsic::getDeclaration(&m, llvm::Intrinsic::x86_avx2_permd);
+  return b.CreateCall(permd, {source, index});
 }
 
 StreamLoad::Cell StreamLoad::pair(llvm::IRBuilder<>& b, Packet& p, std::uint64_t i) const {

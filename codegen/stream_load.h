@@ -42,8 +42,16 @@ public:
   struct Cell {
     llvm::Value* value = nullptr;
     llvm::Value* live = nullptr;
+    llvm::Value* flit = nullptr; // the widened flit vector holding it (vector path), else null
+    std::uint64_t element = 0;   // its element in `flit`
   };
   Cell cell(llvm::IRBuilder<>& b, Packet& packet, std::uint64_t i) const;
+  /// The cell's value in every lane of an <`lanes` x `scalar`> vector. A cell of a flit vector is
+  /// one cross-lane permute of the flit's `lanes`-wide part (with `permute`: the host's vpermps /
+  /// vpermd, an index vector from a table the optimiser does not fold, so that it is not turned
+  /// back into a generic shuffle the backend lowers in two steps).
+  llvm::Value* splat(llvm::IRBuilder<>& b, const Cell& cell, llvm::Type* scalar, unsigned lanes,
+                     bool permute) const;
   /// Cells i and i + 1 as one i32 word of two i16 (low half = cell i) when both are live cells of
   /// one flit read as a vector (`pairs` only); else a null value.
   Cell pair(llvm::IRBuilder<>& b, Packet& packet, std::uint64_t i) const;
@@ -64,6 +72,7 @@ private:
   llvm::Function* f_;
   StreamWiden widen_;
   llvm::GlobalVariable* table_ = nullptr;
+  mutable llvm::GlobalVariable* lane_index_ = nullptr; // splat(): index vectors, [lanes][lanes]
   /// How a Table widening acts on the byte, when it is an arithmetic extension.
   enum class Extension : std::uint8_t { None, Sign, Zero } extension_ = Extension::None;
   std::uint64_t run_ = 0;    // > 0: the vector path reads elements [0, run_) of each flit
