@@ -321,15 +321,18 @@ void Emitter::accumulate(llvm::Value* slot_base, std::uint64_t c, llvm::Value* r
 }
 
 // The stream half of the products of cells i and i + 1 (i even) as one i32 word of two i16 (low
-// half = cell i), an absent cell being 0 (its product is then 0, the identity of the sum); null
-// when both are statically absent.
+// half = cell i) in every lane, an absent cell being 0 (its product is then 0, the identity of
+// the sum); null when both are statically absent.
 llvm::Value* Emitter::stream_pair(StreamLoad::Packet& packet, std::uint64_t i) {
+  const auto lanes = static_cast<unsigned>(kLaneVector);
   const auto present = [&](llvm::Value* v, llvm::Value* live) {
     return live == nullptr ? v : b_.CreateSelect(live, v, b_.getInt32(0));
   };
   if (p_.is_cell_live(i) && p_.is_cell_live(i + 1)) {
     StreamLoad::Cell both = load_->pair(b_, packet, i);
-    if (both.value != nullptr) return present(both.value, both.live);
+    if (both.value != nullptr && both.live == nullptr)
+      return load_->splat(b_, both, b_.getInt32Ty(), lanes, cfg_.host_dot.avx2);
+    if (both.value != nullptr) return b_.CreateVectorSplat(lanes, present(both.value, both.live));
   }
   llvm::Value* half[2] = {nullptr, nullptr};
   for (unsigned h = 0; h < 2; ++h) {
@@ -339,7 +342,7 @@ llvm::Value* Emitter::stream_pair(StreamLoad::Packet& packet, std::uint64_t i) {
   }
   if (half[0] == nullptr && half[1] == nullptr) return nullptr;
   llvm::Value* lo = half[0] ? b_.CreateAnd(half[0], b_.getInt32(0xFFFFu)) : b_.getInt32(0);
-  return half[1] ? b_.CreateOr(lo, b_.CreateShl(half[1], 16)) : lo;
+  return b_.CreateVectorSplat(lanes, half[1] ? b_.CreateOr(lo, b_.CreateShl(half[1], 16)) : lo);
 }
 
 // One packet cycle of an integer contraction on i16 pairs (runtime/exec/operand_staging.h): per
@@ -366,8 +369,7 @@ void Emitter::emit_pair_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Va
                                     llvm::Align(4));
       }
       llvm::Value*& sum = chain[j % kPairChains];
-      sum = emit_pair_madd(b_, *m_, cfg_.host_dot, sum,
-                           b_.CreateVectorSplat(static_cast<unsigned>(kLaneVector), s), w[k]);
+      sum = emit_pair_madd(b_, *m_, cfg_.host_dot, sum, s, w[k]);
     }
     llvm::Value* r = nullptr;
     for (llvm::Value* v : chain)

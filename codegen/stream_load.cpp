@@ -161,10 +161,14 @@ StreamLoad::Cell StreamLoad::cell(llvm::IRBuilder<>& b, Packet& p, std::uint64_t
     const ir::seq::CellAddress inner = c.inner.at(e);
     if (inner.state != ir::CellState::Live) return out; // padding in every flit
     if (run_ > 0) {
-      out.flit = flit_vector(b, p, k);
-      out.element = e;
-      out.value = b.CreateExtractElement(out.flit, e);
-      if (pairs_) out.value = b.CreateSExt(out.value, b.getInt32Ty());
+      llvm::Value* v = flit_vector(b, p, k);
+      out.value = b.CreateExtractElement(v, e);
+      if (pairs_) {
+        out.value = b.CreateSExt(out.value, b.getInt32Ty());
+      } else {
+        out.flit = v;
+        out.element = e;
+      }
       out.live = p.live[k];
       return out;
     }
@@ -182,8 +186,8 @@ StreamLoad::Cell StreamLoad::cell(llvm::IRBuilder<>& b, Packet& p, std::uint64_t
 llvm::Value* StreamLoad::splat(llvm::IRBuilder<>& b, const Cell& c, llvm::Type* scalar,
                                unsigned lanes, bool permute) const {
   const bool float_lanes = scalar->isFloatTy();
-  const bool vpermute = permute && c.flit != nullptr && !pairs_ && lanes == 8 &&
-                        (float_lanes || scalar->isIntegerTy(32));
+  const bool vpermute =
+      permute && c.flit != nullptr && lanes == 8 && (float_lanes || scalar->isIntegerTy(32));
   if (!vpermute) {
     llvm::Value* v = float_lanes ? b.CreateBitCast(c.value, scalar) : c.value;
     return b.CreateVectorSplat(lanes, v);
@@ -197,7 +201,7 @@ llvm::Value* StreamLoad::splat(llvm::IRBuilder<>& b, const Cell& c, llvm::Type* 
     lane_index_ = new llvm::GlobalVariable(m, init->getType(), false,
                                            llvm::GlobalValue::PrivateLinkage, init, "lane_index");
   }
-  const auto n = static_cast<unsigned>(run_);
+  const auto n = llvm::cast<llvm::FixedVectorType>(c.flit->getType())->getNumElements();
   const unsigned part = static_cast<unsigned>(c.element / lanes);
   std::vector<int> pick;
   for (unsigned j = 0; j < lanes; ++j) {
@@ -229,7 +233,9 @@ StreamLoad::Cell StreamLoad::pair(llvm::IRBuilder<>& b, Packet& p, std::uint64_t
   if (e % 2 == 0 && run_ % 2 == 0) {
     // Two i16 elements of the vector are one i32 element of it (little-endian: e is the low half).
     auto* words = llvm::FixedVectorType::get(b.getInt32Ty(), static_cast<unsigned>(run_ / 2));
-    out.value = b.CreateExtractElement(b.CreateBitCast(v, words), e / 2);
+    out.flit = b.CreateBitCast(v, words);
+    out.element = e / 2;
+    out.value = b.CreateExtractElement(out.flit, out.element);
   } else {
     llvm::Value* lo = b.CreateZExt(b.CreateExtractElement(v, e), b.getInt32Ty());
     llvm::Value* hi = b.CreateZExt(b.CreateExtractElement(v, e + 1), b.getInt32Ty());

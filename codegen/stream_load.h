@@ -42,7 +42,8 @@ public:
   struct Cell {
     llvm::Value* value = nullptr;
     llvm::Value* live = nullptr;
-    llvm::Value* flit = nullptr; // the widened flit vector holding it (vector path), else null
+    llvm::Value* flit = nullptr; // the widened flit vector holding it (vector path; for a pair,
+                                 // as i32 words), else null
     std::uint64_t element = 0;   // its element in `flit`
   };
   Cell cell(llvm::IRBuilder<>& b, Packet& packet, std::uint64_t i) const;
