@@ -5,6 +5,7 @@
 // types' extremes (i4, i5, i8, i9), and random words, with accumulators at the i32 limits.
 #include "codegen/native_compiler.h"
 #include "codegen/pair_madd.h"
+#include "tests/unit/llvm_module_support.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -46,15 +47,7 @@ codegen::LinkedFunction compile(const codegen::HostDot& host, bool with_acc,
       codegen::emit_pair_madd(b, *module, host, with_acc ? load(0) : nullptr, load(1), load(2));
   b.CreateAlignedStore(r, f->getArg(3), llvm::Align(4));
   b.CreateRetVoid();
-  REQUIRE(codegen::optimise_module(*module, *target, "pair_madd"));
-  auto object = codegen::emit_native(*module, *target, codegen::NativeOutput::Object, "pair_madd");
-  REQUIRE(object);
-  auto s = codegen::JitSession::create();
-  REQUIRE(s);
-  session = *s;
-  auto linked = session->link(*object, "tujit_pair_madd", "pair_madd", "pair_madd");
-  REQUIRE(linked);
-  return *linked;
+  return testing::link_module(*module, *target, "tujit_pair_madd", session);
 }
 
 std::uint32_t word(std::int32_t lo, std::int32_t hi) {
