@@ -12,8 +12,8 @@
 //
 // Arithmetic is exactly the interpreter's (acc_mul / acc_add): plain fmul / fadd without any
 // fast-math flag (IEEE binary32, round to nearest even, no reassociation, no contraction) or
-// plain i32 mul / add without nsw/nuw (two's-complement wrap, §9.1). Two liberties, each proven
-// bit-identical:
+// plain i32 mul / add without nsw/nuw (two's-complement wrap, §9.1). The liberties below are each
+// proven bit-identical:
 //
 // ABSENT products (§9.4). A product that is absent because of liveness known at compile time
 // (cell_live, cycle_live, lanes) is simply not emitted, and the tree applies ABSENT ⊕ v = v
@@ -41,6 +41,14 @@
 // ftz_results the first product is flushed first in the interpreter, a no-op for f8 products
 // (always normal), so the fused form stays identical.
 //
+// i16 PAIRS (integer accumulators whose operands fit in i16, runtime/exec/operand_staging.h). The
+// tree and the accumulator add of a column become multiply-adds of pairs of adjacent cells into
+// independent partial sums, then their sum and one add to the accumulator: i32 addition wraps mod
+// 2^32 and is associative and commutative there (§9.1), so every order and grouping of the same
+// products gives the same bits, and each pair's multiply-add is exact mod 2^32
+// (codegen/pair_madd.h). An absent product is 0 (a padding TRF cell is staged 0, an absent stream
+// cell's half is 0), the identity.
+//
 // Aliasing. The accumulator scratch, the output and the read-only operands and tables are distinct
 // buffers (contraction_run.cpp allocates them apart), which the code states with scoped noalias
 // metadata so that LICM keeps a reduced slot's accumulator in a register across the Time loop and
@@ -51,6 +59,7 @@
 #include "codegen/contraction_emit.h"
 
 #include "codegen/counted_loop.h"
+#include "codegen/pair_madd.h"
 #include "codegen/stream_load.h"
 #include "codegen/vector_chain_emit.h"
 #include "runtime/exec/operand_staging.h"
@@ -137,6 +146,9 @@ private:
   void emit_slice();
   void emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t);
   void emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
+  void emit_pair_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
+  llvm::Value* stream_pair(StreamLoad::Packet& packet, std::uint64_t i);
+  void accumulate(llvm::Value* slot_base, std::uint64_t column, llvm::Value* r);
   llvm::Value* product_value(Product& x);
   llvm::Value* add(llvm::Value* a, llvm::Value* b);
   llvm::Value* flushed(llvm::Value* v);
@@ -250,8 +262,7 @@ void Emitter::emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* 
     StreamLoad::Cell c = load_->cell(b_, packet, i);
     if (c.value == nullptr) continue; // a padding cell of every flit: statically ABSENT
     present[i] = true;
-    x[i].s = b_.CreateVectorSplat(static_cast<unsigned>(kLaneVector),
-                                  float_ ? b_.CreateBitCast(c.value, scalar_) : c.value);
+    x[i].s = load_->splat(b_, c, scalar_, static_cast<unsigned>(kLaneVector), cfg_.host_dot.avx2);
     const std::uint64_t k = i % p_.read_size;
     trf_vector(k);
     x[i].w = w[k];
@@ -263,7 +274,6 @@ void Emitter::emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* 
     x[i].mask = mask;
   }
 
-  const std::uint64_t acc_limit = sh_.acc_cells;
   llvm::Value* slot_base = b_.CreateMul(slot, i64(p_.p2 * kLaneVector), "slotbase", true, true);
   for (std::uint64_t c = 0; c < p_.columns; ++c) {
     // Tree over the group's cells (§9.2): level by level, adjacent pairs, ABSENT ⊕ v = v.
@@ -298,28 +308,95 @@ void Emitter::emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* 
       }
       level = std::move(next);
     }
-    if (level[0] == nullptr) continue; // the whole column is statically absent
-    // Time Reducer (§7): acc[slot][c] = acc[slot][c] ⊕ r, in flit order.
-    llvm::Value* idx = b_.CreateAdd(slot_base, i64(c * kLaneVector), "", true, true);
-    llvm::Value* ptr = element(arg_[kScratch], idx, kLaneVector, acc_limit);
-    llvm::Value* acc = b_.CreateAlignedLoad(vec_, ptr, llvm::Align(4));
-    b_.CreateAlignedStore(add(acc, level[0]), ptr, llvm::Align(4));
+    if (level[0] != nullptr) accumulate(slot_base, c, level[0]); // else statically absent
+  }
+}
+
+// Time Reducer (§7): acc[slot][c] = acc[slot][c] ⊕ r, in flit order.
+void Emitter::accumulate(llvm::Value* slot_base, std::uint64_t c, llvm::Value* r) {
+  llvm::Value* idx = b_.CreateAdd(slot_base, i64(c * kLaneVector), "", true, true);
+  llvm::Value* ptr = element(arg_[kScratch], idx, kLaneVector, sh_.acc_cells);
+  llvm::Value* acc = b_.CreateAlignedLoad(vec_, ptr, llvm::Align(4));
+  b_.CreateAlignedStore(add(acc, r), ptr, llvm::Align(4));
+}
+
+// The stream half of the products of cells i and i + 1 (i even) as one i32 word of two i16 (low
+// half = cell i) in every lane, an absent cell being 0 (its product is then 0, the identity of
+// the sum); null when both are statically absent.
+llvm::Value* Emitter::stream_pair(StreamLoad::Packet& packet, std::uint64_t i) {
+  const auto lanes = static_cast<unsigned>(kLaneVector);
+  const auto present = [&](llvm::Value* v, llvm::Value* live) {
+    return live == nullptr ? v : b_.CreateSelect(live, v, b_.getInt32(0));
+  };
+  if (p_.is_cell_live(i) && p_.is_cell_live(i + 1)) {
+    StreamLoad::Cell both = load_->pair(b_, packet, i);
+    if (both.value != nullptr && both.live == nullptr)
+      return load_->splat(b_, both, b_.getInt32Ty(), lanes, cfg_.host_dot.avx2);
+    if (both.value != nullptr) return b_.CreateVectorSplat(lanes, present(both.value, both.live));
+  }
+  llvm::Value* half[2] = {nullptr, nullptr};
+  for (unsigned h = 0; h < 2; ++h) {
+    if (!p_.is_cell_live(i + h)) continue;
+    StreamLoad::Cell c = load_->cell(b_, packet, i + h);
+    if (c.value != nullptr) half[h] = present(c.value, c.live);
+  }
+  if (half[0] == nullptr && half[1] == nullptr) return nullptr;
+  llvm::Value* lo = half[0] ? b_.CreateAnd(half[0], b_.getInt32(0xFFFFu)) : b_.getInt32(0);
+  return b_.CreateVectorSplat(lanes, half[1] ? b_.CreateOr(lo, b_.CreateShl(half[1], 16)) : lo);
+}
+
+// One packet cycle of an integer contraction on i16 pairs (runtime/exec/operand_staging.h): per
+// column, one multiply-add per pair of cells (codegen/pair_madd.h) into kPairChains independent
+// partial sums, their sum, the accumulator add. i32 sums wrap mod 2^32 in any order (§9.1), so
+// this is the tree's value; the chains hide the multiply-add's latency.
+void Emitter::emit_pair_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot) {
+  constexpr std::size_t kPairChains = 4;
+  const std::uint64_t cells = p_.columns * p_.group;
+  llvm::Value* tbase = b_.CreateMul(trf, i64(kLaneVector), "tbase", true, true);
+  std::vector<llvm::Value*> w(p_.read_size, nullptr);
+  StreamLoad::Packet packet = load_->packet(b_, flit, cells);
+  llvm::Value* slot_base = b_.CreateMul(slot, i64(p_.p2 * kLaneVector), "slotbase", true, true);
+  for (std::uint64_t c = 0; c < p_.columns; ++c) {
+    std::vector<llvm::Value*> chain(kPairChains, nullptr);
+    for (std::uint64_t j = 0; j < p_.group / 2; ++j) {
+      const std::uint64_t i = c * p_.group + 2 * j;
+      llvm::Value* s = stream_pair(packet, i);
+      if (s == nullptr) continue;
+      const std::uint64_t k = i % p_.read_size; // the pair staged at k holds k and k + 1
+      if (w[k] == nullptr) {
+        llvm::Value* idx = b_.CreateAdd(tbase, i64(k * kLaneVector), "", true, true);
+        w[k] = b_.CreateAlignedLoad(vec_, element(arg_[kTrf], idx, kLaneVector, sh_.trf_cells),
+                                    llvm::Align(4));
+      }
+      llvm::Value*& sum = chain[j % kPairChains];
+      sum = emit_pair_madd(b_, *m_, cfg_.host_dot, sum, s, w[k]);
+    }
+    llvm::Value* r = nullptr;
+    for (llvm::Value* v : chain)
+      if (v != nullptr) r = r == nullptr ? v : b_.CreateAdd(r, v);
+    if (r != nullptr) accumulate(slot_base, c, r); // else statically absent
   }
 }
 
 void Emitter::emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t) {
+  const auto body = [&] {
+    if (sh_.trf_pairs)
+      emit_pair_cycle_body(flit, trf, slot);
+    else
+      emit_cycle_body(flit, trf, slot);
+  };
   if (cycle_live_ == nullptr) {
-    emit_cycle_body(flit, trf, slot);
+    body();
     return;
   }
   // Pre-reduce OutTime padding (§9.4): the cycle forms no product.
   llvm::Value* ptr = b_.CreateInBoundsGEP(b_.getInt8Ty(), cycle_live_, t);
   llvm::Value* live = b_.CreateICmpNE(b_.CreateLoad(b_.getInt8Ty(), ptr), b_.getInt8(0));
-  llvm::BasicBlock* body = llvm::BasicBlock::Create(ctx_, "cycle.live", f_);
+  llvm::BasicBlock* live_body = llvm::BasicBlock::Create(ctx_, "cycle.live", f_);
   llvm::BasicBlock* skip = llvm::BasicBlock::Create(ctx_, "cycle.next", f_);
-  b_.CreateCondBr(live, body, skip);
-  b_.SetInsertPoint(body);
-  emit_cycle_body(flit, trf, slot);
+  b_.CreateCondBr(live, live_body, skip);
+  b_.SetInsertPoint(live_body);
+  body();
   b_.CreateBr(skip);
   b_.SetInsertPoint(skip);
 }
@@ -435,8 +512,9 @@ std::unique_ptr<llvm::Module> Emitter::run() {
   auto* init = llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<std::uint32_t>(drain));
   drain_ = new llvm::GlobalVariable(*m_, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
                                     init, "drain");
-  load_ = std::make_unique<StreamLoad>(rp_, *m_, cfg_.checked, arg_[kStream], arg_[kStreamLimit],
-                                       arg_[kFlitOffset], arg_[kFlitLive], violation_, f_);
+  load_ = std::make_unique<StreamLoad>(rp_, *m_, cfg_.checked, sh_.trf_pairs, arg_[kStream],
+                                       arg_[kStreamLimit], arg_[kFlitOffset], arg_[kFlitLive],
+                                       violation_, f_);
 
   emit_slice();
   b_.CreateRet(b_.getInt32(kRunOk));

@@ -13,6 +13,7 @@
 // (proportional to one dimension).
 #pragma once
 
+#include "codegen/host_target.h"
 #include "ir/seq/run_program.h"
 
 #include <cstdint>
@@ -52,6 +53,7 @@ using ContractionFn = std::int32_t (*)(const ContractionArgs* args);
 struct EmitConfig {
   bool checked = false;  // bounds-check every load and store
   bool host_fma = false; // the host has FMA: fuse the first tree level where it is exact
+  HostDot host_dot;      // integer dot products on i16 pairs (pair_madd.h)
 };
 
 /// Whether the generated code fuses the first tree level into FMAs (see the .cpp for the proof

@@ -28,7 +28,9 @@ ModuleBuilder module_builder(const ir::seq::RunProgram& program, bool checked) {
         program.kind == ir::seq::RunKind::Move ? emit_move_module(program, checked, context)
         : is_partial(program)
             ? emit_partial_module(program, checked, context)
-            : emit_contraction_module(program, EmitConfig{checked, host_has_fma(target)}, context);
+            : emit_contraction_module(
+                  program, EmitConfig{checked, host_has_fma(target), host_dot(target.features)},
+                  context);
     if (auto ok = optimise_module(*module, target, program.kernel_name); !ok)
       return ok.diagnostics();
     return module;

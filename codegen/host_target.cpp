@@ -5,6 +5,9 @@
 #include <llvm/Config/llvm-config.h>
 #include <llvm/TargetParser/Host.h>
 
+#include <set>
+#include <sstream>
+
 namespace tujit::codegen {
 
 HostTarget host_target() {
@@ -21,6 +24,17 @@ HostTarget host_target() {
   t.avx512f = has("avx512f");
   t.fma = has("fma");
   return t;
+}
+
+HostDot host_dot(const std::string& features) {
+  std::set<std::string> on;
+  std::istringstream in(features);
+  for (std::string f; std::getline(in, f, ',');)
+    if (!f.empty() && f[0] == '+') on.insert(f.substr(1));
+  HostDot h;
+  h.avx2 = on.count("avx2") > 0;
+  h.vnni = on.count("avxvnni") > 0 || (on.count("avx512vnni") > 0 && on.count("avx512vl") > 0);
+  return h;
 }
 
 } // namespace tujit::codegen

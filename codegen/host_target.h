@@ -17,4 +17,12 @@ struct HostTarget {
 
 HostTarget host_target();
 
+/// The integer dot-product instructions a host has (codegen/pair_madd.h).
+struct HostDot {
+  bool avx2 = false; // vpmaddwd on 256 bits
+  bool vnni = false; // vpdpwssd on 256 bits (AVX-VNNI, or AVX512-VNNI with AVX512VL)
+};
+/// From LLVM's feature string of the target ("+avx2,-avx512f,…").
+HostDot host_dot(const std::string& features);
+
 } // namespace tujit::codegen

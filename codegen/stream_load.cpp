@@ -5,15 +5,18 @@
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsX86.h>
 #include <llvm/IR/Module.h>
 
 namespace tujit::codegen {
 
-StreamLoad::StreamLoad(const ir::seq::RunProgram& rp, llvm::Module& m, bool checked,
+StreamLoad::StreamLoad(const ir::seq::RunProgram& rp, llvm::Module& m, bool checked, bool pairs,
                        llvm::Value* stream, llvm::Value* stream_limit, llvm::Value* flit_offset,
                        llvm::Value* flit_live, llvm::BasicBlock* violation, llvm::Function* f)
-    : rp_(rp), checked_(checked), stream_(stream), limit_(stream_limit), flit_offset_(flit_offset),
-      flit_live_(flit_live), violation_(violation), f_(f), widen_(stream_widen(rp.stream)) {
+    : rp_(rp), checked_(checked), pairs_(pairs), stream_(stream), limit_(stream_limit),
+      flit_offset_(flit_offset), flit_live_(flit_live), violation_(violation), f_(f),
+      widen_(stream_widen(rp.stream)) {
   const ir::seq::CellStreams& c = rp.stream.streams.cells;
   packet_ = c.inner_size;
   flits_ = c.outer_size;
@@ -94,10 +97,11 @@ llvm::Value* StreamLoad::flit_entry(llvm::IRBuilder<>& b, Packet& p, std::uint64
 
 // The accumulator bits of `raw` (one element, or a vector of them, as stored in the tensor) for
 // the arithmetic widenings: sign / zero extension of a byte, widen_bf16 of a bf16.
+// With `pairs_`, a vector of bytes widens to i16 (the values fit: staged_shape's condition).
 llvm::Value* StreamLoad::widen_bits(llvm::IRBuilder<>& b, llvm::Value* raw) const {
   llvm::Type* i32 = b.getInt32Ty();
   if (auto* v = llvm::dyn_cast<llvm::VectorType>(raw->getType()))
-    i32 = llvm::VectorType::get(i32, v->getElementCount());
+    i32 = llvm::VectorType::get(pairs_ ? b.getInt16Ty() : i32, v->getElementCount());
   if (widen_ == StreamWiden::Table)
     return extension_ == Extension::Sign ? b.CreateSExt(raw, i32) : b.CreateZExt(raw, i32);
   const auto k = [&](std::uint32_t c) { return llvm::ConstantInt::get(i32, c); };
@@ -132,7 +136,10 @@ llvm::Value* StreamLoad::widen(llvm::IRBuilder<>& b, llvm::Value* index) const {
                              llvm::Align(4));
 }
 
-// Elements [0, run_) of flit `k` of the packet, loaded once and widened as one vector.
+// Elements [0, run_) of flit `k` of the packet, loaded once and widened as one vector that stays
+// in registers: each cell is an element of it, which the emitter splats (a register shuffle).
+// Not spilled to the stack for broadcasts from memory: a narrow load of a wide store that has not
+// yet retired does not forward on the host and stalls until it does, every packet cycle.
 llvm::Value* StreamLoad::flit_vector(llvm::IRBuilder<>& b, Packet& p, std::uint64_t k) const {
   if (p.widened[k] != nullptr) return p.widened[k];
   llvm::Value* base = flit_entry(b, p, k, 0);
@@ -141,16 +148,7 @@ llvm::Value* StreamLoad::flit_vector(llvm::IRBuilder<>& b, Packet& p, std::uint6
   llvm::Type* raw = llvm::FixedVectorType::get(element, static_cast<unsigned>(run_));
   llvm::Value* v =
       b.CreateAlignedLoad(raw, b.CreateInBoundsGEP(element, stream_, base), llvm::Align(1));
-  // Spilled to a stack buffer per flit of the packet: each cell is then a 4-byte load the
-  // emitter splats, which the host does as a broadcast from memory (a load, no shuffle).
-  llvm::Type* wide = llvm::FixedVectorType::get(b.getInt32Ty(), static_cast<unsigned>(run_));
-  if (buffers_.size() <= k) buffers_.resize(k + 1, nullptr);
-  if (buffers_[k] == nullptr) {
-    llvm::IRBuilder<> entry(&f_->getEntryBlock(), f_->getEntryBlock().begin());
-    buffers_[k] = entry.CreateAlloca(wide, nullptr, "flit");
-  }
-  b.CreateAlignedStore(widen_bits(b, v), buffers_[k], llvm::Align(4));
-  p.widened[k] = buffers_[k];
+  p.widened[k] = widen_bits(b, v);
   return p.widened[k];
 }
 
@@ -163,8 +161,14 @@ StreamLoad::Cell StreamLoad::cell(llvm::IRBuilder<>& b, Packet& p, std::uint64_t
     const ir::seq::CellAddress inner = c.inner.at(e);
     if (inner.state != ir::CellState::Live) return out; // padding in every flit
     if (run_ > 0) {
-      llvm::Value* at = b.CreateConstInBoundsGEP1_64(b.getInt32Ty(), flit_vector(b, p, k), e);
-      out.value = b.CreateAlignedLoad(b.getInt32Ty(), at, llvm::Align(4));
+      llvm::Value* v = flit_vector(b, p, k);
+      out.value = b.CreateExtractElement(v, e);
+      if (pairs_) {
+        out.value = b.CreateSExt(out.value, b.getInt32Ty());
+      } else {
+        out.flit = v;
+        out.element = e;
+      }
       out.live = p.live[k];
       return out;
     }
@@ -176,6 +180,68 @@ StreamLoad::Cell StreamLoad::cell(llvm::IRBuilder<>& b, Packet& p, std::uint64_t
     out.live = p.live[k * packet_ + e];
   }
   out.value = widen(b, offset);
+  return out;
+}
+
+llvm::Value* StreamLoad::splat(llvm::IRBuilder<>& b, const Cell& c, llvm::Type* scalar,
+                               unsigned lanes, bool permute) const {
+  const bool float_lanes = scalar->isFloatTy();
+  const bool vpermute =
+      permute && c.flit != nullptr && lanes == 8 && (float_lanes || scalar->isIntegerTy(32));
+  if (!vpermute) {
+    llvm::Value* v = float_lanes ? b.CreateBitCast(c.value, scalar) : c.value;
+    return b.CreateVectorSplat(lanes, v);
+  }
+  llvm::Module& m = *f_->getParent();
+  if (lane_index_ == nullptr) {
+    std::vector<std::uint32_t> index;
+    for (unsigned e = 0; e < lanes; ++e) index.insert(index.end(), lanes, e);
+    auto* init = llvm::ConstantDataArray::get(m.getContext(), llvm::ArrayRef<std::uint32_t>(index));
+    // Not constant: the optimiser would fold the permute into a generic shuffle.
+    lane_index_ = new llvm::GlobalVariable(m, init->getType(), false,
+                                           llvm::GlobalValue::PrivateLinkage, init, "lane_index");
+  }
+  const auto n = llvm::cast<llvm::FixedVectorType>(c.flit->getType())->getNumElements();
+  const unsigned part = static_cast<unsigned>(c.element / lanes);
+  std::vector<int> pick;
+  for (unsigned j = 0; j < lanes; ++j) {
+    const unsigned at = part * lanes + j;
+    pick.push_back(at < n ? static_cast<int>(at) : -1);
+  }
+  auto* ivec = llvm::FixedVectorType::get(b.getInt32Ty(), lanes);
+  llvm::Value* source = b.CreateShuffleVector(c.flit, pick);
+  llvm::Value* index = b.CreateAlignedLoad(
+      ivec, b.CreateConstInBoundsGEP1_64(b.getInt32Ty(), lane_index_, (c.element % lanes) * lanes),
+      llvm::Align(4));
+  if (float_lanes) {
+    auto* fvec = llvm::FixedVectorType::get(scalar, lanes);
+    llvm::Function* permps = llvm::Intrinsic::getDeclaration(&m, llvm::Intrinsic::x86_avx2_permps);
+    return b.CreateCall(permps, {b.CreateBitCast(source, fvec), index});
+  }
+  llvm::Function* permd = llvm::Intrinsic::getDeclaration(&m, llvm::Intrinsic::x86_avx2_permd);
+  return b.CreateCall(permd, {source, index});
+}
+
+StreamLoad::Cell StreamLoad::pair(llvm::IRBuilder<>& b, Packet& p, std::uint64_t i) const {
+  const ir::seq::CellStreams& c = rp_.stream.streams.cells;
+  const std::uint64_t k = i / packet_, e = i % packet_;
+  Cell out;
+  if (!pairs_ || !separable_ || run_ == 0 || e + 1 >= run_) return out;
+  if (c.inner.at(e).state != ir::CellState::Live || c.inner.at(e + 1).state != ir::CellState::Live)
+    return out;
+  llvm::Value* v = flit_vector(b, p, k);
+  if (e % 2 == 0 && run_ % 2 == 0) {
+    // Two i16 elements of the vector are one i32 element of it (little-endian: e is the low half).
+    auto* words = llvm::FixedVectorType::get(b.getInt32Ty(), static_cast<unsigned>(run_ / 2));
+    out.flit = b.CreateBitCast(v, words);
+    out.element = e / 2;
+    out.value = b.CreateExtractElement(out.flit, out.element);
+  } else {
+    llvm::Value* lo = b.CreateZExt(b.CreateExtractElement(v, e), b.getInt32Ty());
+    llvm::Value* hi = b.CreateZExt(b.CreateExtractElement(v, e + 1), b.getInt32Ty());
+    out.value = b.CreateOr(lo, b.CreateShl(hi, 16));
+  }
+  out.live = p.live[k];
   return out;
 }
 

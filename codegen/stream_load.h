@@ -25,7 +25,7 @@ namespace tujit::codegen {
 
 class StreamLoad {
 public:
-  StreamLoad(const ir::seq::RunProgram& program, llvm::Module& module, bool checked,
+  StreamLoad(const ir::seq::RunProgram& program, llvm::Module& module, bool checked, bool pairs,
              llvm::Value* stream, llvm::Value* stream_limit, llvm::Value* flit_offset,
              llvm::Value* flit_live, llvm::BasicBlock* violation, llvm::Function* function);
 
@@ -33,7 +33,7 @@ public:
   struct Packet {
     llvm::Value* flit = nullptr;
     std::vector<llvm::Value*> offset, live;
-    std::vector<llvm::Value*> widened; // per flit of the packet: its widened cells' buffer
+    std::vector<llvm::Value*> widened; // per flit of the packet: its widened cells (a vector)
   };
   Packet packet(llvm::IRBuilder<>& b, llvm::Value* flit, std::uint64_t cells) const;
 
@@ -42,8 +42,20 @@ public:
   struct Cell {
     llvm::Value* value = nullptr;
     llvm::Value* live = nullptr;
+    llvm::Value* flit = nullptr; // the widened flit vector holding it (vector path; for a pair,
+                                 // as i32 words), else null
+    std::uint64_t element = 0;   // its element in `flit`
   };
   Cell cell(llvm::IRBuilder<>& b, Packet& packet, std::uint64_t i) const;
+  /// The cell's value in every lane of an <`lanes` x `scalar`> vector. A cell of a flit vector is
+  /// one cross-lane permute of the flit's `lanes`-wide part (with `permute`: the host's vpermps /
+  /// vpermd, an index vector from a table the optimiser does not fold, so that it is not turned
+  /// back into a generic shuffle the backend lowers in two steps).
+  llvm::Value* splat(llvm::IRBuilder<>& b, const Cell& cell, llvm::Type* scalar, unsigned lanes,
+                     bool permute) const;
+  /// Cells i and i + 1 as one i32 word of two i16 (low half = cell i) when both are live cells of
+  /// one flit read as a vector (`pairs` only); else a null value.
+  Cell pair(llvm::IRBuilder<>& b, Packet& packet, std::uint64_t i) const;
 
 private:
   llvm::Value* guard(llvm::IRBuilder<>& b, llvm::Value* index, llvm::Value* limit) const;
@@ -55,17 +67,18 @@ private:
 
   const ir::seq::RunProgram& rp_;
   bool checked_;
+  bool pairs_;
   llvm::Value *stream_, *limit_, *flit_offset_, *flit_live_;
   llvm::BasicBlock* violation_;
   llvm::Function* f_;
   StreamWiden widen_;
   llvm::GlobalVariable* table_ = nullptr;
+  mutable llvm::GlobalVariable* lane_index_ = nullptr; // splat(): index vectors, [lanes][lanes]
   /// How a Table widening acts on the byte, when it is an arithmetic extension.
   enum class Extension : std::uint8_t { None, Sign, Zero } extension_ = Extension::None;
-  std::uint64_t run_ = 0; // > 0: the vector path reads elements [0, run_) of each flit
-  mutable std::vector<llvm::Value*> buffers_; // the vector path's widened flits, per flit
-  std::uint64_t packet_ = 1;                  // |Packet|
-  std::uint64_t flits_ = 1;                   // |Time|
+  std::uint64_t run_ = 0;    // > 0: the vector path reads elements [0, run_) of each flit
+  std::uint64_t packet_ = 1; // |Packet|
+  std::uint64_t flits_ = 1;  // |Time|
   bool separable_ = true;
   bool dynamic_live_ = false;
 };

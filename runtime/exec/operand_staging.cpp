@@ -3,9 +3,29 @@
 #include "runtime/interp/interpreter.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 namespace tujit::runtime::exec {
+
+namespace {
+
+bool fits_i16(ir::ScalarType t) {
+  const auto range = ir::integer_range(t);
+  return range && range->first >= INT16_MIN && range->second <= INT16_MAX;
+}
+
+// i16 pairs serve a whole chain with an i32 accumulator whose widened operands are i16 values
+// and whose packet cells pair up: every tree group is even, and the TRF element of cell p + 1 is
+// the one after cell p's (p even) — true when ReadSize is even or covers the packet.
+bool trf_pairs(const ir::seq::RunProgram& rp) {
+  const ir::seq::ContractionProgram& p = rp.chain;
+  return p.whole() && p.accumulator == ir::ScalarType::I32 && fits_i16(p.stream_type) &&
+         fits_i16(p.trf_type) && p.group >= 2 && p.group % 2 == 0 &&
+         (p.read_size % 2 == 0 || p.read_size >= p.op);
+}
+
+} // namespace
 
 StagedShape staged_shape(const ir::seq::RunProgram& rp) {
   const ir::seq::ContractionProgram& p = rp.chain;
@@ -13,7 +33,8 @@ StagedShape staged_shape(const ir::seq::RunProgram& rp) {
   s.trf_cells = p.element * kLaneVector;
   s.acc_cells = p.t2 * p.p2 * kLaneVector;
   s.out_cells = p.t3 * p.p3;
-  s.trf_masks = !rp.trf.streams.cells.all_live();
+  s.trf_pairs = trf_pairs(rp);
+  s.trf_masks = !s.trf_pairs && !rp.trf.streams.cells.all_live();
   return s;
 }
 
@@ -65,6 +86,20 @@ TrfPlan trf_plan(const ir::seq::RunProgram& rp, const StagedShape& sh,
   return plan;
 }
 
+namespace {
+
+// [x][l] ← (element x) | (element x + 1) << 16 in place, in increasing x: element x + 1 is still
+// unchanged when pair x reads it. The values fit in i16 (trf_pairs), so the low half is exact.
+void pair_up(std::vector<std::uint32_t>& v) {
+  const std::uint64_t n = v.size();
+  for (std::uint64_t c = 0; c < n; ++c) {
+    const std::uint32_t next = c + kLaneVector < n ? v[c + kLaneVector] : 0;
+    v[c] = (v[c] & 0xFFFFu) | (next << 16);
+  }
+}
+
+} // namespace
+
 void stage_trf(const ir::seq::RunProgram& rp, const StagedShape& sh, const TrfPlan& plan,
                const LogicalTensor& tensor, std::uint64_t base, StagedTrf& out) {
   const ir::seq::OperandStreams& w = rp.trf;
@@ -95,6 +130,7 @@ void stage_trf(const ir::seq::RunProgram& rp, const StagedShape& sh, const TrfPl
     stage([&](const std::uint8_t*, std::uint64_t i) {
       return widen_to_accumulator(w.type, read_operand(w, tensor, i));
     });
+  if (sh.trf_pairs) pair_up(out.values);
 }
 
 void stage_trf(const ir::seq::RunProgram& rp, const StagedShape& sh, const LogicalTensor& tensor,

@@ -5,6 +5,12 @@
 //          accumulator bits (widen_to_accumulator is exact, so widening before the run is
 //          faithful to the interpreter's per-product widening), with presence masks (kPresent =
 //          the cell is live) only when some TRF cell is padding. Bounded by the TRF's capacity.
+//          i16 PAIRS (StagedShape::trf_pairs, chosen by the program alone: an i32 accumulator
+//          whose operands both fit in i16, see staged_shape): cell [x][l] holds element x of
+//          lane l in its low 16 bits and element x + 1 in its high 16 bits (two's complement;
+//          0 past the last element), so one 32-bit word is the TRF half of two adjacent
+//          products, as the host's i16 multiply-add pairs read them. A padding cell is 0 there
+//          and no mask is staged: its product is 0, the identity of an i32 sum (§9.4).
 //   tables per program: the stream's offset of every flit (or of every cell when its streams are
 //          not separable) with its liveness, and the output element of every output cell of a
 //          slice. Proportional to one dimension, shared by every slice and thread.
@@ -29,6 +35,7 @@ struct StagedShape {
   std::uint64_t acc_cells = 0; // |T2|·|P2|·kLaneVector (the JIT's accumulator scratch)
   std::uint64_t out_cells = 0; // |T3|·|P3|
   bool trf_masks = false;      // presence masks are staged and read
+  bool trf_pairs = false;      // the TRF is staged as i16 pairs (the file comment)
 };
 
 StagedShape staged_shape(const ir::seq::RunProgram& program);

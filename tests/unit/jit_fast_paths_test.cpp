@@ -1,11 +1,13 @@
 // The JIT's fast paths against the reference interpreter, bit for bit ("[jit]"): packets whose
 // padding cells form no code (K in Time: one live cell of 16), flits read with one vector load and
-// widened as a vector (bf16 and i8 M in Time; f8 through its table, with FMA), one and two
-// workers, adversarial operands (NaN, ±inf, ±0, subnormals, f8 exponent extremes, integer
-// extremes) and ftz_results on and off. The code's shape is checked on the optimised LLVM IR.
+// widened as a vector (bf16 and i8 M in Time; f8 through its table, with FMA), integer packets as
+// i16 pair multiply-adds (i4, i5, i8, i9), one and two workers, adversarial operands (NaN, ±inf,
+// ±0, subnormals, f8 exponent extremes, integer extremes) and ftz_results on and off. The code's
+// shape is checked on the optimised LLVM IR.
 #include "tests/unit/jit_test_support.h"
 
 #include "codegen/host_target.h"
+#include "codegen/native_compiler.h"
 
 #include <string_view>
 
@@ -110,6 +112,31 @@ TEST_CASE("jit fast paths: a flit of consecutive cells is one vector load widene
     const std::string ir = optimised_ir(p);
     CHECK(occurrences(ir, load) >= 1);
     CHECK(occurrences(ir, widen) >= 1);
+    // Each bf16 cell reaches the lanes by one cross-lane permute of its widened flit, which stays
+    // in registers (no store and reload).
+    if (std::string_view(dtype) == "bf16" && codegen::host_target().avx2)
+      CHECK(occurrences(ir, "@llvm.x86.avx2.permps(") >= 32);
+    CHECK(occurrences(ir, "alloca") == 0);
     check_against_interpreter(p, 57);
+  }
+}
+
+TEST_CASE("jit fast paths: integer packets are i16 pair multiply-adds in any order", "[jit]") {
+  // Integer products and sums are exact mod 2^32 in any order (docs/contraction.md §9.1): each pair
+  // of adjacent cells is one multiply-add (codegen/pair_madd.h) on the TRF staged as i16 pairs,
+  // the host's VNNI / AVX2 instruction where it has one. Operands at their extremes (half of the
+  // draws) make every product large.
+  const codegen::HostDot host = codegen::host_dot(codegen::native_target()->features);
+  const char* madd = host.vnni   ? "@llvm.x86.avx512.vpdpwssd.256"
+                     : host.avx2 ? "@llvm.x86.avx2.pmadd.wd"
+                                 : " mul <16 x i32>";
+  for (const auto& [dtype, fe, op] : {std::tuple{"i8", 32u, 64u}, std::tuple{"i4", 64u, 128u},
+                                      std::tuple{"i5", 64u, 128u}, std::tuple{"i9", 32u, 64u}}) {
+    INFO(dtype);
+    const ir::seq::ContractionProgram p = lowered(m_in_time(dtype, "i32", fe, op));
+    const std::string ir = optimised_ir(p);
+    CHECK(occurrences(ir, madd) >= 1);
+    CHECK(occurrences(ir, " mul <8 x i32>") == 0);
+    check_against_interpreter(p, 73);
   }
 }

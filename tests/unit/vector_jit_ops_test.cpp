@@ -6,6 +6,7 @@
 #include "codegen/native_compiler.h"
 #include "codegen/vector_chain_emit.h"
 #include "runtime/vector/ve_scalar.h"
+#include "tests/unit/llvm_module_support.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -159,15 +160,7 @@ codegen::LinkedFunction compile(const std::vector<Case>& cases,
     p.steps.push_back({cases[k].call, cases[k].f32 ? ir::ScalarType::F32 : ir::ScalarType::I32});
     b.CreateRet(codegen::emit_vector_pass(b, *module, p, v));
   }
-  REQUIRE(codegen::optimise_module(*module, *target, "ve_ops"));
-  auto object = codegen::emit_native(*module, *target, codegen::NativeOutput::Object, "ve_ops");
-  REQUIRE(object);
-  auto s = codegen::JitSession::create();
-  REQUIRE(s);
-  session = *s;
-  auto linked = session->link(*object, "tujit_ve_ops", "ve_ops", "ve_ops");
-  REQUIRE(linked);
-  return *linked;
+  return testing::link_module(*module, *target, "tujit_ve_ops", session);
 }
 
 } // namespace
