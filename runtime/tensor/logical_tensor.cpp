@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <limits>
 #include <set>
@@ -297,13 +298,20 @@ void fill_random(LogicalTensor& t, std::uint64_t seed, const TileIndex& index, u
   const std::uint64_t rows = t.elements() / len;
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   // At least 64 Ki elements a thread: a thread costs more than filling fewer.
-  const std::uint64_t chunks =
+  const std::uint64_t workers =
       std::clamp<std::uint64_t>(t.elements() >> 16, 1, std::min<std::uint64_t>(threads, rows));
+  // Chunks of about 1 Mi elements taken in turn: a worker that shares its core with other work of
+  // the run (the lowering) takes fewer, and no core idles while the other fills a fixed half.
+  const std::uint64_t chunks =
+      std::clamp<std::uint64_t>(t.elements() >> 20, workers, std::min<std::uint64_t>(256, rows));
+  std::atomic<std::uint64_t> next{0};
+  const auto work = [&] {
+    for (std::uint64_t c; (c = next.fetch_add(1)) < chunks;)
+      fill_some_rows(t, seed, index, rows * c / chunks, rows * (c + 1) / chunks);
+  };
   std::vector<std::thread> pool;
-  for (std::uint64_t c = 1; c < chunks; ++c)
-    pool.emplace_back(
-        [&, c] { fill_some_rows(t, seed, index, rows * c / chunks, rows * (c + 1) / chunks); });
-  fill_some_rows(t, seed, index, 0, rows / std::max<std::uint64_t>(chunks, 1));
+  for (std::uint64_t w = 1; w < workers; ++w) pool.emplace_back(work);
+  work();
   for (auto& th : pool) th.join();
 }
 
