@@ -152,7 +152,7 @@ Result<OperandStreams> stored_operand(const Stage& store, const OperandStreams& 
   if (auto bad = shape_mismatch(src, time, packet, "a register-file store")) return *bad;
   OperandStreams o = source;
   o.type = store.output.dtype;
-  if (store.op == StageOp::ToTrf) {
+  if (store.unit() == StageUnit::TrfStore) {
     const Mapping& lane = store.output.mapping(Slot::Lane);
     const Mapping& element = store.output.mapping(Slot::Element);
     auto v = verify::verify_to_trf({source.type, time, packet, lane, element});
@@ -168,7 +168,7 @@ Result<OperandStreams> stored_operand(const Stage& store, const OperandStreams& 
         });
     return o;
   }
-  if (store.op == StageOp::ToVrf) {
+  if (store.unit() == StageUnit::VrfStore) {
     const Mapping& element = store.output.mapping(Slot::Element);
     auto v = verify::verify_to_vrf({store.output.dtype, element});
     if (!v) return v.diagnostics();

@@ -25,8 +25,9 @@ Result<OperandStreams> stream_operand(const SpecFile& file, const Kernel& kernel
   if (shape == shapes.end())
     return run_error("E-RUN-102", fmt::format("internal: no shape for input `{}`", param.name));
   if (!collect) return direct_operand(param, shape->second, file.axes);
-  auto fetch = kernel.stages[*collect].op == StageOp::MemRead ? lower_mem_read(kernel, *collect)
-                                                              : lower_fetch(kernel, *collect);
+  auto fetch = kernel.stages[*collect].unit() == StageUnit::MemReader
+                   ? lower_mem_read(kernel, *collect)
+                   : lower_fetch(kernel, *collect);
   if (!fetch) return std::move(fetch).take_diagnostics();
   auto o = fetched_operand(*fetch, param, shape->second, file.axes);
   out.fetches.push_back(std::move(*fetch));
