@@ -34,7 +34,7 @@ Result<ChainPart> chain_part(const ir::Kernel& kernel, const std::vector<std::si
   if (stages.empty())
     return part_error(fmt::format("kernel `{}` has no contraction stage to time", kernel.name));
   const ir::Stage& head = kernel.stages[stages.front()];
-  const bool outer = head.op == ir::StageOp::ContractOuter;
+  const bool outer = head.unit() == ir::StageUnit::ContractOuter;
   if (outer && !head.trf)
     return part_error(fmt::format("kernel `{}` has no contraction stage to time", kernel.name));
   ChainPart part;

@@ -46,12 +46,6 @@ bool all_live(const Mapping& major, const Mapping& minor) {
   return true;
 }
 
-const Stage* find_stage(const Kernel& k, std::size_t from, StageOp op, std::size_t chain) {
-  for (std::size_t i = from; i < k.stages.size(); ++i)
-    if (k.stages[i].chain == chain && k.stages[i].op == op) return &k.stages[i];
-  return nullptr;
-}
-
 // The Lane Folder drains 8-element output flits (docs/contraction.md §8).
 constexpr std::uint64_t kOutputBus = target::kRngd.output_bus_elements;
 
@@ -332,8 +326,8 @@ void take_mappings(const Stage& st, ChainMappings& m) {
   m.chip = in.mapping(Slot::Chip);
   m.cluster = in.mapping(Slot::Cluster);
   m.slice = in.mapping(Slot::Slice);
-  switch (st.op) {
-  case StageOp::ContractOuter:
+  switch (st.unit()) {
+  case StageUnit::ContractOuter:
     m.time = in.mapping(Slot::Time);
     m.packet = in.mapping(Slot::Packet);
     if (st.trf) {
@@ -343,13 +337,13 @@ void take_mappings(const Stage& st, ChainMappings& m) {
     m.out_time = st.output.mapping(Slot::Time);
     m.out_packet = st.output.mapping(Slot::Packet);
     break;
-  case StageOp::ContractPacket:
+  case StageUnit::PacketReducer:
     m.lane = in.mapping(Slot::Lane);
     m.out_time = in.mapping(Slot::Time);
     m.out_packet = in.mapping(Slot::Packet);
     m.p2 = st.output.mapping(Slot::Packet);
     break;
-  case StageOp::ContractTime:
+  case StageUnit::TimeReducer:
     m.lane = in.mapping(Slot::Lane);
     m.out_time = in.mapping(Slot::Time);
     m.p2 = in.mapping(Slot::Packet);
@@ -365,13 +359,13 @@ void take_mappings(const Stage& st, ChainMappings& m) {
   }
 }
 
-ChainStage chain_stage(StageOp op) {
-  switch (op) {
-  case StageOp::ContractOuter:
+ChainStage chain_stage(StageUnit unit) {
+  switch (unit) {
+  case StageUnit::ContractOuter:
     return ChainStage::Outer;
-  case StageOp::ContractPacket:
+  case StageUnit::PacketReducer:
     return ChainStage::Packet;
-  case StageOp::ContractTime:
+  case StageUnit::TimeReducer:
     return ChainStage::Time;
   default:
     return ChainStage::Lane;
@@ -384,16 +378,12 @@ Result<ContractionProgram> lower_contraction(const Kernel& kernel) {
   if (!kernel.ok)
     return lower_error(
         fmt::format("kernel `{}` has errors; fix them before running it", kernel.name));
-  for (std::size_t i = 0; i < kernel.stages.size(); ++i) {
-    const Stage& outer = kernel.stages[i];
-    if (outer.op != StageOp::ContractOuter || !outer.trf) continue;
-    const Stage* packet = find_stage(kernel, i + 1, StageOp::ContractPacket, outer.chain);
-    const Stage* time = find_stage(kernel, i + 1, StageOp::ContractTime, outer.chain);
-    const Stage* lane = find_stage(kernel, i + 1, StageOp::ContractLane, outer.chain);
-    if (packet == nullptr || time == nullptr || lane == nullptr || !lane->lane_mode) continue;
+  if (const std::optional<ContractionChain> c = find_contraction_chain(kernel);
+      c && c->lane->lane_mode) {
     ChainMappings m;
-    for (const Stage* st : {&outer, packet, time, lane}) take_mappings(*st, m);
-    auto program = lower_contraction(m, outer.input.dtype, outer.trf->dtype, *lane->lane_mode);
+    for (const Stage* st : {c->outer, c->packet, c->time, c->lane}) take_mappings(*st, m);
+    auto program =
+        lower_contraction(m, c->outer->input.dtype, c->outer->trf->dtype, *c->lane->lane_mode);
     if (program) program->kernel_name = kernel.name;
     return program;
   }
@@ -414,8 +404,8 @@ Result<ContractionProgram> lower_contraction(const Kernel& kernel, std::size_t f
   ChainPart part;
   const Stage& head = kernel.stages[path->front()];
   const Stage& tail = kernel.stages[path->back()];
-  part.first = chain_stage(head.op);
-  part.last = chain_stage(tail.op);
+  part.first = chain_stage(head.unit());
+  part.last = chain_stage(tail.unit());
   for (std::size_t idx : *path) take_mappings(kernel.stages[idx], part.m);
   if (part.first == ChainStage::Outer && !head.trf)
     return lower_error(

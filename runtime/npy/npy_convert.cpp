@@ -79,16 +79,39 @@ NpyDtype npy_dtype_of(ir::ScalarType t, const NpyConvertOptions& opt) {
 /// converter from the scalar reference (bf16.h narrow_bf16, f8.h enc_e4m3 / enc_e5m2).
 std::uint32_t device_rounding(ir::ScalarType t, double v) {
   const std::uint32_t x = round_double_to(ir::ScalarType::F32, v).bits;
-  switch (t) {
-  case ir::ScalarType::BF16:
+  switch (ir::encoding(t)) {
+  case ir::Encoding::Bf16:
     return narrow_bf16(x);
-  case ir::ScalarType::F8E4M3:
+  case ir::Encoding::F8E4M3:
     return enc_e4m3(x);
-  case ir::ScalarType::F8E5M2:
+  case ir::Encoding::F8E5M2:
     return enc_e5m2(x);
-  default:
-    return x;
+  case ir::Encoding::TwosComplement:
+  case ir::Encoding::Unsigned:
+  case ir::Encoding::F4E2M1:
+  case ir::Encoding::F32:
+    break;
   }
+  return x;
+}
+
+/// The .npy dtype a float type's raw codes are read from (<u2 bf16, |u1 f8, <f4 f32 bit for bit);
+/// none for the others.
+std::optional<NpyDtype> raw_code_dtype(ir::ScalarType t) {
+  switch (ir::encoding(t)) {
+  case ir::Encoding::Bf16:
+    return NpyDtype::U2;
+  case ir::Encoding::F8E4M3:
+  case ir::Encoding::F8E5M2:
+    return NpyDtype::U1;
+  case ir::Encoding::F32:
+    return NpyDtype::F4;
+  case ir::Encoding::TwosComplement:
+  case ir::Encoding::Unsigned:
+  case ir::Encoding::F4E2M1:
+    break;
+  }
+  return std::nullopt;
 }
 
 /// An i4 array packed two per byte (|u1, the last dimension halved, rounded up): the shape it
@@ -191,10 +214,8 @@ Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
     return t;
   }
   // Raw codes: bf16 as <u2, f8 as |u1, f32 as <f4 (bit for bit).
-  const bool f8 = dtype == ir::ScalarType::F8E4M3 || dtype == ir::ScalarType::F8E5M2;
-  if ((dtype == ir::ScalarType::BF16 && a.dtype == NpyDtype::U2) ||
-      (f8 && a.dtype == NpyDtype::U1) ||
-      (dtype == ir::ScalarType::F32 && a.dtype == NpyDtype::F4)) {
+  const std::optional<NpyDtype> raw = raw_code_dtype(dtype);
+  if (raw && a.dtype == *raw) {
     const std::uint32_t w = npy_item_bytes(a.dtype);
     for (std::uint64_t k = 0; k < t.elements(); ++k)
       t.set(k, static_cast<std::uint32_t>(load_le(a.data.data() + k * w, w)));
@@ -203,8 +224,8 @@ Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
   if (!is_float_npy(a.dtype) || dtype == ir::ScalarType::F4E2M1)
     return bad_dtype(dtype == ir::ScalarType::F4E2M1 ? "no .npy form (f4e2m1 inputs are not "
                                                        "supported)"
-                     : dtype == ir::ScalarType::BF16 ? "<f4 or <f8 values, or <u2 bf16 codes"
-                     : f8                            ? "<f4 or <f8 values, or |u1 codes"
+                     : raw == NpyDtype::U2           ? "<f4 or <f8 values, or <u2 bf16 codes"
+                     : raw == NpyDtype::U1           ? "<f4 or <f8 values, or |u1 codes"
                                                      : "<f4 or <f8");
   if (auto r = read_floats(a, name, opt, t); !r) return std::move(r).take_diagnostics();
   return t;
