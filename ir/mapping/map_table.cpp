@@ -98,18 +98,13 @@ public:
     const std::size_t nc = columns_.size();
     Rows r;
     switch (m.kind()) {
-    case Mapping::Kind::Symbol: {
+    case Mapping::Kind::Symbol:
+    case Mapping::Kind::Broadcast: // live cells, a Symbol's on its own column
       r.kind.assign(n, Cell::Kind::Index);
       r.padding.assign(n, PaddingKind::Top);
       r.coord.assign(n * nc, 0);
-      const std::size_t c = column(m.axis().name);
-      for (std::uint64_t k = 0; k < n; ++k) r.coord[k * nc + c] = k;
-      return r;
-    }
-    case Mapping::Kind::Broadcast:
-      r.kind.assign(n, Cell::Kind::Index);
-      r.padding.assign(n, PaddingKind::Top);
-      r.coord.assign(n * nc, 0);
+      if (m.kind() == Mapping::Kind::Symbol)
+        for (std::uint64_t k = 0, c = column(m.axis().name); k < n; ++k) r.coord[k * nc + c] = k;
       return r;
     case Mapping::Kind::Pair: {
       const std::uint64_t minor = m.rhs().size();

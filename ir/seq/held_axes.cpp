@@ -18,16 +18,21 @@ Diagnostic not_held(const std::string& what, std::string why) {
   return d;
 }
 
+/// The coordinates set in `present`, in increasing order.
+std::vector<std::uint64_t> set_coordinates(const std::vector<bool>& present) {
+  std::vector<std::uint64_t> v;
+  for (std::uint64_t c = 0; c < present.size(); ++c)
+    if (present[c]) v.push_back(c);
+  return v;
+}
+
 /// The distinct coordinates below `size` of axis `a` over the live positions of a dimension, in
 /// increasing order (larger ones are overshoot, refused where streams are made).
 std::vector<std::uint64_t> live_values(const DimCoordinates& d, std::size_t a, std::uint64_t size) {
   std::vector<bool> present(size, false);
   for (std::uint64_t p = 0; p < d.size; ++p)
     if (d.state[p] == CellState::Live && d.at(p)[a] < size) present[d.at(p)[a]] = true;
-  std::vector<std::uint64_t> v;
-  for (std::uint64_t c = 0; c < size; ++c)
-    if (present[c]) v.push_back(c);
-  return v;
+  return set_coordinates(present);
 }
 
 /// Per axis, the distinct live coordinates below its size of one dimension, increasing.
@@ -40,10 +45,7 @@ std::vector<std::uint64_t> sums_below(const std::vector<std::uint64_t>& x,
   for (std::uint64_t a : x)
     for (std::uint64_t b : y)
       if (a + b < size) present[a + b] = true;
-  std::vector<std::uint64_t> v;
-  for (std::uint64_t c = 0; c < size; ++c)
-    if (present[c]) v.push_back(c);
-  return v;
+  return set_coordinates(present);
 }
 
 Result<std::vector<HeldAxis>> held_from_values(const std::vector<Axis>& axes,
@@ -76,21 +78,15 @@ Result<AxisValues> dim_live_values(const TensorType& type, const std::vector<Slo
     const MappedTable t = map_table(m, axes);
     std::vector<std::vector<bool>> present(na);
     for (std::size_t a = 0; a < na; ++a) present[a].assign(axes[a].size, false);
-    bool any = false;
     for (std::uint64_t p = 0; p < t.size; ++p) {
       if (t.kind[p] != Cell::Kind::Index) continue;
       if (auto ok = check_slot_axes(t, p, na, slot, m); !ok) return ok.diagnostics();
-      any = true;
       for (std::size_t a = 0; a < na; ++a)
         if (t.at(p)[a] < axes[a].size) present[a][t.at(p)[a]] = true;
     }
-    for (std::size_t a = 0; a < na; ++a) {
-      std::vector<std::uint64_t> slot_values;
-      if (any)
-        for (std::uint64_t c = 0; c < axes[a].size; ++c)
-          if (present[a][c]) slot_values.push_back(c);
-      values[a] = sums_below(values[a], slot_values, axes[a].size);
-    }
+    // A slot with no live position leaves its dimension none (no coordinate is set then).
+    for (std::size_t a = 0; a < na; ++a)
+      values[a] = sums_below(values[a], set_coordinates(present[a]), axes[a].size);
   }
   return values;
 }
