@@ -1,4 +1,5 @@
 #include "harness/run/run_inputs.h"
+#include "runtime/tensor/random_fill.h"
 
 #include "ir/seq/operand_streams.h"
 
@@ -28,8 +29,9 @@ ir::seq::InputShapes input_shapes(const RunOperands& ops, const RunRequest& req,
   return shapes;
 }
 
-Result<RunInputTensors> make_inputs(const ir::SpecFile& file, const RunOperands& ops,
-                                    const RunRequest& req, const ir::seq::InputShapes& tiles) {
+Result<RunInputTensors> allocate_inputs(const ir::SpecFile& file, const RunOperands& ops,
+                                        const RunRequest& req, const ir::seq::InputShapes& tiles,
+                                        runtime::FillJob& fill) {
   RunInputTensors in;
   for (const ir::KernelParam* p : ops.inputs()) {
     if (p == nullptr || !p->tensor || in.tensors.count(p->name) != 0) continue;
@@ -58,13 +60,21 @@ Result<RunInputTensors> make_inputs(const ir::SpecFile& file, const RunOperands&
     auto t = runtime::make_logical_tensor(p->tensor->dtype, tile, runtime::kDefaultMaxElements,
                                           runtime::TensorInit::Uninitialised);
     if (!t) return std::move(t).take_diagnostics();
-    runtime::fill_random(*t, runtime::parameter_seed(req.seed, p->name),
-                         runtime::tile_index(tile, ir::seq::type_axes(*p->tensor, file.axes)),
-                         req.threads);
+    // A map node does not move when the map does: the job's pointer stays valid.
     auto& slot = in.generated[p->name] = std::move(*t);
     in.tensors[p->name] = &slot;
+    fill.add(slot, runtime::parameter_seed(req.seed, p->name),
+             runtime::tile_index(tile, ir::seq::type_axes(*p->tensor, file.axes)));
   }
   in.shapes = input_shapes(ops, req, tiles);
+  return in;
+}
+
+Result<RunInputTensors> make_inputs(const ir::SpecFile& file, const RunOperands& ops,
+                                    const RunRequest& req, const ir::seq::InputShapes& tiles) {
+  runtime::FillJob fill;
+  auto in = allocate_inputs(file, ops, req, tiles, fill);
+  if (in) fill.run(req.threads);
   return in;
 }
 

@@ -9,6 +9,7 @@
 #include "harness/run/run_request.h"
 #include "ir/lang/kernel.h"
 #include "runtime/interp/interpreter.h"
+#include "runtime/tensor/random_fill.h"
 
 #include <map>
 #include <string>
@@ -32,8 +33,15 @@ struct RunInputTensors {
 ir::seq::InputShapes input_shapes(const RunOperands& ops, const RunRequest& req,
                                   const ir::seq::InputShapes& tiles);
 
-/// E-RUN-007 when given contents do not cover the tile; E-RUN-004 when their dtype is not the
-/// parameter's.
+/// Every input of the run: given contents as they are, the others allocated over their tile with
+/// their seeded fills added to `fill` (run it before reading them; the tensors stay in place
+/// when the result is moved). E-RUN-007 when given contents do not cover the tile; E-RUN-004 when
+/// their dtype is not the parameter's.
+Result<RunInputTensors> allocate_inputs(const ir::SpecFile& file, const RunOperands& ops,
+                                        const RunRequest& req, const ir::seq::InputShapes& tiles,
+                                        runtime::FillJob& fill);
+
+/// allocate_inputs, filled on the request's threads.
 Result<RunInputTensors> make_inputs(const ir::SpecFile& file, const RunOperands& ops,
                                     const RunRequest& req, const ir::seq::InputShapes& tiles);
 

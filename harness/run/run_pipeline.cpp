@@ -122,18 +122,25 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   }
   const ir::seq::InputShapes shapes = input_shapes(ops, req, tiles);
   const double tiles_ms = ms_since(t0);
-  // Lowering and the engine's preparation need only the inputs' shapes: with more than one
-  // thread they run while the inputs are made, and their times overlap (docs/cli.md §6).
-  std::future<Result<PreparedEngine>> early;
-  if (thread_count(req.threads) > 1)
-    early = std::async(std::launch::async, lower_and_prepare, std::cref(file), std::cref(kernel),
-                       std::cref(ops), std::cref(req), std::cref(shapes), std::ref(out));
   const auto t1 = Clock::now();
-  auto inputs = make_inputs(file, ops, req, tiles);
+  runtime::FillJob fill;
+  auto inputs = allocate_inputs(file, ops, req, tiles, fill);
+  if (!inputs) return std::move(inputs).take_diagnostics();
+  // Lowering and the engine's preparation need only the inputs' shapes: with more than one
+  // thread they run on a thread of their own while the others fill the inputs, and that thread
+  // then joins the fill; their times overlap (docs/cli.md §6).
+  const unsigned threads = thread_count(req.threads);
+  std::future<Result<PreparedEngine>> early;
+  if (threads > 1)
+    early = std::async(std::launch::async, [&] {
+      auto prepared = lower_and_prepare(file, kernel, ops, req, shapes, out);
+      fill.work();
+      return prepared;
+    });
+  fill.run(threads > 1 ? threads - 1 : 1);
   out.inputs_ms = tiles_ms + ms_since(t1);
   auto prepared =
       early.valid() ? early.get() : lower_and_prepare(file, kernel, ops, req, shapes, out);
-  if (!inputs) return std::move(inputs).take_diagnostics();
   if (!prepared) return std::move(prepared).take_diagnostics();
 
   auto run = execute(*prepared, out.program, inputs->tensors, req);

@@ -143,56 +143,6 @@ std::string shape_text(const std::vector<std::uint64_t>& shape);
 std::string axes_text(const std::vector<ir::Axis>& axes);
 
 // ---------------------------------------------------------------------------------------------
-// Seeded random contents
-// ---------------------------------------------------------------------------------------------
-
-/// splitmix64 (Steele, Lea, Flood 2014): a tiny generator whose output is fixed by its
-/// definition, so seeded inputs are identical on every platform and compiler (std::
-/// distributions are implementation-defined).
-class SplitMix64 {
-public:
-  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next();
-  /// Uniform in [0, n) (n >= 1) by 128-bit multiply-shift; deterministic.
-  std::uint64_t below(std::uint64_t n);
-
-private:
-  std::uint64_t state_;
-};
-
-/// The seed of one named parameter: mixes the run seed with the FNV-1a hash of the name, so
-/// parameters get independent streams and adding a parameter does not change the others.
-std::uint64_t parameter_seed(std::uint64_t run_seed, std::string_view name);
-
-/// The row-major offset of each element of a tile within the whole logical tensor (`whole` axes,
-/// same names and order, each at least the tile's size), so that a tile's elements are indexed by
-/// their coordinates rather than by their place in the tile.
-struct TileIndex {
-  std::vector<std::uint64_t> extent;       // the tile's shape
-  std::vector<std::uint64_t> whole_stride; // row-major strides of the whole tensor
-  std::uint64_t whole_offset(std::uint64_t tile_offset) const;
-};
-TileIndex tile_index(const std::vector<ir::Axis>& tile, const std::vector<ir::Axis>& whole);
-
-/// The seeded random element of `dtype` at logical offset `index` (a counter-based generator:
-/// splitmix64 of seed + (index + 1)·γ, so each element is a pure function of its coordinate and
-/// any order or thread count gives the same tensor).
-std::uint32_t random_element(ir::ScalarType dtype, std::uint64_t seed, std::uint64_t index);
-
-/// Fills `t` with deterministic values for its dtype (element k takes random_element at
-/// index.whole_offset(k), on `threads` threads; 0 = every hardware thread):
-/// - integers: uniform over the whole type range for i4 i5 i8 i9 u8 i16; i32 in [-2^20, 2^20]
-///   (integer contractions wrap exactly, so any range is meaningful);
-/// - floats: uniform in [-1, 1) at 2^-23 resolution, rounded to the type with round to nearest
-///   even (f8e5m2 included: see runtime/npy/npy_convert.h), never NaN or infinite. Values of
-///   both signs of similar magnitude make sums cancel partially, so the f32 tolerance of
-///   docs/contraction.md §9.5 is exercised without overflow.
-void fill_random(LogicalTensor& t, std::uint64_t seed, const TileIndex& index,
-                 unsigned threads = 1);
-/// fill_random over the tensor itself (it is the whole tensor).
-void fill_random(LogicalTensor& t, std::uint64_t seed);
-
-// ---------------------------------------------------------------------------------------------
 // Element access
 // ---------------------------------------------------------------------------------------------
 

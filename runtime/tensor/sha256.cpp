@@ -1,5 +1,6 @@
 #include "runtime/tensor/sha256.h"
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 
 #include <stdexcept>
@@ -17,9 +18,16 @@ namespace {
 void require(int ok) {
   if (ok != 1) throw std::runtime_error("libcrypto SHA-256 failed");
 }
+// A digest needs neither the system's openssl.cnf nor libcrypto's error strings; loading them
+// on first use cost about a millisecond of every run. Must precede every other libcrypto call.
+void init_libcrypto() {
+  static const int ok = OPENSSL_init_crypto(
+      OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS, nullptr);
+  require(ok);
+}
 } // namespace
 
-Sha256::Sha256() : ctx_(std::make_unique<Context>()) {
+Sha256::Sha256() : ctx_((init_libcrypto(), std::make_unique<Context>())) {
   if (ctx_->md == nullptr) throw std::bad_alloc();
   require(EVP_DigestInit_ex(ctx_->md, EVP_sha256(), nullptr));
 }

@@ -2,6 +2,7 @@
 
 #include "runtime/layout/layout.h"
 #include "runtime/tensor/logical_tensor.h"
+#include "runtime/tensor/random_fill.h"
 
 #include <iterator>
 

@@ -4,6 +4,7 @@
 #include "runtime/interp/fetch_exec.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/layout/layout.h"
+#include "runtime/tensor/random_fill.h"
 #include "tests/support/adversarial_dm.h"
 
 #include <fmt/format.h>
@@ -12,8 +13,7 @@ namespace tujit::testing {
 
 std::optional<std::string> fetch_streams_difference(const ir::seq::FetchProgram& p,
                                                     const ir::KernelParam& dm,
-                                                    const ir::AxisTable& axes,
-                                                    std::uint64_t seed) {
+                                                    const ir::AxisTable& axes, std::uint64_t seed) {
   const std::vector<ir::Axis> whole = ir::seq::type_axes(p.dm, axes);
   auto t = runtime::make_logical_tensor(p.dm_type, whole);
   if (!t) return "the DM tensor cannot be made: " + t.diagnostics().front().message;
@@ -31,18 +31,17 @@ std::optional<std::string> fetch_streams_difference(const ir::seq::FetchProgram&
                            want.diagnostics().front().code, got.diagnostics().front().code);
       return std::nullopt;
     }
-    return fmt::format("the {} refuses the fetch of `{}`: {}", want ? "streams" : "interpreter",
-                       p.source,
-                       want ? got.diagnostics().front().message
-                            : want.diagnostics().front().message);
+    return fmt::format(
+        "the {} refuses the fetch of `{}`: {}", want ? "streams" : "interpreter", p.source,
+        want ? got.diagnostics().front().message : want.diagnostics().front().message);
   }
   const runtime::DeviceImage& w = *want;
   const ir::seq::TensorStreams& s = got->streams;
   if (s.spatial.size() != w.spatial || s.cells.outer_size != w.outer ||
       s.cells.inner_size != w.inner)
     return fmt::format("the streams are [{}][{}][{}], the interpreter's image [{}][{}][{}]",
-                       s.spatial.size(), s.cells.outer_size, s.cells.inner_size, w.spatial,
-                       w.outer, w.inner);
+                       s.spatial.size(), s.cells.outer_size, s.cells.inner_size, w.spatial, w.outer,
+                       w.inner);
   for (std::uint64_t sp = 0; sp < w.spatial; ++sp)
     for (std::uint64_t o = 0; o < w.outer; ++o)
       for (std::uint64_t i = 0; i < w.inner; ++i) {

@@ -18,6 +18,7 @@
 #include "runtime/layout/layout.h"
 #include "runtime/scalar/fetch_adapter.h"
 #include "runtime/tensor/logical_tensor.h"
+#include "runtime/tensor/random_fill.h"
 #include "tests/support/adversarial_dm.h"
 #include "tests/support/spec_corpus.h"
 

@@ -11,6 +11,7 @@
 #include "ir/verify/kernel_checker.h"
 #include "runtime/layout/layout.h"
 #include "runtime/oracle/oracle.h"
+#include "runtime/tensor/random_fill.h"
 #include "tests/support/kernel_gen.h"
 
 #include <catch2/catch.hpp>

@@ -5,6 +5,7 @@
 #include "ir/lang/kernel.h"
 #include "runtime/layout/layout.h"
 #include "runtime/tensor/logical_tensor.h"
+#include "runtime/tensor/random_fill.h"
 #include "tests/support/spec_corpus.h"
 
 #include <catch2/catch.hpp>

@@ -3,6 +3,7 @@
 // trips per dtype, conversion to parameter types, and every malformed-input diagnostic.
 #include "runtime/io/output_file.h"
 #include "runtime/npy/npy_convert.h"
+#include "runtime/tensor/random_fill.h"
 
 #include <unistd.h>
 

@@ -16,6 +16,7 @@
 #include "runtime/layout/layout.h"
 #include "runtime/scalar/f8.h"
 #include "runtime/tensor/logical_tensor.h"
+#include "runtime/tensor/random_fill.h"
 #include "tests/support/stage_oracle.h"
 
 #include <fmt/format.h>

@@ -8,6 +8,7 @@
 #include "runtime/scalar/float_bits.h"
 #include "runtime/tensor/float_round.h"
 #include "runtime/tensor/logical_tensor.h"
+#include "runtime/tensor/random_fill.h"
 #include "runtime/tensor/sha256.h"
 
 #include "tests/support/tensor_values.h"
@@ -17,6 +18,8 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <thread>
+#include <vector>
 
 using namespace tujit;
 using namespace tujit::runtime;
@@ -279,5 +282,35 @@ TEST_CASE("seeded inputs: counter-based, tile-consistent, the same on any thread
       fill_random(*y, 5, tile_index({A, B}, {A, B}), threads);
       CHECK(*y == *w);
     }
+  }
+}
+
+TEST_CASE("seeded inputs: one fill job over several tensors, shared by any number of threads",
+          "[tensor]") {
+  // A job holds several tensors' fills; threads take its chunks in turn, and threads other than
+  // run()'s may call work() at any time (as the run's lowering thread does when it is done).
+  // Every element is the one fill_random gives the tensor alone, on one thread.
+  const ir::Axis A{"A", 96}, B{"B", 8192}, C{"C", 3}, D{"D", 5};
+  const std::vector<std::pair<ScalarType, std::vector<ir::Axis>>> shapes{
+      {ScalarType::BF16, {A, B}}, {ScalarType::I8, {B, A}}, {ScalarType::F8E4M3, {C, D}}};
+  for (unsigned joiners : {0u, 1u, 3u}) {
+    INFO(joiners << " more threads");
+    std::vector<LogicalTensor> got, want;
+    for (const auto& [t, axes] : shapes) {
+      auto g = make_logical_tensor(t, axes), w = make_logical_tensor(t, axes);
+      REQUIRE((g.ok() && w.ok()));
+      got.push_back(std::move(*g));
+      want.push_back(std::move(*w));
+    }
+    FillJob job;
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      job.add(got[k], 11 + k, tile_index(got[k].axes, got[k].axes));
+      fill_random(want[k], 11 + k);
+    }
+    std::vector<std::thread> late;
+    for (unsigned j = 0; j < joiners; ++j) late.emplace_back([&job] { job.work(); });
+    job.run(2);
+    for (auto& th : late) th.join();
+    for (std::size_t k = 0; k < got.size(); ++k) CHECK(got[k] == want[k]);
   }
 }
