@@ -290,14 +290,17 @@ Result<std::uint64_t> dimension_size(const TensorType& type, const std::vector<S
   return size;
 }
 
+Diagnostic slot_axis_error(Slot slot, const Mapping& m, const std::string& axis) {
+  return run_error("E-RUN-002",
+                   fmt::format("the {} mapping `{}` names axis {}, which is not an axis of the "
+                               "logical tensor",
+                               to_string(slot), m.to_string(), axis));
+}
+
 Status check_slot_axes(const MappedTable& t, std::uint64_t p, std::size_t na, Slot slot,
                        const Mapping& m) {
   for (std::size_t c = na; c < t.columns.size(); ++c)
-    if (t.at(p)[c] != 0)
-      return run_error("E-RUN-002",
-                       fmt::format("the {} mapping `{}` names axis {}, which is not an axis of the "
-                                   "logical tensor",
-                                   to_string(slot), m.to_string(), t.columns[c]));
+    if (t.at(p)[c] != 0) return slot_axis_error(slot, m, t.columns[c]);
   return {};
 }
 

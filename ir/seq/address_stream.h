@@ -170,6 +170,9 @@ struct DimCoordinates {
 Result<std::uint64_t> dimension_size(const TensorType& type, const std::vector<Slot>& slots,
                                      std::uint64_t max_positions);
 
+/// E-RUN-002: a slot's mapping `m` holds a coordinate on `axis`, which the logical tensor lacks.
+Diagnostic slot_axis_error(Slot slot, const Mapping& m, const std::string& axis);
+
 /// E-RUN-002 when position `p` of a slot's table (map_table over the first `na` columns, the
 /// logical tensor's axes) holds a coordinate on an axis outside the logical tensor.
 Status check_slot_axes(const MappedTable& t, std::uint64_t p, std::size_t na, Slot slot,

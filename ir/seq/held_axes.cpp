@@ -1,5 +1,7 @@
 #include "ir/seq/held_axes.h"
 
+#include "ir/mapping/live_coordinates.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -67,7 +69,7 @@ Result<std::vector<HeldAxis>> held_from_values(const std::vector<Axis>& axes,
   return out;
 }
 
-/// A dimension's live values from its slots' mappings, each evaluated alone (map_table), with
+/// A dimension's live values from its slots' mappings, each taken alone (live_coordinates), with
 /// view_coordinates' E-RUN-002.
 Result<AxisValues> dim_live_values(const TensorType& type, const std::vector<Slot>& slots,
                                    const std::vector<Axis>& axes) {
@@ -75,18 +77,12 @@ Result<AxisValues> dim_live_values(const TensorType& type, const std::vector<Slo
   AxisValues values(na, std::vector<std::uint64_t>{0});
   for (Slot slot : slots) {
     const Mapping& m = type.mapping(slot);
-    const MappedTable t = map_table(m, axes);
-    std::vector<std::vector<bool>> present(na);
-    for (std::size_t a = 0; a < na; ++a) present[a].assign(axes[a].size, false);
-    for (std::uint64_t p = 0; p < t.size; ++p) {
-      if (t.kind[p] != Cell::Kind::Index) continue;
-      if (auto ok = check_slot_axes(t, p, na, slot, m); !ok) return ok.diagnostics();
-      for (std::size_t a = 0; a < na; ++a)
-        if (t.at(p)[a] < axes[a].size) present[a][t.at(p)[a]] = true;
-    }
+    const LiveCoordinates live = live_coordinates(m, axes);
+    for (std::size_t c = na; c < live.columns.size(); ++c)
+      if (live.beyond[c]) return slot_axis_error(slot, m, live.columns[c]);
     // A slot with no live position leaves its dimension none (no coordinate is set then).
     for (std::size_t a = 0; a < na; ++a)
-      values[a] = sums_below(values[a], set_coordinates(present[a]), axes[a].size);
+      values[a] = sums_below(values[a], set_coordinates(live.held[a]), axes[a].size);
   }
   return values;
 }

@@ -2,6 +2,7 @@
 // docs/mapping.md §3, on random valid mappings of every node kind: same kind, same padding and the
 // same coordinates at every position, with axes asked for in a different order than the mapping
 // names them and with some of its axes not asked for at all.
+#include "ir/mapping/live_coordinates.h"
 #include "ir/mapping/map_table.h"
 #include "ir/mapping/syntax.h"
 #include "tests/support/mapping_gen.h"
@@ -65,4 +66,47 @@ TEST_CASE("map_table on the book's padded slice mapping", "[mapping]") {
     else
       REQUIRE(t.padding[p] == PaddingKind::Top);
   }
+}
+
+TEST_CASE("live_coordinates equals map_table's live rows, collected, on random mappings",
+          "[mapping]") {
+  // The per-axis sets built from the tree (sum sets at pairs) against the position-by-position
+  // table, with caps below, at and above each axis's size so that the split between held
+  // coordinates and those past the cap is exercised.
+  testing::MappingGenOptions opts;
+  opts.allow_repeat_axis = true; // sums of one axis's digits, overshoots included
+  testing::MappingGenerator gen(20261202, opts);
+  std::size_t beyond = 0;
+  for (int i = 0; i < 400; ++i) {
+    const testing::GeneratedMapping g = gen.next();
+    std::vector<Axis> asked = g.axes.axes();
+    if (i % 3 == 1 && !asked.empty()) asked.pop_back(); // one axis left to the other columns
+    for (std::size_t a = 0; a < asked.size(); ++a)      // caps: half, equal, double the size
+      asked[a].size = std::max<std::uint64_t>(1, asked[a].size * (1 + (i + a) % 3) / 2);
+    INFO(g.mapping.to_string());
+    const MappedTable t = map_table(g.mapping, asked);
+    const LiveCoordinates live = live_coordinates(g.mapping, asked);
+    REQUIRE(live.columns == t.columns);
+    std::vector<std::vector<bool>> held(t.columns.size());
+    std::vector<bool> past(t.columns.size(), false);
+    bool any = false;
+    for (std::size_t c = 0; c < t.columns.size(); ++c)
+      held[c].assign(c < asked.size() ? asked[c].size : 1, false);
+    for (std::uint64_t p = 0; p < t.size; ++p) {
+      if (t.kind[p] != Cell::Kind::Index) continue;
+      any = true;
+      for (std::size_t c = 0; c < t.columns.size(); ++c) {
+        const std::uint64_t v = t.at(p)[c];
+        if (v < held[c].size())
+          held[c][v] = true;
+        else
+          past[c] = true;
+      }
+    }
+    CHECK(live.any_live == any);
+    CHECK(live.held == held);
+    CHECK(live.beyond == past);
+    beyond += std::count(past.begin(), past.end(), true);
+  }
+  CHECK(beyond > 20); // the cap splits sets often enough to be tested
 }
