@@ -232,3 +232,30 @@ TEST_CASE("README's layout table names every folder of the repository", "[docs]"
     CHECK(layout.find("`" + f) != std::string::npos);
   }
 }
+
+TEST_CASE("no document or source file holds a merge conflict marker", "[docs]") {
+  // A conflict resolved in one half of a file and committed leaves the other half with both sides
+  // and the markers, which no build step reads in a Markdown file.
+  const fs::path root = TUJIT_SOURCE_DIR;
+  std::size_t files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    const std::string rel = fs::relative(e.path(), root).string();
+    if (!e.is_regular_file() || rel.rfind("build", 0) == 0 || rel.front() == '.' ||
+        rel.find("node_modules") != std::string::npos)
+      continue;
+    const std::string ext = e.path().extension().string();
+    if (ext != ".md" && ext != ".cpp" && ext != ".h" && ext != ".rs" && ext != ".txt" &&
+        ext != ".toml" && ext != ".sh")
+      continue;
+    ++files;
+    std::istringstream in(read_text_file(e.path()));
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      const bool marker =
+          line.rfind("<<<<<<< ", 0) == 0 || line.rfind(">>>>>>> ", 0) == 0 || line == "=======";
+      INFO(rel << ":" << n << ": " << line);
+      CHECK_FALSE(marker);
+    }
+  }
+  CHECK(files > 300);
+}
