@@ -34,12 +34,13 @@ Result<JitCore> JitCore::create(JitOptions options) {
   return JitCore(std::move(options), std::move(*target), std::move(*session));
 }
 
-// Everything the object depends on besides the program: the code generator, LLVM, the host CPU
-// and its features, checked code or not.
+// Everything the object depends on besides the program: the code generator, the back end's
+// pipeline, LLVM, the host CPU and its features, checked code or not.
 std::string JitCore::cache_key(const JitProgramKind& kind, std::uint64_t fingerprint) const {
-  return fmt::format("{} {}; program {:016x}; LLVM {}; {}; cpu {}; features {}; checked {}",
-                     kind.cache_label, kind.codegen_version, fingerprint, LLVM_VERSION_STRING,
-                     target_.triple, target_.cpu, target_.features, options_.checked ? 1 : 0);
+  return fmt::format(
+      "{} {}; program {:016x}; backend {}; LLVM {}; {}; cpu {}; features {}; checked {}",
+      kind.cache_label, kind.codegen_version, fingerprint, kBackendPipeline, LLVM_VERSION_STRING,
+      target_.triple, target_.cpu, target_.features, options_.checked ? 1 : 0);
 }
 
 Result<JitObject> JitCore::compile(const JitProgramKind& kind, std::uint64_t fingerprint,

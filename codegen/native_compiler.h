@@ -1,8 +1,9 @@
 // The host code generator behind the JIT: LLVM's target machine for this process's CPU, the
 // optimisation pipeline (lean: CSE, instcombine, LICM; IEEE float: no fast-math, no FP-op fusion
-// beyond the explicit llvm.fma calls contraction_emit.cpp proves exact), and the module → object /
-// assembly / IR text steps. LLVM errors come back as Diagnostics (E-JIT-001 no host target,
-// E-JIT-002 compile failure naming the kernel); nothing here aborts.
+// beyond the explicit llvm.fma calls contraction_emit.cpp proves exact), the back end's two tiers
+// (hot: the optimising instruction selector and register allocator; cold: LLVM's fast ones), and
+// the module → object / assembly / IR text steps. LLVM errors come back as Diagnostics (E-JIT-001
+// no host target, E-JIT-002 compile failure naming the kernel); nothing here aborts.
 #pragma once
 
 #include "ir/support/diagnostic.h"
@@ -26,8 +27,26 @@ namespace tujit::codegen {
 
 struct NativeTarget {
   std::shared_ptr<llvm::TargetMachine> machine;
-  std::string triple, cpu, features; // what the generated code assumes (object cache key)
+  std::shared_ptr<std::mutex> machine_mu; // emit_native switches the machine's tier under it
+  std::string triple, cpu, features;      // what the generated code assumes (object cache key)
 };
+
+/// How the back end compiles a module. Hot: the optimising instruction selector, register
+/// allocator and schedulers, for code whose run time matters (a kernel's slice loop, a move, a
+/// fetch). Cold: LLVM's fast instruction selector and register allocator and no machine-level
+/// optimisation, about a third of the time, for code that runs once per kernel on small data
+/// (a part of a chain, the poison shadow). Both tiers compile the same IR, and the IR fixes every
+/// operation and its order, so the tier changes speed, never bits.
+enum class CodegenTier { Hot, Cold };
+/// The tier of a module: the module flag `tujit.codegen_tier`, 1 for cold (an emitter marks its
+/// cold modules; unmarked modules are hot), shown by `tujit compile --emit llvm`.
+void set_codegen_tier(llvm::Module& module, CodegenTier tier);
+CodegenTier codegen_tier(const llvm::Module& module);
+
+/// What the back end does with each tier, part of the object cache key: a change of pipeline or
+/// of which code is cold changes the objects.
+inline constexpr const char* kBackendPipeline =
+    "IR: early-cse, instcombine, licm; hot: O2; cold: O0 fast-isel";
 
 /// The host's target machine (E-JIT-001 when LLVM cannot generate code for this host).
 Result<NativeTarget> native_target();
@@ -38,7 +57,8 @@ Status optimise_module(llvm::Module& module, const NativeTarget& target,
                        const std::string& kernel_name);
 
 enum class NativeOutput { Object, Assembly };
-/// Machine code of an optimised module: an ELF object or assembly text (E-JIT-002 on failure).
+/// Machine code of an optimised module at its tier: an ELF object or assembly text (E-JIT-002 on
+/// failure).
 Result<std::string> emit_native(llvm::Module& module, const NativeTarget& target,
                                 NativeOutput output, const std::string& kernel_name);
 

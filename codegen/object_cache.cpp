@@ -3,14 +3,14 @@
 #include "codegen/build_identity.h"
 #include "ir/support/input_file.h"
 #include "runtime/io/output_file.h"
-#include "runtime/tensor/sha256.h"
 
 #include <fmt/format.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Support/SHA256.h>
 
 #include <array>
 #include <cstdlib>
 #include <cstring>
-#include <span>
 #include <system_error>
 
 #include <sys/stat.h>
@@ -27,15 +27,14 @@ constexpr std::size_t kHeaderBytes = sizeof(kMagic) + 4 + 4 + 8 + kDigestBytes;
 constexpr std::uint64_t kMaxObjectBytes = std::uint64_t{1} << 30;
 constexpr std::uint64_t kMaxKeyBytes = std::uint64_t{1} << 20;
 
-std::span<const std::uint8_t> bytes_of(const std::string& s) {
-  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
-}
-
+// LLVM's SHA-256, not libcrypto's (runtime/tensor/sha256.h): the first libcrypto digest of a
+// process sets up its providers (~0.9 ms), more than a cache hit's whole read and link; these
+// digests cover a key and an object of a few KiB, where the SHA extensions gain nothing.
 std::array<std::uint8_t, kDigestBytes> digest(const std::string& key, const std::string& object) {
-  runtime::Sha256 h;
-  h.update(bytes_of(key));
-  h.update(bytes_of(object));
-  return h.finish();
+  llvm::SHA256 h;
+  h.update(llvm::StringRef(key));
+  h.update(llvm::StringRef(object));
+  return h.final();
 }
 
 template <typename T>

@@ -18,6 +18,7 @@
 
 #include "codegen/contraction_emit.h"
 #include "codegen/counted_loop.h"
+#include "codegen/native_compiler.h"
 #include "codegen/slice_function.h"
 #include "runtime/scalar/float_bits.h"
 
@@ -240,6 +241,9 @@ std::unique_ptr<llvm::Module> PartialEmitter::run() {
   auto module =
       std::make_unique<llvm::Module>(p_.kernel_name.empty() ? "partial" : p_.kernel_name, ctx_);
   m_ = module.get();
+  // A part of a chain runs one lane at a time on small data (a book example, a test): scalar code
+  // for which the optimising back end costs more than it saves.
+  set_codegen_tier(*m_, CodegenTier::Cold);
   llvm::Type* ptr = b_.getPtrTy();
   fn_ = begin_slice_function(b_, *m_, kContractionSymbol, "PartialArgs",
                              std::vector<llvm::Type*>(kFieldCount, ptr));

@@ -6,6 +6,7 @@
 
 #include "codegen/contraction_emit.h"
 #include "codegen/counted_loop.h"
+#include "codegen/native_compiler.h"
 #include "codegen/slice_function.h"
 #include "ir/types/cell_state.h"
 
@@ -199,6 +200,8 @@ std::unique_ptr<llvm::Module> PoisonEmitter::run() {
   auto module = std::make_unique<llvm::Module>(
       rp_.kernel_name.empty() ? "poison" : rp_.kernel_name + ".poison", ctx_);
   m_ = module.get();
+  // Runs once per checked or verified run, beside the kernel: not worth the optimising back end.
+  set_codegen_tier(*m_, CodegenTier::Cold);
   llvm::Type* ptr = b_.getPtrTy();
   llvm::Type* i8 = b_.getInt8Ty();
   fn_ = begin_slice_function(b_, *m_, kPoisonSymbol, "PoisonArgs", {ptr, ptr, ptr, ptr, i8, i8});

@@ -2,12 +2,17 @@
 // cache hit (also from a new JIT instance), a truncated or corrupted cache file is detected and
 // recompiled (never trusted, never a crash), checked mode has its own entry, entries are keyed by
 // the build (the binary's GNU build ID) and loaded only whole with the right SHA-256, a
-// directory in an entry's place is a miss, a directory others can write is not used, and
-// emit_llvm_ir / emit_assembly produce the contraction function.
+// directory in an entry's place is a miss, a directory others can write is not used,
+// emit_llvm_ir / emit_assembly produce the contraction function, and the parts of a chain and the
+// poison shadow are the only modules on the back end's cold tier.
+#include "tests/support/spec_corpus.h"
 #include "tests/unit/jit_test_support.h"
 
 #include "codegen/build_identity.h"
 #include "codegen/object_cache.h"
+#include "codegen/partial_emit.h"
+#include "ir/lang/kernel.h"
+#include "runtime/tensor/sha256.h"
 
 #include <unistd.h>
 
@@ -210,6 +215,18 @@ TEST_CASE("jit cache: only a whole entry with the right SHA-256 is loaded", "[ji
   REQUIRE(cache.store(9, key, object));
   REQUIRE(cache.load(9, key) == std::optional<std::string>(object));
   {
+    // Its digest is the SHA-256 of key and object, as libcrypto computes it.
+    std::ifstream in(file, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(bytes.size() >= 8 + 4 + 4 + 8 + 32);
+    runtime::Sha256 h;
+    const std::string covered = full_key + object;
+    h.update({reinterpret_cast<const std::uint8_t*>(covered.data()), covered.size()});
+    const auto want = h.finish();
+    CHECK(bytes.compare(8 + 4 + 4 + 8, 32,
+                        std::string(reinterpret_cast<const char*>(want.data()), want.size())) == 0);
+  }
+  {
     std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
     f.seekp(8 + 4 + 4 + 8); // the digest's first byte
     f.put('\0');
@@ -250,4 +267,38 @@ TEST_CASE("jit cache: a directory others can write is not used", "[jit]") {
   CHECK_FALSE(cache.load(3, "key"));
   CHECK_FALSE(cache.store(4, "key", "object"));
   fs::remove_all(dir);
+}
+
+// The cold tier (codegen/native_compiler.h) is for code that runs once per kernel on small data:
+// every part of a chain of specs/ and every poison shadow; whole chains and moves stay hot. The
+// tier is the module flag `tujit.codegen_tier` (1 = cold) of the `--emit llvm` text.
+TEST_CASE("jit: parts of a chain and the poison shadow compile on the cold tier, the rest hot",
+          "[jit]") {
+  const std::string cold_flag = "!\"tujit.codegen_tier\", i32 1}";
+  std::size_t cold = 0, hot = 0;
+  for (const auto& path : testing::spec_corpus()) {
+    auto file = ir::load_spec(path.string());
+    REQUIRE(file.ok());
+    for (const auto& kernel : file->kernels) {
+      auto ops = ir::seq::find_run_operands(kernel);
+      if (!ops) continue;
+      auto tiles = ir::seq::input_tiles(*file, kernel, *ops);
+      if (!tiles) continue;
+      auto rp = ir::seq::lower_run(*file, kernel, *ops, *tiles, false);
+      if (!rp) continue;
+      INFO(path.filename().string() << " :: " << kernel.name);
+      // Checked text: the run module, then its poison shadow's (poison_emit.h).
+      auto text = codegen::emit_llvm_ir(*rp, true);
+      REQUIRE(text.ok());
+      const auto shadow = text->find("@tujit_poison");
+      REQUIRE(shadow != std::string::npos);
+      const bool partial = codegen::is_partial(*rp);
+      CHECK((text->substr(0, shadow).find(cold_flag) != std::string::npos) == partial);
+      CHECK(text->find(cold_flag, shadow) != std::string::npos);
+      ++(partial ? cold : hot);
+    }
+  }
+  // The book's Outer-only and partial-read kernels are parts; its matmuls are whole chains.
+  CHECK(cold >= 3);
+  CHECK(hot >= 20);
 }
