@@ -29,7 +29,7 @@ JitCore::JitCore(JitOptions options, NativeTarget target, std::shared_ptr<JitSes
 Result<JitCore> JitCore::create(JitOptions options) {
   auto target = native_target();
   if (!target) return target.diagnostics();
-  auto session = JitSession::create();
+  auto session = JitSession::create(*target);
   if (!session) return session.diagnostics();
   return JitCore(std::move(options), std::move(*target), std::move(*session));
 }

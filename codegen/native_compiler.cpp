@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -147,11 +148,23 @@ Result<std::string> emit_native(llvm::Module& module, const NativeTarget& target
   return std::string(buffer.begin(), buffer.end());
 }
 
-Result<std::shared_ptr<JitSession>> JitSession::create() {
+Result<std::shared_ptr<JitSession>> JitSession::create(const NativeTarget& target) {
   if (!initialise_llvm()) return no_host_target("the native target is not linked in");
-  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!jtmb) return no_host_target(llvm::toString(jtmb.takeError()));
-  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+  // The session only links objects: it gets the target's description instead of detecting the
+  // host again, its data layout instead of a target machine built to ask for it, and an IR
+  // compiler that would build its machine only if IR were ever added (it never is).
+  llvm::orc::JITTargetMachineBuilder jtmb{llvm::Triple(target.triple)};
+  jtmb.setCPU(target.cpu);
+  jtmb.getFeatures() = llvm::SubtargetFeatures(target.features);
+  auto jit = llvm::orc::LLJITBuilder()
+                 .setJITTargetMachineBuilder(std::move(jtmb))
+                 .setDataLayout(target.machine->createDataLayout())
+                 .setCompileFunctionCreator(
+                     [](llvm::orc::JITTargetMachineBuilder builder)
+                         -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+                       return std::make_unique<llvm::orc::ConcurrentIRCompiler>(std::move(builder));
+                     })
+                 .create();
   if (!jit) return no_host_target(llvm::toString(jit.takeError()));
   std::shared_ptr<JitSession> session(new JitSession());
   session->jit_ = std::move(*jit);

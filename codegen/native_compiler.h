@@ -93,8 +93,9 @@ struct LinkedFunction {
 /// a LinkedFunction's release keeps the session alive.
 class JitSession : public std::enable_shared_from_this<JitSession> {
 public:
-  /// E-JIT-001 when LLVM cannot build a JIT for this host.
-  static Result<std::shared_ptr<JitSession>> create();
+  /// A session linking objects compiled for `target` (E-JIT-001 when LLVM cannot build a JIT for
+  /// this host).
+  static Result<std::shared_ptr<JitSession>> create(const NativeTarget& target);
   ~JitSession();
   JitSession(const JitSession&) = delete;
   JitSession& operator=(const JitSession&) = delete;

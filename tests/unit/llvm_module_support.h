@@ -22,7 +22,7 @@ inline codegen::LinkedFunction link_module(llvm::Module& module,
   REQUIRE(codegen::optimise_module(module, target, name));
   auto object = codegen::emit_native(module, target, codegen::NativeOutput::Object, name);
   REQUIRE(object);
-  auto s = codegen::JitSession::create();
+  auto s = codegen::JitSession::create(target);
   REQUIRE(s);
   session = *s;
   auto linked = session->link(*object, symbol, name, name);
