@@ -1,17 +1,19 @@
-// run_contraction_jit: the live slices are partitioned over a thread pool; each worker stages a
-// slice's TRF (runtime/exec/operand_staging.h: widened once, in its own buffer, from one plan of
-// the program's TRF cells) and runs the compiled function on it, which reads the stream's logical
-// tensor and writes the slice's output cells straight into the logical output. A slice's result
-// depends only on its own operands, so every partition gives the same bits. With a poison shadow
-// (JitOptions::poison_shadow) the poison is its own (poison_run.h); simulated_macs come from
+// run_contraction_jit: the live slices are claimed one at a time by the workers of a kept thread
+// pool (runtime/exec/thread_pool.h PoolLease); each worker stages a slice's TRF
+// (runtime/exec/operand_staging.h: widened once, in its own buffer, from one plan of the program's
+// TRF cells) and runs the compiled function on it, which reads the stream's logical tensor and
+// writes the slice's output cells straight into the logical output. A slice's result depends only
+// on its own operands, so every partition gives the same bits. What depends on the program alone
+// (the checks, tables, TRF plan, poisoned outputs, simulated MACs) comes from the code's plan of
+// the program (contraction_plan.h), made on its first run; the poison is the shadow's with a
+// poison shadow (JitOptions::poison_shadow, poison_run.h), and simulated_macs come from
 // runtime/interp/poison.h, exactly as the interpreter reports them.
 #include "codegen/contraction_jit.h"
 
-#include "codegen/jit_compiled.h"
+#include "codegen/contraction_plan.h"
 #include "codegen/jit_core.h"
 #include "codegen/partial_emit.h"
 #include "codegen/partial_run.h"
-#include "codegen/poison_run.h"
 #include "codegen/stream_widen.h"
 #include "runtime/exec/operand_staging.h"
 #include "runtime/exec/thread_pool.h"
@@ -56,16 +58,13 @@ void zero_on(runtime::exec::ThreadPool& pool, std::uint8_t* data, std::uint64_t 
   });
 }
 
-/// What every slice's run shares: the program's tables, the operands as the generated code reads
+/// What every slice's run shares: the program's plan, the operands as the generated code reads
 /// them, the output, and one accumulator scratch and staged TRF per worker.
 struct SliceRun {
   const ir::seq::RunProgram& rp;
-  const runtime::exec::StagedShape sh;
-  const runtime::exec::ProgramTables tables;
-  const runtime::exec::TrfPlan plan;
+  const ContractionPlan& plan;
   const runtime::LogicalTensor& trf_tensor;
   const StreamBuffer& stream;
-  const std::uint64_t load_bytes;
   const std::uint64_t stream_elements;
   runtime::LogicalTensor& output;
   const ContractionFn fn;
@@ -82,20 +81,22 @@ struct SliceRun {
     if (ob.state != ir::CellState::Live) return true; // writes nothing
     if (sb.state != ir::CellState::Live || wb.state != ir::CellState::Live) {
       // An operand slice with no live cell forms no product: the slice drains +0 / 0.
-      for (std::uint64_t o : tables.out_offset)
+      for (std::uint64_t o : plan.tables.out_offset)
         if (o != kNoOutput) std::fill_n(out_data + (ob.offset + o) * 4, 4, std::uint8_t{0});
       return true;
     }
     runtime::exec::StagedTrf& trf = staged[worker];
-    runtime::exec::stage_trf(rp, sh, plan, trf_tensor, wb.offset, trf);
+    const runtime::exec::StagedShape& sh = plan.shape;
+    runtime::exec::stage_trf(rp, sh, plan.trf, trf_tensor, wb.offset, trf);
     ContractionArgs args{};
-    args.stream = stream.data + sb.offset * load_bytes;
+    args.stream = stream.data + sb.offset * plan.stream_load_bytes;
     args.stream_limit = stream_elements - sb.offset;
     args.trf = trf.values.data();
     args.trf_present = sh.trf_masks ? trf.present.data() : nullptr;
     args.out = out_data + ob.offset * 4;
     args.out_limit = output.elements() - ob.offset;
     args.scratch = scratch[worker].data();
+    const runtime::exec::ProgramTables& tables = plan.tables;
     args.flit_offset = tables.flit_offset.data();
     args.flit_live = tables.flit_live.empty() ? nullptr : tables.flit_live.data();
     args.out_offset = tables.out_offset.data();
@@ -110,14 +111,11 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
                                                const runtime::RunInputs& inputs,
                                                JitRunOptions options) {
   if (is_partial(rp)) return run_partial_jit(compiled, rp, inputs, options);
-  auto checked = checked_jit_run(compiled, rp, inputs);
-  if (!checked) return std::move(checked).take_diagnostics();
-  const JitCompiledContraction* jc = *checked;
-  if (rp.kind != ir::seq::RunKind::Contraction)
-    return run_error("E-JIT-002", "internal: not a JIT-compiled contraction");
+  auto planned = planned_contraction_run(compiled, rp, inputs);
+  if (!planned) return std::move(planned).take_diagnostics();
+  const ContractionPlan& plan = *planned->plan;
   const runtime::LogicalTensor& st = *inputs.at(rp.stream.streams.tensor);
   const runtime::LogicalTensor& wt = *inputs.at(rp.trf.streams.tensor);
-  const std::vector<std::uint64_t> live = rp.live_slices();
 
   runtime::RunResult result;
   auto out =
@@ -127,38 +125,32 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
   result.output = std::move(*out);
 
   // The pool also widens the stream, so it is not capped by the number of live slices.
-  runtime::exec::ThreadPool pool(pool_size(options.threads, kMaxWorkers));
-  // The output starts at zero, cleared on the workers: its first touch is part of the run.
-  zero_on(pool, result.output.data.data(), result.output.data.size());
-  const StreamBuffer stream = stream_buffer(rp, st, pool);
-  const runtime::exec::StagedShape sh = runtime::exec::staged_shape(rp);
+  runtime::exec::PoolLease pool(pool_size(options.threads, kMaxWorkers));
+  // Output elements no slice writes are 0, cleared on the workers: their first touch is part of
+  // the run.
+  if (!plan.writes_whole_output)
+    zero_on(*pool, result.output.data.data(), result.output.data.size());
+  const StreamBuffer stream = stream_buffer(rp, st, *pool);
   SliceRun slices{rp,
-                  sh,
-                  runtime::exec::program_tables(rp, kNoOutput),
-                  runtime::exec::trf_plan(rp, sh, wt),
+                  plan,
                   wt,
                   stream,
-                  stream_load_bytes(rp.stream),
                   st.elements(),
                   result.output,
-                  jc->function(),
-                  std::vector<std::vector<std::uint32_t>>(pool.size(),
-                                                          std::vector<std::uint32_t>(sh.acc_cells)),
-                  std::vector<runtime::exec::StagedTrf>(pool.size())};
+                  planned->code->function(),
+                  std::vector<std::vector<std::uint32_t>>(
+                      pool->size(), std::vector<std::uint32_t>(plan.shape.acc_cells)),
+                  std::vector<runtime::exec::StagedTrf>(pool->size())};
+  // One slice per task: slices cost the same, so the only imbalance left is one slice, and a
+  // worker that starts late takes fewer.
   std::atomic<bool> violation{false};
-  for_each_slice_range(pool, live.size(),
-                       [&](std::uint64_t begin, std::uint64_t end, unsigned worker) {
-                         for (std::uint64_t k = begin; k < end; ++k)
-                           if (!slices.run(live[k], worker)) {
-                             violation = true;
-                             return;
-                           }
-                       });
+  pool->run(plan.live.size(), [&](std::uint64_t k, unsigned worker) {
+    if (!violation.load(std::memory_order_relaxed) && !slices.run(plan.live[k], worker))
+      violation = true;
+  });
   if (violation) return out_of_bounds_error(rp);
-  auto poison = jit_poison(*jc, rp);
-  if (!poison) return std::move(poison).take_diagnostics();
-  result.poison = std::move(*poison);
-  result.simulated_macs = runtime::present_products(rp);
+  result.poison = plan.poison;
+  result.simulated_macs = plan.simulated_macs;
   return result;
 }
 

@@ -12,9 +12,13 @@
 #include "codegen/native_compiler.h"
 #include "codegen/poison_emit.h"
 
+#include <memory>
+#include <mutex>
 #include <string>
 
 namespace tujit::codegen {
+
+struct ContractionPlan; // contraction_plan.h
 
 /// A program compiled by the JIT core (jit_core.h) behind its kind's interface
 /// (CompiledContraction, CompiledFetch): owns the linked code and frees it when it dies.
@@ -63,9 +67,21 @@ public:
   PoisonFn poison_function() const {
     return shadow_.address != 0 ? shadow_.as<PoisonFn>() : nullptr;
   }
+  /// The plan of the program this code ran last (contraction_plan.h), or null. Runs of one code
+  /// may be concurrent: each takes its own reference.
+  std::shared_ptr<const ContractionPlan> kept_plan() const {
+    std::lock_guard<std::mutex> lock(plan_mu_);
+    return plan_;
+  }
+  void keep_plan(std::shared_ptr<const ContractionPlan> plan) const {
+    std::lock_guard<std::mutex> lock(plan_mu_);
+    plan_ = std::move(plan);
+  }
 
 private:
   LinkedFunction shadow_;
+  mutable std::mutex plan_mu_;
+  mutable std::shared_ptr<const ContractionPlan> plan_;
 };
 
 /// What both runners check before they call compiled code (jit_run_checks.cpp): `compiled` is

@@ -1,5 +1,6 @@
 // Fingerprints generated from the programs' fields: the JIT's object-cache keys of every Sequencer
-// IR program kind (ContractionProgram, RunProgram, FetchProgram, VectorProgram). Every struct a
+// IR program kind (ContractionProgram, RunProgram, FetchProgram, VectorProgram), and the exact
+// comparison of the same fields (a run reusing what it derived from a program). Every struct a
 // program holds names its fields once, in a `for_each_field(x, f)` overload whose structured
 // binding must list exactly the aggregate's fields (a field added to the struct and not named
 // there is a compile error); FieldHash walks them by type, so no fingerprint lists a field by hand:
@@ -20,6 +21,7 @@
 #include "ir/seq/fnv1a.h"
 #include "ir/types/vector_op.h"
 
+#include <algorithm>
 #include <array>
 #include <concepts>
 #include <cstdint>
@@ -100,13 +102,16 @@ concept HasFieldList = requires(const T& x) {
   for_each_field(x, [](const auto&) {});
 };
 
+/// Fields kept for reports and the cycle model, which no fingerprint reads (the file comment).
+template <class T>
+concept ReportOnlyField = std::same_as<T, std::string> || std::same_as<T, ChainMappings> ||
+    std::same_as<T, TensorType> || std::same_as<T, std::monostate>;
+
 /// Adds a field's value to a fingerprint by its type (the file comment).
 struct FieldHash {
   Fnv1a& h;
-  void operator()(const std::string&) const {}
-  void operator()(const ChainMappings&) const {}
-  void operator()(const TensorType&) const {}
-  void operator()(std::monostate) const {}
+  template <ReportOnlyField T>
+  void operator()(const T&) const {}
   void operator()(const AddressTable& t) const { t.hash(h); }
   template <class T>
   requires std::is_integral_v<T> || std::is_enum_v<T>
@@ -143,5 +148,63 @@ requires HasFieldList<T> std::uint64_t field_fingerprint(const T& x) {
   FieldHash{h}(x);
   return h.value();
 }
+
+/// Compares two values field for field over exactly what FieldHash reads, without hashing: equal
+/// values have equal fingerprints (and no two different values compare equal).
+struct FieldEqual {
+  template <ReportOnlyField T>
+  bool operator()(const T&, const T&) const {
+    return true;
+  }
+  bool operator()(const AddressTable& a, const AddressTable& b) const { return a == b; }
+  template <class T>
+  requires std::is_integral_v<T> || std::is_enum_v<T>
+  bool operator()(T a, T b) const { return a == b; }
+  template <class T>
+  bool operator()(const std::vector<T>& a, const std::vector<T>& b) const {
+    if constexpr (std::is_integral_v<T> || std::is_enum_v<T>)
+      return a == b; // one memory comparison
+    else
+      return std::equal(a.begin(), a.end(), b.begin(), b.end(), *this);
+  }
+  template <class T, std::size_t N>
+  bool operator()(const std::array<T, N>& a, const std::array<T, N>& b) const {
+    return std::equal(a.begin(), a.end(), b.begin(), *this);
+  }
+  template <class T>
+  bool operator()(const std::optional<T>& a, const std::optional<T>& b) const {
+    return a.has_value() == b.has_value() && (!a || (*this)(*a, *b));
+  }
+  template <class... T>
+  bool operator()(const std::variant<T...>& a, const std::variant<T...>& b) const {
+    return a.index() == b.index() &&
+           std::visit(
+               [&](const auto& x) { return (*this)(x, std::get<std::decay_t<decltype(x)>>(b)); },
+               a);
+  }
+  /// Walks `b`'s fields first (their addresses, in order), then `a`'s against them.
+  template <class T>
+  requires HasFieldList<T>
+  bool operator()(const T& a, const T& b) const {
+    std::array<const void*, kMaxFields> fields{};
+    std::size_t n = 0;
+    for_each_field(b, [&](const auto& f) {
+      if (n < kMaxFields) fields[n] = &f;
+      ++n;
+    });
+    // A struct past kMaxFields compares unequal to itself, which the tests of FieldEqual catch.
+    if (n > kMaxFields) return false;
+    std::size_t i = 0;
+    bool same = true;
+    for_each_field(a, [&](const auto& f) {
+      using F = std::remove_cvref_t<decltype(f)>;
+      same = same && (*this)(f, *static_cast<const F*>(fields[i++]));
+    });
+    return same;
+  }
+
+private:
+  static constexpr std::size_t kMaxFields = 64; // ContractionProgram, the largest, has 36
+};
 
 } // namespace tujit::ir::seq

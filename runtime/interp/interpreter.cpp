@@ -301,6 +301,10 @@ std::uint32_t acc_mul(ir::ScalarType acc, std::uint32_t a, std::uint32_t b, bool
 
 Status check_run_inputs(const RunProgram& p, const RunInputs& inputs) {
   if (auto ok = ir::seq::verify(p); !ok) return ok.diagnostics();
+  return check_input_tensors(p, inputs);
+}
+
+Status check_input_tensors(const RunProgram& p, const RunInputs& inputs) {
   std::vector<const OperandStreams*> operands{&p.stream};
   if (p.kind == ir::seq::RunKind::Contraction && p.chain.forms_products())
     operands.push_back(&p.trf);

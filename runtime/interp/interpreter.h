@@ -42,6 +42,9 @@ struct RunResult {
 /// addresses an element outside its tensor (a lowering bug, reported instead of read out of
 /// bounds). Shared by every engine.
 Status check_run_inputs(const ir::seq::RunProgram& program, const RunInputs& inputs);
+/// check_run_inputs without ir::seq::verify: for a program verified before (E-RUN-004, and
+/// E-RUN-102 for a stream reaching outside its tensor).
+Status check_input_tensors(const ir::seq::RunProgram& program, const RunInputs& inputs);
 
 /// Runs the program on the reference interpreter.
 Result<RunResult> interpret(const ir::seq::RunProgram& program, const RunInputs& inputs);

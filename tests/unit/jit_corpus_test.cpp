@@ -34,7 +34,7 @@ TEST_CASE("jit corpus: checked mode finds no violation on any spec kernel", "[ji
   }
 }
 
-TEST_CASE("jit: results are identical for 1, 2 and 3 threads", "[jit]") {
+TEST_CASE("jit: results are identical for 1, 2, 3 and 7 threads", "[jit]") {
   std::uint64_t seed = 7000;
   std::size_t multi_slice = 0;
   for (const auto& p : testing::corpus_programs()) {
@@ -50,7 +50,7 @@ TEST_CASE("jit: results are identical for 1, 2 and 3 threads", "[jit]") {
     one.threads = 1;
     auto base = codegen::run_contraction_jit(*compiled, in.run.program, in.inputs(), one);
     REQUIRE(base.ok());
-    for (unsigned t : {2u, 3u, 0u}) {
+    for (unsigned t : {2u, 3u, 7u, 0u}) {
       codegen::JitRunOptions ro;
       ro.threads = t;
       auto r = codegen::run_contraction_jit(*compiled, in.run.program, in.inputs(), ro);

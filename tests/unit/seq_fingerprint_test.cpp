@@ -3,7 +3,8 @@
 // field but the names, the mappings and the tensor types kept for reports — changes it,
 // `ftz_results` and the part of the chain included, for the contraction program, the run program
 // (operand and output streams, adapters, the Vector Engine pass, the fetch programs) and the fetch
-// program; and verify() refuses a broken program.
+// program; ir::seq::FieldEqual tells the same changes apart without hashing; and verify()
+// refuses a broken program.
 #include "tests/unit/jit_test_support.h"
 
 #include "harness/run/run_pipeline.h"
@@ -256,6 +257,7 @@ struct ChangeLeaf {
 template <class Program>
 std::pair<std::size_t, std::size_t> check_every_leaf(const Program& base) {
   const std::uint64_t fp = ir::seq::fingerprint(base);
+  CHECK(ir::seq::FieldEqual{}(base, Program(base)));
   std::size_t counted = 0, report_only = 0;
   for (std::size_t i = 0;; ++i) {
     Program p = base;
@@ -263,6 +265,9 @@ std::pair<std::size_t, std::size_t> check_every_leaf(const Program& base) {
     change(p);
     if (change.leaf <= i) break; // every leaf changed once
     INFO("leaf " << i << (change.report_only ? " (report only)" : ""));
+    // FieldEqual compares what the fingerprint hashes: equal exactly when the leaf is report-only.
+    CHECK(ir::seq::FieldEqual{}(p, base) == change.report_only);
+    CHECK(ir::seq::FieldEqual{}(base, p) == change.report_only);
     if (change.report_only) {
       CHECK(ir::seq::fingerprint(p) == fp);
       ++report_only;

@@ -1,0 +1,74 @@
+#include "codegen/contraction_plan.h"
+
+#include "codegen/poison_run.h"
+#include "codegen/stream_widen.h"
+#include "ir/seq/field_hash.h"
+
+namespace tujit::codegen {
+namespace {
+
+// Whether the live slices' writes cover every output element: each live slice whose output
+// position is live writes every output cell its table gives an element (the compiled drain, or
+// zeros when an operand slice holds no live cell).
+bool writes_whole_output(const ir::seq::RunProgram& rp, const std::vector<std::uint64_t>& live,
+                         const runtime::exec::ProgramTables& tables) {
+  std::uint64_t elements = 1;
+  for (const ir::Axis& a : rp.output.axes) elements *= a.size;
+  std::vector<bool> written(elements, false);
+  std::uint64_t count = 0;
+  for (std::uint64_t s : live) {
+    const ir::seq::CellAddress ob = rp.output.spatial.at(s);
+    if (ob.state != ir::CellState::Live) continue;
+    for (std::uint64_t o : tables.out_offset) {
+      if (o == kNoOutput || ob.offset + o >= elements || written[ob.offset + o]) continue;
+      written[ob.offset + o] = true;
+      ++count;
+    }
+  }
+  return count == elements;
+}
+
+Result<std::shared_ptr<const ContractionPlan>> make_plan(const JitCompiledContraction& code,
+                                                         const ir::seq::RunProgram& rp,
+                                                         const runtime::RunInputs& inputs) {
+  if (rp.kind != ir::seq::RunKind::Contraction)
+    return run_error("E-JIT-002", "internal: not a JIT-compiled contraction");
+  auto plan = std::make_shared<ContractionPlan>();
+  plan->program = rp;
+  plan->live = rp.live_slices();
+  plan->shape = runtime::exec::staged_shape(rp);
+  plan->tables = runtime::exec::program_tables(rp, kNoOutput);
+  // The TRF tensor's dtype is the program's (check_input_tensors), so the plan holds for every
+  // run of the program.
+  plan->trf = runtime::exec::trf_plan(rp, plan->shape, *inputs.at(rp.trf.streams.tensor));
+  plan->stream_load_bytes = stream_load_bytes(rp.stream);
+  plan->writes_whole_output = writes_whole_output(rp, plan->live, plan->tables);
+  auto poison = jit_poison(code, rp);
+  if (!poison) return std::move(poison).take_diagnostics();
+  plan->poison = std::move(*poison);
+  plan->simulated_macs = runtime::present_products(rp);
+  return std::shared_ptr<const ContractionPlan>(std::move(plan));
+}
+
+} // namespace
+
+Result<PlannedRun> planned_contraction_run(const CompiledContraction& compiled,
+                                           const ir::seq::RunProgram& rp,
+                                           const runtime::RunInputs& inputs) {
+  const auto* code = dynamic_cast<const JitCompiledContraction*>(&compiled);
+  if (code != nullptr) {
+    std::shared_ptr<const ContractionPlan> kept = code->kept_plan();
+    if (kept && ir::seq::FieldEqual{}(kept->program, rp)) {
+      if (auto ok = runtime::check_input_tensors(rp, inputs); !ok) return ok.diagnostics();
+      return PlannedRun{code, std::move(kept)};
+    }
+  }
+  auto checked = checked_jit_run(compiled, rp, inputs);
+  if (!checked) return std::move(checked).take_diagnostics();
+  auto plan = make_plan(**checked, rp, inputs);
+  if (!plan) return std::move(plan).take_diagnostics();
+  (*checked)->keep_plan(*plan);
+  return PlannedRun{*checked, std::move(*plan)};
+}
+
+} // namespace tujit::codegen

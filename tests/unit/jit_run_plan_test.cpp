@@ -1,0 +1,134 @@
+// The plan compiled contraction code keeps of the program it ran (codegen/contraction_plan.h,
+// "[jit-plan]"): it serves only the same program (code compiled from another program is refused
+// with E-JIT-002, before and after a plan is kept, also when the kept program's own object is
+// changed in place), it holds nothing of the inputs (new inputs on a kept plan, and inputs of the
+// wrong type, are the interpreter's results and diagnostics), runs on 1, 2, 3 and 7 threads give
+// the interpreter's bits, and an output the live slices do not cover is cleared on every run.
+#include "codegen/contraction_plan.h"
+#include "tests/support/corpus_programs.h"
+#include "tests/unit/jit_test_support.h"
+
+using namespace tujit;
+using namespace tujit::testing::jit;
+
+namespace {
+
+Result<runtime::RunResult> run(const codegen::CompiledContraction& code,
+                               const ir::seq::RunProgram& p, const runtime::RunInputs& in,
+                               unsigned threads = 1) {
+  codegen::JitRunOptions ro;
+  ro.threads = threads;
+  return codegen::run_contraction_jit(code, p, in, ro);
+}
+
+std::string first_code(const Result<runtime::RunResult>& r) {
+  return r.ok() || r.diagnostics().empty() ? "" : r.diagnostics().front().code;
+}
+
+/// The book's batched matmul, on seeded operands.
+struct Bmatmul {
+  ir::seq::ContractionProgram chain = bmatmul();
+  testing::interp::ImageInputs in;
+  explicit Bmatmul(std::uint64_t seed) {
+    const Operands o = operands_for(chain, seed);
+    in = testing::interp::image_inputs(chain, o.stream, o.trf);
+  }
+};
+
+} // namespace
+
+TEST_CASE("jit plan: code compiled from another program is refused, a plan kept or not",
+          "[jit-plan]") {
+  Bmatmul a(1);
+  const auto code = compile(a.in.run.program);
+  // Another program (the same chain with --ftz-results) before the code ran anything.
+  ir::seq::RunProgram other = a.in.run.program;
+  other.chain.ftz_results = !other.chain.ftz_results;
+  CHECK(first_code(run(*code, other, a.in.inputs())) == "E-JIT-002");
+
+  auto first = run(*code, a.in.run.program, a.in.inputs());
+  REQUIRE(first.ok());
+  // A plan is kept now: the other program is still refused, on any thread count.
+  for (unsigned t : {1u, 2u}) CHECK(first_code(run(*code, other, a.in.inputs(), t)) == "E-JIT-002");
+
+  // The kept program's own object changed in place: one drain entry, then a stream stride.
+  ir::seq::RunProgram& p = a.in.run.program;
+  REQUIRE(run(*code, p, a.in.inputs()).ok());
+  const std::int64_t drained = p.chain.drain.front();
+  p.chain.drain.front() = drained == 0 ? 1 : 0;
+  CHECK(first_code(run(*code, p, a.in.inputs())) == "E-JIT-002");
+  p.chain.drain.front() = drained;
+  auto again = run(*code, p, a.in.inputs(), 2);
+  REQUIRE(again.ok());
+  CHECK(differences(*first, *again) == 0);
+
+  // Only names differ: the same code runs it, to the same bits.
+  ir::seq::RunProgram renamed = p;
+  renamed.kernel_name += "_renamed";
+  auto same = run(*code, renamed, a.in.inputs(), 3);
+  REQUIRE(same.ok());
+  CHECK(differences(*first, *same) == 0);
+}
+
+TEST_CASE("jit plan: it holds nothing of the inputs", "[jit-plan]") {
+  Bmatmul a(2);
+  const auto code = compile(a.in.run.program);
+  REQUIRE(run(*code, a.in.run.program, a.in.inputs()).ok());
+  // New operands on the kept plan, each thread count: the interpreter's bits, poison and MACs.
+  std::uint64_t seed = 20;
+  for (unsigned t : {1u, 2u, 3u, 7u}) {
+    INFO("threads " << t);
+    const Bmatmul b(++seed);
+    CHECK(jit_vs_interp(*code, b.in.run.program, b.in.inputs(), t) == 0);
+  }
+  // An input of another type than the program reads is refused on a kept plan too.
+  runtime::LogicalTensor wrong = a.in.trf;
+  wrong.dtype = wrong.dtype == ir::ScalarType::BF16 ? ir::ScalarType::F32 : ir::ScalarType::BF16;
+  const runtime::RunInputs bad = testing::chain_inputs(a.in.stream, wrong);
+  CHECK(first_code(run(*code, a.in.run.program, bad)) == "E-RUN-004");
+  CHECK(first_code(runtime::interpret(a.in.run.program, bad)) == "E-RUN-004");
+}
+
+TEST_CASE("jit plan: every corpus kernel on 1, 2, 3 and 7 threads is the interpreter's",
+          "[jit-plan]") {
+  std::uint64_t seed = 3000;
+  for (const auto& chain : testing::corpus_programs()) {
+    INFO(chain.kernel_name);
+    const auto code = compile(chain);
+    for (unsigned t : {1u, 2u, 3u, 7u}) {
+      INFO("threads " << t);
+      const Operands o = operands_for(chain, ++seed);
+      CHECK(jit_vs_interp(*code, chain, o, t) == 0);
+    }
+    if (!chain.whole()) continue;
+    const Operands o = operands_for(chain, seed);
+    const testing::interp::ImageInputs in = testing::interp::image_inputs(chain, o.stream, o.trf);
+    auto planned = codegen::planned_contraction_run(*code, in.run.program, in.inputs());
+    REQUIRE(planned.ok());
+    CHECK(planned->plan->writes_whole_output);
+  }
+}
+
+TEST_CASE("jit plan: output elements no live slice writes are zero on every run", "[jit-plan]") {
+  // The book's batched matmul with its first slice dead: its output elements are written by no
+  // slice, so each run clears the output first (the interpreter's output starts at zero).
+  ir::seq::ContractionProgram chain = bmatmul();
+  REQUIRE(chain.spatial_live.size() >= 2);
+  chain.spatial_live.front() = 0;
+  const auto code = compile(chain);
+  std::uint64_t seed = 40;
+  for (unsigned t : {1u, 2u, 1u, 3u}) {
+    INFO("threads " << t);
+    const Operands o = operands_for(chain, ++seed);
+    const testing::interp::ImageInputs in = testing::interp::image_inputs(chain, o.stream, o.trf);
+    auto want = runtime::interpret(in.run.program, in.inputs());
+    REQUIRE(want.ok());
+    std::uint64_t zeros = 0;
+    for (std::uint64_t i = 0; i < want->output.elements(); ++i) zeros += want->output.get(i) == 0;
+    CHECK(zeros >= chain.output_cells()); // the dead slice's
+    auto planned = codegen::planned_contraction_run(*code, in.run.program, in.inputs());
+    REQUIRE(planned.ok());
+    CHECK_FALSE(planned->plan->writes_whole_output);
+    CHECK(jit_vs_interp(*code, in.run.program, in.inputs(), t) == 0);
+  }
+}
