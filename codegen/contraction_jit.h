@@ -70,6 +70,13 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
                                                const runtime::RunInputs& inputs,
                                                JitRunOptions options = {});
 
+/// Checks `program` against its code and keeps the plan run_contraction_jit would make on its
+/// first run (contraction_plan.h), reading only the inputs' shapes and types, not their contents:
+/// it may run while another thread fills them. A no-op for a part of a chain. The run repeats
+/// any diagnostic.
+Status plan_contraction_run(const CompiledContraction& compiled, const ir::seq::RunProgram& program,
+                            const runtime::RunInputs& inputs);
+
 /// Runs a compiled data-movement program (RunKind::Move) the same way: bit-identical to
 /// runtime::interpret's result.
 Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,

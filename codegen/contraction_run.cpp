@@ -106,6 +106,14 @@ struct SliceRun {
 
 } // namespace
 
+Status plan_contraction_run(const CompiledContraction& compiled, const ir::seq::RunProgram& rp,
+                            const runtime::RunInputs& inputs) {
+  if (is_partial(rp)) return {};
+  auto planned = planned_contraction_run(compiled, rp, inputs);
+  if (!planned) return std::move(planned).take_diagnostics();
+  return {};
+}
+
 Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compiled,
                                                const ir::seq::RunProgram& rp,
                                                const runtime::RunInputs& inputs,

@@ -79,6 +79,14 @@ Result<EngineRun> execute(const PreparedEngine& e, const ir::seq::RunProgram& pr
   return run;
 }
 
+/// The JIT's plan of a contraction run (codegen::plan_contraction_run): it reads the inputs'
+/// shapes and types only, so it is made while they are filled. Its diagnostics are the run's.
+void plan_run(const PreparedEngine& e, const ir::seq::RunProgram& program,
+              const runtime::RunInputs& inputs) {
+  if (e.engine == Engine::Jit && program.kind == ir::seq::RunKind::Contraction)
+    (void)codegen::plan_contraction_run(*e.compiled, program, inputs);
+}
+
 /// What the run does before its inputs exist: lowering to the Sequencer IR (into out.program)
 /// and the engine's preparation. Both need only the inputs' shapes.
 Result<PreparedEngine> lower_and_prepare(const ir::SpecFile& file, const ir::Kernel& kernel,
@@ -134,6 +142,7 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   if (threads > 1)
     early = std::async(std::launch::async, [&] {
       auto prepared = lower_and_prepare(file, kernel, ops, req, shapes, out);
+      if (prepared) plan_run(*prepared, out.program, inputs->tensors);
       fill.work();
       return prepared;
     });

@@ -132,3 +132,28 @@ TEST_CASE("jit plan: output elements no live slice writes are zero on every run"
     CHECK(jit_vs_interp(*code, in.run.program, in.inputs(), t) == 0);
   }
 }
+
+TEST_CASE("jit plan: made before the inputs hold their values, as tujit run does", "[jit-plan]") {
+  // plan_contraction_run reads the inputs' types and shapes only: planned on operands whose
+  // contents are still zero, then run once they are filled, the result is the interpreter's on
+  // the filled operands; a program refused there is refused by the run too.
+  Bmatmul a(50);
+  const auto code = compile(a.in.run.program);
+  runtime::LogicalTensor stream = a.in.stream, trf = a.in.trf;
+  std::fill(stream.data.begin(), stream.data.end(), std::uint8_t{0});
+  std::fill(trf.data.begin(), trf.data.end(), std::uint8_t{0});
+  const runtime::RunInputs empty = testing::chain_inputs(stream, trf);
+  REQUIRE(codegen::plan_contraction_run(*code, a.in.run.program, empty).ok());
+  stream = a.in.stream; // filled in place: the same objects the plan saw
+  trf = a.in.trf;
+  CHECK(jit_vs_interp(*code, a.in.run.program, empty, 2) == 0);
+  auto got = run(*code, a.in.run.program, empty);
+  auto want = runtime::interpret(a.in.run.program, a.in.inputs());
+  REQUIRE((got.ok() && want.ok()));
+  CHECK(differences(*got, *want) == 0);
+
+  ir::seq::RunProgram other = a.in.run.program;
+  other.chain.ftz_results = !other.chain.ftz_results;
+  CHECK_FALSE(codegen::plan_contraction_run(*code, other, empty).ok());
+  CHECK(first_code(run(*code, other, empty)) == "E-JIT-002");
+}
