@@ -1,5 +1,4 @@
 #include "harness/run/run_inputs.h"
-#include "runtime/tensor/random_fill.h"
 
 #include "ir/seq/operand_streams.h"
 

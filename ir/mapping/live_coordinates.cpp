@@ -7,13 +7,6 @@
 namespace tujit::ir {
 namespace {
 
-std::vector<std::uint64_t> listed(const std::vector<bool>& held) {
-  std::vector<std::uint64_t> v;
-  for (std::uint64_t x = 0; x < held.size(); ++x)
-    if (held[x]) v.push_back(x);
-  return v;
-}
-
 class Collector {
 public:
   Collector(std::vector<std::string> columns, std::vector<std::uint64_t> caps)
@@ -71,7 +64,7 @@ private:
       const std::uint64_t cap = caps_[c];
       // A coordinate at or past the cap stays there: coordinates only add.
       r.beyond[c] = a.beyond[c] || b.beyond[c];
-      const std::vector<std::uint64_t> ys = listed(b.held[c]);
+      const std::vector<std::uint64_t> ys = set_coordinates(b.held[c]);
       for (std::uint64_t x = 0; x < cap; ++x) {
         if (!a.held[c][x]) continue;
         for (std::uint64_t y : ys) {
@@ -117,6 +110,13 @@ private:
 };
 
 } // namespace
+
+std::vector<std::uint64_t> set_coordinates(const std::vector<bool>& present) {
+  std::vector<std::uint64_t> v;
+  for (std::uint64_t c = 0; c < present.size(); ++c)
+    if (present[c]) v.push_back(c);
+  return v;
+}
 
 LiveCoordinates live_coordinates(const Mapping& m, const std::vector<Axis>& axes) {
   std::vector<std::string> columns;

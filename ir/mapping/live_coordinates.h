@@ -26,6 +26,9 @@ struct LiveCoordinates {
   std::vector<bool> beyond;
 };
 
+/// The coordinates set in `present` (held[c], or any such bitmap), in increasing order.
+std::vector<std::uint64_t> set_coordinates(const std::vector<bool>& present);
+
 /// The live coordinates of every position of `m`, equal to collecting map_table(m, axes) over its
 /// live rows.
 LiveCoordinates live_coordinates(const Mapping& m, const std::vector<Axis>& axes);

@@ -20,14 +20,6 @@ Diagnostic not_held(const std::string& what, std::string why) {
   return d;
 }
 
-/// The coordinates set in `present`, in increasing order.
-std::vector<std::uint64_t> set_coordinates(const std::vector<bool>& present) {
-  std::vector<std::uint64_t> v;
-  for (std::uint64_t c = 0; c < present.size(); ++c)
-    if (present[c]) v.push_back(c);
-  return v;
-}
-
 /// The distinct coordinates below `size` of axis `a` over the live positions of a dimension, in
 /// increasing order (larger ones are overshoot, refused where streams are made).
 std::vector<std::uint64_t> live_values(const DimCoordinates& d, std::size_t a, std::uint64_t size) {
