@@ -11,6 +11,7 @@
 #include "ir/seq/run_program.h"
 #include "ir/support/diagnostic.h"
 #include "runtime/interp/interpreter.h"
+#include "runtime/tensor/random_fill.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -59,6 +60,14 @@ public:
 
 struct JitRunOptions {
   unsigned threads = 0; // 0 = every hardware thread; results are identical for any count
+  /// The stream operand's seeded contents, when its tensor in the inputs was allocated but not
+  /// filled: each slice's part is generated where the slice runs (slice_parts.h), or, when the
+  /// parts overlap, the TRF reads the same tensor or the program is a part of a chain, the run
+  /// fills a copy first. Null: the tensor holds the contents.
+  const runtime::SeededContents* stream_contents = nullptr;
+  /// Compute the output's digest (RunResult::sha256) as the slices finish, where the output is a
+  /// row of blocks, one per slice (slice_parts.h); else it is left to the caller.
+  bool digest_output = false;
 };
 
 /// Runs a compiled program on the logical inputs (checked like the interpreter's,

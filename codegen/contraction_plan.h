@@ -10,6 +10,7 @@
 #pragma once
 
 #include "codegen/jit_compiled.h"
+#include "codegen/slice_parts.h"
 #include "ir/seq/run_program.h"
 #include "runtime/exec/operand_staging.h"
 #include "runtime/interp/poison.h"
@@ -30,6 +31,8 @@ struct ContractionPlan {
   /// The live slices write every element of the output (each writes every output cell it holds,
   /// contraction_emit.h), so the output need not be cleared first.
   bool writes_whole_output = false;
+  StreamParts stream_parts;
+  OutputBlocks output_blocks;
   runtime::PoisonReport poison;
   std::uint64_t simulated_macs = 0;
 };

@@ -16,12 +16,16 @@
 #include "codegen/partial_run.h"
 #include "codegen/stream_widen.h"
 #include "runtime/exec/operand_staging.h"
+#include "runtime/exec/prefix_digest.h"
 #include "runtime/exec/thread_pool.h"
+#include "runtime/tensor/random_fill.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
+#include <tuple>
 
 namespace tujit::codegen {
 namespace {
@@ -58,18 +62,46 @@ void zero_on(runtime::exec::ThreadPool& pool, std::uint8_t* data, std::uint64_t 
   });
 }
 
+/// A worker's part of a stream generated slice by slice (slice_parts.h): the elements as stored,
+/// and widened when the code reads them so (StreamWiden::Prewidened).
+struct StreamPart {
+  runtime::TensorBytes raw;
+  std::vector<std::uint32_t> widened;
+};
+
 /// What every slice's run shares: the program's plan, the operands as the generated code reads
-/// them, the output, and one accumulator scratch and staged TRF per worker.
+/// them (the stream, or its seeded contents to generate each slice's part), the output, and one
+/// accumulator scratch, staged TRF and stream part per worker.
 struct SliceRun {
   const ir::seq::RunProgram& rp;
   const ContractionPlan& plan;
   const runtime::LogicalTensor& trf_tensor;
   const StreamBuffer& stream;
+  const runtime::SeededContents* stream_contents;
   const std::uint64_t stream_elements;
   runtime::LogicalTensor& output;
   const ContractionFn fn;
   std::vector<std::vector<std::uint32_t>> scratch;
   std::vector<runtime::exec::StagedTrf> staged;
+  std::vector<StreamPart> parts;
+
+  /// The stream part of the slice at stream offset `offset`, generated into `worker`'s buffer: its
+  /// first element and its length.
+  std::pair<const std::uint8_t*, std::uint64_t> generate_part(std::uint64_t offset,
+                                                              unsigned worker) {
+    const ir::ScalarType dtype = rp.stream.streams.dtype;
+    const std::uint64_t n = std::min(plan.stream_parts.reach, stream_elements - offset);
+    StreamPart& part = parts[worker];
+    part.raw.resize(n * runtime::element_bytes(dtype));
+    runtime::generate_elements(dtype, *stream_contents, offset, offset + n, part.raw.data());
+    if (stream_widen(rp.stream) != StreamWiden::Prewidened) return {part.raw.data(), n};
+    part.widened.resize(n);
+    for (std::uint64_t i = 0; i < n; ++i)
+      part.widened[i] = widened_stream_element(
+          rp.stream,
+          runtime::load_element(dtype, part.raw.data() + i * runtime::element_bytes(dtype)));
+    return {reinterpret_cast<const std::uint8_t*>(part.widened.data()), n};
+  }
 
   /// Runs slice `s` on `worker`'s buffers; false when the generated code reports an access out of
   /// bounds.
@@ -89,8 +121,12 @@ struct SliceRun {
     const runtime::exec::StagedShape& sh = plan.shape;
     runtime::exec::stage_trf(rp, sh, plan.trf, trf_tensor, wb.offset, trf);
     ContractionArgs args{};
-    args.stream = stream.data + sb.offset * plan.stream_load_bytes;
-    args.stream_limit = stream_elements - sb.offset;
+    if (stream_contents != nullptr) {
+      std::tie(args.stream, args.stream_limit) = generate_part(sb.offset, worker);
+    } else {
+      args.stream = stream.data + sb.offset * plan.stream_load_bytes;
+      args.stream_limit = stream_elements - sb.offset;
+    }
     args.trf = trf.values.data();
     args.trf_present = sh.trf_masks ? trf.present.data() : nullptr;
     args.out = out_data + ob.offset * 4;
@@ -103,6 +139,29 @@ struct SliceRun {
     return fn(&args) == kRunOk;
   }
 };
+
+/// The run with the stream's seeded contents filled whole into a tensor of its own first: for the
+/// programs whose stream parts cannot be generated slice by slice.
+Result<runtime::RunResult> run_on_filled_stream(const CompiledContraction& compiled,
+                                                const ir::seq::RunProgram& rp,
+                                                const runtime::RunInputs& inputs,
+                                                JitRunOptions options) {
+  const auto given = inputs.find(rp.stream.streams.tensor);
+  if (given == inputs.end() || given->second == nullptr)
+    return run_error("E-RUN-004",
+                     fmt::format("no contents for input `{}`", rp.stream.streams.tensor));
+  runtime::LogicalTensor filled;
+  filled.dtype = given->second->dtype;
+  filled.axes = given->second->axes;
+  filled.data.resize(given->second->data.size());
+  runtime::FillJob fill;
+  fill.add(filled, *options.stream_contents);
+  fill.run(options.threads);
+  runtime::RunInputs patched = inputs;
+  patched[rp.stream.streams.tensor] = &filled;
+  options.stream_contents = nullptr;
+  return run_contraction_jit(compiled, rp, patched, options);
+}
 
 } // namespace
 
@@ -118,12 +177,23 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
                                                const ir::seq::RunProgram& rp,
                                                const runtime::RunInputs& inputs,
                                                JitRunOptions options) {
+  if (options.stream_contents != nullptr &&
+      (is_partial(rp) || rp.trf.streams.tensor == rp.stream.streams.tensor))
+    return run_on_filled_stream(compiled, rp, inputs, options);
   if (is_partial(rp)) return run_partial_jit(compiled, rp, inputs, options);
   auto planned = planned_contraction_run(compiled, rp, inputs);
   if (!planned) return std::move(planned).take_diagnostics();
   const ContractionPlan& plan = *planned->plan;
   const runtime::LogicalTensor& st = *inputs.at(rp.stream.streams.tensor);
   const runtime::LogicalTensor& wt = *inputs.at(rp.trf.streams.tensor);
+  const unsigned workers = pool_size(options.threads, kMaxWorkers);
+  if (options.stream_contents != nullptr) {
+    // Slice by slice only when no element is generated twice and there are enough slices for
+    // the workers to share them evenly.
+    const StreamParts& parts = plan.stream_parts;
+    if (!parts.disjoint || (workers > 1 && parts.slices < 2 * std::uint64_t{workers}))
+      return run_on_filled_stream(compiled, rp, inputs, options);
+  }
 
   runtime::RunResult result;
   auto out =
@@ -133,30 +203,44 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
   result.output = std::move(*out);
 
   // The pool also widens the stream, so it is not capped by the number of live slices.
-  runtime::exec::PoolLease pool(pool_size(options.threads, kMaxWorkers));
+  runtime::exec::PoolLease pool(workers);
   // Output elements no slice writes are 0, cleared on the workers: their first touch is part of
   // the run.
   if (!plan.writes_whole_output)
     zero_on(*pool, result.output.data.data(), result.output.data.size());
-  const StreamBuffer stream = stream_buffer(rp, st, *pool);
+  const StreamBuffer stream =
+      options.stream_contents != nullptr ? StreamBuffer{} : stream_buffer(rp, st, *pool);
   SliceRun slices{rp,
                   plan,
                   wt,
                   stream,
+                  options.stream_contents,
                   st.elements(),
                   result.output,
                   planned->code->function(),
                   std::vector<std::vector<std::uint32_t>>(
                       pool->size(), std::vector<std::uint32_t>(plan.shape.acc_cells)),
-                  std::vector<runtime::exec::StagedTrf>(pool->size())};
+                  std::vector<runtime::exec::StagedTrf>(pool->size()),
+                  std::vector<StreamPart>(pool->size())};
   // One slice per task: slices cost the same, so the only imbalance left is one slice, and a
   // worker that starts late takes fewer.
   std::atomic<bool> violation{false};
+  const std::uint64_t block = plan.output_blocks.cells;
+  std::optional<runtime::exec::PrefixDigest> digest;
+  if (options.digest_output && block > 0)
+    digest.emplace(result.output.data, block * runtime::element_bytes(result.output.dtype));
   pool->run(plan.live.size(), [&](std::uint64_t k, unsigned worker) {
-    if (!violation.load(std::memory_order_relaxed) && !slices.run(plan.live[k], worker))
+    const std::uint64_t s = plan.live[k];
+    if (violation.load(std::memory_order_relaxed) || !slices.run(s, worker)) {
       violation = true;
+      return;
+    }
+    if (const ir::seq::CellAddress ob = rp.output.spatial.at(s);
+        digest && ob.state == ir::CellState::Live)
+      digest->done(ob.offset / block);
   });
   if (violation) return out_of_bounds_error(rp);
+  if (digest) result.sha256 = digest->finish();
   result.poison = plan.poison;
   result.simulated_macs = plan.simulated_macs;
   return result;

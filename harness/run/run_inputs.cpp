@@ -30,7 +30,7 @@ ir::seq::InputShapes input_shapes(const RunOperands& ops, const RunRequest& req,
 
 Result<RunInputTensors> allocate_inputs(const ir::SpecFile& file, const RunOperands& ops,
                                         const RunRequest& req, const ir::seq::InputShapes& tiles,
-                                        runtime::FillJob& fill) {
+                                        runtime::FillJob& fill, std::string_view unfilled) {
   RunInputTensors in;
   for (const ir::KernelParam* p : ops.inputs()) {
     if (p == nullptr || !p->tensor || in.tensors.count(p->name) != 0) continue;
@@ -62,8 +62,10 @@ Result<RunInputTensors> allocate_inputs(const ir::SpecFile& file, const RunOpera
     // A map node does not move when the map does: the job's pointer stays valid.
     auto& slot = in.generated[p->name] = std::move(*t);
     in.tensors[p->name] = &slot;
-    fill.add(slot, runtime::parameter_seed(req.seed, p->name),
-             runtime::tile_index(tile, ir::seq::type_axes(*p->tensor, file.axes)));
+    const runtime::SeededContents& contents =
+        in.seeded[p->name] = {runtime::parameter_seed(req.seed, p->name),
+                              runtime::tile_index(tile, ir::seq::type_axes(*p->tensor, file.axes))};
+    if (p->name != unfilled) fill.add(slot, contents);
   }
   in.shapes = input_shapes(ops, req, tiles);
   return in;

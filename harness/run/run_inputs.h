@@ -13,6 +13,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 
 namespace tujit::run {
 
@@ -24,6 +25,7 @@ struct RunInputTensors {
   RunInputTensors& operator=(const RunInputTensors&) = delete;
 
   std::map<std::string, runtime::LogicalTensor> generated; // the seeded random ones
+  std::map<std::string, runtime::SeededContents> seeded;   // their contents, by name
   runtime::RunInputs tensors;                              // every input, by parameter name
   ir::seq::InputShapes shapes;                             // their axes (the streams' shapes)
 };
@@ -35,11 +37,13 @@ ir::seq::InputShapes input_shapes(const RunOperands& ops, const RunRequest& req,
 
 /// Every input of the run: given contents as they are, the others allocated over their tile with
 /// their seeded fills added to `fill` (run it before reading them; the tensors stay in place
-/// when the result is moved). E-RUN-007 when given contents do not cover the tile; E-RUN-004 when
-/// their dtype is not the parameter's.
+/// when the result is moved), except the one named `unfilled`: its memory is reserved, never
+/// touched, and its contents (`seeded`) go to the engine that generates them where it reads them.
+/// E-RUN-007 when given contents do not cover the tile; E-RUN-004 when their dtype is not the
+/// parameter's.
 Result<RunInputTensors> allocate_inputs(const ir::SpecFile& file, const RunOperands& ops,
                                         const RunRequest& req, const ir::seq::InputShapes& tiles,
-                                        runtime::FillJob& fill);
+                                        runtime::FillJob& fill, std::string_view unfilled = {});
 
 /// allocate_inputs, filled on the request's threads.
 Result<RunInputTensors> make_inputs(const ir::SpecFile& file, const RunOperands& ops,

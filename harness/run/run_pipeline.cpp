@@ -25,10 +25,12 @@ unsigned thread_count(unsigned requested) {
   return requested != 0 ? requested : std::max(1u, std::thread::hardware_concurrency());
 }
 
+/// The output axes, and its digest unless the engine computed it as it wrote the output.
 void finish_output(RunOutcome& out) {
   out.output_axes.clear();
   for (const auto& a : out.output.axes) out.output_axes.push_back(a.name);
-  out.sha256 = runtime::sha256_hex({out.output.data.data(), out.output.data.size()});
+  if (out.sha256.empty())
+    out.sha256 = runtime::sha256_hex({out.output.data.data(), out.output.data.size()});
 }
 
 /// An engine ready to run a program: for the JIT, the object compiled or loaded from the cache.
@@ -56,7 +58,8 @@ Result<PreparedEngine> prepare_engine(Engine engine, const ir::seq::RunProgram& 
 }
 
 Result<EngineRun> execute(const PreparedEngine& e, const ir::seq::RunProgram& program,
-                          const runtime::RunInputs& inputs, const RunRequest& req) {
+                          const runtime::RunInputs& inputs, const RunRequest& req,
+                          const runtime::SeededContents* stream_contents = nullptr) {
   EngineRun run;
   run.engine = engine_name(e.engine);
   const auto t0 = Clock::now();
@@ -69,6 +72,8 @@ Result<EngineRun> execute(const PreparedEngine& e, const ir::seq::RunProgram& pr
     run.threads = thread_count(req.threads);
     codegen::JitRunOptions options;
     options.threads = req.threads;
+    options.stream_contents = stream_contents;
+    options.digest_output = true;
     r = program.kind == ir::seq::RunKind::Move
             ? codegen::run_move_jit(*e.compiled, program, inputs, options)
             : codegen::run_contraction_jit(*e.compiled, program, inputs, options);
@@ -102,6 +107,17 @@ Result<PreparedEngine> lower_and_prepare(const ir::SpecFile& file, const ir::Ker
   return prepare_engine(req.engine, out.program, req);
 }
 
+/// The seeded input the JIT generates where its slices read it, left unfilled by the run: the
+/// contraction's stream, when the run reads it nowhere else (no --verify, which gives it to the
+/// other engine and the oracle too).
+std::string generated_stream(const RunOperands& ops, const RunRequest& req) {
+  if (req.engine != Engine::Jit || req.verify || ops.shape != ir::seq::RunShape::Contraction ||
+      ops.stream == nullptr || !ops.stream->tensor || req.given.count(ops.stream->name) != 0 ||
+      (ops.trf != nullptr && ops.trf->name == ops.stream->name))
+    return {};
+  return ops.stream->name;
+}
+
 } // namespace
 
 std::string_view engine_name(Engine e) {
@@ -132,11 +148,13 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   const double tiles_ms = ms_since(t0);
   const auto t1 = Clock::now();
   runtime::FillJob fill;
-  auto inputs = allocate_inputs(file, ops, req, tiles, fill);
+  std::string unfilled = generated_stream(ops, req);
+  auto inputs = allocate_inputs(file, ops, req, tiles, fill, unfilled);
   if (!inputs) return std::move(inputs).take_diagnostics();
   // Lowering and the engine's preparation need only the inputs' shapes: with more than one
   // thread they run on a thread of their own while the others fill the inputs, and that thread
-  // then joins the fill; their times overlap (docs/cli.md §6).
+  // then joins the fill; their times overlap (docs/cli.md §6). The stream the JIT generates
+  // itself is not filled here.
   const unsigned threads = thread_count(req.threads);
   std::future<Result<PreparedEngine>> early;
   if (threads > 1)
@@ -151,8 +169,15 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   auto prepared =
       early.valid() ? early.get() : lower_and_prepare(file, kernel, ops, req, shapes, out);
   if (!prepared) return std::move(prepared).take_diagnostics();
-
-  auto run = execute(*prepared, out.program, inputs->tensors, req);
+  if (!unfilled.empty() && out.program.stream.streams.tensor != unfilled) {
+    // The program's stream is not that parameter (a chain fetches it): filled like the others.
+    runtime::FillJob late;
+    late.add(inputs->generated.at(unfilled), inputs->seeded.at(unfilled));
+    late.run(threads);
+    unfilled.clear();
+  }
+  auto run = execute(*prepared, out.program, inputs->tensors, req,
+                     unfilled.empty() ? nullptr : &inputs->seeded.at(unfilled));
   if (!run) return std::move(run).take_diagnostics();
   out.engine = run->engine;
   out.threads = run->threads;
@@ -162,6 +187,7 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   out.poisoned_outputs = run->result.poison.poisoned_outputs;
   out.simulated_macs = run->result.simulated_macs;
   out.output = std::move(run->result.output);
+  out.sha256 = std::move(run->result.sha256);
   finish_output(out);
   if (!req.verify) return out;
 

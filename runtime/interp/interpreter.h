@@ -35,6 +35,9 @@ struct RunResult {
   PoisonReport poison;
   /// Contraction: products present (both operands live at live positions) over all live slices.
   std::uint64_t simulated_macs = 0;
+  /// The output's SHA-256 (lower-case hex) when the engine computed it as it wrote the output
+  /// (codegen::JitRunOptions::digest_output); empty otherwise.
+  std::string sha256;
 };
 
 /// E-RUN-004 unless every tensor the program reads is given, with the dtype and shape its

@@ -103,21 +103,23 @@ std::uint32_t random_element(ir::ScalarType dtype, std::uint64_t seed, std::uint
 
 namespace {
 
-// Rows [row_begin, row_end) of the tile (a row = the innermost axis, contiguous in both the tile
-// and the whole tensor) with the element function `gen` stored as T. Always inlined, so each
-// caller below compiles it for its own target.
+// Elements [begin, end) of the tile with the element function `gen`, stored as T from `out`
+// (element `begin` first). A tile's row (its innermost axis) is contiguous in both the tile and the
+// whole tensor, so each row needs one whole_offset. Always inlined, so each caller below compiles
+// it for its own target.
 template <class T, class Gen>
-[[gnu::always_inline]] inline void fill_rows(std::uint8_t* data, const TileIndex& ix,
-                                             std::uint64_t row_begin, std::uint64_t row_end,
-                                             Gen gen) {
-  const std::uint64_t len = ix.extent.empty() ? 1 : ix.extent.back();
-  for (std::uint64_t r = row_begin; r < row_end; ++r) {
-    const std::uint64_t base = ix.whole_offset(r * len);
-    std::uint8_t* out = data + r * len * sizeof(T);
-    for (std::uint64_t k = 0; k < len; ++k) {
+[[gnu::always_inline]] inline void fill_elements(std::uint8_t* out, const TileIndex& ix,
+                                                 std::uint64_t begin, std::uint64_t end, Gen gen) {
+  const std::uint64_t len = ix.extent.empty() ? 1 : std::max<std::uint64_t>(1, ix.extent.back());
+  for (std::uint64_t i = begin; i < end;) {
+    const std::uint64_t in_row = i % len, n = std::min(len - in_row, end - i);
+    const std::uint64_t base = ix.whole_offset(i - in_row) + in_row;
+    std::uint8_t* dst = out + (i - begin) * sizeof(T);
+    for (std::uint64_t k = 0; k < n; ++k) {
       const T v = static_cast<T>(gen(base + k));
-      std::memcpy(out + k * sizeof(T), &v, sizeof(T)); // little-endian
+      std::memcpy(dst + k * sizeof(T), &v, sizeof(T)); // little-endian
     }
+    i += n;
   }
 }
 
@@ -126,9 +128,9 @@ template <class T, class Gen>
 // row loop runs vectorised (SplitMix64 needs 64-bit multiplies: AVX-512DQ has them). Integer
 // arithmetic and exact float scalings only: the bits do not depend on the clone.
 [[gnu::target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")]] void
-fill_bf16_rows(std::uint8_t* data, const TileIndex& ix, std::uint64_t b, std::uint64_t e,
-               std::uint64_t seed) {
-  fill_rows<std::uint16_t>(data, ix, b, e, [seed](std::uint64_t i) {
+fill_bf16_elements(std::uint8_t* out, const TileIndex& ix, std::uint64_t b, std::uint64_t e,
+                   std::uint64_t seed) {
+  fill_elements<std::uint16_t>(out, ix, b, e, [seed](std::uint64_t i) {
     const std::uint64_t draw = splitmix(seed + (i + 1) * kGolden);
     // k in [-2^23, 2^23): k · 2^-23 is exact, as is random_element's k / 2^23; |v| < 1 is finite,
     // so bf16 RNE needs no NaN case.
@@ -139,54 +141,52 @@ fill_bf16_rows(std::uint8_t* data, const TileIndex& ix, std::uint64_t b, std::ui
 }
 
 [[gnu::target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")]] void
-fill_i8_rows(std::uint8_t* data, const TileIndex& ix, std::uint64_t b, std::uint64_t e,
-             std::uint64_t seed) {
-  fill_rows<std::uint8_t>(data, ix, b, e, [seed](std::uint64_t i) {
+fill_i8_elements(std::uint8_t* out, const TileIndex& ix, std::uint64_t b, std::uint64_t e,
+                 std::uint64_t seed) {
+  fill_elements<std::uint8_t>(out, ix, b, e, [seed](std::uint64_t i) {
     // scale_below(draw, 256) = (draw · 2^8) >> 64 = draw >> 56.
     const std::uint64_t draw = splitmix(seed + (i + 1) * kGolden);
     return static_cast<std::uint32_t>(static_cast<std::int32_t>(draw >> 56) - 128);
   });
 }
 
-void fill_some_rows(LogicalTensor& t, std::uint64_t seed, const TileIndex& ix, std::uint64_t b,
-                    std::uint64_t e) {
-  const ir::ScalarType d = t.dtype;
-  if (d == ir::ScalarType::BF16) return fill_bf16_rows(t.data.data(), ix, b, e, seed);
-  if (d == ir::ScalarType::I8) return fill_i8_rows(t.data.data(), ix, b, e, seed);
-  const auto gen = [seed, d](std::uint64_t i) { return random_element(d, seed, i); };
-  switch (element_bytes(d)) {
+} // namespace
+
+void generate_elements(ir::ScalarType dtype, const SeededContents& c, std::uint64_t begin,
+                       std::uint64_t end, std::uint8_t* out) {
+  if (dtype == ir::ScalarType::BF16) return fill_bf16_elements(out, c.index, begin, end, c.seed);
+  if (dtype == ir::ScalarType::I8) return fill_i8_elements(out, c.index, begin, end, c.seed);
+  const auto gen = [&c, dtype](std::uint64_t i) { return random_element(dtype, c.seed, i); };
+  switch (element_bytes(dtype)) {
   case 1:
-    return fill_rows<std::uint8_t>(t.data.data(), ix, b, e, gen);
+    return fill_elements<std::uint8_t>(out, c.index, begin, end, gen);
   case 2:
-    return fill_rows<std::uint16_t>(t.data.data(), ix, b, e, gen);
+    return fill_elements<std::uint16_t>(out, c.index, begin, end, gen);
   default:
-    return fill_rows<std::uint32_t>(t.data.data(), ix, b, e, gen);
+    return fill_elements<std::uint32_t>(out, c.index, begin, end, gen);
   }
 }
 
-} // namespace
-
-void FillJob::add(LogicalTensor& t, std::uint64_t seed, TileIndex index) {
-  const std::uint64_t len =
-      index.extent.empty() ? 1 : std::max<std::uint64_t>(1, index.extent.back());
-  const std::uint64_t rows = t.elements() / len;
-  if (rows == 0) return;
-  // About 1 Mi elements a chunk (at least 64 Ki, so that a small tensor still spreads over a few
-  // threads), never more chunks than rows.
+void FillJob::add(LogicalTensor& t, SeededContents contents) {
   const std::uint64_t n = t.elements();
+  if (n == 0) return;
+  // About 1 Mi elements a chunk (at least 64 Ki, so that a small tensor still spreads over a few
+  // threads).
   const std::uint64_t chunks =
-      std::clamp<std::uint64_t>(std::max(n >> 20, std::min<std::uint64_t>(n >> 16, 16)), 1,
-                                std::min<std::uint64_t>(256, rows));
+      std::clamp<std::uint64_t>(std::max(n >> 20, std::min<std::uint64_t>(n >> 16, 16)), 1, 256);
   for (std::uint64_t c = 0; c < chunks; ++c)
-    chunks_.push_back({parts_.size(), rows * c / chunks, rows * (c + 1) / chunks});
-  parts_.push_back({&t, seed, std::move(index)});
+    chunks_.push_back({parts_.size(), n * c / chunks, n * (c + 1) / chunks});
+  parts_.push_back({&t, std::move(contents)});
   elements_ += n;
 }
 
 void FillJob::work() {
   for (std::size_t c; (c = next_.fetch_add(1)) < chunks_.size();) {
     const Part& p = parts_[chunks_[c].part];
-    fill_some_rows(*p.tensor, p.seed, p.index, chunks_[c].row_begin, chunks_[c].row_end);
+    LogicalTensor& t = *p.tensor;
+    const std::uint64_t b = chunks_[c].begin;
+    generate_elements(t.dtype, p.contents, b, chunks_[c].end,
+                      t.data.data() + b * element_bytes(t.dtype));
   }
 }
 
@@ -204,7 +204,7 @@ void FillJob::run(unsigned threads) {
 
 void fill_random(LogicalTensor& t, std::uint64_t seed, const TileIndex& index, unsigned threads) {
   FillJob job;
-  job.add(t, seed, index);
+  job.add(t, {seed, index});
   job.run(threads);
 }
 

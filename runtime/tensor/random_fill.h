@@ -40,6 +40,14 @@ struct TileIndex {
 };
 TileIndex tile_index(const std::vector<ir::Axis>& tile, const std::vector<ir::Axis>& whole);
 
+/// The contents of a seeded tensor, as a recipe: element k of its tile is random_element at
+/// index.whole_offset(k). A run that needs only part of a tensor at a time generates that part
+/// where it is read (generate_elements) instead of filling the whole tensor first.
+struct SeededContents {
+  std::uint64_t seed = 0;
+  TileIndex index;
+};
+
 /// The seeded random element of `dtype` at logical offset `index` (a counter-based generator:
 /// splitmix64 of seed + (index + 1)·γ, so each element is a pure function of its coordinate and
 /// any order or thread count gives the same tensor).
@@ -54,7 +62,13 @@ std::uint32_t random_element(ir::ScalarType dtype, std::uint64_t seed, std::uint
 ///   both signs of similar magnitude make sums cancel partially, so the f32 tolerance of
 ///   docs/contraction.md §9.5 is exercised without overflow.
 ///
-/// A FillJob holds the fills of several tensors as chunks of rows (about 1 Mi elements each) that
+/// Elements [begin, end) of the tile (row-major offsets in it) of a seeded tensor of `dtype`,
+/// stored at their natural width from `out` (element `begin` first): exactly what a fill of the
+/// whole tensor puts there.
+void generate_elements(ir::ScalarType dtype, const SeededContents& contents, std::uint64_t begin,
+                       std::uint64_t end, std::uint8_t* out);
+
+/// A FillJob holds the fills of several tensors as chunks (about 1 Mi elements each) that
 /// any thread takes in turn: a thread busy with other work of the run (the lowering) joins when it
 /// is free and takes what is left, and no core idles while another fills a fixed share. Which
 /// thread fills which chunk never changes a bit.
@@ -64,8 +78,8 @@ public:
   FillJob(const FillJob&) = delete;
   FillJob& operator=(const FillJob&) = delete;
 
-  /// Adds the fill of `t`, which must outlive the job's work and not move.
-  void add(LogicalTensor& t, std::uint64_t seed, TileIndex index);
+  /// Adds the fill of `t` with `contents`; `t` must outlive the job's work and not move.
+  void add(LogicalTensor& t, SeededContents contents);
   /// Fills chunks until none is left; any number of threads may call it at once (not during
   /// add()). The job is done when every caller has returned.
   void work();
@@ -76,12 +90,11 @@ public:
 private:
   struct Part {
     LogicalTensor* tensor;
-    std::uint64_t seed;
-    TileIndex index;
+    SeededContents contents;
   };
   struct Chunk {
     std::size_t part;
-    std::uint64_t row_begin, row_end;
+    std::uint64_t begin, end; // elements of the part's tile
   };
   std::vector<Part> parts_;
   std::vector<Chunk> chunks_;

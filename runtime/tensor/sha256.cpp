@@ -47,17 +47,21 @@ std::array<std::uint8_t, 32> Sha256::finish() {
   return out;
 }
 
+std::string digest_hex(const std::array<std::uint8_t, 32>& digest) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string text;
+  text.reserve(64);
+  for (std::uint8_t b : digest) {
+    text += kHex[b >> 4];
+    text += kHex[b & 15];
+  }
+  return text;
+}
+
 std::string sha256_hex(std::span<const std::uint8_t> data) {
   Sha256 s;
   s.update(data);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(64);
-  for (std::uint8_t b : s.finish()) {
-    hex += kHex[b >> 4];
-    hex += kHex[b & 15];
-  }
-  return hex;
+  return digest_hex(s.finish());
 }
 
 } // namespace tujit::runtime

@@ -27,6 +27,9 @@ private:
   std::unique_ptr<Context> ctx_;
 };
 
+/// Lower-case hex of a digest.
+std::string digest_hex(const std::array<std::uint8_t, 32>& digest);
+
 /// Lower-case hex of the digest of `data`.
 std::string sha256_hex(std::span<const std::uint8_t> data);
 

@@ -3,10 +3,10 @@
 // (E-LIMIT-002, harness/cli/run_limits.h), the --timeout watchdog (E-LIMIT-003) and the option
 // parsers of --max-bytes / --timeout.
 #include "harness/cli/run_limits.h"
-#include "ir/seq/operand_streams.h"
-#include "ir/seq/run_program.h"
 #include "ir/lang/kernel.h"
 #include "ir/mapping/syntax.h"
+#include "ir/seq/operand_streams.h"
+#include "ir/seq/run_program.h"
 #include "runtime/tensor/logical_tensor.h"
 
 #include <catch2/catch.hpp>

@@ -285,6 +285,33 @@ TEST_CASE("seeded inputs: counter-based, tile-consistent, the same on any thread
   }
 }
 
+TEST_CASE("seeded inputs: any range of a tile, generated where it is read", "[tensor]") {
+  // generate_elements(begin, end) of a tile is element for element random_element at the
+  // coordinate in the whole tensor: ranges start and end inside rows and span several rows.
+  const std::vector<ir::Axis> whole{{"A", 7}, {"B", 50}, {"C", 33}};
+  const std::vector<ir::Axis> tile{{"A", 5}, {"B", 50}, {"C", 20}};
+  const TileIndex ix = tile_index(tile, whole);
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges{
+      {0, 1}, {0, 20}, {3, 17}, {19, 61}, {1000, 3333}, {4999, 5000}, {0, 5000}};
+  for (ScalarType t : {ScalarType::BF16, ScalarType::I8, ScalarType::F8E4M3, ScalarType::I4,
+                       ScalarType::F32, ScalarType::I32}) {
+    INFO(ir::name(t));
+    const std::uint64_t w = element_bytes(t);
+    for (auto [b, e] : ranges) {
+      INFO("elements [" << b << ", " << e << ")");
+      std::vector<std::uint8_t> got((e - b) * w + 1, 0xA5);
+      generate_elements(t, {41, ix}, b, e, got.data());
+      CHECK(got.back() == 0xA5); // nothing past the range
+      for (std::uint64_t k = b; k < e; ++k) {
+        // Tile element k = (a, b, c) sits at a·50·33 + b·33 + c in the whole tensor.
+        const std::uint64_t a = k / (50 * 20), bb = k / 20 % 50, c = k % 20;
+        const std::uint32_t want = random_element(t, 41, a * 50 * 33 + bb * 33 + c);
+        REQUIRE(load_element(t, got.data() + (k - b) * w) == want);
+      }
+    }
+  }
+}
+
 TEST_CASE("seeded inputs: one fill job over several tensors, shared by any number of threads",
           "[tensor]") {
   // A job holds several tensors' fills; threads take its chunks in turn, and threads other than
@@ -304,7 +331,7 @@ TEST_CASE("seeded inputs: one fill job over several tensors, shared by any numbe
     }
     FillJob job;
     for (std::size_t k = 0; k < got.size(); ++k) {
-      job.add(got[k], 11 + k, tile_index(got[k].axes, got[k].axes));
+      job.add(got[k], {11 + k, tile_index(got[k].axes, got[k].axes)});
       fill_random(want[k], 11 + k);
     }
     std::vector<std::thread> late;
