@@ -3,6 +3,7 @@
 #include "harness/run/run_inputs.h"
 #include "harness/run/run_verify.h"
 #include "ir/seq/run_program.h"
+#include "runtime/exec/thread_pool.h"
 #include "runtime/interp/result_diff.h"
 #include "runtime/tensor/sha256.h"
 
@@ -10,7 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
-#include <future>
+#include <optional>
 #include <thread>
 
 namespace tujit::run {
@@ -152,23 +153,29 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   auto inputs = allocate_inputs(file, ops, req, tiles, fill, unfilled);
   if (!inputs) return std::move(inputs).take_diagnostics();
   // Lowering and the engine's preparation need only the inputs' shapes: with more than one
-  // thread they run on a thread of their own while the others fill the inputs, and that thread
-  // then joins the fill; their times overlap (docs/cli.md §6). The stream the JIT generates
-  // itself is not filled here.
+  // thread they run as one task of the run's thread pool while the other workers fill the
+  // inputs, and that task then joins the fill; their times overlap (docs/cli.md §6). The JIT's
+  // run then leases the same pool, whose workers are already running. The stream the JIT
+  // generates itself is not filled here.
   const unsigned threads = thread_count(req.threads);
-  std::future<Result<PreparedEngine>> early;
-  if (threads > 1)
-    early = std::async(std::launch::async, [&] {
-      auto prepared = lower_and_prepare(file, kernel, ops, req, shapes, out);
-      if (prepared) plan_run(*prepared, out.program, inputs->tensors);
-      fill.work();
-      return prepared;
+  std::optional<Result<PreparedEngine>> prepared;
+  if (threads > 1) {
+    runtime::exec::PoolLease pool(threads);
+    std::vector<double> filled_ms(pool->size(), 0.0);
+    pool->run(pool->size(), [&](std::uint64_t k, unsigned worker) {
+      if (k == 0) {
+        prepared = lower_and_prepare(file, kernel, ops, req, shapes, out);
+        if (*prepared) plan_run(**prepared, out.program, inputs->tensors);
+      }
+      if (fill.work() > 0) filled_ms[worker] = ms_since(t1);
     });
-  fill.run(threads > 1 ? threads - 1 : 1);
-  out.inputs_ms = tiles_ms + ms_since(t1);
-  auto prepared =
-      early.valid() ? early.get() : lower_and_prepare(file, kernel, ops, req, shapes, out);
-  if (!prepared) return std::move(prepared).take_diagnostics();
+    out.inputs_ms = tiles_ms + *std::max_element(filled_ms.begin(), filled_ms.end());
+  } else {
+    fill.run(1);
+    out.inputs_ms = tiles_ms + ms_since(t1);
+    prepared = lower_and_prepare(file, kernel, ops, req, shapes, out);
+  }
+  if (!*prepared) return std::move(*prepared).take_diagnostics();
   if (!unfilled.empty() && out.program.stream.streams.tensor != unfilled) {
     // The program's stream is not that parameter (a chain fetches it): filled like the others.
     runtime::FillJob late;
@@ -176,7 +183,7 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
     late.run(threads);
     unfilled.clear();
   }
-  auto run = execute(*prepared, out.program, inputs->tensors, req,
+  auto run = execute(**prepared, out.program, inputs->tensors, req,
                      unfilled.empty() ? nullptr : &inputs->seeded.at(unfilled));
   if (!run) return std::move(run).take_diagnostics();
   out.engine = run->engine;

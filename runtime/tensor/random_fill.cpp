@@ -180,14 +180,16 @@ void FillJob::add(LogicalTensor& t, SeededContents contents) {
   elements_ += n;
 }
 
-void FillJob::work() {
-  for (std::size_t c; (c = next_.fetch_add(1)) < chunks_.size();) {
+std::size_t FillJob::work() {
+  std::size_t filled = 0;
+  for (std::size_t c; (c = next_.fetch_add(1)) < chunks_.size(); ++filled) {
     const Part& p = parts_[chunks_[c].part];
     LogicalTensor& t = *p.tensor;
     const std::uint64_t b = chunks_[c].begin;
     generate_elements(t.dtype, p.contents, b, chunks_[c].end,
                       t.data.data() + b * element_bytes(t.dtype));
   }
+  return filled;
 }
 
 void FillJob::run(unsigned threads) {

@@ -80,9 +80,9 @@ public:
 
   /// Adds the fill of `t` with `contents`; `t` must outlive the job's work and not move.
   void add(LogicalTensor& t, SeededContents contents);
-  /// Fills chunks until none is left; any number of threads may call it at once (not during
-  /// add()). The job is done when every caller has returned.
-  void work();
+  /// Fills chunks until none is left and returns how many it filled; any number of threads may
+  /// call it at once (not during add()). The job is done when every caller has returned.
+  std::size_t work();
   /// work() on `threads` threads, the caller one of them (0 = every hardware thread; never more
   /// than one per 64 Ki elements), and returns when they are all done.
   void run(unsigned threads);
