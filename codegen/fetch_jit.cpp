@@ -119,9 +119,9 @@ Status run_fetch_values_jit(const CompiledFetch& compiled, const ir::seq::FetchP
   if (n == 0) return {};
 
   std::atomic<bool> violation{false};
-  runtime::exec::ThreadPool pool(pool_size(options.threads, n));
+  runtime::exec::PoolLease pool(pool_size(options.threads, n));
   const FetchFn fn = jc->function();
-  for_each_slice_range(pool, n, [&](std::uint64_t begin, std::uint64_t end, unsigned) {
+  for_each_slice_range(*pool, n, [&](std::uint64_t begin, std::uint64_t end, unsigned) {
     if (fn(dm_bits.data(), out_bits.data(), begin, end) != kRunOk) violation = true;
   });
   if (violation)

@@ -68,7 +68,7 @@ Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
     if (auto st = rp.stream.streams.spatial.state(s); st != ir::CellState::Live)
       padded_state.try_emplace(st, cells, static_cast<std::uint8_t>(move_cell(st)));
 
-  runtime::exec::ThreadPool pool(pool_size(options.threads, kMaxWorkers));
+  runtime::exec::PoolLease pool(pool_size(options.threads, kMaxWorkers));
   std::vector<std::uint32_t> adapted;
   const std::uint8_t* source = src.data.data();
   if (move_convert(rp) == MoveConvert::Preadapted) {
@@ -83,7 +83,7 @@ Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
   const std::uint64_t n = live.size();
   std::atomic<bool> violation{false};
   const MoveFn fn = jc->move_function();
-  for_each_slice_range(pool, n, [&](std::uint64_t begin, std::uint64_t end, unsigned) {
+  for_each_slice_range(*pool, n, [&](std::uint64_t begin, std::uint64_t end, unsigned) {
     for (std::uint64_t k = begin; k < end; ++k) {
       const ir::seq::CellAddress sb = rp.stream.streams.spatial.at(live[k]);
       const ir::seq::CellAddress ob = rp.output.spatial.at(live[k]);

@@ -1,9 +1,10 @@
-// run_contraction_jit for a part of a chain (partial_emit.h): the live slices are partitioned over
-// a thread pool; per slice a worker gathers the input cells through the program's address streams
-// into its own staged buffers (the stream and TRF widened once, as the whole chain's TRF staging
-// does; a ContractOuter / Packet / Time tensor's cells as stored), runs the compiled function, and
-// scatters the slice's output cells into the logical output. A slice's result depends only on its
-// own operands, so every partition gives the same bits.
+// run_contraction_jit for a part of a chain (partial_emit.h): the live slices are claimed one at
+// a time by the workers of a kept thread pool (runtime/exec/thread_pool.h PoolLease); per slice a
+// worker gathers the input cells through the program's address streams into its own staged buffers
+// (the stream and TRF widened once, as the whole chain's TRF staging does; a ContractOuter / Packet
+// / Time tensor's cells as stored), runs the compiled function, and scatters the slice's output
+// cells into the logical output. A slice's result depends only on its own operands, so every
+// partition gives the same bits.
 #include "codegen/partial_run.h"
 
 #include "codegen/jit_compiled.h"
@@ -20,8 +21,6 @@ namespace {
 
 using ir::CellState;
 using ir::seq::OperandStreams;
-
-constexpr std::uint64_t kTasksPerWorker = 4;
 
 /// One worker's staged buffers.
 struct Staged {
@@ -70,10 +69,8 @@ Result<runtime::RunResult> run_partial_jit(const CompiledContraction& compiled,
 
   const std::vector<std::uint64_t> live = rp.live_slices();
   const std::uint64_t n = live.size();
-  const std::uint64_t want =
-      options.threads == 0 ? std::thread::hardware_concurrency() : options.threads;
-  runtime::exec::ThreadPool pool(static_cast<unsigned>(std::clamp<std::uint64_t>(want, 1, 1024)));
-  std::vector<Staged> staged(pool.size());
+  runtime::exec::PoolLease pool(pool_size(options.threads, kMaxWorkers));
+  std::vector<Staged> staged(pool->size());
   for (Staged& b : staged) {
     b.in.resize(sh.in_cells);
     b.in_present.resize(sh.in_cells);
@@ -84,27 +81,25 @@ Result<runtime::RunResult> run_partial_jit(const CompiledContraction& compiled,
   }
   const std::uint64_t inner = p.output_inner();
   std::atomic<bool> violation{false};
-  const std::uint64_t tasks = std::min<std::uint64_t>(n, pool.size() * kTasksPerWorker);
-  if (n > 0)
-    pool.run(tasks, [&](std::uint64_t task, unsigned worker) {
-      Staged& b = staged[worker];
-      for (std::uint64_t k = n * task / tasks; k < n * (task + 1) / tasks; ++k) {
-        const std::uint64_t s = live[k];
-        gather(rp.stream, st, s, p.forms_products(), b.in, b.in_present);
-        if (wt != nullptr) gather(rp.trf, *wt, s, true, b.trf, b.trf_present);
-        std::fill(b.out.begin(), b.out.end(), 0u);
-        const PartialArgs args{b.in.data(),          b.in_present.data(), b.trf.data(),
-                               b.trf_present.data(), b.acc.data(),        b.out.data()};
-        if (fn(&args) != kRunOk) {
-          violation = true;
-          return;
-        }
-        for (std::uint64_t o = 0; o < sh.out_cells; ++o) {
-          const ir::seq::CellAddress a = rp.output.at(s, o / inner, o % inner);
-          if (a.state == CellState::Live) result.output.set(a.offset, b.out[o]);
-        }
-      }
-    });
+  // One slice per task, as in contraction_run.cpp: a worker that starts late takes fewer.
+  pool->run(n, [&](std::uint64_t k, unsigned worker) {
+    if (violation.load(std::memory_order_relaxed)) return;
+    Staged& b = staged[worker];
+    const std::uint64_t s = live[k];
+    gather(rp.stream, st, s, p.forms_products(), b.in, b.in_present);
+    if (wt != nullptr) gather(rp.trf, *wt, s, true, b.trf, b.trf_present);
+    std::fill(b.out.begin(), b.out.end(), 0u);
+    const PartialArgs args{b.in.data(),          b.in_present.data(), b.trf.data(),
+                           b.trf_present.data(), b.acc.data(),        b.out.data()};
+    if (fn(&args) != kRunOk) {
+      violation = true;
+      return;
+    }
+    for (std::uint64_t o = 0; o < sh.out_cells; ++o) {
+      const ir::seq::CellAddress a = rp.output.at(s, o / inner, o % inner);
+      if (a.state == CellState::Live) result.output.set(a.offset, b.out[o]);
+    }
+  });
   if (violation) return out_of_bounds_error(rp);
   auto poison = jit_poison(**checked, rp);
   if (!poison) return std::move(poison).take_diagnostics();
