@@ -103,24 +103,36 @@ std::uint32_t random_element(ir::ScalarType dtype, std::uint64_t seed, std::uint
 
 namespace {
 
-// Elements [begin, end) of the tile with the element function `gen`, stored as T from `out`
-// (element `begin` first). A tile's row (its innermost axis) is contiguous in both the tile and the
-// whole tensor, so each row needs one whole_offset. Always inlined, so each caller below compiles
-// it for its own target.
-template <class T, class Gen>
+// Elements [begin, end) of the tile, a row segment at a time: `row(dst, index, n)` stores the n
+// elements whose whole-tensor indices are index, index + 1, ... at dst. A tile's row (its
+// innermost axis) is contiguous in both the tile and the whole tensor, so each row needs one
+// whole_offset. Always inlined, so each caller below compiles it for its own target.
+template <class T, class Row>
 [[gnu::always_inline]] inline void fill_elements(std::uint8_t* out, const TileIndex& ix,
-                                                 std::uint64_t begin, std::uint64_t end, Gen gen) {
+                                                 std::uint64_t begin, std::uint64_t end, Row row) {
   const std::uint64_t len = ix.extent.empty() ? 1 : std::max<std::uint64_t>(1, ix.extent.back());
   for (std::uint64_t i = begin; i < end;) {
     const std::uint64_t in_row = i % len, n = std::min(len - in_row, end - i);
-    const std::uint64_t base = ix.whole_offset(i - in_row) + in_row;
-    std::uint8_t* dst = out + (i - begin) * sizeof(T);
-    for (std::uint64_t k = 0; k < n; ++k) {
-      const T v = static_cast<T>(gen(base + k));
-      std::memcpy(dst + k * sizeof(T), &v, sizeof(T)); // little-endian
-    }
+    row(out + (i - begin) * sizeof(T), ix.whole_offset(i - in_row) + in_row, n);
     i += n;
   }
+}
+
+// A row segment of the generator's draws, each turned into an element by `element`. The counter
+// seed + (index + 1)·γ advances by γ per element (mod 2^64, as the multiply), so the vectorised
+// loop adds instead of multiplying.
+template <class T, class Element>
+[[gnu::always_inline]] inline void fill_draws(std::uint8_t* out, const TileIndex& ix,
+                                              std::uint64_t begin, std::uint64_t end,
+                                              std::uint64_t seed, Element element) {
+  fill_elements<T>(out, ix, begin, end,
+                   [&](std::uint8_t* dst, std::uint64_t index, std::uint64_t n) {
+                     std::uint64_t counter = seed + (index + 1) * kGolden;
+                     for (std::uint64_t k = 0; k < n; ++k, counter += kGolden) {
+                       const T v = static_cast<T>(element(splitmix(counter)));
+                       std::memcpy(dst + k * sizeof(T), &v, sizeof(T)); // little-endian
+                     }
+                   });
 }
 
 // The two common types' loops: branch-free element functions equal to random_element (the
@@ -130,8 +142,7 @@ template <class T, class Gen>
 [[gnu::target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")]] void
 fill_bf16_elements(std::uint8_t* out, const TileIndex& ix, std::uint64_t b, std::uint64_t e,
                    std::uint64_t seed) {
-  fill_elements<std::uint16_t>(out, ix, b, e, [seed](std::uint64_t i) {
-    const std::uint64_t draw = splitmix(seed + (i + 1) * kGolden);
+  fill_draws<std::uint16_t>(out, ix, b, e, seed, [](std::uint64_t draw) {
     // k in [-2^23, 2^23): k · 2^-23 is exact, as is random_element's k / 2^23; |v| < 1 is finite,
     // so bf16 RNE needs no NaN case.
     const auto k = static_cast<std::int32_t>(draw >> 40) - (std::int32_t{1} << 23);
@@ -143,11 +154,23 @@ fill_bf16_elements(std::uint8_t* out, const TileIndex& ix, std::uint64_t b, std:
 [[gnu::target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")]] void
 fill_i8_elements(std::uint8_t* out, const TileIndex& ix, std::uint64_t b, std::uint64_t e,
                  std::uint64_t seed) {
-  fill_elements<std::uint8_t>(out, ix, b, e, [seed](std::uint64_t i) {
+  fill_draws<std::uint8_t>(out, ix, b, e, seed, [](std::uint64_t draw) {
     // scale_below(draw, 256) = (draw · 2^8) >> 64 = draw >> 56.
-    const std::uint64_t draw = splitmix(seed + (i + 1) * kGolden);
     return static_cast<std::uint32_t>(static_cast<std::int32_t>(draw >> 56) - 128);
   });
+}
+
+// Any type, an element at a time (random_element).
+template <class T>
+void fill_any(ir::ScalarType dtype, std::uint8_t* out, const SeededContents& c, std::uint64_t b,
+              std::uint64_t e) {
+  fill_elements<T>(out, c.index, b, e,
+                   [&](std::uint8_t* dst, std::uint64_t index, std::uint64_t n) {
+                     for (std::uint64_t k = 0; k < n; ++k) {
+                       const T v = static_cast<T>(random_element(dtype, c.seed, index + k));
+                       std::memcpy(dst + k * sizeof(T), &v, sizeof(T)); // little-endian
+                     }
+                   });
 }
 
 } // namespace
@@ -156,14 +179,13 @@ void generate_elements(ir::ScalarType dtype, const SeededContents& c, std::uint6
                        std::uint64_t end, std::uint8_t* out) {
   if (dtype == ir::ScalarType::BF16) return fill_bf16_elements(out, c.index, begin, end, c.seed);
   if (dtype == ir::ScalarType::I8) return fill_i8_elements(out, c.index, begin, end, c.seed);
-  const auto gen = [&c, dtype](std::uint64_t i) { return random_element(dtype, c.seed, i); };
   switch (element_bytes(dtype)) {
   case 1:
-    return fill_elements<std::uint8_t>(out, c.index, begin, end, gen);
+    return fill_any<std::uint8_t>(dtype, out, c, begin, end);
   case 2:
-    return fill_elements<std::uint16_t>(out, c.index, begin, end, gen);
+    return fill_any<std::uint16_t>(dtype, out, c, begin, end);
   default:
-    return fill_elements<std::uint32_t>(out, c.index, begin, end, gen);
+    return fill_any<std::uint32_t>(dtype, out, c, begin, end);
   }
 }
 
