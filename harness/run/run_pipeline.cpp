@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <optional>
 #include <thread>
@@ -93,17 +94,24 @@ void plan_run(const PreparedEngine& e, const ir::seq::RunProgram& program,
     (void)codegen::plan_contraction_run(*e.compiled, program, inputs);
 }
 
-/// What the run does before its inputs exist: lowering to the Sequencer IR (into out.program)
-/// and the engine's preparation. Both need only the inputs' shapes.
-Result<PreparedEngine> lower_and_prepare(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                         const RunOperands& ops, const RunRequest& req,
-                                         const ir::seq::InputShapes& shapes, RunOutcome& out) {
+/// Lowering to the Sequencer IR (into out.program): it needs only the inputs' shapes.
+Status lower(const ir::SpecFile& file, const ir::Kernel& kernel, const RunOperands& ops,
+             const RunRequest& req, const ir::seq::InputShapes& shapes, RunOutcome& out) {
   const auto t0 = Clock::now();
   auto program = ir::seq::lower_run(file, kernel, ops, shapes, req.ftz_results);
   if (!program) return std::move(program).take_diagnostics();
   out.program = std::move(*program);
   out.fetches = out.program.fetches;
   out.lower_ms = ms_since(t0);
+  return {};
+}
+
+/// What the run does before its inputs exist, on one thread: lowering, the caller's look at the
+/// program and the engine's preparation.
+Result<PreparedEngine> lower_and_prepare(const ir::SpecFile& file, const ir::Kernel& kernel,
+                                         const RunOperands& ops, const RunRequest& req,
+                                         const ir::seq::InputShapes& shapes, RunOutcome& out) {
+  if (auto ok = lower(file, kernel, ops, req, shapes, out); !ok) return ok.diagnostics();
   if (req.on_lowered) req.on_lowered(out.program);
   return prepare_engine(req.engine, out.program, req);
 }
@@ -154,20 +162,32 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   if (!inputs) return std::move(inputs).take_diagnostics();
   // Lowering and the engine's preparation need only the inputs' shapes: with more than one
   // thread they run as one task of the run's thread pool while the other workers fill the
-  // inputs, and that task then joins the fill; their times overlap (docs/cli.md §6). The JIT's
-  // run then leases the same pool, whose workers are already running. The stream the JIT
-  // generates itself is not filled here.
+  // inputs, and that task then joins the fill; their times overlap (docs/cli.md §6). The
+  // caller's look at the program (`on_lowered`) runs on another worker once the program is
+  // lowered. The JIT's run then leases the same pool, whose workers are already running. The
+  // stream the JIT generates itself is not filled here.
   const unsigned threads = thread_count(req.threads);
   std::optional<Result<PreparedEngine>> prepared;
   if (threads > 1) {
     runtime::exec::PoolLease pool(threads);
     std::vector<double> filled_ms(pool->size(), 0.0);
+    enum : int { kLowering, kLowered, kFailed };
+    std::atomic<int> lowering{kLowering};
     pool->run(pool->size(), [&](std::uint64_t k, unsigned worker) {
       if (k == 0) {
-        prepared = lower_and_prepare(file, kernel, ops, req, shapes, out);
+        Status ok = lower(file, kernel, ops, req, shapes, out);
+        lowering = ok ? kLowered : kFailed;
+        lowering.notify_all();
+        prepared = ok ? prepare_engine(req.engine, out.program, req)
+                      : Result<PreparedEngine>(ok.diagnostics());
         if (*prepared) plan_run(**prepared, out.program, inputs->tensors);
       }
       if (fill.work() > 0) filled_ms[worker] = ms_since(t1);
+      // Task 1 waits only for task 0, which is claimed first and waits for nothing.
+      if (k == 1 && req.on_lowered) {
+        lowering.wait(kLowering);
+        if (lowering == kLowered) req.on_lowered(out.program);
+      }
     });
     out.inputs_ms = tiles_ms + *std::max_element(filled_ms.begin(), filled_ms.end());
   } else {
