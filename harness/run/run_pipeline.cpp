@@ -42,19 +42,27 @@ struct PreparedEngine {
   std::shared_ptr<const codegen::CompiledContraction> compiled;
 };
 
-Result<PreparedEngine> prepare_engine(Engine engine, const ir::seq::RunProgram& program,
-                                      const RunRequest& req) {
-  PreparedEngine e;
-  e.engine = engine;
-  if (engine == Engine::Interp) return e;
+using JitSession = Result<std::unique_ptr<codegen::ContractionJit>>;
+
+/// The JIT the request asks for, before any program: its session needs no program.
+JitSession create_jit(const RunRequest& req) {
   codegen::JitOptions jit_options = req.jit;
   // --verify compares the JIT's own poisoned set with the interpreter's (docs/cli.md §6).
   jit_options.poison_shadow = jit_options.poison_shadow || req.verify;
-  auto jit = codegen::ContractionJit::create(jit_options);
-  if (!jit) return std::move(jit).take_diagnostics();
-  auto compiled = (*jit)->compile(program);
+  return codegen::ContractionJit::create(jit_options);
+}
+
+/// `engine` prepared for `program`; for the JIT, with the session `jit` (created here when null).
+Result<PreparedEngine> prepare_engine(Engine engine, const ir::seq::RunProgram& program,
+                                      const RunRequest& req, JitSession* jit = nullptr) {
+  PreparedEngine e;
+  e.engine = engine;
+  if (engine == Engine::Interp) return e;
+  JitSession created = jit == nullptr ? create_jit(req) : std::move(*jit);
+  if (!created) return std::move(created).take_diagnostics();
+  auto compiled = (*created)->compile(program);
   if (!compiled) return std::move(compiled).take_diagnostics();
-  e.jit = std::move(*jit);
+  e.jit = std::move(*created);
   e.compiled = std::move(*compiled);
   return e;
 }
@@ -116,6 +124,70 @@ Result<PreparedEngine> lower_and_prepare(const ir::SpecFile& file, const ir::Ker
   return prepare_engine(req.engine, out.program, req);
 }
 
+/// lower_and_prepare on one thread, after the inputs are filled (out.inputs_ms: the fill).
+Result<PreparedEngine> prepare_after_filling(const ir::SpecFile& file, const ir::Kernel& kernel,
+                                             const RunOperands& ops, const RunRequest& req,
+                                             const ir::seq::InputShapes& shapes,
+                                             runtime::FillJob& fill, RunOutcome& out) {
+  const auto t0 = Clock::now();
+  fill.run(1);
+  out.inputs_ms = ms_since(t0);
+  return lower_and_prepare(file, kernel, ops, req, shapes, out);
+}
+
+/// lower_and_prepare with more than one thread: lowering, then the engine's preparation and the
+/// JIT's run plan, run as task 0 of the run's thread pool while the other tasks fill the inputs
+/// (`fill`), and then join the fill, so their times overlap (docs/cli.md §6). Task 1 creates the
+/// JIT's session while task 0 lowers, and runs the caller's look at the program (`on_lowered`)
+/// once it is lowered. The JIT's run then leases the same pool, whose workers are running. Sets
+/// out.inputs_ms to when the last input was filled.
+Result<PreparedEngine> prepare_while_filling(unsigned threads, const ir::SpecFile& file,
+                                             const ir::Kernel& kernel, const RunOperands& ops,
+                                             const RunRequest& req,
+                                             const ir::seq::InputShapes& shapes,
+                                             const RunInputTensors& inputs, runtime::FillJob& fill,
+                                             RunOutcome& out) {
+  const auto t0 = Clock::now();
+  runtime::exec::PoolLease pool(threads);
+  std::vector<double> filled_ms(pool->size(), 0.0);
+  enum : int { kPending, kDone, kFailed };
+  std::atomic<int> lowering{kPending};
+  // The session is created by whichever of tasks 1 and 0 claims it first; task 0 waits only for
+  // a creation task 1 has begun, and task 1 only for task 0's lowering: neither waits for a task
+  // that has not started.
+  std::atomic<bool> session_claimed{false};
+  std::atomic<int> session_made{kPending};
+  JitSession session = std::unique_ptr<codegen::ContractionJit>();
+  const bool jit = req.engine == Engine::Jit;
+  std::optional<Result<PreparedEngine>> prepared;
+  pool->run(pool->size(), [&](std::uint64_t k, unsigned worker) {
+    if (k == 1 && jit && !session_claimed.exchange(true)) {
+      session = create_jit(req);
+      session_made = kDone;
+      session_made.notify_all();
+    }
+    if (k == 0) {
+      Status ok = lower(file, kernel, ops, req, shapes, out);
+      lowering = ok ? kDone : kFailed;
+      lowering.notify_all();
+      if (jit && !session_claimed.exchange(true))
+        session = create_jit(req);
+      else if (jit)
+        session_made.wait(kPending);
+      prepared = ok ? prepare_engine(req.engine, out.program, req, jit ? &session : nullptr)
+                    : Result<PreparedEngine>(ok.diagnostics());
+      if (*prepared) plan_run(**prepared, out.program, inputs.tensors);
+    }
+    if (fill.work() > 0) filled_ms[worker] = ms_since(t0);
+    if (k == 1 && req.on_lowered) {
+      lowering.wait(kPending);
+      if (lowering == kDone) req.on_lowered(out.program);
+    }
+  });
+  out.inputs_ms = *std::max_element(filled_ms.begin(), filled_ms.end());
+  return std::move(*prepared);
+}
+
 /// The seeded input the JIT generates where its slices read it, left unfilled by the run: the
 /// contraction's stream, when the run reads it nowhere else (no --verify, which gives it to the
 /// other engine and the oracle too).
@@ -160,42 +232,14 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   std::string unfilled = generated_stream(ops, req);
   auto inputs = allocate_inputs(file, ops, req, tiles, fill, unfilled);
   if (!inputs) return std::move(inputs).take_diagnostics();
-  // Lowering and the engine's preparation need only the inputs' shapes: with more than one
-  // thread they run as one task of the run's thread pool while the other workers fill the
-  // inputs, and that task then joins the fill; their times overlap (docs/cli.md §6). The
-  // caller's look at the program (`on_lowered`) runs on another worker once the program is
-  // lowered. The JIT's run then leases the same pool, whose workers are already running. The
-  // stream the JIT generates itself is not filled here.
+  const double allocated_ms = ms_since(t1);
   const unsigned threads = thread_count(req.threads);
-  std::optional<Result<PreparedEngine>> prepared;
-  if (threads > 1) {
-    runtime::exec::PoolLease pool(threads);
-    std::vector<double> filled_ms(pool->size(), 0.0);
-    enum : int { kLowering, kLowered, kFailed };
-    std::atomic<int> lowering{kLowering};
-    pool->run(pool->size(), [&](std::uint64_t k, unsigned worker) {
-      if (k == 0) {
-        Status ok = lower(file, kernel, ops, req, shapes, out);
-        lowering = ok ? kLowered : kFailed;
-        lowering.notify_all();
-        prepared = ok ? prepare_engine(req.engine, out.program, req)
-                      : Result<PreparedEngine>(ok.diagnostics());
-        if (*prepared) plan_run(**prepared, out.program, inputs->tensors);
-      }
-      if (fill.work() > 0) filled_ms[worker] = ms_since(t1);
-      // Task 1 waits only for task 0, which is claimed first and waits for nothing.
-      if (k == 1 && req.on_lowered) {
-        lowering.wait(kLowering);
-        if (lowering == kLowered) req.on_lowered(out.program);
-      }
-    });
-    out.inputs_ms = tiles_ms + *std::max_element(filled_ms.begin(), filled_ms.end());
-  } else {
-    fill.run(1);
-    out.inputs_ms = tiles_ms + ms_since(t1);
-    prepared = lower_and_prepare(file, kernel, ops, req, shapes, out);
-  }
-  if (!*prepared) return std::move(*prepared).take_diagnostics();
+  Result<PreparedEngine> prepared =
+      threads > 1
+          ? prepare_while_filling(threads, file, kernel, ops, req, shapes, *inputs, fill, out)
+          : prepare_after_filling(file, kernel, ops, req, shapes, fill, out);
+  out.inputs_ms += tiles_ms + allocated_ms;
+  if (!prepared) return std::move(prepared).take_diagnostics();
   if (!unfilled.empty() && out.program.stream.streams.tensor != unfilled) {
     // The program's stream is not that parameter (a chain fetches it): filled like the others.
     runtime::FillJob late;
@@ -203,7 +247,7 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
     late.run(threads);
     unfilled.clear();
   }
-  auto run = execute(**prepared, out.program, inputs->tensors, req,
+  auto run = execute(*prepared, out.program, inputs->tensors, req,
                      unfilled.empty() ? nullptr : &inputs->seeded.at(unfilled));
   if (!run) return std::move(run).take_diagnostics();
   out.engine = run->engine;
