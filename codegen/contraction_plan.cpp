@@ -3,29 +3,19 @@
 #include "codegen/poison_run.h"
 #include "codegen/stream_widen.h"
 #include "ir/seq/field_hash.h"
+#include "ir/seq/held_axes.h"
 
 namespace tujit::codegen {
 namespace {
 
 // Whether the live slices' writes cover every output element: each live slice whose output
-// position is live writes every output cell its table gives an element (the compiled drain, or
-// zeros when an operand slice holds no live cell).
-bool writes_whole_output(const ir::seq::RunProgram& rp, const std::vector<std::uint64_t>& live,
-                         const runtime::exec::ProgramTables& tables) {
+// position is live writes every live output cell of its table (the compiled drain, or zeros when
+// an operand slice holds no live cell). Dense disjoint blocks are counted from their bases alone
+// (ir/seq/held_axes.h block_coverage).
+bool writes_whole_output(const ir::seq::RunProgram& rp, const std::vector<std::uint64_t>& live) {
   std::uint64_t elements = 1;
   for (const ir::Axis& a : rp.output.axes) elements *= a.size;
-  std::vector<bool> written(elements, false);
-  std::uint64_t count = 0;
-  for (std::uint64_t s : live) {
-    const ir::seq::CellAddress ob = rp.output.spatial.at(s);
-    if (ob.state != ir::CellState::Live) continue;
-    for (std::uint64_t o : tables.out_offset) {
-      if (o == kNoOutput || ob.offset + o >= elements || written[ob.offset + o]) continue;
-      written[ob.offset + o] = true;
-      ++count;
-    }
-  }
-  return count == elements;
+  return ir::seq::stream_coverage(rp.output, elements, &live).unreached == 0;
 }
 
 Result<std::shared_ptr<const ContractionPlan>> make_plan(const JitCompiledContraction& code,
@@ -43,8 +33,7 @@ Result<std::shared_ptr<const ContractionPlan>> make_plan(const JitCompiledContra
   plan->trf = runtime::exec::trf_plan(rp, plan->shape, *inputs.at(rp.trf.streams.tensor));
   plan->stream_load_bytes = stream_load_bytes(rp.stream);
   plan->output_blocks = output_blocks(rp, plan->live, plan->tables.out_offset, kNoOutput);
-  plan->writes_whole_output =
-      plan->output_blocks.cells > 0 || writes_whole_output(rp, plan->live, plan->tables);
+  plan->writes_whole_output = plan->output_blocks.cells > 0 || writes_whole_output(rp, plan->live);
   plan->stream_parts = stream_parts(rp, plan->live);
   auto poison = jit_poison(code, rp);
   if (!poison) return std::move(poison).take_diagnostics();

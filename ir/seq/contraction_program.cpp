@@ -78,6 +78,15 @@ Status verify(const ContractionProgram& p) {
   if (!p.walks_cycles() || p.columns * p.group == 0) return {};
   const std::uint64_t cells = p.columns * p.group;
   const bool slots = !p.cycle_output();
+  // Every cycle's addresses inside their buffers by the nest's largest ones, or walked.
+  const std::uint64_t flits = (cells - 1) / p.packet, reads = std::min(cells, p.read_size) - 1;
+  const bool operands_inside =
+      !p.forms_products() ||
+      (p.time > flits && all_cycles_below(p.cycle_nest, &CycleLoop::flit_stride, p.time - flits) &&
+       p.element > reads &&
+       all_cycles_below(p.cycle_nest, &CycleLoop::trf_stride, p.element - reads));
+  if (operands_inside && (!slots || all_cycles_below(p.cycle_nest, &CycleLoop::slot_stride, p.t2)))
+    return {};
   CycleWalker walk(p.cycle_nest);
   do {
     if (!p.is_cycle_live(walk.position())) continue;
@@ -91,6 +100,18 @@ Status verify(const ContractionProgram& p) {
                                 walk.position(), a.flit, a.trf, a.slot));
   } while (walk.advance());
   return {};
+}
+
+bool all_cycles_below(const std::vector<CycleLoop>& nest, std::uint64_t CycleLoop::*stride,
+                      std::uint64_t bound) {
+  std::uint64_t largest = 0;
+  for (const CycleLoop& l : nest) {
+    std::uint64_t step = 0;
+    if (__builtin_mul_overflow(l.size - 1, l.*stride, &step) ||
+        __builtin_add_overflow(largest, step, &largest))
+      return false;
+  }
+  return largest < bound;
 }
 
 CycleWalker::CycleWalker(const std::vector<CycleLoop>& nest)

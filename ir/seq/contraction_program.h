@@ -206,6 +206,13 @@ private:
   CycleAddress address_;
 };
 
+/// Whether every cycle of `nest` (live or not) addresses the stream `stride` names (a CycleLoop
+/// member) below `bound`: its largest address Σ (size − 1) · stride, counted without overflow,
+/// is below it. False also when that sum overflows (a stride that wraps, i.e. a stream walked
+/// backwards), which a walk over the live cycles decides.
+bool all_cycles_below(const std::vector<CycleLoop>& nest, std::uint64_t CycleLoop::*stride,
+                      std::uint64_t bound);
+
 /// `tujit compile --emit seq`: the program as text (loop nests as `[size : stride]` lists).
 std::string to_text(const ContractionProgram& program);
 

@@ -5,7 +5,7 @@
 // binding must list exactly the aggregate's fields (a field added to the struct and not named
 // there is a compile error); FieldHash walks them by type, so no fingerprint lists a field by hand:
 //   numbers, flags, enums   by value (a floating-point field is a compile error: decide first)
-//   vectors, arrays         their size, then element by element
+//   vectors, arrays         their size, then element by element (integers: Fnv1a::add_table)
 //   optionals, variants     presence / the alternative's index, then the value
 //   an address table        its own exact form (AddressTable::hash: the class keeps its
 //                           representation private)
@@ -118,8 +118,12 @@ struct FieldHash {
   void operator()(T v) const { h.add(static_cast<std::uint64_t>(v)); }
   template <class T>
   void operator()(const std::vector<T>& v) const {
-    h.add(v.size());
-    for (const T& x : v) (*this)(x);
+    if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
+      h.add_table(v); // one fold per element (the tables of a program are its largest fields)
+    } else {
+      h.add(v.size());
+      for (const T& x : v) (*this)(x);
+    }
   }
   template <class T, std::size_t N>
   void operator()(const std::array<T, N>& v) const {

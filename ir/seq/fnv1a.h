@@ -25,6 +25,25 @@ public:
     add(v.size());
     for (const T& x : v) add(static_cast<std::uint64_t>(x));
   }
+  /// A table of integers (its size, then its elements in order) folded first in four independent
+  /// lanes of one multiply per element, each lane then added: a table of 32 Ki entries costs tens
+  /// of microseconds, where add() per element, eight dependent multiplies each, costs a third of a
+  /// millisecond. Any change of one element changes its lane (each step is a bijection of it).
+  template <typename T>
+  void add_table(const std::vector<T>& v) {
+    add(v.size());
+    std::uint64_t lane[4] = {h_, h_ ^ 1, h_ ^ 2, h_ ^ 3};
+    const auto fold = [](std::uint64_t& l, std::uint64_t x) {
+      l = (l ^ x) * 0x9E3779B97F4A7C15ull;
+      l ^= l >> 29;
+    };
+    const std::size_t n = v.size();
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4)
+      for (std::size_t k = 0; k < 4; ++k) fold(lane[k], static_cast<std::uint64_t>(v[i + k]));
+    for (; i < n; ++i) fold(lane[i % 4], static_cast<std::uint64_t>(v[i]));
+    for (std::uint64_t l : lane) add(l);
+  }
   std::uint64_t value() const { return h_; }
 
 private:

@@ -168,15 +168,28 @@ std::optional<std::uint64_t> dense_block(const CellStreams& c) {
   return n;
 }
 
-/// The coverage when every live slice holds a dense block (dense_block) at its base: blocks that
-/// do not overlap and lie inside the tensor cover exactly their union. nullopt otherwise.
-std::optional<StreamCoverage> block_coverage(const TensorStreams& s, std::uint64_t elements) {
-  const auto n = dense_block(s.cells);
-  if (!n) return std::nullopt;
+/// The live spatial positions among `slices` (every position when null), with their bases.
+std::vector<std::uint64_t> live_bases(const TensorStreams& s,
+                                      const std::vector<std::uint64_t>* slices) {
   std::vector<std::uint64_t> bases;
-  for (std::uint64_t sp = 0; sp < s.spatial.size(); ++sp)
+  const auto take = [&](std::uint64_t sp) {
     if (const CellAddress b = s.spatial.at(sp); b.state == CellState::Live)
       bases.push_back(b.offset);
+  };
+  if (slices != nullptr)
+    for (std::uint64_t sp : *slices) take(sp);
+  else
+    for (std::uint64_t sp = 0; sp < s.spatial.size(); ++sp) take(sp);
+  return bases;
+}
+
+} // namespace
+
+std::optional<StreamCoverage> block_coverage(const TensorStreams& s, std::uint64_t elements,
+                                             const std::vector<std::uint64_t>* slices) {
+  const auto n = dense_block(s.cells);
+  if (!n) return std::nullopt;
+  std::vector<std::uint64_t> bases = live_bases(s, slices);
   std::sort(bases.begin(), bases.end());
   StreamCoverage cov;
   std::uint64_t covered = 0, end = 0;
@@ -195,10 +208,8 @@ std::optional<StreamCoverage> block_coverage(const TensorStreams& s, std::uint64
   return cov;
 }
 
-} // namespace
-
-StreamCoverage stream_coverage(const TensorStreams& s, std::uint64_t elements) {
-  if (auto blocks = block_coverage(s, elements)) return *blocks;
+StreamCoverage walked_coverage(const TensorStreams& s, std::uint64_t elements,
+                               const std::vector<std::uint64_t>* slices) {
   StreamCoverage cov;
   // Every offset a live cell writes, counted once per cell. The per-slice cells are expanded once
   // into offsets (kNotLive where a cell is not live) so that the walk over every slice is a
@@ -212,22 +223,25 @@ StreamCoverage stream_coverage(const TensorStreams& s, std::uint64_t elements) {
       cell[k] = a.state == CellState::Live ? a.offset : kNotLive;
     }
   std::vector<std::uint8_t> seen(elements, 0);
-  for (std::uint64_t sp = 0; sp < s.spatial.size(); ++sp) {
-    const CellAddress base = s.spatial.at(sp);
-    if (base.state != CellState::Live) continue;
+  for (const std::uint64_t base : live_bases(s, slices))
     for (const std::uint64_t off : cell) {
-      if (off == kNotLive || base.offset + off >= elements) continue; // refused where made
-      std::uint8_t& e = seen[base.offset + off];
+      if (off == kNotLive || base + off >= elements) continue; // refused where made
+      std::uint8_t& e = seen[base + off];
       cov.duplicated += e;
       e = 1;
     }
-  }
   const auto first = std::find(seen.begin(), seen.end(), std::uint8_t{0});
   if (first != seen.end()) {
     cov.first_unreached = static_cast<std::uint64_t>(first - seen.begin());
     cov.unreached = static_cast<std::uint64_t>(std::count(first, seen.end(), std::uint8_t{0}));
   }
   return cov;
+}
+
+StreamCoverage stream_coverage(const TensorStreams& s, std::uint64_t elements,
+                               const std::vector<std::uint64_t>* slices) {
+  if (auto blocks = block_coverage(s, elements, slices)) return *blocks;
+  return walked_coverage(s, elements, slices);
 }
 
 } // namespace tujit::ir::seq

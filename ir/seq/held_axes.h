@@ -14,6 +14,7 @@
 #include "ir/seq/address_stream.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace tujit::ir::seq {
@@ -50,13 +51,24 @@ std::vector<Axis> held_tensor_axes(const std::vector<HeldAxis>& held);
 std::vector<std::uint64_t> held_strides(const std::vector<HeldAxis>& held);
 
 /// How the live cells of a view cover the logical tensor its streams address: elements no live
-/// cell holds, and elements two or more live cells hold. Walks the live cells (the output of a
-/// run is proportional to them) with one bit per element.
+/// cell holds, and elements two or more live cells hold. `slices`: the spatial positions counted
+/// (null: every one); a position whose spatial state is not live holds nothing.
 struct StreamCoverage {
   std::uint64_t unreached = 0;
   std::uint64_t first_unreached = 0; // offset
   std::uint64_t duplicated = 0;      // live cells beyond the first at an element
 };
-StreamCoverage stream_coverage(const TensorStreams& s, std::uint64_t elements);
+StreamCoverage stream_coverage(const TensorStreams& s, std::uint64_t elements,
+                               const std::vector<std::uint64_t>* slices = nullptr);
+
+/// The closed form: when every slice's cells are the offsets [0, N) of its base, each once (affine
+/// loops of a mixed radix), and the counted slices' blocks neither overlap nor leave the tensor,
+/// the coverage from the sorted bases alone; nullopt otherwise.
+std::optional<StreamCoverage> block_coverage(const TensorStreams& s, std::uint64_t elements,
+                                             const std::vector<std::uint64_t>* slices = nullptr);
+
+/// The general form: every live cell walked, with one byte per element of the tensor.
+StreamCoverage walked_coverage(const TensorStreams& s, std::uint64_t elements,
+                               const std::vector<std::uint64_t>* slices = nullptr);
 
 } // namespace tujit::ir::seq

@@ -2,6 +2,7 @@
 
 #include "ir/mapping/factor.h"
 #include "ir/mapping/map_table.h"
+#include "ir/seq/digit_sum.h"
 #include "ir/seq/run_operands.h"
 #include "ir/target/rngd.h"
 #include "ir/verify/contract_lane.h"
@@ -12,7 +13,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <functional>
 #include <optional>
 
 namespace tujit::ir::seq {
@@ -24,7 +24,25 @@ Diagnostic lower_error(std::string message, std::vector<std::string> notes = {})
   return d;
 }
 
+/// Whether a padding node (`# t`) is in the mapping: without one, every position holds a logical
+/// element (a stride, modulo, resize or pair of live cells reads only live cells of its operands,
+/// docs/mapping.md §3).
+bool has_padding(const Mapping& m) {
+  switch (m.kind()) {
+  case Mapping::Kind::Padding:
+    return true;
+  case Mapping::Kind::Symbol:
+  case Mapping::Kind::Broadcast:
+    return false;
+  case Mapping::Kind::Pair:
+    return has_padding(m.lhs()) || has_padding(m.rhs());
+  default:
+    return has_padding(m.lhs());
+  }
+}
+
 std::vector<std::uint8_t> liveness(const Mapping& m) {
+  if (!has_padding(m)) return std::vector<std::uint8_t>(m.size(), 1);
   const MappedTable t = map_table(m, {});
   std::vector<std::uint8_t> live(t.size);
   for (std::uint64_t i = 0; i < t.size; ++i) live[i] = t.kind[i] == Cell::Kind::Index ? 1 : 0;
@@ -39,7 +57,8 @@ bool all_live(const std::vector<std::uint8_t>& v) {
 /// both (`K # 64 / 32`, `K # 64 % 32`) has padding cells neither slot shows alone (the layouts
 /// read it so, runtime/layout/layout.cpp).
 bool all_live(const Mapping& major, const Mapping& minor) {
-  if (!all_live(liveness(major)) || !all_live(liveness(minor))) return false;
+  for (const Mapping* m : {&major, &minor})
+    if (has_padding(*m) && !all_live(liveness(*m))) return false;
   const FactorList l = pair(factorize(major), factorize(minor));
   for (const Factor& f : l.factors)
     if (f.is_pad()) return false;
@@ -49,15 +68,13 @@ bool all_live(const Mapping& major, const Mapping& minor) {
 // The Lane Folder drains 8-element output flits (docs/contraction.md §8).
 constexpr std::uint64_t kOutputBus = target::kRngd.output_bus_elements;
 
-using AddressOf = std::function<std::uint64_t(std::uint64_t)>;
-
 // The packet-cycle nest over the given counter boundaries (a divisibility chain from 1 to
 // `cycles`), with each address stream's stride per counter; nullopt unless the affine form
-// reproduces every live cycle's addresses.
+// reproduces every live cycle's addresses (each stream walked alongside, digit by digit).
 std::optional<std::vector<CycleLoop>> nest_over(const std::vector<std::uint64_t>& bounds,
                                                 const std::vector<std::uint8_t>& cycle_live,
-                                                const AddressOf& flit, const AddressOf& trf,
-                                                const AddressOf& slot) {
+                                                const DigitSum& flit, const DigitSum& trf,
+                                                const DigitSum& slot) {
   std::vector<CycleLoop> nest; // built inner → outer, reversed at the end
   for (std::size_t i = 0; i + 1 < bounds.size(); ++i) {
     const std::uint64_t e = bounds[i];
@@ -71,11 +88,15 @@ std::optional<std::vector<CycleLoop>> nest_over(const std::vector<std::uint64_t>
   std::reverse(nest.begin(), nest.end());
   if (nest.empty()) nest.push_back(CycleLoop{});
   CycleWalker walk(nest);
+  DigitWalker f(flit), r(trf), u(slot);
   do {
-    const std::uint64_t t = walk.position();
-    if (cycle_live[t] == 0) continue;
     const CycleAddress& a = walk.address();
-    if (a.flit != flit(t) || a.trf != trf(t) || a.slot != slot(t)) return std::nullopt;
+    if (cycle_live[walk.position()] != 0 &&
+        (a.flit != f.value() || a.trf != r.value() || a.slot != u.value()))
+      return std::nullopt;
+    f.advance();
+    r.advance();
+    u.advance();
   } while (walk.advance());
   return nest;
 }
@@ -88,8 +109,8 @@ std::optional<std::vector<CycleLoop>> nest_over(const std::vector<std::uint64_t>
 Result<std::vector<CycleLoop>> cycle_nest(std::uint64_t cycles, std::vector<std::uint64_t> bounds,
                                           const std::vector<std::uint64_t>& slot_bounds,
                                           const std::vector<std::uint8_t>& cycle_live,
-                                          const AddressOf& flit, const AddressOf& trf,
-                                          const AddressOf& slot) {
+                                          const DigitSum& flit, const DigitSum& trf,
+                                          const DigitSum& slot) {
   bounds.push_back(1);
   bounds.push_back(cycles);
   std::sort(bounds.begin(), bounds.end());
@@ -129,30 +150,23 @@ void spatial_fields(const ChainMappings& m, ContractionProgram& p) {
 /// The packet cycles' three address streams (flit, TRF element, Time Reducer slot) and the
 /// counter boundaries they are affine over.
 struct CycleStreams {
-  AddressOf flit = [](std::uint64_t) { return std::uint64_t{0}; };
-  AddressOf trf = [](std::uint64_t) { return std::uint64_t{0}; };
-  AddressOf slot = [](std::uint64_t) { return std::uint64_t{0}; };
+  DigitSum flit, trf, slot; // no term: address 0
   std::vector<std::uint64_t> bounds, slot_bounds;
 };
 
 // contract_outer's address streams: the Stream Adapter repeats each packet TB cycles (§5.1), so
 // cycle t reads flit (t / TB)·PackSize; the TRF address is t's digits over the TRF Sequencer's
 // loops (§5.2). The counters' boundaries are TB and each loop's.
-void outer_streams(const ContractionProgram& p, std::vector<verify::TrfLoopEntry> loops,
+void outer_streams(const ContractionProgram& p, const std::vector<verify::TrfLoopEntry>& loops,
                    CycleStreams& cs) {
   const std::uint64_t tb = p.time_broadcast, ps = p.pack_size;
-  cs.flit = [tb, ps](std::uint64_t t) { return (t / tb) * ps; };
+  cs.flit.terms = {{tb, 0, ps}};
   cs.bounds.push_back(tb);
   std::uint64_t inner = 1;
-  for (auto it = loops.rbegin(); it != loops.rend(); ++it) cs.bounds.push_back(inner *= it->size);
-  cs.trf = [loops = std::move(loops)](std::uint64_t t) {
-    std::uint64_t rest = t, addr = 0;
-    for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
-      addr += (rest % it->size) * it->stride;
-      rest /= it->size;
-    }
-    return addr;
-  };
+  for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
+    cs.trf.terms.push_back({inner, it->size, it->stride});
+    cs.bounds.push_back(inner *= it->size);
+  }
 }
 
 // contract_outer (§5): verified; its parameters checked against the shapes the engines walk.
@@ -224,14 +238,8 @@ Status lower_time(const ChainPart& part, ContractionProgram& p, CycleStreams& cs
   auto time = verify::verify_contract_time({part.m.out_time, part.m.t2});
   if (!time) return time.diagnostics();
   p.inner_time = time->inner_time;
-  const auto terms = time->terms;
-  cs.slot = [terms](std::uint64_t t) {
-    std::uint64_t u = 0;
-    for (const auto& term : terms)
-      u += ((t / term.dividend_stride) % term.resize) * term.divisor_stride;
-    return u;
-  };
-  for (const auto& term : terms) {
+  for (const auto& term : time->terms) {
+    cs.slot.terms.push_back({term.dividend_stride, term.resize, term.divisor_stride});
     cs.slot_bounds.push_back(term.dividend_stride);
     cs.slot_bounds.push_back(term.dividend_stride * term.resize);
   }
@@ -310,10 +318,14 @@ Status lower_cycles(const ChainPart& part, ContractionProgram& p, const CycleStr
   auto nest = cycle_nest(p.cycles, bounds, cs.slot_bounds, p.cycle_live, cs.flit, cs.trf, cs.slot);
   if (!nest) return nest.diagnostics();
   p.cycle_nest = std::move(*nest);
-  if (!p.cycle_output())
-    for (std::uint64_t t = 0; t < p.cycles; ++t)
-      if (p.cycle_live[t] && cs.slot(t) >= p.t2)
+  // The nest gives every live cycle's slot: no slot of any cycle reaches past OutTime, or none of
+  // a live one (walked only then).
+  if (!p.cycle_output() && !all_cycles_below(p.cycle_nest, &CycleLoop::slot_stride, p.t2))
+    for (CycleWalker walk(p.cycle_nest);;) {
+      if (p.cycle_live[walk.position()] != 0 && walk.address().slot >= p.t2)
         return lower_error("internal: a Time Reducer slot lies outside OutTime");
+      if (!walk.advance()) break;
+    }
   if (all_live(p.cycle_live)) p.cycle_live.clear();
   if (all_live(p.cell_live)) p.cell_live.clear();
   return {};

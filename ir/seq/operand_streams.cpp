@@ -1,6 +1,7 @@
 #include "ir/seq/operand_streams.h"
 
 #include "ir/datapath/sequencer_derive.h"
+#include "ir/seq/view_streams.h"
 #include "ir/verify/to_trf.h"
 #include "ir/verify/to_vrf.h"
 
@@ -12,14 +13,16 @@
 namespace tujit::ir::seq {
 namespace {
 
-Result<TensorStreams> view_streams(const std::string& name, const TensorType& type,
-                                   const std::vector<Axis>& shape, const AxisTable& table) {
-  auto coords = view_coordinates(type, type_axes(type, table), kMaxStreamPositions);
+Result<TensorStreams> param_streams(const std::string& name, const TensorType& type,
+                                    const std::vector<Axis>& shape, const AxisTable& table) {
+  const std::vector<Axis> axes = type_axes(type, table);
+  if (shape.size() == axes.size())
+    return view_streams(name, type, axes, shape, kMaxStreamPositions);
+  // The view's own diagnostics come first.
+  auto coords = view_coordinates(type, axes, kMaxStreamPositions);
   if (!coords) return std::move(coords).take_diagnostics();
-  if (shape.size() != coords->axes.size())
-    return run_error("E-RUN-004", fmt::format("`{}` has {} axes, its type {} names {}", name,
-                                              shape.size(), to_string(type), coords->axes.size()));
-  return tensor_streams(name, type.dtype, *coords, shape);
+  return run_error("E-RUN-004", fmt::format("`{}` has {} axes, its type {} names {}", name,
+                                            shape.size(), to_string(type), axes.size()));
 }
 
 /// The DM buffer offset the Fetch sequencer reads at stream position `pos` (docs/datapath.md §4:
@@ -82,7 +85,7 @@ std::vector<Axis> type_axes(const TensorType& type, const AxisTable& table) {
 
 Result<OperandStreams> direct_operand(const KernelParam& param, const std::vector<Axis>& shape,
                                       const AxisTable& table) {
-  auto s = view_streams(param.name, *param.tensor, shape, table);
+  auto s = param_streams(param.name, *param.tensor, shape, table);
   if (!s) return std::move(s).take_diagnostics();
   OperandStreams o;
   o.streams = std::move(*s);
@@ -92,7 +95,7 @@ Result<OperandStreams> direct_operand(const KernelParam& param, const std::vecto
 
 Result<OperandStreams> fetched_operand(const FetchProgram& f, const KernelParam& dm,
                                        const std::vector<Axis>& shape, const AxisTable& table) {
-  auto dm_streams = view_streams(dm.name, f.dm, shape, table);
+  auto dm_streams = param_streams(dm.name, f.dm, shape, table);
   if (!dm_streams) return std::move(dm_streams).take_diagnostics();
   // Which fetched positions are padding (the Fetch output's mappings); its axes are the DM's.
   auto positions = view_coordinates(f.fetched, type_axes(f.fetched, table), kMaxStreamPositions);

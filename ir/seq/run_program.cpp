@@ -3,6 +3,7 @@
 #include "ir/seq/field_hash.h"
 #include "ir/seq/lower_contraction.h"
 #include "ir/seq/operand_streams.h"
+#include "ir/seq/view_streams.h"
 
 #include <fmt/format.h>
 
@@ -284,9 +285,7 @@ Result<ChainRun> chain_run(const ContractionProgram& c) {
   p.chain = c;
   const auto operand = [](const std::string& name, const TensorType& type,
                           const std::vector<Axis>& axes) -> Result<OperandStreams> {
-    auto coords = view_coordinates(type, axes, kMaxStreamPositions);
-    if (!coords) return std::move(coords).take_diagnostics();
-    auto s = tensor_streams(name, type.dtype, *coords, axes);
+    auto s = view_streams(name, type, axes, axes, kMaxStreamPositions);
     if (!s) return std::move(s).take_diagnostics();
     OperandStreams o;
     o.streams = std::move(*s);

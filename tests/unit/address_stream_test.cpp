@@ -243,7 +243,7 @@ TEST_CASE("stream coverage: equals a walk over every live cell, dense blocks or 
   // block, or with one stride perturbed), live slices at random bases that may overlap, leave
   // gaps or run past the tensor, some slices dead. The expected coverage counts every live cell.
   std::mt19937_64 rng(20261202);
-  std::size_t disjoint = 0;
+  std::size_t disjoint = 0, closed = 0;
   for (int round = 0; round < 400; ++round) {
     std::vector<std::uint64_t> sizes;
     for (int k = 0, n = 1 + static_cast<int>(rng() % 3); k < n; ++k) sizes.push_back(1 + rng() % 4);
@@ -276,27 +276,49 @@ TEST_CASE("stream coverage: equals a walk over every live cell, dense blocks or 
       bases.push_back({base, rng() % 5 == 0 ? CellState::Top : CellState::Live});
     }
     s.spatial = AddressTable::explicit_cells(bases);
-    std::vector<std::uint8_t> seen(elements, 0);
-    ir::seq::StreamCoverage want;
+    // Every slice, then a random subset of them (the live slices of a run).
+    std::vector<std::uint64_t> subset;
     for (std::uint64_t sp = 0; sp < slices; ++sp)
-      for (std::uint64_t o = 0; o < outer_size; ++o)
-        for (std::uint64_t i = 0; i < sizes[0]; ++i) {
-          const CellAddress c = s.at(sp, o, i);
-          if (c.state != CellState::Live || c.offset >= elements) continue;
-          want.duplicated += seen[c.offset];
-          seen[c.offset] = 1;
-        }
-    for (std::uint64_t e = elements; e-- > 0;)
-      if (!seen[e]) {
-        ++want.unreached;
-        want.first_unreached = e;
+      if (rng() % 2 == 0) subset.push_back(sp);
+    const std::vector<std::uint64_t>* none = nullptr;
+    const std::vector<std::uint64_t>* some = &subset;
+    for (const std::vector<std::uint64_t>* counted : {none, some}) {
+      std::vector<std::uint8_t> seen(elements, 0);
+      ir::seq::StreamCoverage want;
+      for (std::uint64_t sp = 0; sp < slices; ++sp) {
+        if (counted && std::find(counted->begin(), counted->end(), sp) == counted->end()) continue;
+        for (std::uint64_t o = 0; o < outer_size; ++o)
+          for (std::uint64_t i = 0; i < sizes[0]; ++i) {
+            const CellAddress c = s.at(sp, o, i);
+            if (c.state != CellState::Live || c.offset >= elements) continue;
+            want.duplicated += seen[c.offset];
+            seen[c.offset] = 1;
+          }
       }
-    const ir::seq::StreamCoverage got = ir::seq::stream_coverage(s, elements);
-    INFO("round " << round);
-    CHECK(got.unreached == want.unreached);
-    CHECK(got.first_unreached == want.first_unreached);
-    CHECK(got.duplicated == want.duplicated);
-    disjoint += want.duplicated == 0 && want.unreached < elements;
+      for (std::uint64_t e = elements; e-- > 0;)
+        if (!seen[e]) {
+          ++want.unreached;
+          want.first_unreached = e;
+        }
+      INFO("round " << round << (counted ? ", a subset" : ""));
+      const ir::seq::StreamCoverage got = ir::seq::stream_coverage(s, elements, counted);
+      CHECK(got.unreached == want.unreached);
+      CHECK(got.first_unreached == want.first_unreached);
+      CHECK(got.duplicated == want.duplicated);
+      // The closed form, where it answers, and the general walk each equal it.
+      if (const auto blocks = ir::seq::block_coverage(s, elements, counted)) {
+        CHECK(blocks->unreached == want.unreached);
+        CHECK(blocks->first_unreached == want.first_unreached);
+        CHECK(blocks->duplicated == want.duplicated);
+        ++closed;
+      }
+      const ir::seq::StreamCoverage walked = ir::seq::walked_coverage(s, elements, counted);
+      CHECK(walked.unreached == want.unreached);
+      CHECK(walked.first_unreached == want.first_unreached);
+      CHECK(walked.duplicated == want.duplicated);
+      disjoint += want.duplicated == 0 && want.unreached < elements;
+    }
   }
+  CHECK(closed >= 50);
   CHECK(disjoint >= 50);
 }
