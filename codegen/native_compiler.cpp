@@ -4,16 +4,32 @@
 
 #include <fmt/format.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/AliasAnalysis.h>
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/BasicAliasAnalysis.h>
+#include <llvm/Analysis/BlockFrequencyInfo.h>
+#include <llvm/Analysis/BranchProbabilityInfo.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/MemorySSA.h>
+#include <llvm/Analysis/OptimizationRemarkEmitter.h>
+#include <llvm/Analysis/PostDominators.h>
+#include <llvm/Analysis/ProfileSummaryInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScopedNoAliasAA.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/Analysis/TypeBasedAliasAnalysis.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/PassInstrumentation.h>
 #include <llvm/IR/Verifier.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
@@ -73,6 +89,48 @@ Result<NativeTarget> native_target() {
   return t;
 }
 
+namespace {
+
+/// Registers each analysis, default-constructed, with `manager`.
+template <typename... Analyses, typename Manager>
+void register_default(Manager& manager) {
+  (manager.registerPass([] { return Analyses(); }), ...);
+}
+
+/// The analyses the pipeline of optimise_module asks for, as llvm::PassBuilder registers them,
+/// with its default alias analysis pipeline but for GlobalsAA, which the AA manager only reads
+/// when a module pass has computed it (none here). Not through PassBuilder itself: its object
+/// names every pass LLVM has, which linked into `tujit` several hundred objects of passes never
+/// run whose static initialisers every process paid for at start.
+void register_analyses(llvm::TargetMachine& machine, llvm::LoopAnalysisManager& lam,
+                       llvm::FunctionAnalysisManager& fam, llvm::ModuleAnalysisManager& mam) {
+  register_default<llvm::PassInstrumentationAnalysis, llvm::ProfileSummaryAnalysis>(mam);
+  mam.registerPass([&] { return llvm::FunctionAnalysisManagerModuleProxy(fam); });
+
+  register_default<llvm::PassInstrumentationAnalysis>(fam);
+  fam.registerPass([] {
+    llvm::AAManager aa;
+    aa.registerFunctionAnalysis<llvm::BasicAA>();
+    aa.registerFunctionAnalysis<llvm::ScopedNoAliasAA>();
+    aa.registerFunctionAnalysis<llvm::TypeBasedAA>();
+    return aa;
+  });
+  register_default<llvm::BasicAA, llvm::ScopedNoAliasAA, llvm::TypeBasedAA,
+                   llvm::AssumptionAnalysis, llvm::DominatorTreeAnalysis,
+                   llvm::PostDominatorTreeAnalysis, llvm::LoopAnalysis,
+                   llvm::ScalarEvolutionAnalysis, llvm::MemorySSAAnalysis,
+                   llvm::BlockFrequencyAnalysis, llvm::BranchProbabilityAnalysis,
+                   llvm::OptimizationRemarkEmitterAnalysis, llvm::TargetLibraryAnalysis>(fam);
+  fam.registerPass([&] { return machine.getTargetIRAnalysis(); });
+  fam.registerPass([&] { return llvm::ModuleAnalysisManagerFunctionProxy(mam); });
+  fam.registerPass([&] { return llvm::LoopAnalysisManagerFunctionProxy(lam); });
+
+  register_default<llvm::PassInstrumentationAnalysis>(lam);
+  lam.registerPass([&] { return llvm::FunctionAnalysisManagerLoopProxy(fam); });
+}
+
+} // namespace
+
 Status optimise_module(llvm::Module& module, const NativeTarget& target,
                        const std::string& kernel_name) {
   module.setTargetTriple(target.triple);
@@ -84,7 +142,6 @@ Status optimise_module(llvm::Module& module, const NativeTarget& target,
 
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
   // A lean pipeline instead of O2: the emitted code is already vectorised, its packet unrolled
   // and its addresses affine, so it needs only CSE, instcombine and LICM (which keeps the reduced
@@ -92,12 +149,7 @@ Status optimise_module(llvm::Module& module, const NativeTarget& target,
   // at about 1.6× the compile time. Measured on every kernel of specs/: EarlyCSE over MemorySSA, a
   // SimplifyCFG, and a second instcombine / SimplifyCFG after LICM change no instruction of the
   // hot code's assembly and cost a third of the pipeline's time, so they are not run.
-  llvm::PassBuilder pb(target.machine.get());
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  register_analyses(*target.machine, lam, fam, mam);
   llvm::FunctionPassManager fpm;
   fpm.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/false));
   fpm.addPass(llvm::InstCombinePass());
