@@ -51,5 +51,24 @@ echo
 printf 'peak RSS of the bare process (`tujit version --json`): %.0f MiB\n' "$(field peak_rss_mib "$bare")"
 echo "$("$TUJIT" run "$WORK/k.rs" --max-bytes 1 2>&1 | sed -n 's/.*needs \([^(]*\)(.*/what --max-bytes counts for this run: \1/p' | head -1)"
 echo
+# One thread against two, whole processes taken alternately, ROUNDS of each: wall-clock medians
+# (and first quartile, best), since one run's wall time swings with the machine's scheduling.
+ROUNDS=${ROUNDS:-21}
+t1=() t2=()
+for _ in $(seq "$ROUNDS"); do
+  for t in 1 2; do
+    start=$(date +%s%N)
+    "$TUJIT" run "$WORK/k.rs" --threads "$t" >/dev/null
+    end=$(date +%s%N)
+    if [ "$t" = 1 ]; then t1+=($(((end - start) / 1000))); else t2+=($(((end - start) / 1000))); fi
+  done
+done
+quantiles() { printf '%s\n' "$@" | sort -n | awk '{a[NR] = $1 / 1000}
+  END {printf "%.1f %.1f %.1f", a[int((NR + 1) / 2)], a[int((NR + 3) / 4)], a[1]}'; }
+read -r m1 q1 b1 <<<"$(quantiles "${t1[@]}")"
+read -r m2 q2 b2 <<<"$(quantiles "${t2[@]}")"
+echo "--threads 1 vs 2, $ROUNDS alternating rounds, wall ms (median / first quartile / best):" \
+  "$m1 / $q1 / $b1 vs $m2 / $q2 / $b2; ratio of medians $(echo "scale=2; $m1 / $m2" | bc)"
+echo
 "$TUJIT" bench "$WORK/k.rs" --repetitions "$REPS" --cpu-time --threads 1
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
