@@ -32,7 +32,7 @@ Result<std::shared_ptr<const ContractionPlan>> make_plan(const JitCompiledContra
   // run of the program.
   plan->trf = runtime::exec::trf_plan(rp, plan->shape, *inputs.at(rp.trf.streams.tensor));
   plan->stream_load_bytes = stream_load_bytes(rp.stream);
-  plan->output_blocks = output_blocks(rp, plan->live, plan->tables.out_offset, kNoOutput);
+  plan->output_blocks = output_blocks(rp, plan->live);
   plan->writes_whole_output = writes_whole_output(rp, plan->live);
   plan->stream_parts = stream_parts(rp, plan->live);
   auto poison = jit_poison(code, rp);

@@ -37,6 +37,15 @@ struct StreamBuffer {
   std::vector<std::uint32_t> widened;
 };
 
+/// Elements [begin, end) of a stream stored at `raw`, widened to accumulator bits into `out`.
+void widen_stream(const ir::seq::RunProgram& rp, const std::uint8_t* raw, std::uint64_t begin,
+                  std::uint64_t end, std::uint32_t* out) {
+  const ir::ScalarType dtype = rp.stream.streams.dtype;
+  const std::uint64_t bytes = runtime::element_bytes(dtype);
+  for (std::uint64_t i = begin; i < end; ++i)
+    out[i] = widened_stream_element(rp.stream, runtime::load_element(dtype, raw + i * bytes));
+}
+
 StreamBuffer stream_buffer(const ir::seq::RunProgram& rp, const runtime::LogicalTensor& t,
                            runtime::exec::ThreadPool& pool) {
   StreamBuffer b;
@@ -48,8 +57,7 @@ StreamBuffer stream_buffer(const ir::seq::RunProgram& rp, const runtime::Logical
   b.widened.resize(n);
   const std::uint64_t tasks = std::max<std::uint64_t>(1, std::min<std::uint64_t>(n >> 16, 64));
   pool.run(tasks, [&](std::uint64_t k, unsigned) {
-    for (std::uint64_t i = n * k / tasks; i < n * (k + 1) / tasks; ++i)
-      b.widened[i] = widened_stream_element(rp.stream, t.get(i));
+    widen_stream(rp, t.data.data(), n * k / tasks, n * (k + 1) / tasks, b.widened.data());
   });
   b.data = reinterpret_cast<const std::uint8_t*>(b.widened.data());
   return b;
@@ -96,10 +104,7 @@ struct SliceRun {
     runtime::generate_elements(dtype, *stream_contents, offset, offset + n, part.raw.data());
     if (stream_widen(rp.stream) != StreamWiden::Prewidened) return {part.raw.data(), n};
     part.widened.resize(n);
-    for (std::uint64_t i = 0; i < n; ++i)
-      part.widened[i] = widened_stream_element(
-          rp.stream,
-          runtime::load_element(dtype, part.raw.data() + i * runtime::element_bytes(dtype)));
+    widen_stream(rp, part.raw.data(), 0, n, part.widened.data());
     return {reinterpret_cast<const std::uint8_t*>(part.widened.data()), n};
   }
 
@@ -154,9 +159,8 @@ Result<runtime::RunResult> run_on_filled_stream(const CompiledContraction& compi
   filled.dtype = given->second->dtype;
   filled.axes = given->second->axes;
   filled.data.resize(given->second->data.size());
-  runtime::FillJob fill;
-  fill.add(filled, *options.stream_contents);
-  fill.run(options.threads);
+  const runtime::SeededContents& c = *options.stream_contents;
+  runtime::fill_random(filled, c.seed, c.index, options.threads);
   runtime::RunInputs patched = inputs;
   patched[rp.stream.streams.tensor] = &filled;
   options.stream_contents = nullptr;

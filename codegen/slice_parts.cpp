@@ -1,5 +1,7 @@
 #include "codegen/slice_parts.h"
 
+#include "ir/seq/held_axes.h"
+
 #include <algorithm>
 
 namespace tujit::codegen {
@@ -29,33 +31,15 @@ StreamParts stream_parts(const ir::seq::RunProgram& rp, const std::vector<std::u
   return parts;
 }
 
-OutputBlocks output_blocks(const ir::seq::RunProgram& rp, const std::vector<std::uint64_t>& live,
-                           const std::vector<std::uint64_t>& out_offset, std::uint64_t no_output) {
-  // The cells' offsets are exactly 0 .. m-1, each once.
-  std::vector<bool> seen;
-  for (std::uint64_t o : out_offset) {
-    if (o == no_output) continue;
-    if (o >= out_offset.size()) return {};
-    if (seen.size() <= o) seen.resize(o + 1, false);
-    if (seen[o]) return {};
-    seen[o] = true;
-  }
-  const std::uint64_t m = seen.size();
-  if (m == 0 || std::find(seen.begin(), seen.end(), false) != seen.end()) return {};
-  // Every live slice that writes (its output position live) writes all of its cells
-  // (contraction_run.cpp SliceRun::run); their offsets are 0, m, 2m, ... to the output's end.
-  std::vector<std::uint64_t> offsets;
-  for (std::uint64_t s : live) {
-    const ir::seq::CellAddress ob = rp.output.spatial.at(s);
-    if (ob.state == ir::CellState::Live) offsets.push_back(ob.offset);
-  }
-  std::sort(offsets.begin(), offsets.end());
+OutputBlocks output_blocks(const ir::seq::RunProgram& rp, const std::vector<std::uint64_t>& live) {
+  // Dense blocks (each live slice writes all of its cells, contraction_run.cpp SliceRun::run)
+  // that neither overlap nor leave a gap lie at 0, m, 2m, ... to the output's end.
+  const std::optional<std::uint64_t> m = ir::seq::dense_block(rp.output.cells);
+  if (!m) return {};
   std::uint64_t elements = 1;
   for (const ir::Axis& a : rp.output.axes) elements *= a.size;
-  if (offsets.size() * m != elements) return {};
-  for (std::size_t k = 0; k < offsets.size(); ++k)
-    if (offsets[k] != k * m) return {};
-  return {m};
+  const auto coverage = ir::seq::block_coverage(rp.output, elements, &live);
+  return {coverage && coverage->unreached == 0 ? *m : 0};
 }
 
 } // namespace tujit::codegen

@@ -31,13 +31,11 @@ StreamParts stream_parts(const ir::seq::RunProgram& program,
                          const std::vector<std::uint64_t>& live);
 
 /// The output as blocks of `cells` elements, block k written by the live slice at output offset
-/// k·cells; `cells` = 0 when the output is not such a row of blocks. `out_offset` is the output
-/// offset of each cell of a slice (`no_output` for cells that hold none).
+/// k·cells; `cells` = 0 when the output is not such a row of blocks.
 struct OutputBlocks {
   std::uint64_t cells = 0;
 };
 OutputBlocks output_blocks(const ir::seq::RunProgram& program,
-                           const std::vector<std::uint64_t>& live,
-                           const std::vector<std::uint64_t>& out_offset, std::uint64_t no_output);
+                           const std::vector<std::uint64_t>& live);
 
 } // namespace tujit::codegen

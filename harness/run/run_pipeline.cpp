@@ -242,9 +242,8 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   if (!prepared) return std::move(prepared).take_diagnostics();
   if (!unfilled.empty() && out.program.stream.streams.tensor != unfilled) {
     // The program's stream is not that parameter (a chain fetches it): filled like the others.
-    runtime::FillJob late;
-    late.add(inputs->generated.at(unfilled), inputs->seeded.at(unfilled));
-    late.run(threads);
+    const runtime::SeededContents& c = inputs->seeded.at(unfilled);
+    runtime::fill_random(inputs->generated.at(unfilled), c.seed, c.index, threads);
     unfilled.clear();
   }
   auto run = execute(*prepared, out.program, inputs->tensors, req,

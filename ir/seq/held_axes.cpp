@@ -149,25 +149,6 @@ std::vector<std::uint64_t> held_strides(const std::vector<HeldAxis>& held) {
 
 namespace {
 
-/// The size N when the cells of a slice are exactly the offsets [0, N) of its base, each once:
-/// affine loops whose strides, sorted, go 1, size₀, size₀·size₁, … (a mixed radix).
-std::optional<std::uint64_t> dense_block(const CellStreams& c) {
-  if (!c.separable || !c.outer.is_affine() || !c.inner.is_affine()) return std::nullopt;
-  if (c.outer.base() != 0 || c.inner.base() != 0) return std::nullopt;
-  std::vector<AddressLoop> loops;
-  for (const AddressTable* t : {&c.outer, &c.inner})
-    for (const AddressLoop& l : t->loops())
-      if (l.size > 1) loops.push_back(l);
-  std::sort(loops.begin(), loops.end(),
-            [](const AddressLoop& a, const AddressLoop& b) { return a.stride < b.stride; });
-  std::uint64_t n = 1;
-  for (const AddressLoop& l : loops) {
-    if (l.stride != static_cast<std::int64_t>(n)) return std::nullopt;
-    n *= l.size;
-  }
-  return n;
-}
-
 /// The live spatial positions among `slices` (every position when null), with their bases.
 std::vector<std::uint64_t> live_bases(const TensorStreams& s,
                                       const std::vector<std::uint64_t>* slices) {
@@ -184,6 +165,23 @@ std::vector<std::uint64_t> live_bases(const TensorStreams& s,
 }
 
 } // namespace
+
+std::optional<std::uint64_t> dense_block(const CellStreams& c) {
+  if (!c.separable || !c.outer.is_affine() || !c.inner.is_affine()) return std::nullopt;
+  if (c.outer.base() != 0 || c.inner.base() != 0) return std::nullopt;
+  std::vector<AddressLoop> loops;
+  for (const AddressTable* t : {&c.outer, &c.inner})
+    for (const AddressLoop& l : t->loops())
+      if (l.size > 1) loops.push_back(l);
+  std::sort(loops.begin(), loops.end(),
+            [](const AddressLoop& a, const AddressLoop& b) { return a.stride < b.stride; });
+  std::uint64_t n = 1;
+  for (const AddressLoop& l : loops) {
+    if (l.stride != static_cast<std::int64_t>(n)) return std::nullopt;
+    n *= l.size;
+  }
+  return n;
+}
 
 std::optional<StreamCoverage> block_coverage(const TensorStreams& s, std::uint64_t elements,
                                              const std::vector<std::uint64_t>* slices) {

@@ -61,6 +61,10 @@ struct StreamCoverage {
 StreamCoverage stream_coverage(const TensorStreams& s, std::uint64_t elements,
                                const std::vector<std::uint64_t>* slices = nullptr);
 
+/// The size N when the cells of a slice are exactly the offsets [0, N) of its base, each once:
+/// affine loops whose strides, sorted, go 1, size₀, size₀·size₁, … (a mixed radix).
+std::optional<std::uint64_t> dense_block(const CellStreams& c);
+
 /// The closed form: when every slice's cells are the offsets [0, N) of its base, each once (affine
 /// loops of a mixed radix), and the counted slices' blocks neither overlap nor leave the tensor,
 /// the coverage from the sorted bases alone; nullopt otherwise.

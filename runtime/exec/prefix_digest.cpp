@@ -7,9 +7,7 @@ namespace tujit::runtime::exec {
 PrefixDigest::PrefixDigest(std::span<const std::uint8_t> data, std::uint64_t block_bytes)
     : data_(data), block_bytes_(std::max<std::uint64_t>(block_bytes, 1)),
       blocks_((data.size() + block_bytes_ - 1) / block_bytes_),
-      done_(std::make_unique<std::atomic<bool>[]>(blocks_)) {
-  for (std::uint64_t k = 0; k < blocks_; ++k) done_[k].store(false, std::memory_order_relaxed);
-}
+      done_(std::make_unique<std::atomic<bool>[]>(blocks_)) {} // value-initialised: false
 
 void PrefixDigest::done(std::uint64_t k) {
   done_[k].store(true, std::memory_order_release);

@@ -4,7 +4,6 @@
 // given (zeros there would change the output). Both ways the run takes are taken: slice by slice
 // where the parts are disjoint, a filled copy where they overlap.
 #include "codegen/slice_parts.h"
-#include "runtime/exec/operand_staging.h"
 #include "runtime/tensor/sha256.h"
 #include "tests/support/corpus_programs.h"
 #include "tests/unit/jit_test_support.h"
@@ -46,10 +45,7 @@ TEST_CASE("jit parts: a generated stream equals the stream filled whole, on ever
       REQUIRE(got.ok());
       CHECK(differences(*want, *got) == 0);
       // The digest that followed the slices is the output's.
-      const bool blocks =
-          codegen::output_blocks(program, program.live_slices(),
-                                 runtime::exec::program_tables(program, ~0ull).out_offset, ~0ull)
-              .cells > 0;
+      const bool blocks = codegen::output_blocks(program, program.live_slices()).cells > 0;
       CHECK(got->sha256.empty() == !blocks);
       if (blocks) {
         CHECK(got->sha256 == runtime::sha256_hex(runtime::tensor_bytes(got->output)));
