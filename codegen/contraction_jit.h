@@ -79,12 +79,20 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
                                                const runtime::RunInputs& inputs,
                                                JitRunOptions options = {});
 
+struct ContractionPlan; // contraction_plan.h
+/// The part of a run's plan that needs no code (contraction_plan.h prepare_plan), for code
+/// compiled without JitOptions::poison_shadow: made from the program and the inputs' shapes and
+/// types, on one thread while another compiles or loads the code. Null when there is none.
+using PreparedPlan = std::shared_ptr<const ContractionPlan>;
+PreparedPlan prepare_contraction_plan(const ir::seq::RunProgram& program,
+                                      const runtime::RunInputs& inputs);
+
 /// Checks `program` against its code and keeps the plan run_contraction_jit would make on its
-/// first run (contraction_plan.h), reading only the inputs' shapes and types, not their contents:
-/// it may run while another thread fills them. A no-op for a part of a chain. The run repeats
-/// any diagnostic.
+/// first run (contraction_plan.h), from `prepared` when it serves: reading only the inputs' shapes
+/// and types, not their contents, so it may run while another thread fills them. A no-op for a
+/// part of a chain. The run repeats any diagnostic.
 Status plan_contraction_run(const CompiledContraction& compiled, const ir::seq::RunProgram& program,
-                            const runtime::RunInputs& inputs);
+                            const runtime::RunInputs& inputs, PreparedPlan prepared = {});
 
 /// Runs a compiled data-movement program (RunKind::Move) the same way: bit-identical to
 /// runtime::interpret's result.

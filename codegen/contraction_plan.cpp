@@ -18,11 +18,9 @@ bool writes_whole_output(const ir::seq::RunProgram& rp, const std::vector<std::u
   return ir::seq::stream_coverage(rp.output, elements, &live).unreached == 0;
 }
 
-Result<std::shared_ptr<const ContractionPlan>> make_plan(const JitCompiledContraction& code,
-                                                         const ir::seq::RunProgram& rp,
-                                                         const runtime::RunInputs& inputs) {
-  if (rp.kind != ir::seq::RunKind::Contraction)
-    return run_error("E-JIT-002", "internal: not a JIT-compiled contraction");
+/// Everything in a plan but the poisoned outputs: the program's and the inputs' types alone.
+std::shared_ptr<ContractionPlan> program_parts(const ir::seq::RunProgram& rp,
+                                               const runtime::RunInputs& inputs) {
   auto plan = std::make_shared<ContractionPlan>();
   plan->program = rp;
   plan->live = rp.live_slices();
@@ -35,18 +33,43 @@ Result<std::shared_ptr<const ContractionPlan>> make_plan(const JitCompiledContra
   plan->output_blocks = output_blocks(rp, plan->live);
   plan->writes_whole_output = writes_whole_output(rp, plan->live);
   plan->stream_parts = stream_parts(rp, plan->live);
+  plan->simulated_macs = runtime::present_products(rp);
+  return plan;
+}
+
+/// The plan of running `code` on `rp`: `prepared` when it was made from `rp` and the code has no
+/// poison shadow to run (prepared plans take the poisoned outputs from the analysis), else a new
+/// one.
+Result<std::shared_ptr<const ContractionPlan>>
+make_plan(const JitCompiledContraction& code, const ir::seq::RunProgram& rp,
+          const runtime::RunInputs& inputs, std::shared_ptr<const ContractionPlan> prepared) {
+  if (rp.kind != ir::seq::RunKind::Contraction)
+    return run_error("E-JIT-002", "internal: not a JIT-compiled contraction");
+  if (prepared && code.poison_function() == nullptr && ir::seq::FieldEqual{}(prepared->program, rp))
+    return prepared;
+  std::shared_ptr<ContractionPlan> plan = program_parts(rp, inputs);
   auto poison = jit_poison(code, rp);
   if (!poison) return std::move(poison).take_diagnostics();
   plan->poison = std::move(*poison);
-  plan->simulated_macs = runtime::present_products(rp);
   return std::shared_ptr<const ContractionPlan>(std::move(plan));
 }
 
 } // namespace
 
+std::shared_ptr<const ContractionPlan> prepare_plan(const ir::seq::RunProgram& rp,
+                                                    const runtime::RunInputs& inputs) {
+  if (rp.kind != ir::seq::RunKind::Contraction || inputs.count(rp.trf.streams.tensor) == 0 ||
+      inputs.at(rp.trf.streams.tensor) == nullptr)
+    return nullptr; // the run reports what is missing
+  std::shared_ptr<ContractionPlan> plan = program_parts(rp, inputs);
+  plan->poison = runtime::analyze_poison(rp);
+  return plan;
+}
+
 Result<PlannedRun> planned_contraction_run(const CompiledContraction& compiled,
                                            const ir::seq::RunProgram& rp,
-                                           const runtime::RunInputs& inputs) {
+                                           const runtime::RunInputs& inputs,
+                                           std::shared_ptr<const ContractionPlan> prepared) {
   const auto* code = dynamic_cast<const JitCompiledContraction*>(&compiled);
   if (code != nullptr) {
     std::shared_ptr<const ContractionPlan> kept = code->kept_plan();
@@ -57,7 +80,7 @@ Result<PlannedRun> planned_contraction_run(const CompiledContraction& compiled,
   }
   auto checked = checked_jit_run(compiled, rp, inputs);
   if (!checked) return std::move(checked).take_diagnostics();
-  auto plan = make_plan(**checked, rp, inputs);
+  auto plan = make_plan(**checked, rp, inputs, std::move(prepared));
   if (!plan) return std::move(plan).take_diagnostics();
   (*checked)->keep_plan(*plan);
   return PlannedRun{*checked, std::move(*plan)};

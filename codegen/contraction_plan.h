@@ -43,12 +43,21 @@ struct PlannedRun {
   std::shared_ptr<const ContractionPlan> plan;
 };
 
+/// The plan of `program` made without its code, for code compiled without a poison shadow (the
+/// poisoned outputs come from runtime::analyze_poison): it reads the program and the inputs'
+/// shapes and types only, so it is made while the code is compiled or loaded. Null when the
+/// program is not a contraction or lacks its TRF input; the run then plans and reports.
+std::shared_ptr<const ContractionPlan> prepare_plan(const ir::seq::RunProgram& program,
+                                                    const runtime::RunInputs& inputs);
+
 /// The code and plan of running `compiled` on `program` with `inputs`: the kept plan when
-/// `program` equals its program, else checked_jit_run's checks and a new plan (kept); the inputs
-/// checked either way. E-JIT-002 when `compiled` is not this program's code, E-JIT-003 when the
-/// poison shadow stops an out-of-bounds access, else checked_jit_run's diagnostics.
+/// `program` equals its program, else checked_jit_run's checks and a new plan (kept) — `prepared`
+/// (prepare_plan) when it was made from `program` and serves the code; the inputs checked either
+/// way. E-JIT-002 when `compiled` is not this program's code, E-JIT-003 when the poison shadow
+/// stops an out-of-bounds access, else checked_jit_run's diagnostics.
 Result<PlannedRun> planned_contraction_run(const CompiledContraction& compiled,
                                            const ir::seq::RunProgram& program,
-                                           const runtime::RunInputs& inputs);
+                                           const runtime::RunInputs& inputs,
+                                           std::shared_ptr<const ContractionPlan> prepared = {});
 
 } // namespace tujit::codegen

@@ -169,10 +169,15 @@ Result<runtime::RunResult> run_on_filled_stream(const CompiledContraction& compi
 
 } // namespace
 
+PreparedPlan prepare_contraction_plan(const ir::seq::RunProgram& rp,
+                                      const runtime::RunInputs& inputs) {
+  return is_partial(rp) ? nullptr : prepare_plan(rp, inputs);
+}
+
 Status plan_contraction_run(const CompiledContraction& compiled, const ir::seq::RunProgram& rp,
-                            const runtime::RunInputs& inputs) {
+                            const runtime::RunInputs& inputs, PreparedPlan prepared) {
   if (is_partial(rp)) return {};
-  auto planned = planned_contraction_run(compiled, rp, inputs);
+  auto planned = planned_contraction_run(compiled, rp, inputs, std::move(prepared));
   if (!planned) return std::move(planned).take_diagnostics();
   return {};
 }

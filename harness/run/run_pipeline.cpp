@@ -44,11 +44,16 @@ struct PreparedEngine {
 
 using JitSession = Result<std::unique_ptr<codegen::ContractionJit>>;
 
+/// Whether the JIT's code carries a poison shadow: --verify compares the JIT's own poisoned set
+/// with the interpreter's (docs/cli.md §6).
+bool poison_shadow(const RunRequest& req) {
+  return req.jit.poison_shadow || req.verify;
+}
+
 /// The JIT the request asks for, before any program: its session needs no program.
 JitSession create_jit(const RunRequest& req) {
   codegen::JitOptions jit_options = req.jit;
-  // --verify compares the JIT's own poisoned set with the interpreter's (docs/cli.md §6).
-  jit_options.poison_shadow = jit_options.poison_shadow || req.verify;
+  jit_options.poison_shadow = poison_shadow(req);
   return codegen::ContractionJit::create(jit_options);
 }
 
@@ -97,9 +102,9 @@ Result<EngineRun> execute(const PreparedEngine& e, const ir::seq::RunProgram& pr
 /// The JIT's plan of a contraction run (codegen::plan_contraction_run): it reads the inputs'
 /// shapes and types only, so it is made while they are filled. Its diagnostics are the run's.
 void plan_run(const PreparedEngine& e, const ir::seq::RunProgram& program,
-              const runtime::RunInputs& inputs) {
+              const runtime::RunInputs& inputs, codegen::PreparedPlan prepared) {
   if (e.engine == Engine::Jit && program.kind == ir::seq::RunKind::Contraction)
-    (void)codegen::plan_contraction_run(*e.compiled, program, inputs);
+    (void)codegen::plan_contraction_run(*e.compiled, program, inputs, std::move(prepared));
 }
 
 /// Lowering to the Sequencer IR (into out.program): it needs only the inputs' shapes.
@@ -138,9 +143,10 @@ Result<PreparedEngine> prepare_after_filling(const ir::SpecFile& file, const ir:
 /// lower_and_prepare with more than one thread: lowering, then the engine's preparation and the
 /// JIT's run plan, run as task 0 of the run's thread pool while the other tasks fill the inputs
 /// (`fill`), and then join the fill, so their times overlap (docs/cli.md §6). Task 1 creates the
-/// JIT's session while task 0 lowers, and runs the caller's look at the program (`on_lowered`)
-/// once it is lowered. The JIT's run then leases the same pool, whose workers are running. Sets
-/// out.inputs_ms to when the last input was filled.
+/// JIT's session while task 0 lowers; once the program is lowered, it makes the part of the run's
+/// plan that needs no code while task 0 loads or compiles the code, and then runs the caller's
+/// look at the program (`on_lowered`). The JIT's run then leases the same pool, whose workers are
+/// running. Sets out.inputs_ms to when the last input was filled.
 Result<PreparedEngine> prepare_while_filling(unsigned threads, const ir::SpecFile& file,
                                              const ir::Kernel& kernel, const RunOperands& ops,
                                              const RunRequest& req,
@@ -152,13 +158,18 @@ Result<PreparedEngine> prepare_while_filling(unsigned threads, const ir::SpecFil
   std::vector<double> filled_ms(pool->size(), 0.0);
   enum : int { kPending, kDone, kFailed };
   std::atomic<int> lowering{kPending};
-  // The session is created by whichever of tasks 1 and 0 claims it first; task 0 waits only for
-  // a creation task 1 has begun, and task 1 only for task 0's lowering: neither waits for a task
-  // that has not started.
+  // The session and the code-free plan are each made by whichever of tasks 1 and 0 claims them
+  // first; task 0 waits only for work task 1 has begun, and task 1 only for task 0's lowering:
+  // neither waits for a task that has not started.
   std::atomic<bool> session_claimed{false};
   std::atomic<int> session_made{kPending};
   JitSession session = std::unique_ptr<codegen::ContractionJit>();
   const bool jit = req.engine == Engine::Jit;
+  // Code with a poison shadow takes its poisoned outputs from the shadow, so its plan waits for it.
+  const bool plans_early = jit && !poison_shadow(req);
+  std::atomic<bool> plan_claimed{false};
+  std::atomic<int> plan_made{kPending};
+  codegen::PreparedPlan plan;
   std::optional<Result<PreparedEngine>> prepared;
   pool->run(pool->size(), [&](std::uint64_t k, unsigned worker) {
     if (k == 1 && jit && !session_claimed.exchange(true)) {
@@ -176,12 +187,20 @@ Result<PreparedEngine> prepare_while_filling(unsigned threads, const ir::SpecFil
         session_made.wait(kPending);
       prepared = ok ? prepare_engine(req.engine, out.program, req, jit ? &session : nullptr)
                     : Result<PreparedEngine>(ok.diagnostics());
-      if (*prepared) plan_run(**prepared, out.program, inputs.tensors);
+      // Unclaimed, the plan is made whole by plan_run.
+      if (plans_early && plan_claimed.exchange(true)) plan_made.wait(kPending);
+      if (*prepared) plan_run(**prepared, out.program, inputs.tensors, std::move(plan));
     }
     if (fill.work() > 0) filled_ms[worker] = ms_since(t0);
-    if (k == 1 && req.on_lowered) {
+    if (k == 1 && (plans_early || req.on_lowered)) {
       lowering.wait(kPending);
-      if (lowering == kDone) req.on_lowered(out.program);
+      if (plans_early && !plan_claimed.exchange(true)) {
+        if (lowering == kDone)
+          plan = codegen::prepare_contraction_plan(out.program, inputs.tensors);
+        plan_made = kDone;
+        plan_made.notify_all();
+      }
+      if (lowering == kDone && req.on_lowered) req.on_lowered(out.program);
     }
   });
   out.inputs_ms = *std::max_element(filled_ms.begin(), filled_ms.end());

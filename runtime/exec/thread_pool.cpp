@@ -1,5 +1,7 @@
 #include "runtime/exec/thread_pool.h"
 
+#include "runtime/exec/cpu_placement.h"
+
 #include <algorithm>
 #include <chrono>
 
@@ -48,7 +50,12 @@ unsigned workers_for(unsigned threads) {
 
 ThreadPool::ThreadPool(unsigned threads) : size_(workers_for(threads)) {
   claim_.store(kClosed);
-  for (unsigned w = 1; w < size_; ++w) threads_.emplace_back([this, w] { worker_loop(w); });
+  const CpuPlacement placement = CpuPlacement::of_calling_thread();
+  for (unsigned w = 1; w < size_; ++w)
+    threads_.emplace_back([this, w, placement] {
+      placement.settle_worker(w);
+      worker_loop(w);
+    });
 }
 
 ThreadPool::~ThreadPool() {

@@ -4,13 +4,14 @@
 // Results must not depend on which worker runs a task (the engines' determinism, docs/design.md
 // §5.6).
 //
-// Workers claim tasks one at a time from an atomic counter, so a worker that starts late (woken
-// after the caller began) or runs slower (a core shared with other work) takes fewer tasks. After
-// a run a worker spins a little before it sleeps, and so does the caller waiting for the last
-// task: a run lasts about a millisecond, and a sleeping thread takes tens of microseconds to wake
-// on a virtual machine. A worker that wakes after the run it was
-// called for ended claims nothing: a claim names its run (the generation), and the caller's data is
-// read only under a valid claim.
+// A worker first moves itself to another CPU than the pool's creator's (cpu_placement.h), then
+// may run anywhere. Workers claim tasks one at a time from an atomic counter, so a worker that
+// starts late (woken after the caller began) or runs slower (a core shared with other work) takes
+// fewer tasks. After a run a worker spins a little before it sleeps, and so does the caller waiting
+// for the last task: a run lasts about a millisecond, and a sleeping thread takes tens of
+// microseconds to wake on a virtual machine. A worker that wakes after the run it was called for
+// ended claims nothing: a claim names its run (the generation), and the caller's data is read only
+// under a valid claim.
 #pragma once
 
 #include <atomic>

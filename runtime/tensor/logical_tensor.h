@@ -34,8 +34,9 @@ constexpr std::uint32_t element_bytes(ir::ScalarType t) {
 
 /// Tensor memory: blocks of at least kHugeBlockBytes are 2 MiB-aligned and advised to the kernel
 /// as transparent huge pages, so that filling a large tensor takes one page fault per 2 MiB, not
-/// per 4 KiB (first touches were a quarter of a whole run's time). Smaller blocks use operator new.
-inline constexpr std::size_t kHugeBlockBytes = std::size_t{4} << 20;
+/// per 4 KiB (first touches were a quarter of a whole run's time); a worker's 2 MiB stream part
+/// (codegen/slice_parts.h) is one such block. Smaller blocks use operator new.
+inline constexpr std::size_t kHugeBlockBytes = std::size_t{2} << 20;
 inline constexpr std::size_t kHugePageBytes = std::size_t{2} << 20; // x86-64 huge page
 void* allocate_tensor_memory(std::size_t bytes);
 void release_tensor_memory(void* p, std::size_t bytes) noexcept;

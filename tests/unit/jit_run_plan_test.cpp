@@ -5,6 +5,7 @@
 // wrong type, are the interpreter's results and diagnostics), runs on 1, 2, 3 and 7 threads give
 // the interpreter's bits, and an output the live slices do not cover is cleared on every run.
 #include "codegen/contraction_plan.h"
+#include "ir/seq/field_hash.h"
 #include "tests/support/corpus_programs.h"
 #include "tests/unit/jit_test_support.h"
 
@@ -156,4 +157,66 @@ TEST_CASE("jit plan: made before the inputs hold their values, as tujit run does
   other.chain.ftz_results = !other.chain.ftz_results;
   CHECK_FALSE(codegen::plan_contraction_run(*code, other, empty).ok());
   CHECK(first_code(run(*code, other, empty)) == "E-JIT-002");
+}
+
+TEST_CASE("jit plan: prepared without the code, as tujit run --threads 2 does", "[jit-plan]") {
+  // prepare_contraction_plan makes the plan from the program and the inputs' types alone, while
+  // another thread loads the code; plan_contraction_run then keeps that very plan for code with
+  // no poison shadow, and every run on it is the interpreter's, poison and MACs included.
+  std::uint64_t seed = 5000;
+  std::size_t prepared_kernels = 0;
+  for (const auto& chain : testing::corpus_programs()) {
+    INFO(chain.kernel_name);
+    const Operands o = operands_for(chain, ++seed);
+    const testing::interp::ImageInputs in = testing::interp::image_inputs(chain, o.stream, o.trf);
+    const ir::seq::RunProgram& p = in.run.program;
+    const codegen::PreparedPlan prepared = codegen::prepare_contraction_plan(p, in.inputs());
+    if (!chain.whole()) {
+      CHECK(prepared == nullptr); // a part of a chain is planned by its run
+      continue;
+    }
+    REQUIRE(prepared != nullptr);
+    ++prepared_kernels;
+    const auto code = compile(p);
+    REQUIRE(codegen::plan_contraction_run(*code, p, in.inputs(), prepared).ok());
+    auto planned = codegen::planned_contraction_run(*code, p, in.inputs());
+    REQUIRE(planned.ok());
+    CHECK(planned->plan == prepared);
+    // The plan the code would have made itself holds the same poisoned set and MACs.
+    const auto fresh = compile(p, /*checked=*/true);
+    auto own = codegen::planned_contraction_run(*fresh, p, in.inputs());
+    REQUIRE(own.ok());
+    CHECK(own->plan != prepared);
+    CHECK(own->plan->poison == prepared->poison);
+    CHECK(own->plan->simulated_macs == prepared->simulated_macs);
+    CHECK(own->plan->tables.flit_offset == prepared->tables.flit_offset);
+    for (unsigned t : {1u, 2u}) CHECK(jit_vs_interp(*code, p, in.inputs(), t) == 0);
+  }
+  CHECK(prepared_kernels >= 5);
+}
+
+TEST_CASE("jit plan: a prepared plan serves only its program and code without a shadow",
+          "[jit-plan]") {
+  Bmatmul a(60);
+  const ir::seq::RunProgram& p = a.in.run.program;
+  // Code compiled with a poison shadow takes its poisoned set from the shadow: a new plan.
+  const codegen::PreparedPlan prepared = codegen::prepare_contraction_plan(p, a.in.inputs());
+  REQUIRE(prepared != nullptr);
+  const auto shadowed = compile(p, /*checked=*/true);
+  REQUIRE(codegen::plan_contraction_run(*shadowed, p, a.in.inputs(), prepared).ok());
+  auto planned = codegen::planned_contraction_run(*shadowed, p, a.in.inputs());
+  REQUIRE(planned.ok());
+  CHECK(planned->plan != prepared);
+  // A plan prepared from another program is not kept for this one.
+  ir::seq::RunProgram other = p;
+  other.chain.ftz_results = !other.chain.ftz_results;
+  const codegen::PreparedPlan foreign = codegen::prepare_contraction_plan(other, a.in.inputs());
+  REQUIRE(foreign != nullptr);
+  const auto code = compile(p);
+  REQUIRE(codegen::plan_contraction_run(*code, p, a.in.inputs(), foreign).ok());
+  auto kept = codegen::planned_contraction_run(*code, p, a.in.inputs());
+  REQUIRE(kept.ok());
+  CHECK(kept->plan != foreign);
+  CHECK(ir::seq::FieldEqual{}(kept->plan->program, p));
+  CHECK(jit_vs_interp(*code, p, a.in.inputs(), 2) == 0);
 }
