@@ -71,4 +71,21 @@ echo "--threads 1 vs 2, $ROUNDS alternating rounds, wall ms (median / first quar
   "$m1 / $q1 / $b1 vs $m2 / $q2 / $b2; ratio of medians $(echo "scale=2; $m1 / $m2" | bc)"
 echo
 "$TUJIT" bench "$WORK/k.rs" --repetitions "$REPS" --cpu-time --threads 1
+echo
+# The same two thread counts inside one process (`tujit bench`, wall time), taken alternately:
+# how the kernel alone and the run pipeline (inputs, lowering, cached object, run, digest) scale
+# without a process's start and exit. Median MAC/s of each `tujit bench` (REPS repetitions).
+rate() { # THREADS: "kernel run" MAC/s
+  "$TUJIT" bench "$WORK/k.rs" --repetitions "$REPS" --threads "$1" --json "$WORK/b.json" --force \
+    >/dev/null
+  tr -d ' \n' <"$WORK/b.json" |
+    sed -n 's/.*"macs_per_s":{"jit":{[^}]*"median":\([0-9.e+-]*\)[^}]*},"run":{[^}]*"median":\([0-9.e+-]*\).*/\1 \2/p'
+}
+for round in 1 2 3; do
+  read -r k1 r1 <<<"$(rate 1)"
+  read -r k2 r2 <<<"$(rate 2)"
+  awk -v k1="$k1" -v r1="$r1" -v k2="$k2" -v r2="$r2" -v n="$round" 'BEGIN {
+    printf "in one process, round %d: kernel %.2e -> %.2e MAC/s (%.2fx), run pipeline %.2e -> %.2e MAC/s (%.2fx)\n",
+      n, k1, k2, k2 / k1, r1, r2, r2 / r1}'
+done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
