@@ -3,7 +3,6 @@
 #include "codegen/build_identity.h"
 #include "ir/support/input_file.h"
 #include "runtime/io/output_file.h"
-
 #include "runtime/tensor/sha256.h"
 
 #include <fmt/format.h>
