@@ -1,8 +1,8 @@
 // `tujit_core_contention [TRIALS]`: whether two of this machine's CPUs are two cores' worth. It
-// times a register-only multiply-add loop pinned to the first CPU the process may use, alone, and then on
-// the first two at once, TRIALS times (default 9), and prints how much slower the slower of the
-// pair ran than the loop alone, per trial and as the median. No memory is touched in the loop, so
-// a slowdown comes from the CPUs themselves: SMT siblings, a host that shares or throttles them
+// times a register-only multiply-add loop pinned to the first CPU the process may use, alone, and
+// then on the first two at once, TRIALS times (default 9), and prints how much slower the slower of
+// the pair ran than the loop alone, per trial and as the median. No memory is touched in the loop,
+// so a slowdown comes from the CPUs themselves: SMT siblings, a host that shares or throttles them
 // (README "Performance" uses it to bound what a second thread can give).
 #include <pthread.h>
 #include <sched.h>
