@@ -40,6 +40,13 @@ std::uint64_t splitmix(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
+/// splitmix's bits 33 to 63: its last step, z ^ (z >> 31), leaves them as they are (z >> 31 has
+/// no bit there), so a draw read only above bit 32 skips that step, bit-identically.
+std::uint64_t splitmix_high(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  return (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+}
+
 /// Uniform in [0, n) from one 64-bit draw by 128-bit multiply-shift (SplitMix64::below).
 std::uint64_t scale_below(std::uint64_t draw, std::uint64_t n) {
   __extension__ typedef unsigned __int128 U128;
@@ -118,9 +125,9 @@ template <class T, class Row>
   }
 }
 
-// A row segment of the generator's draws, each turned into an element by `element`. The counter
-// seed + (index + 1)·γ advances by γ per element (mod 2^64, as the multiply), so the vectorised
-// loop adds instead of multiplying.
+// A row segment of the generator's draws, each turned into an element by `element`, which reads
+// only the draw's bits above 32 (splitmix_high). The counter seed + (index + 1)·γ advances by γ
+// per element (mod 2^64, as the multiply), so the vectorised loop adds instead of multiplying.
 template <class T, class Element>
 [[gnu::always_inline]] inline void fill_draws(std::uint8_t* out, const TileIndex& ix,
                                               std::uint64_t begin, std::uint64_t end,
@@ -129,7 +136,7 @@ template <class T, class Element>
                    [&](std::uint8_t* dst, std::uint64_t index, std::uint64_t n) {
                      std::uint64_t counter = seed + (index + 1) * kGolden;
                      for (std::uint64_t k = 0; k < n; ++k, counter += kGolden) {
-                       const T v = static_cast<T>(element(splitmix(counter)));
+                       const T v = static_cast<T>(element(splitmix_high(counter)));
                        std::memcpy(dst + k * sizeof(T), &v, sizeof(T)); // little-endian
                      }
                    });
