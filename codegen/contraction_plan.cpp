@@ -13,9 +13,8 @@ namespace {
 // an operand slice holds no live cell). Dense disjoint blocks are counted from their bases alone
 // (ir/seq/held_axes.h block_coverage).
 bool writes_whole_output(const ir::seq::RunProgram& rp, const std::vector<std::uint64_t>& live) {
-  std::uint64_t elements = 1;
-  for (const ir::Axis& a : rp.output.axes) elements *= a.size;
-  return ir::seq::stream_coverage(rp.output, elements, &live).unreached == 0;
+  return ir::seq::stream_coverage(rp.output, ir::seq::element_count(rp.output.axes), &live)
+             .unreached == 0;
 }
 
 /// Everything in a plan but the poisoned outputs: the program's and the inputs' types alone.

@@ -36,9 +36,8 @@ OutputBlocks output_blocks(const ir::seq::RunProgram& rp, const std::vector<std:
   // that neither overlap nor leave a gap lie at 0, m, 2m, ... to the output's end.
   const std::optional<std::uint64_t> m = ir::seq::dense_block(rp.output.cells);
   if (!m) return {};
-  std::uint64_t elements = 1;
-  for (const ir::Axis& a : rp.output.axes) elements *= a.size;
-  const auto coverage = ir::seq::block_coverage(rp.output, elements, &live);
+  const auto coverage =
+      ir::seq::block_coverage(rp.output, ir::seq::element_count(rp.output.axes), &live);
   return {coverage && coverage->unreached == 0 ? *m : 0};
 }
 

@@ -140,13 +140,31 @@ Result<PreparedEngine> prepare_after_filling(const ir::SpecFile& file, const ir:
   return lower_and_prepare(file, kernel, ops, req, shapes, out);
 }
 
+/// Work that either of two tasks may do, done by whichever claims it first: the other waits for
+/// it only once it is claimed, so neither waits for a task that has not started.
+class Claim {
+public:
+  /// True for the one caller that is to do the work.
+  bool take() { return !taken_.exchange(true); }
+  void done() {
+    done_ = true;
+    done_.notify_all();
+  }
+  /// Returns once the taker is done; call only after take() returned false.
+  void wait() const { done_.wait(false); }
+
+private:
+  std::atomic<bool> taken_{false}, done_{false};
+};
+
 /// lower_and_prepare with more than one thread: lowering, then the engine's preparation and the
 /// JIT's run plan, run as task 0 of the run's thread pool while the other tasks fill the inputs
 /// (`fill`), and then join the fill, so their times overlap (docs/cli.md §6). Task 1 creates the
 /// JIT's session while task 0 lowers; once the program is lowered, it makes the part of the run's
 /// plan that needs no code while task 0 loads or compiles the code, and then runs the caller's
-/// look at the program (`on_lowered`). The JIT's run then leases the same pool, whose workers are
-/// running. Sets out.inputs_ms to when the last input was filled.
+/// look at the program (`on_lowered`). Either task does the session and the code-free plan when
+/// the other has not begun them (a Claim). The JIT's run then leases the same pool, whose workers
+/// are running. Sets out.inputs_ms to when the last input was filled.
 Result<PreparedEngine> prepare_while_filling(unsigned threads, const ir::SpecFile& file,
                                              const ir::Kernel& kernel, const RunOperands& ops,
                                              const RunRequest& req,
@@ -158,47 +176,40 @@ Result<PreparedEngine> prepare_while_filling(unsigned threads, const ir::SpecFil
   std::vector<double> filled_ms(pool->size(), 0.0);
   enum : int { kPending, kDone, kFailed };
   std::atomic<int> lowering{kPending};
-  // The session and the code-free plan are each made by whichever of tasks 1 and 0 claims them
-  // first; task 0 waits only for work task 1 has begun, and task 1 only for task 0's lowering:
-  // neither waits for a task that has not started.
-  std::atomic<bool> session_claimed{false};
-  std::atomic<int> session_made{kPending};
-  JitSession session = std::unique_ptr<codegen::ContractionJit>();
   const bool jit = req.engine == Engine::Jit;
+  Claim session_claim;
+  JitSession session = std::unique_ptr<codegen::ContractionJit>();
   // Code with a poison shadow takes its poisoned outputs from the shadow, so its plan waits for it.
   const bool plans_early = jit && !poison_shadow(req);
-  std::atomic<bool> plan_claimed{false};
-  std::atomic<int> plan_made{kPending};
+  Claim plan_claim;
   codegen::PreparedPlan plan;
   std::optional<Result<PreparedEngine>> prepared;
   pool->run(pool->size(), [&](std::uint64_t k, unsigned worker) {
-    if (k == 1 && jit && !session_claimed.exchange(true)) {
+    if (k == 1 && jit && session_claim.take()) {
       session = create_jit(req);
-      session_made = kDone;
-      session_made.notify_all();
+      session_claim.done();
     }
     if (k == 0) {
       Status ok = lower(file, kernel, ops, req, shapes, out);
       lowering = ok ? kDone : kFailed;
       lowering.notify_all();
-      if (jit && !session_claimed.exchange(true))
+      if (jit && session_claim.take())
         session = create_jit(req);
       else if (jit)
-        session_made.wait(kPending);
+        session_claim.wait();
       prepared = ok ? prepare_engine(req.engine, out.program, req, jit ? &session : nullptr)
                     : Result<PreparedEngine>(ok.diagnostics());
-      // Unclaimed, the plan is made whole by plan_run.
-      if (plans_early && plan_claimed.exchange(true)) plan_made.wait(kPending);
+      // Taken here, the plan is made whole by plan_run.
+      if (plans_early && !plan_claim.take()) plan_claim.wait();
       if (*prepared) plan_run(**prepared, out.program, inputs.tensors, std::move(plan));
     }
     if (fill.work() > 0) filled_ms[worker] = ms_since(t0);
     if (k == 1 && (plans_early || req.on_lowered)) {
       lowering.wait(kPending);
-      if (plans_early && !plan_claimed.exchange(true)) {
+      if (plans_early && plan_claim.take()) {
         if (lowering == kDone)
           plan = codegen::prepare_contraction_plan(out.program, inputs.tensors);
-        plan_made = kDone;
-        plan_made.notify_all();
+        plan_claim.done();
       }
       if (lowering == kDone && req.on_lowered) req.on_lowered(out.program);
     }

@@ -419,6 +419,18 @@ std::vector<std::uint64_t> reached_extent(const ViewCoordinates& v) {
   return e;
 }
 
+std::uint64_t element_count(const std::vector<Axis>& axes) {
+  std::uint64_t n = 1;
+  for (const Axis& a : axes) n *= a.size;
+  return n;
+}
+
+std::vector<std::uint64_t> row_major_strides(const std::vector<Axis>& axes) {
+  std::vector<std::uint64_t> stride(axes.size(), 1);
+  for (std::size_t a = axes.size(); a-- > 1;) stride[a - 1] = stride[a] * axes[a].size;
+  return stride;
+}
+
 Result<TensorStreams> tensor_streams(const std::string& tensor, ScalarType dtype,
                                      const ViewCoordinates& v, const std::vector<Axis>& tensor_axes,
                                      const std::vector<std::uint64_t>& divide_in) {
@@ -445,8 +457,7 @@ Result<TensorStreams> tensor_streams(const std::string& tensor, ScalarType dtype
                                    "`{}` (size {})",
                                    reach[a] - 1, v.axes[a].name, tensor, tensor_axes[a].size));
   }
-  std::vector<std::uint64_t> stride(na, 1);
-  for (std::size_t a = na; a-- > 1;) stride[a - 1] = stride[a] * tensor_axes[a].size;
+  const std::vector<std::uint64_t> stride = row_major_strides(tensor_axes);
   std::optional<Diagnostic> error;
   const auto table = [&](const DimCoordinates& d) {
     return AddressTable::from_function(d.size, [&](std::uint64_t p) -> CellAddress {

@@ -108,6 +108,11 @@ struct CellStreams {
                 const std::function<CellAddress(std::uint64_t, std::uint64_t)>& f);
 };
 
+/// The element count of a logical tensor of `axes`, and its row-major strides (the last axis
+/// contiguous): the offsets every address stream holds.
+std::uint64_t element_count(const std::vector<Axis>& axes);
+std::vector<std::uint64_t> row_major_strides(const std::vector<Axis>& axes);
+
 /// What a run reads or writes through a view: the logical tensor (a kernel parameter, or the
 /// output) and the address streams into it. Offsets are row-major over `axes` (their sizes are
 /// the tensor's shape, which may be larger than the part the view reaches).

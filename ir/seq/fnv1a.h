@@ -20,11 +20,6 @@ public:
     add(s.size());
     for (char c : s) add(static_cast<std::uint64_t>(static_cast<unsigned char>(c)));
   }
-  template <typename T>
-  void add_all(const std::vector<T>& v) {
-    add(v.size());
-    for (const T& x : v) add(static_cast<std::uint64_t>(x));
-  }
   /// A table of integers (its size, then its elements in order) folded first in four independent
   /// lanes of one multiply per element, each lane then added: a table of 32 Ki entries costs tens
   /// of microseconds, where add() per element, eight dependent multiplies each, costs a third of a

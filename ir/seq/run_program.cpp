@@ -60,9 +60,7 @@ Result<RunProgram> with_output(const TensorType& type, const std::vector<Axis>& 
   if (!held) return std::move(held).take_diagnostics();
   auto out = tensor_streams("output", dtype, *coords, held_tensor_axes(*held), held_strides(*held));
   if (!out) return std::move(out).take_diagnostics();
-  std::uint64_t elements = 1;
-  for (const Axis& a : out->axes) elements *= a.size;
-  const StreamCoverage cov = stream_coverage(*out, elements);
+  const StreamCoverage cov = stream_coverage(*out, element_count(out->axes));
   if (cov.unreached != 0) {
     std::string coord;
     std::uint64_t rest = cov.first_unreached;

@@ -143,8 +143,7 @@ std::optional<TensorStreams> factored_streams(const std::string& tensor, const T
                                               std::uint64_t max_positions) {
   const std::size_t na = axes.size();
   if (tensor_axes.size() != na) return std::nullopt;
-  std::vector<std::uint64_t> stride(na, 1);
-  for (std::size_t a = na; a-- > 1;) stride[a - 1] = stride[a] * tensor_axes[a].size;
+  const std::vector<std::uint64_t> stride = row_major_strides(tensor_axes);
   const ViewDims dims = view_dims(type.kind);
   auto s = factors(type, dims.spatial, axes, stride, max_positions);
   if (!s) return std::nullopt;
