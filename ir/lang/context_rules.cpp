@@ -75,4 +75,41 @@ std::optional<Diagnostic> store_context_error(std::string_view method, SourceSpa
   return std::nullopt;
 }
 
+std::optional<Diagnostic> dma_context_error(std::string_view method, SourceSpan call_span,
+                                            const std::vector<ContextArg>& args) {
+  constexpr std::string_view kDmaPage = "furiosa-opt docs/src/moving-tensors/dma-engine.md";
+  if (args.size() == 1 && args[0].is_context && args[0].which == ContextKind::Tdma &&
+      args[0].by_mut_ref)
+    return std::nullopt;
+  const SourceSpan span = args.empty() ? call_span : args.front().span;
+  return ctx_error(
+      "E-CTX-005",
+      args.empty()
+          ? fmt::format("`{}` is a DMA transfer: it takes the DMA context, `&mut ctx.tdma`", method)
+          : fmt::format("the argument of `{}` must be `&mut ctx.tdma`: a DMA transfer runs "
+                        "in the DMA context, not in a Tensor Unit context",
+                        method),
+      span,
+      {fmt::format("HBM ↔ DM and DM ↔ DM transfers run on the DMA Engine, driven by the tensor DMA "
+                   "context `ctx.tdma` ({} \"Interface\"); `ctx.main` and `ctx.sub` drive the "
+                   "Tensor Unit",
+                   kDmaPage),
+       fmt::format("fix: `.{}(&mut ctx.tdma)`", method)});
+}
+
+std::optional<Diagnostic> commit_cast_context_error(std::string_view method, SourceSpan span,
+                                                    ContextKind stream) {
+  if (stream != ContextKind::Sub) return std::nullopt;
+  return ctx_error(
+      "E-CTX-006",
+      fmt::format("`{}` runs on a stream of the sub context, but the Commit Adapter's cast runs in "
+                  "the main context only",
+                  method),
+      span,
+      {"the sub context's Commit Adapter trims but does not cast (furiosa-opt "
+       "docs/src/computing-tensors/commit-adapter.md, the support table)",
+       "fix: commit the sub context's stream as it is, or cast it with the Cast Engine "
+       "(`.cast::<D, OutPacket>()`) before commit_trim"});
+}
+
 } // namespace tujit::ir::lang

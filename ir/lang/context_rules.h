@@ -2,7 +2,9 @@
 // the Register Files page, "Which context a store occupies"): the Contraction Engine runs in the
 // main context only (the sub context drops it); a store to the VRF issued from the main context
 // runs its write through the sub context, so it takes `&mut ctx.sub`; one issued from the sub
-// context takes no argument. Each misuse is an E-CTX diagnostic (docs/errors.md).
+// context takes no argument; a DMA transfer runs in the DMA context (`&mut ctx.tdma`); the Commit
+// Adapter's cast runs in the main context only. Each misuse is an E-CTX diagnostic
+// (docs/errors.md).
 #pragma once
 
 #include "ir/lang/types.h"
@@ -32,5 +34,16 @@ std::optional<Diagnostic> contraction_context_error(std::string_view method, Sou
 std::optional<Diagnostic> store_context_error(std::string_view method, SourceSpan call_span,
                                               ContextKind stream,
                                               const std::vector<ContextArg>& args);
+
+/// A DMA transfer (`to_dm` / `to_hbm`) with arguments `args`: E-CTX-005 unless its one argument
+/// is `&mut ctx.tdma`, the DMA context (furiosa-opt docs/src/moving-tensors/dma-engine.md
+/// "Interface").
+std::optional<Diagnostic> dma_context_error(std::string_view method, SourceSpan call_span,
+                                            const std::vector<ContextArg>& args);
+
+/// E-CTX-006: the Commit Adapter's cast (`commit_cast`, `commit_cast_relu`) on a stream of the sub
+/// context, which has no commit cast (furiosa-opt docs/src/computing-tensors/commit-adapter.md).
+std::optional<Diagnostic> commit_cast_context_error(std::string_view method, SourceSpan span,
+                                                    ContextKind stream);
 
 } // namespace tujit::ir::lang

@@ -61,6 +61,10 @@ struct Stage {
   std::string trf_source;
   /// MemWrite: the MemTensor parameter the stream is written into.
   std::string target;
+  /// The stage that wrote the memory tensor a chain's `begin(x.view())` reads (a to_dm, a commit
+  /// of an earlier statement), set on the chain's first stage; nullopt when `x` is a parameter or
+  /// built inside. A DMA stage reads its tensor through `producer`.
+  std::optional<std::size_t> memory_producer;
 
   /// The unit that runs this stage (its descriptor's, ir/lang/stage_descriptor.h): lowering, the
   /// engines and the cycle models recognise a stage by the hardware it stands for, so a new

@@ -18,7 +18,7 @@ struct Value {
     Tensor,
     View,    // `x.view()` of a DmTensor (the argument of `begin`)
     CtxRoot, // a `&mut Context` parameter
-    Context, // `ctx.main` / `ctx.sub`
+    Context, // `ctx.main` / `ctx.sub` / `ctx.tdma`
     Opaque,  // a number, `ctx.tdma`, a non-tensor parameter: fine as an argument
     Error,   // already diagnosed
   };
@@ -32,6 +32,9 @@ struct Value {
   std::optional<std::size_t> producer;
   /// The kernel parameter the value's data comes from (the DmTensor of a `begin`).
   std::string source;
+  /// A View or Begin tensor: the stage that wrote the memory tensor it reads (Stage::
+  /// memory_producer).
+  std::optional<std::size_t> memory_producer;
 };
 
 std::string mtext(const Mapping& m) {
@@ -200,12 +203,14 @@ private:
       Value base = type_expr(*e.inner, nullptr, false);
       if (base.kind == Value::Kind::Error) return v;
       if (base.kind == Value::Kind::CtxRoot) {
-        if (e.name == "main" || e.name == "sub") {
+        if (e.name == "main" || e.name == "sub" || e.name == "tdma") {
           v.kind = Value::Kind::Context;
-          v.ctx = e.name == "main" ? ContextKind::Main : ContextKind::Sub;
+          v.ctx = e.name == "main"  ? ContextKind::Main
+                  : e.name == "sub" ? ContextKind::Sub
+                                    : ContextKind::Tdma;
           return v;
         }
-        v.kind = Value::Kind::Opaque; // ctx.tdma and other contexts
+        v.kind = Value::Kind::Opaque; // other contexts (ctx.pdma)
         return v;
       }
       if (base.kind == Value::Kind::Opaque) {
@@ -240,7 +245,7 @@ private:
     case Value::Kind::CtxRoot:
       return "the context";
     case Value::Kind::Context:
-      return v.ctx == ContextKind::Main ? "`ctx.main`" : "`ctx.sub`";
+      return fmt::format("`ctx.{}`", to_string(v.ctx));
     case Value::Kind::Opaque:
       return "a value outside the kernel language";
     case Value::Kind::Error:
@@ -262,9 +267,10 @@ private:
     }
     if (is_refused_operation(call.name)) {
       error("E-TYPE-009", fmt::format("not simulated by tujit: {}", call.name), call.name_span,
-            {"tujit simulates the Tensor Unit's fetch, collect, register-file and contraction "
-             "stages and the Vector Engine; Cast, Transpose, Commit, Switch and DMA calls are "
-             "refused (docs/kernel-language.md §6.1)"});
+            {"tujit simulates DMA (`to_dm`, `to_hbm`), the Tensor Unit's fetch, collect, "
+             "register-file and contraction stages, the Vector Engine, the Cast Engine and the "
+             "commit path; the Transpose and Switch Engines and the forms listed in "
+             "docs/kernel-language.md §6.1 are refused"});
       return v;
     }
     if (recv.kind == Value::Kind::Error) return v;
@@ -273,6 +279,8 @@ private:
           call.args.empty()) {
         v = recv;
         v.kind = Value::Kind::View;
+        v.memory_producer = recv.producer;
+        v.producer.reset();
         return v;
       }
       error("E-TYPE-010", fmt::format("`view()` needs a DmTensor, found {}", describe_value(recv)),
@@ -302,7 +310,9 @@ private:
              "collect → to_trf | to_vrf | contract_outer → contract_packet → contract_time → "
              "contract_lane (docs/contraction.md §3); a Vector Engine pass runs vector_init … "
              "vector_final off a collect or a contract_lane, and its result may be stored with "
-             "to_vrf (docs/vector-engine.md §2)"});
+             "to_vrf (docs/vector-engine.md §2); a stream leaves the engines through [cast →] "
+             "commit_trim → [commit_cast →] commit into a DmTensor, and DMA moves HbmTensor and "
+             "DmTensor values with to_dm / to_hbm (docs/kernel-language.md §6)"});
       return v;
     }
     return type_stage(call, *m, recv, expected);
@@ -311,7 +321,7 @@ private:
   Value type_begin(const Expr& call, const Value& recv) {
     Value v;
     v.span = call.span;
-    if (recv.kind != Value::Kind::Context) {
+    if (recv.kind != Value::Kind::Context || recv.ctx == ContextKind::Tdma) {
       error("E-TYPE-010",
             fmt::format("`begin` is called on `ctx.main` or `ctx.sub`, not on {}",
                         describe_value(recv)),
@@ -349,6 +359,7 @@ private:
     v.tensor = std::move(t);
     v.ctx = recv.ctx;
     v.source = arg.source;
+    v.memory_producer = arg.memory_producer;
     return v;
   }
 
@@ -378,6 +389,8 @@ private:
     st.bound_to = bound_to_;
     st.producer = recv.producer;
     st.source = recv.source;
+    st.memory_producer = recv.memory_producer;
+    if (is_dma(m.op)) st.context = ContextKind::Tdma;
 
     // contract_outer: Lane, TrfElement, TrfD come from the TRF operand; it runs in the main
     // context only.
@@ -396,6 +409,10 @@ private:
     // Only the operations whose descriptor says so take call arguments (typed above, or a
     // store's context).
     if (m.op == StageOp::ToVrf && !check_store_context(call, recv.ctx)) return fail;
+    if (is_dma(m.op) && !check_dma_context(call)) return fail;
+    if ((m.op == StageOp::CommitCast || m.op == StageOp::CommitCastRelu) &&
+        !check_commit_cast_context(call, recv.ctx))
+      return fail;
     if (!descriptor(m.op).value_args && !check_no_args(call)) return fail;
 
     st.output = *out;
@@ -403,7 +420,10 @@ private:
     Value v;
     v.kind = Value::Kind::Tensor;
     v.tensor = std::move(*out);
-    v.ctx = recv.ctx;
+    // A memory tensor belongs to no Tensor Unit context; a stream keeps its chain's.
+    v.ctx = v.tensor.kind == TensorKind::Dm || v.tensor.kind == TensorKind::Hbm
+                ? ContextKind::Unknown
+                : recv.ctx;
     v.span = call.span;
     v.producer = k_.stages.size() - 1;
     v.source = recv.source;
@@ -486,6 +506,14 @@ private:
       if (in.get(s)) out.set(s, *in.get(s));
     for (std::size_t i = 0; i < m.params.size(); ++i)
       if (m.params[i].out && args[i].mapping) out.set(*m.params[i].out, *args[i].mapping);
+    // A kind keeps only its own slots (an HbmTensor made from a DmTensor has no Cluster / Slice).
+    for (std::size_t i = 0; i < kSlotCount; ++i) {
+      const auto slot = static_cast<Slot>(i);
+      bool has = false;
+      for (const TensorArg& a : tensor_args(out.kind))
+        has = has || (a.kind == TensorArg::Kind::Mapping && a.slot == slot);
+      if (!has) out.slots[i].reset();
+    }
     if (!type_operation(call, m, in, args, st, out)) return std::nullopt;
     // Only the Contraction Engine's tensors carry the stream's storage type and the remembered
     // pre-reduction Time.
@@ -508,6 +536,17 @@ private:
     case StageOp::VrfReshape:
     case StageOp::MemRead:
     case StageOp::MemWrite: // the buffer, typed by type_write
+    case StageOp::ToDm:     // a DMA transfer keeps D (docs/dma.md §1)
+    case StageOp::ToHbm:
+    case StageOp::CommitTrim:
+    case StageOp::Commit:
+      return true;
+    case StageOp::Cast: // D and the re-padded OutPacket (docs/output-path.md §1)
+    case StageOp::CommitCast:
+    case StageOp::CommitCastRelu:
+      out.dtype = *args[0].scalar;
+      out.dtype_span = args[0].span;
+      st.cast_to = out.dtype;
       return true;
     case StageOp::FetchCast:
       out.dtype = *args[0].scalar;
@@ -560,6 +599,28 @@ private:
       return false;
     }
     return true;
+  }
+
+  /// A DMA transfer's one argument: `&mut ctx.tdma`.
+  bool check_dma_context(const Expr& call) {
+    std::vector<ContextArg> args;
+    for (const auto& a : call.args) {
+      Value v = type_expr(a, nullptr, false);
+      if (v.kind == Value::Kind::Error) return false;
+      args.push_back(ContextArg{v.kind == Value::Kind::Context, v.ctx,
+                                a.kind == Expr::Kind::Ref && a.ref_mut, a.span});
+    }
+    auto d = dma_context_error(call.name, call.span, args);
+    if (!d) return true;
+    diags_.push_back(std::move(*d));
+    return false;
+  }
+
+  bool check_commit_cast_context(const Expr& call, ContextKind ctx) {
+    auto d = commit_cast_context_error(call.name, call.name_span, ctx);
+    if (!d) return true;
+    diags_.push_back(std::move(*d));
+    return false;
   }
 
   bool check_contraction_context(const Expr& call, ContextKind ctx) {

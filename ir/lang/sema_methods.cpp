@@ -11,7 +11,7 @@ MethodInfo vector(std::string_view name, VectorCallKind kind, TensorKind input,
   const std::size_t n = params.size();
   MethodInfo m{name, StageOp::Vector, input, std::move(params), n};
   m.vector = kind;
-  if (kind == VectorCallKind::Init) m.alt_input = TensorKind::Contract;
+  if (kind == VectorCallKind::Init) m.alt_inputs = {TensorKind::Contract};
   return m;
 }
 
@@ -20,8 +20,12 @@ const std::vector<MethodInfo>& methods() {
     std::vector<MethodInfo> t;
     for (const StageDescriptor& d : stage_descriptors()) {
       if (d.unit == StageUnit::VectorEngine) continue; // its calls are listed below
-      t.push_back(
-          {d.method, d.op, d.input, {d.params.begin(), d.params.end()}, d.min_targs, d.alt_input});
+      t.push_back({d.method,
+                   d.op,
+                   d.input,
+                   {d.params.begin(), d.params.end()},
+                   d.min_targs,
+                   {d.alt_inputs.begin(), d.alt_inputs.end()}});
     }
     using K = VectorCallKind;
     const TensorKind v = TensorKind::Vector;
@@ -60,8 +64,11 @@ const std::vector<MethodInfo>& methods() {
 } // namespace
 
 std::string MethodInfo::inputs_text() const {
-  if (!alt_input) return std::string(tensor_type_name(input));
-  return fmt::format("{} or {}", tensor_type_name(input), tensor_type_name(*alt_input));
+  std::string out(tensor_type_name(input));
+  for (std::size_t i = 0; i < alt_inputs.size(); ++i)
+    out += fmt::format("{}{}", i + 1 == alt_inputs.size() ? " or " : ", ",
+                       tensor_type_name(alt_inputs[i]));
+  return out;
 }
 
 const MethodInfo* find_method(std::string_view name) {

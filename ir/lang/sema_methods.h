@@ -6,6 +6,7 @@
 
 #include "ir/lang/kernel.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,13 +20,15 @@ struct MethodInfo {
   TensorKind input;
   std::vector<StageTypeParam> params; // type arguments
   std::size_t min_targs;              // when a turbofish is written
-  /// A second tensor kind the method is also called on (vector_init: Collect or Contract;
-  /// to_vrf: Collect or VectorFinal).
-  std::optional<TensorKind> alt_input = std::nullopt;
+  /// Further tensor kinds the method is also called on (vector_init: Contract; to_vrf:
+  /// VectorFinal).
+  std::vector<TensorKind> alt_inputs = {};
   std::optional<VectorCallKind> vector = std::nullopt; // a Vector Engine call
 
-  bool accepts(TensorKind k) const { return k == input || (alt_input && k == *alt_input); }
-  /// "CollectTensor" or "CollectTensor or ContractTensor".
+  bool accepts(TensorKind k) const {
+    return k == input || std::find(alt_inputs.begin(), alt_inputs.end(), k) != alt_inputs.end();
+  }
+  /// "CollectTensor", "CollectTensor or ContractTensor", "A, B or C".
   std::string inputs_text() const;
 };
 

@@ -40,9 +40,13 @@ enum class StageUnit : std::uint8_t {
   TimeReducer,
   LaneFolder,
   VectorEngine,
-  None,      // a view: no data moves (VrfTensor::reshape)
-  MemReader, // the book's MemTensor read: the sequencer streams a buffer
-  MemWriter  // the book's MemTensor write: the sequencer writes a stream into a buffer
+  None,          // a view: no data moves (VrfTensor::reshape)
+  MemReader,     // the book's MemTensor read: the sequencer streams a buffer
+  MemWriter,     // the book's MemTensor write: the sequencer writes a stream into a buffer
+  Dma,           // a DMA Engine transfer between HBM and DM (docs/dma.md)
+  CastEngine,    // the Cast Engine narrowing a stream (docs/output-path.md §1)
+  CommitAdapter, // the Commit Adapter's trim and cast (docs/output-path.md §2)
+  CommitEngine   // the Commit Engine's write sequencer into DM (docs/output-path.md §3)
 };
 
 /// A type argument of a stage's method, in signature order.
@@ -57,7 +61,8 @@ struct StageDescriptor {
   StageOp op;
   std::string_view method; // the kernel-language method; to_string(op)
   TensorKind input;
-  std::optional<TensorKind> alt_input; // a second kind it is called on (to_vrf: VectorFinal)
+  /// Further kinds it is called on (to_vrf: VectorFinal; cast: Contract, VectorFinal).
+  std::span<const TensorKind> alt_inputs;
   TensorKind output;
   std::span<const StageTypeParam> params;
   std::size_t min_targs; // type arguments a turbofish must write (the rest inferred)
@@ -88,5 +93,10 @@ bool is_contraction(StageOp op);
 bool is_fetch_adapter(StageOp op);
 /// A register-file store: to_trf or to_vrf.
 bool is_register_store(StageOp op);
+/// A DMA transfer: to_dm or to_hbm.
+bool is_dma(StageOp op);
+/// A stage of the output path after the engines (docs/output-path.md): cast, the Commit Adapter,
+/// commit.
+bool is_output_path(StageOp op);
 
 } // namespace tujit::ir

@@ -52,6 +52,9 @@ constexpr KindName kNames[] = {
     {TensorKind::VectorFinal, "VectorFinalTensor"},
     {TensorKind::Mem, "MemTensor"},
     {TensorKind::Stream, "StreamTensor"},
+    {TensorKind::Cast, "CastTensor"},
+    {TensorKind::CommitTrim, "CommitTrimTensor"},
+    {TensorKind::CommitCast, "CommitCastTensor"},
 };
 } // namespace
 
@@ -87,6 +90,8 @@ std::string_view to_string(ContextKind c) {
     return "main";
   case ContextKind::Sub:
     return "sub";
+  case ContextKind::Tdma:
+    return "tdma";
   case ContextKind::Unknown:
     break;
   }
@@ -121,6 +126,9 @@ std::span<const TensorArg> tensor_args(TensorKind k) {
   case TensorKind::Contract:
   case TensorKind::Vector:
   case TensorKind::VectorFinal:
+  case TensorKind::Cast:
+  case TensorKind::CommitTrim:
+  case TensorKind::CommitCast:
     return kStream;
   case TensorKind::Mem:
     return kMem;

@@ -35,6 +35,9 @@ enum class TensorKind : std::uint8_t {
   VectorFinal, // VectorFinalTensor: the Vector Engine's output stream
   Mem,         // the book's MemTensor<D, Buf> (docs/datapath.md §4.2 pseudo type): Element = Buf
   Stream,      // the book's StreamTensor<'l, D, Time, Packet>
+  Cast,        // CastTensor: the Cast Engine's output stream (docs/datapath.md §9)
+  CommitTrim,  // CommitTrimTensor: after the Commit Adapter's trim
+  CommitCast,  // CommitCastTensor: after the Commit Adapter's cast
 };
 /// The type's name as written: "CollectTensor", "ContractOuterTensor", …
 std::string_view tensor_type_name(TensorKind k);
@@ -42,10 +45,11 @@ std::optional<TensorKind> tensor_kind_from_name(std::string_view name);
 /// Stream typestates carry furiosa-opt's `'l, const T: Tu` parameters (dropped when parsing).
 bool has_tu_parameter(TensorKind k);
 
-/// The context a stream runs in (`ctx.main` / `ctx.sub`, or a `{ Tu::Main }` / `{ Tu::Sub }` type
-/// argument); Unknown when it is a generic `T` (the caller chose the context).
-enum class ContextKind : std::uint8_t { Unknown, Main, Sub };
-std::string_view to_string(ContextKind c); // "main" | "sub" | "unknown"
+/// The context a command runs in (`ctx.main` / `ctx.sub`, or a `{ Tu::Main }` / `{ Tu::Sub }` type
+/// argument; `ctx.tdma` for a DMA transfer); Unknown when it is a generic `T` (the caller chose the
+/// context).
+enum class ContextKind : std::uint8_t { Unknown, Main, Sub, Tdma };
+std::string_view to_string(ContextKind c); // "main" | "sub" | "tdma" | "unknown"
 
 /// The named mapping slots a tensor type has.
 enum class Slot : std::uint8_t { Chip, Cluster, Slice, Lane, Time, Packet, Element };

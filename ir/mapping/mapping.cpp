@@ -363,6 +363,39 @@ std::string Mapping::to_string() const {
   return out;
 }
 
+Result<Mapping> broadcast_axes(const Mapping& m, const std::vector<std::string>& axes) {
+  switch (m.kind()) {
+  case Mapping::Kind::Symbol:
+    if (std::find(axes.begin(), axes.end(), m.axis().name) == axes.end()) return m;
+    return Mapping::broadcast(m.size());
+  case Mapping::Kind::Broadcast:
+    return m;
+  case Mapping::Kind::Pair: {
+    auto major = broadcast_axes(m.lhs(), axes);
+    if (!major) return major;
+    auto minor = broadcast_axes(m.rhs(), axes);
+    if (!minor) return minor;
+    return Mapping::pair(*major, *minor);
+  }
+  default:
+    break;
+  }
+  // Stride, Modulo, Resize, Padding: the same operation on the rewritten operand (sizes are kept,
+  // so every precondition still holds).
+  auto x = broadcast_axes(m.lhs(), axes);
+  if (!x) return x;
+  switch (m.kind()) {
+  case Mapping::Kind::Stride:
+    return Mapping::stride(*x, m.number());
+  case Mapping::Kind::Modulo:
+    return Mapping::modulo(*x, m.number());
+  case Mapping::Kind::Resize:
+    return Mapping::resize(*x, m.number());
+  default:
+    return Mapping::padding(*x, m.number(), m.padding_kind());
+  }
+}
+
 std::vector<Axis> Mapping::axes() const {
   std::vector<Axis> out;
   // Iterative pre-order walk (major before minor, operand before nothing) to avoid deep recursion.

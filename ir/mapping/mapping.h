@@ -143,6 +143,11 @@ private:
   std::shared_ptr<const Node> node_;
 };
 
+/// `m` with every occurrence of the axes named in `axes` replaced by a broadcast of that axis's
+/// size: each position keeps its place and its padding and holds no coordinate on those axes. A
+/// DMA copy of a tensor along an axis it does not have (docs/dma.md §1) is read this way.
+Result<Mapping> broadcast_axes(const Mapping& m, const std::vector<std::string>& axes);
+
 /// Brute-force equivalence by `map` over every position (docs/mapping.md §3 "Equivalence"):
 /// equal sizes and every pair of cells equivalent. Cost O(SIZE); for tests and small mappings.
 bool equivalent_by_map(const Mapping& a, const Mapping& b);

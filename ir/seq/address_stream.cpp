@@ -251,6 +251,9 @@ ViewDims view_dims(TensorKind kind) {
   case TensorKind::Vector:
   case TensorKind::VectorFinal:
   case TensorKind::Stream:
+  case TensorKind::Cast:
+  case TensorKind::CommitTrim:
+  case TensorKind::CommitCast:
     d.outer = {Slot::Time};
     d.inner = {Slot::Packet};
     break;

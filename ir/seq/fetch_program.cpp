@@ -60,7 +60,10 @@ struct FetchChain {
   const Stage* cast = nullptr;
   const Stage* zero_point = nullptr;
   const Stage* collect = nullptr;
-  const KernelParam* dm = nullptr; // the DmTensor or BeginTensor parameter the fetch reads
+  /// The DM tensor the fetch reads: a DmTensor or BeginTensor parameter, or one an earlier
+  /// command wrote (a `to_dm`, docs/kernels.md §2), by name and type.
+  std::string dm_name;
+  const TensorType* dm_type = nullptr;
 };
 
 /// Walks the producer links back from the Collect stage `collect_index` to its Fetch:
@@ -87,8 +90,17 @@ Result<FetchChain> find_fetch_chain(const Kernel& kernel, std::size_t collect_in
     return lower_error("this collect does not read a `fetch` of the kernel: tujit runs "
                        "collect only on a stream fetched from a DmTensor parameter",
                        c.collect->name_span);
-  c.dm = dm_param(kernel, c.fetch->source);
-  if (c.fetch->producer || c.dm == nullptr)
+  if (c.fetch->memory_producer) {
+    c.dm_name = c.fetch->source;
+    c.dm_type = &kernel.stages[*c.fetch->memory_producer].output;
+    return c;
+  }
+  const KernelParam* dm = dm_param(kernel, c.fetch->source);
+  if (dm != nullptr) {
+    c.dm_name = dm->name;
+    c.dm_type = &*dm->tensor;
+  }
+  if (c.fetch->producer || dm == nullptr)
     return lower_error(
         fmt::format("the fetch does not read a DmTensor or BeginTensor parameter (it reads `{}`)",
                     c.fetch->source),
@@ -177,8 +189,8 @@ Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect_index
   if (!chain) return std::move(chain).take_diagnostics();
   FetchProgram p;
   p.kernel_name = kernel.name;
-  p.source = chain->dm->name;
-  p.dm = *chain->dm->tensor;
+  p.source = chain->dm_name;
+  p.dm = *chain->dm_type;
   p.fetched = chain->fetch->output;
   p.collected = chain->collect->output;
   p.spatial = spatial_size(p.dm);

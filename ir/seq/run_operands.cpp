@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 namespace tujit::ir::seq {
 namespace {
@@ -19,10 +20,62 @@ const KernelParam* param_named(const Kernel& k, const std::string& name) {
   return nullptr;
 }
 
+/// The `fetch` that starts the chain ending at `last` (following producers), or nullptr.
+const Stage* chain_fetch(const Kernel& k, const Stage& last) {
+  const Stage* s = &last;
+  while (s->unit() != StageUnit::FetchSequencer && s->producer) s = &k.stages[*s->producer];
+  return s->unit() == StageUnit::FetchSequencer ? s : nullptr;
+}
+
+/// The DM tensor a whole kernel's fetch chain (ending at `collect`) reads, when `to_dm` wrote it
+/// from an HbmTensor parameter: that parameter read through the DM layout, the axes it does not
+/// have made broadcasts (RunOperands::moved, docs/dma.md §1). nullptr when the fetch reads a
+/// DmTensor parameter.
+Result<const KernelParam*> moved_source(const Kernel& k, const Stage& collect, RunOperands& ops) {
+  const Stage* fetch = chain_fetch(k, collect);
+  if (fetch == nullptr || !fetch->memory_producer) return static_cast<const KernelParam*>(nullptr);
+  const Stage& writer = k.stages[*fetch->memory_producer];
+  if (writer.op != StageOp::ToDm)
+    return unsupported(fmt::format("tujit run: this fetch reads a DmTensor written by `{}` in an "
+                                   "earlier statement; tujit runs a whole kernel's result command "
+                                   "from its HBM inputs and does not yet feed one command's "
+                                   "committed result to another (docs/kernels.md §4)",
+                                   to_string(writer.op)),
+                       fetch->name_span);
+  const KernelParam* hbm = writer.producer ? nullptr : param_named(k, writer.source);
+  if (hbm == nullptr || hbm->tensor->kind != TensorKind::Hbm)
+    return unsupported(fmt::format("tujit run: `to_dm` moves `{}`, which is not an HbmTensor "
+                                   "parameter of the kernel",
+                                   writer.source),
+                       writer.name_span);
+  std::vector<std::string> broadcast;
+  std::set<std::string> own;
+  for (const Axis& a : hbm->tensor->mapping(Slot::Chip).axes()) own.insert(a.name);
+  for (const Axis& a : hbm->tensor->mapping(Slot::Element).axes()) own.insert(a.name);
+  TensorType layout = writer.output;
+  for (std::size_t i = 0; i < kSlotCount; ++i) {
+    if (!layout.slots[i]) continue;
+    for (const Axis& a : layout.slots[i]->mapping.axes())
+      if (!own.count(a.name)) broadcast.push_back(a.name);
+  }
+  for (std::size_t i = 0; i < kSlotCount && !broadcast.empty(); ++i) {
+    if (!layout.slots[i]) continue;
+    auto m = broadcast_axes(layout.slots[i]->mapping, broadcast);
+    if (!m) return std::move(m).take_diagnostics();
+    layout.slots[i]->mapping = std::move(*m);
+  }
+  auto moved = std::make_shared<KernelParam>(*hbm);
+  moved->tensor = std::move(layout);
+  ops.moved.push_back(moved);
+  return moved.get();
+}
+
 /// Where a stage's input stream comes from: a CollectTensor parameter, or a Collect stage that
-/// fetched a DmTensor parameter. `role` names the operand in diagnostics.
+/// fetched a DmTensor parameter (or a DM tensor `to_dm` wrote, moved_source). `role` names the
+/// operand in diagnostics.
 Status stream_source(const Kernel& k, const Stage& reader, const std::string& role,
-                     const KernelParam*& param, std::optional<std::size_t>& collect) {
+                     const KernelParam*& param, std::optional<std::size_t>& collect,
+                     RunOperands& ops) {
   if (reader.producer) {
     const Stage& made_by = k.stages[*reader.producer];
     if (made_by.unit() != StageUnit::Collect)
@@ -31,6 +84,12 @@ Status stream_source(const Kernel& k, const Stage& reader, const std::string& ro
                                      role, to_string(made_by.op), to_string(reader.op)),
                          made_by.name_span);
     collect = *reader.producer;
+    auto moved = moved_source(k, made_by, ops);
+    if (!moved) return std::move(moved).take_diagnostics();
+    if (*moved != nullptr) {
+      param = *moved;
+      return {};
+    }
     param = param_named(k, made_by.source);
     if (param == nullptr ||
         (param->tensor->kind != TensorKind::Dm && param->tensor->kind != TensorKind::Begin))
@@ -62,7 +121,8 @@ Status pass_source(const Kernel& k, std::size_t final_index, RunOperands& ops) {
       ops.stream = param;
       return {};
     }
-    return stream_source(k, s, "stream of the Vector Engine pass", ops.stream, ops.stream_collect);
+    return stream_source(k, s, "stream of the Vector Engine pass", ops.stream, ops.stream_collect,
+                         ops);
   }
   return unsupported("tujit run: this vector_final does not end a vector_init chain",
                      k.stages[final_index].name_span);
@@ -130,7 +190,71 @@ Status find_trf(const Kernel& k, RunOperands& ops) {
                                    outer.trf_name, to_string(store.op)),
                        outer.trf_span);
   ops.trf_store = &store;
-  return stream_source(k, store, "TRF source", ops.trf, ops.trf_collect);
+  return stream_source(k, store, "TRF source", ops.trf, ops.trf_collect, ops);
+}
+
+/// The stage a whole kernel's result leaves the engines from: follow the returned tensor back
+/// through its DMA transfers and the output path (to_hbm ← commit ← [commit_cast] ← commit_trim ←
+/// [cast] ← the engines' stream). Nullopt when the kernel does not return through a commit.
+std::optional<std::size_t> engine_result(const Kernel& k) {
+  if (!k.returned || k.returned->kind != TensorKind::Hbm || k.stages.empty()) return std::nullopt;
+  std::optional<std::size_t> at = k.stages.size() - 1;
+  while (at && is_dma(k.stages[*at].op)) at = k.stages[*at].producer;
+  while (at && is_output_path(k.stages[*at].op)) at = k.stages[*at].producer;
+  if (!at || at == k.stages.size() - 1) return std::nullopt;
+  return at;
+}
+
+/// A whole kernel's output path after the engines' result (docs/output-path.md), and the view the
+/// engines write through: the result's type with the packet positions the trim drops made padding.
+Status output_path(const Kernel& k, RunOperands& ops) {
+  const auto index = [&](const Stage* s) { return static_cast<std::size_t>(s - k.stages.data()); };
+  std::size_t at = 0;
+  if (ops.vector_final)
+    at = *ops.vector_final;
+  else if (ops.lane)
+    at = index(ops.lane);
+  else if (ops.stream_collect)
+    at = *ops.stream_collect;
+  else
+    return {};
+  const auto next = [&](std::initializer_list<StageOp> ops_) -> const Stage* {
+    for (const Stage& s : k.stages)
+      if (s.producer == at && std::find(ops_.begin(), ops_.end(), s.op) != ops_.end()) {
+        at = index(&s);
+        return &s;
+      }
+    return nullptr;
+  };
+  const TensorType engines = k.stages[at].output;
+  ops.cast = next({StageOp::Cast});
+  ops.trim = next({StageOp::CommitTrim});
+  if (ops.trim == nullptr) return {};
+  ops.commit_cast = next({StageOp::CommitCast, StageOp::CommitCastRelu});
+  ops.commit = next({StageOp::Commit});
+  if (ops.commit == nullptr) return {};
+  // The cast keeps every element at its packet position and the trim keeps the first valid_size
+  // (E-CAST-004, E-COMMIT-003): the engines' packet, cut or padded to its own size, is the trimmed
+  // packet when the two agree on the positions they share.
+  const Mapping& packet = engines.mapping(Slot::Packet);
+  const Mapping& kept = ops.trim->output.mapping(Slot::Packet);
+  const std::uint64_t n = packet.size();
+  auto view_packet = kept.size() > n   ? Mapping::resize(kept, n)
+                     : kept.size() < n ? Mapping::padding(kept, n, PaddingKind::Top)
+                                       : Result<Mapping>(kept);
+  if (!view_packet) return std::move(view_packet).take_diagnostics();
+  for (std::uint64_t p = 0; p < std::min(n, kept.size()); ++p) {
+    const Cell a = packet.map(p), b = kept.map(p);
+    if (a.is_live() && (!b.is_live() || !cell_equivalent(a, b)))
+      return unsupported(fmt::format("tujit run: the engines' packet {} and the trimmed packet {} "
+                                     "hold different elements at position {}",
+                                     packet.to_string(), kept.to_string(), p),
+                         ops.trim->name_span);
+  }
+  TensorType view = engines;
+  view.set(Slot::Packet, SpannedMapping{*view_packet, ops.trim->span});
+  ops.output_view = std::move(view);
+  return {};
 }
 
 } // namespace
@@ -193,6 +317,7 @@ const TensorType& RunOperands::stream_type(const Kernel& kernel) const {
 }
 
 const TensorType& RunOperands::output_type(const Kernel& kernel) const {
+  if (output_view) return *output_view;
   switch (shape) {
   case RunShape::Contraction:
     if (store) return store->output;
@@ -210,6 +335,12 @@ const TensorType& RunOperands::output_type(const Kernel& kernel) const {
   return stream_type(kernel);
 }
 
+ScalarType RunOperands::output_dtype(ScalarType engines) const {
+  if (commit_cast) return commit_cast->output.dtype;
+  if (cast) return cast->output.dtype;
+  return engines;
+}
+
 Result<RunOperands> find_run_operands(const Kernel& kernel) {
   RunOperands ops;
   if (auto chain = find_contraction_chain(kernel)) {
@@ -217,9 +348,11 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
     ops.lane = chain->lane;
     ops.shape = RunShape::Contraction;
     pass_after_chain(kernel, ops);
-    if (auto r = stream_source(kernel, *ops.outer, "stream", ops.stream, ops.stream_collect); !r)
+    if (auto r = stream_source(kernel, *ops.outer, "stream", ops.stream, ops.stream_collect, ops);
+        !r)
       return std::move(r).take_diagnostics();
     if (auto r = find_trf(kernel, ops); !r) return std::move(r).take_diagnostics();
+    if (auto r = output_path(kernel, ops); !r) return std::move(r).take_diagnostics();
     return ops;
   }
   // Part of a chain: the Sequencer IR runs the part (ir/seq/contraction_program.h).
@@ -230,7 +363,7 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
     const Stage& first = kernel.stages[span->first];
     if (first.unit() == StageUnit::ContractOuter) {
       ops.outer = &first;
-      if (auto r = stream_source(kernel, first, "stream", ops.stream, ops.stream_collect); !r)
+      if (auto r = stream_source(kernel, first, "stream", ops.stream, ops.stream_collect, ops); !r)
         return std::move(r).take_diagnostics();
       if (auto r = find_trf(kernel, ops); !r) return std::move(r).take_diagnostics();
       return ops;
@@ -243,22 +376,28 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
                          first.name_span);
     return ops;
   }
-  // No contraction: a kernel that loads a register file, or fetches a stream, returns that.
-  const Stage* last = kernel.stages.empty() ? nullptr : &kernel.stages.back();
+  // No contraction: a kernel that loads a register file, or fetches a stream, returns that; a
+  // whole kernel returns what its output path commits of such a stream.
+  const std::optional<std::size_t> result = engine_result(kernel);
+  const Stage* last = result                  ? &kernel.stages[*result]
+                      : kernel.stages.empty() ? nullptr
+                                              : &kernel.stages.back();
   if (last && is_register_store(last->op)) {
     ops.shape = RunShape::Store;
     ops.store = last;
     const bool after_pass = last->producer && kernel.stages[*last->producer].vector;
-    auto r = after_pass
-                 ? pass_source(kernel, *last->producer, ops)
-                 : stream_source(kernel, *last, "stored stream", ops.stream, ops.stream_collect);
+    auto r = after_pass ? pass_source(kernel, *last->producer, ops)
+                        : stream_source(kernel, *last, "stored stream", ops.stream,
+                                        ops.stream_collect, ops);
     if (!r) return std::move(r).take_diagnostics();
     return ops;
   }
   if (last && last->vector && last->vector->kind == VectorCallKind::Final) {
     ops.shape = RunShape::Collect;
-    if (auto r = pass_source(kernel, kernel.stages.size() - 1, ops); !r)
+    if (auto r = pass_source(kernel, static_cast<std::size_t>(last - kernel.stages.data()), ops);
+        !r)
       return std::move(r).take_diagnostics();
+    if (auto r = output_path(kernel, ops); !r) return std::move(r).take_diagnostics();
     return ops;
   }
   if (last && (last->unit() == StageUnit::MemReader || last->unit() == StageUnit::MemWriter)) {
@@ -267,14 +406,17 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
   }
   if (last && last->unit() == StageUnit::Collect && last->producer) {
     ops.shape = RunShape::Collect;
-    ops.stream_collect = kernel.stages.size() - 1;
-    ops.stream = param_named(kernel, last->source);
+    ops.stream_collect = static_cast<std::size_t>(last - kernel.stages.data());
+    auto moved = moved_source(kernel, *last, ops);
+    if (!moved) return std::move(moved).take_diagnostics();
+    ops.stream = *moved != nullptr ? *moved : param_named(kernel, last->source);
     if (ops.stream == nullptr || (ops.stream->tensor->kind != TensorKind::Dm &&
                                   ops.stream->tensor->kind != TensorKind::Begin))
       return unsupported(fmt::format("tujit run: the collected stream is fetched from `{}`, which "
                                      "is not a DmTensor parameter",
                                      last->source),
                          last->name_span);
+    if (auto r = output_path(kernel, ops); !r) return std::move(r).take_diagnostics();
     return ops;
   }
   Diagnostic d = make_error(

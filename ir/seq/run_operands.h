@@ -7,6 +7,7 @@
 #include "ir/support/diagnostic.h"
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -53,6 +54,22 @@ struct RunOperands {
   const Stage* trf_store = nullptr;
   std::optional<std::size_t> trf_collect;
 
+  /// A whole kernel (docs/kernels.md): the output path between the engines and the DmTensor the
+  /// result is committed to (docs/output-path.md), nullptr where a stage is absent; `commit` is set
+  /// exactly when the kernel's result leaves through the output path.
+  const Stage* cast = nullptr;
+  const Stage* trim = nullptr;
+  const Stage* commit_cast = nullptr;
+  const Stage* commit = nullptr;
+  /// The view the engines write the result through: the engines' output type with the packet
+  /// positions the trim drops made padding (docs/output-path.md §2.1). Set with `commit`.
+  std::optional<TensorType> output_view;
+  /// DM tensors a fetch reads that `to_dm` wrote from an HbmTensor parameter: each is that
+  /// parameter's logical tensor read through the DM tensor's layout (docs/dma.md §1), as a
+  /// parameter of the HBM tensor's name whose type is the DM tensor's, the axes the HBM tensor
+  /// does not have made broadcasts. `stream` / `trf` point into it.
+  std::vector<std::shared_ptr<const KernelParam>> moved;
+
   /// The parameters whose contents the run needs (stream, then the TRF or its source).
   std::vector<const KernelParam*> inputs() const {
     std::vector<const KernelParam*> v{stream};
@@ -62,8 +79,10 @@ struct RunOperands {
   /// The type the engines read the stream as (the Collect output or the CollectTensor
   /// parameter).
   const TensorType& stream_type(const Kernel& kernel) const;
-  /// The tensor type of the run's output.
+  /// The tensor type of the run's output (the output view of a whole kernel).
   const TensorType& output_type(const Kernel& kernel) const;
+  /// The element type of the output after the output path's casts, given the engines'.
+  ScalarType output_dtype(ScalarType engines) const;
 };
 
 /// Finds the operands. E-RUN-101 for a kernel with nothing to run (no complete contraction chain,

@@ -30,6 +30,8 @@ Result<OperandStreams> stream_operand(const SpecFile& file, const Kernel& kernel
                    ? lower_mem_read(kernel, *collect)
                    : lower_fetch(kernel, *collect);
   if (!fetch) return std::move(fetch).take_diagnostics();
+  // A DM tensor `to_dm` wrote is read as its HBM source through the DM layout (docs/dma.md §1).
+  if (param.tensor->kind == TensorKind::Dm) fetch->dm = *param.tensor;
   auto o = fetched_operand(*fetch, param, shape->second, file.axes);
   out.fetches.push_back(std::move(*fetch));
   return o;
@@ -125,6 +127,33 @@ Result<std::vector<HeldAxis>> output_held_axes(const SpecFile& file, const Kerne
   return type_held_axes(ops.output_type(kernel), file.axes);
 }
 
+namespace {
+
+/// The output path's cast of a whole kernel (nullopt without one): from the engines' element type.
+std::optional<OutputCast> output_cast(const RunOperands& ops, ScalarType engines) {
+  const Stage* c = ops.commit_cast ? ops.commit_cast : ops.cast;
+  if (c == nullptr) return std::nullopt;
+  return OutputCast{engines, c->output.dtype, c->op == StageOp::CommitCastRelu};
+}
+
+/// A whole kernel's result is the tensor its output path commits, moved to HBM: the engines' view
+/// must hold what the returned HbmTensor holds (the DMA and commit verifiers' rules, checked again
+/// here on the lowered view; a difference is a lowering bug).
+Status check_returned(const SpecFile& file, const Kernel& kernel, const RunOperands& ops,
+                      const TensorType& view) {
+  if (!ops.commit || !kernel.returned) return {};
+  auto a = type_held_axes(view, file.axes);
+  if (!a) return std::move(a).take_diagnostics();
+  auto b = type_held_axes(*kernel.returned, file.axes);
+  if (!b) return std::move(b).take_diagnostics();
+  if (held_tensor_axes(*a) == held_tensor_axes(*b)) return {};
+  return run_error("E-RUN-102",
+                   fmt::format("internal: kernel `{}` commits {} but returns {}", kernel.name,
+                               to_string(view), to_string(*kernel.returned)));
+}
+
+} // namespace
+
 Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const RunOperands& ops,
                              const InputShapes& shapes, bool ftz_results) {
   RunProgram p;
@@ -156,7 +185,10 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
     } else {
       p.stream = std::move(*stream);
     }
-    return with_output(out_type, type_axes(out_type, file.axes), out_type.dtype, std::move(p));
+    if (auto ok = check_returned(file, kernel, ops, out_type); !ok) return ok.diagnostics();
+    p.output_cast = output_cast(ops, out_type.dtype);
+    return with_output(out_type, type_axes(out_type, file.axes), ops.output_dtype(out_type.dtype),
+                       std::move(p));
   }
 
   auto chain = ops.shape == RunShape::Partial
@@ -175,7 +207,21 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
   // A Vector Engine pass after the chain keeps every element's coordinates (docs/vector-engine.md
   // §4.1): the chain writes its output cells, each through the pass's value calls, and the pass's
   // result (or its to_vrf store) holds the same logical tensor.
-  const TensorType& chain_out = ops.vector_final ? ops.lane->output : out_type;
+  // With an output path, the pass's trimmed view is the chain's when the pass keeps the packet's
+  // layout (docs/output-path.md §2.1: the trim is positional).
+  TensorType chain_out = ops.vector_final ? ops.lane->output : out_type;
+  if (ops.vector_final && ops.output_view) {
+    if (!same_mapping(ops.lane->output.mapping(Slot::Packet),
+                      kernel.stages[*ops.vector_final].output.mapping(Slot::Packet)) ||
+        !same_mapping(ops.lane->output.mapping(Slot::Time),
+                      kernel.stages[*ops.vector_final].output.mapping(Slot::Time)))
+      return run_error("E-RUN-110",
+                       fmt::format("kernel `{}`: the Vector Engine pass after the contraction "
+                                   "relays its stream out, and its result is trimmed: tujit "
+                                   "trims a pass's result only in the chain's own layout",
+                                   kernel.name));
+    chain_out.set(Slot::Packet, *ops.output_view->get(Slot::Packet));
+  }
   ScalarType out_dtype = p.chain.accumulator;
   if (ops.vector_final) {
     auto pass = lower_vector(kernel, *ops.vector_final);
@@ -192,6 +238,9 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
     out_dtype = pass->program.out_type;
     p.vector = std::move(pass->program);
   }
+  if (auto ok = check_returned(file, kernel, ops, chain_out); !ok) return ok.diagnostics();
+  p.output_cast = output_cast(ops, out_dtype);
+  out_dtype = ops.output_dtype(out_dtype);
   auto lowered = with_output(chain_out, type_axes(chain_out, file.axes), out_dtype, std::move(p));
   if (!lowered) return lowered;
   if (auto ok = verify(*lowered); !ok) return ok.diagnostics();
@@ -363,6 +412,9 @@ std::string to_text(const RunProgram& p) {
                                            : "source",
           p.stream);
   if (p.vector) out += to_text(*p.vector);
+  if (p.output_cast)
+    out += fmt::format("  {:<12} {} → {}{}\n", "output cast", name(p.output_cast->from),
+                       name(p.output_cast->to), p.output_cast->relu ? " (ReLU)" : "");
   if (products) operand("trf in", p.trf);
   out += fmt::format(
       "  {:<12} {}{}\n", "output", p.output.text(),

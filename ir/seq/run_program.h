@@ -37,6 +37,22 @@ namespace tujit::ir::seq {
 
 enum class RunKind : std::uint8_t { Contraction, Move };
 
+/// The output path's conversion of every output element after the engines (and after a Vector
+/// Engine pass): the Cast Engine's `cast` or the Commit Adapter's `commit_cast[_relu]`
+/// (docs/output-path.md §1, §2.2; numerics docs/scalars.md §5.2, §5.3).
+struct OutputCast {
+  ScalarType from = ScalarType::F32;
+  ScalarType to = ScalarType::BF16;
+  bool relu = false; // commit_cast_relu
+  friend bool operator==(const OutputCast&, const OutputCast&) = default;
+};
+template <class Cast, class F>
+requires std::same_as<std::remove_const_t<Cast>, OutputCast>
+void for_each_field(Cast& c, F&& f) {
+  auto& [from, to, relu] = c;
+  (f(from), f(to), f(relu));
+}
+
 struct RunProgram {
   std::string kernel_name;
   RunKind kind = RunKind::Contraction;
@@ -51,6 +67,9 @@ struct RunProgram {
   /// source element (after the Fetch Adapter); Contraction, on every output cell the Lane Folder
   /// drains (the pass reads the chain's output).
   std::optional<VectorProgram> vector;
+  /// The output path's conversion, applied to every output element after `vector` (a whole
+  /// kernel's cast or commit_cast); the output's dtype is its `to`.
+  std::optional<OutputCast> output_cast;
   /// The logical output (dtype = the accumulator for a contraction, or what its pass hands on;
   /// the output type's for a move) and where each output cell goes.
   TensorStreams output;
@@ -70,8 +89,9 @@ struct RunProgram {
 template <class Program, class F>
 requires std::same_as<std::remove_const_t<Program>, RunProgram>
 void for_each_field(Program& p, F&& f) {
-  auto& [kernel_name, kind, chain, stream, trf, vector, output, duplicated_outputs, fetches] = p;
-  (f(kernel_name), f(kind), f(chain), f(stream), f(trf), f(vector), f(output),
+  auto& [kernel_name, kind, chain, stream, trf, vector, output_cast, output, duplicated_outputs,
+         fetches] = p;
+  (f(kernel_name), f(kind), f(chain), f(stream), f(trf), f(vector), f(output_cast), f(output),
    f(duplicated_outputs), f(fetches));
 }
 

@@ -54,6 +54,31 @@ void check_params(const Kernel& k, KernelCheck& out) {
   }
 }
 
+/// A whole kernel (docs/kernels.md §1) reads DM tensors that its commands write; one built with
+/// `DmTensor::new()` and read by a `begin` before any command wrote it would read whatever DM held
+/// (E-KERNEL-001). A kernel without HBM parameters keeps the older meaning of such a tensor: an
+/// input whose contents the run supplies (docs/kernel-language.md §6).
+void check_memory_values(const Kernel& k, KernelCheck& out) {
+  bool whole = false;
+  for (const auto& p : k.params) whole = whole || (p.tensor && p.tensor->kind == TensorKind::Hbm);
+  if (!whole) return;
+  for (const Stage& s : k.stages) {
+    if (s.unit() != StageUnit::FetchSequencer || s.producer || s.memory_producer) continue;
+    for (const auto& p : k.params) {
+      if (!p.built_inside || p.name != s.source) continue;
+      Diagnostic d = make_error(
+          "E-KERNEL-001", fmt::format("`{}` is read before any command writes it", p.name), s.span,
+          {fmt::format("`{}` is built with `DmTensor::new()` and nothing writes it before this "
+                       "fetch: the fetch would read whatever DM holds there",
+                       p.name),
+           "in a whole kernel a DM tensor is written by a DMA transfer (`to_dm`) or a commit "
+           "before a command reads it (docs/kernels.md §2)"});
+      d.stage = "kernel";
+      out.param_diagnostics.push_back(std::move(d));
+    }
+  }
+}
+
 } // namespace
 
 Diagnostics KernelCheck::all_diagnostics() const {
@@ -107,6 +132,7 @@ KernelCheck check_kernel(const SpecFile& file, const Kernel& kernel) {
   KernelCheck out;
   out.kernel = kernel.name;
   check_params(kernel, out);
+  check_memory_values(kernel, out);
   out.stages = check_stages(kernel.stages);
   out.driver_stages = check_stages(kernel.driver);
   return out;

@@ -6,7 +6,9 @@
 #include "ir/verify/contract_lane.h"
 #include "ir/verify/contract_packet.h"
 #include "ir/verify/contract_time.h"
+#include "ir/verify/dma.h"
 #include "ir/verify/outer_stage.h"
+#include "ir/verify/output_path.h"
 #include "ir/verify/to_trf.h"
 #include "ir/verify/to_vrf.h"
 #include "ir/verify/vector_engine.h"
@@ -210,6 +212,39 @@ void check_vrf_reshape(const StageSite& site, StageCheck& out) {
   report(verify_vrf_reshape(s.input, s.output), s, out);
 }
 
+void check_dma(const StageSite& site, StageCheck& out) {
+  const Stage& s = site.stage();
+  report(verify_dma({s.input, s.output}), s, out);
+}
+
+void check_cast(const StageSite& site, StageCheck& out) {
+  const Stage& s = site.stage();
+  report(verify_cast({s.input.dtype, s.output.dtype, s.input.mapping(Slot::Packet),
+                      s.output.mapping(Slot::Packet)}),
+         s, out);
+}
+
+void check_commit_trim(const StageSite& site, StageCheck& out) {
+  const Stage& s = site.stage();
+  report(verify_commit_trim(
+             {s.input.dtype, s.input.mapping(Slot::Packet), s.output.mapping(Slot::Packet)}),
+         s, out);
+}
+
+void check_commit_cast(const StageSite& site, StageCheck& out) {
+  const Stage& s = site.stage();
+  report(verify_commit_cast({s.input.dtype, s.output.dtype, s.input.mapping(Slot::Packet),
+                             s.op == StageOp::CommitCastRelu}),
+         s, out);
+}
+
+void check_commit(const StageSite& site, StageCheck& out) {
+  const Stage& s = site.stage();
+  report(verify_commit({s.input.dtype, s.input.mapping(Slot::Time), s.input.mapping(Slot::Packet),
+                        s.output.mapping(Slot::Element), s.context}),
+         s, out);
+}
+
 // The type argument each rule names (docs/errors.md), by the method's mapping arguments:
 // to_trf <Lane, Element>, to_vrf <Element>, collect <Time, Packet>, contract_outer <OutTime,
 // OutPacket, Lane, TrfElement>, contract_packet <OutPacket>, contract_time <OutTime>,
@@ -228,6 +263,14 @@ constexpr ArgumentRule kTimeArgs[] = {
     {"E-TIME-001", 0}, {"E-TIME-002", 0}, {"E-TIME-003", 0}, {"E-TIME-004", 0}};
 constexpr ArgumentRule kLaneArgs[] = {
     {"E-LANE-002", 1}, {"E-LANE-003", 1}, {"E-LANE-004", 0}, {"E-LANE-005", 0}};
+// to_dm <Cluster, Slice, Element>, to_hbm <Element>, cast <OutPacket>, commit_trim <OutPacket>,
+// commit <Element>.
+constexpr ArgumentRule kToDmArgs[] = {{"E-DMA-001", 2}, {"E-DMA-002", 2}};
+constexpr ArgumentRule kToHbmArgs[] = {{"E-DMA-001", 0}};
+constexpr ArgumentRule kCastArgs[] = {{"E-CAST-003", 0}, {"E-CAST-004", 0}};
+constexpr ArgumentRule kTrimArgs[] = {{"E-COMMIT-002", 0}, {"E-COMMIT-003", 0}};
+constexpr ArgumentRule kCommitArgs[] = {
+    {"E-COMMIT-006", 0}, {"E-FETCH-017", 0}, {"E-FETCH-018", 0}, {"E-FETCH-019", 0}};
 
 // In StageOp order (checked below).
 constexpr StageVerifier kVerifiers[] = {
@@ -245,6 +288,13 @@ constexpr StageVerifier kVerifiers[] = {
     {StageOp::VrfReshape, &check_vrf_reshape, {}},
     {StageOp::MemRead, &check_mem, {}},
     {StageOp::MemWrite, &check_mem, {}},
+    {StageOp::ToDm, &check_dma, kToDmArgs},
+    {StageOp::ToHbm, &check_dma, kToHbmArgs},
+    {StageOp::Cast, &check_cast, kCastArgs},
+    {StageOp::CommitTrim, &check_commit_trim, kTrimArgs},
+    {StageOp::CommitCast, &check_commit_cast, {}},
+    {StageOp::CommitCastRelu, &check_commit_cast, {}},
+    {StageOp::Commit, &check_commit, kCommitArgs},
 };
 
 constexpr bool in_order() {

@@ -7,6 +7,7 @@
 #include "runtime/scalar/f8.h"
 #include "runtime/scalar/fetch_adapter.h"
 #include "runtime/scalar/float_bits.h"
+#include "runtime/scalar/widen.h"
 
 #include <fmt/format.h>
 
@@ -31,6 +32,14 @@ std::uint32_t flush(std::uint32_t f, bool ftz) {
 }
 
 // One tree operand: a value or ABSENT (§9.4).
+/// A value the chain drains on its way out of the engines: the Vector Engine pass reading the
+/// chain's output (docs/vector-engine.md §4.1), then the output path's cast (docs/output-path.md).
+std::uint32_t leave_engines(const RunProgram& rp, std::uint32_t v) {
+  if (rp.vector) v = vector::apply_pass(*rp.vector, v);
+  if (rp.output_cast) v = output_cast_bits(rp.output_cast->to, rp.output_cast->relu, v);
+  return v;
+}
+
 struct Operand {
   std::uint32_t value = 0;
   bool present = false;
@@ -228,9 +237,9 @@ bool SliceRun::run(std::uint64_t s) {
     for (std::uint64_t o = 0; o < p_.drain.size(); ++o) {
       const std::int64_t d = p_.drain[o];
       std::uint32_t v = d < 0 ? 0u : acc_[static_cast<std::uint64_t>(d)];
-      // A Vector Engine pass after the chain takes every drained cell (docs/vector-engine.md §4.1).
-      if (rp_.vector) v = vector::apply_pass(*rp_.vector, v);
-      if (!put(o / p_.p3, o % p_.p3, v)) return false;
+      // A Vector Engine pass after the chain takes every drained cell (docs/vector-engine.md §4.1),
+      // then the output path's cast (docs/output-path.md).
+      if (!put(o / p_.p3, o % p_.p3, leave_engines(rp_, v))) return false;
     }
   }
   return true;
@@ -270,6 +279,7 @@ Result<RunResult> interpret_move(const RunProgram& rp, const RunInputs& in) {
           if (rp.vector) v = vector::apply_pass(*rp.vector, v);
         }
         if (sc.state == CellState::Top) v = poison_bits(src.type);
+        if (rp.output_cast) v = output_cast_bits(rp.output_cast->to, rp.output_cast->relu, v);
         if (!writer.write(oc.offset, v)) return *writer.conflict();
       }
   }

@@ -39,7 +39,7 @@ ir::FactorList normal_form(const LayoutPlan& plan) {
   return l;
 }
 
-LayoutDim make_dim(const ir::TensorType& type, std::initializer_list<Slot> slots) {
+LayoutDim make_dim(const ir::TensorType& type, const std::vector<Slot>& slots) {
   LayoutDim d;
   for (Slot s : slots) {
     d.slots.push_back(s);
@@ -68,35 +68,11 @@ std::string LayoutPlan::position_text(std::uint64_t s, std::uint64_t o, std::uin
 
 Result<LayoutPlan> layout_plan(const ir::TensorType& type) {
   LayoutPlan p;
-  p.spatial = make_dim(type, {Slot::Chip, Slot::Cluster, Slot::Slice});
-  switch (type.kind) {
-  case TensorKind::Begin:
-  case TensorKind::Fetch:
-  case TensorKind::Collect:
-  case TensorKind::Contract:
-  case TensorKind::Vector:
-  case TensorKind::VectorFinal:
-  case TensorKind::Stream:
-    p.outer = make_dim(type, {Slot::Time});
-    p.inner = make_dim(type, {Slot::Packet});
-    break;
-  case TensorKind::Trf:
-    p.outer = make_dim(type, {Slot::Lane});
-    p.inner = make_dim(type, {Slot::Element});
-    break;
-  case TensorKind::ContractOuter:
-  case TensorKind::ContractPacket:
-  case TensorKind::ContractTime:
-    p.outer = make_dim(type, {Slot::Lane, Slot::Time});
-    p.inner = make_dim(type, {Slot::Packet});
-    break;
-  case TensorKind::Vrf:
-  case TensorKind::Dm:
-  case TensorKind::Hbm:
-  case TensorKind::Mem:
-    p.inner = make_dim(type, {Slot::Element});
-    break;
-  }
+  // The view's dimensions are the Sequencer IR's (one table of which slots make which dimension).
+  const ir::seq::ViewDims dims = ir::seq::view_dims(type.kind);
+  p.spatial = make_dim(type, dims.spatial);
+  p.outer = make_dim(type, dims.outer);
+  p.inner = make_dim(type, dims.inner);
   for (LayoutDim* d : {&p.spatial, &p.outer, &p.inner}) {
     d->size = 1;
     for (const auto& m : d->mappings) {

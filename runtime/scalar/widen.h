@@ -71,6 +71,13 @@ constexpr std::uint32_t narrow_bits(ir::ScalarType t, std::uint32_t value) {
   return value;
 }
 
+/// The output path's conversion of one element leaving the engines (docs/output-path.md §1, §2.2):
+/// the Cast Engine narrows to `to` (narrow_bits), the Commit Adapter's commit_cast_relu narrows
+/// f32 to bf16 with the fused ReLU.
+constexpr std::uint32_t output_cast_bits(ir::ScalarType to, bool relu, std::uint32_t value) {
+  return relu ? relu_narrow_bf16(value) : narrow_bits(to, value);
+}
+
 /// One conversion of a legal pair (`ir::is_fetch_cast`, `ir::is_cast_engine_cast`): the identity
 /// when the types are equal, else widen `in` to 32 bits and narrow to `out`.
 constexpr std::uint32_t convert_bits(ir::ScalarType in, ir::ScalarType out, std::uint32_t bits) {

@@ -49,6 +49,13 @@ const std::vector<Row>& reference_rows() {
       {"reshape", {"Chip", "Cluster", "Slice", "Element"}, K::Vrf, K::Vrf},
       {"read", {"Time", "Packet"}, K::Mem, K::Stream},
       {"write", {}, K::Mem, K::Mem},
+      {"to_dm", {"Cluster", "Slice", "Element"}, K::Hbm, K::Dm},
+      {"to_hbm", {"Element"}, K::Dm, K::Hbm},
+      {"cast", {"", "OutPacket"}, K::Collect, K::Cast},
+      {"commit_trim", {"OutPacket"}, K::Collect, K::CommitTrim},
+      {"commit_cast", {""}, K::CommitTrim, K::CommitCast},
+      {"commit_cast_relu", {""}, K::CommitTrim, K::CommitCast},
+      {"commit", {"Element"}, K::CommitTrim, K::Dm},
   };
   return rows;
 }
@@ -116,7 +123,24 @@ TEST_CASE("the descriptors are docs/kernel-language.md §6's calls", "[stage_des
     CHECK(lang::output_kind(*m) == row.gives);
   }
   // to_vrf also stores vector_final's stream (the row "`.to_vrf()` after `vector_final`").
-  CHECK(descriptor(StageOp::ToVrf).alt_input == TensorKind::VectorFinal);
+  CHECK(descriptor(StageOp::ToVrf).alt_inputs.size() == 1);
+  CHECK(descriptor(StageOp::ToVrf).alt_inputs[0] == TensorKind::VectorFinal);
+  // The output path starts from any stream that leaves the engines (docs/output-path.md §1,
+  // §2.1), to_hbm also from an HbmTensor, commit also after commit_cast.
+  const auto accepts = [](std::string_view method, TensorKind k) {
+    const lang::MethodInfo* m = lang::find_method(method);
+    return m != nullptr && m->accepts(k);
+  };
+  for (TensorKind k : {TensorKind::Collect, TensorKind::Contract, TensorKind::VectorFinal}) {
+    CHECK(accepts("cast", k));
+    CHECK(accepts("commit_trim", k));
+  }
+  CHECK(accepts("commit_trim", TensorKind::Cast));
+  CHECK_FALSE(accepts("cast", TensorKind::Cast));
+  CHECK(accepts("commit", TensorKind::CommitCast));
+  CHECK_FALSE(accepts("commit", TensorKind::Contract));
+  CHECK(accepts("to_hbm", TensorKind::Hbm));
+  CHECK_FALSE(accepts("to_dm", TensorKind::Dm));
   CHECK(find_descriptor("vector_init") == nullptr);
 }
 
@@ -181,7 +205,14 @@ TEST_CASE("each stage stands for the unit that runs it", "[stage_descriptor]") {
                                                        {"vector", U::VectorEngine},
                                                        {"reshape", U::None},
                                                        {"read", U::MemReader},
-                                                       {"write", U::MemWriter}};
+                                                       {"write", U::MemWriter},
+                                                       {"to_dm", U::Dma},
+                                                       {"to_hbm", U::Dma},
+                                                       {"cast", U::CastEngine},
+                                                       {"commit_trim", U::CommitAdapter},
+                                                       {"commit_cast", U::CommitAdapter},
+                                                       {"commit_cast_relu", U::CommitAdapter},
+                                                       {"commit", U::CommitEngine}};
   REQUIRE(units.size() == kStageOpCount);
   for (const StageDescriptor& d : stage_descriptors()) {
     CAPTURE(d.method);
