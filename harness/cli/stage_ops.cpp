@@ -8,6 +8,7 @@
 #include "ir/verify/stream_adapter.h"
 #include "ir/verify/to_trf.h"
 #include "ir/verify/to_vrf.h"
+#include "ir/verify/transpose.h"
 #include "ir/verify/trf_sequencer.h"
 
 #include <algorithm>
@@ -119,6 +120,16 @@ Result<ir::verify::DerivedTable> run_contract_lane(const StageOptions& o) {
   return table_of(ir::verify::verify_contract_lane(in));
 }
 
+Result<ir::verify::DerivedTable> run_transpose(const StageOptions& o) {
+  ir::verify::TransposeInput in;
+  in.dtype = o.dtype;
+  in.time = mapping(o, "time");
+  in.packet = mapping(o, "packet");
+  in.out_time = mapping(o, "out-time");
+  in.out_packet = mapping(o, "out-packet");
+  return table_of(ir::verify::verify_transpose(in));
+}
+
 } // namespace
 
 const std::vector<StageOp>& stage_ops() {
@@ -172,6 +183,11 @@ const std::vector<StageOp>& stage_ops() {
        {"lane", "time", "packet", "out-time", "out-packet", "mode"},
        {"pre-time"},
        &run_contract_lane},
+      {"transpose",
+       "Transpose Engine: [--time, --packet] -> [--out-time, --out-packet] (docs/transpose.md)",
+       {"dtype", "time", "packet", "out-time", "out-packet"},
+       {},
+       &run_transpose},
   };
   return ops;
 }

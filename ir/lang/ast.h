@@ -132,9 +132,10 @@ struct FileAst {
   std::vector<std::pair<std::string, SourceSpan>> skipped_refused;
 };
 
-/// The calls tujit recognises but does not simulate (docs/kernel-language.md §6): the
-/// `vector_*` methods outside the simulated set (vector_args.h), `cast`, `transpose`, `commit*`,
-/// `dma*`, `switch`, and the DMA moves `to_dm` / `to_hbm`.
+/// The calls tujit recognises but does not simulate (docs/kernel-language.md §6.1): the
+/// `vector_*` methods outside the simulated set (vector_args.h), `transpose*` other than
+/// `transpose`, `commit_view`, `commit_valid_count_pack`, `dma*`, `switch`, and the DMA forms
+/// `to_dm_*` / `to_hbm_*`.
 bool is_refused_operation(std::string_view method);
 
 } // namespace tujit::ir::lang

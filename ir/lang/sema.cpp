@@ -268,8 +268,8 @@ private:
     if (is_refused_operation(call.name)) {
       error("E-TYPE-009", fmt::format("not simulated by tujit: {}", call.name), call.name_span,
             {"tujit simulates DMA (`to_dm`, `to_hbm`), the Tensor Unit's fetch, collect, "
-             "register-file and contraction stages, the Vector Engine, the Cast Engine and the "
-             "commit path; the Transpose and Switch Engines and the forms listed in "
+             "register-file and contraction stages, the Vector Engine, the Cast and Transpose "
+             "Engines and the commit path; the Switch Engine and the forms listed in "
              "docs/kernel-language.md §6.1 are refused"});
       return v;
     }
@@ -311,8 +311,8 @@ private:
              "contract_lane (docs/contraction.md §3); a Vector Engine pass runs vector_init … "
              "vector_final off a collect or a contract_lane, and its result may be stored with "
              "to_vrf (docs/vector-engine.md §2); a stream leaves the engines through [cast →] "
-             "commit_trim → [commit_cast →] commit into a DmTensor, and DMA moves HbmTensor and "
-             "DmTensor values with to_dm / to_hbm (docs/kernel-language.md §6)"});
+             "[transpose →] commit_trim → [commit_cast →] commit into a DmTensor, and DMA moves "
+             "HbmTensor and DmTensor values with to_dm / to_hbm (docs/kernel-language.md §6)"});
       return v;
     }
     return type_stage(call, *m, recv, expected);
@@ -540,6 +540,7 @@ private:
     case StageOp::ToHbm:
     case StageOp::CommitTrim:
     case StageOp::Commit:
+    case StageOp::Transpose: // D kept, Time and Packet from its arguments (docs/transpose.md)
       return true;
     case StageOp::Cast: // D and the re-padded OutPacket (docs/output-path.md §1)
     case StageOp::CommitCast:

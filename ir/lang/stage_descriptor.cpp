@@ -47,7 +47,10 @@ constexpr K kVectorFinalAlt[] = {K::VectorFinal};
 // The streams that leave the engines: a collected stream, a contraction's or a Vector Engine
 // pass's result (furiosa-opt docs/src/computing-tensors/cast-engine.md "Interface").
 constexpr K kEngineOutputs[] = {K::Contract, K::VectorFinal};
-constexpr K kTrimInputs[] = {K::Contract, K::VectorFinal, K::Cast};
+// The Transpose Engine takes the same streams and the Cast Engine's output; only commit_trim
+// follows it (furiosa-opt-std engine/mod.rs, the pipeline graph).
+constexpr K kTransposeInputs[] = {K::Contract, K::VectorFinal, K::Cast};
+constexpr K kTrimInputs[] = {K::Contract, K::VectorFinal, K::Cast, K::Transpose};
 constexpr K kCommitAlt[] = {K::CommitCast};
 constexpr K kFromDm[] = {K::Hbm};
 constexpr std::span<const K> kNoAlt{};
@@ -98,6 +101,8 @@ constexpr StageDescriptor kDescriptors[] = {
      "docs/dma.md §2", ""},
     {StageOp::Cast, "cast", K::Collect, kEngineOutputs, K::Cast, kCastEngine, 2, kTimeOnly, false,
      U::CastEngine, "docs/output-path.md §1", ""},
+    {StageOp::Transpose, "transpose", K::Collect, kTransposeInputs, K::Transpose, kLane, 2,
+     kNoSlots, false, U::TransposeEngine, "docs/transpose.md §3", "transpose"},
     {StageOp::CommitTrim, "commit_trim", K::Collect, kTrimInputs, K::CommitTrim, kOutPacket, 1,
      kTimeOnly, false, U::CommitAdapter, "docs/output-path.md §2.1", ""},
     {StageOp::CommitCast, "commit_cast", K::CommitTrim, kNoAlt, K::CommitCast, kCast, 1,
@@ -163,8 +168,8 @@ bool is_dma(StageOp op) {
 
 bool is_output_path(StageOp op) {
   const StageUnit u = descriptor(op).unit;
-  return u == StageUnit::CastEngine || u == StageUnit::CommitAdapter ||
-         u == StageUnit::CommitEngine;
+  return u == StageUnit::CastEngine || u == StageUnit::TransposeEngine ||
+         u == StageUnit::CommitAdapter || u == StageUnit::CommitEngine;
 }
 
 } // namespace tujit::ir

@@ -40,13 +40,14 @@ enum class StageUnit : std::uint8_t {
   TimeReducer,
   LaneFolder,
   VectorEngine,
-  None,          // a view: no data moves (VrfTensor::reshape)
-  MemReader,     // the book's MemTensor read: the sequencer streams a buffer
-  MemWriter,     // the book's MemTensor write: the sequencer writes a stream into a buffer
-  Dma,           // a DMA Engine transfer between HBM and DM (docs/dma.md)
-  CastEngine,    // the Cast Engine narrowing a stream (docs/output-path.md §1)
-  CommitAdapter, // the Commit Adapter's trim and cast (docs/output-path.md §2)
-  CommitEngine   // the Commit Engine's write sequencer into DM (docs/output-path.md §3)
+  None,            // a view: no data moves (VrfTensor::reshape)
+  MemReader,       // the book's MemTensor read: the sequencer streams a buffer
+  MemWriter,       // the book's MemTensor write: the sequencer writes a stream into a buffer
+  Dma,             // a DMA Engine transfer between HBM and DM (docs/dma.md)
+  CastEngine,      // the Cast Engine narrowing a stream (docs/output-path.md §1)
+  TransposeEngine, // the Transpose Engine swapping Time and Packet (docs/transpose.md)
+  CommitAdapter,   // the Commit Adapter's trim and cast (docs/output-path.md §2)
+  CommitEngine     // the Commit Engine's write sequencer into DM (docs/output-path.md §3)
 };
 
 /// A type argument of a stage's method, in signature order.
@@ -95,8 +96,8 @@ bool is_fetch_adapter(StageOp op);
 bool is_register_store(StageOp op);
 /// A DMA transfer: to_dm or to_hbm.
 bool is_dma(StageOp op);
-/// A stage of the output path after the engines (docs/output-path.md): cast, the Commit Adapter,
-/// commit.
+/// A stage of the output path after the engines (docs/output-path.md): cast, transpose, the
+/// Commit Adapter, commit.
 bool is_output_path(StageOp op);
 
 } // namespace tujit::ir

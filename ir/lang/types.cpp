@@ -55,6 +55,7 @@ constexpr KindName kNames[] = {
     {TensorKind::Cast, "CastTensor"},
     {TensorKind::CommitTrim, "CommitTrimTensor"},
     {TensorKind::CommitCast, "CommitCastTensor"},
+    {TensorKind::Transpose, "TransposeTensor"},
 };
 } // namespace
 
@@ -129,6 +130,7 @@ std::span<const TensorArg> tensor_args(TensorKind k) {
   case TensorKind::Cast:
   case TensorKind::CommitTrim:
   case TensorKind::CommitCast:
+  case TensorKind::Transpose:
     return kStream;
   case TensorKind::Mem:
     return kMem;

@@ -38,6 +38,7 @@ enum class TensorKind : std::uint8_t {
   Cast,        // CastTensor: the Cast Engine's output stream (docs/datapath.md §9)
   CommitTrim,  // CommitTrimTensor: after the Commit Adapter's trim
   CommitCast,  // CommitCastTensor: after the Commit Adapter's cast
+  Transpose,   // TransposeTensor: the Transpose Engine's output stream (docs/transpose.md)
 };
 /// The type's name as written: "CollectTensor", "ContractOuterTensor", …
 std::string_view tensor_type_name(TensorKind k);

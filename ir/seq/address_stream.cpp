@@ -254,6 +254,7 @@ ViewDims view_dims(TensorKind kind) {
   case TensorKind::Cast:
   case TensorKind::CommitTrim:
   case TensorKind::CommitCast:
+  case TensorKind::Transpose:
     d.outer = {Slot::Time};
     d.inner = {Slot::Packet};
     break;

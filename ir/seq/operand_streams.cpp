@@ -4,6 +4,7 @@
 #include "ir/seq/view_streams.h"
 #include "ir/verify/to_trf.h"
 #include "ir/verify/to_vrf.h"
+#include "ir/verify/transpose.h"
 
 #include <fmt/format.h>
 
@@ -220,6 +221,34 @@ Result<OperandStreams> passed_operand(const TensorType& init, const TensorType& 
     return run_error("E-RUN-102", fmt::format("internal: cell {} of the Vector Engine pass's "
                                               "output holds coordinates its input does not",
                                               *lost));
+  return o;
+}
+
+Result<OperandStreams> transposed_operand(const Stage& transpose, const OperandStreams& source) {
+  const TensorType& in = transpose.input;
+  const TensorType& out = transpose.output;
+  auto v = verify::verify_transpose({in.dtype, in.mapping(Slot::Time), in.mapping(Slot::Packet),
+                                     out.mapping(Slot::Time), out.mapping(Slot::Packet)});
+  if (!v)
+    return run_error("E-RUN-102", fmt::format("internal: a transpose that does not verify ({}) "
+                                              "reached lowering",
+                                              v.diagnostics().front().code));
+  const CellStreams& src = source.streams.cells;
+  if (src.outer_size != in.mapping(Slot::Time).size() ||
+      src.inner_size > in.mapping(Slot::Packet).size())
+    return run_error("E-RUN-102", "internal: the Transpose Engine reads a stream of another shape "
+                                  "than its input type's");
+  OperandStreams o = source;
+  o.streams.cells =
+      CellStreams::from_function(out.mapping(Slot::Time).size(), out.mapping(Slot::Packet).size(),
+                                 [&](std::uint64_t t, std::uint64_t r) -> CellAddress {
+                                   const auto at = verify::transpose_source(*v, t, r);
+                                   // Align pads each row to a flit; a cast's re-padding lies past
+                                   // the source's cells.
+                                   if (!at || at->packet >= src.inner_size)
+                                     return {0, CellState::Top};
+                                   return src.at(at->time, at->packet);
+                                 });
   return o;
 }
 

@@ -13,6 +13,10 @@
 //               where none has them (docs/contraction.md §4.2, §4.3)
 //   passed      vector_init … vector_final: the pass's output cell with coordinates c holds the
 //               entering stream's cell with coordinates c (docs/vector-engine.md §4)
+//   transposed  .transpose(): output cell (t, r) of the Transpose Engine holds input cell
+//               ((o·in_rows + r)·packets_per_col + j / valid_size, j mod valid_size) for
+//               o = t / out_rows, j = t mod out_rows; Align's cells (r ≥ in_rows) are padding
+//               (docs/transpose.md §4)
 //   written     MemTensor .write(stream): buffer cell a holds the stream position the write-mode
 //               sequencer writes to a; padded positions write nothing (docs/datapath.md §4.2)
 //
@@ -55,6 +59,11 @@ Result<OperandStreams> stored_operand(const Stage& store, const OperandStreams& 
 /// `source` entering it (`init` is its type, the vector_init's input).
 Result<OperandStreams> passed_operand(const TensorType& init, const TensorType& final,
                                       const OperandStreams& source);
+
+/// The stream the Transpose Engine hands on from the stream `source` entering the transpose stage
+/// (its input type's Time and Packet; a packet the Cast Engine re-padded may be wider than the
+/// source's cells, its extra positions padding). E-RUN-102 when the stage does not verify.
+Result<OperandStreams> transposed_operand(const Stage& transpose, const OperandStreams& source);
 
 /// The buffer a MemTensor write stage fills from the stream `source` (the stage's input view).
 /// E-RUN-102 when a live buffer cell is written by no live stream position (the verifier refuses

@@ -195,7 +195,8 @@ Status find_trf(const Kernel& k, RunOperands& ops) {
 
 /// The stage a whole kernel's result leaves the engines from: follow the returned tensor back
 /// through its DMA transfers and the output path (to_hbm ← commit ← [commit_cast] ← commit_trim ←
-/// [cast] ← the engines' stream). Nullopt when the kernel does not return through a commit.
+/// [transpose] ← [cast] ← the engines' stream). Nullopt when the kernel does not return through a
+/// commit.
 std::optional<std::size_t> engine_result(const Kernel& k) {
   if (!k.returned || k.returned->kind != TensorKind::Hbm || k.stages.empty()) return std::nullopt;
   std::optional<std::size_t> at = k.stages.size() - 1;
@@ -228,15 +229,25 @@ Status output_path(const Kernel& k, RunOperands& ops) {
   };
   const TensorType engines = k.stages[at].output;
   ops.cast = next({StageOp::Cast});
+  ops.transpose = next({StageOp::Transpose});
+  if (ops.transpose != nullptr && ops.lane != nullptr)
+    return unsupported("tujit run: this kernel transposes a contraction's result; tujit runs the "
+                       "Transpose Engine on a collected stream or a Vector Engine pass's result "
+                       "fed by one (docs/transpose.md §4)",
+                       ops.transpose->name_span);
   ops.trim = next({StageOp::CommitTrim});
   if (ops.trim == nullptr) return {};
   ops.commit_cast = next({StageOp::CommitCast, StageOp::CommitCastRelu});
   ops.commit = next({StageOp::Commit});
   if (ops.commit == nullptr) return {};
+  // A transpose relays the stream out (docs/transpose.md §4): the engines write through its
+  // layout, in their own element type (the output path's cast converts every element in place).
+  TensorType layout = ops.transpose != nullptr ? ops.transpose->output : engines;
+  layout.dtype = engines.dtype;
   // The cast keeps every element at its packet position and the trim keeps the first valid_size
   // (E-CAST-004, E-COMMIT-003): the engines' packet, cut or padded to its own size, is the trimmed
   // packet when the two agree on the positions they share.
-  const Mapping& packet = engines.mapping(Slot::Packet);
+  const Mapping& packet = layout.mapping(Slot::Packet);
   const Mapping& kept = ops.trim->output.mapping(Slot::Packet);
   const std::uint64_t n = packet.size();
   auto view_packet = kept.size() > n   ? Mapping::resize(kept, n)
@@ -251,7 +262,7 @@ Status output_path(const Kernel& k, RunOperands& ops) {
                                      packet.to_string(), kept.to_string(), p),
                          ops.trim->name_span);
   }
-  TensorType view = engines;
+  TensorType view = layout;
   view.set(Slot::Packet, SpannedMapping{*view_packet, ops.trim->span});
   ops.output_view = std::move(view);
   return {};
@@ -382,6 +393,28 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
   const Stage* last = result                  ? &kernel.stages[*result]
                       : kernel.stages.empty() ? nullptr
                                               : &kernel.stages.back();
+  // A kernel that ends with a transpose (the book's Transpose Engine examples) returns the
+  // transposed stream of a collect, a Vector Engine pass or a CollectTensor parameter.
+  if (last && last->unit() == StageUnit::TransposeEngine) {
+    ops.transpose = last;
+    ops.output_view = last->output;
+    if (!last->producer) {
+      ops.shape = RunShape::Collect;
+      ops.stream = param_named(kernel, last->source);
+      if (ops.stream == nullptr || ops.stream->tensor->kind != TensorKind::Collect)
+        return unsupported(fmt::format("tujit run: `transpose` reads `{}`, which is not a "
+                                       "CollectTensor parameter nor collected in the kernel",
+                                       last->source),
+                           last->name_span);
+      return ops;
+    }
+    last = &kernel.stages[*last->producer];
+    if (last->unit() == StageUnit::CastEngine && last->producer) {
+      ops.cast = last; // converts every element in place (docs/output-path.md §1)
+      last = &kernel.stages[*last->producer];
+    }
+    ops.output_view->dtype = last->output.dtype; // the engines write their own element type
+  }
   if (last && is_register_store(last->op)) {
     ops.shape = RunShape::Store;
     ops.store = last;
@@ -423,7 +456,7 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
       "E-RUN-101",
       fmt::format("tujit run: kernel '{}' has nothing tujit can run: no contract_outer … "
                   "contract_lane chain, and it does not end with a to_trf / to_vrf store, a "
-                  "collect, a vector_final or a MemTensor read / write",
+                  "collect, a transpose, a vector_final or a MemTensor read / write",
                   kernel.name),
       kernel.name_span);
   d.stage = "run";

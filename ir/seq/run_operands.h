@@ -58,11 +58,13 @@ struct RunOperands {
   /// result is committed to (docs/output-path.md), nullptr where a stage is absent; `commit` is set
   /// exactly when the kernel's result leaves through the output path.
   const Stage* cast = nullptr;
+  const Stage* transpose = nullptr;
   const Stage* trim = nullptr;
   const Stage* commit_cast = nullptr;
   const Stage* commit = nullptr;
-  /// The view the engines write the result through: the engines' output type with the packet
-  /// positions the trim drops made padding (docs/output-path.md §2.1). Set with `commit`.
+  /// The view the engines write the result through: the engines' output type (the transpose's,
+  /// after a transpose, docs/transpose.md §4) with the packet positions the trim drops made
+  /// padding (docs/output-path.md §2.1). Set with `commit`.
   std::optional<TensorType> output_view;
   /// DM tensors a fetch reads that `to_dm` wrote from an HbmTensor parameter: each is that
   /// parameter's logical tensor read through the DM tensor's layout (docs/dma.md §1), as a

@@ -174,6 +174,12 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
       stream = std::move(passed);
       p.vector = std::move(chain->program);
     }
+    if (ops.transpose) {
+      // The Transpose Engine after the stream or the pass (docs/transpose.md §4).
+      auto moved = transposed_operand(*ops.transpose, *stream);
+      if (!moved) return std::move(moved).take_diagnostics();
+      stream = std::move(moved);
+    }
     if (ops.shape == RunShape::Store) {
       auto stored = stored_operand(*ops.store, *stream);
       if (!stored) return std::move(stored).take_diagnostics();

@@ -67,6 +67,16 @@ struct TensorUnitDescription {
   std::uint32_t hbm_bytes_per_cycle = 1500;   // 1.5 TB/s per chip at the 1 GHz clock
   std::uint32_t sub_context_write_bytes = 8;  // a sub-context commit writes 8 B at a time
 
+  // --- Transpose Engine (docs/transpose.md; furiosa-opt
+  // docs/src/computing-tensors/transpose-engine.md "Parameters", "Buffering Modes") ---
+  std::uint32_t transpose_valid_size_4bit = 16;  // valid elements per input flit, 4-bit types
+  std::uint32_t transpose_valid_size = 8;        // 8-, 16- and 32-bit types
+  std::uint32_t transpose_max_in_rows_bytes = 8; // in_rows of 16 / 8 / 4 / 2 elements
+  std::uint32_t transpose_min_in_cols = 8;       // in_cols ∈ {8, 16, 32} (4-bit: {16, 32})
+  std::uint32_t transpose_max_in_cols = 32;
+  std::uint32_t transpose_buffer_columns =
+      16; // each of the two buffers: in_cols ≤ 16 double-buffers
+
   // --- sequencers (docs/datapath.md §4) ---
   std::uint32_t sequencer_entries = 8; // MAX_SEQUENCER_ENTRIES
   std::uint64_t sequencer_max_loop_size = 65536;

@@ -11,6 +11,7 @@
 #include "ir/verify/output_path.h"
 #include "ir/verify/to_trf.h"
 #include "ir/verify/to_vrf.h"
+#include "ir/verify/transpose.h"
 #include "ir/verify/vector_engine.h"
 #include "ir/verify/vrf_reshape.h"
 
@@ -224,6 +225,14 @@ void check_cast(const StageSite& site, StageCheck& out) {
          s, out);
 }
 
+void check_transpose(const StageSite& site, StageCheck& out) {
+  const Stage& s = site.stage();
+  report(
+      verify_transpose({s.input.dtype, s.input.mapping(Slot::Time), s.input.mapping(Slot::Packet),
+                        s.output.mapping(Slot::Time), s.output.mapping(Slot::Packet)}),
+      s, out);
+}
+
 void check_commit_trim(const StageSite& site, StageCheck& out) {
   const Stage& s = site.stage();
   report(verify_commit_trim(
@@ -263,11 +272,14 @@ constexpr ArgumentRule kTimeArgs[] = {
     {"E-TIME-001", 0}, {"E-TIME-002", 0}, {"E-TIME-003", 0}, {"E-TIME-004", 0}};
 constexpr ArgumentRule kLaneArgs[] = {
     {"E-LANE-002", 1}, {"E-LANE-003", 1}, {"E-LANE-004", 0}, {"E-LANE-005", 0}};
-// to_dm <Cluster, Slice, Element>, to_hbm <Element>, cast <OutPacket>, commit_trim <OutPacket>,
-// commit <Element>.
+// to_dm <Cluster, Slice, Element>, to_hbm <Element>, cast <OutPacket>, transpose <OutTime,
+// OutPacket>, commit_trim <OutPacket>, commit <Element>.
 constexpr ArgumentRule kToDmArgs[] = {{"E-DMA-001", 2}, {"E-DMA-002", 2}};
 constexpr ArgumentRule kToHbmArgs[] = {{"E-DMA-001", 0}};
 constexpr ArgumentRule kCastArgs[] = {{"E-CAST-003", 0}, {"E-CAST-004", 0}};
+constexpr ArgumentRule kTransposeArgs[] = {
+    {"E-TRANSPOSE-003", 1}, {"E-TRANSPOSE-005", 1}, {"E-TRANSPOSE-006", 1}, {"E-TRANSPOSE-008", 0},
+    {"E-TRANSPOSE-009", 0}, {"E-TRANSPOSE-010", 0}, {"E-TRANSPOSE-011", 0}};
 constexpr ArgumentRule kTrimArgs[] = {{"E-COMMIT-002", 0}, {"E-COMMIT-003", 0}};
 constexpr ArgumentRule kCommitArgs[] = {
     {"E-COMMIT-006", 0}, {"E-FETCH-017", 0}, {"E-FETCH-018", 0}, {"E-FETCH-019", 0}};
@@ -291,6 +303,7 @@ constexpr StageVerifier kVerifiers[] = {
     {StageOp::ToDm, &check_dma, kToDmArgs},
     {StageOp::ToHbm, &check_dma, kToHbmArgs},
     {StageOp::Cast, &check_cast, kCastArgs},
+    {StageOp::Transpose, &check_transpose, kTransposeArgs},
     {StageOp::CommitTrim, &check_commit_trim, kTrimArgs},
     {StageOp::CommitCast, &check_commit_cast, {}},
     {StageOp::CommitCastRelu, &check_commit_cast, {}},

@@ -52,6 +52,7 @@ const std::vector<Row>& reference_rows() {
       {"to_dm", {"Cluster", "Slice", "Element"}, K::Hbm, K::Dm},
       {"to_hbm", {"Element"}, K::Dm, K::Hbm},
       {"cast", {"", "OutPacket"}, K::Collect, K::Cast},
+      {"transpose", {"OutTime", "OutPacket"}, K::Collect, K::Transpose},
       {"commit_trim", {"OutPacket"}, K::Collect, K::CommitTrim},
       {"commit_cast", {""}, K::CommitTrim, K::CommitCast},
       {"commit_cast_relu", {""}, K::CommitTrim, K::CommitCast},
@@ -83,7 +84,7 @@ const std::vector<std::string_view> kVectorCalls = {"vector_init",
 // docs/cli.md §11: the stage operations `tujit stage` verifies on bare mappings.
 const std::set<std::string_view> kStageCommands = {
     "to_trf",         "to_vrf",          "collect",       "stream_adapter", "trf_sequencer",
-    "contract_outer", "contract_packet", "contract_time", "contract_lane"};
+    "contract_outer", "contract_packet", "contract_time", "contract_lane",  "transpose"};
 
 } // namespace
 
@@ -137,6 +138,17 @@ TEST_CASE("the descriptors are docs/kernel-language.md §6's calls", "[stage_des
   }
   CHECK(accepts("commit_trim", TensorKind::Cast));
   CHECK_FALSE(accepts("cast", TensorKind::Cast));
+  // The Transpose Engine takes the same streams and the Cast Engine's output; only commit_trim
+  // follows it (docs/transpose.md §1).
+  for (TensorKind k :
+       {TensorKind::Collect, TensorKind::Contract, TensorKind::VectorFinal, TensorKind::Cast})
+    CHECK(accepts("transpose", k));
+  CHECK_FALSE(accepts("transpose", TensorKind::Transpose));
+  CHECK_FALSE(accepts("transpose", TensorKind::CommitTrim));
+  CHECK(accepts("commit_trim", TensorKind::Transpose));
+  CHECK_FALSE(accepts("cast", TensorKind::Transpose));
+  CHECK_FALSE(accepts("commit", TensorKind::Transpose));
+  CHECK_FALSE(accepts("to_vrf", TensorKind::Transpose));
   CHECK(accepts("commit", TensorKind::CommitCast));
   CHECK_FALSE(accepts("commit", TensorKind::Contract));
   CHECK(accepts("to_hbm", TensorKind::Hbm));
@@ -209,6 +221,7 @@ TEST_CASE("each stage stands for the unit that runs it", "[stage_descriptor]") {
                                                        {"to_dm", U::Dma},
                                                        {"to_hbm", U::Dma},
                                                        {"cast", U::CastEngine},
+                                                       {"transpose", U::TransposeEngine},
                                                        {"commit_trim", U::CommitAdapter},
                                                        {"commit_cast", U::CommitAdapter},
                                                        {"commit_cast_relu", U::CommitAdapter},

@@ -145,7 +145,7 @@ sub('t37_infer_in_tensor_type', 'E-TYPE-012', B, 'Slice, m![M, K / 16], m![K % 1
 sub('t38_view_of_collect', 'E-TYPE-010', F, '.begin(input_dm.view())', '.begin(trf.@@view())', 'view() of a TrfTensor')
 sub('t39_fetch_three_type_args', 'E-TYPE-011', F, '.fetch::<m![A], m![K8]>()', '.@@fetch::<m![A], m![K8], m![1]>()', 'fetch with 3 type arguments')
 sub('t40_unknown_scalar_in_turbofish', 'E-TYPE-002', F, '.fetch_zero_point_sub::<i9>(3)', '.fetch_cast::<@@f16>()', 'fetch_cast to f16')
-sub('t41_transpose', 'E-TYPE-009', B, '.contract_packet::<m![1]>()', '.@@transpose()', 'transpose in a kernel')
+sub('t41_transpose', 'E-TYPE-010', B, '.contract_packet::<m![1]>()', '.@@transpose()', 'transpose of a ContractOuterTensor')
 sub('t42_to_hbm', 'E-TYPE-009', F, '(LaneMode::Interleaved)\n', '(LaneMode::Interleaved)\n        .@@to_hbm(&mut ctx.tdma)\n', 'DMA to HBM')
 sub('t43_bad_lane_mode', 'E-TYPE-016', B, 'LaneMode::Interleaved', '@@LaneMode::Diagonal', 'unknown LaneMode')
 sub('t44_unknown_alias_in_turbofish', 'E-TYPE-003', B, '.contract_packet::<m![1]>()', '.contract_packet::<@@Pkt>()', 'unknown alias as a type argument')

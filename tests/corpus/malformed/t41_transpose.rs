@@ -1,4 +1,4 @@
-// expect: E-TYPE-009 15:10   (transpose in a kernel)
+// expect: E-TYPE-010 15:10   (transpose of a ContractOuterTensor)
 axes![V = 32, M = 32, N = 8, K = 32];
 
 type Chip = m![1];
