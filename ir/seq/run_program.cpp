@@ -127,14 +127,13 @@ Result<std::vector<HeldAxis>> output_held_axes(const SpecFile& file, const Kerne
   return type_held_axes(ops.output_type(kernel), file.axes);
 }
 
-namespace {
-
-/// The output path's cast of a whole kernel (nullopt without one): from the engines' element type.
 std::optional<OutputCast> output_cast(const RunOperands& ops, ScalarType engines) {
   const Stage* c = ops.commit_cast ? ops.commit_cast : ops.cast;
   if (c == nullptr) return std::nullopt;
   return OutputCast{engines, c->output.dtype, c->op == StageOp::CommitCastRelu};
 }
+
+namespace {
 
 /// A whole kernel's result is the tensor its output path commits, moved to HBM: the engines' view
 /// must hold what the returned HbmTensor holds (the DMA and commit verifiers' rules, checked again

@@ -111,6 +111,10 @@ Result<InputShapes> input_tiles(const SpecFile& file, const Kernel& kernel, cons
 Result<std::vector<HeldAxis>> output_held_axes(const SpecFile& file, const Kernel& kernel,
                                                const RunOperands& ops);
 
+/// The output path's cast of a whole kernel's run (nullopt without one): `cast`, or the Commit
+/// Adapter's `commit_cast[_relu]`, from the engines' element type `engines`.
+std::optional<OutputCast> output_cast(const RunOperands& ops, ScalarType engines);
+
 /// Lowers a Contraction, Store, Collect or Write run (E-RUN-101 for a Partial run, which the
 /// stage-by-stage executor runs). `shapes` gives every input's logical shape.
 Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const RunOperands& ops,

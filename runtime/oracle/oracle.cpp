@@ -223,14 +223,30 @@ Result<ToleranceModel> tolerance_model_for_kernel(const ir::Kernel& k) {
   return m;
 }
 
+std::pair<double, double> cast_range(const OracleCast& cast, double lo, double hi) {
+  const auto f32_at = [](double x, bool up) {
+    float f = static_cast<float>(x);
+    if (up && static_cast<double>(f) < x) f = std::nextafter(f, INFINITY);
+    if (!up && static_cast<double>(f) > x) f = std::nextafter(f, -INFINITY);
+    return f;
+  };
+  const auto narrowed = [&](float f) {
+    const std::uint32_t code = output_cast_bits(cast.to, cast.relu, f32_bits(f));
+    return static_cast<double>(f32_from_bits(widen_bits(cast.to, code)));
+  };
+  return {narrowed(f32_at(lo, false)), narrowed(f32_at(hi, true))};
+}
+
 Result<OracleComparison> compare_with_oracle(const OracleReference& ref,
                                              const LogicalTensor& actual,
-                                             const ToleranceModel& model) {
-  if (actual.dtype != ref.accumulator || actual.axes != ref.axes)
+                                             const ToleranceModel& model,
+                                             const std::optional<OracleCast>& cast) {
+  const ir::ScalarType expected_dtype = cast ? cast->to : ref.accumulator;
+  if (actual.dtype != expected_dtype || actual.axes != ref.axes)
     return make_error(
         "E-ORACLE-003",
         fmt::format("the output ({} {}) does not match the oracle's ({} {})",
-                    ir::name(actual.dtype), shape_text(actual.shape()), ir::name(ref.accumulator),
+                    ir::name(actual.dtype), shape_text(actual.shape()), ir::name(expected_dtype),
                     shape_text(LogicalTensor{ref.accumulator, ref.axes, {}}.shape())));
   OracleComparison c;
   const bool integer = ir::is_integer(ref.accumulator);
@@ -240,10 +256,22 @@ Result<OracleComparison> compare_with_oracle(const OracleReference& ref,
     double expected, got, tol = 0, err;
     bool bad;
     if (integer) {
-      expected = ref.exact[o];
+      // The exact sum, wrapped by the cast when there is one (the container is sign-extended).
+      const std::uint32_t want =
+          cast ? output_cast_bits(cast->to, cast->relu, static_cast<std::uint32_t>(ref.exact[o]))
+               : static_cast<std::uint32_t>(ref.exact[o]);
+      expected = static_cast<std::int32_t>(want);
       got = static_cast<std::int32_t>(actual.get(o));
       err = std::fabs(got - expected);
-      bad = ref.exact[o] != static_cast<std::int32_t>(actual.get(o));
+      bad = want != actual.get(o);
+    } else if (cast) {
+      expected = ref.value[o];
+      tol = oracle_tolerance(model, ref.abs_sum[o], ref.products_per_output);
+      got = static_cast<double>(f32_from_bits(widen_bits(cast->to, actual.get(o))));
+      const auto [lo, hi] = cast_range(*cast, expected - tol, expected + tol);
+      bad = std::isnan(expected) ? !std::isnan(got) : !(got >= lo && got <= hi);
+      err = std::isnan(expected) || std::isnan(got) ? (bad ? INFINITY : 0) : std::fabs(got - expected);
+      if (std::isinf(err) && !bad) err = 0;
     } else {
       expected = ref.value[o];
       got = static_cast<double>(f32_from_bits(actual.get(o)));

@@ -117,11 +117,26 @@ struct OracleComparison {
   std::vector<OracleMismatch> first_mismatches; // at most 8
 };
 
-/// Compares an engine's output (dtype = the accumulator, same axes) with the reference.
-/// E-ORACLE-003 when axes or dtype differ.
+/// The output path's cast after the chain (docs/output-path.md §1, §2.2): the element type the
+/// output is narrowed to, and whether the Commit Adapter's fused ReLU comes with it.
+struct OracleCast {
+  ir::ScalarType to = ir::ScalarType::BF16;
+  bool relu = false;
+};
+
+/// The range of values the cast gives an f32 anywhere in [lo, hi]: [narrow(lo'), narrow(hi')]
+/// widened to double, lo' the largest f32 at or below lo and hi' the smallest at or above hi (every
+/// cast is monotone: round to nearest, saturation and the ReLU clamp never reorder two values).
+std::pair<double, double> cast_range(const OracleCast& cast, double lo, double hi);
+
+/// Compares an engine's output (dtype = the accumulator, or the cast's target with `cast`, same
+/// axes) with the reference. With a cast, a float cell is right when its value lies in
+/// cast_range of the chain's tolerance interval [r − t, r + t], an integer cell when it is the
+/// exact sum narrowed (wrapped, docs/scalars.md §9.3). E-ORACLE-003 when axes or dtype differ.
 Result<OracleComparison> compare_with_oracle(const OracleReference& ref,
                                              const LogicalTensor& actual,
-                                             const ToleranceModel& model);
+                                             const ToleranceModel& model,
+                                             const std::optional<OracleCast>& cast = std::nullopt);
 
 /// One operand's einsum: out[o] = Σ input over the input's axes the output does not have (the
 /// Packet / Time reductions of a part of a chain that starts from a ContractOuter / ContractPacket
