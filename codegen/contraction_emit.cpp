@@ -59,6 +59,7 @@
 #include "codegen/contraction_emit.h"
 
 #include "codegen/counted_loop.h"
+#include "codegen/narrow_emit.h"
 #include "codegen/pair_madd.h"
 #include "codegen/stream_load.h"
 #include "codegen/vector_chain_emit.h"
@@ -426,8 +427,12 @@ void Emitter::emit_drain() {
     }
     v = b_.CreateSelect(pad, b_.getInt32(0), v);
     if (rp_.vector) v = emit_vector_pass(b_, *m_, *rp_.vector, v); // the pass reading the chain
-    b_.CreateAlignedStore(v, element(b_.getInt32Ty(), arg_[kOut], off, 1, arg_[kOutLimit]),
-                          llvm::Align(1));
+    if (rp_.output_cast) // the output path's cast (docs/output-path.md §1, §2.2)
+      v = emit_output_cast(b_, rp_.output_cast->to, rp_.output_cast->relu, v);
+    // The output holds elements of its own width (an output cast narrows them).
+    llvm::Type* out_ty = b_.getIntNTy(8 * runtime::element_bytes(rp_.output.dtype));
+    if (out_ty != b_.getInt32Ty()) v = b_.CreateTrunc(v, out_ty);
+    b_.CreateAlignedStore(v, element(out_ty, arg_[kOut], off, 1, arg_[kOutLimit]), llvm::Align(1));
     b_.CreateBr(next);
     b_.SetInsertPoint(next);
   });

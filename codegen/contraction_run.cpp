@@ -19,6 +19,7 @@
 #include "runtime/exec/prefix_digest.h"
 #include "runtime/exec/thread_pool.h"
 #include "runtime/tensor/random_fill.h"
+#include "runtime/vector/leave_engines.h"
 
 #include <fmt/format.h>
 
@@ -115,11 +116,14 @@ struct SliceRun {
     const ir::seq::CellAddress wb = rp.trf.streams.spatial.at(s);
     const ir::seq::CellAddress ob = rp.output.spatial.at(s);
     std::uint8_t* out_data = output.data.data();
+    const std::uint32_t out_bytes = runtime::element_bytes(output.dtype);
     if (ob.state != ir::CellState::Live) return true; // writes nothing
     if (sb.state != ir::CellState::Live || wb.state != ir::CellState::Live) {
-      // An operand slice with no live cell forms no product: the slice drains +0 / 0.
+      // An operand slice with no live cell forms no product: the slice drains +0 / 0, through
+      // the pass and the cast like every drained value.
+      const std::uint32_t drained = runtime::leave_engines(rp.vector, rp.output_cast, 0);
       for (std::uint64_t o : plan.tables.out_offset)
-        if (o != kNoOutput) std::fill_n(out_data + (ob.offset + o) * 4, 4, std::uint8_t{0});
+        if (o != kNoOutput) output.set(ob.offset + o, drained);
       return true;
     }
     runtime::exec::StagedTrf& trf = staged[worker];
@@ -134,7 +138,7 @@ struct SliceRun {
     }
     args.trf = trf.values.data();
     args.trf_present = sh.trf_masks ? trf.present.data() : nullptr;
-    args.out = out_data + ob.offset * 4;
+    args.out = out_data + ob.offset * out_bytes;
     args.out_limit = output.elements() - ob.offset;
     args.scratch = scratch[worker].data();
     const runtime::exec::ProgramTables& tables = plan.tables;

@@ -173,4 +173,8 @@ llvm::Value* emit_narrow_bits(llvm::IRBuilder<>& b, ir::ScalarType to, llvm::Val
   return v;
 }
 
+llvm::Value* emit_output_cast(llvm::IRBuilder<>& b, ir::ScalarType to, bool relu, llvm::Value* v) {
+  return relu ? emit_relu_narrow_bf16(b, v) : emit_narrow_bits(b, to, v);
+}
+
 } // namespace tujit::codegen

@@ -37,6 +37,11 @@ llvm::Value* emit_narrow_bf16(llvm::IRBuilder<>& b, llvm::Value* v);
 /// giving +0, else narrow_bf16 (docs/scalars.md §5.3).
 llvm::Value* emit_relu_narrow_bf16(llvm::IRBuilder<>& b, llvm::Value* v);
 
+/// runtime::output_cast_bits(`to`, `relu`, v): the output path's cast of an element leaving the
+/// engines (docs/output-path.md §1, §2.2): emit_relu_narrow_bf16 for the Commit Adapter's fused
+/// ReLU, else emit_narrow_bits.
+llvm::Value* emit_output_cast(llvm::IRBuilder<>& b, ir::ScalarType to, bool relu, llvm::Value* v);
+
 /// runtime::enc_e4m3: f32 bits → f8e4m3 code, saturating RNE (docs/scalars.md §4.2).
 llvm::Value* emit_enc_e4m3(llvm::IRBuilder<>& b, llvm::Value* v);
 

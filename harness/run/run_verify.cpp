@@ -181,8 +181,7 @@ Status check_pass_after_chain(const ir::Kernel& kernel, const ir::seq::VectorPro
         // The pass's f32 result anywhere in [lo, hi], narrowed by the cast (cast_range); a
         // narrowed value is never within the pass's own tolerance test above.
         std::tie(lo, hi) = runtime::cast_range(*cast, lo, hi);
-        g = static_cast<double>(
-            std::bit_cast<float>(runtime::widen_bits(cast->to, got)));
+        g = static_cast<double>(std::bit_cast<float>(runtime::widen_bits(cast->to, got)));
         ok = false;
         err = INFINITY;
       }
@@ -244,10 +243,12 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
   // The oracle reads each operand as the device holds it: a DM-fed operand through its DM
   // tensor's layout (digits the fetch broadcasts are not data), else through the type the
   // Contraction Engine reads (the TRF type when the TRF is stored in the kernel).
-  const ir::TensorType trf_type = trf_fetch       ? trf_fetch->dm
+  // (The fetched parameter's type is its DM tensor's; for a DM tensor `to_dm` wrote, the HBM
+  // source read through that layout, docs/dma.md §1.)
+  const ir::TensorType trf_type = trf_fetch       ? *ops.trf->tensor
                                   : ops.trf_store ? ops.trf_store->output
                                                   : *ops.trf->tensor;
-  const ir::TensorType& stream_type = stream_fetch ? stream_fetch->dm : ops.stream_type(kernel);
+  const ir::TensorType& stream_type = stream_fetch ? *ops.stream->tensor : ops.stream_type(kernel);
   v.oracle_not_applicable =
       runtime::oracle_not_applicable(out_type, {&stream_type, &trf_type}, file.axes);
   if (v.oracle_not_applicable) return {};

@@ -1,5 +1,6 @@
 #include "runtime/interp/interpreter.h"
 
+#include "runtime/vector/leave_engines.h"
 #include "runtime/vector/ve_scalar.h"
 
 #include "runtime/device/device_image.h"
@@ -32,14 +33,6 @@ std::uint32_t flush(std::uint32_t f, bool ftz) {
 }
 
 // One tree operand: a value or ABSENT (§9.4).
-/// A value the chain drains on its way out of the engines: the Vector Engine pass reading the
-/// chain's output (docs/vector-engine.md §4.1), then the output path's cast (docs/output-path.md).
-std::uint32_t leave_engines(const RunProgram& rp, std::uint32_t v) {
-  if (rp.vector) v = vector::apply_pass(*rp.vector, v);
-  if (rp.output_cast) v = output_cast_bits(rp.output_cast->to, rp.output_cast->relu, v);
-  return v;
-}
-
 struct Operand {
   std::uint32_t value = 0;
   bool present = false;
@@ -239,7 +232,7 @@ bool SliceRun::run(std::uint64_t s) {
       std::uint32_t v = d < 0 ? 0u : acc_[static_cast<std::uint64_t>(d)];
       // A Vector Engine pass after the chain takes every drained cell (docs/vector-engine.md §4.1),
       // then the output path's cast (docs/output-path.md).
-      if (!put(o / p_.p3, o % p_.p3, leave_engines(rp_, v))) return false;
+      if (!put(o / p_.p3, o % p_.p3, leave_engines(rp_.vector, rp_.output_cast, v))) return false;
     }
   }
   return true;
@@ -279,7 +272,8 @@ Result<RunResult> interpret_move(const RunProgram& rp, const RunInputs& in) {
           if (rp.vector) v = vector::apply_pass(*rp.vector, v);
         }
         if (sc.state == CellState::Top) v = poison_bits(src.type);
-        if (rp.output_cast) v = output_cast_bits(rp.output_cast->to, rp.output_cast->relu, v);
+        // Whatever the stream holds, the output path casts (docs/output-path.md §1).
+        v = leave_engines(std::nullopt, rp.output_cast, v);
         if (!writer.write(oc.offset, v)) return *writer.conflict();
       }
   }

@@ -270,7 +270,8 @@ Result<OracleComparison> compare_with_oracle(const OracleReference& ref,
       got = static_cast<double>(f32_from_bits(widen_bits(cast->to, actual.get(o))));
       const auto [lo, hi] = cast_range(*cast, expected - tol, expected + tol);
       bad = std::isnan(expected) ? !std::isnan(got) : !(got >= lo && got <= hi);
-      err = std::isnan(expected) || std::isnan(got) ? (bad ? INFINITY : 0) : std::fabs(got - expected);
+      err = std::isnan(expected) || std::isnan(got) ? (bad ? INFINITY : 0)
+                                                    : std::fabs(got - expected);
       if (std::isinf(err) && !bad) err = 0;
     } else {
       expected = ref.value[o];
