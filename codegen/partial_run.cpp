@@ -2,9 +2,9 @@
 // a time by the workers of a kept thread pool (runtime/exec/thread_pool.h PoolLease); per slice a
 // worker gathers the input cells through the program's address streams into its own staged buffers
 // (the stream and TRF widened once, as the whole chain's TRF staging does; a ContractOuter / Packet
-// / Time tensor's cells as stored), runs the compiled function, and scatters the slice's output
-// cells into the logical output. A slice's result depends only on its own operands, so every
-// partition gives the same bits.
+// / Time tensor's cells too, which makes a NaN canonical), runs the compiled function, and scatters
+// the slice's output cells into the logical output. A slice's result depends only on its own
+// operands, so every partition gives the same bits.
 #include "codegen/partial_run.h"
 
 #include "codegen/jit_compiled.h"
@@ -28,9 +28,10 @@ struct Staged {
   std::vector<std::uint8_t> in_present, trf_present;
 };
 
-/// The cells [outer][inner] of slice s of an operand: values (widened to the accumulator when
-/// `widen`) and presence.
-void gather(const OperandStreams& o, const runtime::LogicalTensor& t, std::uint64_t s, bool widen,
+/// The cells [outer][inner] of slice s of an operand: values widened to the accumulator, and
+/// presence. A ContractOuter / Packet / Time tensor's cells already hold accumulator values;
+/// widening changes only a NaN, which enters as the canonical NaN (docs/contraction.md §9.3).
+void gather(const OperandStreams& o, const runtime::LogicalTensor& t, std::uint64_t s,
             std::vector<std::uint32_t>& values, std::vector<std::uint8_t>& present) {
   const auto& cells = o.streams.cells;
   std::uint64_t k = 0;
@@ -40,9 +41,7 @@ void gather(const OperandStreams& o, const runtime::LogicalTensor& t, std::uint6
       present[k] = a.state == CellState::Live ? 1 : 0;
       values[k] = 0;
       if (a.state != CellState::Live) continue;
-      values[k] = widen
-                      ? runtime::widen_to_accumulator(o.type, runtime::read_operand(o, t, a.offset))
-                      : t.get(a.offset);
+      values[k] = runtime::widen_to_accumulator(o.type, runtime::read_operand(o, t, a.offset));
     }
 }
 
@@ -86,8 +85,8 @@ Result<runtime::RunResult> run_partial_jit(const CompiledContraction& compiled,
     if (violation.load(std::memory_order_relaxed)) return;
     Staged& b = staged[worker];
     const std::uint64_t s = live[k];
-    gather(rp.stream, st, s, p.forms_products(), b.in, b.in_present);
-    if (wt != nullptr) gather(rp.trf, *wt, s, true, b.trf, b.trf_present);
+    gather(rp.stream, st, s, b.in, b.in_present);
+    if (wt != nullptr) gather(rp.trf, *wt, s, b.trf, b.trf_present);
     std::fill(b.out.begin(), b.out.end(), 0u);
     const PartialArgs args{b.in.data(),          b.in_present.data(), b.trf.data(),
                            b.trf_present.data(), b.acc.data(),        b.out.data()};

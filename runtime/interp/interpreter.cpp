@@ -149,13 +149,16 @@ private:
 };
 
 // A cell of the input tensor of a part that does not start at contract_outer: present iff it
-// holds a logical element; its bits as stored (no widening: it already holds accumulator values).
+// holds a logical element. It already holds an accumulator value; widening it to the accumulator
+// changes only a NaN, which enters as the canonical NaN so that every NaN the part puts out is
+// 0x7FC00000 (docs/contraction.md §9.3), a Lane Folder alone included.
 Operand SliceRun::input_cell(std::uint64_t o, std::uint64_t i) const {
   Operand x;
   if (sbase_.state != CellState::Live) return x;
   const CellAddress c = rp_.stream.streams.cells.at(o, i);
   if (c.state != CellState::Live) return x;
-  x.value = st_.get(sbase_.offset + c.offset);
+  const OperandStreams& so = rp_.stream;
+  x.value = widen_to_accumulator(so.type, read_operand(so, st_, sbase_.offset + c.offset));
   x.present = true;
   return x;
 }

@@ -30,6 +30,8 @@
 //     increasing order, u = the T2 position of t's retained digits; only present R are added.
 //   Lane (§8): relocates A into 8-element output flits (Interleaved / Sequential order); output
 //     padding cells are 0.
+// Every f32 value a stage puts out that is a NaN is the canonical NaN 0x7FC00000 (§9.3), also
+// where the stage only moves an input cell holding another NaN (a part read from a parameter).
 // Every parameter (PackSize, TB, ReadSize and loops, d, G, L, the retained digits and their T2
 // strides) is the stage verifier's derived value (ir/verify/); the scalar arithmetic is the
 // interpreter's (widen_to_accumulator, acc_add, acc_mul).

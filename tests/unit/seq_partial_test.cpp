@@ -31,8 +31,8 @@ using namespace tujit;
 namespace {
 
 /// A code of `t` that reaches every corner: adversarial operand codes, and for the f32 / i32 of
-/// an intermediate tensor small integers, random mantissas, and the specials (±0, ±inf, NaN with
-/// a payload, subnormals) whose bits a relocation must keep.
+/// an intermediate tensor small integers, random mantissas, and the specials (±0, ±inf, subnormals,
+/// whose bits a relocation must keep, and a NaN with a payload, which comes out canonical).
 std::uint32_t random_code(ir::ScalarType t, std::mt19937_64& rng) {
   if (t == ir::ScalarType::I32) return static_cast<std::uint32_t>(rng());
   if (t != ir::ScalarType::F32) return testing::jit::adversarial_code(t, rng);
