@@ -1,6 +1,6 @@
-// The properties the libFuzzer targets of tests/fuzz/ check on every input, shared
-// with tests/unit/fuzz_regression_test.cpp, which replays the saved crashers of
-// tests/corpus/fuzz/ through the same checks. Each returns nullopt when every property holds,
+// The properties the fuzz targets of tests/fuzz/ check on every input (in the ordinary build the
+// same targets replay their corpora of tests/corpus/fuzz/ under CTest), shared with
+// tests/unit/fuzz_regression_test.cpp. Each returns nullopt when every property holds,
 // else a description of what broke (the fuzz target then aborts so libFuzzer keeps the input).
 // A crash or sanitizer report inside is a finding as well.
 #pragma once
