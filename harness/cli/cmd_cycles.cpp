@@ -136,8 +136,7 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
   auto report = cycles::kernel_cycles(*kernel, timeline);
   if (!report) return stop(report.diagnostics(), kExitUserError);
   for (const auto& cmd : report->commands) {
-    const bool complete = cmd.chain ? cmd.chain->trace.complete : cmd.path_trace->complete;
-    if (complete) continue;
+    if (cmd.trace_complete()) continue;
     io.err << "tujit cycles: internal error (this is a bug in tujit): the trace of `"
            << kernel->name << "` did not finish\n";
     return kExitInternal;
