@@ -10,7 +10,7 @@
 
 #include "ir/seq/run_program.h"
 #include "ir/support/diagnostic.h"
-#include "runtime/interp/interpreter.h"
+#include "runtime/engine/run_io.h"
 #include "runtime/tensor/random_fill.h"
 
 #include <cstdint>

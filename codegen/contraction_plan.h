@@ -12,8 +12,8 @@
 #include "codegen/jit_compiled.h"
 #include "codegen/slice_parts.h"
 #include "ir/seq/run_program.h"
+#include "runtime/engine/poison.h"
 #include "runtime/exec/operand_staging.h"
-#include "runtime/interp/poison.h"
 
 #include <cstdint>
 #include <memory>

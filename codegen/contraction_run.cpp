@@ -7,7 +7,7 @@
 // (the checks, tables, TRF plan, poisoned outputs, simulated MACs) comes from the code's plan of
 // the program (contraction_plan.h), made on its first run; the poison is the shadow's with a
 // poison shadow (JitOptions::poison_shadow, poison_run.h), and simulated_macs come from
-// runtime/interp/poison.h, exactly as the interpreter reports them.
+// the poison analysis (runtime/engine/poison.h), exactly as the interpreter reports them.
 #include "codegen/contraction_jit.h"
 
 #include "codegen/contraction_plan.h"

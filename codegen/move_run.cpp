@@ -3,13 +3,14 @@
 // the per-slice cell tables (shared by every slice whose source spatial state is the same). A
 // slice writes only its own output cells, so every partition gives the same bytes. With a poison
 // shadow (JitOptions::poison_shadow) the poison is its own (poison_run.h), else
-// runtime/interp/poison.h's.
+// runtime/engine/poison.h's.
 #include "codegen/contraction_jit.h"
 
 #include "codegen/jit_compiled.h"
 #include "codegen/jit_core.h"
 #include "codegen/move_emit.h"
 #include "codegen/poison_run.h"
+#include "runtime/engine/operand_read.h"
 #include "runtime/exec/thread_pool.h"
 
 #include <fmt/format.h>

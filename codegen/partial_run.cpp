@@ -10,7 +10,9 @@
 #include "codegen/jit_compiled.h"
 #include "codegen/partial_emit.h"
 #include "codegen/poison_run.h"
+#include "runtime/engine/operand_read.h"
 #include "runtime/exec/thread_pool.h"
+#include "runtime/scalar/widen.h"
 
 #include <algorithm>
 #include <atomic>

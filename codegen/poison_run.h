@@ -7,7 +7,7 @@
 
 #include "codegen/jit_compiled.h"
 #include "codegen/poison_emit.h"
-#include "runtime/interp/poison.h"
+#include "runtime/engine/poison.h"
 
 #include <cstdint>
 #include <vector>
@@ -28,7 +28,7 @@ Result<runtime::PoisonReport> run_poison_shadow(PoisonFn fn, const ir::seq::RunP
 
 /// The JIT's poison report of a run of `compiled`: its own shadow's when compiled with one
 /// (JitOptions::poison_shadow or checked: `--checked` and every `tujit run --verify`), else the
-/// reference interpreter's analysis.
+/// poison analysis (runtime/engine/poison.h), as the interpreter reports.
 Result<runtime::PoisonReport> jit_poison(const JitCompiledContraction& compiled,
                                          const ir::seq::RunProgram& program);
 

@@ -1,8 +1,8 @@
 #include "tests/support/fetch_streams_check.h"
 
 #include "ir/seq/operand_streams.h"
+#include "runtime/engine/operand_read.h"
 #include "runtime/interp/fetch_exec.h"
-#include "runtime/interp/interpreter.h"
 #include "runtime/layout/layout.h"
 #include "runtime/tensor/random_fill.h"
 #include "tests/support/adversarial_dm.h"

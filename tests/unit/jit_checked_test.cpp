@@ -12,8 +12,8 @@
 
 #include "codegen/jit_compiled.h"
 #include "codegen/stream_widen.h"
+#include "runtime/engine/result_diff.h"
 #include "runtime/exec/operand_staging.h"
-#include "runtime/interp/result_diff.h"
 #include "tests/support/reliability_generated.h"
 
 #include <chrono>

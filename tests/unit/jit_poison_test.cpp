@@ -15,7 +15,7 @@
 #include "codegen/poison_run.h"
 #include "harness/run/run_pipeline.h"
 #include "ir/seq/run_operands.h"
-#include "runtime/interp/result_diff.h"
+#include "runtime/engine/result_diff.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "runtime/interp/result_diff.h"
+#include "runtime/engine/result_diff.h"
 
 #include <fmt/format.h>
 

@@ -4,7 +4,8 @@
 #pragma once
 
 #include "runtime/device/device_image.h"
-#include "runtime/interp/interpreter.h"
+#include "runtime/engine/run_io.h"
+#include "runtime/tensor/logical_tensor.h"
 
 #include <optional>
 #include <string>
