@@ -10,7 +10,6 @@
 #include "ir/types/scalar_type.h"
 #include "ir/verify/kernel_checker.h"
 #include "runtime/engine/result_diff.h"
-#include "runtime/interp/fetch_exec.h"
 #include "runtime/npy/npy.h"
 #include "runtime/npy/npy_convert.h"
 #include "tests/support/adversarial_dm.h"

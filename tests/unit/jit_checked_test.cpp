@@ -14,6 +14,7 @@
 #include "codegen/stream_widen.h"
 #include "runtime/engine/result_diff.h"
 #include "runtime/exec/operand_staging.h"
+#include "tests/support/chain_run.h"
 #include "tests/support/reliability_generated.h"
 
 #include <chrono>
@@ -111,7 +112,7 @@ TEST_CASE("jit checked: 100 generated kernels stay inside their operands, same b
     }
     // kernel_gen.h finding 2: a padded K cut into a Time and a Packet digit overshoots the axis
     // when the streams are made (the same E-RUN-002).
-    if (auto streams = ir::seq::chain_run(*p); !streams) {
+    if (auto streams = testing::chain_run(*p); !streams) {
       for (const auto& d : streams.diagnostics()) {
         INFO(d.message);
         CHECK(d.code == "E-RUN-002");

@@ -1,14 +1,14 @@
-// FetchJit on the JIT core (jit_core.h), and its runner. Like a run program, each fetch program
-// is emitted (fetch_emit.cpp), optimised, compiled to an object, cached on disk and linked into a
-// JITDylib of its own, which the CompiledFetch removes when it dies; the runner partitions the
-// slices over the thread pool the same way.
-#include "codegen/fetch_jit.h"
+// FetchJit on the JIT core (codegen/jit_core.h), and its runner. Like a run program, each fetch
+// program is emitted (fetch_emit.cpp), optimised, compiled to an object, cached on disk and linked
+// into a JITDylib of its own, which the CompiledFetch removes when it dies; the runner partitions
+// the slices over the thread pool the same way.
+#include "tests/support/fetch_jit.h"
 
-#include "codegen/fetch_emit.h"
 #include "codegen/jit_compiled.h"
 #include "codegen/jit_core.h"
 #include "codegen/native_compiler.h"
-#include "runtime/interp/fetch_exec.h"
+#include "tests/support/fetch_emit.h"
+#include "tests/support/fetch_exec.h"
 
 #include <fmt/format.h>
 #include <llvm/IR/LLVMContext.h>
@@ -16,8 +16,18 @@
 
 #include <atomic>
 
-namespace tujit::codegen {
+namespace tujit::testing {
+
+using codegen::JitCore;
+using codegen::JitOptions;
+using codegen::JitRunOptions;
+
 namespace {
+
+using codegen::JitCompiledProgram;
+using codegen::JitProgramKind;
+using codegen::ModuleBuilder;
+using codegen::NativeTarget;
 
 std::string module_name(const ir::seq::FetchProgram& p) {
   return fmt::format("{} (fetch of `{}`)", p.kernel_name, p.source);
@@ -27,7 +37,7 @@ ModuleBuilder module_builder(const ir::seq::FetchProgram& program, bool checked)
   return [&program, checked](const NativeTarget& target,
                              llvm::LLVMContext& context) -> Result<std::unique_ptr<llvm::Module>> {
     auto module = emit_fetch_module(program, checked, context);
-    if (auto ok = optimise_module(*module, target, program.kernel_name); !ok)
+    if (auto ok = codegen::optimise_module(*module, target, program.kernel_name); !ok)
       return ok.diagnostics();
     return module;
   };
@@ -119,10 +129,10 @@ Status run_fetch_values_jit(const CompiledFetch& compiled, const ir::seq::FetchP
   if (n == 0) return {};
 
   std::atomic<bool> violation{false};
-  runtime::exec::PoolLease pool(pool_size(options.threads, n));
+  runtime::exec::PoolLease pool(codegen::pool_size(options.threads, n));
   const FetchFn fn = jc->function();
-  for_each_slice_range(*pool, n, [&](std::uint64_t begin, std::uint64_t end, unsigned) {
-    if (fn(dm_bits.data(), out_bits.data(), begin, end) != kRunOk) violation = true;
+  codegen::for_each_slice_range(*pool, n, [&](std::uint64_t begin, std::uint64_t end, unsigned) {
+    if (fn(dm_bits.data(), out_bits.data(), begin, end) != codegen::kRunOk) violation = true;
   });
   if (violation)
     return run_error("E-JIT-003",
@@ -139,7 +149,7 @@ Result<runtime::DeviceImage> run_fetch_jit(const CompiledFetch& compiled,
                                            const ir::AxisTable& table, JitRunOptions options) {
   // The compiled code must be this program's before anything runs.
   if (auto c = compiled_for_program(compiled, program); !c) return c.diagnostics();
-  auto out = runtime::run_fetch(program, dm, table, /*values=*/false);
+  auto out = run_fetch(program, dm, table, /*values=*/false);
   if (!out) return out;
   auto ok = run_fetch_values_jit(compiled, program, dm.bits, out->bits, options);
   if (!ok) return ok.diagnostics();
@@ -147,11 +157,11 @@ Result<runtime::DeviceImage> run_fetch_jit(const CompiledFetch& compiled,
 }
 
 Result<std::string> emit_llvm_ir(const ir::seq::FetchProgram& program, bool checked) {
-  return emit_module(module_builder(program, checked), false, program.kernel_name);
+  return codegen::emit_module(module_builder(program, checked), false, program.kernel_name);
 }
 
 Result<std::string> emit_assembly(const ir::seq::FetchProgram& program, bool checked) {
-  return emit_module(module_builder(program, checked), true, program.kernel_name);
+  return codegen::emit_module(module_builder(program, checked), true, program.kernel_name);
 }
 
-} // namespace tujit::codegen
+} // namespace tujit::testing
