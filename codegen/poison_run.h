@@ -5,7 +5,7 @@
 // its own output cells.
 #pragma once
 
-#include "codegen/jit_compiled.h"
+#include "codegen/contraction_jit.h"
 #include "codegen/poison_emit.h"
 #include "runtime/engine/poison.h"
 
@@ -29,7 +29,7 @@ Result<runtime::PoisonReport> run_poison_shadow(PoisonFn fn, const ir::seq::RunP
 /// The JIT's poison report of a run of `compiled`: its own shadow's when compiled with one
 /// (JitOptions::poison_shadow or checked: `--checked` and every `tujit run --verify`), else the
 /// poison analysis (runtime/engine/poison.h), as the interpreter reports.
-Result<runtime::PoisonReport> jit_poison(const JitCompiledContraction& compiled,
+Result<runtime::PoisonReport> jit_poison(const CompiledContraction& compiled,
                                          const ir::seq::RunProgram& program);
 
 } // namespace tujit::codegen

@@ -4,7 +4,6 @@
 // the slices over the thread pool the same way.
 #include "tests/support/fetch_jit.h"
 
-#include "codegen/jit_compiled.h"
 #include "codegen/jit_core.h"
 #include "codegen/native_compiler.h"
 #include "tests/support/fetch_emit.h"
@@ -24,7 +23,6 @@ using codegen::JitRunOptions;
 
 namespace {
 
-using codegen::JitCompiledProgram;
 using codegen::JitProgramKind;
 using codegen::ModuleBuilder;
 using codegen::NativeTarget;
@@ -48,30 +46,6 @@ ModuleBuilder module_builder(const ir::seq::FetchProgram& program, bool checked)
 constexpr JitProgramKind kFetchKind{"tujit fetch object; fetch codegen", kFetchCodegenVersion,
                                     kFetchSymbol, "tujit.fetch"};
 
-class JitCompiledFetch final : public JitCompiledProgram<CompiledFetch> {
-public:
-  using JitCompiledProgram::JitCompiledProgram;
-  FetchFn function() const { return as<FetchFn>(); }
-};
-
-class LlvmFetchJit final : public FetchJit {
-public:
-  explicit LlvmFetchJit(JitCore core) : core_(std::move(core)) {}
-
-  Result<std::shared_ptr<const CompiledFetch>>
-  compile(const ir::seq::FetchProgram& program) override {
-    auto object = core_.compile(kFetchKind, ir::seq::fingerprint(program),
-                                module_builder(program, core_.checked()), program.kernel_name,
-                                module_name(program));
-    if (!object) return object.diagnostics();
-    return std::shared_ptr<const CompiledFetch>(std::make_shared<JitCompiledFetch>(
-        std::move(*object), core_.checked(), program.kernel_name));
-  }
-
-private:
-  JitCore core_;
-};
-
 // Why an unchecked run of `p` could leave its images, or empty: the loops enumerate |T|·|P|
 // positions and each packet fits its F flits (lower_fetch guarantees both; a hand-made program
 // may not). Addresses past the buffer are skipped by the generated code itself.
@@ -86,33 +60,50 @@ std::string unsafe_program(const ir::seq::FetchProgram& p) {
   return {};
 }
 
-/// The JIT code of `compiled` when it was compiled from `program` (E-JIT-002 otherwise).
-Result<const JitCompiledFetch*> compiled_for_program(const CompiledFetch& compiled,
-                                                     const ir::seq::FetchProgram& program) {
-  const auto* jc = dynamic_cast<const JitCompiledFetch*>(&compiled);
-  if (jc == nullptr) return run_error("E-JIT-002", "internal: not a JIT-compiled fetch");
-  if (jc->stats().fingerprint != ir::seq::fingerprint(program))
+/// E-JIT-002 unless `compiled` was compiled from `program`.
+Status compiled_for_program(const CompiledFetch& compiled, const ir::seq::FetchProgram& program) {
+  if (compiled.stats().fingerprint != ir::seq::fingerprint(program))
     return run_error("E-JIT-002",
                      fmt::format("internal: the fetch of `{}` in kernel `{}` was compiled from "
                                  "another program",
                                  program.source, program.kernel_name));
-  return jc;
+  return {};
 }
 
 } // namespace
 
+CompiledFetch::CompiledFetch(codegen::CompileStats stats, codegen::LinkedFunction code,
+                             bool checked)
+    : stats_(stats), code_(std::move(code)), checked_(checked) {}
+
+CompiledFetch::~CompiledFetch() {
+  if (code_.release) code_.release();
+}
+
 Result<std::unique_ptr<FetchJit>> FetchJit::create(JitOptions options) {
   auto core = JitCore::create(std::move(options));
   if (!core) return core.diagnostics();
-  return std::unique_ptr<FetchJit>(std::make_unique<LlvmFetchJit>(std::move(*core)));
+  return std::make_unique<FetchJit>(std::make_unique<JitCore>(std::move(*core)));
+}
+
+FetchJit::FetchJit(std::unique_ptr<JitCore> core) : core_(std::move(core)) {}
+
+FetchJit::~FetchJit() = default;
+
+Result<std::shared_ptr<const CompiledFetch>>
+FetchJit::compile(const ir::seq::FetchProgram& program) {
+  auto object = core_->compile(kFetchKind, ir::seq::fingerprint(program),
+                               module_builder(program, core_->checked()), program.kernel_name,
+                               module_name(program));
+  if (!object) return object.diagnostics();
+  return std::shared_ptr<const CompiledFetch>(
+      std::make_shared<CompiledFetch>(object->stats, std::move(object->fn), core_->checked()));
 }
 
 Status run_fetch_values_jit(const CompiledFetch& compiled, const ir::seq::FetchProgram& program,
                             std::span<const std::uint32_t> dm_bits,
                             std::span<std::uint32_t> out_bits, JitRunOptions options) {
-  auto compiled_for = compiled_for_program(compiled, program);
-  if (!compiled_for) return compiled_for.diagnostics();
-  const JitCompiledFetch* jc = *compiled_for;
+  if (auto ok = compiled_for_program(compiled, program); !ok) return ok.diagnostics();
   const std::uint64_t n = program.spatial;
   const std::uint64_t out_cells = program.collected_time() * program.flit_elements;
   if (dm_bits.size() != n * program.buffer || out_bits.size() != n * out_cells)
@@ -121,7 +112,7 @@ Status run_fetch_values_jit(const CompiledFetch& compiled, const ir::seq::FetchP
                                  "stream of {} cells; the program needs {}·{} and {}·{}",
                                  program.source, dm_bits.size(), out_bits.size(), n, program.buffer,
                                  n, out_cells));
-  if (!jc->checked())
+  if (!compiled.checked())
     if (std::string why = unsafe_program(program); !why.empty())
       return run_error("E-RUN-102", fmt::format("internal: the fetch of `{}` in kernel `{}` is "
                                                 "not run unchecked: {}",
@@ -130,7 +121,7 @@ Status run_fetch_values_jit(const CompiledFetch& compiled, const ir::seq::FetchP
 
   std::atomic<bool> violation{false};
   runtime::exec::PoolLease pool(codegen::pool_size(options.threads, n));
-  const FetchFn fn = jc->function();
+  const FetchFn fn = compiled.function();
   codegen::for_each_slice_range(*pool, n, [&](std::uint64_t begin, std::uint64_t end, unsigned) {
     if (fn(dm_bits.data(), out_bits.data(), begin, end) != codegen::kRunOk) violation = true;
   });

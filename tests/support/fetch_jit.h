@@ -10,10 +10,12 @@
 #pragma once
 
 #include "codegen/contraction_jit.h"
+#include "codegen/native_compiler.h"
 #include "ir/mapping/mapping.h"
 #include "ir/seq/fetch_program.h"
 #include "ir/support/diagnostic.h"
 #include "runtime/device/device_image.h"
+#include "tests/support/fetch_emit.h"
 
 #include <cstdint>
 #include <memory>
@@ -23,21 +25,36 @@
 
 namespace tujit::testing {
 
-/// One compiled fetch program: owns its JIT code for as long as it lives.
+/// One compiled fetch program: owns its linked code and frees it when it dies.
 class CompiledFetch {
 public:
-  virtual ~CompiledFetch() = default;
-  virtual const codegen::CompileStats& stats() const = 0;
+  CompiledFetch(codegen::CompileStats stats, codegen::LinkedFunction code, bool checked);
+  ~CompiledFetch();
+  CompiledFetch(const CompiledFetch&) = delete;
+  CompiledFetch& operator=(const CompiledFetch&) = delete;
+
+  const codegen::CompileStats& stats() const { return stats_; }
+  /// Compiled with bounds checks (JitOptions::checked).
+  bool checked() const { return checked_; }
+  FetchFn function() const { return code_.as<FetchFn>(); }
+
+private:
+  codegen::CompileStats stats_;
+  codegen::LinkedFunction code_;
+  bool checked_;
 };
 
 class FetchJit {
 public:
-  virtual ~FetchJit() = default;
   /// The host's LLJIT instance. E-JIT-001 when LLVM cannot target the host.
   static Result<std::unique_ptr<FetchJit>> create(codegen::JitOptions options = {});
+  explicit FetchJit(std::unique_ptr<codegen::JitCore> core);
+  ~FetchJit();
   /// Compiles (or loads from the cache). E-JIT-002 with the kernel's name when LLVM fails.
-  virtual Result<std::shared_ptr<const CompiledFetch>>
-  compile(const ir::seq::FetchProgram& program) = 0;
+  Result<std::shared_ptr<const CompiledFetch>> compile(const ir::seq::FetchProgram& program);
+
+private:
+  std::unique_ptr<codegen::JitCore> core_;
 };
 
 /// The JIT counterpart of run_fetch (fetch_exec.h): run_fetch(program, dm, table, /*values=*/false)

@@ -10,7 +10,7 @@
 // unchecked run takes from runtime::analyze_poison, on kernels with poisoned outputs too.
 #include "tests/unit/jit_test_support.h"
 
-#include "codegen/jit_compiled.h"
+#include "codegen/contraction_emit.h"
 #include "codegen/stream_widen.h"
 #include "runtime/engine/result_diff.h"
 #include "runtime/exec/operand_staging.h"
@@ -55,8 +55,7 @@ std::int32_t call(const codegen::CompiledContraction& compiled,
   args.flit_offset = tables.flit_offset.data();
   args.flit_live = tables.flit_live.empty() ? nullptr : tables.flit_live.data();
   args.out_offset = tables.out_offset.data();
-  const auto& jc = dynamic_cast<const codegen::JitCompiledContraction&>(compiled);
-  return jc.function()(&args);
+  return compiled.function<codegen::ContractionFn>()(&args);
 }
 
 } // namespace
