@@ -1,6 +1,6 @@
 #include "tests/support/fuzz_properties.h"
 
-#include "harness/cli/run_limits.h"
+#include "harness/run/run_footprint.h"
 #include "harness/run/run_pipeline.h"
 #include "ir/lang/kernel.h"
 #include "ir/mapping/factor.h"
@@ -165,7 +165,7 @@ std::optional<std::string> run_properties(std::string_view input, std::uint64_t 
       if (auto b = check_diagnostics(ops.diagnostics(), &src)) return b;
       continue;
     }
-    auto fp = cli::check_run_size(*file, k, *ops, /*verify=*/true, max_bytes);
+    auto fp = run::check_run_size(*file, k, *ops, /*verify=*/true, max_bytes);
     if (!fp) {
       if (auto b = check_diagnostics(fp.diagnostics(), &src)) return b;
       continue;
