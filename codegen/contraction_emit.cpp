@@ -1,9 +1,9 @@
 // LLVM IR of one contraction run program (contraction_emit.h). The generated code is the
-// interpreter's loop (runtime/interp/interpreter.cpp) with the lanes turned into one vector of
-// kLaneVector accumulator values (the hardware's Lane Broadcast: the stream cell is splat, the TRF
-// element of every lane is one staged vector, docs/contraction.md §5.4), every loop bound, stride
-// and packet-cell offset a constant, and the packet fully unrolled: products, the adjacent-pair
-// tree (§9.2) level by level, then one accumulator add per column in flit order (§7).
+// interpreter's loop (runtime::interpret, docs/design.md §2.4) with the lanes turned into one
+// vector of kLaneVector accumulator values (the hardware's Lane Broadcast: the stream cell is
+// splat, the TRF element of every lane is one staged vector, docs/contraction.md §5.4), every loop
+// bound, stride and packet-cell offset a constant, and the packet fully unrolled: products, the
+// adjacent-pair tree (§9.2) level by level, then one accumulator add per column in flit order (§7).
 //
 // Stream elements are read from the logical tensor and widened in the load, exactly as
 // read_operand + widen_to_accumulator do: a one-byte type (i4, i5, i8, u8, f8, and any Fetch

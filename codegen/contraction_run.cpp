@@ -7,11 +7,13 @@
 // (the checks, tables, TRF plan, poisoned outputs, simulated MACs) comes from the code's plan of
 // the program (contraction_plan.h), made on its first run; the poison is the shadow's with a
 // poison shadow (JitOptions::poison_shadow, poison_run.h), and simulated_macs come from
-// runtime/interp/poison.h, exactly as the interpreter reports them.
+// the poison analysis (runtime/engine/poison.h), exactly as the interpreter reports them.
 #include "codegen/contraction_jit.h"
 
+#include "codegen/contraction_emit.h"
 #include "codegen/contraction_plan.h"
 #include "codegen/jit_core.h"
+#include "codegen/jit_run_checks.h"
 #include "codegen/partial_emit.h"
 #include "codegen/partial_run.h"
 #include "codegen/stream_widen.h"
@@ -230,7 +232,7 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
                   options.stream_contents,
                   st.elements(),
                   result.output,
-                  planned->code->function(),
+                  planned->code->function<ContractionFn>(),
                   std::vector<std::vector<std::uint32_t>>(
                       pool->size(), std::vector<std::uint32_t>(plan.shape.acc_cells)),
                   std::vector<runtime::exec::StagedTrf>(pool->size()),

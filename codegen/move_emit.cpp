@@ -4,7 +4,7 @@
 #include "codegen/narrow_emit.h"
 #include "codegen/vector_chain_emit.h"
 #include "runtime/device/device_image.h"
-#include "runtime/interp/interpreter.h"
+#include "runtime/engine/operand_read.h"
 #include "runtime/tensor/logical_tensor.h"
 
 #include <llvm/IR/Constants.h>

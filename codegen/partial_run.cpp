@@ -7,10 +7,14 @@
 // operands, so every partition gives the same bits.
 #include "codegen/partial_run.h"
 
-#include "codegen/jit_compiled.h"
+#include "codegen/contraction_emit.h"
+#include "codegen/jit_core.h"
+#include "codegen/jit_run_checks.h"
 #include "codegen/partial_emit.h"
 #include "codegen/poison_run.h"
+#include "runtime/engine/operand_read.h"
 #include "runtime/exec/thread_pool.h"
+#include "runtime/scalar/widen.h"
 
 #include <algorithm>
 #include <atomic>
@@ -51,11 +55,10 @@ Result<runtime::RunResult> run_partial_jit(const CompiledContraction& compiled,
                                            const ir::seq::RunProgram& rp,
                                            const runtime::RunInputs& inputs,
                                            JitRunOptions options) {
-  auto checked = checked_jit_run(compiled, rp, inputs);
-  if (!checked) return std::move(checked).take_diagnostics();
+  if (auto ok = checked_jit_run(compiled, rp, inputs); !ok) return ok.diagnostics();
   if (!is_partial(rp)) return run_error("E-JIT-002", "internal: not a part of a chain");
   const ir::seq::ContractionProgram& p = rp.chain;
-  const auto fn = reinterpret_cast<PartialFn>((*checked)->function());
+  const auto fn = compiled.function<PartialFn>();
   const PartialShape sh = partial_shape(p);
   const runtime::LogicalTensor& st = *inputs.at(rp.stream.streams.tensor);
   const runtime::LogicalTensor* wt =
@@ -100,7 +103,7 @@ Result<runtime::RunResult> run_partial_jit(const CompiledContraction& compiled,
     }
   });
   if (violation) return out_of_bounds_error(rp);
-  auto poison = jit_poison(**checked, rp);
+  auto poison = jit_poison(compiled, rp);
   if (!poison) return std::move(poison).take_diagnostics();
   result.poison = std::move(*poison);
   result.simulated_macs = runtime::present_products(rp);

@@ -9,6 +9,7 @@
 #include "harness/cli/diagnostic_json.h"
 #include "harness/cli/kernel_size.h"
 #include "harness/cli/option_values.h"
+#include "harness/run/run_footprint.h"
 #include "ir/lang/stage_descriptor.h"
 #include "ir/seq/fetch_program.h"
 #include "ir/seq/lower_contraction.h"
@@ -56,7 +57,7 @@ int run_compile(const std::vector<std::string>& args, CommandIO& io) {
   const auto show = [&](const Diagnostics& ds, int status) {
     return report_all(io, ds, &src, status);
   };
-  if (auto d = kernel_size_error(c.analysis->file, *kernel, *max_bytes))
+  if (auto d = run::kernel_size_error(c.analysis->file, *kernel, *max_bytes))
     return show({*d}, kExitUserError);
   auto ops = ir::seq::find_run_operands(*kernel);
   if (!ops) return show(ops.diagnostics(), kExitUserError);

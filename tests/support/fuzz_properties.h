@@ -30,7 +30,7 @@ std::optional<std::string> spec_properties(std::string_view input);
 std::optional<std::string> npy_properties(std::span<const std::uint8_t> input);
 
 /// (d) spec → verify → find_run_operands → run_kernel on the reference interpreter with --verify,
-/// for kernels whose run footprint (harness/cli/run_limits.h) is at most `max_bytes`: the JIT
+/// for kernels whose run footprint (harness/run/run_footprint.h) is at most `max_bytes`: the JIT
 /// (checked code) agrees with the interpreter bit for bit, and an unpoisoned output agrees with the
 /// float64 oracle wherever the oracle applies; the JIT never fails on a verified kernel.
 inline constexpr std::uint64_t kFuzzRunMaxBytes = 8u << 20; // most book kernels fit

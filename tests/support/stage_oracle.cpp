@@ -7,8 +7,8 @@
 #include "ir/verify/contract_packet.h"
 #include "ir/verify/contract_time.h"
 #include "ir/verify/outer_stage.h"
+#include "runtime/engine/poison.h"
 #include "runtime/interp/interpreter.h"
-#include "runtime/interp/poison.h"
 #include "runtime/scalar/float_bits.h"
 
 #include <fmt/format.h>

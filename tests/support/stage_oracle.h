@@ -45,7 +45,7 @@
 //   Zero   absent (no product, a padding position of the tensor, or a padding slice): bits 0.
 // Presence (whether a later stage uses the cell's value) is `StageImage::present`: a Top cell may
 // be present (a live column that also folded a Top padding product) or absent. An image made by
-// runtime/layout to_device (a kernel parameter) has no mask: its Live cells are the present ones
+// to_device (device_layout.h; a kernel parameter) has no mask: its Live cells are the present ones
 // and its Top padding cells are absent and poisoned.
 //
 // Poison follows the fused interpreter's analysis (poison.h): padded OT positions still feed

@@ -1,4 +1,4 @@
-#include "runtime/interp/poison.h"
+#include "runtime/engine/poison.h"
 
 #include "ir/seq/fnv1a.h"
 

@@ -1,8 +1,8 @@
-#include "codegen/loop_nest.h"
+#include "tests/support/loop_nest.h"
 
 #include <llvm/IR/Function.h>
 
-namespace tujit::codegen {
+namespace tujit::testing {
 
 namespace {
 
@@ -63,4 +63,4 @@ void emit_loop_nest(llvm::IRBuilder<>& b, llvm::Function* f,
   n.level(0, b.getInt64(0), b.getInt64(0));
 }
 
-} // namespace tujit::codegen
+} // namespace tujit::testing

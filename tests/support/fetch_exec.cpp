@@ -1,11 +1,15 @@
-#include "runtime/interp/fetch_exec.h"
+#include "tests/support/fetch_exec.h"
 
 #include "runtime/layout/layout.h"
 #include "runtime/scalar/fetch_adapter.h"
 
 #include <fmt/format.h>
 
-namespace tujit::runtime {
+namespace tujit::testing {
+
+using runtime::CellState;
+using runtime::DeviceImage;
+
 Result<DeviceImage> run_fetch(const ir::seq::FetchProgram& p, const DeviceImage& dm,
                               const ir::AxisTable& table, bool values) {
   // The buffer position order is the image's (outer, inner) order: Buf = Time ⊗ Packet.
@@ -16,7 +20,7 @@ Result<DeviceImage> run_fetch(const ir::seq::FetchProgram& p, const DeviceImage&
                                  p.source, ir::name(dm.dtype), dm.spatial, dm.outer, dm.inner,
                                  ir::name(p.dm_type), p.spatial, p.buffer));
   // What each fetched position stands for, from the Fetch output's mappings.
-  auto positions = layout_cells(p.fetched, tensor_axes(p.fetched, table));
+  auto positions = runtime::layout_cells(p.fetched, runtime::tensor_axes(p.fetched, table));
   if (!positions) return std::move(positions).take_diagnostics();
   const std::uint64_t per_slice = p.time * p.packet;
   if (positions->state.size() != p.spatial * per_slice)
@@ -24,7 +28,7 @@ Result<DeviceImage> run_fetch(const ir::seq::FetchProgram& p, const DeviceImage&
                                   "fetch program's shape");
 
   DeviceImage out(p.stream_type, p.spatial, p.collected_time(), p.flit_elements);
-  std::fill(out.bits.begin(), out.bits.end(), poison_bits(p.stream_type));
+  std::fill(out.bits.begin(), out.bits.end(), runtime::poison_bits(p.stream_type));
   std::fill(out.state.begin(), out.state.end(), CellState::Top);
   std::optional<std::uint64_t> bottom_read; // first DM cell read that is `#{!}`
   const bool subtract = p.zero_point.has_value();
@@ -42,10 +46,10 @@ Result<DeviceImage> run_fetch(const ir::seq::FetchProgram& p, const DeviceImage&
       const std::uint64_t dst =
           out.index(s, t * p.flits_per_packet + e / p.flit_elements, e % p.flit_elements);
       if (dm.state[src] == CellState::Bottom && !bottom_read) bottom_read = src;
-      out.state[dst] = fetched_state(positions->state[pos_base + pos], dm.state[src]);
+      out.state[dst] = ir::fetched_state(positions->state[pos_base + pos], dm.state[src]);
       if (values)
-        out.bits[dst] = subtract ? zero_point_sub_bits(p.dm_type, dm.bits[src], zero_point)
-                                 : fetch_cast_bits(p.dm_type, p.stream_type, dm.bits[src]);
+        out.bits[dst] = subtract ? runtime::zero_point_sub_bits(p.dm_type, dm.bits[src], zero_point)
+                                 : runtime::fetch_cast_bits(p.dm_type, p.stream_type, dm.bits[src]);
     });
   }
   if (bottom_read) {
@@ -59,4 +63,4 @@ Result<DeviceImage> run_fetch(const ir::seq::FetchProgram& p, const DeviceImage&
   return out;
 }
 
-} // namespace tujit::runtime
+} // namespace tujit::testing

@@ -1,6 +1,6 @@
-// LLVM IR emission of one FetchProgram (ir/seq/fetch_program.h: its header comment is the
-// semantics reproduced here, runtime/interp/fetch_exec.cpp the reference). The program becomes one
-// function, kFetchSymbol:
+// LLVM IR emission of one FetchProgram for the tests' fetch JIT (fetch_jit.h;
+// ir/seq/fetch_program.h: its header comment is the semantics reproduced here, fetch_exec.cpp the
+// reference). The program becomes one function, kFetchSymbol:
 //
 //   i32 tujit_fetch(const u32* dm_bits, u32* out_bits, u64 slice_begin, u64 slice_end)
 //
@@ -26,14 +26,15 @@ class LLVMContext;
 class Module;
 } // namespace llvm
 
-namespace tujit::codegen {
+namespace tujit::testing {
 
 inline constexpr const char* kFetchSymbol = "tujit_fetch";
 
 /// Bump when the fetch code generator's output for a given program changes (object cache key).
 inline constexpr std::uint32_t kFetchCodegenVersion = 2;
 
-/// C type of the generated function (returns kRunOk / kRunBoundsViolation, contraction_emit.h).
+/// C type of the generated function (returns kRunOk / kRunBoundsViolation,
+/// codegen/contraction_emit.h).
 using FetchFn = std::int32_t (*)(const std::uint32_t* dm_bits, std::uint32_t* out_bits,
                                  std::uint64_t slice_begin, std::uint64_t slice_end);
 
@@ -57,4 +58,4 @@ FetchConversion fetch_conversion(const ir::seq::FetchProgram& program);
 std::unique_ptr<llvm::Module> emit_fetch_module(const ir::seq::FetchProgram& program, bool checked,
                                                 llvm::LLVMContext& context);
 
-} // namespace tujit::codegen
+} // namespace tujit::testing

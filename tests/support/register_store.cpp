@@ -1,4 +1,4 @@
-#include "runtime/interp/register_store.h"
+#include "tests/support/register_store.h"
 
 #include "ir/verify/to_trf.h"
 #include "ir/verify/to_vrf.h"
@@ -7,8 +7,11 @@
 
 #include <map>
 
-namespace tujit::runtime {
+namespace tujit::testing {
 namespace {
+
+using runtime::CellState;
+using runtime::DeviceImage;
 
 Diagnostic store_error(std::string code, std::string message) {
   Diagnostic d = make_error(std::move(code), std::move(message));
@@ -125,4 +128,4 @@ Result<DeviceImage> run_to_vrf(const ir::Kernel& kernel, const DeviceImage& stre
   return run_first(kernel, ir::StageUnit::VrfStore, "VRF", stream);
 }
 
-} // namespace tujit::runtime
+} // namespace tujit::testing

@@ -1,5 +1,5 @@
-// LLVM IR of one FetchProgram (fetch_emit.h). The generated code is the interpreter's walk
-// (runtime/interp/fetch_exec.cpp, ir::datapath::for_each_offset) written as real nested loops: one
+// LLVM IR of one FetchProgram (fetch_emit.h). The generated code is the fetch interpreter's walk
+// (fetch_exec.cpp, ir::datapath::for_each_offset) written as real nested loops: one
 // counted loop per sequencer entry, outermost first (docs/datapath.md §4), the DM address and the
 // stream position accumulated as Σ digit·stride and Σ digit·weight (weight = the product of the
 // inner entries' sizes: the odometer order of for_each_offset), stride 0 re-reading the same cell
@@ -11,9 +11,9 @@
 // e mod E, which is e itself past the flit start. Address arithmetic carries no nsw / nuw flag, so
 // a malformed program in checked mode computes a wrapped address that the bounds check then
 // refuses.
-#include "codegen/fetch_emit.h"
+#include "tests/support/fetch_emit.h"
 
-#include "codegen/loop_nest.h"
+#include "tests/support/loop_nest.h"
 
 #include "runtime/scalar/bf16.h"
 #include "runtime/scalar/f8.h"
@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-namespace tujit::codegen {
+namespace tujit::testing {
 namespace {
 
 using Program = ir::seq::FetchProgram;
@@ -238,7 +238,7 @@ std::unique_ptr<llvm::Module> FetchEmitter::run() {
   llvm::BasicBlock* entry = llvm::BasicBlock::Create(ctx_, "entry", f_);
   violation_ = llvm::BasicBlock::Create(ctx_, "bounds.violation", f_);
   b_.SetInsertPoint(violation_);
-  b_.CreateRet(i32(static_cast<std::uint32_t>(kRunBoundsViolation)));
+  b_.CreateRet(i32(static_cast<std::uint32_t>(codegen::kRunBoundsViolation)));
   b_.SetInsertPoint(entry);
   guard(b_.CreateAnd(b_.CreateICmpULE(begin, end), b_.CreateICmpULE(end, i64(p_.spatial))));
 
@@ -258,7 +258,7 @@ std::unique_ptr<llvm::Module> FetchEmitter::run() {
   s->addIncoming(next, b_.GetInsertBlock());
   b_.CreateCondBr(b_.CreateICmpULT(next, end), head, done);
   b_.SetInsertPoint(done);
-  b_.CreateRet(i32(static_cast<std::uint32_t>(kRunOk)));
+  b_.CreateRet(i32(static_cast<std::uint32_t>(codegen::kRunOk)));
   return module;
 }
 
@@ -293,4 +293,4 @@ std::unique_ptr<llvm::Module> emit_fetch_module(const ir::seq::FetchProgram& pro
   return FetchEmitter(program, checked, context).run();
 }
 
-} // namespace tujit::codegen
+} // namespace tujit::testing

@@ -1,8 +1,10 @@
-// Poison analysis (docs/design.md "Top padding holds arbitrary values"): which live output cells
-// of a run would, on hardware, have depended on the arbitrary content of a Top padding cell. It
-// reads only the cell states the program's address streams give, never values, so it is a static
-// property of the program: every live slice whose operands have the same spatial states has the
-// same poisoned cells, and the analysis walks one slice of each such class.
+// Poison analysis (docs/design.md §5.4): which live output cells of a run would, on hardware, have
+// depended on the arbitrary content of a Top padding cell. It reads only the cell states the
+// program's address streams give, never values, so it is a static property of the program (an
+// analysis of the Sequencer IR, not an engine's): every live slice whose operands have the same
+// spatial states has the same poisoned cells, and the analysis walks one slice of each such class.
+// Both engines report it (the JIT unless it runs its own poison shadow, codegen/poison_emit.h,
+// which `tujit run --verify` compares with it).
 #pragma once
 
 #include "ir/seq/run_program.h"
@@ -41,7 +43,7 @@ struct PoisonReport {
 void add_poisoned(PoisonReport& report, const PoisonedCell& cell);
 
 /// Empty when `a` and `b` hold the same poisoned set (`tujit run --verify` compares the JIT's
-/// shadow with the interpreter's analysis); else a sentence naming the first difference.
+/// shadow with the analysis); else a sentence naming the first difference.
 std::optional<std::string> first_poison_difference(const PoisonReport& a, const PoisonReport& b);
 
 /// A product reads Top content when one operand cell is Top and the other is read by the
