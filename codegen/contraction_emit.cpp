@@ -1,9 +1,9 @@
 // LLVM IR of one contraction run program (contraction_emit.h). The generated code is the
-// interpreter's loop (runtime/interp/interpreter.cpp) with the lanes turned into one vector of
-// kLaneVector accumulator values (the hardware's Lane Broadcast: the stream cell is splat, the TRF
-// element of every lane is one staged vector, docs/contraction.md §5.4), every loop bound, stride
-// and packet-cell offset a constant, and the packet fully unrolled: products, the adjacent-pair
-// tree (§9.2) level by level, then one accumulator add per column in flit order (§7).
+// interpreter's loop (runtime::interpret, docs/design.md §2.4) with the lanes turned into one
+// vector of kLaneVector accumulator values (the hardware's Lane Broadcast: the stream cell is
+// splat, the TRF element of every lane is one staged vector, docs/contraction.md §5.4), every loop
+// bound, stride and packet-cell offset a constant, and the packet fully unrolled: products, the
+// adjacent-pair tree (§9.2) level by level, then one accumulator add per column in flit order (§7).
 //
 // Stream elements are read from the logical tensor and widened in the load, exactly as
 // read_operand + widen_to_accumulator do: a one-byte type (i4, i5, i8, u8, f8, and any Fetch
@@ -59,6 +59,7 @@
 #include "codegen/contraction_emit.h"
 
 #include "codegen/counted_loop.h"
+#include "codegen/narrow_emit.h"
 #include "codegen/pair_madd.h"
 #include "codegen/stream_load.h"
 #include "codegen/vector_chain_emit.h"
@@ -426,8 +427,12 @@ void Emitter::emit_drain() {
     }
     v = b_.CreateSelect(pad, b_.getInt32(0), v);
     if (rp_.vector) v = emit_vector_pass(b_, *m_, *rp_.vector, v); // the pass reading the chain
-    b_.CreateAlignedStore(v, element(b_.getInt32Ty(), arg_[kOut], off, 1, arg_[kOutLimit]),
-                          llvm::Align(1));
+    if (rp_.output_cast) // the output path's cast (docs/output-path.md §1, §2.2)
+      v = emit_output_cast(b_, rp_.output_cast->to, rp_.output_cast->relu, v);
+    // The output holds elements of its own width (an output cast narrows them).
+    llvm::Type* out_ty = b_.getIntNTy(8 * runtime::element_bytes(rp_.output.dtype));
+    if (out_ty != b_.getInt32Ty()) v = b_.CreateTrunc(v, out_ty);
+    b_.CreateAlignedStore(v, element(out_ty, arg_[kOut], off, 1, arg_[kOutLimit]), llvm::Align(1));
     b_.CreateBr(next);
     b_.SetInsertPoint(next);
   });

@@ -4,7 +4,6 @@
 #include "codegen/contraction_jit.h"
 
 #include "codegen/contraction_emit.h"
-#include "codegen/jit_compiled.h"
 #include "codegen/jit_core.h"
 #include "codegen/move_emit.h"
 #include "codegen/native_compiler.h"
@@ -54,41 +53,56 @@ constexpr JitProgramKind kMoveKind{"tujit run object; codegen", kCodegenVersion,
 constexpr JitProgramKind kPoisonKind{"tujit poison shadow; codegen", kCodegenVersion, kPoisonSymbol,
                                      "tujit.poison"};
 
-class LlvmContractionJit final : public ContractionJit {
-public:
-  explicit LlvmContractionJit(JitCore core) : core_(std::move(core)) {}
-
-  Result<std::shared_ptr<const CompiledContraction>>
-  compile(const ir::seq::RunProgram& program) override {
-    // The run program's fingerprint covers ftz_results and every address stream.
-    const bool move = program.kind == ir::seq::RunKind::Move;
-    auto object = core_.compile(move ? kMoveKind : kContractionKind, ir::seq::fingerprint(program),
-                                module_builder(program, core_.checked()), program.kernel_name,
-                                program.kernel_name);
-    if (!object) return object.diagnostics();
-    // The JIT's own poisoned set (poison_emit.h), which `--verify` compares with the interpreter's.
-    LinkedFunction shadow;
-    if (core_.poison_shadow()) {
-      auto compiled =
-          core_.compile(kPoisonKind, ir::seq::fingerprint(program), poison_builder(program),
-                        program.kernel_name, program.kernel_name + ".poison");
-      if (!compiled) return compiled.diagnostics();
-      shadow = std::move(compiled->fn);
-    }
-    return std::shared_ptr<const CompiledContraction>(std::make_shared<JitCompiledContraction>(
-        std::move(*object), core_.checked(), program.kernel_name, std::move(shadow)));
-  }
-
-private:
-  JitCore core_;
-};
-
 } // namespace
+
+CompiledContraction::CompiledContraction(CompileStats stats, LinkedFunction code,
+                                         LinkedFunction shadow)
+    : stats_(stats), code_(std::move(code)), shadow_(std::move(shadow)) {}
+
+CompiledContraction::~CompiledContraction() {
+  if (shadow_.release) shadow_.release();
+  if (code_.release) code_.release();
+}
+
+std::shared_ptr<const ContractionPlan> CompiledContraction::kept_plan() const {
+  std::lock_guard<std::mutex> lock(plan_mu_);
+  return plan_;
+}
+
+void CompiledContraction::keep_plan(std::shared_ptr<const ContractionPlan> plan) const {
+  std::lock_guard<std::mutex> lock(plan_mu_);
+  plan_ = std::move(plan);
+}
 
 Result<std::unique_ptr<ContractionJit>> ContractionJit::create(JitOptions options) {
   auto core = JitCore::create(std::move(options));
   if (!core) return core.diagnostics();
-  return std::unique_ptr<ContractionJit>(std::make_unique<LlvmContractionJit>(std::move(*core)));
+  return std::make_unique<ContractionJit>(std::make_unique<JitCore>(std::move(*core)));
+}
+
+ContractionJit::ContractionJit(std::unique_ptr<JitCore> core) : core_(std::move(core)) {}
+
+ContractionJit::~ContractionJit() = default;
+
+Result<std::shared_ptr<const CompiledContraction>>
+ContractionJit::compile(const ir::seq::RunProgram& program) {
+  // The run program's fingerprint covers ftz_results and every address stream.
+  const bool move = program.kind == ir::seq::RunKind::Move;
+  auto object = core_->compile(move ? kMoveKind : kContractionKind, ir::seq::fingerprint(program),
+                               module_builder(program, core_->checked()), program.kernel_name,
+                               program.kernel_name);
+  if (!object) return object.diagnostics();
+  // The JIT's own poisoned set (poison_emit.h), which `--verify` compares with the analysis's.
+  LinkedFunction shadow;
+  if (core_->poison_shadow()) {
+    auto compiled =
+        core_->compile(kPoisonKind, ir::seq::fingerprint(program), poison_builder(program),
+                       program.kernel_name, program.kernel_name + ".poison");
+    if (!compiled) return compiled.diagnostics();
+    shadow = std::move(compiled->fn);
+  }
+  return std::shared_ptr<const CompiledContraction>(std::make_shared<CompiledContraction>(
+      object->stats, std::move(object->fn), std::move(shadow)));
 }
 
 namespace {

@@ -1,6 +1,6 @@
 // The LLVM ORC JIT back end of the Sequencer IR (docs/design.md): a run program
 // (ir/seq/run_program.h, a contraction or a data movement) becomes one native function that runs
-// one slice bit-exactly like the reference interpreter (runtime/interp/interpreter.h),
+// one slice bit-exactly like the reference interpreter (runtime::interpret, docs/design.md §2.4),
 // specialised on everything the program fixes at compile time, reading the logical tensors
 // through the program's address streams.
 // Compiled objects are cached on disk under the program's fingerprint (plus the LLVM version,
@@ -8,54 +8,69 @@
 // recompile.
 #pragma once
 
+#include "codegen/jit_options.h"
+#include "codegen/native_compiler.h"
 #include "ir/seq/run_program.h"
 #include "ir/support/diagnostic.h"
-#include "runtime/interp/interpreter.h"
+#include "runtime/engine/run_io.h"
 #include "runtime/tensor/random_fill.h"
 
 #include <cstdint>
-#include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
 namespace tujit::codegen {
 
-struct JitOptions {
-  /// Reuse / store compiled objects on disk.
-  bool use_cache = true;
-  /// Cache directory; empty = $TUJIT_CACHE_DIR, else $XDG_CACHE_HOME/tujit, else ~/.cache/tujit.
-  std::filesystem::path cache_dir;
-  /// Bounds-check every generated load and store (`--checked`): an out-of-range address stops
-  /// the run with a diagnostic instead of touching memory. Implies `poison_shadow`.
-  bool checked = false;
-  /// Compute a run's poisoned outputs with the JIT's own shadow code (codegen/poison_emit.h)
-  /// instead of taking runtime::analyze_poison's (`tujit run --verify` compares the two).
-  bool poison_shadow = false;
-};
+struct ContractionPlan; // contraction_plan.h
+class JitCore;          // jit_core.h
 
-struct CompileStats {
-  std::uint64_t fingerprint = 0;
-  bool cache_hit = false;
-  double codegen_ms = 0; // LLVM IR emission + optimisation
-  double native_ms = 0;  // until the function pointer is available (includes codegen_ms)
-};
-
-/// One compiled program: owns its JIT code for as long as it lives.
+/// One compiled run program (a whole chain, a part of one, or a data move) with its poison shadow
+/// (poison_emit.h) when compiled with one: owns the linked code and frees it when it dies.
 class CompiledContraction {
 public:
-  virtual ~CompiledContraction() = default;
-  virtual const CompileStats& stats() const = 0;
+  CompiledContraction(CompileStats stats, LinkedFunction code, LinkedFunction shadow = {});
+  ~CompiledContraction();
+  CompiledContraction(const CompiledContraction&) = delete;
+  CompiledContraction& operator=(const CompiledContraction&) = delete;
+
+  const CompileStats& stats() const { return stats_; }
+  /// The compiled function as the C type of its code generator (contraction_emit.h ContractionFn,
+  /// move_emit.h MoveFn, partial_emit.h PartialFn).
+  template <typename Fn>
+  Fn function() const {
+    return code_.as<Fn>();
+  }
+  /// The poison shadow as poison_emit.h's PoisonFn, or null (the run reports
+  /// runtime::analyze_poison's set).
+  template <typename Fn>
+  Fn poison_function() const {
+    return shadow_.address != 0 ? shadow_.as<Fn>() : nullptr;
+  }
+  /// The plan of the program this code ran last (contraction_plan.h), or null. Runs of one code
+  /// may be concurrent: each takes its own reference.
+  std::shared_ptr<const ContractionPlan> kept_plan() const;
+  void keep_plan(std::shared_ptr<const ContractionPlan> plan) const;
+
+private:
+  CompileStats stats_;
+  LinkedFunction code_, shadow_;
+  mutable std::mutex plan_mu_;
+  mutable std::shared_ptr<const ContractionPlan> plan_;
 };
 
 class ContractionJit {
 public:
-  virtual ~ContractionJit() = default;
   /// The host's LLJIT instance. E-JIT-001 when LLVM cannot target the host.
   static Result<std::unique_ptr<ContractionJit>> create(JitOptions options = {});
+  explicit ContractionJit(std::unique_ptr<JitCore> core);
+  ~ContractionJit();
   /// Compiles (or loads from the cache). E-JIT-002 with the kernel's name when LLVM fails.
-  virtual Result<std::shared_ptr<const CompiledContraction>>
-  compile(const ir::seq::RunProgram& program) = 0;
+  Result<std::shared_ptr<const CompiledContraction>> compile(const ir::seq::RunProgram& program);
+
+private:
+  std::unique_ptr<JitCore> core_;
 };
 
 struct JitRunOptions {
@@ -79,7 +94,6 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
                                                const runtime::RunInputs& inputs,
                                                JitRunOptions options = {});
 
-struct ContractionPlan; // contraction_plan.h
 /// The part of a run's plan that needs no code (contraction_plan.h prepare_plan), for code
 /// compiled without JitOptions::poison_shadow: made from the program and the inputs' shapes and
 /// types, on one thread while another compiles or loads the code. Null when there is none.

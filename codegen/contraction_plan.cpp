@@ -1,5 +1,7 @@
 #include "codegen/contraction_plan.h"
 
+#include "codegen/contraction_emit.h"
+#include "codegen/jit_run_checks.h"
 #include "codegen/poison_run.h"
 #include "codegen/stream_widen.h"
 #include "ir/seq/field_hash.h"
@@ -40,11 +42,12 @@ std::shared_ptr<ContractionPlan> program_parts(const ir::seq::RunProgram& rp,
 /// poison shadow to run (prepared plans take the poisoned outputs from the analysis), else a new
 /// one.
 Result<std::shared_ptr<const ContractionPlan>>
-make_plan(const JitCompiledContraction& code, const ir::seq::RunProgram& rp,
+make_plan(const CompiledContraction& code, const ir::seq::RunProgram& rp,
           const runtime::RunInputs& inputs, std::shared_ptr<const ContractionPlan> prepared) {
   if (rp.kind != ir::seq::RunKind::Contraction)
     return run_error("E-JIT-002", "internal: not a JIT-compiled contraction");
-  if (prepared && code.poison_function() == nullptr && ir::seq::FieldEqual{}(prepared->program, rp))
+  if (prepared && code.poison_function<PoisonFn>() == nullptr &&
+      ir::seq::FieldEqual{}(prepared->program, rp))
     return prepared;
   std::shared_ptr<ContractionPlan> plan = program_parts(rp, inputs);
   auto poison = jit_poison(code, rp);
@@ -69,20 +72,16 @@ Result<PlannedRun> planned_contraction_run(const CompiledContraction& compiled,
                                            const ir::seq::RunProgram& rp,
                                            const runtime::RunInputs& inputs,
                                            std::shared_ptr<const ContractionPlan> prepared) {
-  const auto* code = dynamic_cast<const JitCompiledContraction*>(&compiled);
-  if (code != nullptr) {
-    std::shared_ptr<const ContractionPlan> kept = code->kept_plan();
-    if (kept && ir::seq::FieldEqual{}(kept->program, rp)) {
-      if (auto ok = runtime::check_input_tensors(rp, inputs); !ok) return ok.diagnostics();
-      return PlannedRun{code, std::move(kept)};
-    }
+  std::shared_ptr<const ContractionPlan> kept = compiled.kept_plan();
+  if (kept && ir::seq::FieldEqual{}(kept->program, rp)) {
+    if (auto ok = runtime::check_input_tensors(rp, inputs); !ok) return ok.diagnostics();
+    return PlannedRun{&compiled, std::move(kept)};
   }
-  auto checked = checked_jit_run(compiled, rp, inputs);
-  if (!checked) return std::move(checked).take_diagnostics();
-  auto plan = make_plan(**checked, rp, inputs, std::move(prepared));
+  if (auto ok = checked_jit_run(compiled, rp, inputs); !ok) return ok.diagnostics();
+  auto plan = make_plan(compiled, rp, inputs, std::move(prepared));
   if (!plan) return std::move(plan).take_diagnostics();
-  (*checked)->keep_plan(*plan);
-  return PlannedRun{*checked, std::move(*plan)};
+  compiled.keep_plan(*plan);
+  return PlannedRun{&compiled, std::move(*plan)};
 }
 
 } // namespace tujit::codegen

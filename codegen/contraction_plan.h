@@ -1,19 +1,19 @@
 // What a run of compiled contraction code needs besides its inputs, derived from the program
 // alone: the checks' verdict, the live slices, the staging tables and TRF plan, whether the slices
 // write every output element, the poisoned outputs and the simulated MACs. It is made on a code's
-// first run of a program, after the checks of checked_jit_run (jit_compiled.h), and kept by the
-// code (JitCompiledContraction::kept_plan) for its next runs: a benchmark runs one program
+// first run of a program, after the checks of checked_jit_run (jit_run_checks.h), and kept by the
+// code (CompiledContraction::kept_plan) for its next runs: a benchmark runs one program
 // thousands of times, and deriving all this took a fifth of each run. A kept plan serves only a
 // program equal to the one it was made from, field for field over everything the fingerprint reads
 // (ir::seq::FieldEqual), so code compiled from another program is still refused (E-JIT-002), and
 // the inputs are checked on every run (runtime::check_input_tensors). Internal to codegen/.
 #pragma once
 
-#include "codegen/jit_compiled.h"
+#include "codegen/contraction_jit.h"
 #include "codegen/slice_parts.h"
 #include "ir/seq/run_program.h"
+#include "runtime/engine/poison.h"
 #include "runtime/exec/operand_staging.h"
-#include "runtime/interp/poison.h"
 
 #include <cstdint>
 #include <memory>
@@ -39,7 +39,7 @@ struct ContractionPlan {
 
 /// A whole-chain contraction ready to run: its code and its plan.
 struct PlannedRun {
-  const JitCompiledContraction* code = nullptr;
+  const CompiledContraction* code = nullptr;
   std::shared_ptr<const ContractionPlan> plan;
 };
 

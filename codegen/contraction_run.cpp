@@ -7,11 +7,13 @@
 // (the checks, tables, TRF plan, poisoned outputs, simulated MACs) comes from the code's plan of
 // the program (contraction_plan.h), made on its first run; the poison is the shadow's with a
 // poison shadow (JitOptions::poison_shadow, poison_run.h), and simulated_macs come from
-// runtime/interp/poison.h, exactly as the interpreter reports them.
+// the poison analysis (runtime/engine/poison.h), exactly as the interpreter reports them.
 #include "codegen/contraction_jit.h"
 
+#include "codegen/contraction_emit.h"
 #include "codegen/contraction_plan.h"
 #include "codegen/jit_core.h"
+#include "codegen/jit_run_checks.h"
 #include "codegen/partial_emit.h"
 #include "codegen/partial_run.h"
 #include "codegen/stream_widen.h"
@@ -19,6 +21,7 @@
 #include "runtime/exec/prefix_digest.h"
 #include "runtime/exec/thread_pool.h"
 #include "runtime/tensor/random_fill.h"
+#include "runtime/vector/leave_engines.h"
 
 #include <fmt/format.h>
 
@@ -115,11 +118,14 @@ struct SliceRun {
     const ir::seq::CellAddress wb = rp.trf.streams.spatial.at(s);
     const ir::seq::CellAddress ob = rp.output.spatial.at(s);
     std::uint8_t* out_data = output.data.data();
+    const std::uint32_t out_bytes = runtime::element_bytes(output.dtype);
     if (ob.state != ir::CellState::Live) return true; // writes nothing
     if (sb.state != ir::CellState::Live || wb.state != ir::CellState::Live) {
-      // An operand slice with no live cell forms no product: the slice drains +0 / 0.
+      // An operand slice with no live cell forms no product: the slice drains +0 / 0, through
+      // the pass and the cast like every drained value.
+      const std::uint32_t drained = runtime::leave_engines(rp.vector, rp.output_cast, 0);
       for (std::uint64_t o : plan.tables.out_offset)
-        if (o != kNoOutput) std::fill_n(out_data + (ob.offset + o) * 4, 4, std::uint8_t{0});
+        if (o != kNoOutput) output.set(ob.offset + o, drained);
       return true;
     }
     runtime::exec::StagedTrf& trf = staged[worker];
@@ -134,7 +140,7 @@ struct SliceRun {
     }
     args.trf = trf.values.data();
     args.trf_present = sh.trf_masks ? trf.present.data() : nullptr;
-    args.out = out_data + ob.offset * 4;
+    args.out = out_data + ob.offset * out_bytes;
     args.out_limit = output.elements() - ob.offset;
     args.scratch = scratch[worker].data();
     const runtime::exec::ProgramTables& tables = plan.tables;
@@ -226,7 +232,7 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
                   options.stream_contents,
                   st.elements(),
                   result.output,
-                  planned->code->function(),
+                  planned->code->function<ContractionFn>(),
                   std::vector<std::vector<std::uint32_t>>(
                       pool->size(), std::vector<std::uint32_t>(plan.shape.acc_cells)),
                   std::vector<runtime::exec::StagedTrf>(pool->size()),

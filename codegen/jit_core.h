@@ -1,11 +1,12 @@
 // The one JIT core every program kind shares (docs/design.md §2.4): the host target and ORC
 // session, the object-cache key, the compile path (emit, optimise, compile to an object, cache,
 // link into a JITDylib of its own) and the partition of a program's slices over the thread pool.
-// A program kind (a run program, a fetch program) brings only its code generator, its symbol and
-// its runner. Internal to codegen/.
+// A program kind (a whole chain, a part of one, a data move, the poison shadow; the tests' fetch
+// programs, tests/support/fetch_jit.h) brings only its code generator, its symbol and its runner.
+// Internal to codegen/ and the tests.
 #pragma once
 
-#include "codegen/contraction_jit.h"
+#include "codegen/jit_options.h"
 #include "codegen/native_compiler.h"
 #include "codegen/object_cache.h"
 #include "runtime/exec/thread_pool.h"

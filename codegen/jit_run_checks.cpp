@@ -1,15 +1,12 @@
-#include "codegen/jit_compiled.h"
+#include "codegen/jit_run_checks.h"
 
 #include <fmt/format.h>
 
 namespace tujit::codegen {
 
-Result<const JitCompiledContraction*> checked_jit_run(const CompiledContraction& compiled,
-                                                      const ir::seq::RunProgram& rp,
-                                                      const runtime::RunInputs& inputs) {
-  const auto* jc = dynamic_cast<const JitCompiledContraction*>(&compiled);
-  if (jc == nullptr) return run_error("E-JIT-002", "internal: not JIT-compiled code");
-  if (jc->stats().fingerprint != ir::seq::fingerprint(rp))
+Status checked_jit_run(const CompiledContraction& compiled, const ir::seq::RunProgram& rp,
+                       const runtime::RunInputs& inputs) {
+  if (compiled.stats().fingerprint != ir::seq::fingerprint(rp))
     return run_error(
         "E-JIT-002",
         fmt::format("internal: kernel `{}` was compiled from another program", rp.kernel_name));
@@ -20,7 +17,7 @@ Result<const JitCompiledContraction*> checked_jit_run(const CompiledContraction&
                                  "holds too; only the interpreter checks such outputs (--engine "
                                  "interp)",
                                  rp.kernel_name, rp.duplicated_outputs));
-  return jc;
+  return {};
 }
 
 Diagnostic out_of_bounds_error(const ir::seq::RunProgram& rp) {

@@ -1,9 +1,10 @@
 #include "codegen/move_emit.h"
 
 #include "codegen/contraction_emit.h"
+#include "codegen/narrow_emit.h"
 #include "codegen/vector_chain_emit.h"
 #include "runtime/device/device_image.h"
-#include "runtime/interp/interpreter.h"
+#include "runtime/engine/operand_read.h"
 #include "runtime/tensor/logical_tensor.h"
 
 #include <llvm/IR/Constants.h>
@@ -21,7 +22,7 @@ namespace tujit::codegen {
 MoveConvert move_convert(const ir::seq::RunProgram& p) {
   const ir::seq::OperandStreams& s = p.stream;
   if (runtime::element_bytes(s.streams.dtype) == 1) return MoveConvert::Table;
-  if (s.adapter.identity() &&
+  if (s.adapter.identity() && !p.output_cast &&
       runtime::element_bytes(s.streams.dtype) == runtime::element_bytes(p.output.dtype))
     return MoveConvert::Copy;
   return MoveConvert::Preadapted;
@@ -169,8 +170,11 @@ std::unique_ptr<llvm::Module> emit_move_module(const ir::seq::RunProgram& p, boo
   llvm::PHINode* v = b.CreatePHI(i32t, 2, "v");
   v->addIncoming(pad, from);
   v->addIncoming(value, live_end);
+  // Whatever the stream holds, the output path casts (docs/output-path.md §1; interpret_move).
+  llvm::Value* out_v =
+      p.output_cast ? emit_output_cast(b, p.output_cast->to, p.output_cast->relu, v) : v;
   fr.guard(out_off, fr.arg[kOutLimit]);
-  llvm::Value* stored = out_bytes == 4 ? static_cast<llvm::Value*>(v) : b.CreateTrunc(v, out_ty);
+  llvm::Value* stored = out_bytes == 4 ? out_v : b.CreateTrunc(out_v, out_ty);
   b.CreateAlignedStore(stored, b.CreateInBoundsGEP(out_ty, fr.arg[kOut], out_off), llvm::Align(1));
   b.CreateBr(next);
   b.SetInsertPoint(next);

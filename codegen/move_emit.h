@@ -4,7 +4,7 @@
 // cell the slice writes takes its source cell — the source element through the Fetch Adapter (and
 // the value calls of the program's Vector Engine pass, codegen/vector_chain_emit.h) when the cell
 // is live, the poison pattern when it is Top padding, 0 otherwise — exactly as the interpreter's
-// interpret_move does (runtime/interp/interpreter.cpp). Source elements of one byte
+// run of a move does (runtime::interpret, docs/design.md §2.4). Source elements of one byte
 // are converted through a 256-entry table of adapted values; two- and four-byte sources without
 // an adapter are copied; any other source is read from a copy the host adapts once.
 #pragma once

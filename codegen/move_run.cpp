@@ -3,13 +3,15 @@
 // the per-slice cell tables (shared by every slice whose source spatial state is the same). A
 // slice writes only its own output cells, so every partition gives the same bytes. With a poison
 // shadow (JitOptions::poison_shadow) the poison is its own (poison_run.h), else
-// runtime/interp/poison.h's.
+// runtime/engine/poison.h's.
 #include "codegen/contraction_jit.h"
 
-#include "codegen/jit_compiled.h"
+#include "codegen/contraction_emit.h"
 #include "codegen/jit_core.h"
+#include "codegen/jit_run_checks.h"
 #include "codegen/move_emit.h"
 #include "codegen/poison_run.h"
+#include "runtime/engine/operand_read.h"
 #include "runtime/exec/thread_pool.h"
 
 #include <fmt/format.h>
@@ -37,9 +39,7 @@ MoveCell move_cell(ir::CellState s) {
 Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
                                         const ir::seq::RunProgram& rp,
                                         const runtime::RunInputs& inputs, JitRunOptions options) {
-  auto checked = checked_jit_run(compiled, rp, inputs);
-  if (!checked) return std::move(checked).take_diagnostics();
-  const JitCompiledContraction* jc = *checked;
+  if (auto ok = checked_jit_run(compiled, rp, inputs); !ok) return ok.diagnostics();
   if (rp.kind != ir::seq::RunKind::Move)
     return run_error("E-JIT-002", "internal: not a JIT-compiled data movement");
   const runtime::LogicalTensor& src = *inputs.at(rp.stream.streams.tensor);
@@ -82,7 +82,7 @@ Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
   const std::vector<std::uint64_t> live = rp.live_slices();
   const std::uint64_t n = live.size();
   std::atomic<bool> violation{false};
-  const MoveFn fn = jc->move_function();
+  const auto fn = compiled.function<MoveFn>();
   for_each_slice_range(*pool, n, [&](std::uint64_t begin, std::uint64_t end, unsigned) {
     for (std::uint64_t k = begin; k < end; ++k) {
       const ir::seq::CellAddress sb = rp.stream.streams.spatial.at(live[k]);
@@ -104,7 +104,7 @@ Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
     }
   });
   if (violation) return out_of_bounds_error(rp);
-  auto poison = jit_poison(*jc, rp);
+  auto poison = jit_poison(compiled, rp);
   if (!poison) return std::move(poison).take_diagnostics();
   result.poison = std::move(*poison);
   return result;

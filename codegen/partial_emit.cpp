@@ -1,5 +1,5 @@
 // LLVM IR of a part of a contraction chain (partial_emit.h). The generated code is the reference
-// interpreter's slice loop (runtime/interp/interpreter.cpp SliceRun) with every constant of the
+// interpreter's slice loop (runtime::interpret, docs/design.md §2.4) with every constant of the
 // program folded in, one lane at a time:
 //   cells      a product widen(stream) × widen(TRF) (§5.4), or the input tensor's cell, with its
 //              presence as an i1; a cell dead at compile time (cell_live) is statically ABSENT;

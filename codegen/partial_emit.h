@@ -24,7 +24,8 @@ namespace tujit::codegen {
 /// accumulator bits; a presence byte is 1 where the cell holds a value (docs/contraction.md §9.4).
 struct PartialArgs {
   /// A part from contract_outer: the slice's stream cells [|Time|][|Packet|], widened to the
-  /// accumulator; else the input tensor's cells [input_outer][input_inner] as stored.
+  /// accumulator; else the input tensor's cells [input_outer][input_inner], widened the same way
+  /// (they hold accumulator values: a NaN becomes the canonical NaN, docs/contraction.md §9.3).
   const std::uint32_t* in;
   const std::uint8_t* in_present;
   const std::uint32_t* trf;        // [|Lane|][|Element|] widened (a part from contract_outer)

@@ -2,15 +2,19 @@
 // a time by the workers of a kept thread pool (runtime/exec/thread_pool.h PoolLease); per slice a
 // worker gathers the input cells through the program's address streams into its own staged buffers
 // (the stream and TRF widened once, as the whole chain's TRF staging does; a ContractOuter / Packet
-// / Time tensor's cells as stored), runs the compiled function, and scatters the slice's output
-// cells into the logical output. A slice's result depends only on its own operands, so every
-// partition gives the same bits.
+// / Time tensor's cells too, which makes a NaN canonical), runs the compiled function, and scatters
+// the slice's output cells into the logical output. A slice's result depends only on its own
+// operands, so every partition gives the same bits.
 #include "codegen/partial_run.h"
 
-#include "codegen/jit_compiled.h"
+#include "codegen/contraction_emit.h"
+#include "codegen/jit_core.h"
+#include "codegen/jit_run_checks.h"
 #include "codegen/partial_emit.h"
 #include "codegen/poison_run.h"
+#include "runtime/engine/operand_read.h"
 #include "runtime/exec/thread_pool.h"
+#include "runtime/scalar/widen.h"
 
 #include <algorithm>
 #include <atomic>
@@ -28,9 +32,10 @@ struct Staged {
   std::vector<std::uint8_t> in_present, trf_present;
 };
 
-/// The cells [outer][inner] of slice s of an operand: values (widened to the accumulator when
-/// `widen`) and presence.
-void gather(const OperandStreams& o, const runtime::LogicalTensor& t, std::uint64_t s, bool widen,
+/// The cells [outer][inner] of slice s of an operand: values widened to the accumulator, and
+/// presence. A ContractOuter / Packet / Time tensor's cells already hold accumulator values;
+/// widening changes only a NaN, which enters as the canonical NaN (docs/contraction.md §9.3).
+void gather(const OperandStreams& o, const runtime::LogicalTensor& t, std::uint64_t s,
             std::vector<std::uint32_t>& values, std::vector<std::uint8_t>& present) {
   const auto& cells = o.streams.cells;
   std::uint64_t k = 0;
@@ -40,9 +45,7 @@ void gather(const OperandStreams& o, const runtime::LogicalTensor& t, std::uint6
       present[k] = a.state == CellState::Live ? 1 : 0;
       values[k] = 0;
       if (a.state != CellState::Live) continue;
-      values[k] = widen
-                      ? runtime::widen_to_accumulator(o.type, runtime::read_operand(o, t, a.offset))
-                      : t.get(a.offset);
+      values[k] = runtime::widen_to_accumulator(o.type, runtime::read_operand(o, t, a.offset));
     }
 }
 
@@ -52,11 +55,10 @@ Result<runtime::RunResult> run_partial_jit(const CompiledContraction& compiled,
                                            const ir::seq::RunProgram& rp,
                                            const runtime::RunInputs& inputs,
                                            JitRunOptions options) {
-  auto checked = checked_jit_run(compiled, rp, inputs);
-  if (!checked) return std::move(checked).take_diagnostics();
+  if (auto ok = checked_jit_run(compiled, rp, inputs); !ok) return ok.diagnostics();
   if (!is_partial(rp)) return run_error("E-JIT-002", "internal: not a part of a chain");
   const ir::seq::ContractionProgram& p = rp.chain;
-  const auto fn = reinterpret_cast<PartialFn>((*checked)->function());
+  const auto fn = compiled.function<PartialFn>();
   const PartialShape sh = partial_shape(p);
   const runtime::LogicalTensor& st = *inputs.at(rp.stream.streams.tensor);
   const runtime::LogicalTensor* wt =
@@ -86,8 +88,8 @@ Result<runtime::RunResult> run_partial_jit(const CompiledContraction& compiled,
     if (violation.load(std::memory_order_relaxed)) return;
     Staged& b = staged[worker];
     const std::uint64_t s = live[k];
-    gather(rp.stream, st, s, p.forms_products(), b.in, b.in_present);
-    if (wt != nullptr) gather(rp.trf, *wt, s, true, b.trf, b.trf_present);
+    gather(rp.stream, st, s, b.in, b.in_present);
+    if (wt != nullptr) gather(rp.trf, *wt, s, b.trf, b.trf_present);
     std::fill(b.out.begin(), b.out.end(), 0u);
     const PartialArgs args{b.in.data(),          b.in_present.data(), b.trf.data(),
                            b.trf_present.data(), b.acc.data(),        b.out.data()};
@@ -101,7 +103,7 @@ Result<runtime::RunResult> run_partial_jit(const CompiledContraction& compiled,
     }
   });
   if (violation) return out_of_bounds_error(rp);
-  auto poison = jit_poison(**checked, rp);
+  auto poison = jit_poison(compiled, rp);
   if (!poison) return std::move(poison).take_diagnostics();
   result.poison = std::move(*poison);
   result.simulated_macs = runtime::present_products(rp);

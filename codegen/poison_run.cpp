@@ -1,5 +1,8 @@
 #include "codegen/poison_run.h"
 
+#include "codegen/contraction_emit.h"
+#include "codegen/jit_run_checks.h"
+
 #include <map>
 #include <utility>
 
@@ -62,9 +65,9 @@ Result<runtime::PoisonReport> run_poison_shadow(PoisonFn fn, const ir::seq::RunP
   return report;
 }
 
-Result<runtime::PoisonReport> jit_poison(const JitCompiledContraction& compiled,
+Result<runtime::PoisonReport> jit_poison(const CompiledContraction& compiled,
                                          const ir::seq::RunProgram& rp) {
-  const PoisonFn fn = compiled.poison_function();
+  const auto fn = compiled.poison_function<PoisonFn>();
   if (fn == nullptr) return runtime::analyze_poison(rp);
   return run_poison_shadow(fn, rp, poison_tables(rp));
 }

@@ -5,9 +5,9 @@
 // its own output cells.
 #pragma once
 
-#include "codegen/jit_compiled.h"
+#include "codegen/contraction_jit.h"
 #include "codegen/poison_emit.h"
-#include "runtime/interp/poison.h"
+#include "runtime/engine/poison.h"
 
 #include <cstdint>
 #include <vector>
@@ -28,8 +28,8 @@ Result<runtime::PoisonReport> run_poison_shadow(PoisonFn fn, const ir::seq::RunP
 
 /// The JIT's poison report of a run of `compiled`: its own shadow's when compiled with one
 /// (JitOptions::poison_shadow or checked: `--checked` and every `tujit run --verify`), else the
-/// reference interpreter's analysis.
-Result<runtime::PoisonReport> jit_poison(const JitCompiledContraction& compiled,
+/// poison analysis (runtime/engine/poison.h), as the interpreter reports.
+Result<runtime::PoisonReport> jit_poison(const CompiledContraction& compiled,
                                          const ir::seq::RunProgram& program);
 
 } // namespace tujit::codegen

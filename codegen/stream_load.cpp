@@ -1,6 +1,5 @@
 #include "codegen/stream_load.h"
 
-#include "runtime/interp/interpreter.h"
 #include "runtime/tensor/logical_tensor.h"
 
 #include <llvm/IR/Constants.h>

@@ -1,6 +1,7 @@
 #include "codegen/stream_widen.h"
 
-#include "runtime/interp/interpreter.h"
+#include "runtime/engine/operand_read.h"
+#include "runtime/scalar/widen.h"
 #include "runtime/tensor/logical_tensor.h"
 
 namespace tujit::codegen {

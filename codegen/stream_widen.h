@@ -1,5 +1,6 @@
 // How the stream operand of a contraction reaches the accumulator type in generated code, exactly
-// as the interpreter's read_operand + widen_to_accumulator (runtime/interp/interpreter.h) do:
+// as runtime::read_operand + widen_to_accumulator (runtime/engine/operand_read.h,
+// runtime/scalar/widen.h) do:
 //   Table       one-byte sources (i4, i5, i8, u8, f8e4m3, f8e5m2, with any Fetch Adapter cast or
 //               zero point): a 256-entry table of widened values indexed by the byte
 //   Bf16        bf16 without an adapter: widen_bf16 in select form (NaN → 0x7FC00000, zero and

@@ -4,8 +4,8 @@
 #include "harness/bench/prepared_kernel.h"
 
 #include "codegen/contraction_jit.h"
-#include "harness/cli/kernel_size.h"
 #include "harness/cycles/cycle_report.h"
+#include "harness/run/run_footprint.h"
 #include "harness/run/run_inputs.h"
 #include "harness/run/run_pipeline.h"
 #include "ir/seq/run_program.h"
@@ -241,7 +241,7 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
   auto ops = bench_operands(file, kernel);
   if (!ops) return std::move(ops).take_diagnostics();
   // The limit of `tujit run`, from the types, before lowering or allocating anything.
-  if (auto d = cli::kernel_size_error(file, kernel, options.max_bytes)) return *d;
+  if (auto d = run::kernel_size_error(file, kernel, options.max_bytes)) return *d;
   PreparedPtr p(new PreparedKernel);
   KernelResult& r = p->result;
   r.label = label.label;

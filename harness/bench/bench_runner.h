@@ -32,7 +32,7 @@ struct BenchOptions {
   /// live slices (at least one) run and its MAC/s is normalised by the products it did.
   std::uint64_t interp_mac_cap = std::uint64_t{1} << 22;
   /// A kernel whose tensors, when run, exceed this is refused (E-LIMIT-002), as
-  /// `tujit run --max-bytes` refuses it (harness/cli/kernel_size.h).
+  /// `tujit run --max-bytes` refuses it (harness/run/run_footprint.h).
   std::uint64_t max_bytes = std::uint64_t{4} << 30;
   bool sgemm = true;
   bool fma_peak = true;

@@ -9,12 +9,16 @@
 #include "harness/cli/diagnostic_json.h"
 #include "harness/cli/kernel_size.h"
 #include "harness/cli/option_values.h"
+#include "harness/run/run_footprint.h"
+#include "ir/lang/stage_descriptor.h"
 #include "ir/seq/fetch_program.h"
 #include "ir/seq/lower_contraction.h"
 #include "ir/seq/run_program.h"
+#include "ir/verify/dma.h"
 #include "runtime/io/output_file.h"
 
 #include <boost/program_options.hpp>
+#include <fmt/format.h>
 
 #include <ostream>
 
@@ -53,7 +57,7 @@ int run_compile(const std::vector<std::string>& args, CommandIO& io) {
   const auto show = [&](const Diagnostics& ds, int status) {
     return report_all(io, ds, &src, status);
   };
-  if (auto d = kernel_size_error(c.analysis->file, *kernel, *max_bytes))
+  if (auto d = run::kernel_size_error(c.analysis->file, *kernel, *max_bytes))
     return show({*d}, kExitUserError);
   auto ops = ir::seq::find_run_operands(*kernel);
   if (!ops) return show(ops.diagnostics(), kExitUserError);
@@ -64,7 +68,21 @@ int run_compile(const std::vector<std::string>& args, CommandIO& io) {
   auto program = ir::seq::lower_run(c.analysis->file, *kernel, *ops, *tiles, false);
   if (!program) return show(program.diagnostics(), kExitUserError);
   if (emit == "seq") {
-    text = ir::seq::to_text(*program);
+    // The DMA transfers around the run: relayouts the run reads through as aliases of their HBM
+    // source (docs/dma.md), listed with what the cycle models count.
+    for (const ir::Stage& s : kernel->stages) {
+      if (!ir::is_dma(s.op)) continue;
+      auto d = ir::verify::verify_dma({s.input, s.output});
+      if (!d) return show(d.diagnostics(), kExitUserError);
+      text += fmt::format("dma {} ({}:{}): {}, {} B in {} packets of {} B, {} requests of 256 B, "
+                          "{} DMNs, {} engines{}\n",
+                          ir::to_string(s.op), src.name(), src.line_col(s.span.offset).first,
+                          ir::verify::to_string(d->route), d->bytes, d->packets, d->packet_bytes,
+                          d->requests, d->dmns, d->engines,
+                          d->broadcast.empty() ? "" : ", broadcast over " + d->broadcast);
+    }
+    if (!text.empty()) text += "\n";
+    text += ir::seq::to_text(*program);
   } else {
     auto generated = emit == "llvm" ? codegen::emit_llvm_ir(*program, checked)
                                     : codegen::emit_assembly(*program, checked);

@@ -14,6 +14,7 @@
 #include "harness/cli/option_values.h"
 #include "harness/cycles/kernel_report.h"
 #include "harness/cycles/timeline_svg.h"
+#include "harness/run/run_footprint.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -131,13 +132,12 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
     if (ci_report.ci()) return ci_report.finish(status, opt.file, kernel, &src, ds);
     return fail(ds, src, kernel->name, opt.json, status, io);
   };
-  if (auto d = kernel_size_error(c.analysis->file, *kernel, *max_bytes))
+  if (auto d = run::kernel_size_error(c.analysis->file, *kernel, *max_bytes))
     return stop({*d}, kExitUserError);
   auto report = cycles::kernel_cycles(*kernel, timeline);
   if (!report) return stop(report.diagnostics(), kExitUserError);
   for (const auto& cmd : report->commands) {
-    const bool complete = cmd.chain ? cmd.chain->trace.complete : cmd.path_trace->complete;
-    if (complete) continue;
+    if (cmd.trace_complete()) continue;
     io.err << "tujit cycles: internal error (this is a bug in tujit): the trace of `"
            << kernel->name << "` did not finish\n";
     return kExitInternal;

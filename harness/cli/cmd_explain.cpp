@@ -8,6 +8,7 @@
 #include "harness/cli/diagnostic_json.h"
 #include "harness/cli/kernel_size.h"
 #include "harness/cycles/cycle_report.h"
+#include "harness/run/run_footprint.h"
 #include "ir/seq/fetch_program.h"
 #include "ir/seq/lower_contraction.h"
 #include "ir/seq/vector_program.h"
@@ -158,13 +159,13 @@ int run_explain(const std::vector<std::string>& args, CommandIO& io) {
   CheckedSpec c;
   if (auto rc = load_checked("explain", opt.file, opt.kernel, io, c)) return *rc;
   const ir::SpecFile& file = c.analysis->file;
-  // The size limit before lowering (kernel_size.h): a kernel too large to run shows its stages,
+  // The size limit before lowering (run_footprint.h): a kernel too large to run shows its stages,
   // not its Sequencer IR or cycles.
   std::vector<bool> sized(c.selected.size(), true);
   for (std::size_t n = 0; n < c.selected.size(); ++n) {
     const ir::Kernel& k = file.kernels[c.selected[n]];
     if (!k.ok || !c.checks[n].ok()) continue;
-    if (auto d = kernel_size_error(file, k, *max_bytes)) {
+    if (auto d = run::kernel_size_error(file, k, *max_bytes)) {
       c.shown.push_back(*d);
       sized[n] = false;
     }

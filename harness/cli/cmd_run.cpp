@@ -14,6 +14,7 @@
 #include "harness/cli/run_ci.h"
 #include "harness/cli/run_limits.h"
 #include "harness/cycles/cycle_report.h"
+#include "harness/run/run_footprint.h"
 #include "harness/run/run_pipeline.h"
 #include "ir/seq/operand_streams.h"
 #include "runtime/exec/process_usage.h"
@@ -378,7 +379,8 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   if (!ops) return stop(kExitUserError, ops.diagnostics());
   // Limits before any allocation (docs/design.md §5.5): the footprint comes from the types alone.
   const bool verify = vm.count("verify") > 0;
-  auto footprint = check_run_size(file, kernel, *ops, verify, a.max_bytes, !a.input_paths.empty());
+  auto footprint =
+      run::check_run_size(file, kernel, *ops, verify, a.max_bytes, !a.input_paths.empty());
   if (!footprint) return stop(kExitUserError, footprint.diagnostics());
 
   RunRequest req = run_request(vm, a);

@@ -1,7 +1,6 @@
 #include "harness/cli/kernel_size.h"
 
 #include "harness/cli/run_limits.h"
-#include "ir/seq/run_operands.h"
 
 #include <boost/program_options.hpp>
 
@@ -25,15 +24,6 @@ std::optional<std::uint64_t> max_bytes_option(const po::variables_map& vm, std::
     io.err << "tujit " << cmd << ": --max-bytes wants a size such as 4GiB or 512M, got '" << text
            << "'\n";
   return bytes;
-}
-
-std::optional<Diagnostic> kernel_size_error(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                            std::uint64_t max_bytes) {
-  auto ops = ir::seq::find_run_operands(kernel);
-  if (!ops) return std::nullopt;
-  auto fp = check_run_size(file, kernel, *ops, /*verify=*/false, max_bytes);
-  if (fp) return std::nullopt;
-  return fp.diagnostics().front();
 }
 
 } // namespace tujit::cli

@@ -16,7 +16,8 @@ namespace {
 // diagnostic points into an option's text.
 nlohmann::json stage_diagnostic_json(const Diagnostic& d, const SourceBuffer* src) {
   nlohmann::json j = diagnostic_fields(d);
-  // ir::verify::rule_error puts "rule: NAME" first among the notes; scripts want it as a field.
+  // rule_error (ir/support/diagnostic.h) puts "rule: NAME" first among the notes; scripts want it
+  // as a field.
   constexpr std::string_view kRulePrefix = "rule: ";
   for (const auto& n : d.notes) {
     if (n.rfind(kRulePrefix, 0) == 0) {

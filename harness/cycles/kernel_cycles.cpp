@@ -1,6 +1,8 @@
 #include "harness/cycles/kernel_cycles.h"
 
+#include "ir/lang/stage_descriptor.h"
 #include "ir/target/rngd.h"
+#include "ir/verify/output_path.h"
 
 #include <fmt/format.h>
 
@@ -17,23 +19,32 @@ std::string_view command_kind_name(CommandKind k) {
     return "chain part";
   case CommandKind::DataPath:
     return "data path";
+  case CommandKind::Dma:
+    return "dma";
   }
   return "?";
 }
 
 namespace {
 
-// The statements of the kernel that hold stages, in body order, each with its stage indices.
-std::vector<std::pair<std::size_t, std::vector<std::size_t>>> statements(const ir::Kernel& k) {
+// The kernel's commands in body order, each with its statement and stage indices: a statement's
+// stages form one command, except that a DMA transfer is always a command of its own (it runs on
+// the tdma context, docs/cycle-model.md §10).
+std::vector<std::pair<std::size_t, std::vector<std::size_t>>> command_stages(const ir::Kernel& k) {
   std::vector<std::pair<std::size_t, std::vector<std::size_t>>> out;
+  std::map<std::size_t, std::size_t> open; // statement → its command of non-DMA stages
   for (std::size_t i = 0; i < k.stages.size(); ++i) {
     const std::size_t chain = k.stages[i].chain;
-    auto it = std::find_if(out.begin(), out.end(), [&](const auto& s) { return s.first == chain; });
-    if (it == out.end()) {
-      out.push_back({chain, {}});
-      it = out.end() - 1;
+    if (ir::is_dma(k.stages[i].op)) {
+      out.push_back({chain, {i}});
+      continue;
     }
-    it->second.push_back(i);
+    auto it = open.find(chain);
+    if (it == open.end()) {
+      it = open.emplace(chain, out.size()).first;
+      out.push_back({chain, {}});
+    }
+    out[it->second].second.push_back(i);
   }
   return out;
 }
@@ -44,6 +55,8 @@ std::string describe(const ir::Kernel& k, const std::vector<std::size_t>& stages
   const ir::Stage& first = k.stages[stages.front()];
   if (first.unit() == ir::StageUnit::FetchSequencer && !first.producer)
     s = fmt::format("begin({}) → ", first.source);
+  else if (ir::is_dma(first.op))
+    s = fmt::format("{} → ", first.producer ? k.stages[*first.producer].bound_to : first.source);
   for (std::size_t i = 0; i < stages.size(); ++i)
     s += (i ? " → " : "") + std::string(ir::to_string(k.stages[stages[i]].op));
   return s;
@@ -126,15 +139,102 @@ std::optional<DataPathCommand> data_path(const ir::Kernel& k, const std::vector<
   return c;
 }
 
-// Both models of one statement; nullopt when it has no form the models time.
-Result<std::optional<CommandCycles>> time_statement(const ir::Kernel& k, std::size_t statement,
-                                                    const std::vector<std::size_t>& stages,
-                                                    bool timeline) {
+// The data-path models of `path` into `c`.
+void time_data_path(CommandCycles& c, DataPathCommand path, bool timeline) {
+  c.kind = CommandKind::DataPath;
+  c.path_analytic = datapath_analytic(path);
+  c.path_trace = datapath_trace(path, timeline);
+  c.analytic = c.path_analytic->total;
+  c.trace = c.path_trace->total;
+  c.trace_closed_form = c.path_trace->closed_form;
+  c.trace_steps = c.path_trace->steps;
+  c.path = std::move(path);
+}
+
+// A DMA transfer (docs/cycle-model.md §10): its start-up is part of the model, so no set-up.
+Result<CommandCycles> time_dma(const ir::Kernel& k, std::size_t stage, CommandCycles c) {
+  const ir::Stage& s = k.stages[stage];
+  auto d = ir::verify::verify_dma({s.input, s.output});
+  if (!d) return std::move(d).take_diagnostics();
+  c.kind = CommandKind::Dma;
+  c.context = ir::ContextKind::Tdma;
+  c.dma_analytic = dma_analytic(*d);
+  c.dma_trace = dma_trace(*d);
+  c.analytic = c.dma_analytic->total;
+  c.trace = c.dma_trace->total;
+  c.trace_closed_form = c.dma_trace->closed_form;
+  c.trace_steps = c.dma_trace->steps;
+  c.dma = std::move(*d);
+  return c;
+}
+
+// The output path `stages` (cast, Commit Adapter, commit) of a command in `context`.
+Result<OutputPathCycles> output_path(const ir::Kernel& k, const std::vector<std::size_t>& stages,
+                                     ir::ContextKind context) {
+  OutputPathCycles o;
+  for (std::size_t i : stages) {
+    const ir::Stage& s = k.stages[i];
+    if (s.unit() != ir::StageUnit::CommitEngine) {
+      ++o.latency;
+      continue;
+    }
+    const ir::Mapping& time = s.input.mapping(ir::Slot::Time);
+    const ir::Mapping& packet = s.input.mapping(ir::Slot::Packet);
+    const ir::Mapping& element = s.output.mapping(ir::Slot::Element);
+    auto walk = commit_walk(element, time, packet, s.input.dtype);
+    if (!walk) return std::move(walk).take_diagnostics();
+    // The write size is the Commit Engine's rule (docs/output-path.md §3), the sub context's
+    // 8-byte writes included.
+    auto rule = ir::verify::verify_commit({s.input.dtype, time, packet, element, context});
+    if (!rule) return std::move(rule).take_diagnostics();
+    walk->write_size = rule->write_size;
+    o.flits = time.size();
+    o.commit.sink = Stage::Commit;
+    o.commit.flits = o.flits;
+    o.commit.commit = std::move(*walk);
+  }
+  o.analytic = datapath_analytic(o.commit);
+  o.trace = datapath_trace(o.commit);
+  return o;
+}
+
+// A command's cycles with its output path behind it (docs/cycle-model.md §11): the engines hand
+// on their last `flits` flits one per cycle up to `engines` [MODEL]; the commit starts `latency`
+// cycles after the first of them and ends when its walk does.
+std::uint64_t behind(std::uint64_t engines, const OutputPathCycles& o, std::uint64_t commit) {
+  const std::uint64_t first = engines > o.flits ? engines - o.flits : 0;
+  return std::max(engines + o.latency, first + o.latency + commit);
+}
+
+// Both models of one command; nullopt when it has no form the models time.
+Result<std::optional<CommandCycles>> time_command(const ir::Kernel& k, std::size_t statement,
+                                                  const std::vector<std::size_t>& stages,
+                                                  bool timeline) {
   CommandCycles c;
   c.statement = statement;
+  c.stages = stages;
   c.what = describe(k, stages);
+  if (ir::is_dma(k.stages[stages.front()].op)) {
+    auto d = time_dma(k, stages.front(), std::move(c));
+    if (!d) return std::move(d).take_diagnostics();
+    return std::optional<CommandCycles>(std::move(*d));
+  }
   c.context = k.stages[stages.front()].context == ir::ContextKind::Sub ? ir::ContextKind::Sub
                                                                        : ir::ContextKind::Main;
+  std::vector<std::size_t> engines, out;
+  for (std::size_t i : stages) (ir::is_output_path(k.stages[i].op) ? out : engines).push_back(i);
+  if (!out.empty() && k.stages[out.back()].unit() == ir::StageUnit::CommitEngine) {
+    auto o = output_path(k, out, c.context);
+    if (!o) return std::move(o).take_diagnostics();
+    c.output = std::move(*o);
+  }
+  if (engines.empty()) { // the output path of a stream parameter: its flits one per cycle
+    if (!c.output) return std::optional<CommandCycles>();
+    c.setup = setup_cycles(k, stages, false);
+    time_data_path(c, c.output->commit, timeline);
+    c.output.reset();
+    return std::optional<CommandCycles>(std::move(c));
+  }
   if (auto contraction = contraction_stages(k, statement); !contraction.empty()) {
     auto part = chain_part(k, contraction);
     if (!part) return std::move(part).take_diagnostics();
@@ -146,36 +246,35 @@ Result<std::optional<CommandCycles>> time_statement(const ir::Kernel& k, std::si
     c.trace_steps = c.chain->trace.steps;
     c.part = std::move(*part);
     c.setup = setup_cycles(k, stages, false);
-    return std::optional<CommandCycles>(std::move(c));
+  } else {
+    auto path = data_path(k, engines);
+    if (!path) return std::optional<CommandCycles>();
+    if (path->short_command())
+      c.what += fmt::format(" ({} short command)", *path->fetch->short_command);
+    c.setup = setup_cycles(k, stages, path->short_command());
+    time_data_path(c, std::move(*path), timeline);
   }
-  auto path = data_path(k, stages);
-  if (!path) return std::optional<CommandCycles>();
-  c.kind = CommandKind::DataPath;
-  if (path->short_command())
-    c.what += fmt::format(" ({} short command)", *path->fetch->short_command);
-  c.setup = setup_cycles(k, stages, path->short_command());
-  c.path_analytic = datapath_analytic(*path);
-  c.path_trace = datapath_trace(*path, timeline);
-  c.analytic = c.path_analytic->total;
-  c.trace = c.path_trace->total;
-  c.trace_closed_form = c.path_trace->closed_form;
-  c.trace_steps = c.path_trace->steps;
-  c.path = std::move(*path);
+  if (c.output) {
+    c.analytic = behind(c.analytic, *c.output, c.output->analytic.total);
+    c.trace = behind(c.trace, *c.output, c.output->trace.total);
+  }
   return std::optional<CommandCycles>(std::move(c));
 }
 
-// The commands each command reads from: a stage's input or TRF operand made in another statement.
+// The commands each command reads from: a stage's input, TRF operand or the memory tensor its
+// `begin` reads (a to_dm, an earlier commit), made by another command.
 void link(const ir::Kernel& k, std::vector<CommandCycles>& cmds) {
-  std::map<std::size_t, std::size_t> of_statement;
-  for (std::size_t i = 0; i < cmds.size(); ++i) of_statement[cmds[i].statement] = i;
+  std::map<std::size_t, std::size_t> of_stage;
+  for (std::size_t i = 0; i < cmds.size(); ++i)
+    for (std::size_t s : cmds[i].stages) of_stage[s] = i;
   for (std::size_t i = 0; i < cmds.size(); ++i) {
     CommandCycles& c = cmds[i];
-    for (const auto& s : k.stages) {
-      if (s.chain != c.statement) continue;
-      for (auto producer : {s.producer, s.trf_producer}) {
+    for (std::size_t at : c.stages) {
+      const ir::Stage& s = k.stages[at];
+      for (auto producer : {s.producer, s.trf_producer, s.memory_producer}) {
         if (!producer) continue;
-        const auto it = of_statement.find(k.stages[*producer].chain);
-        if (it == of_statement.end() || it->second == i) continue;
+        const auto it = of_stage.find(*producer);
+        if (it == of_stage.end() || it->second == i) continue;
         if (std::find(c.after.begin(), c.after.end(), it->second) == c.after.end())
           c.after.push_back(it->second);
       }
@@ -220,8 +319,8 @@ void double_buffer(KernelCycles& kc) {
 Result<KernelCycles> kernel_cycles(const ir::Kernel& kernel, bool record_timeline) {
   KernelCycles kc;
   kc.kernel = kernel.name;
-  for (const auto& [statement, stages] : statements(kernel)) {
-    auto c = time_statement(kernel, statement, stages, record_timeline);
+  for (const auto& [statement, stages] : command_stages(kernel)) {
+    auto c = time_command(kernel, statement, stages, record_timeline);
     if (!c) return std::move(c).take_diagnostics();
     if (*c) kc.commands.push_back(std::move(**c));
   }
@@ -230,14 +329,19 @@ Result<KernelCycles> kernel_cycles(const ir::Kernel& kernel, bool record_timelin
         "E-CYCLES-001",
         fmt::format("kernel `{}` has no command the cycle models time", kernel.name),
         kernel.name_span,
-        {"the models time contraction chains (or parts of one), fetch → collect commands and "
-         "register-file stores (docs/cycle-model.md §9); a statement that ends at a fetch, before "
-         "Collect, moves nothing a later engine reads"});
+        {"the models time contraction chains (or parts of one), fetch → collect commands, "
+         "register-file stores, commits and DMA transfers (docs/cycle-model.md §9); a statement "
+         "that ends at a fetch, before Collect, moves nothing a later engine reads"});
     d.stage = "cycles";
     return d;
   }
   link(kernel, kc.commands);
   kc.main = kc.commands.size() - 1;
+  for (std::size_t i = kc.commands.size(); i-- > 0;) // the last data-path command, if any
+    if (kc.commands[i].path) {
+      kc.main = i;
+      break;
+    }
   for (std::size_t i = 0; i < kc.commands.size(); ++i)
     if (kc.commands[i].chain) kc.main = i;
   kc.analytic_total = kc.analytic_period = schedule(kc.commands, false);

@@ -13,6 +13,7 @@
 #include "harness/cycles/chain_part.h"
 #include "harness/cycles/cycle_report.h"
 #include "harness/cycles/datapath_model.h"
+#include "harness/cycles/dma_model.h"
 #include "ir/lang/kernel.h"
 #include "ir/support/diagnostic.h"
 
@@ -27,8 +28,19 @@ enum class CommandKind : std::uint8_t {
   Contraction, // a complete contract_outer … contract_lane chain (its stream fetch included)
   ChainPart,   // a contiguous part of a contraction chain
   DataPath,    // fetch + collect, a register-file store, the StoTRF / StoVRF short command
+  Dma,         // a DMA transfer, to_dm / to_hbm (docs/cycle-model.md §10)
 };
 std::string_view command_kind_name(CommandKind k);
+
+/// The output path behind a command's engines (docs/cycle-model.md §11): the Cast Engine and the
+/// Commit Adapter pass one flit per cycle, one cycle each; the Commit Engine writes the stream
+/// into DM through the write sequencer (the `commit` walk of datapath_model.h).
+struct OutputPathCycles {
+  std::uint64_t latency = 0; // cast / trim / commit_cast stages before the commit, one cycle each
+  std::uint64_t flits = 0;   // the stream the commit takes: |Time|
+  DataPathCommand commit;    // sink Commit
+  DataPathCycles analytic, trace; // the commit alone, its flits arriving one per cycle
+};
 
 /// When one model runs a command within the kernel.
 struct CommandSlot {
@@ -37,7 +49,8 @@ struct CommandSlot {
 };
 
 struct CommandCycles {
-  std::size_t statement = 0; // ir::Stage::chain of its stages
+  std::size_t statement = 0;       // ir::Stage::chain of its stages
+  std::vector<std::size_t> stages; // its stages (indices into Kernel::stages)
   std::string what; // "begin(b) → fetch → collect → to_trf", the StoTRF short command
   ir::ContextKind context = ir::ContextKind::Main; // Unknown counts as main
   CommandKind kind = CommandKind::DataPath;
@@ -51,7 +64,15 @@ struct CommandCycles {
   std::optional<ChainPart> part;
   std::optional<DataPathCommand> path; // DataPath
   std::optional<DataPathCycles> path_analytic, path_trace;
+  std::optional<OutputPathCycles> output;    // a contraction's or a data path's output path
+  std::optional<ir::verify::DmaDerived> dma; // Dma
+  std::optional<DmaCycles> dma_analytic, dma_trace;
   CommandSlot analytic_slot, trace_slot;
+  /// Every walk of the trace model finished (a DMA walk always does).
+  bool trace_complete() const {
+    const bool engines = chain ? chain->trace.complete : !path_trace || path_trace->complete;
+    return engines && (!output || output->trace.complete);
+  }
 };
 
 struct KernelCycles {

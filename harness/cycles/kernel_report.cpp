@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <tuple>
+
 namespace tujit::cycles {
 
 namespace {
@@ -15,7 +17,49 @@ std::vector<Stage> datapath_stages(const DataPathCommand& c) {
 }
 
 std::string_view context_name(ir::ContextKind k) {
-  return k == ir::ContextKind::Sub ? "sub" : "main";
+  return k == ir::ContextKind::Sub ? "sub" : k == ir::ContextKind::Tdma ? "tdma" : "main";
+}
+
+std::string dma_text(const CommandCycles& c) {
+  const ir::verify::DmaDerived& d = *c.dma;
+  const DmaCycles& a = *c.dma_analytic;
+  const DmaCycles& t = *c.dma_trace;
+  std::string s = fmt::format(
+      "  dma             {}: {} B in {} packets of {} B, {} requests of 256 B ({} partial HBM "
+      "writes), {} DMNs, {} engines\n",
+      ir::verify::to_string(d.route), d.bytes, d.packets, d.packet_bytes, d.requests,
+      d.partial_hbm_writes, d.dmns, d.engines);
+  s += fmt::format("  {:<16}{:>10}{:>12}\n", "", "analytic", "trace");
+  for (auto [name, x, y] : {std::tuple{"start-up", a.startup, t.startup},
+                            std::tuple{"requests", a.request_cycles, t.request_cycles},
+                            std::tuple{"DM bandwidth", a.dm_cycles, t.dm_cycles},
+                            std::tuple{"HBM bandwidth", a.hbm_cycles, t.hbm_cycles},
+                            std::tuple{"total", a.total, t.total}})
+    s += fmt::format("  {:<16}{:>10}{:>12}\n", name, x, y);
+  s += fmt::format("  bound           {} (trace: {}){}\n", a.bound, t.bound,
+                   t.closed_form ? "; trace: closed form" : "");
+  return s;
+}
+
+nlohmann::ordered_json dma_json(const DmaCycles& d) {
+  nlohmann::ordered_json j = {{"total", d.total},
+                              {"startup", d.startup},
+                              {"request_slots", d.requests},
+                              {"request_cycles", d.request_cycles},
+                              {"dm_cycles", d.dm_cycles},
+                              {"hbm_cycles", d.hbm_cycles},
+                              {"bound", std::string(d.bound)}};
+  if (d.closed_form) j["closed_form"] = {{"steps", d.steps}, {"limit", kTraceStepLimit}};
+  return j;
+}
+
+std::string output_text(const OutputPathCycles& o) {
+  const CommitWalk& w = *o.commit.commit;
+  return fmt::format("  output path     {} cycle(s) of cast / Commit Adapter, then the commit: "
+                     "write sequencer {}, {} live of {} positions per packet, write size {} "
+                     "element(s), {} writes (trace {}) for {} flits\n",
+                     o.latency, w.sequencer.to_string(), w.valid, w.packet.size(), w.write_size,
+                     o.analytic.writes, o.trace.writes, o.flits);
 }
 
 std::uint64_t live_slices(const DataPathCommand& c) {
@@ -121,6 +165,12 @@ nlohmann::ordered_json kernel_cycles_json(const KernelCycles& k) {
   nlohmann::ordered_json doc;
   if (m.chain) {
     doc = cycle_report_json(*m.chain);
+  } else if (m.dma) {
+    doc = {{"slices", 1},
+           {"simulated_slices", 1},
+           {"analytic", dma_json(*m.dma_analytic)},
+           {"trace", dma_json(*m.dma_trace)},
+           {"agreement", 1.0 - relative_deviation(m.analytic, m.trace)}};
   } else {
     doc = {{"slices", live_slices(*m.path)},
            {"simulated_slices", 1},
@@ -146,6 +196,23 @@ nlohmann::ordered_json kernel_cycles_json(const KernelCycles& k) {
       j["analytic"]["model"] = datapath_json(*c.path_analytic, *c.path, false);
       j["trace"]["model"] = datapath_json(*c.path_trace, *c.path, true);
     }
+    if (c.dma) {
+      j["analytic"]["model"] = dma_json(*c.dma_analytic);
+      j["trace"]["model"] = dma_json(*c.dma_trace);
+      j["dma"] = {{"route", std::string(ir::verify::to_string(c.dma->route))},
+                  {"bytes", c.dma->bytes},
+                  {"packets", c.dma->packets},
+                  {"packet_bytes", c.dma->packet_bytes},
+                  {"requests", c.dma->requests},
+                  {"partial_hbm_writes", c.dma->partial_hbm_writes},
+                  {"dmns", c.dma->dmns},
+                  {"engines", c.dma->engines}};
+    }
+    if (c.output)
+      j["output_path"] = {{"latency", c.output->latency},
+                          {"flits", c.output->flits},
+                          {"analytic", datapath_json(c.output->analytic, c.output->commit, false)},
+                          {"trace", datapath_json(c.output->trace, c.output->commit, true)}};
     cmds.push_back(std::move(j));
   }
   doc["commands"] = std::move(cmds);
@@ -175,7 +242,8 @@ std::string kernel_cycles_text(const KernelCycles& k) {
   for (std::size_t i = 0; i < k.commands.size(); ++i) {
     const CommandCycles& c = k.commands[i];
     s += fmt::format("command {}: {}\n", i + 1, c.what);
-    s += c.chain ? cycle_summary_text(*c.chain) : datapath_text(c);
+    s += c.chain ? cycle_summary_text(*c.chain) : c.dma ? dma_text(c) : datapath_text(c);
+    if (c.output) s += output_text(*c.output);
   }
   return s;
 }
@@ -186,6 +254,7 @@ CycleReport timeline_report(const KernelCycles& k) {
   CycleReport r;
   r.analytic.total = m.analytic;
   r.trace.total = r.trace.period = m.trace;
+  if (!m.path) return r; // a DMA transfer: no stage of a slice to draw
   r.trace.stages = m.path_trace->stages;
   r.trace.timeline = m.path_trace->timeline;
   r.trace.bottleneck = m.path_trace->bottleneck;

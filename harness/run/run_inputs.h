@@ -8,7 +8,7 @@
 
 #include "harness/run/run_request.h"
 #include "ir/lang/kernel.h"
-#include "runtime/interp/interpreter.h"
+#include "runtime/engine/run_io.h"
 #include "runtime/tensor/random_fill.h"
 
 #include <map>

@@ -3,8 +3,9 @@
 #include "harness/run/run_inputs.h"
 #include "harness/run/run_verify.h"
 #include "ir/seq/run_program.h"
+#include "runtime/engine/result_diff.h"
 #include "runtime/exec/thread_pool.h"
-#include "runtime/interp/result_diff.h"
+#include "runtime/interp/interpreter.h"
 #include "runtime/tensor/sha256.h"
 
 #include <fmt/format.h>

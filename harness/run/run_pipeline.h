@@ -9,7 +9,7 @@
 
 #include "harness/run/run_request.h"
 #include "ir/lang/kernel.h"
-#include "runtime/interp/interpreter.h"
+#include "runtime/engine/run_io.h"
 
 namespace tujit::run {
 

@@ -3,11 +3,13 @@
 #include "runtime/layout/layout.h"
 #include "runtime/oracle/oracle.h"
 #include "runtime/scalar/fetch_adapter.h"
+#include "runtime/scalar/widen.h"
 #include "runtime/vector/vector_oracle.h"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <tuple>
 #include <utility>
 
 namespace tujit::run {
@@ -60,12 +62,21 @@ void check_data_movement(const runtime::LogicalTensor& expected,
   v.worst = cmp->worst;
 }
 
-/// The verdict of comparing `output` with the float64 reference `ref`.
+/// The output path's cast of the run, as the oracle composes it (docs/kernels.md §3).
+std::optional<runtime::OracleCast> oracle_cast(const RunOperands& ops) {
+  const auto c = ir::seq::output_cast(ops, ir::ScalarType::F32);
+  if (!c) return std::nullopt;
+  return runtime::OracleCast{c->to, c->relu};
+}
+
+/// The verdict of comparing `output` with the float64 reference `ref` (through the output path's
+/// cast when the run has one).
 Status judge(const ir::Kernel& kernel, const runtime::OracleReference& ref,
-             const runtime::LogicalTensor& output, RunVerification& v) {
+             const runtime::LogicalTensor& output, RunVerification& v,
+             const std::optional<runtime::OracleCast>& cast = std::nullopt) {
   auto model = runtime::tolerance_model_for_kernel(kernel);
   if (!model) return std::move(model).take_diagnostics();
-  auto cmp = runtime::compare_with_oracle(ref, output, *model);
+  auto cmp = runtime::compare_with_oracle(ref, output, *model, cast);
   if (!cmp) return std::move(cmp).take_diagnostics();
   v.oracle_max_abs_err = cmp->max_abs_err;
   v.oracle_ok = cmp->ok;
@@ -125,7 +136,13 @@ void check_vector_pass(const ir::seq::VectorProgram& p, const runtime::LogicalTe
 /// within the pass's own tolerance of one of them. An i32 chain is exact: the pass's oracle on it.
 Status check_pass_after_chain(const ir::Kernel& kernel, const ir::seq::VectorProgram& p,
                               const runtime::OracleReference& ref,
-                              const runtime::LogicalTensor& output, RunVerification& v) {
+                              const runtime::LogicalTensor& output, RunVerification& v,
+                              const std::optional<runtime::OracleCast>& cast) {
+  if (cast && (p.out_type != ir::ScalarType::F32 || ir::is_integer(ref.accumulator))) {
+    v.oracle_not_applicable = "the oracle composes the output path's cast after a Vector Engine "
+                              "pass only for an f32 pass after an f32 chain";
+    return {};
+  }
   auto model = runtime::tolerance_model_for_kernel(kernel);
   if (!model) return std::move(model).take_diagnostics();
   if (output.axes != ref.axes) {
@@ -157,9 +174,17 @@ Status check_pass_after_chain(const ir::Kernel& kernel, const ir::seq::VectorPro
         lo = std::min(lo, rounded);
         hi = std::max(hi, rounded);
       }
-      const double g = p.out_type == ir::ScalarType::F32
-                           ? static_cast<double>(std::bit_cast<float>(got))
-                           : static_cast<double>(std::bit_cast<std::int32_t>(got));
+      double g = p.out_type == ir::ScalarType::F32
+                     ? static_cast<double>(std::bit_cast<float>(got))
+                     : static_cast<double>(std::bit_cast<std::int32_t>(got));
+      if (cast) {
+        // The pass's f32 result anywhere in [lo, hi], narrowed by the cast (cast_range); a
+        // narrowed value is never within the pass's own tolerance test above.
+        std::tie(lo, hi) = runtime::cast_range(*cast, lo, hi);
+        g = static_cast<double>(std::bit_cast<float>(runtime::widen_bits(cast->to, got)));
+        ok = false;
+        err = INFINITY;
+      }
       if (g >= lo && g <= hi) {
         ok = true;
         err = 0;
@@ -184,7 +209,22 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
   const std::vector<ir::Axis>& stream_tile = tiles.at(ops.stream->name);
   if (ops.shape != RunShape::Contraction && ops.shape != RunShape::Partial) {
     // Store, Collect, Write: the data moved, or passed through the Vector Engine.
-    const runtime::LogicalTensor input = adapted(stream_in, stream_tile, stream_fetch, true);
+    runtime::LogicalTensor input = adapted(stream_in, stream_tile, stream_fetch, true);
+    const auto cast = oracle_cast(ops);
+    if (cast && ops.vector_final) {
+      v.oracle_not_applicable = "the oracle does not compose a Vector Engine pass with the output "
+                                "path's cast on a data move";
+      return {};
+    }
+    if (cast) {
+      // The output path narrows every moved element in place (docs/output-path.md §1, §2.2).
+      runtime::LogicalTensor narrowed = input;
+      narrowed.dtype = cast->to;
+      narrowed.data.resize(input.elements() * runtime::element_bytes(cast->to));
+      for (std::uint64_t i = 0; i < input.elements(); ++i)
+        narrowed.set(i, runtime::output_cast_bits(cast->to, cast->relu, input.get(i)));
+      input = std::move(narrowed);
+    }
     if (!ops.vector_final) {
       check_data_movement(input, output, v);
       return {};
@@ -203,10 +243,12 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
   // The oracle reads each operand as the device holds it: a DM-fed operand through its DM
   // tensor's layout (digits the fetch broadcasts are not data), else through the type the
   // Contraction Engine reads (the TRF type when the TRF is stored in the kernel).
-  const ir::TensorType trf_type = trf_fetch       ? trf_fetch->dm
+  // (The fetched parameter's type is its DM tensor's; for a DM tensor `to_dm` wrote, the HBM
+  // source read through that layout, docs/dma.md §1.)
+  const ir::TensorType trf_type = trf_fetch       ? *ops.trf->tensor
                                   : ops.trf_store ? ops.trf_store->output
                                                   : *ops.trf->tensor;
-  const ir::TensorType& stream_type = stream_fetch ? stream_fetch->dm : ops.stream_type(kernel);
+  const ir::TensorType& stream_type = stream_fetch ? *ops.stream->tensor : ops.stream_type(kernel);
   v.oracle_not_applicable =
       runtime::oracle_not_applicable(out_type, {&stream_type, &trf_type}, file.axes);
   if (v.oracle_not_applicable) return {};
@@ -228,9 +270,9 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
   if (ops.vector_final) {
     auto pass = ir::seq::lower_vector(kernel, *ops.vector_final);
     if (!pass) return std::move(pass).take_diagnostics();
-    return check_pass_after_chain(kernel, pass->program, *ref, output, v);
+    return check_pass_after_chain(kernel, pass->program, *ref, output, v, oracle_cast(ops));
   }
-  return judge(kernel, *ref, output, v);
+  return judge(kernel, *ref, output, v, oracle_cast(ops));
 }
 
 } // namespace tujit::run

@@ -1,6 +1,6 @@
 #include "harness/tune/problem.h"
 
-#include "harness/cli/run_limits.h"
+#include "harness/run/run_footprint.h"
 #include "ir/verify/operand_types.h"
 #include "runtime/tensor/logical_tensor.h"
 
@@ -228,9 +228,9 @@ std::optional<Diagnostic> problem_size_error(const Problem& p, std::uint64_t max
       "E-LIMIT-002",
       fmt::format("every kernel of `{}` with {} needs at least {} ({} bytes) when run: stream {}, "
                   "TRF operand {}, output {}; more than the --max-bytes limit of {} ({} bytes)",
-                  p.einsum, p.sizes_text(), cli::human_bytes(total), total,
-                  cli::human_bytes(stream), cli::human_bytes(trf), cli::human_bytes(output),
-                  cli::human_bytes(max_bytes), max_bytes),
+                  p.einsum, p.sizes_text(), run::human_bytes(total), total,
+                  run::human_bytes(stream), run::human_bytes(trf), run::human_bytes(output),
+                  run::human_bytes(max_bytes), max_bytes),
       std::nullopt, {"tile the contraction (smaller sizes per kernel), or raise --max-bytes"});
   d.stage = "tune";
   return d;

@@ -60,7 +60,7 @@ Result<Problem> make_problem(std::string_view einsum, std::string_view sizes,
 
 /// E-LIMIT-002 when the contraction's own tensors — both operands at their natural width and the
 /// output in the accumulator type — exceed `max_bytes`: every kernel of the problem holds at
-/// least these when run (harness/cli/run_limits.h counts them, and more), so none would run and
+/// least these when run (harness/run/run_footprint.h counts them, and more), so none would run and
 /// lowering candidates would walk streams that large. nullopt when they fit.
 std::optional<Diagnostic> problem_size_error(const Problem& p, std::uint64_t max_bytes);
 

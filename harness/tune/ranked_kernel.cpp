@@ -1,7 +1,7 @@
 #include "harness/tune/ranked_kernel.h"
 
-#include "harness/cli/kernel_size.h"
 #include "harness/cycles/cycle_model.h"
+#include "harness/run/run_footprint.h"
 #include "ir/lang/kernel.h"
 #include "ir/seq/lower_contraction.h"
 #include "ir/verify/kernel_checker.h"
@@ -80,7 +80,7 @@ Result<Entry> ranked_entry(const Problem& p, const Ranked& r, std::uint64_t spac
     return round_trip_error(
         fmt::format("the emitted spec of candidate {} fails `tujit check`", e.index),
         {render(check.all_diagnostics().front(), &a.file.source)});
-  if (auto d = cli::kernel_size_error(a.file, k, max_bytes)) {
+  if (auto d = run::kernel_size_error(a.file, k, max_bytes)) {
     d->notes.push_back(fmt::format("the kernel of candidate {}, which the search ranked; "
                                    "`tujit run` would refuse it too",
                                    e.index));

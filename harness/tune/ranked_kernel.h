@@ -34,7 +34,7 @@ bool entry_before(const Entry& a, const Entry& b);
 /// Builds the entry of `r`: rebuilds its chain, writes its spec text (header: how to reproduce
 /// it and what it models), reads the text back through the front end and the kernel checker,
 /// and times it with both cycle models. A kernel `tujit run` would refuse as larger than
-/// `max_bytes` is refused (E-LIMIT-002, harness/cli/kernel_size.h) before it is lowered. Any
+/// `max_bytes` is refused (E-LIMIT-002, harness/run/run_footprint.h) before it is lowered. Any
 /// disagreement with the search's score is a bug in tujit: E-TUNE-011 with what differed.
 Result<Entry> ranked_entry(const Problem& p, const Ranked& r, std::uint64_t space,
                            std::uint64_t max_bytes);

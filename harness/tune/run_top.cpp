@@ -1,7 +1,7 @@
 #include "harness/tune/run_top.h"
 
-#include "harness/cli/run_limits.h"
 #include "harness/cycles/cycle_model.h"
+#include "harness/run/run_footprint.h"
 #include "harness/run/run_pipeline.h"
 #include "ir/lang/kernel.h"
 #include "ir/seq/run_operands.h"
@@ -15,7 +15,7 @@ Result<TopRun> run_ranked(const Entry& e, unsigned threads, std::uint64_t seed,
   const ir::Kernel& kernel = file->kernels.front();
   auto ops = ir::seq::find_run_operands(kernel);
   if (!ops) return ops.diagnostics();
-  auto size = cli::check_run_size(*file, kernel, *ops, true, max_bytes);
+  auto size = run::check_run_size(*file, kernel, *ops, true, max_bytes);
   if (!size) return size.diagnostics();
   run::RunRequest req;
   req.engine = run::Engine::Jit;

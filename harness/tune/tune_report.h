@@ -3,7 +3,7 @@
 // …}`), CSV rows, and the merge of shards' JSON into one report.
 #pragma once
 
-#include "harness/cli/run_limits.h"
+#include "harness/run/run_footprint.h"
 #include "harness/tune/problem.h"
 #include "harness/tune/ranked_kernel.h"
 #include "harness/tune/tuner.h"
@@ -38,7 +38,7 @@ struct Report {
 /// refused when running it would take more than `max_bytes` (E-LIMIT-002).
 Result<Report> make_report(const Problem& p, const TuneResult& r, std::size_t top,
                            std::uint64_t shard_index, std::uint64_t shard_count,
-                           std::uint64_t max_bytes = cli::kDefaultMaxRunBytes);
+                           std::uint64_t max_bytes = run::kDefaultMaxRunBytes);
 
 /// Candidates evaluated per second of CPU time (per core), 0 when nothing was timed.
 double per_core_rate(const Report& r);

@@ -19,22 +19,6 @@ std::string bytes_text(std::uint64_t elements, std::uint32_t bits) {
 
 } // namespace
 
-verify::DerivedTable FetchDerived::to_table() const {
-  const SequencerConfig& c = seq.config;
-  return verify::DerivedTable{{"sequencer", c.to_string()},
-                              {"entries", static_cast<std::uint64_t>(c.entries.size())},
-                              {"packet_size", c.packet_size},
-                              {"contiguous_run", c.contiguous_run},
-                              {"max_access_size", c.max_access_size},
-                              {"read_size", read_size},
-                              {"read_bytes", read_bytes},
-                              {"reads_per_packet", reads_per_packet},
-                              {"cycles", cycles},
-                              {"footprint", footprint},
-                              {"over_read", over_read},
-                              {"buffer_size", seq.buffer_size}};
-}
-
 std::optional<std::uint64_t> fetch_read_size(std::uint64_t max_access_size, ScalarType dtype,
                                              FetchContext context,
                                              std::optional<ScalarType> cast_to) {

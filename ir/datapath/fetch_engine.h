@@ -10,7 +10,6 @@
 #include "ir/mapping/mapping.h"
 #include "ir/support/diagnostic.h"
 #include "ir/types/scalar_type.h"
-#include "ir/verify/stage_check.h"
 
 #include <cstdint>
 #include <optional>
@@ -41,9 +40,6 @@ struct FetchDerived {
   /// Elements the loops read past the buffer's last element: top padding of the stream only
   /// (its values are arbitrary, so the engines make them poison).
   std::uint64_t over_read = 0;
-  /// Keys: sequencer (`[n:s, …] : p`), entries, packet_size, contiguous_run, max_access_size,
-  /// read_size, read_bytes, reads_per_packet, cycles, footprint, over_read, buffer_size.
-  verify::DerivedTable to_table() const;
 };
 
 /// §5 read_size: main context — the largest divisor of max_access_size whose byte size is 1, 2,

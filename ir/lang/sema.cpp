@@ -602,16 +602,23 @@ private:
     return true;
   }
 
-  /// A DMA transfer's one argument: `&mut ctx.tdma`.
-  bool check_dma_context(const Expr& call) {
+  /// The arguments of a call that takes a context, typed; nullopt when one does not type.
+  std::optional<std::vector<ContextArg>> context_args(const Expr& call) {
     std::vector<ContextArg> args;
     for (const auto& a : call.args) {
       Value v = type_expr(a, nullptr, false);
-      if (v.kind == Value::Kind::Error) return false;
+      if (v.kind == Value::Kind::Error) return std::nullopt;
       args.push_back(ContextArg{v.kind == Value::Kind::Context, v.ctx,
                                 a.kind == Expr::Kind::Ref && a.ref_mut, a.span});
     }
-    auto d = dma_context_error(call.name, call.span, args);
+    return args;
+  }
+
+  /// A DMA transfer's one argument: `&mut ctx.tdma`.
+  bool check_dma_context(const Expr& call) {
+    auto args = context_args(call);
+    if (!args) return false;
+    auto d = dma_context_error(call.name, call.span, *args);
     if (!d) return true;
     diags_.push_back(std::move(*d));
     return false;
@@ -633,14 +640,9 @@ private:
 
   /// to_vrf's argument: `&mut ctx.sub` exactly when the stream is in the main context.
   bool check_store_context(const Expr& call, ContextKind ctx) {
-    std::vector<ContextArg> args;
-    for (const auto& a : call.args) {
-      Value v = type_expr(a, nullptr, false);
-      if (v.kind == Value::Kind::Error) return false;
-      args.push_back(ContextArg{v.kind == Value::Kind::Context, v.ctx,
-                                a.kind == Expr::Kind::Ref && a.ref_mut, a.span});
-    }
-    auto d = store_context_error(call.name, call.name_span, ctx, args);
+    auto args = context_args(call);
+    if (!args) return false;
+    auto d = store_context_error(call.name, call.name_span, ctx, *args);
     if (!d) return true;
     diags_.push_back(std::move(*d));
     return false;

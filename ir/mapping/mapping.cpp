@@ -2,6 +2,8 @@
 // tree with its SIZE and position → Cell function.
 #include "ir/mapping/mapping.h"
 
+#include "ir/mapping/rewrite.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -363,6 +365,19 @@ std::string Mapping::to_string() const {
   return out;
 }
 
+Result<Mapping> with_operand(const Mapping& m, const Mapping& operand) {
+  switch (m.kind()) {
+  case Mapping::Kind::Stride:
+    return Mapping::stride(operand, m.number());
+  case Mapping::Kind::Modulo:
+    return Mapping::modulo(operand, m.number());
+  case Mapping::Kind::Resize:
+    return Mapping::resize(operand, m.number());
+  default:
+    return Mapping::padding(operand, m.number(), m.padding_kind());
+  }
+}
+
 Result<Mapping> broadcast_axes(const Mapping& m, const std::vector<std::string>& axes) {
   switch (m.kind()) {
   case Mapping::Kind::Symbol:
@@ -384,16 +399,7 @@ Result<Mapping> broadcast_axes(const Mapping& m, const std::vector<std::string>&
   // so every precondition still holds).
   auto x = broadcast_axes(m.lhs(), axes);
   if (!x) return x;
-  switch (m.kind()) {
-  case Mapping::Kind::Stride:
-    return Mapping::stride(*x, m.number());
-  case Mapping::Kind::Modulo:
-    return Mapping::modulo(*x, m.number());
-  case Mapping::Kind::Resize:
-    return Mapping::resize(*x, m.number());
-  default:
-    return Mapping::padding(*x, m.number(), m.padding_kind());
-  }
+  return with_operand(m, *x);
 }
 
 std::vector<Axis> Mapping::axes() const {

@@ -1,9 +1,10 @@
 // The Sequencer IR of one data-path chain from DM into the Tensor Unit (docs/datapath.md §4–§6,
 // §8; docs/contraction.md §2.2): `begin(x.view()).fetch::<T, P>() [.fetch_cast::<D>()]
 // [.fetch_zero_point_sub::<D>(zp)] .collect::<T2, P2>()`. Like ContractionProgram it holds only
-// values the verifiers derived (the Fetch sequencer configuration, the Collect split), and both
-// engines execute it: the interpreter (runtime/interp/fetch_exec.h) and the JIT
-// (codegen/fetch_jit.h). One slice runs:
+// values the verifiers derived (the Fetch sequencer configuration, the Collect split); both
+// engines read it composed into a run program's operand streams (operand_streams.h), and the
+// tests also run it on its own (tests/support/fetch_exec.h, tests/support/fetch_jit.h). One slice
+// runs:
 //
 //   for pos in 0 … |T|·|P| − 1, in the sequencer's loop order      Fetch Engine (§4, §5)
 //     addr = Σ digit·stride over `sequencer.entries`              (stride 0 = broadcast)

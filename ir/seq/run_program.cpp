@@ -52,8 +52,8 @@ Result<OperandStreams> trf_operand(const SpecFile& file, const Kernel& kernel,
   return direct_operand(*ops.trf, shape->second, file.axes);
 }
 
-/// The program with its output: the output view's streams over its held axes, every held element
-/// produced (E-RUN-005 otherwise), duplicated cells counted. `axes`: the view's axes.
+} // namespace
+
 Result<RunProgram> with_output(const TensorType& type, const std::vector<Axis>& axes,
                                ScalarType dtype, RunProgram p) {
   auto coords = view_coordinates(type, axes, kMaxStreamPositions);
@@ -81,8 +81,6 @@ Result<RunProgram> with_output(const TensorType& type, const std::vector<Axis>& 
   p.output = std::move(*out);
   return p;
 }
-
-} // namespace
 
 std::vector<std::uint64_t> RunProgram::live_slices() const {
   std::vector<std::uint64_t> v;
@@ -127,14 +125,13 @@ Result<std::vector<HeldAxis>> output_held_axes(const SpecFile& file, const Kerne
   return type_held_axes(ops.output_type(kernel), file.axes);
 }
 
-namespace {
-
-/// The output path's cast of a whole kernel (nullopt without one): from the engines' element type.
 std::optional<OutputCast> output_cast(const RunOperands& ops, ScalarType engines) {
   const Stage* c = ops.commit_cast ? ops.commit_cast : ops.cast;
   if (c == nullptr) return std::nullopt;
   return OutputCast{engines, c->output.dtype, c->op == StageOp::CommitCastRelu};
 }
+
+namespace {
 
 /// A whole kernel's result is the tensor its output path commits, moved to HBM: the engines' view
 /// must hold what the returned HbmTensor holds (the DMA and commit verifiers' rules, checked again
@@ -251,112 +248,6 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
   if (!lowered) return lowered;
   if (auto ok = verify(*lowered); !ok) return ok.diagnostics();
   return lowered;
-}
-
-namespace {
-
-TensorType chain_type(TensorKind kind, ScalarType dtype,
-                      std::initializer_list<std::pair<Slot, const Mapping*>> slots) {
-  TensorType t;
-  t.kind = kind;
-  t.dtype = dtype;
-  for (const auto& [slot, m] : slots) t.set(slot, SpannedMapping{*m, {}});
-  return t;
-}
-
-/// The axes a type's mappings name, in name order (their full sizes).
-std::vector<Axis> named_axes(const TensorType& t) {
-  std::map<std::string, std::uint64_t> by_name;
-  for (const auto& arg : tensor_args(t.kind))
-    if (arg.kind == TensorArg::Kind::Mapping)
-      for (const Axis& a : t.mapping(arg.slot).axes()) by_name[a.name] = a.size;
-  std::vector<Axis> v;
-  for (const auto& [name, size] : by_name) v.push_back({name, size});
-  return v;
-}
-
-/// The tensor type at a boundary of a part of a chain: the input of stage `at`, or (`after`) the
-/// output of the chain's last stage.
-TensorType boundary_type(const ContractionProgram& c, ChainStage at) {
-  const ChainMappings& m = c.m;
-  const auto spatial = [&](TensorKind kind, const Mapping& lane, const Mapping& time,
-                           const Mapping& packet) {
-    TensorType t = chain_type(kind, c.accumulator,
-                              {{Slot::Chip, &m.chip},
-                               {Slot::Cluster, &m.cluster},
-                               {Slot::Slice, &m.slice},
-                               {Slot::Lane, &lane},
-                               {Slot::Time, &time},
-                               {Slot::Packet, &packet}});
-    t.storage = c.stream_type;
-    return t;
-  };
-  switch (at) {
-  case ChainStage::Packet: // a ContractOuterTensor
-    return spatial(TensorKind::ContractOuter, m.lane, m.out_time, m.out_packet);
-  case ChainStage::Time:
-    return spatial(TensorKind::ContractPacket, m.lane, m.out_time, m.p2);
-  default:
-    return spatial(TensorKind::ContractTime, m.lane, m.t2, m.p2);
-  }
-}
-
-} // namespace
-
-Result<ChainRun> chain_run(const ContractionProgram& c) {
-  const ChainMappings& m = c.m;
-  ChainRun r;
-  if (c.forms_products()) {
-    r.stream_type = chain_type(TensorKind::Collect, c.stream_type,
-                               {{Slot::Chip, &m.chip},
-                                {Slot::Cluster, &m.cluster},
-                                {Slot::Slice, &m.slice},
-                                {Slot::Time, &m.time},
-                                {Slot::Packet, &m.packet}});
-    r.trf_type = chain_type(TensorKind::Trf, c.trf_type,
-                            {{Slot::Chip, &m.chip},
-                             {Slot::Cluster, &m.cluster},
-                             {Slot::Slice, &m.slice},
-                             {Slot::Lane, &m.lane},
-                             {Slot::Element, &m.element}});
-  } else {
-    r.stream_type = boundary_type(c, c.first);
-  }
-  if (c.last == ChainStage::Lane)
-    r.output_type = chain_type(TensorKind::Contract, c.accumulator,
-                               {{Slot::Chip, &m.chip},
-                                {Slot::Cluster, &m.cluster},
-                                {Slot::Slice, &m.slice},
-                                {Slot::Time, &m.t3},
-                                {Slot::Packet, &m.p3}});
-  else
-    r.output_type = boundary_type(c, static_cast<ChainStage>(static_cast<int>(c.last) + 1));
-  r.stream_axes = named_axes(r.stream_type);
-  if (c.forms_products()) r.trf_axes = named_axes(r.trf_type);
-  RunProgram& p = r.program;
-  p.kernel_name = c.kernel_name;
-  p.chain = c;
-  const auto operand = [](const std::string& name, const TensorType& type,
-                          const std::vector<Axis>& axes) -> Result<OperandStreams> {
-    auto s = view_streams(name, type, axes, axes, kMaxStreamPositions);
-    if (!s) return std::move(s).take_diagnostics();
-    OperandStreams o;
-    o.streams = std::move(*s);
-    o.type = type.dtype;
-    return o;
-  };
-  auto stream = operand("stream", r.stream_type, r.stream_axes);
-  if (!stream) return std::move(stream).take_diagnostics();
-  p.stream = std::move(*stream);
-  if (c.forms_products()) {
-    auto trf = operand("trf", r.trf_type, r.trf_axes);
-    if (!trf) return std::move(trf).take_diagnostics();
-    p.trf = std::move(*trf);
-  }
-  auto with = with_output(r.output_type, named_axes(r.output_type), c.accumulator, std::move(p));
-  if (!with) return std::move(with).take_diagnostics();
-  r.program = std::move(*with);
-  return r;
 }
 
 Status verify(const RunProgram& p) {

@@ -111,23 +111,21 @@ Result<InputShapes> input_tiles(const SpecFile& file, const Kernel& kernel, cons
 Result<std::vector<HeldAxis>> output_held_axes(const SpecFile& file, const Kernel& kernel,
                                                const RunOperands& ops);
 
+/// The output path's cast of a whole kernel's run (nullopt without one): `cast`, or the Commit
+/// Adapter's `commit_cast[_relu]`, from the engines' element type `engines`.
+std::optional<OutputCast> output_cast(const RunOperands& ops, ScalarType engines);
+
 /// Lowers a Contraction, Store, Collect or Write run (E-RUN-101 for a Partial run, which the
 /// stage-by-stage executor runs). `shapes` gives every input's logical shape.
 Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const RunOperands& ops,
                              const InputShapes& shapes, bool ftz_results);
 
-/// A contraction run of a chain alone (tests, callers without a kernel file): its stream and TRF
-/// read directly from logical tensors "stream" and "trf" through the chain's own types (a
-/// CollectTensor of its Chip, Cluster, Slice, Time, Packet; a TrfTensor of its Chip, Cluster,
-/// Slice, Lane, Element), each over every axis its mappings name, in name order; the output over
-/// its held axes. A part of a chain that starts later reads "stream" as its ContractOuter / Packet
-/// / Time tensor and has no TRF; one that ends earlier returns such a tensor.
-struct ChainRun {
-  RunProgram program;
-  TensorType stream_type, trf_type, output_type;
-  std::vector<Axis> stream_axes, trf_axes;
-};
-Result<ChainRun> chain_run(const ContractionProgram& chain);
+/// `p` with its output: the streams of the output view `type` (over `axes`, the view's axes) into
+/// the logical output over its held axes (held_axes.h), elements of `dtype`; every held element
+/// produced (E-RUN-005 otherwise), cells holding an element another cell holds counted in
+/// duplicated_outputs.
+Result<RunProgram> with_output(const TensorType& type, const std::vector<Axis>& axes,
+                               ScalarType dtype, RunProgram p);
 
 /// The invariants every engine relies on (E-RUN-102 naming the first broken one, a lowering bug
 /// reported instead of an out-of-bounds access): the streams' views have the chain's shapes, every

@@ -113,4 +113,12 @@ Diagnostic make_error(std::string code, std::string message,
 /// program and the engines (docs/errors.md, E-RUN-…).
 Diagnostic run_error(std::string code, std::string message, std::vector<std::string> notes = {});
 
+/// A stage rule's failure (every stage verifier, ir/verify/, and the data-path rules,
+/// ir/datapath/): code (E-TRF-001 …), the stage, the rule's name as the reference calls it (e.g.
+/// "LaneSize", "ExceedsCapacity"), a kernel author's message, and notes with the rule first
+/// (`rule: <name>`) and then the values. `span` is left empty: the caller (the kernel checker)
+/// attaches the call's span.
+Diagnostic rule_error(std::string code, std::string stage, std::string rule_name,
+                      std::string message, std::vector<std::string> notes = {});
+
 } // namespace tujit

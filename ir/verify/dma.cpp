@@ -167,8 +167,8 @@ Result<DmaDerived> verify_dma(const DmaInput& in) {
   const Mapping& de = dst.mapping(Slot::Element);
   out.run_elements = shared_run(se, de);
   out.run_bytes = std::max<std::uint64_t>(1, bytes_of(src.dtype, out.run_elements));
-  // Writes into DM move whole 8-byte bank words (furiosa-opt docs/src/moving-tensors/
-  // dma-engine.md "Constraints"; the reference checks the writes into SRAM).
+  // Writes into DM move whole 8-byte bank words (docs/dma.md §2; the reference checks the
+  // writes into SRAM): furiosa-opt docs/src/moving-tensors/dma-engine.md "Constraints".
   const bool into_dm = dst.kind == TensorKind::Dm;
   if (into_dm && (!whole_bytes(src.dtype, out.run_elements) ||
                   out.run_bytes % tu.dma_dm_write_align_bytes != 0))

@@ -1,6 +1,7 @@
 // Common shape of every stage verifier (docs/contraction.md §4–§8, docs/datapath.md): a pure
 // function from the stage's mappings and element types to either its derived parameters or the
-// diagnostics that name the rule, the mappings involved and the values that broke it.
+// diagnostics that name the rule, the mappings involved and the values that broke it (rule_error,
+// ir/support/diagnostic.h).
 #pragma once
 
 #include "ir/mapping/mapping.h"
@@ -18,11 +19,5 @@ namespace tujit::ir::verify {
 /// a number, a flag, a word, or a mapping (printed as `m![…]` body text).
 using DerivedValue = std::variant<std::uint64_t, bool, std::string, Mapping>;
 using DerivedTable = std::map<std::string, DerivedValue>; // key: snake_case, e.g. "pack_size"
-
-/// A rule failure: code (E-TRF-001 …), the rule's name as the reference calls it
-/// (e.g. "LaneSize", "ExceedsCapacity"), a kernel author's message, and notes with the rule and
-/// the values. `span` is left empty: the caller (the kernel checker) attaches the call's span.
-Diagnostic rule_error(std::string code, std::string stage, std::string rule_name,
-                      std::string message, std::vector<std::string> notes = {});
 
 } // namespace tujit::ir::verify

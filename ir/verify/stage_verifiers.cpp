@@ -97,7 +97,7 @@ void check_fetch(const StageSite& site, StageCheck& out) {
     fi.cast_to = next->cast_to;
   auto r = datapath::verify_fetch(fi);
   if (r)
-    out.derived = r->to_table();
+    out.derived = fetch_table(*r);
   else
     take(std::move(r), s, out);
 }
@@ -129,7 +129,7 @@ void check_mem(const StageSite& site, StageCheck& out) {
   }
   auto f = datapath::check_fetch(*d, mem.dtype, datapath::FetchContext::Main);
   if (f)
-    out.derived = f->to_table();
+    out.derived = fetch_table(*f);
   else
     take(std::move(f), s, out);
 }
@@ -319,6 +319,22 @@ constexpr bool in_order() {
 static_assert(in_order(), "one verifier entry per line of ir/lang/stage_ops.def, in its order");
 
 } // namespace
+
+DerivedTable fetch_table(const datapath::FetchDerived& f) {
+  const datapath::SequencerConfig& c = f.seq.config;
+  return DerivedTable{{"sequencer", c.to_string()},
+                      {"entries", static_cast<std::uint64_t>(c.entries.size())},
+                      {"packet_size", c.packet_size},
+                      {"contiguous_run", c.contiguous_run},
+                      {"max_access_size", c.max_access_size},
+                      {"read_size", f.read_size},
+                      {"read_bytes", f.read_bytes},
+                      {"reads_per_packet", f.reads_per_packet},
+                      {"cycles", f.cycles},
+                      {"footprint", f.footprint},
+                      {"over_read", f.over_read},
+                      {"buffer_size", f.seq.buffer_size}};
+}
 
 const StageVerifier& stage_verifier(StageOp op) {
   return kVerifiers[static_cast<std::size_t>(op)];

@@ -4,6 +4,7 @@
 // not build until it has one (docs/design.md §2.2).
 #pragma once
 
+#include "ir/datapath/fetch_engine.h"
 #include "ir/lang/kernel.h"
 #include "ir/support/diagnostic.h"
 #include "ir/verify/stage_check.h"
@@ -48,6 +49,12 @@ struct StageVerifier {
   void (*check)(const StageSite& site, StageCheck& out);
   std::span<const ArgumentRule> arguments;
 };
+
+/// The derived parameters a fetch stage (or a MemTensor read) reports, from its Fetch Engine
+/// derivation (ir/datapath/fetch_engine.h). Keys: sequencer (`[n:s, …] : p`), entries,
+/// packet_size, contiguous_run, max_access_size, read_size, read_bytes, reads_per_packet, cycles,
+/// footprint, over_read, buffer_size.
+DerivedTable fetch_table(const datapath::FetchDerived& fetch);
 
 /// The verifier entry of `op`.
 const StageVerifier& stage_verifier(StageOp op);

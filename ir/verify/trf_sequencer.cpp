@@ -4,6 +4,7 @@
 
 #include "ir/mapping/divide.h"
 #include "ir/mapping/factor.h"
+#include "ir/mapping/rewrite.h"
 #include "ir/target/rngd.h"
 #include "ir/verify/outer_util.h"
 
@@ -323,16 +324,7 @@ Result<Mapping> in_padded_space(const Mapping& m,
   }
   auto x = in_padded_space(m.lhs(), axes);
   if (!x) return x;
-  switch (m.kind()) {
-  case Mapping::Kind::Stride:
-    return Mapping::stride(*x, m.number());
-  case Mapping::Kind::Modulo:
-    return Mapping::modulo(*x, m.number());
-  case Mapping::Kind::Resize:
-    return Mapping::resize(*x, m.number());
-  default:
-    return Mapping::padding(*x, m.number(), m.padding_kind());
-  }
+  return with_operand(m, *x);
 }
 
 /// The input with the TRF Element's padded axes read in their padded extent, when OutTime walks

@@ -1,6 +1,9 @@
 // Per-slice device images of kernel operands: what the hardware holds in a stream, the TRF or the
-// VRF, one element per cell, in device order. runtime/layout/ fills them from logical tensors
-// and reads outputs back; the interpreter (runtime/interp/) and later the JIT execute on them.
+// VRF, one element per cell, in device order (runtime/layout/layout.h says which element each
+// cell holds). The engines never build one: they read logical tensors through the run program's
+// address streams. The tests' stage-by-stage executors run on images
+// (tests/support/device_layout.h); poison_bits is what every engine writes where an output cell
+// holds Top padding.
 //
 // Every cell carries its raw bits and a state. Values use one 32-bit container per element:
 // integers sign-extended (i4/i5/i8/i9/i16/i32 as int32 bits), u8 zero-extended, bf16 / f8 codes

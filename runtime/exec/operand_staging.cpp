@@ -1,6 +1,7 @@
 #include "runtime/exec/operand_staging.h"
 
-#include "runtime/interp/interpreter.h"
+#include "runtime/engine/operand_read.h"
+#include "runtime/scalar/widen.h"
 
 #include <algorithm>
 #include <cstdint>

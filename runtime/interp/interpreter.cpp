@@ -1,11 +1,12 @@
 #include "runtime/interp/interpreter.h"
 
+#include "runtime/vector/leave_engines.h"
 #include "runtime/vector/ve_scalar.h"
 
 #include "runtime/device/device_image.h"
+#include "runtime/engine/operand_read.h"
 #include "runtime/scalar/bf16.h"
 #include "runtime/scalar/f8.h"
-#include "runtime/scalar/fetch_adapter.h"
 #include "runtime/scalar/float_bits.h"
 #include "runtime/scalar/widen.h"
 
@@ -20,7 +21,6 @@ using ir::CellState;
 using ir::seq::CellAddress;
 using ir::seq::OperandStreams;
 using ir::seq::RunProgram;
-using ir::seq::TensorStreams;
 
 std::uint32_t canonical(std::uint32_t f) {
   return f32_is_nan(f) ? kF32CanonicalNaN : f;
@@ -32,14 +32,6 @@ std::uint32_t flush(std::uint32_t f, bool ftz) {
 }
 
 // One tree operand: a value or ABSENT (§9.4).
-/// A value the chain drains on its way out of the engines: the Vector Engine pass reading the
-/// chain's output (docs/vector-engine.md §4.1), then the output path's cast (docs/output-path.md).
-std::uint32_t leave_engines(const RunProgram& rp, std::uint32_t v) {
-  if (rp.vector) v = vector::apply_pass(*rp.vector, v);
-  if (rp.output_cast) v = output_cast_bits(rp.output_cast->to, rp.output_cast->relu, v);
-  return v;
-}
-
 struct Operand {
   std::uint32_t value = 0;
   bool present = false;
@@ -64,20 +56,6 @@ void reduce_tree(ir::ScalarType acc, bool ftz, Operand* x, std::uint64_t g) {
       x[i] = r;
     }
   }
-}
-
-/// The largest offset any live cell of the streams addresses.
-std::uint64_t max_reach(const TensorStreams& t) {
-  const auto& c = t.cells;
-  const std::uint64_t cells =
-      c.separable ? c.outer.max_offset() + c.inner.max_offset() : c.full.max_offset();
-  return t.spatial.max_offset() + cells;
-}
-
-std::uint64_t elements_of(const std::vector<ir::Axis>& axes) {
-  std::uint64_t n = 1;
-  for (const auto& a : axes) n *= a.size;
-  return n;
 }
 
 /// The output as written so far, with the check that cells holding the same element agree
@@ -156,13 +134,16 @@ private:
 };
 
 // A cell of the input tensor of a part that does not start at contract_outer: present iff it
-// holds a logical element; its bits as stored (no widening: it already holds accumulator values).
+// holds a logical element. It already holds an accumulator value; widening it to the accumulator
+// changes only a NaN, which enters as the canonical NaN so that every NaN the part puts out is
+// 0x7FC00000 (docs/contraction.md §9.3), a Lane Folder alone included.
 Operand SliceRun::input_cell(std::uint64_t o, std::uint64_t i) const {
   Operand x;
   if (sbase_.state != CellState::Live) return x;
   const CellAddress c = rp_.stream.streams.cells.at(o, i);
   if (c.state != CellState::Live) return x;
-  x.value = st_.get(sbase_.offset + c.offset);
+  const OperandStreams& so = rp_.stream;
+  x.value = widen_to_accumulator(so.type, read_operand(so, st_, sbase_.offset + c.offset));
   x.present = true;
   return x;
 }
@@ -239,7 +220,7 @@ bool SliceRun::run(std::uint64_t s) {
       std::uint32_t v = d < 0 ? 0u : acc_[static_cast<std::uint64_t>(d)];
       // A Vector Engine pass after the chain takes every drained cell (docs/vector-engine.md §4.1),
       // then the output path's cast (docs/output-path.md).
-      if (!put(o / p_.p3, o % p_.p3, leave_engines(rp_, v))) return false;
+      if (!put(o / p_.p3, o % p_.p3, leave_engines(rp_.vector, rp_.output_cast, v))) return false;
     }
   }
   return true;
@@ -279,7 +260,8 @@ Result<RunResult> interpret_move(const RunProgram& rp, const RunInputs& in) {
           if (rp.vector) v = vector::apply_pass(*rp.vector, v);
         }
         if (sc.state == CellState::Top) v = poison_bits(src.type);
-        if (rp.output_cast) v = output_cast_bits(rp.output_cast->to, rp.output_cast->relu, v);
+        // Whatever the stream holds, the output path casts (docs/output-path.md §1).
+        v = leave_engines(std::nullopt, rp.output_cast, v);
         if (!writer.write(oc.offset, v)) return *writer.conflict();
       }
   }
@@ -289,16 +271,6 @@ Result<RunResult> interpret_move(const RunProgram& rp, const RunInputs& in) {
 
 } // namespace
 
-std::uint32_t adapt_element(const OperandStreams& o, ir::ScalarType source, std::uint32_t bits) {
-  if (o.adapter.zero_point) return zero_point_sub_bits(source, bits, *o.adapter.zero_point);
-  if (o.adapter.cast_to) return fetch_cast_bits(source, *o.adapter.cast_to, bits);
-  return bits;
-}
-
-std::uint32_t read_operand(const OperandStreams& o, const LogicalTensor& t, std::uint64_t offset) {
-  return adapt_element(o, t.dtype, t.get(offset));
-}
-
 std::uint32_t acc_add(ir::ScalarType acc, std::uint32_t a, std::uint32_t b, bool ftz) {
   if (acc == ir::ScalarType::I32) return a + b; // u32 wrap = i32 two's complement
   return flush(canonical(f32_bits(f32_from_bits(a) + f32_from_bits(b))), ftz);
@@ -307,35 +279,6 @@ std::uint32_t acc_add(ir::ScalarType acc, std::uint32_t a, std::uint32_t b, bool
 std::uint32_t acc_mul(ir::ScalarType acc, std::uint32_t a, std::uint32_t b, bool ftz) {
   if (acc == ir::ScalarType::I32) return a * b;
   return flush(canonical(f32_bits(f32_from_bits(a) * f32_from_bits(b))), ftz);
-}
-
-Status check_run_inputs(const RunProgram& p, const RunInputs& inputs) {
-  if (auto ok = ir::seq::verify(p); !ok) return ok.diagnostics();
-  return check_input_tensors(p, inputs);
-}
-
-Status check_input_tensors(const RunProgram& p, const RunInputs& inputs) {
-  std::vector<const OperandStreams*> operands{&p.stream};
-  if (p.kind == ir::seq::RunKind::Contraction && p.chain.forms_products())
-    operands.push_back(&p.trf);
-  for (const OperandStreams* o : operands) {
-    const TensorStreams& s = o->streams;
-    auto it = inputs.find(s.tensor);
-    if (it == inputs.end() || it->second == nullptr)
-      return run_error("E-RUN-004", fmt::format("no contents for input `{}`", s.tensor));
-    const LogicalTensor& t = *it->second;
-    if (t.dtype != s.dtype || t.axes != s.axes)
-      return run_error("E-RUN-004", fmt::format("input `{}` is {} {}, the program reads {} {}",
-                                                s.tensor, ir::name(t.dtype), axes_text(t.axes),
-                                                ir::name(s.dtype), axes_text(s.axes)));
-    if (max_reach(s) >= std::max<std::uint64_t>(t.elements(), 1) && t.elements() > 0)
-      return run_error("E-RUN-102",
-                       fmt::format("internal: the streams of `{}` reach element {} of {}", s.tensor,
-                                   max_reach(s), t.elements()));
-  }
-  if (max_reach(p.output) >= std::max<std::uint64_t>(elements_of(p.output.axes), 1))
-    return run_error("E-RUN-102", "internal: the output streams reach outside the output");
-  return {};
 }
 
 Result<RunResult> interpret(const RunProgram& p, const RunInputs& inputs) {

@@ -12,7 +12,6 @@
 #include "ir/lang/types.h"
 #include "ir/seq/held_axes.h"
 #include "ir/support/diagnostic.h"
-#include "runtime/device/device_image.h"
 #include "runtime/tensor/logical_tensor.h"
 
 #include <cstdint>
@@ -34,11 +33,5 @@ Result<std::vector<HeldAxis>> held_axes(const ir::TensorType& type,
 Result<std::vector<HeldAxis>> operand_held_axes(const ir::TensorType& type,
                                                 const std::vector<ir::Axis>& axes,
                                                 std::uint64_t max_cells = kDefaultMaxElements);
-
-/// from_device, except that an output holding only part of an axis is read back over the held
-/// coordinates (above) instead of failing.
-Result<LogicalTensor> from_device_held(const DeviceImage& image, const ir::TensorType& type,
-                                       const ir::AxisTable& table,
-                                       std::uint64_t max_cells = kDefaultMaxElements);
 
 } // namespace tujit::runtime

@@ -1,5 +1,5 @@
-// Layouts: a logical tensor ⇄ its device image (runtime/device/device_image.h). A tensor type's
-// mappings say which logical element (or which padding) every device cell holds
+// Layouts: which logical element (or which padding) every cell of a tensor type's device image
+// (runtime/device/device_image.h) holds, as the type's mappings say
 // (docs/mapping.md §2–§3: map each slot's position, combine major → minor, finalize):
 //
 //   image dimension | slots (major → minor)
@@ -9,10 +9,8 @@
 //   inner           | streams: Packet;  Trf/Vrf/Dm/Hbm: Element
 //
 // A cell's Cell is combine(combine(…combine(Chip, Cluster)…, Lane/Time), Packet/Element), so the
-// most major padding wins (docs/mapping.md §2 combine). Live cells copy the element's bits; `#{0}`
-// cells hold 0 (CellState::Zero), `#` cells the poison bits (Top), `#{!}` cells nothing (Bottom)
-// — the rule of docs/design.md §5.4 "Top padding is filled with a poison value; zero padding with
-// zero; bottom padding is never touched".
+// most major padding wins (docs/mapping.md §2 combine): a live cell holds a logical element, a
+// `#{0}` cell is Zero, a `#` cell Top, a `#{!}` cell Bottom (docs/design.md §5.4).
 #pragma once
 
 #include "ir/lang/types.h"
@@ -55,31 +53,6 @@ struct LayoutCells {
 /// overshoots an axis (docs/mapping.md §2 finalize); E-RUN-001 when the image exceeds `max_cells`.
 Result<LayoutCells> layout_cells(const ir::TensorType& type, const std::vector<ir::Axis>& axes,
                                  std::uint64_t max_cells = kDefaultMaxElements);
-
-/// The device image of a logical tensor laid out by `type` (dtype = the tensor's dtype, which
-/// must equal type.dtype, else E-RUN-004).
-Result<DeviceImage> to_device(const LogicalTensor& t, const ir::TensorType& type,
-                              std::uint64_t max_cells = kDefaultMaxElements);
-
-/// Reads an output image back (ContractTensor: Time = T3, Packet = P3; TrfTensor / VrfTensor for
-/// store kernels). Every logical element of the tensor over tensor_axes(type) must be held by
-/// at least one live cell, and cells holding the same element must hold identical bits; else
-/// E-RUN-005 naming the coordinate (and the cells). Image shape / dtype mismatch: E-RUN-004.
-/// The cell states of the image are not consulted (poison is the engine's report).
-Result<LogicalTensor> from_device(const DeviceImage& image, const ir::TensorType& type,
-                                  const ir::AxisTable& table,
-                                  std::uint64_t max_cells = kDefaultMaxElements);
-
-/// Elements of the logical tensor over `axes` that no live cell of `type` holds (0 when the
-/// layout covers the tensor), and the first such coordinate. Used by from_device and by the
-/// oracle's applicability check (a mapping holding only some digits of an axis).
-struct LayoutCoverage {
-  std::uint64_t unreached = 0;
-  std::string first_unreached; // "M=1, N=0"
-};
-Result<LayoutCoverage> layout_coverage(const ir::TensorType& type,
-                                       const std::vector<ir::Axis>& axes,
-                                       std::uint64_t max_cells = kDefaultMaxElements);
 
 /// The logical tensor as the device sees it when `type` holds only some coordinates of some axes
 /// (runtime/layout/held_readback.h: the first r, or every s-th): e.g. a TRF with `V % 16` in Slice

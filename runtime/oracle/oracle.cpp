@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace tujit::runtime {
 
@@ -87,10 +88,9 @@ EinsumWalks einsum_walks(OracleReference& ref, const LogicalTensor& a, const Log
       if (h.axis != ref.contracted[k].name) continue;
       ref.products_per_output = ref.products_per_output / w.red.size[k] * h.count;
       w.red.size[k] = h.count;
-      if (h.block.empty()) {
-        w.red.sa[k] *= h.stride;
-        w.red.sb[k] *= h.stride;
-      }
+      const std::uint64_t step = h.block.empty() ? h.stride : h.step;
+      w.red.sa[k] *= step;
+      w.red.sb[k] *= step;
     }
     if (h.block.empty()) continue;
     for (std::size_t k = 0; k < ref.axes.size(); ++k) {
@@ -223,14 +223,30 @@ Result<ToleranceModel> tolerance_model_for_kernel(const ir::Kernel& k) {
   return m;
 }
 
+std::pair<double, double> cast_range(const OracleCast& cast, double lo, double hi) {
+  const auto f32_at = [](double x, bool up) {
+    float f = static_cast<float>(x);
+    if (up && static_cast<double>(f) < x) f = std::nextafter(f, INFINITY);
+    if (!up && static_cast<double>(f) > x) f = std::nextafter(f, -INFINITY);
+    return f;
+  };
+  const auto narrowed = [&](float f) {
+    const std::uint32_t code = output_cast_bits(cast.to, cast.relu, f32_bits(f));
+    return static_cast<double>(f32_from_bits(widen_bits(cast.to, code)));
+  };
+  return {narrowed(f32_at(lo, false)), narrowed(f32_at(hi, true))};
+}
+
 Result<OracleComparison> compare_with_oracle(const OracleReference& ref,
                                              const LogicalTensor& actual,
-                                             const ToleranceModel& model) {
-  if (actual.dtype != ref.accumulator || actual.axes != ref.axes)
+                                             const ToleranceModel& model,
+                                             const std::optional<OracleCast>& cast) {
+  const ir::ScalarType expected_dtype = cast ? cast->to : ref.accumulator;
+  if (actual.dtype != expected_dtype || actual.axes != ref.axes)
     return make_error(
         "E-ORACLE-003",
         fmt::format("the output ({} {}) does not match the oracle's ({} {})",
-                    ir::name(actual.dtype), shape_text(actual.shape()), ir::name(ref.accumulator),
+                    ir::name(actual.dtype), shape_text(actual.shape()), ir::name(expected_dtype),
                     shape_text(LogicalTensor{ref.accumulator, ref.axes, {}}.shape())));
   OracleComparison c;
   const bool integer = ir::is_integer(ref.accumulator);
@@ -240,10 +256,23 @@ Result<OracleComparison> compare_with_oracle(const OracleReference& ref,
     double expected, got, tol = 0, err;
     bool bad;
     if (integer) {
-      expected = ref.exact[o];
+      // The exact sum, wrapped by the cast when there is one (the container is sign-extended).
+      const std::uint32_t want =
+          cast ? output_cast_bits(cast->to, cast->relu, static_cast<std::uint32_t>(ref.exact[o]))
+               : static_cast<std::uint32_t>(ref.exact[o]);
+      expected = static_cast<std::int32_t>(want);
       got = static_cast<std::int32_t>(actual.get(o));
       err = std::fabs(got - expected);
-      bad = ref.exact[o] != static_cast<std::int32_t>(actual.get(o));
+      bad = want != actual.get(o);
+    } else if (cast) {
+      expected = ref.value[o];
+      tol = oracle_tolerance(model, ref.abs_sum[o], ref.products_per_output);
+      got = static_cast<double>(f32_from_bits(widen_bits(cast->to, actual.get(o))));
+      const auto [lo, hi] = cast_range(*cast, expected - tol, expected + tol);
+      bad = std::isnan(expected) ? !std::isnan(got) : !(got >= lo && got <= hi);
+      err = std::isnan(expected) || std::isnan(got) ? (bad ? INFINITY : 0)
+                                                    : std::fabs(got - expected);
+      if (std::isinf(err) && !bad) err = 0;
     } else {
       expected = ref.value[o];
       got = static_cast<double>(f32_from_bits(actual.get(o)));
@@ -278,19 +307,38 @@ Result<std::vector<HeldReduction>>
 held_reductions(const ir::TensorType& output, const std::vector<const ir::TensorType*>& operands,
                 const ir::AxisTable& table) {
   const auto out_axes = tensor_axes(output, table);
-  std::vector<HeldReduction> out;
-  // One partial sum per block: the output holds every stride-th coordinate of an axis, each cell
-  // summing its block (the block's other coordinates are contracted digits: a valid chain keeps
-  // every spatial digit in its output, docs/contraction.md §3).
-  auto out_held = held_axes(output, out_axes);
-  if (!out_held) return std::move(out_held).take_diagnostics();
-  for (const auto& h : *out_held)
-    if (h.stride != 1) out.push_back({h.source.name, h.stride, h.stride, h.axis.name});
-  std::vector<std::string> whole; // contracted axes some operand holds entirely
+  std::vector<std::vector<HeldAxis>> operand_held;
   for (const ir::TensorType* t : operands) {
     auto held = operand_held_axes(*t, tensor_axes(*t, table));
     if (!held) return std::move(held).take_diagnostics();
-    for (const auto& h : *held) {
+    operand_held.push_back(std::move(*held));
+  }
+  std::vector<HeldReduction> out;
+  // The output holds every stride-th coordinate of an axis (docs/mapping.md §3.1): each cell sums
+  // what the operands hold of its block (the block's other coordinates are contracted digits: a
+  // valid chain keeps every spatial digit in its output, docs/contraction.md §3).
+  auto out_held = held_axes(output, out_axes);
+  if (!out_held) return std::move(out_held).take_diagnostics();
+  for (const auto& h : *out_held) {
+    if (h.stride == 1) continue;
+    // Only an operand that holds every s-th coordinate thins the block out; one that holds the
+    // whole axis or a first tile of it is read over every coordinate (device_view).
+    std::uint64_t step = 1;
+    for (const auto& held : operand_held)
+      for (const auto& o : held) {
+        if (o.source.name != h.source.name || o.stride == 1) continue;
+        if (h.stride % o.stride != 0)
+          return make_error("E-ORACLE-004",
+                            fmt::format("an operand holds coordinates of the axis {} that are not "
+                                        "every s-th one with s dividing the output's {}",
+                                        h.source.name, h.stride));
+        step = std::lcm(step, o.stride);
+      }
+    out.push_back({h.source.name, h.stride, h.stride / step, h.axis.name, step});
+  }
+  std::vector<std::string> whole; // contracted axes some operand holds entirely
+  for (const auto& held : operand_held) {
+    for (const auto& h : held) {
       if (contains(out_axes, h.source.name)) continue;
       if (h.whole()) {
         whole.push_back(h.source.name);

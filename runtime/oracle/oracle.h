@@ -57,16 +57,22 @@ struct OracleReference {
 /// sums over the coordinates stride·i, i < count (e.g. a DM tensor over `B / 2` holds the even
 /// B), so the einsum does too.
 ///
-/// With `block` set, the output holds one partial sum per block of the axis instead: its axis
-/// `block` (held_readback's "T / 16", or "T / 16 % k" for the first k blocks) is coordinate
-/// stride·i of `axis`, and each output cell sums the `count` coordinates of its block, stride·i +
-/// j for j < count = stride (e.g. weighted_sum keeps T / 16 in its Slice and reduces T % 16): the
-/// einsum over the reshaped axis T → (T / 16) × (T % 16).
+/// With `block` set, the output holds only every stride-th coordinate of the axis: its axis
+/// `block` (held_readback's "T / 16", or "T / 16 % k" for the first k of them) is coordinate
+/// stride·i of `axis` (docs/mapping.md §3.1), and each output cell sums the coordinates of its
+/// block [stride·i, stride·i + stride) that the operands hold, stride·i + step·j for j < count =
+/// stride / step. Operands that hold the whole axis (or a first tile of it, read through
+/// runtime/layout device_view) give step 1: the chain reduces the block's
+/// other digits, one partial sum per block (weighted_sum keeps T / 16 in its Slice and reduces
+/// T % 16: the einsum over the reshaped axis T → (T / 16) × (T % 16)). An operand that holds only
+/// every stride-th coordinate too (a TRF Lane `R / 4`) gives step = stride: nothing is summed,
+/// the cell is the einsum at R = stride·i.
 struct HeldReduction {
   std::string axis;
   std::uint64_t stride = 1;
   std::uint64_t count = 1;
   std::string block;
+  std::uint64_t step = 1;
 };
 
 /// Both operands' dtypes must be a contraction pair (docs/contraction.md §2.1); the accumulator is
@@ -79,9 +85,10 @@ Result<OracleReference> einsum_oracle(const OracleOperand& stream, const OracleO
 
 /// The contracted axes that `operands` (their device types) hold only part of, where both hold
 /// the same part or one holds the whole axis, and the blocks of the axes the output holds every
-/// stride-th coordinate of (partial sums per block). A diagnostic (the oracle is then not
-/// applicable) when an operand has no logical view (E-RUN-006) or the operands hold different
-/// parts of one contracted axis.
+/// stride-th coordinate of (summed over what the operands hold of each block). A diagnostic (the
+/// oracle is then not applicable) when an operand has no logical view (E-RUN-006), the operands
+/// hold different parts of one contracted axis, or an operand holds every s-th coordinate of a
+/// block axis with s not dividing the output's stride (E-ORACLE-004).
 Result<std::vector<HeldReduction>>
 held_reductions(const ir::TensorType& output, const std::vector<const ir::TensorType*>& operands,
                 const ir::AxisTable& table);
@@ -117,11 +124,26 @@ struct OracleComparison {
   std::vector<OracleMismatch> first_mismatches; // at most 8
 };
 
-/// Compares an engine's output (dtype = the accumulator, same axes) with the reference.
-/// E-ORACLE-003 when axes or dtype differ.
+/// The output path's cast after the chain (docs/output-path.md §1, §2.2): the element type the
+/// output is narrowed to, and whether the Commit Adapter's fused ReLU comes with it.
+struct OracleCast {
+  ir::ScalarType to = ir::ScalarType::BF16;
+  bool relu = false;
+};
+
+/// The range of values the cast gives an f32 anywhere in [lo, hi]: [narrow(lo'), narrow(hi')]
+/// widened to double, lo' the largest f32 at or below lo and hi' the smallest at or above hi (every
+/// cast is monotone: round to nearest, saturation and the ReLU clamp never reorder two values).
+std::pair<double, double> cast_range(const OracleCast& cast, double lo, double hi);
+
+/// Compares an engine's output (dtype = the accumulator, or the cast's target with `cast`, same
+/// axes) with the reference. With a cast, a float cell is right when its value lies in
+/// cast_range of the chain's tolerance interval [r − t, r + t], an integer cell when it is the
+/// exact sum narrowed (wrapped, docs/scalars.md §9.3). E-ORACLE-003 when axes or dtype differ.
 Result<OracleComparison> compare_with_oracle(const OracleReference& ref,
                                              const LogicalTensor& actual,
-                                             const ToleranceModel& model);
+                                             const ToleranceModel& model,
+                                             const std::optional<OracleCast>& cast = std::nullopt);
 
 /// One operand's einsum: out[o] = Σ input over the input's axes the output does not have (the
 /// Packet / Time reductions of a part of a chain that starts from a ContractOuter / ContractPacket

@@ -2,10 +2,10 @@
 # Runs every libFuzzer target of tests/fuzz/ for a bounded time (`make fuzz`).
 #   tests/fuzz/run.sh BUILD_DIR SECONDS [TARGET...]
 # Seeds: specs/ and tests/corpus/ for the spec-level targets, generated seeds
-# (tests/fuzz/make_seeds.py) for the mapping and npy targets, tests/corpus/fuzz/ (the saved
-# crashers, also replayed by tests/unit/fuzz_regression_test.cpp). New inputs go to
+# (tests/fuzz/make_seeds.py) for the mapping and npy targets, tests/corpus/fuzz/ (each target's
+# committed seeds and saved crashers, which `make test` replays). New inputs go to
 # BUILD_DIR/corpus/TARGET, crashes to BUILD_DIR/artifacts/. Exits non-zero when any target
-# found a crash; prints each target's executed-input count.
+# found a crash; prints each target's executed-input count and final coverage.
 set -uo pipefail
 BUILD=${1:?build dir}
 SECONDS_EACH=${2:?seconds per target}
@@ -57,7 +57,11 @@ for t in "${TARGETS[@]}"; do
     grep -m3 -E 'ERROR|runtime error|FUZZ PROPERTY' "$log" >&2
     status=1
   else
-    echo "== $t: ok, ${runs:-?} inputs, corpus $(ls "$BUILD/corpus/$t" | wc -l) files" >&2
+    # libFuzzer's last status line: coverage (cov: edges, ft: features) and corpus at the end.
+    final=$(grep -E '^#[0-9]+ +(DONE|pulse|NEW|REDUCE|INITED)' "$log" | tail -1 |
+      grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' || true)
+    echo "== $t: ok, ${runs:-?} inputs, ${final:-no status line}," \
+      "corpus $(ls "$BUILD/corpus/$t" | wc -l) files" >&2
   fi
 done
 exit $status

@@ -20,8 +20,8 @@ std::uint32_t adversarial_code(ir::ScalarType t, std::uint64_t r);
 
 /// The image `type` (a DM tensor) lays out over the file's axes, without materialising its logical
 /// tensor: each Live cell holds adversarial_code of a hash of (seed, its element), so cells
-/// holding one element hold the same bits, as with runtime::to_device; Top cells hold the poison
-/// pattern, Zero cells 0. Fails (E-RUN-001…) where the layout does.
+/// holding one element hold the same bits, as with to_device (device_layout.h); Top cells hold the
+/// poison pattern, Zero cells 0. Fails (E-RUN-001…) where the layout does.
 Result<runtime::DeviceImage> adversarial_dm_image(const ir::TensorType& type,
                                                   const ir::AxisTable& axes, std::uint64_t seed);
 

@@ -1,11 +1,12 @@
 #include "tests/support/fetch_streams_check.h"
 
 #include "ir/seq/operand_streams.h"
-#include "runtime/interp/fetch_exec.h"
-#include "runtime/interp/interpreter.h"
+#include "runtime/engine/operand_read.h"
 #include "runtime/layout/layout.h"
 #include "runtime/tensor/random_fill.h"
 #include "tests/support/adversarial_dm.h"
+#include "tests/support/device_layout.h"
+#include "tests/support/fetch_exec.h"
 
 #include <fmt/format.h>
 
@@ -20,9 +21,9 @@ std::optional<std::string> fetch_streams_difference(const ir::seq::FetchProgram&
   for (std::uint64_t k = 0; k < t->elements(); ++k)
     t->set(k, adversarial_code(p.dm_type,
                                runtime::SplitMix64(seed ^ (k * 0x9E3779B97F4A7C15ull)).next()));
-  auto image = runtime::to_device(*t, p.dm);
+  auto image = testing::to_device(*t, p.dm);
   if (!image) return "the DM image cannot be laid out: " + image.diagnostics().front().message;
-  auto want = runtime::run_fetch(p, *image, axes);
+  auto want = testing::run_fetch(p, *image, axes);
   auto got = ir::seq::fetched_operand(p, dm, whole, axes);
   if (!want || !got) {
     if (!want && !got) {

@@ -1,6 +1,6 @@
 #include "tests/support/fuzz_properties.h"
 
-#include "harness/cli/run_limits.h"
+#include "harness/run/run_footprint.h"
 #include "harness/run/run_pipeline.h"
 #include "ir/lang/kernel.h"
 #include "ir/mapping/factor.h"
@@ -9,8 +9,7 @@
 #include "ir/seq/fnv1a.h"
 #include "ir/types/scalar_type.h"
 #include "ir/verify/kernel_checker.h"
-#include "runtime/interp/fetch_exec.h"
-#include "runtime/interp/result_diff.h"
+#include "runtime/engine/result_diff.h"
 #include "runtime/npy/npy.h"
 #include "runtime/npy/npy_convert.h"
 #include "tests/support/adversarial_dm.h"
@@ -166,7 +165,7 @@ std::optional<std::string> run_properties(std::string_view input, std::uint64_t 
       if (auto b = check_diagnostics(ops.diagnostics(), &src)) return b;
       continue;
     }
-    auto fp = cli::check_run_size(*file, k, *ops, /*verify=*/true, max_bytes);
+    auto fp = run::check_run_size(*file, k, *ops, /*verify=*/true, max_bytes);
     if (!fp) {
       if (auto b = check_diagnostics(fp.diagnostics(), &src)) return b;
       continue;

@@ -1,6 +1,6 @@
-// The properties the libFuzzer targets of tests/fuzz/ check on every input, shared
-// with tests/unit/fuzz_regression_test.cpp, which replays the saved crashers of
-// tests/corpus/fuzz/ through the same checks. Each returns nullopt when every property holds,
+// The properties the fuzz targets of tests/fuzz/ check on every input (in the ordinary build the
+// same targets replay their corpora of tests/corpus/fuzz/ under CTest), shared with
+// tests/unit/fuzz_regression_test.cpp. Each returns nullopt when every property holds,
 // else a description of what broke (the fuzz target then aborts so libFuzzer keeps the input).
 // A crash or sanitizer report inside is a finding as well.
 #pragma once
@@ -30,7 +30,7 @@ std::optional<std::string> spec_properties(std::string_view input);
 std::optional<std::string> npy_properties(std::span<const std::uint8_t> input);
 
 /// (d) spec → verify → find_run_operands → run_kernel on the reference interpreter with --verify,
-/// for kernels whose run footprint (harness/cli/run_limits.h) is at most `max_bytes`: the JIT
+/// for kernels whose run footprint (harness/run/run_footprint.h) is at most `max_bytes`: the JIT
 /// (checked code) agrees with the interpreter bit for bit, and an unpoisoned output agrees with the
 /// float64 oracle wherever the oracle applies; the JIT never fails on a verified kernel.
 inline constexpr std::uint64_t kFuzzRunMaxBytes = 8u << 20; // most book kernels fit

@@ -8,6 +8,7 @@
 #include "runtime/device/device_image.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/tensor/logical_tensor.h"
+#include "tests/support/chain_run.h"
 
 #include <catch2/catch.hpp>
 
@@ -79,9 +80,9 @@ inline runtime::DeviceImage output_image(const ir::seq::RunProgram& p,
   return img;
 }
 
-/// A chain lowered on its own, ready to run (ir::seq::chain_run), REQUIREd to succeed.
-inline ir::seq::ChainRun chain_run_of(const ir::seq::ContractionProgram& p) {
-  auto r = ir::seq::chain_run(p);
+/// A chain lowered on its own, ready to run (chain_run.h), REQUIREd to succeed.
+inline ChainRun chain_run_of(const ir::seq::ContractionProgram& p) {
+  auto r = chain_run(p);
   if (!r)
     for (const auto& d : r.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(r.ok());

@@ -7,8 +7,9 @@
 #include "ir/verify/contract_packet.h"
 #include "ir/verify/contract_time.h"
 #include "ir/verify/outer_stage.h"
+#include "runtime/engine/poison.h"
 #include "runtime/interp/interpreter.h"
-#include "runtime/interp/poison.h"
+#include "runtime/scalar/float_bits.h"
 
 #include <fmt/format.h>
 
@@ -87,6 +88,12 @@ StageImage blank(ir::ScalarType t, std::uint64_t spatial, std::uint64_t outer,
   return out;
 }
 
+// A value a stage puts out: every NaN result is the canonical NaN (§9.3), whatever NaN the
+// stage's input held (a Lane Folder moves values and sums nothing, yet puts out no payload).
+std::uint32_t result_bits(ir::ScalarType t, std::uint32_t v) {
+  return t == ir::ScalarType::F32 && runtime::f32_is_nan(v) ? runtime::kF32CanonicalNaN : v;
+}
+
 // Writes a cell by the file comment's state rule. `position_live`: the output position holds a
 // logical element (a padding position is absent whatever was computed there).
 void put(StageImage& out, std::uint64_t i, Cell c, bool position_live) {
@@ -94,10 +101,11 @@ void put(StageImage& out, std::uint64_t i, Cell c, bool position_live) {
   out.present[i] = c.present ? 1 : 0;
   if (c.poisoned) {
     out.image.state[i] = CellState::Top;
-    out.image.bits[i] = c.present ? c.value : poison_bits(out.image.dtype);
+    out.image.bits[i] =
+        c.present ? result_bits(out.image.dtype, c.value) : poison_bits(out.image.dtype);
   } else if (c.present) {
     out.image.state[i] = CellState::Live;
-    out.image.bits[i] = c.value;
+    out.image.bits[i] = result_bits(out.image.dtype, c.value);
   } else {
     out.image.state[i] = CellState::Zero;
     out.image.bits[i] = 0;
@@ -376,9 +384,10 @@ Result<StageImage> exec_contract_lane(const ir::Stage& st, const StageImage& in)
         if (l >= lanes || u >= n_t2 || c >= n_p2) continue;
         const std::uint64_t src = in.image.index(s, l * n_t2 + u, c);
         const std::uint64_t dst = out.image.index(s, u3, j);
-        out.image.bits[dst] = in.image.bits[src];
-        out.image.state[dst] = in.image.state[src];
         out.present[dst] = in.is_present(src) ? 1 : 0;
+        out.image.bits[dst] =
+            out.present[dst] ? result_bits(it.dtype, in.image.bits[src]) : in.image.bits[src];
+        out.image.state[dst] = in.image.state[src];
       }
   }
   return out;

@@ -30,6 +30,8 @@
 //     increasing order, u = the T2 position of t's retained digits; only present R are added.
 //   Lane (§8): relocates A into 8-element output flits (Interleaved / Sequential order); output
 //     padding cells are 0.
+// Every f32 value a stage puts out that is a NaN is the canonical NaN 0x7FC00000 (§9.3), also
+// where the stage only moves an input cell holding another NaN (a part read from a parameter).
 // Every parameter (PackSize, TB, ReadSize and loops, d, G, L, the retained digits and their T2
 // strides) is the stage verifier's derived value (ir/verify/); the scalar arithmetic is the
 // interpreter's (widen_to_accumulator, acc_add, acc_mul).
@@ -43,7 +45,7 @@
 //   Zero   absent (no product, a padding position of the tensor, or a padding slice): bits 0.
 // Presence (whether a later stage uses the cell's value) is `StageImage::present`: a Top cell may
 // be present (a live column that also folded a Top padding product) or absent. An image made by
-// runtime/layout to_device (a kernel parameter) has no mask: its Live cells are the present ones
+// to_device (device_layout.h; a kernel parameter) has no mask: its Live cells are the present ones
 // and its Top padding cells are absent and poisoned.
 //
 // Poison follows the fused interpreter's analysis (poison.h): padded OT positions still feed

@@ -47,8 +47,13 @@ TEST_CASE("tujit check specs/: every kernel, the invalid ones refused as expecte
   const std::size_t kernels = tujit::testing::count_kernels(spec("specs"));
   const std::size_t invalid = tujit::testing::count_kernels(spec("specs/invalid"));
   REQUIRE(invalid >= 30);
+  // A whole kernel of the reference that tujit does not simulate yet carries `// tujit: expect`
+  // with the refusal's code (specs/README.md): refused as expected, and listed as such.
+  std::size_t gaps = 0;
+  for (const auto& e : fs::directory_iterator(spec("specs/kernels")))
+    if (text_of(e.path()).find("\n// tujit: expect E-") != std::string::npos) ++gaps;
   CHECK(has_line(r.out, fmt::format("{} kernels: {} ok, {} refused as expected, 0 refused", kernels,
-                                    kernels - invalid, invalid)));
+                                    kernels - invalid - gaps, invalid + gaps)));
   // Each invalid file: one line, refused with the code its comment names.
   for (const auto& e : fs::directory_iterator(spec("specs/invalid"))) {
     const std::string text = text_of(e.path());

@@ -327,6 +327,52 @@ TEST_CASE("run: --verify judges partial sums per block and parts of a chain", "[
   }
 }
 
+TEST_CASE("run: a TRF Lane that divides an axis holds every fourth coordinate (docs/mapping.md "
+          "§3.1)",
+          "[cli-run]") {
+  // Lane `R / 4` (R = 8) holds R = 0 and R = 4: lane p takes the weights at R = 4p, and the output
+  // Packet `R / 4 # 8` holds out[a, R = 4p] = Σ_b input[a, b] · trf[b, R = 4p], read back over an
+  // axis `R / 4` of 2. The weights at the other R are not held: they must not matter.
+  TempDir dir("cli_run_lane_divides");
+  std::vector<std::int8_t> a(8 * 64), w(64 * 8);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    a[i] = static_cast<std::int8_t>((i * 37 + 5) % 255 - 127);
+  for (std::size_t b = 0; b < 64; ++b)
+    for (std::size_t r8 = 0; r8 < 8; ++r8)
+      w[b * 8 + r8] =
+          static_cast<std::int8_t>(r8 % 4 == 0 ? static_cast<int>((b * 29 + r8 * 7) % 201) - 100
+                                               : 127 - static_cast<int>(r8));
+  const std::string in = dir.file("a.npy"), wf = dir.file("w.npy"), out = dir.file("o.npy");
+  write_npy(in, rt::NpyDtype::I1, {8, 64}, raw_bytes(a)); // input_dm [A, B]
+  write_npy(wf, rt::NpyDtype::I1, {64, 8}, raw_bytes(w)); // trf [B, R]
+  Run r = run({spec("specs/derived/lane_divides_axis.rs"), "--input", "input_dm=" + in, "--input",
+               "trf=" + wf, "--output", out, "--verify", "--json"});
+  INFO(r.err);
+  REQUIRE(r.status == kExitOk);
+  auto j = r.json();
+  CHECK(j["output"]["axes"] == nlohmann::json::array({"A", "R / 4"}));
+  CHECK(j["output"]["shape"] == nlohmann::json::array({8, 2}));
+  CHECK(j["verify"]["engines_bit_exact"] == true);
+  CHECK(!j["verify"].contains("oracle_not_applicable"));
+  CHECK(j["verify"]["oracle_ok"] == true);
+  CHECK(j["verify"]["oracle_max_abs_err"] == 0.0);
+  auto npy = rt::read_npy_file(out);
+  REQUIRE(npy.ok());
+  REQUIRE(npy->shape == std::vector<std::uint64_t>{8, 2});
+  std::vector<std::int32_t> o(npy->elements());
+  std::memcpy(o.data(), npy->data.data(), npy->data.size());
+  for (std::size_t i = 0; i < 8; ++i)
+    for (std::size_t p = 0; p < 2; ++p) {
+      std::int32_t sum = 0;
+      for (std::size_t b = 0; b < 64; ++b) sum += a[i * 64 + b] * w[b * 8 + 4 * p];
+      CHECK(o[i * 2 + p] == sum);
+    }
+  // Seeded inputs too.
+  Run seeded = run({spec("specs/derived/lane_divides_axis.rs"), "--verify", "--json"});
+  INFO(seeded.err);
+  CHECK(seeded.status == kExitOk);
+}
+
 TEST_CASE("run: kernels with nothing tujit can run are refused", "[cli-run]") {
   // A kernel body without any Tensor Unit stage: no contraction, store or collect to run.
   TempDir dir("cli_run_nothing");

@@ -16,20 +16,6 @@ using cycles::Stage;
 
 namespace {
 
-cycles::KernelCycles time_text(const std::string& text) {
-  auto file = ir::analyze_spec(SourceBuffer("cycles_kernel_test.rs", text));
-  INFO(text);
-  if (!file)
-    for (const auto& d : file.diagnostics()) UNSCOPED_INFO(d.code << ": " << d.message);
-  REQUIRE(file);
-  REQUIRE(file->kernels.size() == 1);
-  auto k = cycles::kernel_cycles(file->kernels.front());
-  if (!k)
-    for (const auto& d : k.diagnostics()) UNSCOPED_INFO(d.code << ": " << d.message);
-  REQUIRE(k);
-  return *k;
-}
-
 // A Begin parameter of `dtype` over `buf`, fetched as `time` / `packet` and collected as
 // `time2` / `packet2` (the kernel's result).
 std::string collect_kernel(const std::string& axes, const std::string& dtype,
@@ -90,7 +76,7 @@ TEST_CASE("every kernel of specs/ is timed, analytic and trace within 2% per com
       for (const auto& c : kc->commands) {
         INFO(c.what << ": analytic " << c.analytic << ", trace " << c.trace);
         CHECK(!c.trace_closed_form); // the corpus is small enough to walk
-        CHECK((c.chain ? c.chain->trace.complete : c.path_trace->complete));
+        CHECK(c.trace_complete());
         const double dev = cycles::relative_deviation(c.analytic, c.trace);
         CHECK(dev <= 0.02);
         Tally& t = forms[form_of(c)];

@@ -4,6 +4,7 @@
 
 #include "harness/cycles/cycle_model.h"
 #include "harness/cycles/cycle_report.h"
+#include "harness/cycles/kernel_cycles.h"
 #include "ir/lang/kernel.h"
 #include "ir/seq/lower_contraction.h"
 
@@ -23,6 +24,25 @@ struct Lowered {
 
 inline std::string spec_path(const std::string& rel) {
   return (std::filesystem::path(TUJIT_SOURCE_DIR) / rel).string();
+}
+
+/// Every command of the one kernel of `file` timed and scheduled; the diagnostics are shown when
+/// the file or the models refuse it.
+inline cycles::KernelCycles time_kernel_file(const Result<ir::SpecFile>& file) {
+  if (!file)
+    for (const auto& d : file.diagnostics()) UNSCOPED_INFO(d.code << ": " << d.message);
+  REQUIRE(file);
+  REQUIRE(file->kernels.size() == 1);
+  auto k = cycles::kernel_cycles(file->kernels.front());
+  if (!k)
+    for (const auto& d : k.diagnostics()) UNSCOPED_INFO(d.code << ": " << d.message);
+  REQUIRE(k);
+  return *k;
+}
+
+inline cycles::KernelCycles time_text(const std::string& text) {
+  INFO(text);
+  return time_kernel_file(ir::analyze_spec(SourceBuffer("cycles_test.rs", text)));
 }
 
 /// The first kernel of `file` that lowers, with the options the kernel implies.

@@ -4,9 +4,10 @@
 // sequencer) of the same logical tensor — and end to end through `tujit run`'s pipeline.
 #include "harness/run/run_pipeline.h"
 #include "ir/seq/fetch_program.h"
-#include "runtime/interp/fetch_exec.h"
 #include "runtime/layout/layout.h"
 #include "runtime/scalar/fetch_adapter.h"
+#include "tests/support/device_layout.h"
+#include "tests/support/fetch_exec.h"
 #include "tests/support/fetch_streams_check.h"
 #include "tests/support/spec_corpus.h"
 
@@ -103,7 +104,7 @@ TEST_CASE("datapath exec: every DM fetch chain of specs/ equals the direct layou
             dm.bits[i] = dm.state[i] == CellState::Top ? runtime::poison_bits(p->dm_type) : 0;
           }
         }
-        auto got = runtime::run_fetch(*p, dm, file->axes);
+        auto got = testing::run_fetch(*p, dm, file->axes);
         REQUIRE(got.ok());
         // Axes the stream has and the DM tensor lacks are broadcast: the value does not depend
         // on them (coordinates are projected onto the DM tensor's axes). A stream coordinate the
@@ -138,7 +139,7 @@ TEST_CASE("datapath exec: every DM fetch chain of specs/ equals the direct layou
         CHECK(live > broadcast);
         CHECK(bad == 0);
         // Values of the type-only pass are poison, states identical.
-        auto states = runtime::run_fetch(*p, dm, file->axes, /*values=*/false);
+        auto states = testing::run_fetch(*p, dm, file->axes, /*values=*/false);
         REQUIRE(states.ok());
         CHECK(states->state == got->state);
         ++chains;
@@ -210,9 +211,9 @@ pub fn bcast(ctx: &mut Context, x: &DmTensor<i8, m![1], m![1 # 2], m![1 # 256], 
   REQUIRE(logical.ok());
   for (std::uint64_t i = 0; i < logical->elements(); ++i)
     logical->set(i, static_cast<std::uint32_t>(static_cast<std::int32_t>(i % 251) - 125));
-  auto dm = runtime::to_device(*logical, p->dm);
+  auto dm = testing::to_device(*logical, p->dm);
   REQUIRE(dm.ok());
-  auto got = runtime::run_fetch(*p, *dm, file->axes);
+  auto got = testing::run_fetch(*p, *dm, file->axes);
   if (!got) {
     for (const auto& d : got.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   }

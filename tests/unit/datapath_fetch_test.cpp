@@ -8,6 +8,7 @@
 #include "ir/datapath/fetch_engine.h"
 #include "ir/datapath/sequencer_derive.h"
 #include "ir/verify/collect.h"
+#include "ir/verify/stage_verifiers.h"
 
 #include <catch2/catch.hpp>
 
@@ -136,7 +137,7 @@ TEST_CASE("F8: a 24-byte packet is read 8 B at a time, 3 reads", "[datapath]") {
   CHECK(d.reads_per_packet == 3);
   CHECK(d.cycles == 12);
   // The derived values as the kernel checker reports them.
-  const auto table = d.to_table();
+  const auto table = ir::verify::fetch_table(d);
   CHECK(std::get<std::string>(table.at("sequencer")) == "[4:24, 24:1] : 24");
   CHECK(std::get<std::uint64_t>(table.at("read_size")) == 8);
   CHECK(std::get<std::uint64_t>(table.at("reads_per_packet")) == 3);

@@ -5,7 +5,7 @@
 #include "tests/unit/interp_test_support.h"
 
 #include "runtime/interp/interpreter.h"
-#include "runtime/interp/register_store.h"
+#include "tests/support/register_store.h"
 
 #include <fmt/format.h>
 
@@ -30,7 +30,7 @@ void check_store(const ir::Stage& st, std::uint64_t seed) {
   const ir::Mapping& time = st.input.mapping(Slot::Time);
   const ir::Mapping& packet = st.input.mapping(Slot::Packet);
   const DeviceImage stream = fill_image(st.input.dtype, spatial, time, packet, seed);
-  auto out = runtime::run_store(st, stream);
+  auto out = testing::run_store(st, stream);
   if (!out)
     for (const auto& d : out.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(out.ok());

@@ -1,8 +1,8 @@
 // to_trf / to_vrf stores of the reference interpreter ("[interp]", docs/contraction.md §4.2, §4.3).
 #include "tests/unit/interp_test_support.h"
 
-#include "runtime/interp/register_store.h"
 #include "runtime/scalar/integer.h"
+#include "tests/support/register_store.h"
 
 #include "ir/mapping/syntax.h"
 
@@ -38,7 +38,7 @@ TEST_CASE("interp: to_trf deals flit f to lane f / FPL at offset (f mod FPL)·|P
       stream.bits[k] = static_cast<std::uint32_t>(
           runtime::wrap(static_cast<std::int32_t>(f * 13 + e), 4)); // sign-extended i4
     }
-  auto trf = runtime::run_store(st, stream);
+  auto trf = testing::run_store(st, stream);
   REQUIRE(trf.ok());
   CHECK(trf->dtype == ir::ScalarType::I4);
   REQUIRE(trf->outer == 2);
@@ -55,10 +55,10 @@ TEST_CASE("interp: to_trf deals flit f to lane f / FPL at offset (f mod FPL)·|P
   CHECK(bad == 0);
   CHECK(static_cast<std::int32_t>(trf->bits[trf->index(0, 0, 8)]) == -8); // f 0, e 8: wrap(8) = -8
   // Through the kernel-level entry point as well.
-  auto again = runtime::run_to_trf(file.kernels.at(0), stream);
+  auto again = testing::run_to_trf(file.kernels.at(0), stream);
   REQUIRE(again.ok());
   CHECK(again->bits == trf->bits);
-  CHECK_FALSE(runtime::run_to_vrf(file.kernels.at(0), stream).ok());
+  CHECK_FALSE(testing::run_to_vrf(file.kernels.at(0), stream).ok());
 }
 
 TEST_CASE("interp: to_vrf relayouts by coordinates and zero-fills unwritten cells", "[interp]") {
@@ -74,7 +74,7 @@ TEST_CASE("interp: to_vrf relayouts by coordinates and zero-fills unwritten cell
       stream.state[stream.index(0, a, b)] = CellState::Live;
       stream.bits[stream.index(0, a, b)] = static_cast<std::uint32_t>(1000 + 10 * a + b);
     }
-  auto vrf = runtime::run_store(st, stream);
+  auto vrf = testing::run_store(st, stream);
   REQUIRE(vrf.ok());
   REQUIRE(vrf->outer == 1);
   REQUIRE(vrf->inner == 64);
@@ -95,7 +95,7 @@ TEST_CASE("interp: a store refuses a stream image of the wrong shape", "[interp]
   const auto file = store_spec("A = 4, B = 8", "i32", "A", "B",
                                "VrfTensor<i32, m![1], m![1 # 2], m![1 # 256], m![B, A]>");
   DeviceImage stream(ir::ScalarType::I32, 512, 2, 8);
-  auto r = runtime::run_store(file.kernels.at(0).stages.back(), stream);
+  auto r = testing::run_store(file.kernels.at(0).stages.back(), stream);
   REQUIRE_FALSE(r.ok());
   CHECK(r.diagnostics()[0].code == "E-RUN-102");
 }

@@ -338,7 +338,7 @@ struct ImageRun {
 /// The logical inputs whose live cells are the live cells of the images (the images' states must
 /// be the chain's own, as fill_image makes them).
 struct ImageInputs {
-  ir::seq::ChainRun run;
+  testing::ChainRun run;
   runtime::LogicalTensor stream, trf;
   runtime::RunInputs inputs() const { return chain_inputs(stream, trf); }
 };

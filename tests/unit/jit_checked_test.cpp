@@ -10,10 +10,11 @@
 // unchecked run takes from runtime::analyze_poison, on kernels with poisoned outputs too.
 #include "tests/unit/jit_test_support.h"
 
-#include "codegen/jit_compiled.h"
+#include "codegen/contraction_emit.h"
 #include "codegen/stream_widen.h"
+#include "runtime/engine/result_diff.h"
 #include "runtime/exec/operand_staging.h"
-#include "runtime/interp/result_diff.h"
+#include "tests/support/chain_run.h"
 #include "tests/support/reliability_generated.h"
 
 #include <chrono>
@@ -54,8 +55,7 @@ std::int32_t call(const codegen::CompiledContraction& compiled,
   args.flit_offset = tables.flit_offset.data();
   args.flit_live = tables.flit_live.empty() ? nullptr : tables.flit_live.data();
   args.out_offset = tables.out_offset.data();
-  const auto& jc = dynamic_cast<const codegen::JitCompiledContraction&>(compiled);
-  return jc.function()(&args);
+  return compiled.function<codegen::ContractionFn>()(&args);
 }
 
 } // namespace
@@ -111,7 +111,7 @@ TEST_CASE("jit checked: 100 generated kernels stay inside their operands, same b
     }
     // kernel_gen.h finding 2: a padded K cut into a Time and a Packet digit overshoots the axis
     // when the streams are made (the same E-RUN-002).
-    if (auto streams = ir::seq::chain_run(*p); !streams) {
+    if (auto streams = testing::chain_run(*p); !streams) {
       for (const auto& d : streams.diagnostics()) {
         INFO(d.message);
         CHECK(d.code == "E-RUN-002");

@@ -8,18 +8,19 @@
 // interpreter's conversions, runtime/scalar/fetch_adapter.h) on every bit pattern of each
 // ≤ 16-bit source type (sampled and adversarial for f32), and hand-made sequencer shapes
 // (broadcast, reordering, packets that do not fill their flits) against SequencerConfig::offset_at.
-#include "codegen/fetch_jit.h"
+#include "tests/support/fetch_jit.h"
 
-#include "codegen/fetch_emit.h"
 #include "codegen/object_cache.h"
 #include "ir/lang/kernel.h"
-#include "runtime/interp/fetch_exec.h"
-#include "runtime/interp/result_diff.h"
+#include "runtime/engine/result_diff.h"
 #include "runtime/layout/layout.h"
 #include "runtime/scalar/fetch_adapter.h"
 #include "runtime/tensor/logical_tensor.h"
 #include "runtime/tensor/random_fill.h"
 #include "tests/support/adversarial_dm.h"
+#include "tests/support/device_layout.h"
+#include "tests/support/fetch_emit.h"
+#include "tests/support/fetch_exec.h"
 #include "tests/support/spec_corpus.h"
 
 #include <catch2/catch.hpp>
@@ -39,23 +40,23 @@ using runtime::DeviceImage;
 
 namespace {
 
-codegen::FetchJit& shared_jit(bool checked = false) {
+testing::FetchJit& shared_jit(bool checked = false) {
   static auto make = [](bool c) {
     codegen::JitOptions o;
     o.use_cache = false;
     o.checked = c;
-    auto j = codegen::FetchJit::create(o);
+    auto j = testing::FetchJit::create(o);
     if (!j)
       for (const auto& d : j.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
     REQUIRE(j.ok());
     return std::move(j).value();
   };
-  static std::unique_ptr<codegen::FetchJit> plain = make(false);
-  static std::unique_ptr<codegen::FetchJit> with_checks = make(true);
+  static std::unique_ptr<testing::FetchJit> plain = make(false);
+  static std::unique_ptr<testing::FetchJit> with_checks = make(true);
   return checked ? *with_checks : *plain;
 }
 
-std::shared_ptr<const codegen::CompiledFetch> compile(const ir::seq::FetchProgram& p,
+std::shared_ptr<const testing::CompiledFetch> compile(const ir::seq::FetchProgram& p,
                                                       bool checked = false) {
   auto c = shared_jit(checked).compile(p);
   if (!c)
@@ -109,7 +110,7 @@ const std::vector<CorpusFetch>& corpus_fetches() {
 }
 
 /// The DM image of a fetch: a seeded random logical tensor over the DM parameter's type, laid
-/// out by it (runtime::to_device); with `adversarial`, every Live cell holds an adversarial code
+/// out by it (testing::to_device); with `adversarial`, every Live cell holds an adversarial code
 /// instead (NaN payloads, ±inf, subnormals, integer extremes).
 DeviceImage dm_image(const CorpusFetch& f, bool adversarial) {
   const ir::TensorType& type = f.program.dm;
@@ -120,7 +121,7 @@ DeviceImage dm_image(const CorpusFetch& f, bool adversarial) {
     auto t = runtime::make_logical_tensor(type.dtype, axes);
     REQUIRE(t.ok());
     runtime::fill_random(*t, f.seed);
-    auto dm = runtime::to_device(*t, type);
+    auto dm = testing::to_device(*t, type);
     REQUIRE(dm.ok());
     return std::move(*dm);
   }
@@ -138,7 +139,7 @@ constexpr std::uint64_t kSmallImage = std::uint64_t{1} << 20;
 constexpr std::uint64_t kLargeImage = std::uint64_t{1} << 22;
 
 DeviceImage interpret(const CorpusFetch& f, const DeviceImage& dm) {
-  auto want = runtime::run_fetch(f.program, dm, *f.table);
+  auto want = testing::run_fetch(f.program, dm, *f.table);
   if (!want)
     for (const auto& d : want.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(want.ok());
@@ -146,11 +147,11 @@ DeviceImage interpret(const CorpusFetch& f, const DeviceImage& dm) {
 }
 
 /// The JIT's collected stream, or a failed test.
-DeviceImage jit_run(const codegen::CompiledFetch& c, const CorpusFetch& f, const DeviceImage& dm,
+DeviceImage jit_run(const testing::CompiledFetch& c, const CorpusFetch& f, const DeviceImage& dm,
                     unsigned threads) {
   codegen::JitRunOptions ro;
   ro.threads = threads;
-  auto got = codegen::run_fetch_jit(c, f.program, dm, *f.table, ro);
+  auto got = testing::run_fetch_jit(c, f.program, dm, *f.table, ro);
   if (!got)
     for (const auto& d : got.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(got.ok());
@@ -159,7 +160,7 @@ DeviceImage jit_run(const codegen::CompiledFetch& c, const CorpusFetch& f, const
 
 /// Empty when identical; else the first difference.
 std::string difference(const DeviceImage& want, const DeviceImage& got) {
-  return runtime::first_image_difference(want, got, "collected stream", "time", "element")
+  return testing::first_image_difference(want, got, "collected stream", "time", "element")
       .value_or("");
 }
 
@@ -195,13 +196,13 @@ std::uint32_t adapt(const ir::seq::FetchProgram& p, std::uint32_t bits) {
 }
 
 /// The values-only JIT output of `p` on `dm` (cells the fetch does not write keep kUntouched).
-std::vector<std::uint32_t> jit_values(const codegen::CompiledFetch& c,
+std::vector<std::uint32_t> jit_values(const testing::CompiledFetch& c,
                                       const ir::seq::FetchProgram& p,
                                       const std::vector<std::uint32_t>& dm) {
   std::vector<std::uint32_t> got(p.spatial * p.collected_time() * p.flit_elements, kUntouched);
   codegen::JitRunOptions ro;
   ro.threads = 2;
-  auto ok = codegen::run_fetch_values_jit(c, p, dm, got, ro);
+  auto ok = testing::run_fetch_values_jit(c, p, dm, got, ro);
   if (!ok)
     for (const auto& d : ok.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(ok.ok());
@@ -373,7 +374,7 @@ TEST_CASE("jit fetch: a cache hit runs identically, fetch and contraction keys n
     codegen::JitOptions o;
     o.cache_dir = dir;
     o.checked = checked;
-    auto j = codegen::FetchJit::create(o);
+    auto j = testing::FetchJit::create(o);
     REQUIRE(j.ok());
     return std::move(j).value();
   };
@@ -407,7 +408,7 @@ TEST_CASE("jit fetch: a cache hit runs identically, fetch and contraction keys n
   REQUIRE(cache.store(fp, "tujit contraction object; not a fetch", "not an object"));
   codegen::JitOptions o;
   o.cache_dir = other;
-  auto jit = codegen::FetchJit::create(o);
+  auto jit = testing::FetchJit::create(o);
   REQUIRE(jit.ok());
   auto c = (*jit)->compile(f.program);
   REQUIRE(c.ok());
@@ -504,10 +505,10 @@ TEST_CASE("jit fetch: checked code stops an out-of-range write (E-JIT-003), unch
     const std::uint64_t out_cells = past_out.spatial * past_out.collected_time() * 8;
     std::vector<std::uint32_t> dm(past_out.spatial * past_out.buffer, 1);
     std::vector<std::uint32_t> out(out_cells, kUntouched);
-    auto checked = codegen::run_fetch_values_jit(*compile(past_out, true), past_out, dm, out);
+    auto checked = testing::run_fetch_values_jit(*compile(past_out, true), past_out, dm, out);
     REQUIRE_FALSE(checked.ok());
     CHECK(checked.diagnostics().front().code == "E-JIT-003");
-    auto plain = codegen::run_fetch_values_jit(*compile(past_out), past_out, dm, out);
+    auto plain = testing::run_fetch_values_jit(*compile(past_out), past_out, dm, out);
     REQUIRE_FALSE(plain.ok());
     CHECK(plain.diagnostics().front().code == "E-RUN-102");
   }
@@ -520,7 +521,7 @@ TEST_CASE("jit fetch: checked code stops an out-of-range write (E-JIT-003), unch
     std::vector<std::uint32_t> dm(past_dm.spatial * past_dm.buffer);
     for (std::uint64_t i = 0; i < dm.size(); ++i) dm[i] = static_cast<std::uint32_t>(100 + i);
     std::vector<std::uint32_t> out(past_dm.spatial * 16, kUntouched);
-    auto r = codegen::run_fetch_values_jit(*compile(past_dm, checked), past_dm, dm, out);
+    auto r = testing::run_fetch_values_jit(*compile(past_dm, checked), past_dm, dm, out);
     REQUIRE(r.ok());
     for (std::uint64_t s = 0; s < past_dm.spatial; ++s)
       for (std::uint64_t i = 0; i < 16; ++i)
@@ -538,7 +539,7 @@ TEST_CASE("jit fetch: image, program and `#{!}` errors are the interpreter's", "
   // Another program than the one compiled.
   ir::seq::FetchProgram other = f.program;
   other.buffer += 1;
-  auto wrong = codegen::run_fetch_jit(*c, other, dm, *f.table);
+  auto wrong = testing::run_fetch_jit(*c, other, dm, *f.table);
   REQUIRE_FALSE(wrong.ok());
   CHECK(wrong.diagnostics().front().code == "E-JIT-002");
 
@@ -547,15 +548,15 @@ TEST_CASE("jit fetch: image, program and `#{!}` errors are the interpreter's", "
   small.inner -= 1;
   small.bits.resize(small.cells());
   small.state.resize(small.cells());
-  auto shape = codegen::run_fetch_jit(*c, f.program, small, *f.table);
+  auto shape = testing::run_fetch_jit(*c, f.program, small, *f.table);
   REQUIRE_FALSE(shape.ok());
   CHECK(shape.diagnostics().front().code == "E-RUN-102");
 
   // A read of a never-touched cell: both engines refuse with E-RUN-111.
   DeviceImage bottom = dm;
   bottom.state[f.program.sequencer.offset_at(0)] = CellState::Bottom;
-  auto want = runtime::run_fetch(f.program, bottom, *f.table);
-  auto got = codegen::run_fetch_jit(*c, f.program, bottom, *f.table);
+  auto want = testing::run_fetch(f.program, bottom, *f.table);
+  auto got = testing::run_fetch_jit(*c, f.program, bottom, *f.table);
   REQUIRE_FALSE(want.ok());
   REQUIRE_FALSE(got.ok());
   CHECK(want.diagnostics().front().code == "E-RUN-111");
@@ -566,13 +567,13 @@ TEST_CASE("jit fetch: the generated code is integer-only and names its function"
   for (const CorpusFetch& f : corpus_fetches()) {
     if (!f.program.cast_to) continue;
     INFO(f.where);
-    auto ir_text = codegen::emit_llvm_ir(f.program);
+    auto ir_text = testing::emit_llvm_ir(f.program);
     REQUIRE(ir_text.ok());
-    CHECK(ir_text->find(codegen::kFetchSymbol) != std::string::npos);
+    CHECK(ir_text->find(testing::kFetchSymbol) != std::string::npos);
     for (const char* op : {"float", "fadd", "fmul", "fpext", "fptrunc", "fcmp"})
       CHECK(ir_text->find(op) == std::string::npos);
-    auto asm_text = codegen::emit_assembly(f.program, true);
+    auto asm_text = testing::emit_assembly(f.program, true);
     REQUIRE(asm_text.ok());
-    CHECK(asm_text->find(codegen::kFetchSymbol) != std::string::npos);
+    CHECK(asm_text->find(testing::kFetchSymbol) != std::string::npos);
   }
 }

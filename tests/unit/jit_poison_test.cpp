@@ -15,7 +15,7 @@
 #include "codegen/poison_run.h"
 #include "harness/run/run_pipeline.h"
 #include "ir/seq/run_operands.h"
-#include "runtime/interp/result_diff.h"
+#include "runtime/engine/result_diff.h"
 
 #include <fmt/format.h>
 
@@ -113,10 +113,6 @@ std::pair<runtime::PoisonReport, runtime::PoisonReport> both_reports(const SpecR
   return {want->poison, got->poison};
 }
 
-const codegen::JitCompiledContraction& jit_code(const codegen::CompiledContraction& c) {
-  return dynamic_cast<const codegen::JitCompiledContraction&>(c);
-}
-
 } // namespace
 
 TEST_CASE("jit poison: Top padding summed into live cells poisons the same set on both engines",
@@ -164,7 +160,7 @@ TEST_CASE("jit poison: a corrupted shadow is told apart from the interpreter's s
           "[jit][poison]") {
   const SpecRun r = spec_run(padded_chain("#", "#"), 7);
   const auto compiled = testing::jit::compile(r.program, true);
-  const codegen::PoisonFn fn = jit_code(*compiled).poison_function();
+  const codegen::PoisonFn fn = compiled->poison_function<codegen::PoisonFn>();
   REQUIRE(fn != nullptr);
   const runtime::PoisonReport want = runtime::analyze_poison(r.program);
   const codegen::PoisonTables tables = codegen::poison_tables(r.program);

@@ -6,6 +6,7 @@
 #include "runtime/layout/layout.h"
 #include "runtime/tensor/logical_tensor.h"
 #include "runtime/tensor/random_fill.h"
+#include "tests/support/device_layout.h"
 #include "tests/support/spec_corpus.h"
 
 #include <catch2/catch.hpp>
@@ -15,6 +16,9 @@
 
 using namespace tujit;
 using namespace tujit::runtime;
+using tujit::testing::from_device;
+using tujit::testing::layout_coverage;
+using tujit::testing::to_device;
 namespace fs = std::filesystem;
 
 namespace {

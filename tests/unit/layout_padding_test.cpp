@@ -3,12 +3,16 @@
 // from_device's diagnostics for duplicated, missing and overshooting cells.
 #include "ir/mapping/syntax.h"
 #include "runtime/layout/layout.h"
+#include "tests/support/device_layout.h"
 
 #include <catch2/catch.hpp>
 
 using namespace tujit;
 using namespace tujit::runtime;
 using ir::Slot;
+using tujit::testing::from_device;
+using tujit::testing::layout_coverage;
+using tujit::testing::to_device;
 
 namespace {
 

@@ -176,6 +176,22 @@ TEST_CASE("oracle: refusals and applicability", "[oracle]") {
   CHECK(blocks->front().block == "V / 16");
   // V = 0 and 16 only: every V reads the weights of 16·(V / 16).
   CHECK_FALSE(oracle_not_applicable(out_full, {&trf_high}, axes).has_value());
+  // An output and a TRF that both hold V = 0 and 16 only (docs/mapping.md §3.1): each output cell
+  // is the einsum at its V, nothing of its block is summed (step 16, one coordinate).
+  auto alone = held_reductions(out_part, {&trf_high}, axes);
+  REQUIRE(alone.ok());
+  REQUIRE(alone->size() == 1);
+  CHECK(alone->front().axis == "V");
+  CHECK(alone->front().stride == 16);
+  CHECK(alone->front().count == 1);
+  CHECK(alone->front().step == 16);
+  CHECK(alone->front().block == "V / 16");
+  // An output holding every second V against that TRF: its blocks of 2 hold no coordinate of the
+  // TRF past the first block, so no einsum describes the kernel.
+  auto out_every2 = mk(ir::TensorKind::Contract, "1", "V / 2", "N");
+  auto uneven = held_reductions(out_every2, {&trf_high}, axes);
+  REQUIRE_FALSE(uneven.ok());
+  CHECK(uneven.diagnostics().front().code == "E-ORACLE-004");
   auto trf_uneven = mk(ir::TensorKind::Trf, "V / 4 % 2, V % 2", "N", "K"); // V ∈ {0, 1, 4, 5}
   CHECK(oracle_not_applicable(out_full, {&trf_uneven}, axes).has_value());
 }

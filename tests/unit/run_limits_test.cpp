@@ -1,8 +1,9 @@
 // Limits: spec file size (E-LIMIT-001), deep nesting in the mapping and spec parsers (a
 // diagnostic, not a stack overflow), the memory footprint of `tujit run` checked before allocating
-// (E-LIMIT-002, harness/cli/run_limits.h), the --timeout watchdog (E-LIMIT-003) and the option
+// (E-LIMIT-002, harness/run/run_footprint.h), the --timeout watchdog (E-LIMIT-003) and the option
 // parsers of --max-bytes / --timeout.
 #include "harness/cli/run_limits.h"
+#include "harness/run/run_footprint.h"
 #include "ir/lang/kernel.h"
 #include "ir/mapping/syntax.h"
 #include "ir/seq/operand_streams.h"
@@ -131,23 +132,23 @@ TEST_CASE("run_footprint counts every tensor the run holds, from the types alone
   const std::uint64_t logical = 32768 * 2 + 8192 * 2 + 8192 * 4;
   // Address streams, per view dimension position (3 axes each): the stream 512 + Time |M, K / 16|
   // 64 + Packet 16; the TRF 512 + Lane 8 + Element 32; the output 512 + T3 32 + P3 8.
-  const std::uint64_t per_position = cli::kStreamPositionBytes + 8 * 3;
+  const std::uint64_t per_position = run::kStreamPositionBytes + 8 * 3;
   const std::uint64_t streams = (512 + 64 + 16 + 512 + 8 + 32 + 512 + 32 + 8) * per_position;
   // The JIT's tables: 64 flit offsets and 32 × 8 output cells.
-  const std::uint64_t tables = (64 + 32 * 8) * cli::kJitTableEntryBytes;
-  auto fp = cli::run_footprint(file, k, *ops, /*verify=*/false);
+  const std::uint64_t tables = (64 + 32 * 8) * run::kJitTableEntryBytes;
+  auto fp = run::run_footprint(file, k, *ops, /*verify=*/false);
   REQUIRE(fp.ok());
   CHECK(fp->items.size() == 7);
   CHECK(fp->total_bytes == logical + streams + tables);
   // --verify adds the other engine's output, the oracle's f64 output and its views of both
   // inputs (at their width).
-  auto fpv = cli::run_footprint(file, k, *ops, /*verify=*/true);
+  auto fpv = run::run_footprint(file, k, *ops, /*verify=*/true);
   REQUIRE(fpv.ok());
   CHECK(fpv->total_bytes == logical + streams + tables + 8192 * 4 +
-                                8192 * cli::kOracleElementBytes + (32768 + 8192) * 2);
+                                8192 * run::kOracleElementBytes + (32768 + 8192) * 2);
 
-  CHECK(cli::check_run_size(file, k, *ops, false, fp->total_bytes).ok());
-  auto over = cli::check_run_size(file, k, *ops, false, fp->total_bytes - 1);
+  CHECK(run::check_run_size(file, k, *ops, false, fp->total_bytes).ok());
+  auto over = run::check_run_size(file, k, *ops, false, fp->total_bytes - 1);
   REQUIRE(!over.ok());
   REQUIRE(over.diagnostics().size() == 1);
   const Diagnostic& d = over.diagnostics()[0];
@@ -160,7 +161,7 @@ TEST_CASE("run_footprint counts every tensor the run holds, from the types alone
   REQUIRE(!d.notes.empty());
   CHECK(d.notes[0].find("input 'input'") != std::string::npos);
   CHECK(d.notes[0].find("32768 cells") != std::string::npos);
-  CHECK(cli::check_run_size(file, k, *ops, false, cli::kDefaultMaxRunBytes).ok());
+  CHECK(run::check_run_size(file, k, *ops, false, run::kDefaultMaxRunBytes).ok());
 }
 
 TEST_CASE("run limits: --max-bytes and --timeout values", "[limits]") {
@@ -182,9 +183,9 @@ TEST_CASE("run limits: --max-bytes and --timeout values", "[limits]") {
   for (const char* bad : {"", ".", "-1", "1e3", "inf", "nan", "1.2.3", "abc", "99999999999"})
     CHECK(!cli::parse_timeout(bad));
 
-  CHECK(cli::human_bytes(512) == "512 B");
-  CHECK(cli::human_bytes(1536) == "1.5 KiB");
-  CHECK(cli::human_bytes(std::uint64_t{4} << 30) == "4.0 GiB");
+  CHECK(run::human_bytes(512) == "512 B");
+  CHECK(run::human_bytes(1536) == "1.5 KiB");
+  CHECK(run::human_bytes(std::uint64_t{4} << 30) == "4.0 GiB");
 }
 
 TEST_CASE("the watchdog fires once after its limit, and never once disarmed", "[limits]") {
@@ -256,23 +257,23 @@ TEST_CASE("random inputs of a tile kernel cover the tile only (input_tiles)", "[
     for (const auto& a : ax) CHECK(a.size == (a.name == "Wp" ? 8192u : 1024u));
   }
   // The footprint counts the tile: 8192 x 1024 elements per input, and per oracle view.
-  const auto input_cells = [](const cli::RunFootprint& fp, const std::string& role) {
+  const auto input_cells = [](const run::RunFootprint& fp, const std::string& role) {
     for (const auto& it : fp.items)
       if (it.what.starts_with(role)) return it.cells;
     return std::uint64_t{0};
   };
-  auto fp = cli::run_footprint(file, k, *ops, /*verify=*/true);
+  auto fp = run::run_footprint(file, k, *ops, /*verify=*/true);
   REQUIRE(fp.ok());
   CHECK(input_cells(*fp, "input 'weight': logical") == 8192u * 1024u);
   CHECK(input_cells(*fp, "oracle view of 'input'") == 8192u * 1024u);
   // Given contents are whole tensors; a budget too small to evaluate the view dimensions (here
   // fewer positions than the 512 spatial ones) assumes whole tensors as well (never less than the
   // run will hold).
-  auto given = cli::run_footprint(file, k, *ops, true, /*inputs_given=*/true);
+  auto given = run::run_footprint(file, k, *ops, true, /*inputs_given=*/true);
   REQUIRE(given.ok());
   CHECK(input_cells(*given, "input 'weight': logical") == 155648u * 1024u);
-  auto tight = cli::run_footprint(file, k, *ops, true, false,
-                                  /*max_bytes=*/cli::kStreamPositionBytes * 100);
+  auto tight = run::run_footprint(file, k, *ops, true, false,
+                                  /*max_bytes=*/run::kStreamPositionBytes * 100);
   REQUIRE(tight.ok());
   CHECK(input_cells(*tight, "input 'weight': logical") == 155648u * 1024u);
   CHECK(tight->total_bytes > fp->total_bytes);

@@ -19,6 +19,7 @@
 #include "runtime/interp/interpreter.h"
 #include "runtime/layout/held_readback.h"
 #include "runtime/layout/layout.h"
+#include "tests/support/device_layout.h"
 
 #include <fmt/format.h>
 
@@ -31,8 +32,8 @@ using namespace tujit;
 namespace {
 
 /// A code of `t` that reaches every corner: adversarial operand codes, and for the f32 / i32 of
-/// an intermediate tensor small integers, random mantissas, and the specials (±0, ±inf, NaN with
-/// a payload, subnormals) whose bits a relocation must keep.
+/// an intermediate tensor small integers, random mantissas, and the specials (±0, ±inf, subnormals,
+/// whose bits a relocation must keep, and a NaN with a payload, which comes out canonical).
 std::uint32_t random_code(ir::ScalarType t, std::mt19937_64& rng) {
   if (t == ir::ScalarType::I32) return static_cast<std::uint32_t>(rng());
   if (t != ir::ScalarType::F32) return testing::jit::adversarial_code(t, rng);
@@ -80,7 +81,7 @@ EngineResults run_both(const ir::seq::RunProgram& p, const runtime::RunInputs& i
 std::uint64_t differences(const char* engine, const runtime::RunResult& r,
                           const testing::StageImage& oracle, const ir::TensorType& out_type,
                           const ir::AxisTable& axes) {
-  auto back = runtime::from_device_held(oracle.image, out_type, axes);
+  auto back = testing::from_device_held(oracle.image, out_type, axes);
   if (!back)
     for (const auto& d : back.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(back.ok());
@@ -150,11 +151,11 @@ TEST_CASE("seq partial: every spec kernel read from parameters matches the stage
 
       auto span = ir::seq::find_contraction_stages(kernel);
       REQUIRE(span.ok());
-      auto stream = runtime::to_device(tensors.at(ops->stream->name), *ops->stream->tensor);
+      auto stream = testing::to_device(tensors.at(ops->stream->name), *ops->stream->tensor);
       REQUIRE(stream.ok());
       std::optional<runtime::DeviceImage> trf;
       if (ops->trf != nullptr) {
-        auto t = runtime::to_device(tensors.at(ops->trf->name), *ops->trf->tensor);
+        auto t = testing::to_device(tensors.at(ops->trf->name), *ops->trf->tensor);
         REQUIRE(t.ok());
         trf = std::move(*t);
       }
@@ -198,7 +199,7 @@ TEST_CASE("seq partial: every part of generated chains matches the stage oracle 
         REQUIRE(part.ok());
         part->ftz_results = (i + f + l) % 3 == 0 && part->accumulator == ir::ScalarType::F32;
         ftz += part->ftz_results;
-        const ir::seq::ChainRun run = testing::chain_run_of(*part);
+        const testing::ChainRun run = testing::chain_run_of(*part);
         const auto stream = random_tensor(run.stream_type.dtype, run.stream_axes, 31 * i + f);
         std::optional<runtime::LogicalTensor> trf;
         runtime::RunInputs in{{"stream", &stream}};
@@ -208,11 +209,11 @@ TEST_CASE("seq partial: every part of generated chains matches the stage oracle 
         }
         const EngineResults r = run_both(run.program, in);
 
-        auto si = runtime::to_device(stream, k.stages[span->path[f]].input);
+        auto si = testing::to_device(stream, k.stages[span->path[f]].input);
         REQUIRE(si.ok());
         std::optional<runtime::DeviceImage> wi;
         if (trf) {
-          auto w = runtime::to_device(*trf, *k.stages[span->path[f]].trf);
+          auto w = testing::to_device(*trf, *k.stages[span->path[f]].trf);
           REQUIRE(w.ok());
           wi = std::move(*w);
         }

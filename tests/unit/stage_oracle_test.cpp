@@ -17,6 +17,7 @@
 #include "runtime/scalar/f8.h"
 #include "runtime/tensor/logical_tensor.h"
 #include "runtime/tensor/random_fill.h"
+#include "tests/support/device_layout.h"
 #include "tests/support/stage_oracle.h"
 
 #include <fmt/format.h>
@@ -200,7 +201,7 @@ std::vector<double> einsum(const std::vector<const LogicalTensor*>& ops,
 /// (f32 values); also: no poison, and every live cell of the image is present.
 void check_against(const StageImage& got, const ir::TensorType& type, const ir::AxisTable& axes,
                    const std::vector<double>& expected) {
-  auto out = runtime::from_device(got.image, type, axes);
+  auto out = testing::from_device(got.image, type, axes);
   if (!out)
     for (const auto& d : out.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(out.ok());
@@ -301,13 +302,13 @@ TEST_CASE("stage exec: every corpus kernel with a contraction stage runs and rea
       INFO(path.filename().string() << " :: " << kernel.name);
       const ir::Stage& first = kernel.stages[span->first];
       auto x = small_tensor(first.input, file->axes, ++seed);
-      auto in = runtime::to_device(x, first.input);
+      auto in = testing::to_device(x, first.input);
       REQUIRE(in.ok());
       std::optional<DeviceImage> trf;
       if (first.op == ir::StageOp::ContractOuter) {
         REQUIRE(first.trf.has_value());
         auto w = small_tensor(*first.trf, file->axes, ++seed);
-        auto wi = runtime::to_device(w, *first.trf);
+        auto wi = testing::to_device(w, *first.trf);
         REQUIRE(wi.ok());
         trf = std::move(*wi);
       }
@@ -320,10 +321,10 @@ TEST_CASE("stage exec: every corpus kernel with a contraction stage runs and rea
       // of an axis, e.g. weighted_sum's `T / 16`: then no logical tensor describes it).
       const ir::TensorType& out_type = kernel.stages[span->last].output;
       auto coverage =
-          runtime::layout_coverage(out_type, runtime::tensor_axes(out_type, file->axes));
+          testing::layout_coverage(out_type, runtime::tensor_axes(out_type, file->axes));
       REQUIRE(coverage.ok());
       if (coverage->unreached == 0) {
-        auto back = runtime::from_device(out->image, out_type, file->axes);
+        auto back = testing::from_device(out->image, out_type, file->axes);
         if (!back)
           for (const auto& d : back.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
         CHECK(back.ok());
@@ -360,8 +361,8 @@ TEST_CASE("stage exec: the Outer-only spec kernels give the elementwise products
     REQUIRE(outer.op == ir::StageOp::ContractOuter);
     const LogicalTensor x = small_tensor(*param(k, "input").tensor, file->axes, 3);
     const LogicalTensor w = small_tensor(*outer.trf, file->axes, 4);
-    auto xi = runtime::to_device(x, outer.input);
-    auto wi = runtime::to_device(w, *outer.trf);
+    auto xi = testing::to_device(x, outer.input);
+    auto wi = testing::to_device(w, *outer.trf);
     REQUIRE(xi.ok());
     REQUIRE(wi.ok());
     auto out = testing::exec_contraction_stages(k, span->first, span->last, *xi, &*wi);
@@ -391,7 +392,7 @@ TEST_CASE("stage exec: the Lane-Folder-only spec kernels relocate without changi
     const ir::Stage& lane = k.stages[span->first];
     REQUIRE(lane.op == ir::StageOp::ContractLane);
     const LogicalTensor a = small_tensor(lane.input, file->axes, 9);
-    auto ai = runtime::to_device(a, lane.input);
+    auto ai = testing::to_device(a, lane.input);
     REQUIRE(ai.ok());
     auto out = testing::exec_contraction_stages(k, span->first, span->last, *ai, nullptr);
     REQUIRE(out.ok());
@@ -496,8 +497,8 @@ TEST_CASE("stage exec: partial chains from a stream equal float64 sums", "[stage
     const ir::Kernel& k = kernel_named(file, name);
     const LogicalTensor x = small_tensor(*param(k, "input").tensor, file.axes, 21);
     const LogicalTensor w = small_tensor(*param(k, "trf").tensor, file.axes, 22);
-    auto xi = runtime::to_device(x, *param(k, "input").tensor);
-    auto wi = runtime::to_device(w, *param(k, "trf").tensor);
+    auto xi = testing::to_device(x, *param(k, "input").tensor);
+    auto wi = testing::to_device(w, *param(k, "trf").tensor);
     REQUIRE(xi.ok());
     REQUIRE(wi.ok());
     auto out = run_kernel_stages(k, *xi, &*wi);
@@ -526,7 +527,7 @@ TEST_CASE("stage exec: partial chains from a ContractOuterTensor parameter", "[s
     for (const ir::Kernel* k : {&to_packet, &to_time}) {
       INFO(k->name);
       const LogicalTensor x = small_tensor(*param(*k, "input").tensor, file.axes, 31);
-      auto xi = runtime::to_device(x, *param(*k, "input").tensor);
+      auto xi = testing::to_device(x, *param(*k, "input").tensor);
       REQUIRE(xi.ok());
       auto out = run_kernel_stages(*k, *xi);
       REQUIRE(out.ok());

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 using namespace tujit;
@@ -64,6 +65,18 @@ TEST_CASE("every starter kernel of specs/kernels/ verifies as written", "[whole_
   for (const auto& e : fs::directory_iterator(fs::path(TUJIT_SOURCE_DIR) / "specs" / "kernels")) {
     if (e.path().extension() != ".rs") continue;
     CAPTURE(e.path().filename().string());
+    std::ifstream in(e.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    std::smatch gap;
+    const std::string body = text.str();
+    if (std::regex_search(body, gap, std::regex(R"(\n// tujit: expect (E-[A-Z]+-\d{3}))"))) {
+      // A kernel tujit does not simulate yet (specs/README.md): refused with the code it names.
+      auto refused = load_spec(e.path().string());
+      REQUIRE(!refused);
+      CHECK(refused.diagnostics().front().code == gap[1].str());
+      continue;
+    }
     const SpecFile f = load(e.path().filename().string());
     REQUIRE(f.kernels.size() == 1);
     const Kernel& k = f.kernels.front();

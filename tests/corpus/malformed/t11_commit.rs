@@ -1,4 +1,4 @@
-// expect: E-TYPE-009 18:10   (commit in a kernel)
+// expect: E-TYPE-010 18:10   (commit straight after contract_lane, before commit_trim)
 axes![V = 32, M = 32, N = 8, K = 32];
 
 type Chip = m![1];

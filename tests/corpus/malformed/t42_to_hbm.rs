@@ -1,4 +1,4 @@
-// expect: E-TYPE-009 30:10   (DMA to HBM)
+// expect: E-TYPE-010 30:10   (DMA to HBM of a stream, not a DmTensor)
 axes![A = 8, K8 = 32, R = 8];
 
 type Chip = m![1];

@@ -1,0 +1,23 @@
+// The element a run's operand reads, as its consumer sees it: the Fetch Adapter's cast or
+// zero-point subtraction (docs/datapath.md §6) applied to the logical tensor's element. Both
+// engines read operands through it (the JIT also to build its widening tables).
+#pragma once
+
+#include "ir/seq/address_stream.h"
+#include "ir/types/scalar_type.h"
+#include "runtime/tensor/logical_tensor.h"
+
+#include <cstdint>
+
+namespace tujit::runtime {
+
+/// An element of `source` type (its 32-bit container) as the consumer of `operand` sees it: the
+/// Fetch Adapter's cast or zero-point subtraction applied (docs/datapath.md §6).
+std::uint32_t adapt_element(const ir::seq::OperandStreams& operand, ir::ScalarType source,
+                            std::uint32_t bits);
+
+/// The element an operand reads at a live cell (logical offset), adapted.
+std::uint32_t read_operand(const ir::seq::OperandStreams& operand, const LogicalTensor& tensor,
+                           std::uint64_t offset);
+
+} // namespace tujit::runtime

@@ -1,0 +1,126 @@
+// Cycles of whole kernels (docs/cycle-model.md §10, §11): the DMA transfers and the output path of
+// the starter kernels in specs/kernels/, each figure worked by hand from the transfer's shapes and
+// the book's rates (docs/dma.md §4), and the commands scheduled on the tdma, sub and main contexts.
+#include "tests/unit/cycles_test_support.h"
+
+using namespace tujit;
+using namespace tujit::cycles_test;
+using cycles::CommandKind;
+
+namespace {
+
+cycles::KernelCycles time_spec(const char* name) {
+  return time_kernel_file(ir::load_spec(spec_path(std::string("specs/kernels/") + name)));
+}
+
+void check_dma(const cycles::CommandCycles& c, std::uint64_t requests, std::uint64_t partial,
+               std::uint64_t dmns, std::uint64_t engines, std::uint64_t total,
+               std::string_view bound) {
+  REQUIRE(c.kind == CommandKind::Dma);
+  CHECK(c.context == ir::ContextKind::Tdma);
+  CHECK(c.setup == 0);
+  CHECK(c.dma->requests == requests);
+  CHECK(c.dma->partial_hbm_writes == partial);
+  CHECK(c.dma->dmns == dmns);
+  CHECK(c.dma->engines == engines);
+  CHECK(c.analytic == total);
+  CHECK(c.trace == total); // the runs spread evenly over the DMNs and engines
+  CHECK(c.dma_analytic->bound == bound);
+}
+
+} // namespace
+
+TEST_CASE("gemm_kernel: two to_dm, the sub store, the contraction with its output path, to_hbm",
+          "[cycles][whole]") {
+  const auto k = time_spec("gemm_kernel.rs");
+  REQUIRE(k.commands.size() == 5);
+  // a: HBM m![I, K] (512 × 64 bf16) into 256 slices' m![I % 32, K]: a run of 32 · 64 bf16 =
+  // 4096 B per slice, 16 requests each: 4096 requests; the slices m![I / 32, J / 32] of one
+  // cluster on 256 / 32 = 8 DMNs, 4 engines. 1 MiB moved (J broadcast):
+  // max(4096 / 4, 2^20 / (8 · 128), ⌈2^20 / 1500⌉) = max(1024, 1024, 700); 500 + 1024.
+  check_dma(k.commands[0], 4096, 0, 8, 4, 1524, "requests");
+  check_dma(k.commands[1], 4096, 0, 8, 4, 1524, "requests");
+  // The result m![I % 32, J % 32] into HBM m![I, J]: runs of J % 32 = 64 B, 512 · 512 / 32 =
+  // 8192 of them, each a partial 256-byte HBM write: (8192 · 50) / 4 = 102400 request cycles.
+  check_dma(k.commands[4], 8192, 8192, 8, 4, 500 + 102400, "requests");
+
+  const cycles::CommandCycles& store = k.commands[2];
+  const cycles::CommandCycles& main = k.commands[3];
+  CHECK(store.context == ir::ContextKind::Sub);
+  CHECK(main.kind == CommandKind::Contraction);
+  REQUIRE(main.output);
+  // cast + commit_trim before the commit; the committed stream m![I % 32, J / 8 % 4] of J % 8
+  // bf16 (16 B), contiguous in m![I % 32, J % 32]: one write per packet, 128 writes.
+  CHECK(main.output->latency == 2);
+  CHECK(main.output->flits == 128);
+  CHECK(main.output->analytic.writes == 128);
+  CHECK(main.output->trace.writes == 128);
+  CHECK(main.analytic == main.chain->analytic.total + 2);
+  CHECK(main.trace == main.chain->trace.total + 2);
+
+  // The schedule: the transfers share the tdma context; the store reads b's DM, the contraction
+  // a's DM and the TRF, to_hbm the committed result.
+  using V = std::vector<std::size_t>;
+  CHECK(k.commands[2].after == V{1});
+  CHECK(k.commands[3].after == V{0, 2});
+  CHECK(k.commands[4].after == V{3});
+  CHECK(k.commands[1].analytic_slot.start == 1524);
+  CHECK(store.analytic_slot.start == 3048);
+  CHECK(main.analytic_slot.start == store.analytic_slot.end);
+  CHECK(k.commands[4].analytic_slot.start == main.analytic_slot.end);
+  CHECK(k.analytic_total == k.commands[4].analytic_slot.end);
+  CHECK(k.main == 3);
+}
+
+TEST_CASE("fetch_commit_simple: the commit behind a fetch and a transposing to_hbm",
+          "[cycles][whole]") {
+  const auto k = time_spec("fetch_commit_simple.rs");
+  REQUIRE(k.commands.size() == 3);
+  // HBM m![A, B] i8 (4096 × 8) into 256 slices' m![A / 8 % 2, A % 8, B]: 128 B per slice, one
+  // request each; 8 DMNs, 4 engines: 500 + max(256 / 4, 32768 / 1024, ⌈32768 / 1500⌉ = 22).
+  check_dma(k.commands[0], 256, 0, 8, 4, 500 + 64, "requests");
+  // Back to HBM as m![B, A] i32: no run longer than one 4-byte element is contiguous in both, so
+  // 32768 one-element partial writes: 32768 · 50 / 4.
+  check_dma(k.commands[2], 32768, 32768, 8, 4, 500 + 409600, "requests");
+  const cycles::CommandCycles& c = k.commands[1];
+  CHECK(c.kind == CommandKind::DataPath);
+  REQUIRE(c.output);
+  // commit_trim, then 16 packets of 8 i32 = 32 B, contiguous: one write each.
+  CHECK(c.output->latency == 1);
+  CHECK(c.output->flits == 16);
+  CHECK(c.output->analytic.writes == 16);
+  CHECK(c.analytic == c.path_analytic->total + 1);
+}
+
+TEST_CASE("a sub-context commit writes 8 bytes per cycle behind its engines", "[cycles][whole]") {
+  // A fetch → collect → commit in the sub context: 32 packets of 8 i32 (32 B) each take four
+  // 8-byte writes (docs/output-path.md §3), so the commit, not the collect, bounds the command:
+  // 128 writes from the first flit.
+  const std::string text = R"(axes![A = 256, B = 8];
+#[device(chip = 1)]
+pub fn sub_commit(ctx: &mut Context, x: &HbmTensor<i32, m![1], m![A, B]>) -> HbmTensor<i32, m![1], m![A, B]> {
+    let x: DmTensor<i32, m![1], m![1 # 2], m![A / 32 # 256], m![A % 32, B]> = x.to_dm(&mut ctx.tdma);
+    let y: DmTensor<i32, m![1], m![1 # 2], m![A / 32 # 256], m![A % 32, B]> = ctx
+        .sub
+        .begin(x.view())
+        .fetch::<m![A % 32], m![B]>()
+        .collect::<m![A % 32], m![B]>()
+        .commit_trim::<m![B]>()
+        .commit();
+    y.to_hbm(&mut ctx.tdma)
+}
+)";
+  const auto k = time_text(text);
+  REQUIRE(k.commands.size() == 3);
+  const cycles::CommandCycles& c = k.commands[1];
+  CHECK(c.context == ir::ContextKind::Sub);
+  REQUIRE(c.output);
+  CHECK(c.output->commit.commit->write_size == 2); // 8 B of i32
+  CHECK(c.output->analytic.writes == 128);
+  CHECK(c.output->trace.writes == 128);
+  // The engines' 32 flits end at E; the commit starts with the first of them (+1 for the trim)
+  // and takes 128 cycles.
+  const std::uint64_t e = c.path_analytic->total;
+  CHECK(c.analytic == std::max(e + 1, e - std::min<std::uint64_t>(e, 32) + 1 + 128));
+  CHECK(c.analytic > e + 1);
+}
