@@ -3,6 +3,7 @@
 #include "ir/lang/stage_descriptor.h"
 #include "ir/target/rngd.h"
 #include "ir/verify/output_path.h"
+#include "ir/verify/transpose.h"
 
 #include <fmt/format.h>
 
@@ -168,12 +169,39 @@ Result<CommandCycles> time_dma(const ir::Kernel& k, std::size_t stage, CommandCy
   return c;
 }
 
-// The output path `stages` (cast, Commit Adapter, commit) of a command in `context`.
+// The Transpose Engine stage `s` of an output path, `before` cycles of Cast Engine ahead of it
+// (docs/cycle-model.md §12).
+Result<TransposeCycles> transpose_cycles(const ir::Stage& s, std::uint64_t before) {
+  auto d = ir::verify::verify_transpose(
+      {s.input.dtype, s.input.mapping(ir::Slot::Time), s.input.mapping(ir::Slot::Packet),
+       s.output.mapping(ir::Slot::Time), s.output.mapping(ir::Slot::Packet)});
+  if (!d) return std::move(d).take_diagnostics();
+  TransposeCycles t;
+  t.latency_before = before;
+  t.in_flits = s.input.mapping(ir::Slot::Time).size();
+  t.out_flits = s.output.mapping(ir::Slot::Time).size();
+  t.out_rows = d->out_rows;
+  t.iterations = d->iterations;
+  t.matrix_flits = d->in_flits;
+  t.double_buffered = d->double_buffered;
+  t.burst = d->cycles;
+  return t;
+}
+
+// The output path `stages` (cast, transpose, Commit Adapter, commit) of a command in `context`.
 Result<OutputPathCycles> output_path(const ir::Kernel& k, const std::vector<std::size_t>& stages,
                                      ir::ContextKind context) {
   OutputPathCycles o;
   for (std::size_t i : stages) {
     const ir::Stage& s = k.stages[i];
+    if (s.unit() == ir::StageUnit::TransposeEngine) {
+      auto t = transpose_cycles(s, o.latency);
+      if (!t) return std::move(t).take_diagnostics();
+      o.transpose = *t;
+      o.latency = 0;
+      o.flits = t->out_flits;
+      continue;
+    }
     if (s.unit() != ir::StageUnit::CommitEngine) {
       ++o.latency;
       continue;
@@ -189,21 +217,33 @@ Result<OutputPathCycles> output_path(const ir::Kernel& k, const std::vector<std:
     if (!rule) return std::move(rule).take_diagnostics();
     walk->write_size = rule->write_size;
     o.flits = time.size();
+    o.committed = true;
     o.commit.sink = Stage::Commit;
     o.commit.flits = o.flits;
     o.commit.commit = std::move(*walk);
   }
-  o.analytic = datapath_analytic(o.commit);
-  o.trace = datapath_trace(o.commit);
+  if (o.committed) {
+    o.analytic = datapath_analytic(o.commit);
+    o.trace = datapath_trace(o.commit);
+  }
   return o;
 }
 
-// A command's cycles with its output path behind it (docs/cycle-model.md §11): the engines hand
-// on their last `flits` flits one per cycle up to `engines` [MODEL]; the commit starts `latency`
-// cycles after the first of them and ends when its walk does.
+// A command's cycles with its output path behind it (docs/cycle-model.md §11, §12): the engines
+// hand on their last flits one per cycle up to `engines` [MODEL]. The Transpose Engine's burst
+// starts with the first of them, after the casts before it (the last matrix's output follows the
+// last flit within the burst); the commit starts `latency` cycles after the first flit it takes
+// and ends when its walk does.
 std::uint64_t behind(std::uint64_t engines, const OutputPathCycles& o, std::uint64_t commit) {
-  const std::uint64_t first = engines > o.flits ? engines - o.flits : 0;
-  return std::max(engines + o.latency, first + o.latency + commit);
+  std::uint64_t end = engines;
+  if (o.transpose) {
+    const TransposeCycles& t = *o.transpose;
+    end += t.latency_before;
+    end = (end > t.in_flits ? end - t.in_flits : 0) + t.burst;
+  }
+  if (!o.committed) return end + o.latency;
+  const std::uint64_t first = end > o.flits ? end - o.flits : 0;
+  return std::max(end + o.latency, first + o.latency + commit);
 }
 
 // Both models of one command; nullopt when it has no form the models time.
@@ -223,19 +263,29 @@ Result<std::optional<CommandCycles>> time_command(const ir::Kernel& k, std::size
                                                                        : ir::ContextKind::Main;
   std::vector<std::size_t> engines, out;
   for (std::size_t i : stages) (ir::is_output_path(k.stages[i].op) ? out : engines).push_back(i);
-  if (!out.empty() && k.stages[out.back()].unit() == ir::StageUnit::CommitEngine) {
+  const auto transposes = [&](std::size_t i) {
+    return k.stages[i].unit() == ir::StageUnit::TransposeEngine;
+  };
+  const bool transposed = std::any_of(out.begin(), out.end(), transposes);
+  if (!out.empty() && (transposed || k.stages[out.back()].unit() == ir::StageUnit::CommitEngine)) {
     auto o = output_path(k, out, c.context);
     if (!o) return std::move(o).take_diagnostics();
     c.output = std::move(*o);
   }
-  if (engines.empty()) { // the output path of a stream parameter: its flits one per cycle
+  if (engines.empty() && !transposed) { // the commit of a stream parameter: its flits one per cycle
     if (!c.output) return std::optional<CommandCycles>();
     c.setup = setup_cycles(k, stages, false);
     time_data_path(c, c.output->commit, timeline);
     c.output.reset();
     return std::optional<CommandCycles>(std::move(c));
   }
-  if (auto contraction = contraction_stages(k, statement); !contraction.empty()) {
+  if (engines.empty()) {
+    // A stream parameter's flits, one per cycle, into the Transpose Engine (§12).
+    DataPathCommand source;
+    source.flits = c.output->transpose->in_flits;
+    c.setup = setup_cycles(k, stages, false);
+    time_data_path(c, std::move(source), timeline);
+  } else if (auto contraction = contraction_stages(k, statement); !contraction.empty()) {
     auto part = chain_part(k, contraction);
     if (!part) return std::move(part).take_diagnostics();
     c.kind = part->complete ? CommandKind::Contraction : CommandKind::ChainPart;

@@ -32,13 +32,29 @@ enum class CommandKind : std::uint8_t {
 };
 std::string_view command_kind_name(CommandKind k);
 
-/// The output path behind a command's engines (docs/cycle-model.md §11): the Cast Engine and the
-/// Commit Adapter pass one flit per cycle, one cycle each; the Commit Engine writes the stream
-/// into DM through the write sequencer (the `commit` walk of datapath_model.h).
+/// The Transpose Engine in a command's output path (docs/cycle-model.md §12): its burst of
+/// `iterations` matrices (docs/transpose.md §5), fed one flit per cycle.
+struct TransposeCycles {
+  std::uint64_t latency_before = 0; // Cast Engine stages between the engines and the transpose
+  std::uint64_t in_flits = 0;       // the stream it takes: |Time| of its input
+  std::uint64_t out_flits = 0;      // the stream it hands on: |OutTime|
+  std::uint64_t out_rows = 0;       // output flits per matrix
+  std::uint64_t iterations = 0, matrix_flits = 0; // n, input flits per matrix
+  bool double_buffered = true;
+  std::uint64_t burst = 0; // the book's burst latency, its input one flit per cycle
+};
+
+/// The output path behind a command's engines (docs/cycle-model.md §11, §12): the Cast Engine and
+/// the Commit Adapter pass one flit per cycle, one cycle each; the Transpose Engine runs its
+/// burst; the Commit Engine writes the stream into DM through the write sequencer (the `commit`
+/// walk of datapath_model.h).
 struct OutputPathCycles {
-  std::uint64_t latency = 0; // cast / trim / commit_cast stages before the commit, one cycle each
+  std::uint64_t latency = 0; // cast / trim / commit_cast stages (after the transpose, when there
+                             // is one) before the commit, one cycle each
   std::uint64_t flits = 0;   // the stream the commit takes: |Time|
-  DataPathCommand commit;    // sink Commit
+  std::optional<TransposeCycles> transpose;
+  bool committed = false;         // the path ends with a commit (`commit`, `analytic`, `trace` set)
+  DataPathCommand commit;         // sink Commit
   DataPathCycles analytic, trace; // the commit alone, its flits arriving one per cycle
 };
 

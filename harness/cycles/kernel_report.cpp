@@ -53,13 +53,24 @@ nlohmann::ordered_json dma_json(const DmaCycles& d) {
   return j;
 }
 
+std::string transpose_text(const TransposeCycles& t) {
+  return fmt::format("  transpose       {} cycle(s) of cast before it; {} iteration(s) of {} input "
+                     "flits → {} rows, {} buffering: a burst of {} cycles; {} flits in, {} out\n",
+                     t.latency_before, t.iterations, t.matrix_flits, t.out_rows,
+                     t.double_buffered ? "double" : "single", t.burst, t.in_flits, t.out_flits);
+}
+
 std::string output_text(const OutputPathCycles& o) {
+  std::string s = o.transpose ? transpose_text(*o.transpose) : "";
+  if (!o.committed)
+    return s +
+           fmt::format("  output path     {} cycle(s) of Commit Adapter, no commit\n", o.latency);
   const CommitWalk& w = *o.commit.commit;
-  return fmt::format("  output path     {} cycle(s) of cast / Commit Adapter, then the commit: "
-                     "write sequencer {}, {} live of {} positions per packet, write size {} "
-                     "element(s), {} writes (trace {}) for {} flits\n",
-                     o.latency, w.sequencer.to_string(), w.valid, w.packet.size(), w.write_size,
-                     o.analytic.writes, o.trace.writes, o.flits);
+  return s + fmt::format("  output path     {} cycle(s) of cast / Commit Adapter, then the commit: "
+                         "write sequencer {}, {} live of {} positions per packet, write size {} "
+                         "element(s), {} writes (trace {}) for {} flits\n",
+                         o.latency, w.sequencer.to_string(), w.valid, w.packet.size(), w.write_size,
+                         o.analytic.writes, o.trace.writes, o.flits);
 }
 
 std::uint64_t live_slices(const DataPathCommand& c) {
@@ -208,11 +219,24 @@ nlohmann::ordered_json kernel_cycles_json(const KernelCycles& k) {
                   {"dmns", c.dma->dmns},
                   {"engines", c.dma->engines}};
     }
-    if (c.output)
-      j["output_path"] = {{"latency", c.output->latency},
-                          {"flits", c.output->flits},
-                          {"analytic", datapath_json(c.output->analytic, c.output->commit, false)},
-                          {"trace", datapath_json(c.output->trace, c.output->commit, true)}};
+    if (c.output) {
+      const OutputPathCycles& o = *c.output;
+      j["output_path"] = {{"latency", o.latency}, {"flits", o.flits}};
+      if (o.transpose)
+        j["output_path"]["transpose"] = {
+            {"latency_before", o.transpose->latency_before},
+            {"in_flits", o.transpose->in_flits},
+            {"out_flits", o.transpose->out_flits},
+            {"iterations", o.transpose->iterations},
+            {"matrix_flits", o.transpose->matrix_flits},
+            {"out_rows", o.transpose->out_rows},
+            {"buffering", o.transpose->double_buffered ? "double" : "single"},
+            {"burst", o.transpose->burst}};
+      if (o.committed) {
+        j["output_path"]["analytic"] = datapath_json(o.analytic, o.commit, false);
+        j["output_path"]["trace"] = datapath_json(o.trace, o.commit, true);
+      }
+    }
     cmds.push_back(std::move(j));
   }
   doc["commands"] = std::move(cmds);

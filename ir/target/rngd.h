@@ -60,13 +60,13 @@ struct TensorUnitDescription {
   std::uint32_t dma_engines_per_chip = 8;
   std::uint32_t dmns_per_dma_engine = 2; // "one per pair of DMNs"
   std::uint32_t dma_engine_bytes_per_cycle = 256;
-  std::uint32_t dma_request_bytes = 256;      // a packet splits into ⌈n / 256⌉ AXI requests
-  std::uint32_t dma_max_packet_bytes = 4096;  // 256 beats × 16 B (AXI)
-  std::uint32_t dma_dm_write_align_bytes = 8; // DM writes are whole bank words
-  std::uint32_t dma_startup_cycles = 500;     // per command, before data moves
-  std::uint32_t hbm_bytes_per_cycle = 1500;   // 1.5 TB/s per chip at the 1 GHz clock
+  std::uint32_t dma_request_bytes = 256;        // a packet splits into ⌈n / 256⌉ AXI requests
+  std::uint32_t dma_max_packet_bytes = 4096;    // 256 beats × 16 B (AXI)
+  std::uint32_t dma_dm_write_align_bytes = 8;   // DM writes are whole bank words
+  std::uint32_t dma_startup_cycles = 500;       // per command, before data moves
+  std::uint32_t hbm_bytes_per_cycle = 1500;     // 1.5 TB/s per chip at the 1 GHz clock
   std::uint32_t hbm_partial_write_penalty = 50; // a partial-block write is a read-modify-write
-  std::uint32_t sub_context_write_bytes = 8;  // a sub-context commit writes 8 B at a time
+  std::uint32_t sub_context_write_bytes = 8;    // a sub-context commit writes 8 B at a time
 
   // --- Transpose Engine (docs/transpose.md; furiosa-opt
   // docs/src/computing-tensors/transpose-engine.md "Parameters", "Buffering Modes") ---
