@@ -68,8 +68,8 @@ struct TensorUnitDescription {
   std::uint32_t hbm_partial_write_penalty = 50; // a partial-block write is a read-modify-write
   std::uint32_t sub_context_write_bytes = 8;    // a sub-context commit writes 8 B at a time
 
-  // --- Transpose Engine (docs/transpose.md; furiosa-opt
-  // docs/src/computing-tensors/transpose-engine.md "Parameters", "Buffering Modes") ---
+  // --- Transpose Engine (docs/transpose.md; the book's "Parameters", "Buffering Modes" of
+  // furiosa-opt docs/src/computing-tensors/transpose-engine.md) ---
   std::uint32_t transpose_valid_size_4bit = 16;  // valid elements per input flit, 4-bit types
   std::uint32_t transpose_valid_size = 8;        // 8-, 16- and 32-bit types
   std::uint32_t transpose_max_in_rows_bytes = 8; // in_rows of 16 / 8 / 4 / 2 elements

@@ -60,9 +60,9 @@ struct TransposeDerived {
 /// [outer, the kept rows].
 Result<TransposeDerived> verify_transpose(const TransposeInput& in);
 
-/// The burst latency of docs/transpose.md §5 (furiosa-opt docs/src/computing-tensors/
-/// transpose-engine.md "Performance"): double buffering `in_flits + (n − 1) · max(in_flits,
-/// out_rows) + out_rows`, single buffering `n · (in_flits + out_rows)`.
+/// The burst latency of docs/transpose.md §5 (the book's transpose page, "Performance"):
+/// double buffering `in_flits + (n − 1) · max(in_flits, out_rows) + out_rows`, single buffering
+/// `n · (in_flits + out_rows)`. Book: furiosa-opt docs/src/computing-tensors/transpose-engine.md
 std::uint64_t transpose_cycles(bool double_buffered, std::uint64_t iterations,
                                std::uint64_t in_flits, std::uint64_t out_rows);
 

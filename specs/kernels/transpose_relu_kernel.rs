@@ -1,4 +1,4 @@
-// book: docs/src/computing-tensors/transpose-engine.md (32-bit Data Type) wrapped in a whole kernel — a ReLU pass (vector-engine/index.md) feeding the Transpose Engine from VectorFinalTensor
+// book: docs/src/computing-tensors/transpose-engine.md (32-bit Data Type) wrapped in a whole kernel — a ReLU pass (furiosa-opt docs/src/computing-tensors/vector-engine/index.md) feeding the Transpose Engine from VectorFinalTensor
 // The book's f32 example after a Vector Engine pass: max(x, 0) on every element, then each
 // slice's [D, E] = 2 × 8 matrices (four, B) are transposed to [E, D] and returned.
 use furiosa_opt_std::prelude::*;

@@ -44,12 +44,13 @@ std::string coordinates(const Cell& c) {
   return s;
 }
 
-/// The engine as the book draws it (transpose-engine.md "Architecture"), on positions: for each
-/// iteration o, the input matrix M[r][col] (col = k·valid_size + e) of rows r < in_rows is read
-/// from flit (o·in_rows + r)·packets_per_col + k, element e (Unpack, Gather); the output row j
-/// of the iteration is column j of M (Transpose), rows j < out_rows are kept (Trim), and the row
-/// is padded to a flit (Align). Checks that every output cell holds the element of the input cell
-/// it is taken from (or both are padding), and that `transpose_source` agrees with the model.
+/// The engine as the book draws it ("Architecture"), on positions: for each iteration o, the input
+/// matrix M[r][col] (col = k·valid_size + e) of rows r < in_rows is read from flit (o·in_rows +
+/// r)·packets_per_col + k, element e (Unpack, Gather); the output row j of the iteration is column
+/// j of M (Transpose), rows j < out_rows are kept (Trim), and the row is padded to a flit (Align).
+/// Checks that every output cell holds the element of the input cell it is taken from (or both are
+/// padding), and that `transpose_source` agrees with the model. The book's page:
+/// furiosa-opt docs/src/computing-tensors/transpose-engine.md
 void check_relayout(const Case& c, const verify::TransposeDerived& d) {
   const Axes ax(c.axes);
   const Mapping t = ax(c.time), p = ax(c.packet), ot = ax(c.out_time), op = ax(c.out_packet);
@@ -108,7 +109,8 @@ TEST_CASE("every example of the book's Transpose Engine page: parameters and lat
     bool double_buffered;
     std::uint64_t cycles;
   };
-  // The parameter tables and the "Latency" lines of transpose-engine.md, in page order.
+  // The parameter tables and the "Latency" lines of
+  // furiosa-opt docs/src/computing-tensors/transpose-engine.md, in page order.
   const BookExample examples[] = {
       // Interface / running example: 16 + 1 · max(16, 16) + 16 = 48.
       {{"P=256,B=2,C=8,D=2,E=8", ScalarType::I8, "B, C, D", "E # 32", "B, D, E", "C # 32"},
@@ -176,7 +178,8 @@ TEST_CASE("every example of the book's Transpose Engine page: parameters and lat
 }
 
 TEST_CASE("the per-width table: valid_size, max in_rows, flit elements", "[transpose]") {
-  // transpose-engine.md "Parameters": 4-bit 16 / 16, 8-bit 8 / 8, 16-bit 8 / 4, 32-bit 8 / 2.
+  // The book's "Parameters": 4-bit 16 / 16, 8-bit 8 / 8, 16-bit 8 / 4, 32-bit 8 / 2
+  // (furiosa-opt docs/src/computing-tensors/transpose-engine.md).
   struct Row {
     Case c;
     std::uint64_t valid_size, max_in_rows, flit;

@@ -163,6 +163,9 @@ sub('t51_to_vrf_of_bf16', 'E-TYPE-019', B.replace("ContractTensor<'l, T, f32, Ch
 
 sub('t52_trf_tensor_new', 'E-TYPE-024', F, ') -> ContractTensor<\'l, { Tu::Main }, i32, Chip, Cluster, Slice, m![A], m![R]> {\n', ') -> ContractTensor<\'l, { Tu::Main }, i32, Chip, Cluster, Slice, m![A], m![R]> {\n    let t: TrfTensor<i8, Chip, Cluster, Slice, Lane, m![K8]> = @@TrfTensor::new();\n', 'a TrfTensor built inside the kernel')
 
+sub('t53_transpose_form', 'E-TYPE-009', B, '.contract_packet::<m![1]>()', '.@@transpose_packet()', 'a Transpose Engine form other than transpose')
+sub('t54_switch', 'E-TYPE-009', F, '.fetch::<m![A], m![K8]>()', '.fetch::<m![A], m![K8]>()\n        .@@switch()', 'the Switch Engine')
+
 seen=set()
 for name, code, text, what in cases:
     assert name not in seen, name
