@@ -17,8 +17,10 @@
 #include "codegen/contraction_jit.h"
 #include "ir/seq/lower_contraction.h"
 #include "ir/seq/run_program.h"
+#include "runtime/engine/run_io.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/scalar/float_bits.h"
+#include "tests/support/chain_run.h"
 #include "tests/support/run_case.h"
 
 #include <fmt/format.h>
@@ -187,7 +189,7 @@ TEST_CASE("seq partial: every NaN a part of a chain puts out is 0x7FC00000, on b
         if (!part)
           for (const auto& d : part.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
         REQUIRE(part.ok());
-        const ir::seq::ChainRun run = testing::chain_run_of(*part);
+        const testing::ChainRun run = testing::chain_run_of(*part);
         // Parts from contract_outer read bf16 operands, the others the f32 tensor they start from.
         const auto stream =
             input_tensor(run.stream_type.dtype, run.stream_axes, ++seed, f == 0 ? 24 : 20);
