@@ -17,8 +17,10 @@
 #include "codegen/contraction_jit.h"
 #include "ir/seq/lower_contraction.h"
 #include "ir/seq/run_program.h"
+#include "runtime/engine/run_io.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/scalar/float_bits.h"
+#include "tests/support/chain_run.h"
 #include "tests/support/run_case.h"
 
 #include <fmt/format.h>
