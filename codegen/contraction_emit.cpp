@@ -63,6 +63,7 @@
 #include "codegen/pair_madd.h"
 #include "codegen/stream_load.h"
 #include "codegen/vector_chain_emit.h"
+#include "codegen/vrf_operand_emit.h"
 #include "runtime/exec/operand_staging.h"
 
 #include <llvm/Analysis/ValueTracking.h>
@@ -109,6 +110,7 @@ enum Field : unsigned {
   kFlitOffset,
   kFlitLive,
   kOutOffset,
+  kVrf,
   kFieldCount
 };
 
@@ -426,7 +428,12 @@ void Emitter::emit_drain() {
       v = b_.CreateSelect(nan, b_.getInt32(kF32CanonicalNaNBits), v);
     }
     v = b_.CreateSelect(pad, b_.getInt32(0), v);
-    if (rp_.vector) v = emit_vector_pass(b_, *m_, *rp_.vector, v); // the pass reading the chain
+    if (rp_.vector) { // the pass reading the chain, its `&vrf` operands at the same cell
+      const auto vrf =
+          emit_vrf_operands(b_, vrf_operand_args_type(ctx_), arg_[kVrf], rp_.vrf_operands.size(), o,
+                            [&](llvm::Value* i, llvm::Value* limit) { guard(i, 1, limit); });
+      v = emit_vector_pass(b_, *m_, *rp_.vector, v, vrf);
+    }
     if (rp_.output_cast) // the output path's cast (docs/output-path.md §1, §2.2)
       v = emit_output_cast(b_, rp_.output_cast->to, rp_.output_cast->relu, v);
     // The output holds elements of its own width (an output cast narrows them).
@@ -489,7 +496,7 @@ std::unique_ptr<llvm::Module> Emitter::run() {
   llvm::Type* ptr = b_.getPtrTy();
   llvm::Type* i64t = b_.getInt64Ty();
   llvm::StructType* args_ty = llvm::StructType::create(
-      ctx_, {ptr, i64t, ptr, ptr, ptr, i64t, ptr, ptr, ptr, ptr}, "ContractionArgs");
+      ctx_, {ptr, i64t, ptr, ptr, ptr, i64t, ptr, ptr, ptr, ptr, ptr}, "ContractionArgs");
   auto* fty = llvm::FunctionType::get(b_.getInt32Ty(), {ptr}, false);
   f_ = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, kContractionSymbol, m_);
   f_->addFnAttr(llvm::Attribute::NoUnwind);

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "codegen/host_target.h"
+#include "codegen/vrf_operand_tables.h"
 #include "ir/seq/run_program.h"
 
 #include <cstdint>
@@ -45,6 +46,7 @@ struct ContractionArgs {
                                     // ([|Time|·|Packet|]) when the stream is not separable
   const std::uint8_t* flit_live;    // 1 = live, same shape; null when every flit is live
   const std::uint64_t* out_offset;  // [|T3|·|P3|] output element of each cell, or kNoOutput
+  const VrfOperandArgs* vrf;        // the pass's `&vrf` operands (vrf_operand.h), or null
 };
 
 /// C type of the generated function.

@@ -92,6 +92,7 @@ struct SliceRun {
   const std::uint64_t stream_elements;
   runtime::LogicalTensor& output;
   const ContractionFn fn;
+  const VrfOperandTables& vrf; // the `&vrf` operands of the pass after the chain
   std::vector<std::vector<std::uint32_t>> scratch;
   std::vector<runtime::exec::StagedTrf> staged;
   std::vector<StreamPart> parts;
@@ -124,8 +125,13 @@ struct SliceRun {
       // An operand slice with no live cell forms no product: the slice drains +0 / 0, through
       // the pass and the cast like every drained value.
       const std::uint32_t drained = runtime::leave_engines(rp.vector, rp.output_cast, 0);
-      for (std::uint64_t o : plan.tables.out_offset)
-        if (o != kNoOutput) output.set(ob.offset + o, drained);
+      const std::vector<std::uint64_t>& cells = plan.tables.out_offset;
+      for (std::uint64_t c = 0; c < cells.size(); ++c)
+        if (cells[c] != kNoOutput)
+          output.set(ob.offset + cells[c],
+                     vrf.empty()
+                         ? drained
+                         : runtime::leave_engines(rp.vector, rp.output_cast, 0, vrf.values(s, c)));
       return true;
     }
     runtime::exec::StagedTrf& trf = staged[worker];
@@ -147,6 +153,8 @@ struct SliceRun {
     args.flit_offset = tables.flit_offset.data();
     args.flit_live = tables.flit_live.empty() ? nullptr : tables.flit_live.data();
     args.out_offset = tables.out_offset.data();
+    const std::vector<VrfOperandArgs> vrf_args = vrf.args(s);
+    args.vrf = vrf_args.data();
     return fn(&args) == kRunOk;
   }
 };
@@ -225,6 +233,7 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
     zero_on(*pool, result.output.data.data(), result.output.data.size());
   const StreamBuffer stream =
       options.stream_contents != nullptr ? StreamBuffer{} : stream_buffer(rp, st, *pool);
+  const VrfOperandTables vrf_tables(rp, inputs);
   SliceRun slices{rp,
                   plan,
                   wt,
@@ -233,6 +242,7 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
                   st.elements(),
                   result.output,
                   planned->code->function<ContractionFn>(),
+                  vrf_tables,
                   std::vector<std::vector<std::uint32_t>>(
                       pool->size(), std::vector<std::uint32_t>(plan.shape.acc_cells)),
                   std::vector<runtime::exec::StagedTrf>(pool->size()),

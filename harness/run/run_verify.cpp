@@ -47,6 +47,31 @@ runtime::LogicalTensor adapted(const runtime::LogicalTensor& given,
   return out;
 }
 
+/// The `&vrf` operands' sources as the pass reads them: each parameter over its tile, after its
+/// Fetch Adapter (docs/vector-engine.md §3.2).
+std::vector<runtime::LogicalTensor> vrf_sources(const ir::Kernel& kernel, const RunOperands& ops,
+                                                const std::vector<ir::seq::FetchProgram>& fetches,
+                                                const RunInputTensors& inputs,
+                                                const ir::seq::InputShapes& tiles) {
+  std::vector<runtime::LogicalTensor> out;
+  for (const RunOperands::VrfOperand& o : ops.vrf)
+    out.push_back(adapted(*inputs.tensors.at(o.param->name), tiles.at(o.param->name),
+                          fetch_of(fetches, kernel, o.collect), true));
+  return out;
+}
+
+/// The operands output element `i` reads: each source at the element's coordinates on the
+/// source's own axes, independently of the engines' address streams.
+void vrf_operands_at(const std::vector<runtime::LogicalTensor>& sources,
+                     const runtime::LogicalTensor& output, std::uint64_t i,
+                     std::vector<std::uint32_t>& values) {
+  values.resize(sources.size());
+  if (sources.empty()) return;
+  const ir::Index at = output.index(i);
+  for (std::size_t k = 0; k < sources.size(); ++k)
+    values[k] = sources[k].get(sources[k].offset(at));
+}
+
 /// A Store / Collect run moves data: every cell the output holds (the input's axes, permuted, a
 /// tile of them or every stride-th coordinate of a block) must be the input element with the same
 /// coordinates, after the Fetch Adapter, bit for bit.
@@ -126,15 +151,10 @@ void check_elementwise(const runtime::LogicalTensor& input, const runtime::Logic
 void check_vector_pass(const ir::seq::VectorProgram& p, const runtime::LogicalTensor& input,
                        const runtime::LogicalTensor& output,
                        const std::vector<runtime::LogicalTensor>& vrf_sources, RunVerification& v) {
-  std::vector<std::uint32_t> vrf(vrf_sources.size());
+  std::vector<std::uint32_t> vrf;
   std::uint64_t i = 0; // check_elementwise visits the output's elements in order
   check_elementwise(input, output, v, [&](std::uint32_t in, std::uint32_t out) {
-    if (!vrf_sources.empty()) {
-      const ir::Index at = output.index(i);
-      for (std::size_t k = 0; k < vrf.size(); ++k)
-        vrf[k] = vrf_sources[k].get(vrf_sources[k].offset(at));
-    }
-    ++i;
+    vrf_operands_at(vrf_sources, output, i++, vrf);
     const auto c =
         runtime::vector::oracle_compare(p, runtime::vector::oracle_chain(p, in, vrf), out);
     return std::pair{c.ok, c.abs_err};
@@ -148,8 +168,9 @@ void check_vector_pass(const ir::seq::VectorProgram& p, const runtime::LogicalTe
 /// within the pass's own tolerance of one of them. An i32 chain is exact: the pass's oracle on it.
 Status check_pass_after_chain(const ir::Kernel& kernel, const ir::seq::VectorProgram& p,
                               const runtime::OracleReference& ref,
-                              const runtime::LogicalTensor& output, RunVerification& v,
-                              const std::optional<runtime::OracleCast>& cast) {
+                              const runtime::LogicalTensor& output,
+                              const std::vector<runtime::LogicalTensor>& vrf_sources,
+                              RunVerification& v, const std::optional<runtime::OracleCast>& cast) {
   if (cast && (p.out_type != ir::ScalarType::F32 || ir::is_integer(ref.accumulator))) {
     v.oracle_not_applicable = "the oracle composes the output path's cast after a Vector Engine "
                               "pass only for an f32 pass after an f32 chain";
@@ -163,13 +184,15 @@ Status check_pass_after_chain(const ir::Kernel& kernel, const ir::seq::VectorPro
   }
   const bool integer = ir::is_integer(ref.accumulator);
   v.oracle_ok = true;
+  std::vector<std::uint32_t> vrf;
   for (std::uint64_t o = 0; o < output.elements(); ++o) {
     const std::uint32_t got = output.get(o);
+    vrf_operands_at(vrf_sources, output, o, vrf);
     bool ok = false;
     double err = INFINITY;
     if (integer) {
       const auto c = runtime::vector::oracle_compare(
-          p, runtime::vector::oracle_chain_value(p, ref.exact[o]), got);
+          p, runtime::vector::oracle_chain_value(p, ref.exact[o], vrf), got);
       ok = c.ok;
       err = c.abs_err;
     } else {
@@ -177,7 +200,7 @@ Status check_pass_after_chain(const ir::Kernel& kernel, const ir::seq::VectorPro
       const double t = runtime::oracle_tolerance(*model, ref.abs_sum[o], ref.products_per_output);
       double lo = INFINITY, hi = -INFINITY;
       for (double x : {r, r - t, r + t}) {
-        const double e = runtime::vector::oracle_chain_value(p, x);
+        const double e = runtime::vector::oracle_chain_value(p, x, vrf);
         const auto c = runtime::vector::oracle_compare(p, e, got);
         ok = ok || c.ok;
         err = std::min(err, c.abs_err);
@@ -243,11 +266,8 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
     }
     auto chain = ir::seq::lower_vector(kernel, *ops.vector_final);
     if (!chain) return std::move(chain).take_diagnostics();
-    std::vector<runtime::LogicalTensor> vrf_sources;
-    for (const RunOperands::VrfOperand& o : ops.vrf)
-      vrf_sources.push_back(adapted(*inputs.tensors.at(o.param->name), tiles.at(o.param->name),
-                                    fetch_of(fetches, kernel, o.collect), true));
-    check_vector_pass(chain->program, input, output, vrf_sources, v);
+    check_vector_pass(chain->program, input, output,
+                      vrf_sources(kernel, ops, fetches, inputs, tiles), v);
     return {};
   }
   // A part of a chain from contract_outer is judged like a whole chain, by the einsum below.
@@ -286,7 +306,9 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
   if (ops.vector_final) {
     auto pass = ir::seq::lower_vector(kernel, *ops.vector_final);
     if (!pass) return std::move(pass).take_diagnostics();
-    return check_pass_after_chain(kernel, pass->program, *ref, output, v, oracle_cast(ops));
+    return check_pass_after_chain(kernel, pass->program, *ref, output,
+                                  vrf_sources(kernel, ops, fetches, inputs, tiles), v,
+                                  oracle_cast(ops));
   }
   return judge(kernel, *ref, output, v, oracle_cast(ops));
 }

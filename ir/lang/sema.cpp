@@ -779,6 +779,22 @@ private:
     return false;
   }
 
+  /// Whether a register-file operand (`file`: "TRF" / "VRF") sits in the stream's Chip, Cluster
+  /// and Slice; `code` for each that differs.
+  bool same_placement(const TensorType& in, const TensorType& t, const char* code, const char* file,
+                      const std::string& operand, SourceSpan span, const char* note) {
+    bool ok = true;
+    for (Slot s : {Slot::Chip, Slot::Cluster, Slot::Slice}) {
+      if (!in.get(s) || !t.get(s) || same_mapping(in.mapping(s), t.mapping(s))) continue;
+      error(code,
+            fmt::format("the {} operand `{}` has {} {}, but the stream has {}", file, operand,
+                        to_string(s), mtext(t.mapping(s)), mtext(in.mapping(s))),
+            span, {note});
+      ok = false;
+    }
+    return ok;
+  }
+
   bool type_trf_operand(const Expr& call, const TensorType& in, std::vector<TypeArg>& args,
                         Stage& st) {
     if (call.args.size() != 1) {
@@ -804,20 +820,12 @@ private:
     st.trf_producer = trf.producer;
     st.trf_source = trf.source;
     st.trf_span = a.span;
-    bool ok = true;
     // The TRF operand sits in the same Chip / Cluster / Slice as the stream (one type parameter
     // each in furiosa-opt's signature).
-    for (Slot s : {Slot::Chip, Slot::Cluster, Slot::Slice}) {
-      if (!in.get(s) || !t.get(s)) continue;
-      if (same_mapping(in.mapping(s), t.mapping(s))) continue;
-      error("E-TYPE-020",
-            fmt::format("the TRF operand `{}` has {} {}, but the stream has {}", st.trf_name,
-                        to_string(s), mtext(t.mapping(s)), mtext(in.mapping(s))),
-            a.span,
-            {"contract_outer pairs a stream and a TRF tensor of the same Chip, Cluster "
-             "and Slice (docs/contraction.md §3)"});
-      ok = false;
-    }
+    bool ok =
+        same_placement(in, t, "E-TYPE-020", "TRF", st.trf_name, a.span,
+                       "contract_outer pairs a stream and a TRF tensor of the same Chip, Cluster "
+                       "and Slice (docs/contraction.md §3)");
     auto agree = [&](std::size_t i, Slot s, std::string_view pname) {
       const SpannedMapping* from = t.get(s);
       if (!from) return;
@@ -888,17 +896,11 @@ private:
       ok = false;
     }
     // Each slice's Vector Engine reads its own VRF (one register file per slice).
-    for (Slot s : {Slot::Chip, Slot::Cluster, Slot::Slice}) {
-      if (!in.get(s) || !t.get(s) || same_mapping(in.mapping(s), t.mapping(s))) continue;
-      error("E-VE-017",
-            fmt::format("the VRF operand `{}` has {} {}, but the stream has {}", st.vrf_name,
-                        to_string(s), mtext(t.mapping(s)), mtext(in.mapping(s))),
-            a.span,
-            {"each slice's Vector Engine reads the VRF of its own slice: the operand sits in the "
-             "stream's Chip, Cluster and Slice (docs/vector-engine.md §3.2)"});
-      ok = false;
-    }
-    return ok;
+    return same_placement(in, t, "E-VE-017", "VRF", st.vrf_name, a.span,
+                          "each slice's Vector Engine reads the VRF of its own slice: the operand "
+                          "sits in the stream's Chip, Cluster and Slice (docs/vector-engine.md "
+                          "§3.2)") &&
+           ok;
   }
 
   bool type_zero_point(const Expr& call, const TensorType& in, ScalarType to, SourceSpan to_span,

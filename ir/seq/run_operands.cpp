@@ -170,7 +170,7 @@ Status pass_source(const Kernel& k, std::size_t final_index, RunOperands& ops) {
 
 /// The Vector Engine pass that reads the contraction chain's output (docs/vector-engine.md §4.1),
 /// and a to_vrf of its result: the stages whose producer is `lane`, then `vector_init`'s chain.
-void pass_after_chain(const Kernel& k, RunOperands& ops) {
+Status pass_after_chain(const Kernel& k, RunOperands& ops) {
   const auto index = [&](const Stage* s) { return static_cast<std::size_t>(s - k.stages.data()); };
   std::size_t at = index(ops.lane);
   for (bool moved = true; moved;) {
@@ -183,9 +183,10 @@ void pass_after_chain(const Kernel& k, RunOperands& ops) {
       break;
     }
   }
-  if (!ops.vector_final) return;
+  if (!ops.vector_final) return {};
   for (const Stage& s : k.stages)
     if (s.producer == *ops.vector_final && s.unit() == StageUnit::VrfStore) ops.store = &s;
+  return find_vrf_operands(k, *ops.vector_final, ops);
 }
 
 /// The book's sequencer pseudo types (furiosa-opt docs/src/moving-tensors/sequencer.md): a
@@ -398,7 +399,7 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
     ops.outer = chain->outer;
     ops.lane = chain->lane;
     ops.shape = RunShape::Contraction;
-    pass_after_chain(kernel, ops);
+    if (auto r = pass_after_chain(kernel, ops); !r) return std::move(r).take_diagnostics();
     if (auto r = stream_source(kernel, *ops.outer, "stream", ops.stream, ops.stream_collect, ops);
         !r)
       return std::move(r).take_diagnostics();

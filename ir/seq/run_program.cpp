@@ -271,15 +271,15 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
                        fmt::format("kernel `{}`: the Vector Engine pass's output {} holds other "
                                    "elements than the contraction's output {}",
                                    kernel.name, to_string(out_type), to_string(chain_out)));
-    if (std::any_of(pass->program.steps.begin(), pass->program.steps.end(),
-                    [](const VectorStepIR& st) { return st.call.reads_vrf(); }))
-      return run_error("E-RUN-110",
-                       fmt::format("kernel `{}`: a `&vrf` operand in the Vector Engine pass after "
-                                   "a contraction is not run by tujit yet; a pass on a collected "
-                                   "stream reads one (docs/vector-engine.md §3.2)",
-                                   kernel.name));
     out_dtype = pass->program.out_type;
     p.vector = std::move(pass->program);
+    // Its `&vrf` operands, read at the output cells the Lane Folder drains (the pass keeps every
+    // element's coordinates, docs/vector-engine.md §3.2, §4.1).
+    for (const RunOperands::VrfOperand& v : ops.vrf) {
+      auto read = vrf_operand(file, kernel, v, chain_out, shapes, p);
+      if (!read) return std::move(read).take_diagnostics();
+      p.vrf_operands.push_back(std::move(*read));
+    }
   }
   if (auto ok = check_returned(file, kernel, ops, chain_out); !ok) return ok.diagnostics();
   p.output_cast = output_cast(ops, out_dtype);
@@ -289,6 +289,32 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
   if (auto ok = verify(*lowered); !ok) return ok.diagnostics();
   return lowered;
 }
+
+namespace {
+
+/// The Vector Engine pass verifies, and each call reading the VRF has one operand stream of the
+/// output's cells (the pass runs on the cells a move moves or the Lane Folder drains).
+Status verify_vrf_operands(const RunProgram& p) {
+  if (p.vector)
+    if (auto ok = verify(*p.vector); !ok) return ok;
+  std::size_t reads = 0;
+  if (p.vector)
+    for (const VectorStepIR& st : p.vector->steps) reads += st.call.reads_vrf() ? 1 : 0;
+  if (reads != p.vrf_operands.size())
+    return run_error("E-RUN-102", fmt::format("internal: `{}` has {} VRF operand streams for {} "
+                                              "calls reading the VRF",
+                                              p.kernel_name, p.vrf_operands.size(), reads));
+  const CellStreams& o = p.output.cells;
+  for (const OperandStreams& v : p.vrf_operands)
+    if (v.streams.cells.outer_size != o.outer_size || v.streams.cells.inner_size != o.inner_size ||
+        v.streams.spatial.size() != p.output.spatial.size())
+      return run_error("E-RUN-102", fmt::format("internal: a VRF operand of `{}` is not a view of "
+                                                "its output's shape",
+                                                p.kernel_name));
+  return {};
+}
+
+} // namespace
 
 Status verify(const RunProgram& p) {
   for (const FetchProgram& f : p.fetches)
@@ -301,32 +327,11 @@ Status verify(const RunProgram& p) {
       return run_error("E-RUN-102", fmt::format("internal: the source of `{}` is not a view of its "
                                                 "output's shape",
                                                 p.kernel_name));
-    if (p.vector)
-      if (auto ok = verify(*p.vector); !ok) return ok;
-    std::size_t reads = 0;
-    if (p.vector)
-      for (const VectorStepIR& st : p.vector->steps) reads += st.call.reads_vrf() ? 1 : 0;
-    if (reads != p.vrf_operands.size())
-      return run_error("E-RUN-102", fmt::format("internal: `{}` has {} VRF operand streams for "
-                                                "{} calls reading the VRF",
-                                                p.kernel_name, p.vrf_operands.size(), reads));
-    for (const OperandStreams& v : p.vrf_operands)
-      if (v.streams.cells.outer_size != o.outer_size ||
-          v.streams.cells.inner_size != o.inner_size ||
-          v.streams.spatial.size() != p.output.spatial.size())
-        return run_error("E-RUN-102", fmt::format("internal: a VRF operand of `{}` is not a view "
-                                                  "of its output's shape",
-                                                  p.kernel_name));
-    return {};
+    return verify_vrf_operands(p);
   }
   const ContractionProgram& c = p.chain;
   if (auto ok = verify(c); !ok) return ok;
-  if (p.vector)
-    if (auto ok = verify(*p.vector); !ok) return ok;
-  if (!p.vrf_operands.empty())
-    return run_error("E-RUN-102", fmt::format("internal: the contraction run `{}` carries VRF "
-                                              "operands",
-                                              p.kernel_name));
+  if (auto ok = verify_vrf_operands(p); !ok) return ok;
   const CellStreams& s = p.stream.streams.cells;
   const CellStreams& w = p.trf.streams.cells;
   const CellStreams& o = p.output.cells;

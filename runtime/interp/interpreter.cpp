@@ -107,7 +107,9 @@ public:
       : rp_(rp), p_(rp.chain), writer_(writer), result_(result),
         st_(*in.at(rp.stream.streams.tensor)),
         wt_(p_.forms_products() ? in.at(rp.trf.streams.tensor) : nullptr),
-        acc_(p_.accumulator_cells()), packet_(p_.columns * p_.group) {}
+        acc_(p_.accumulator_cells()), packet_(p_.columns * p_.group), vrf_(rp.vrf_operands.size()) {
+    for (const OperandStreams& v : rp.vrf_operands) vrf_in_.push_back(in.at(v.streams.tensor));
+  }
 
   /// Runs spatial position s; false on an output conflict (writer.conflict()).
   bool run(std::uint64_t s);
@@ -131,6 +133,8 @@ private:
   std::vector<Operand> packet_;    // one lane's cells of one packet cycle
   std::uint64_t s_ = 0;
   CellAddress sbase_, wbase_;
+  std::vector<std::uint32_t> vrf_;           // the pass's `&vrf` operands at one output cell
+  std::vector<const LogicalTensor*> vrf_in_; // their sources
 };
 
 // A cell of the input tensor of a part that does not start at contract_outer: present iff it
@@ -220,7 +224,11 @@ bool SliceRun::run(std::uint64_t s) {
       std::uint32_t v = d < 0 ? 0u : acc_[static_cast<std::uint64_t>(d)];
       // A Vector Engine pass after the chain takes every drained cell (docs/vector-engine.md §4.1),
       // then the output path's cast (docs/output-path.md).
-      if (!put(o / p_.p3, o % p_.p3, leave_engines(rp_.vector, rp_.output_cast, v))) return false;
+      for (std::size_t k = 0; k < vrf_.size(); ++k)
+        vrf_[k] = read_vrf_operand(rp_.vrf_operands[k], *vrf_in_[k],
+                                   rp_.vrf_operands[k].streams.at(s_, o / p_.p3, o % p_.p3));
+      if (!put(o / p_.p3, o % p_.p3, leave_engines(rp_.vector, rp_.output_cast, v, vrf_)))
+        return false;
     }
   }
   return true;

@@ -4,6 +4,7 @@
 // padded stride/modulo split of furiosa-opt-lower's vector/tensor.rs); the contexts' rules
 // (E-CTX) and VrfTensor::reshape's two safe forms.
 #include "tests/support/cli_capture.h"
+#include "tests/support/error_codes.h"
 
 #include "ir/lang/kernel.h"
 #include "ir/mapping/syntax.h"
@@ -24,19 +25,7 @@ using namespace tujit;
 
 namespace {
 
-/// Every error code the front end and the stage verifiers give `text`.
-std::set<std::string> codes(const std::string& text) {
-  ir::SpecAnalysis a = ir::analyze(SourceBuffer("t.rs", text));
-  std::set<std::string> out;
-  for (const auto& d : a.diagnostics)
-    if (d.severity == Severity::Error) out.insert(d.code);
-  for (const auto& k : a.file.kernels) {
-    const auto kc = ir::verify::check_kernel(a.file, k);
-    for (const auto& d : kc.all_diagnostics())
-      if (d.severity == Severity::Error) out.insert(d.code);
-  }
-  return out;
-}
+const auto codes = testing::error_codes;
 
 /// A kernel with one f32 (or i32) collect stream of `packet` elements per flit, entering `chain`.
 std::string pass(const std::string& chain, const std::string& dtype = "f32",

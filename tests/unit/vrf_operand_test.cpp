@@ -3,7 +3,8 @@
 // `vrf_add` checks with the broadcast it implies (each VRF element read by the 256 elements of its
 // lane) and runs on both engines bit for bit, its output equal to a brute-force sum over the
 // inputs the run saved.
-#include "tests/support/cli_capture.h"
+#include "tests/support/error_codes.h"
+#include "tests/support/saved_run.h"
 
 #include "ir/lang/kernel.h"
 #include "ir/verify/kernel_checker.h"
@@ -12,6 +13,8 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -24,18 +27,7 @@ using namespace tujit::testing;
 
 namespace {
 
-std::set<std::string> codes(const std::string& text) {
-  ir::SpecAnalysis a = ir::analyze(SourceBuffer("t.rs", text));
-  std::set<std::string> out;
-  for (const auto& d : a.diagnostics)
-    if (d.severity == Severity::Error) out.insert(d.code);
-  for (const auto& k : a.file.kernels) {
-    const auto kc = ir::verify::check_kernel(a.file, k);
-    for (const auto& d : kc.all_diagnostics())
-      if (d.severity == Severity::Error) out.insert(d.code);
-  }
-  return out;
-}
+const auto codes = testing::error_codes;
 
 /// An i32 stream [A / 8][A % 8] on one slice, one call reading `operand` (a parameter of `vrf`'s
 /// type, or whatever `operand` names).
@@ -54,14 +46,6 @@ fn k<'l, const T: Tu>(
 
 const std::string kVrf = "VrfTensor<i32, m![1], m![1 # 2], m![1 # 256], m![A]>";
 const std::string kMul = ".vector_fxp(FxpBinaryOp::MulInt, vrf)";
-
-template <class T>
-std::vector<T> values(const runtime::NpyArray& a) {
-  std::vector<T> v(a.elements());
-  REQUIRE(a.data.size() == v.size() * sizeof(T));
-  std::memcpy(v.data(), a.data.data(), a.data.size());
-  return v;
-}
 
 } // namespace
 
@@ -123,27 +107,14 @@ TEST_CASE("vrf operand: vrf_add's derived read counts show the broadcast along N
 TEST_CASE("vrf operand: vrf_add runs bit for bit and adds vrf[a, b] to every n",
           "[vector][vrf][run]") {
   TempDir dir("vrf_add");
-  const auto r = run_tujit({"run", source_path("specs/vrf_add.rs"), "--verify", "--seed", "11",
-                            "--save-inputs", dir.path.string(), "--raw-output", "--output",
-                            (dir.path / "out.npy").string(), "--json"});
-  INFO(r.out << r.err);
-  REQUIRE(r.status == 0);
-  const auto j = r.json();
-  CHECK(j["verify"]["engines_bit_exact"] == true);
-  CHECK(j["verify"]["oracle_ok"] == true);
-  std::map<std::string, runtime::NpyArray> a;
-  for (const auto& e : std::filesystem::directory_iterator(dir.path)) {
-    auto arr = runtime::read_npy_file(e.path().string());
-    REQUIRE(arr.ok());
-    a[e.path().stem().string()] = std::move(*arr);
-  }
+  auto a = run_saved("specs/vrf_add.rs", dir, "11");
   // Logical shapes in axes! order: input and output [A, B, N], the VRF [A, B].
   REQUIRE(a["input"].shape == std::vector<std::uint64_t>{2048, 2, 256});
   REQUIRE(a["vrf"].shape == std::vector<std::uint64_t>{2048, 2});
   REQUIRE(a["out"].shape == std::vector<std::uint64_t>{2048, 2, 256});
-  const auto in = values<std::int32_t>(a["input"]);
-  const auto vrf = values<std::int32_t>(a["vrf"]);
-  const auto out = values<std::int32_t>(a["out"]);
+  const auto in = npy_values<std::int32_t>(a["input"]);
+  const auto vrf = npy_values<std::int32_t>(a["vrf"]);
+  const auto out = npy_values<std::int32_t>(a["out"]);
   for (std::size_t i = 0; i < out.size(); ++i) {
     const std::size_t ab = i / 256; // (a, b) row-major, n innermost
     const auto want = static_cast<std::int32_t>(static_cast<std::uint32_t>(in[i]) +
@@ -152,4 +123,43 @@ TEST_CASE("vrf operand: vrf_add runs bit for bit and adds vrf[a, b] to every n",
     FAIL_CHECK("element " << i << ": " << out[i] << " != " << want);
     break;
   }
+}
+
+TEST_CASE("vrf operand: a bias from the VRF after a contraction, then ReLU (gemv_bias_relu)",
+          "[vector][vrf][run]") {
+  TempDir dir("gemv_bias_relu");
+  auto a = run_saved("specs/derived/gemv_bias_relu.rs", dir, "5");
+  const auto m = npy_values<std::uint16_t>(a["matrix"]);
+  const auto v = npy_values<std::uint16_t>(a["vector"]);
+  const auto bias = npy_values<float>(a["bias"]);
+  const auto out = npy_values<float>(a["out"]);
+  REQUIRE(m.size() == 256 * 2048);
+  REQUIRE(v.size() == m.size()); // one vector per slice (row)
+  REQUIRE(bias.size() == 256);
+  REQUIRE(out.size() == 256);
+  const auto bf16 = [](std::uint16_t code) {
+    std::uint32_t bits = std::uint32_t{code} << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return static_cast<double>(f);
+  };
+  std::size_t clipped = 0;
+  for (std::size_t i = 0; i < 256; ++i) {
+    double exact = 0, magnitude = 0;
+    for (std::size_t k = 0; k < 2048; ++k) {
+      const double p = bf16(m[i * 2048 + k]) * bf16(v[i * 2048 + k]);
+      exact += p;
+      magnitude += std::fabs(p);
+    }
+    const double want = std::max(exact + bias[i], 0.0);
+    // The chain sums in f32 (each rounding within 2^-24 of the magnitudes summed, far below
+    // 2^-16·Σ|p|), then the bias add rounds once more (2^-24 relative).
+    const double bound = std::ldexp(magnitude, -16) + std::ldexp(std::fabs(exact + bias[i]), -23);
+    INFO("row " << i << ": got " << out[i] << ", want " << want << ", bound " << bound);
+    CHECK(out[i] >= 0.0f);
+    CHECK(std::fabs(out[i] - want) <= bound + 1e-30);
+    clipped += want == 0.0;
+  }
+  CHECK(clipped > 0);   // the ReLU cuts some rows ...
+  CHECK(clipped < 256); // ... and not all of them
 }

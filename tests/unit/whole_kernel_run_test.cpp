@@ -6,7 +6,7 @@
 #include "runtime/npy/npy.h"
 #include "runtime/scalar/bf16.h"
 #include "runtime/scalar/float_bits.h"
-#include "tests/support/cli_capture.h"
+#include "tests/support/saved_run.h"
 
 #include <catch2/catch.hpp>
 
@@ -23,42 +23,10 @@ namespace {
 
 const TujitCommand run_cmd{"run"};
 
-/// Runs `kernel` with --verify, saving its inputs and its raw output into `dir`; the arrays by
-/// name ("out" for the output).
+/// Runs specs/kernels/`kernel`.rs with --verify on seed 7 (testing::run_saved).
 std::map<std::string, runtime::NpyArray> run_saved(const std::string& kernel, const TempDir& dir,
                                                    std::vector<std::string> extra = {}) {
-  std::vector<std::string> args{source_path("specs/kernels/" + kernel + ".rs"),
-                                "--verify",
-                                "--seed",
-                                "7",
-                                "--save-inputs",
-                                dir.path.string(),
-                                "--raw-output",
-                                "--output",
-                                (dir.path / "out.npy").string(),
-                                "--json"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  const CliRun r = run_cmd(args);
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  const auto j = r.json();
-  CHECK(j["verify"]["engines_bit_exact"] == true);
-  CHECK(j["verify"]["oracle_ok"] == true);
-  std::map<std::string, runtime::NpyArray> arrays;
-  for (const auto& e : std::filesystem::directory_iterator(dir.path)) {
-    auto a = runtime::read_npy_file(e.path().string());
-    REQUIRE(a.ok());
-    arrays[e.path().stem().string()] = std::move(*a);
-  }
-  return arrays;
-}
-
-template <class T>
-std::vector<T> values(const runtime::NpyArray& a) {
-  std::vector<T> v(a.elements());
-  REQUIRE(a.data.size() == v.size() * sizeof(T));
-  std::memcpy(v.data(), a.data.data(), a.data.size());
-  return v;
+  return testing::run_saved("specs/kernels/" + kernel + ".rs", dir, "7", std::move(extra));
 }
 
 double bf16_value(std::uint16_t code) {
@@ -84,8 +52,8 @@ TEST_CASE("fetch_commit_simple: the output is the input widened to i32, [B, A] a
   // layout, not the logical order, docs/cli.md §6.1).
   REQUIRE(a["input"].shape == std::vector<std::uint64_t>{4096, 8});
   REQUIRE(a["out"].shape == std::vector<std::uint64_t>{4096, 8});
-  const auto in = values<std::int8_t>(a["input"]);
-  const auto out = values<std::int32_t>(a["out"]);
+  const auto in = npy_values<std::int8_t>(a["input"]);
+  const auto out = npy_values<std::int32_t>(a["out"]);
   for (std::size_t i = 0; i < in.size(); ++i) {
     if (out[i] == in[i]) continue;
     FAIL_CHECK("element " << i << ": " << out[i] << " != " << int(in[i]));
@@ -96,8 +64,8 @@ TEST_CASE("fetch_commit_simple: the output is the input widened to i32, [B, A] a
 TEST_CASE("constant_add_kernel: every element plus 1, wrapping", "[whole_kernel][run]") {
   TempDir dir("constant_add");
   auto a = run_saved("constant_add_kernel", dir);
-  const auto in = values<std::int32_t>(a["input"]);
-  const auto out = values<std::int32_t>(a["out"]);
+  const auto in = npy_values<std::int32_t>(a["input"]);
+  const auto out = npy_values<std::int32_t>(a["out"]);
   REQUIRE(in.size() == 2048);
   REQUIRE(out.size() == 2048);
   for (std::size_t i = 0; i < in.size(); ++i)
@@ -108,9 +76,9 @@ TEST_CASE("elementwise_mul_kernel: lhs · rhs per element, wrapping (rhs read fr
           "[whole_kernel][run][vrf]") {
   TempDir dir("elementwise_mul");
   auto a = run_saved("elementwise_mul_kernel", dir);
-  const auto lhs = values<std::int32_t>(a["lhs"]);
-  const auto rhs = values<std::int32_t>(a["rhs"]);
-  const auto out = values<std::int32_t>(a["out"]);
+  const auto lhs = npy_values<std::int32_t>(a["lhs"]);
+  const auto rhs = npy_values<std::int32_t>(a["rhs"]);
+  const auto out = npy_values<std::int32_t>(a["out"]);
   REQUIRE(lhs.size() == 2048);
   REQUIRE(rhs.size() == 2048);
   REQUIRE(out.size() == 2048);
@@ -128,9 +96,9 @@ TEST_CASE("ve_elementwise_vrf: input[a, b] + vrf_data[b], the VRF broadcast alon
           "[whole_kernel][run][vrf]") {
   TempDir dir("ve_elementwise_vrf");
   auto a = run_saved("ve_elementwise_vrf", dir);
-  const auto in = values<std::uint32_t>(a["input"]);
-  const auto v = values<std::uint32_t>(a["vrf_data"]);
-  const auto out = values<std::int32_t>(a["out"]);
+  const auto in = npy_values<std::uint32_t>(a["input"]);
+  const auto v = npy_values<std::uint32_t>(a["vrf_data"]);
+  const auto out = npy_values<std::int32_t>(a["out"]);
   REQUIRE(in.size() == 512 * 256);
   REQUIRE(v.size() == 256);
   REQUIRE(out.size() == in.size());
@@ -142,10 +110,10 @@ TEST_CASE("ve_elementwise_multi_vrf: ((input + v1) · v2) + v1, two VRFs read by
           "[whole_kernel][run][vrf]") {
   TempDir dir("ve_elementwise_multi_vrf");
   auto a = run_saved("ve_elementwise_multi_vrf", dir);
-  const auto in = values<std::uint32_t>(a["input"]);
-  const auto v1 = values<std::uint32_t>(a["vrf_data1"]);
-  const auto v2 = values<std::uint32_t>(a["vrf_data2"]);
-  const auto out = values<std::int32_t>(a["out"]);
+  const auto in = npy_values<std::uint32_t>(a["input"]);
+  const auto v1 = npy_values<std::uint32_t>(a["vrf_data1"]);
+  const auto v2 = npy_values<std::uint32_t>(a["vrf_data2"]);
+  const auto out = npy_values<std::int32_t>(a["out"]);
   REQUIRE(in.size() == 512 * 256);
   REQUIRE(out.size() == in.size());
   // AddFxp, MulInt and the Clip cluster's AddFxp all wrap (docs/vector-engine.md §3).
@@ -158,9 +126,9 @@ TEST_CASE("ve_elementwise_multi_vrf: ((input + v1) · v2) + v1, two VRFs read by
 TEST_CASE("gemv_kernel: each row's dot product with the vector, in bf16", "[whole_kernel][run]") {
   TempDir dir("gemv");
   auto a = run_saved("gemv_kernel", dir);
-  const auto m = values<std::uint16_t>(a["matrix"]);
-  const auto v = values<std::uint16_t>(a["vector"]);
-  const auto out = values<std::uint16_t>(a["out"]);
+  const auto m = npy_values<std::uint16_t>(a["matrix"]);
+  const auto v = npy_values<std::uint16_t>(a["vector"]);
+  const auto out = npy_values<std::uint16_t>(a["out"]);
   REQUIRE(out.size() == 256);
   REQUIRE(v.size() == 2048);
   for (std::size_t i = 0; i < 256; ++i) {
@@ -177,9 +145,9 @@ TEST_CASE("gemv_kernel: each row's dot product with the vector, in bf16", "[whol
 TEST_CASE("dot_product_kernel: one bf16 dot product", "[whole_kernel][run]") {
   TempDir dir("dot");
   auto a = run_saved("dot_product_kernel", dir);
-  const auto l = values<std::uint16_t>(a["lhs"]);
-  const auto r = values<std::uint16_t>(a["rhs"]);
-  const auto out = values<std::uint16_t>(a["out"]);
+  const auto l = npy_values<std::uint16_t>(a["lhs"]);
+  const auto r = npy_values<std::uint16_t>(a["rhs"]);
+  const auto out = npy_values<std::uint16_t>(a["out"]);
   REQUIRE(out.size() == 1);
   double exact = 0, magnitude = 0;
   for (std::size_t k = 0; k < l.size(); ++k) {
@@ -192,9 +160,9 @@ TEST_CASE("dot_product_kernel: one bf16 dot product", "[whole_kernel][run]") {
 TEST_CASE("gemm_kernel: out[i, j] = Σ_k a[i, k]·b[j, k] in bf16", "[whole_kernel][run]") {
   TempDir dir("gemm");
   auto a = run_saved("gemm_kernel", dir);
-  const auto x = values<std::uint16_t>(a["a"]);
-  const auto w = values<std::uint16_t>(a["b"]);
-  const auto out = values<std::uint16_t>(a["out"]);
+  const auto x = npy_values<std::uint16_t>(a["a"]);
+  const auto w = npy_values<std::uint16_t>(a["b"]);
+  const auto out = npy_values<std::uint16_t>(a["out"]);
   REQUIRE(out.size() == 512 * 512);
   for (std::size_t i = 0; i < 512; i += 7)
     for (std::size_t j = 0; j < 512; j += 3) {
