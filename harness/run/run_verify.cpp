@@ -72,6 +72,24 @@ void vrf_operands_at(const std::vector<runtime::LogicalTensor>& sources,
     values[k] = sources[k].get(sources[k].offset(at));
 }
 
+/// An operand `to_dm` copied along axes its HBM tensor lacks (docs/dma.md §1): `t` (over the HBM
+/// tensor's axes) copied along them, and `type` the DM tensor's own layout, which names them, so
+/// the einsum sums a reduced axis over every copy the engines sum. Unchanged for other operands.
+Status with_copies(const ir::SpecFile& file, const RunOperands& ops, const ir::KernelParam* p,
+                   runtime::LogicalTensor& t, ir::TensorType& type) {
+  const ir::TensorType* dm = ops.moved_layout(p);
+  if (dm == nullptr) return {};
+  std::vector<ir::Axis> axes = runtime::tensor_axes(*dm, file.axes);
+  for (ir::Axis& a : axes)
+    for (const ir::Axis& own : t.axes)
+      if (own.name == a.name) a = own; // the tile of an axis the HBM tensor has
+  auto copied = runtime::broadcast_copy(t, axes);
+  if (!copied) return std::move(copied).take_diagnostics();
+  t = std::move(*copied);
+  type = *dm;
+  return {};
+}
+
 /// A Store / Collect run moves data: every cell the output holds (the input's axes, permuted, a
 /// tile of them or every stride-th coordinate of a block) must be the input element with the same
 /// coordinates, after the Fetch Adapter, bit for bit.
@@ -281,20 +299,22 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
   // Contraction Engine reads (the TRF type when the TRF is stored in the kernel).
   // (The fetched parameter's type is its DM tensor's; for a DM tensor `to_dm` wrote, the HBM
   // source read through that layout, docs/dma.md §1.)
-  const ir::TensorType trf_type = trf_fetch       ? *ops.trf->tensor
-                                  : ops.trf_store ? ops.trf_store->output
-                                                  : *ops.trf->tensor;
-  const ir::TensorType& stream_type = stream_fetch ? *ops.stream->tensor : ops.stream_type(kernel);
+  ir::TensorType trf_type = trf_fetch       ? *ops.trf->tensor
+                            : ops.trf_store ? ops.trf_store->output
+                                            : *ops.trf->tensor;
+  ir::TensorType stream_type = stream_fetch ? *ops.stream->tensor : ops.stream_type(kernel);
+  // The oracle subtracts the zero points itself (docs/contraction.md §2.2).
+  runtime::LogicalTensor trf_t =
+      adapted(*inputs.tensors.at(ops.trf->name), tiles.at(ops.trf->name), trf_fetch, false);
+  runtime::LogicalTensor stream_t = adapted(stream_in, stream_tile, stream_fetch, false);
+  if (auto s = with_copies(file, ops, ops.trf, trf_t, trf_type); !s) return s;
+  if (auto s = with_copies(file, ops, ops.stream, stream_t, stream_type); !s) return s;
   v.oracle_not_applicable =
       runtime::oracle_not_applicable(out_type, {&stream_type, &trf_type}, file.axes);
   if (v.oracle_not_applicable) return {};
-  // The oracle subtracts the zero points itself (docs/contraction.md §2.2).
-  const runtime::LogicalTensor& trf_in = *inputs.tensors.at(ops.trf->name);
-  auto weight =
-      runtime::device_view(adapted(trf_in, tiles.at(ops.trf->name), trf_fetch, false), trf_type);
+  auto weight = runtime::device_view(trf_t, trf_type);
   if (!weight) return std::move(weight).take_diagnostics();
-  auto stream_view =
-      runtime::device_view(adapted(stream_in, stream_tile, stream_fetch, false), stream_type);
+  auto stream_view = runtime::device_view(stream_t, stream_type);
   if (!stream_view) return std::move(stream_view).take_diagnostics();
   const std::int64_t stream_zp = stream_fetch ? stream_fetch->zero_point.value_or(0) : 0;
   const std::int64_t trf_zp = trf_fetch ? trf_fetch->zero_point.value_or(0) : 0;

@@ -220,6 +220,17 @@ Result<TermOutcome> derive_term(const Mapping& term, const FactorList& cur, cons
     wrappers.push_back(x);
     x = x.lhs();
   }
+  // A write of a sliced term (`J = 2`, a commit after a trim that keeps part of an axis,
+  // docs/output-path.md §2.1) into a buffer that holds exactly the slice and not the whole
+  // fragment fills every live cell once: its fragment is the slice itself. Into a buffer that
+  // holds the whole fragment it would leave cells unwritten (below, E-FETCH-018).
+  if (w.mode == SeqMode::Write && !wrappers.empty() &&
+      wrappers.back().kind() == Mapping::Kind::Resize &&
+      !divide_relaxed(cur, factorize(x)).exact() &&
+      divide_relaxed(cur, factorize(wrappers.back())).exact()) {
+    x = wrappers.back();
+    wrappers.pop_back();
+  }
   const FactorList fragment = factorize(x);
   const Division div = divide_relaxed(cur, fragment);
   const FactorList& v = div.divisor.refined;

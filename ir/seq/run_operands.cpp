@@ -73,6 +73,7 @@ Result<const KernelParam*> moved_source(const Kernel& k, const Stage& collect, R
   auto moved = std::make_shared<KernelParam>(*hbm);
   moved->tensor = std::move(layout);
   ops.moved.push_back(moved);
+  ops.moved_layouts.push_back(writer.output);
   return moved.get();
 }
 
@@ -391,6 +392,12 @@ ScalarType RunOperands::output_dtype(ScalarType engines) const {
   if (commit_cast) return commit_cast->output.dtype;
   if (cast) return cast->output.dtype;
   return engines;
+}
+
+const TensorType* RunOperands::moved_layout(const KernelParam* p) const {
+  for (std::size_t i = 0; i < moved.size() && i < moved_layouts.size(); ++i)
+    if (moved[i].get() == p) return &moved_layouts[i];
+  return nullptr;
 }
 
 Result<RunOperands> find_run_operands(const Kernel& kernel) {

@@ -84,6 +84,10 @@ struct RunOperands {
   /// parameter of the HBM tensor's name whose type is the DM tensor's, the axes the HBM tensor
   /// does not have made broadcasts. `stream` / `trf` point into it.
   std::vector<std::shared_ptr<const KernelParam>> moved;
+  /// Parallel to `moved`: the DM tensor `to_dm` wrote, its axes all still axes. The float64
+  /// oracle reads the HBM tensor copied along the axes it lacks through it, so an axis the chain
+  /// reduces and both operands hold only as copies is summed over its copies.
+  std::vector<TensorType> moved_layouts;
 
   /// The parameters whose contents the run needs (stream, then the TRF or its source, then the
   /// VRF operands' sources), each once.
@@ -104,6 +108,8 @@ struct RunOperands {
   const TensorType& output_type(const Kernel& kernel) const;
   /// The element type of the output after the output path's casts, given the engines'.
   ScalarType output_dtype(ScalarType engines) const;
+  /// The moved_layouts entry of parameter `p`, or nullptr when `p` is not a `moved` one.
+  const TensorType* moved_layout(const KernelParam* p) const;
 };
 
 /// Finds the operands. E-RUN-101 for a kernel with nothing to run (no complete contraction chain,

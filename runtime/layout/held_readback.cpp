@@ -7,18 +7,6 @@
 #include <unordered_set>
 
 namespace tujit::runtime {
-namespace {
-
-/// Coordinates of row-major `off` over `axes`.
-void coordinates(std::uint64_t off, const std::vector<ir::Axis>& axes,
-                 std::vector<std::uint64_t>& c) {
-  for (std::size_t a = axes.size(); a-- > 0;) {
-    c[a] = off % axes[a].size;
-    off /= axes[a].size;
-  }
-}
-
-} // namespace
 
 Result<std::vector<HeldAxis>>
 held_axes(const ir::TensorType& type, const std::vector<ir::Axis>& axes, std::uint64_t max_cells) {
@@ -29,7 +17,7 @@ held_axes(const ir::TensorType& type, const std::vector<ir::Axis>& axes, std::ui
   std::vector<std::uint64_t> c(axes.size());
   for (std::uint64_t k = 0; k < cells->state.size(); ++k) {
     if (cells->state[k] != CellState::Live) continue;
-    coordinates(cells->offset[k], axes, c);
+    row_major_coordinates(cells->offset[k], axes, c);
     for (std::size_t a = 0; a < axes.size(); ++a) reached[a][c[a]] = true;
   }
   std::vector<HeldAxis> out;

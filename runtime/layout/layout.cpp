@@ -185,6 +185,14 @@ Status fill_by_coordinates(const DenseDims& dims, const std::vector<ir::Axis>& a
 
 } // namespace
 
+void row_major_coordinates(std::uint64_t off, const std::vector<ir::Axis>& axes,
+                           std::vector<std::uint64_t>& c) {
+  for (std::size_t a = axes.size(); a-- > 0;) {
+    c[a] = off % axes[a].size;
+    off /= axes[a].size;
+  }
+}
+
 Result<LayoutCells> layout_cells(const ir::TensorType& type, const std::vector<ir::Axis>& axes,
                                  std::uint64_t max_cells) {
   auto plan = layout_plan(type);

@@ -48,6 +48,12 @@ struct LayoutCells {
   std::vector<CellState> state;
 };
 
+/// The coordinates over `axes` of the logical element at row-major offset `off` (the offsets
+/// LayoutCells holds): c[a] for every axis, the last axis varying fastest. `c` has axes.size()
+/// entries.
+void row_major_coordinates(std::uint64_t off, const std::vector<ir::Axis>& axes,
+                           std::vector<std::uint64_t>& c);
+
 /// Evaluates the mappings against the logical axes `axes` (their sizes bound the coordinates).
 /// Diagnostics: E-RUN-002 when a mapping names an axis missing from `axes`, or a live cell
 /// overshoots an axis (docs/mapping.md §2 finalize); E-RUN-001 when the image exceeds `max_cells`.

@@ -398,18 +398,19 @@ Result<OracleComparison> compare_moved(const LogicalTensor& expected, const Logi
   for (std::size_t k = 0; k < actual.axes.size(); ++k) {
     const auto [source, stride] = held_source(actual.axes[k].name);
     std::uint64_t inner = 1;
-    bool found = false;
     for (std::size_t e = expected.axes.size(); e-- > 0;) {
       if (expected.axes[e].name == source) {
         if (stride * (actual.axes[k].size - 1) >= expected.axes[e].size)
           return refuse(
               fmt::format("the output's {} reaches past the input's", actual.axes[k].name));
         step[k] = inner * stride;
-        covered[e] = found = true;
+        covered[e] = true;
       }
       inner *= expected.axes[e].size;
     }
-    if (!found) return refuse(fmt::format("the input has no axis {}", source));
+    // An axis only the output names is a broadcast (a `to_dm` that copies the tensor along it,
+    // docs/dma.md §1, or a fetch broadcast, docs/datapath.md §4): every coordinate of it holds
+    // the same input element: its step stays 0.
   }
   for (std::size_t e = 0; e < expected.axes.size(); ++e)
     if (!covered[e] && expected.axes[e].size > 1)

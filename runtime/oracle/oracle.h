@@ -157,7 +157,9 @@ Result<OracleReference> reduction_oracle(const LogicalTensor& input,
 /// A data move (a register-file store, a collected stream): every cell the output holds must be
 /// the input's cell at the same coordinates, bit for bit. The output's axes are the input's in
 /// any order, each whole or a prefix of it (a tile), or every stride-th coordinate of it
-/// (held_readback's "T / 16", "T / 16 % k"). E-ORACLE-003 when an output axis is none of these.
+/// (held_readback's "T / 16", "T / 16 % k"), and axes the input lacks (a broadcast: each of their
+/// coordinates holds the same input cell). E-ORACLE-003 when an output axis reaches past the
+/// input's, or the output drops an input axis.
 Result<OracleComparison> compare_moved(const LogicalTensor& expected, const LogicalTensor& actual);
 
 /// Whether a plain einsum describes the kernel: nullopt when it does, else the reason. The

@@ -103,6 +103,35 @@ LogicalTensor leading_block(const LogicalTensor& t, const std::vector<ir::Axis>&
   return b;
 }
 
+Result<LogicalTensor> broadcast_copy(const LogicalTensor& t, const std::vector<ir::Axis>& axes,
+                                     std::uint64_t max_elements) {
+  auto out = make_logical_tensor(t.dtype, axes, max_elements, TensorInit::Uninitialised);
+  if (!out) return std::move(out).take_diagnostics();
+  // Per output axis: t's row-major stride along it, 0 for an axis t does not have.
+  std::vector<std::uint64_t> step(axes.size(), 0);
+  for (std::size_t k = 0; k < axes.size(); ++k) {
+    std::uint64_t inner = 1;
+    for (std::size_t a = t.axes.size(); a-- > 0;) {
+      if (t.axes[a].name == axes[k].name) step[k] = inner;
+      inner *= t.axes[a].size;
+    }
+  }
+  std::vector<std::uint64_t> c(axes.size(), 0);
+  std::uint64_t src = 0;
+  for (std::uint64_t o = 0; o < out->elements(); ++o) {
+    out->set(o, t.get(src));
+    for (std::size_t k = axes.size(); k-- > 0;) {
+      if (++c[k] < axes[k].size) {
+        src += step[k];
+        break;
+      }
+      src -= step[k] * (axes[k].size - 1);
+      c[k] = 0;
+    }
+  }
+  return out;
+}
+
 Result<LogicalTensor> make_logical_tensor(ir::ScalarType dtype, std::vector<ir::Axis> axes,
                                           std::uint64_t max_elements, TensorInit init) {
   std::uint64_t n = 1;

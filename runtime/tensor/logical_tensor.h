@@ -139,6 +139,12 @@ Result<LogicalTensor> make_logical_tensor(ir::ScalarType dtype, std::vector<ir::
 /// kernel that holds the first coordinates of an axis reads (ir/seq/run_program.h input_tiles).
 LogicalTensor leading_block(const LogicalTensor& t, const std::vector<ir::Axis>& axes);
 
+/// `t` copied along the axes of `axes` it does not have (a DMA broadcast, docs/dma.md §1): a
+/// tensor over `axes` (every axis of t, at t's size, and others) whose element at coordinates c is
+/// t's element at c's coordinates on t's axes. E-RUN-001 past `max_elements`.
+Result<LogicalTensor> broadcast_copy(const LogicalTensor& t, const std::vector<ir::Axis>& axes,
+                                     std::uint64_t max_elements = kDefaultMaxElements);
+
 /// "[32, 8]" / "[]" (for diagnostics).
 std::string shape_text(const std::vector<std::uint64_t>& shape);
 

@@ -25,15 +25,6 @@ Diagnostic not_held(const ir::TensorType& type, std::string why) {
                      "axis, its first r coordinates, or every s-th one (docs/cli.md §6)"});
 }
 
-/// Coordinates of row-major `off` over `axes`.
-void coordinates(std::uint64_t off, const std::vector<ir::Axis>& axes,
-                 std::vector<std::uint64_t>& c) {
-  for (std::size_t a = axes.size(); a-- > 0;) {
-    c[a] = off % axes[a].size;
-    off /= axes[a].size;
-  }
-}
-
 } // namespace
 
 Result<DeviceImage> to_device(const LogicalTensor& t, const ir::TensorType& type,
@@ -138,7 +129,7 @@ Result<LogicalTensor> from_device_held(const DeviceImage& image, const ir::Tenso
   std::vector<std::uint64_t> c(axes.size());
   for (std::uint64_t k = 0; k < image.cells(); ++k) {
     if (cells->state[k] != CellState::Live) continue;
-    coordinates(cells->offset[k], axes, c);
+    runtime::row_major_coordinates(cells->offset[k], axes, c);
     std::uint64_t off = 0;
     for (std::size_t a = 0; a < axes.size(); ++a)
       off = off * out_axes[a].size + c[a] / (*held)[a].stride;

@@ -2,6 +2,7 @@
 
 #include "tests/support/kernel_gen_digits.h"
 #include "tests/support/kernel_gen_fetch.h"
+#include "tests/support/kernel_gen_whole.h"
 
 #include <fmt/format.h>
 
@@ -38,6 +39,112 @@ constexpr TypePair kAllPairs[] = {
     {"i9", "i8", 8, true},          {"i9", "i9", 8, true},       {"f8e4m3", "f8e4m3", 8, false},
     {"f8e5m2", "f8e5m2", 8, false}, {"bf16", "bf16", 16, false},
 };
+
+/// The parts of a whole kernel's text (KernelForm::Whole).
+struct WholeKernelText {
+  const std::string& name;
+  const FetchPlan &stream, &trf;
+  const HbmInput& stream_hbm;
+  const HbmInput* trf_hbm; // nullptr for a move kernel
+  const OutputPlan& out;
+  bool trf_sub;
+  std::string move; // a move kernel's context ("main" / "sub"), empty for a contraction
+  const std::string& trf_type;
+  std::string time, packet, trf_time, trf_packet; // the two collects'
+};
+
+/// `let {dm}… = {hbm}.to_dm(…)` in the implicit or explicit form (docs/dma.md §1).
+std::string to_dm_text(const std::string& dm, const std::string& hbm, const std::string& dtype,
+                       const HbmInput& h) {
+  if (h.explicit_form)
+    return fmt::format("    let {} = {}.to_dm::<Cluster, Slice, m![{}]>(&mut ctx.tdma);\n", dm, hbm,
+                       h.dm_element);
+  return fmt::format(
+      "    let {}: DmTensor<{}, Chip, Cluster, Slice, m![{}]> = {}.to_dm(&mut ctx.tdma);\n", dm,
+      dtype, h.dm_element, hbm);
+}
+
+/// `to_hbm` in the implicit or explicit form.
+std::string to_hbm_text(const OutputPlan& o) {
+  return o.explicit_to_hbm ? fmt::format("to_hbm::<m![{}]>", o.hbm_element) : std::string("to_hbm");
+}
+
+/// A move kernel (docs/kernels.md §1, the reference's fetch_commit_simple): the HBM parameter
+/// moved to DM, fetched, collected and committed through the output path, returned to HBM.
+std::string move_kernel_text(const WholeKernelText& w) {
+  const OutputPlan& o = w.out;
+  return fmt::format(
+      R"(#[device(chip = 1)]
+pub fn {name}(
+    ctx: &mut Context,
+    input: &HbmTensor<{s_dm}, Chip, m![{s_hbm}]>,
+) -> HbmTensor<{out_d}, Chip, m![{out_hbm}]> {{
+{s_to_dm}
+    let result: DmTensor<{out_d}, Chip, Cluster, Slice, m![{out_dm}]> = ctx
+        .{ctx}
+        .begin(input_dm.view())
+        .fetch::<m![{s_time}], m![{s_packet}]>(){s_adapter}
+        .collect::<m![{time}], m![{packet}]>(){calls};
+
+    result.{to_hbm}(&mut ctx.tdma)
+}}
+)",
+      fmt::arg("name", w.name), fmt::arg("s_dm", w.stream.dm_type),
+      fmt::arg("s_hbm", w.stream_hbm.hbm_element), fmt::arg("out_d", o.dtype),
+      fmt::arg("out_hbm", o.hbm_element),
+      fmt::arg("s_to_dm", to_dm_text("input_dm", "input", w.stream.dm_type, w.stream_hbm)),
+      fmt::arg("out_dm", o.dm_element), fmt::arg("ctx", w.move), fmt::arg("s_time", w.stream.time),
+      fmt::arg("s_packet", w.stream.packet), fmt::arg("s_adapter", w.stream.adapter),
+      fmt::arg("time", w.time), fmt::arg("packet", w.packet), fmt::arg("calls", o.calls),
+      fmt::arg("to_hbm", to_hbm_text(o)));
+}
+
+/// A whole kernel (docs/kernels.md §1): HBM parameters moved to DM, the TRF loaded in the sub or
+/// main context, the contraction `chain` (its stages' calls) and the output path in the main
+/// context into a DmTensor, returned to HBM.
+std::string whole_kernel_text(const WholeKernelText& w, const std::string& chain) {
+  if (!w.move.empty()) return move_kernel_text(w);
+  const OutputPlan& o = w.out;
+  return fmt::format(
+      R"(#[device(chip = 1)]
+pub fn {name}(
+    ctx: &mut Context,
+    input: &HbmTensor<{s_dm}, Chip, m![{s_hbm}]>,
+    weights: &HbmTensor<{w_dm}, Chip, m![{w_hbm}]>,
+) -> HbmTensor<{out_d}, Chip, m![{out_hbm}]> {{
+{s_to_dm}{w_to_dm}
+    let trf: {trf_type} = ctx
+        .{w_ctx}
+        .begin(trf_dm.view())
+        .fetch::<m![{w_time}], m![{w_packet}]>(){w_adapter}
+        .collect::<m![{trf_time}], m![{trf_packet}]>()
+        .to_trf();
+
+    let result: DmTensor<{out_d}, Chip, Cluster, Slice, m![{out_dm}]> = ctx
+        .main
+        .begin(input_dm.view())
+        .fetch::<m![{s_time}], m![{s_packet}]>(){s_adapter}
+        .collect::<m![{time}], m![{packet}]>()
+{chain}{calls};
+
+    result.{to_hbm}(&mut ctx.tdma)
+}}
+)",
+      fmt::arg("name", w.name), fmt::arg("s_dm", w.stream.dm_type),
+      fmt::arg("s_hbm", w.stream_hbm.hbm_element), fmt::arg("w_dm", w.trf.dm_type),
+      fmt::arg("w_hbm", w.trf_hbm->hbm_element), fmt::arg("out_d", o.dtype),
+      fmt::arg("out_hbm", o.hbm_element),
+      fmt::arg("s_to_dm", to_dm_text("input_dm", "input", w.stream.dm_type, w.stream_hbm)),
+      fmt::arg("w_to_dm", to_dm_text("trf_dm", "weights", w.trf.dm_type, *w.trf_hbm)),
+      fmt::arg("trf_type", w.trf_type), fmt::arg("w_ctx", w.trf_sub ? "sub" : "main"),
+      fmt::arg("w_time", w.trf.time), fmt::arg("w_packet", w.trf.packet),
+      fmt::arg("w_adapter", w.trf.adapter), fmt::arg("trf_time", w.trf_time),
+      fmt::arg("trf_packet", w.trf_packet), fmt::arg("out_dm", o.dm_element),
+      fmt::arg("s_time", w.stream.time), fmt::arg("s_packet", w.stream.packet),
+      fmt::arg("s_adapter", w.stream.adapter), fmt::arg("time", w.time),
+      fmt::arg("packet", w.packet), fmt::arg("chain", chain), fmt::arg("calls", o.calls),
+      fmt::arg("to_hbm", to_hbm_text(o)));
+}
 
 } // namespace
 
@@ -78,7 +185,7 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
   // same.
   auto pad_kind = [&] {
     const bool top = coin(0.5);
-    return top || f.form == "dm" ? Pad::Top : Pad::Zero;
+    return top || f.form != "collect" ? Pad::Top : Pad::Zero;
   };
 
   // Operand pair (§2.1).
@@ -94,7 +201,8 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
   f.stream_type = tp.stream;
   f.trf_type = tp.trf;
   f.accumulator = tp.integer ? "i32" : "f32";
-  f.form = opt_.form == KernelForm::DmFetch || (opt_.form == KernelForm::Mixed && coin(0.5))
+  f.form = opt_.form == KernelForm::Whole ? "whole"
+           : opt_.form == KernelForm::DmFetch || (opt_.form == KernelForm::Mixed && coin(0.5))
                ? "dm"
                : "collect";
 
@@ -281,15 +389,13 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
   // The Lane Folder (§8).
   const bool sequential = opt_.allow_sequential && coin(0.5);
   f.mode = sequential ? "Sequential" : "Interleaved";
-  Digits t3;
-  std::string p3;
+  Digits t3, p3d; // P3 is p3d padded to one flit of 8 accumulator elements
   if (!sequential) {
     t3 = cat({t2, p2});
-    const std::string lt = text(lane);
-    p3 = lanes == 1 ? "1 # 8" : (lanes == 8 ? lt : lt + " # 8");
+    p3d = lane;
   } else if (p2_size <= 8) {
     t3 = cat({t2, lane});
-    p3 = text(p2) + (p2_size < 8 ? " # 8" : "");
+    p3d = p2;
   } else {
     // Cutting a padded J into T3 and P3 is finding 2 for the output layout.
     if (p2_size > j_real && kind != PacketKind::Full && kind != PacketKind::PadCols &&
@@ -298,8 +404,9 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
     auto cut = split(p2, 8);
     if (!cut) return false;
     t3 = cat({t2, lane, cut->first});
-    p3 = text(cut->second);
+    p3d = cut->second;
   }
+  const std::string p3 = text(p3d) + (size(p3d) < 8 ? " # 8" : "");
 
   // InnerTime (§7): the retained extents inside the outermost reduced digit.
   std::uint64_t inner_time = 1;
@@ -350,7 +457,7 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
   // this form so the CollectParams sequence of a seed does not change.
   std::optional<FetchPlan> sp, wp;
   bool trf_sub = true;
-  if (f.form == "dm") {
+  if (f.form != "collect") {
     trf_sub = coin(0.7);
     // A padded axis with one live element (`K # 2`, K = 1) is read as a stride-0 broadcast (the
     // one-element axis has no digit in the buffer's normal form, docs/datapath.md §4), so the
@@ -363,6 +470,45 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
     for (const auto& v : sp->features) f.fetch.push_back("stream:" + v);
     for (const auto& v : wp->features) f.fetch.push_back("trf:" + v);
     if (!trf_sub) f.fetch.push_back("trf:main");
+  }
+  // Whole: the HBM parameters, the output path and the result (kernel_gen_whole.h), drawn last.
+  std::optional<HbmInput> sh, wh;
+  std::optional<OutputPlan> out_plan;
+  bool move = false, move_sub = false;
+  if (f.form == "whole") {
+    const std::string s_name = s_axis > 1 ? "S" : "";
+    // A move kernel commits the collected stream (no contraction). i5 / i9 exist only between the
+    // Fetch Adapter and the Multiplier (docs/scalars.md §6), so those streams are contracted.
+    const std::string st = tp.stream;
+    move = st != "i5" && st != "i9" && coin(0.25);
+    if (move) {
+      // In the sub context too (its fetch reads 8 B, kernel_gen_fetch.h), unless the packet's
+      // innermost axis has one live element (see the TRF's choice above) or the packet holds
+      // pure padding (`1 # 8, K % 8`): the buffer does not store it (a stride-0 read,
+      // docs/datapath.md §4), so the contiguous part may be less than 8 B (E-FETCH-015).
+      const Digit& p_in = packet.back();
+      const bool pad_piece = std::any_of(packet.begin(), packet.end(),
+                                         [](const Digit& piece) { return piece.pad_only; });
+      move_sub =
+          coin(0.3) && !pad_piece && !(whole(p_in) && p_in.live == 1 && p_in.count < size(packet));
+      if (move_sub) sp = plan_fetch(rng_, FetchRequest{time, packet, tp.stream, bits, true});
+      f.fetch.clear();
+      for (const auto& v : sp->features) f.fetch.push_back("stream:" + v);
+      f.whole.push_back(move_sub ? "move:sub" : "move:main");
+      g.expected_poison = false; // padding reaches no live output of a move
+    }
+    sh = plan_to_dm(rng_, *sp, bits, s_name);
+    wh = plan_to_dm(rng_, *wp, bits, s_name);
+    if (!sh || (!move && !wh)) return false;
+    // A trim that keeps part of the packet's axis could drop every poisoned output; the poison
+    // expectation holds for the whole result only.
+    out_plan =
+        move ? plan_output(rng_, OutputRequest{st, time, packet, s_name, true})
+             : plan_output(rng_, OutputRequest{f.accumulator, t3, p3d, s_name, !g.expected_poison});
+    for (const auto& v : sh->features) f.whole.push_back("stream:" + v);
+    if (!move)
+      for (const auto& v : wh->features) f.whole.push_back("trf:" + v);
+    for (const auto& v : out_plan->features) f.whole.push_back("out:" + v);
   }
 
   // The spec text.
@@ -393,6 +539,7 @@ bool KernelGenerator::try_next(GeneratedKernel& out) {
   if (g.expected_poison) desc.push_back("poison");
   desc.push_back(f.form);
   if (!f.fetch.empty()) desc.push_back("fetch[" + join(f.fetch, ",") + "]");
+  if (!f.whole.empty()) desc.push_back("whole[" + join(f.whole, ",") + "]");
   g.kernel_name = name;
   g.description = join(desc, " ");
 
@@ -413,9 +560,7 @@ type Slice = m![{slice}];
       R"(        .contract_outer::<m![{ot}], m![{op}], _, _, _>(&trf)
         .contract_packet::<m![{p2}]>()
         .contract_time::<m![{t2}]>()
-        .contract_lane::<m![{t3}], m![{p3}]>(LaneMode::{mode})
-}}
-)",
+        .contract_lane::<m![{t3}], m![{p3}]>(LaneMode::{mode}))",
       fmt::arg("ot", text(ot)), fmt::arg("op", text(op)), fmt::arg("p2", text(p2)),
       fmt::arg("t2", text(t2)), fmt::arg("t3", text(t3)), fmt::arg("p3", p3),
       fmt::arg("mode", f.mode));
@@ -440,8 +585,8 @@ type Slice = m![{slice}];
                  fmt::arg("time", text(time)), fmt::arg("packet", text(packet)),
                  fmt::arg("trf_time", text(trf_time)), fmt::arg("trf_packet", text(trf_packet)),
                  fmt::arg("result", result), fmt::arg("trf_type", trf_type)) +
-             chain;
-  } else {
+             chain + "\n}\n";
+  } else if (f.form == "dm") {
     g.spec = header +
              fmt::format(
                  R"(pub fn {name}<'l>(
@@ -470,7 +615,22 @@ type Slice = m![{slice}];
                  fmt::arg("time", text(time)), fmt::arg("packet", text(packet)),
                  fmt::arg("trf_time", text(trf_time)), fmt::arg("trf_packet", text(trf_packet)),
                  fmt::arg("result", result), fmt::arg("trf_type", trf_type)) +
-             chain;
+             chain + "\n}\n";
+  } else {
+    const WholeKernelText parts{name,
+                                *sp,
+                                *wp,
+                                *sh,
+                                move ? nullptr : &*wh,
+                                *out_plan,
+                                trf_sub,
+                                move ? (move_sub ? "sub" : "main") : "",
+                                trf_type,
+                                text(time),
+                                text(packet),
+                                text(trf_time),
+                                text(trf_packet)};
+    g.spec = header + whole_kernel_text(parts, chain);
   }
   out = std::move(g);
   return true;

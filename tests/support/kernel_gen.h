@@ -22,7 +22,9 @@
 //   form           the operands as CollectTensor parameters, or fetched from DmTensor parameters
 //                  and collected in the kernel (KernelForm::DmFetch, kernel_gen_fetch.h: fetch
 //                  packets of 1/2/4 flits or a short live part, DM orders, DM padding, adapters,
-//                  main / sub context).
+//                  main / sub context), or a whole kernel from HBM to HBM (KernelForm::Whole,
+//                  kernel_gen_whole.h: `to_dm` in both forms, HBM layouts and broadcasts, the
+//                  Cast Engine, commit_trim, commit_cast[_relu], commit, `to_hbm`).
 //
 // What the DmFetch form cannot generate, and why:
 //   - zero padding in any fetched stream (`M #{0} 8`): a fetch stream term may only declare Top
@@ -53,6 +55,14 @@
 //   5. (decided) a padded K whose reduced time part is two OutTime digits (`K # 32 / 4, M,
 //      K # 32 / 2 % 2`, K = 6): the TRF sequencer walks it in the padded extent instead of
 //      refusing it with TrfElementNotSequenced (E-OUTER-011).
+//   6. (fixed, tests/unit/whole_kernel_run_test.cpp) an axis the chain reduces that both operands
+//      hold only as `to_dm` copies (HBM `m![J]` into DM `m![K, J]`, K reduced): the engines sum
+//      the |K| copies, the float64 oracle read the HBM tensors over their own axes and summed
+//      one; it now reads them copied as the DM tensors hold them;
+//   7. (fixed, same file) the commit after a trim that keeps part of an axis (`commit_trim::<m![N
+//      = 4]>()` into Element `m![M, N = 4]`) was refused with E-FETCH-018 although the buffer
+//      holds just the slice; now a sliced write term is refused only over a buffer that holds
+//      the whole fragment (docs/datapath.md §4.2).
 #pragma once
 
 #include <cstdint>
@@ -76,6 +86,13 @@ enum class KernelForm {
   DmFetch,
   /// Either, half each.
   Mixed,
+  /// A whole kernel (docs/kernels.md): the DmFetch chain with each DM buffer moved in from an
+  /// HbmTensor parameter by `to_dm`, the result through the output path (a Cast Engine or Commit
+  /// Adapter cast or neither, the trim, the commit into a DmTensor) and returned by `to_hbm`
+  /// (tests/support/kernel_gen_whole.h); a quarter of them (i5 / i9 streams excepted) commit the
+  /// collected stream instead of a contraction (a move kernel). The chain and its fetches are
+  /// drawn as DmFetch draws them; the whole-kernel choices follow.
+  Whole,
 };
 
 struct KernelGenOptions {
@@ -117,11 +134,14 @@ struct KernelGenFeatures {
   std::string stream_type, trf_type, accumulator;
   std::string mode;                 // "Interleaved" / "Sequential"
   std::string packet;               // "full", "partial-stream", "partial-shared", "partial-pad"
-  std::string form;                 // "collect" / "dm"
+  std::string form;                 // "collect" / "dm" / "whole"
   std::vector<std::string> fetch;   // DmFetch variations, e.g. "stream:wide2", "trf:row-pad"
   std::vector<std::string> padding; // e.g. "M:top", "K:zero", "lane:top", "out"
-  bool k_in_time = false;           // K has a reduced time digit
-  bool k_split_outer = false;       // a reduced K digit outside M (InnerTime > 1 possible)
+  /// Whole-kernel variations (kernel_gen_whole.h), e.g. "stream:to_dm:explicit", "trf:broadcast",
+  /// "out:cast:bf16", "out:commit_trim", "out:commit_cast_relu", "out:to_hbm:implicit".
+  std::vector<std::string> whole;
+  bool k_in_time = false;     // K has a reduced time digit
+  bool k_split_outer = false; // a reduced K digit outside M (InnerTime > 1 possible)
   bool broadcast_trf = false, broadcast_pure = false, spatial = false;
 };
 

@@ -41,11 +41,11 @@ bool has_padding_digit(const Digits& ds) {
 
 /// The DM Element as written: a whole padded axis holds `kind` padding in memory (the fetch reads
 /// it as Top whatever memory holds, docs/datapath.md §3).
-std::string dm_text(const Digits& ds, Pad kind) {
+Digits dm_digits(const Digits& ds, Pad kind) {
   Digits out = ds;
   for (Digit& d : out)
     if (whole(d)) d.base = padded(d.name, d.live < d.base_size ? kind : Pad::None, d.base_size);
-  return text(out);
+  return out;
 }
 
 /// The Fetch Adapter (docs/datapath.md §6, docs/contraction.md §2.2): i5 / i9 are staged from i4 /
@@ -186,11 +186,13 @@ FetchPlan plan_fetch(std::mt19937_64& rng, const FetchRequest& q) {
     p.features.push_back("row-pad");
   }
   const Pad dm_pad = r.coin(0.5) ? Pad::Top : Pad::Zero;
-  p.element = dm_text(dm, dm_pad);
+  p.dm = dm_digits(dm, dm_pad);
+  p.element = text(p.dm);
   if (over_read > 0) {
     // outer-pad: the last row's short packet reads `over_read` positions past the rows (§4.1
     // S2/S3 over-read); the buffer holds them (no read past the buffer, E-FETCH-016).
-    p.element = fmt::format("[{}] # {}", p.element, size(dm) + over_read);
+    p.outer_size = size(dm) + over_read;
+    p.element = fmt::format("[{}] # {}", p.element, p.outer_size);
     p.features.push_back("outer-pad");
   }
   for (const Digit& d : dm)

@@ -47,6 +47,8 @@ struct FetchPlan {
   std::string time, packet;          // fetch::<m![time], m![packet]>
   std::string adapter;               // Fetch Adapter calls, each on its own line
   std::vector<std::string> features; // the variations drawn, e.g. "wide2", "row-pad", "zp"
+  Digits dm;                         // `element`'s digits, outer → inner, padding as written
+  std::uint64_t outer_size = 0;      // `element`'s outer padded extent (`[…] # n`), 0 if none
 };
 
 FetchPlan plan_fetch(std::mt19937_64& rng, const FetchRequest& request);

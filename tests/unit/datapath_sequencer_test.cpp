@@ -308,6 +308,14 @@ TEST_CASE("write mode: broadcast, slicing and unwritten cells are refused", "[da
   CHECK(code_of(bw) == "E-FETCH-017");
   auto slice = derive("A=8", "A", "1", "A = 5", SeqMode::Write);
   CHECK(code_of(slice) == "E-FETCH-018");
+  auto quarter = derive("A=8", "A", "1", "A = 4", SeqMode::Write);
+  CHECK(code_of(quarter) == "E-FETCH-018");
+  // A buffer that holds just the slice (a commit after a trim that keeps part of an axis,
+  // docs/output-path.md §2.1) is filled by it: 5 rows of B, then A's first 5, one cell each.
+  auto exact = derive("A=8,B=3", "B, A = 5", "B", "A = 5", SeqMode::Write);
+  const SequencerDerivation& e = ok_and_walks(exact);
+  CHECK(e.live_positions == 15);
+  CHECK(e.config.footprint() == 15);
   // Stream padding is dropped: only the 8 live positions are written.
   auto pad = derive("A=8", "A # 16", "1", "A # 16", SeqMode::Write);
   CHECK(ok_and_walks(pad).live_positions == 8);

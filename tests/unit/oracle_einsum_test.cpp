@@ -274,6 +274,18 @@ TEST_CASE("oracle: a data move compares the cells the output holds", "[oracle]")
   CHECK(dropped.diagnostics().front().code == "E-ORACLE-003");
   auto foreign = compare_moved(in, ints(ScalarType::I8, {M, N}, {1, 2, 3, 4}));
   REQUIRE_FALSE(foreign.ok());
+  // An axis only the output names is a broadcast: out[N][M][K] = in[M][K] for each N.
+  auto copied =
+      compare_moved(in, ints(ScalarType::I8, {N, M, K}, {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6}));
+  REQUIRE(copied.ok());
+  CHECK(copied->ok);
+  CHECK(copied->checked == 12);
+  auto miscopied =
+      compare_moved(in, ints(ScalarType::I8, {M, N, K}, {1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 7}));
+  REQUIRE(miscopied.ok());
+  CHECK_FALSE(miscopied->ok);
+  CHECK(miscopied->mismatches == 1);
+  CHECK(miscopied->worst == "M=1, N=1, K=2");
 }
 
 TEST_CASE("oracle: the tolerance of a part of a chain counts only the stages it runs", "[oracle]") {

@@ -175,3 +175,119 @@ TEST_CASE("gemm_kernel: out[i, j] = Σ_k a[i, k]·b[j, k] in bf16", "[whole_kern
       check_bf16_sum(bf16_value(out[i * 512 + j]), exact, magnitude);
     }
 }
+
+namespace {
+
+/// The spatial types of the two kernels below: one slice of cluster 0.
+const char* const kI8Header = R"(use furiosa_opt_std::prelude::*;
+
+type Chip = m![1];
+type Cluster = m![1 # 2];
+type Slice = m![1 # 256];
+)";
+
+} // namespace
+
+TEST_CASE("an axis the chain reduces and both operands hold only as DMA copies is summed over "
+          "every copy",
+          "[whole_kernel][run]") {
+  // docs/dma.md §1: `to_dm` copies a[J] to every K of DmTensor m![K, J], likewise b; the chain
+  // reduces K (in Time) and J (in the packet), so out = Σ_k Σ_j a[j]·b[j] = 3 · a·b. The engines
+  // sum the three copies; the oracle read a and b over their own axes and missed the factor 3
+  // (found by the generated whole kernels, tests/unit/whole_kernel_differential_test.cpp).
+  TempDir src("bcast_reduced_src");
+  const std::string file = src.file("k.rs", std::string(kI8Header) + R"(
+axes![K = 3, J = 32];
+
+#[device(chip = 1)]
+pub fn broadcast_reduced(
+    ctx: &mut Context,
+    a: &HbmTensor<i8, Chip, m![J]>,
+    b: &HbmTensor<i8, Chip, m![J]>,
+) -> HbmTensor<i32, Chip, m![1]> {
+    let a: DmTensor<i8, Chip, Cluster, Slice, m![K, J]> = a.to_dm(&mut ctx.tdma);
+    let b: DmTensor<i8, Chip, Cluster, Slice, m![K, J]> = b.to_dm(&mut ctx.tdma);
+    let trf: TrfTensor<i8, Chip, Cluster, Slice, m![1], m![K, J]> = ctx
+        .sub
+        .begin(b.view())
+        .fetch::<m![K], m![J]>()
+        .collect::<m![K], m![J]>()
+        .to_trf();
+    let result: DmTensor<i32, Chip, Cluster, Slice, m![1 # 2]> = ctx
+        .main
+        .begin(a.view())
+        .fetch::<m![K], m![J]>()
+        .collect::<m![K], m![J]>()
+        .contract_outer::<m![K], m![J], _, _, _>(&trf)
+        .contract_packet::<m![1]>()
+        .contract_time::<m![1]>()
+        .contract_lane::<m![1], m![1 # 8]>(LaneMode::Interleaved)
+        .commit_trim::<m![1 # 2]>()
+        .commit();
+    result.to_hbm(&mut ctx.tdma)
+}
+)");
+  TempDir dir("bcast_reduced");
+  auto arr = testing::run_saved(file, dir, "7");
+  const auto a = npy_values<std::int8_t>(arr["a"]);
+  const auto b = npy_values<std::int8_t>(arr["b"]);
+  const auto out = npy_values<std::int32_t>(arr["out"]);
+  REQUIRE(a.size() == 32);
+  REQUIRE(b.size() == 32);
+  REQUIRE(out.size() == 1);
+  std::int32_t dot = 0;
+  for (std::size_t j = 0; j < 32; ++j) dot += a[j] * b[j];
+  CHECK(out[0] == 3 * dot);
+}
+
+TEST_CASE("a trim that keeps part of an axis commits into an Element that holds just that part",
+          "[whole_kernel][run]") {
+  // docs/output-path.md §2.1: commit_trim::<m![N = 4]>() keeps lanes 0 … 3 of the 8; the commit
+  // writes them into Element m![M, N = 4] (docs/datapath.md §4.2: the buffer holds just the
+  // slice), and the result holds N's first 4: out[m, n] = Σ_k a[m, k]·b[n, k] for n < 4.
+  TempDir src("partial_trim_src");
+  const std::string file = src.file("k.rs", std::string(kI8Header) + R"(
+axes![M = 4, N = 8, K = 32];
+
+#[device(chip = 1)]
+pub fn partial_trim(
+    ctx: &mut Context,
+    a: &HbmTensor<i8, Chip, m![M, K]>,
+    b: &HbmTensor<i8, Chip, m![N, K]>,
+) -> HbmTensor<i32, Chip, m![M, N = 4]> {
+    let a: DmTensor<i8, Chip, Cluster, Slice, m![M, K]> = a.to_dm(&mut ctx.tdma);
+    let b: DmTensor<i8, Chip, Cluster, Slice, m![N, K]> = b.to_dm(&mut ctx.tdma);
+    let trf: TrfTensor<i8, Chip, Cluster, Slice, m![N], m![K]> = ctx
+        .sub
+        .begin(b.view())
+        .fetch::<m![N], m![K]>()
+        .collect::<m![N], m![K]>()
+        .to_trf();
+    let result: DmTensor<i32, Chip, Cluster, Slice, m![M, N = 4]> = ctx
+        .main
+        .begin(a.view())
+        .fetch::<m![M], m![K]>()
+        .collect::<m![M], m![K]>()
+        .contract_outer::<m![M], m![K], _, _, _>(&trf)
+        .contract_packet::<m![1]>()
+        .contract_time::<m![M]>()
+        .contract_lane::<m![M], m![N]>(LaneMode::Interleaved)
+        .commit_trim::<m![N = 4]>()
+        .commit();
+    result.to_hbm(&mut ctx.tdma)
+}
+)");
+  TempDir dir("partial_trim");
+  auto arr = testing::run_saved(file, dir, "7");
+  const auto a = npy_values<std::int8_t>(arr["a"]);
+  const auto b = npy_values<std::int8_t>(arr["b"]);
+  REQUIRE(arr["out"].shape == std::vector<std::uint64_t>{4, 4});
+  const auto out = npy_values<std::int32_t>(arr["out"]);
+  for (std::size_t m = 0; m < 4; ++m)
+    for (std::size_t n = 0; n < 4; ++n) {
+      std::int32_t sum = 0;
+      for (std::size_t k = 0; k < 32; ++k) sum += a[m * 32 + k] * b[n * 32 + k];
+      INFO("m " << m << ", n " << n);
+      CHECK(out[m * 4 + n] == sum);
+    }
+}
