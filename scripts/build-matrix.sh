@@ -4,9 +4,11 @@
 # the test suite (TUJIT_BUILD_TESTS) — with warnings as errors, and stops at the first
 # configuration that fails or prints a warning (compiler, linker or CMake). `make build-matrix`.
 #
-# One build tree per configuration under $MATRIX_DIR (default build-matrix/), kept for the next
-# run; ccache makes the trees that share flags cheap. The whole matrix is 12 builds: about an hour
-# of CPU with a cold cache, which is why CI does not run it. Narrow it with
+# One build tree per configuration, build-matrix-COMPILER-TYPE-testsON|OFF beside build/ (kept for
+# the next run): at the same depth as build/, a tree compiles with the same relative paths, so
+# ccache can serve it what build/ and the other trees compiled with the same flags before. The
+# whole matrix is 12 builds, hours of CPU on a cold cache, which is why CI does not run it.
+# Narrow it with
 #   MATRIX_COMPILERS="g++"  MATRIX_TYPES="Release"  MATRIX_TESTS="OFF"  scripts/build-matrix.sh
 # and pass a target to build only it (e.g. `scripts/build-matrix.sh tujit`).
 set -euo pipefail
@@ -15,7 +17,6 @@ cd "$(dirname "$0")/.."
 COMPILERS=${MATRIX_COMPILERS:-g++ clang++-19}
 TYPES=${MATRIX_TYPES:-Debug Release RelWithDebInfo}
 TESTS=${MATRIX_TESTS:-ON OFF}
-ROOT=${MATRIX_DIR:-build-matrix}
 JOBS=${JOBS:-$(nproc)}
 TARGET_ARGS=()
 [ $# -gt 0 ] && TARGET_ARGS=(--target "$@")
@@ -26,7 +27,9 @@ scripts/install-deps.sh matrix
 for compiler in $COMPILERS; do
   for type in $TYPES; do
     for tests in $TESTS; do
-      dir="$ROOT/${compiler%%+*}-$type-tests$tests"
+      tag=$(basename "$compiler")
+      tag=${tag/g++/gcc}
+      dir="build-matrix-${tag/++/}-$type-tests$tests"
       log="$dir/matrix.log"
       echo "build-matrix: $compiler $type TUJIT_BUILD_TESTS=$tests ($dir)"
       mkdir -p "$dir"
