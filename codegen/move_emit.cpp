@@ -44,6 +44,7 @@ enum Field : unsigned {
   kSrcOffset,
   kSrcState,
   kOutOffset,
+  kVrf,
   kFields
 };
 
@@ -54,6 +55,7 @@ struct MoveFrame {
   llvm::Function* f = nullptr;
   llvm::BasicBlock* violation = nullptr;
   llvm::Value* arg[kFields] = {};
+  llvm::StructType* vrf_ty = nullptr; // MoveVrfArgs
   bool checked = false;
 
   MoveFrame(llvm::IRBuilder<>& builder, llvm::Module& module, bool checked_)
@@ -62,7 +64,8 @@ struct MoveFrame {
     llvm::Type* ptr = b.getPtrTy();
     llvm::Type* i64t = b.getInt64Ty();
     llvm::StructType* args_ty =
-        llvm::StructType::create(ctx, {ptr, i64t, ptr, i64t, ptr, ptr, ptr}, "MoveArgs");
+        llvm::StructType::create(ctx, {ptr, i64t, ptr, i64t, ptr, ptr, ptr, ptr}, "MoveArgs");
+    vrf_ty = llvm::StructType::create(ctx, {ptr, i64t, ptr, ptr}, "MoveVrfArgs");
     auto* fty = llvm::FunctionType::get(b.getInt32Ty(), {ptr}, false);
     f = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, kMoveSymbol, &module);
     f->addFnAttr(llvm::Attribute::NoUnwind);
@@ -101,6 +104,32 @@ llvm::GlobalVariable* adapt_table(const ir::seq::RunProgram& p, llvm::Module& mo
                                   init, "move_adapt");
 }
 
+/// The `&vrf` operands cell `c` reads (runtime::read_vrf_operand): each operand's adapted element,
+/// 0 where its cell is not live.
+std::vector<llvm::Value*> emit_vrf_operands(const ir::seq::RunProgram& p, MoveFrame& fr,
+                                            llvm::Value* c) {
+  llvm::IRBuilder<>& b = fr.b;
+  llvm::Type* i64t = b.getInt64Ty();
+  llvm::Type* i32t = b.getInt32Ty();
+  llvm::Type* i8t = b.getInt8Ty();
+  llvm::Type* ptr = b.getPtrTy();
+  std::vector<llvm::Value*> values;
+  for (std::size_t k = 0; k < p.vrf_operands.size(); ++k) {
+    llvm::Value* args = b.CreateInBoundsGEP(fr.vrf_ty, fr.arg[kVrf], b.getInt64(k));
+    const auto field = [&](unsigned i, llvm::Type* t) {
+      return b.CreateLoad(t, b.CreateStructGEP(fr.vrf_ty, args, i));
+    };
+    llvm::Value* source = field(0, ptr);
+    llvm::Value* limit = field(1, i64t);
+    llvm::Value* off = b.CreateLoad(i64t, b.CreateInBoundsGEP(i64t, field(2, ptr), c));
+    llvm::Value* live = b.CreateLoad(i8t, b.CreateInBoundsGEP(i8t, field(3, ptr), c));
+    fr.guard(off, limit);
+    llvm::Value* x = b.CreateLoad(i32t, b.CreateInBoundsGEP(i32t, source, off));
+    values.push_back(b.CreateSelect(b.CreateICmpNE(live, b.getInt8(0)), x, b.getInt32(0)));
+  }
+  return values;
+}
+
 /// A live cell's value: the source element at `c`'s offset, converted (move_convert) and put
 /// through the Vector Engine pass when the program has one.
 llvm::Value* emit_live_value(const ir::seq::RunProgram& p, MoveFrame& fr, llvm::Module& module,
@@ -118,7 +147,7 @@ llvm::Value* emit_live_value(const ir::seq::RunProgram& p, MoveFrame& fr, llvm::
     value = b.CreateLoad(i32t, b.CreateInBoundsGEP(i32t, table, b.CreateZExt(raw, i64t)));
   else
     value = src_bytes == 4 ? raw : b.CreateZExt(raw, i32t);
-  if (p.vector) value = emit_vector_pass(b, module, *p.vector, value);
+  if (p.vector) value = emit_vector_pass(b, module, *p.vector, value, emit_vrf_operands(p, fr, c));
   return value;
 }
 

@@ -27,6 +27,15 @@ inline constexpr const char* kMoveSymbol = "tujit_move";
 enum class MoveCell : std::uint8_t { Live = 0, Top = 1, Empty = 2 };
 
 /// The arguments of one slice (field order is the generated code's struct layout).
+/// One `&vrf` operand of the pass (ir/seq/run_program.h vrf_operands) for one slice: the cells
+/// tables are slice-invariant, the source is based at the slice's VRF.
+struct MoveVrfArgs {
+  const std::uint32_t* source; // the operand's adapted elements at the slice base
+  std::uint64_t limit;         // elements from `source` to its end
+  const std::uint64_t* offset; // [cells] the VRF element each cell reads (0 where not live)
+  const std::uint8_t* live;    // [cells] 1 where that element is live; else the cell reads 0
+};
+
 struct MoveArgs {
   const std::uint8_t* source;         // the source tensor (or its adapted copy) at the slice base
   std::uint64_t source_limit;         // elements from `source` to its end
@@ -35,6 +44,7 @@ struct MoveArgs {
   const std::uint64_t* source_offset; // [cells] offset of each live source cell of a slice
   const std::uint8_t* source_state;   // [cells] MoveCell of each source cell
   const std::uint64_t* out_offset;    // [cells] output element of each cell, or kNoOutput
+  const MoveVrfArgs* vrf;             // [program.vrf_operands.size()]
 };
 using MoveFn = std::int32_t (*)(const MoveArgs* args);
 

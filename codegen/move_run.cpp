@@ -77,6 +77,31 @@ Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
       adapted[i] = runtime::read_operand(rp.stream, src, i);
     source = reinterpret_cast<const std::uint8_t*>(adapted.data());
   }
+  // The pass's `&vrf` operands: each source adapted once, its cell tables slice-invariant
+  // (runtime::read_vrf_operand); a slice whose VRF position is not live reads 0 everywhere.
+  struct VrfTables {
+    std::vector<std::uint32_t> adapted;
+    std::vector<std::uint64_t> offset;
+    std::vector<std::uint8_t> live;
+  };
+  std::vector<VrfTables> vrf(rp.vrf_operands.size());
+  const std::vector<std::uint8_t> no_live(cells, 0);
+  for (std::size_t k = 0; k < vrf.size(); ++k) {
+    const ir::seq::OperandStreams& op = rp.vrf_operands[k];
+    const runtime::LogicalTensor& t = *inputs.at(op.streams.tensor);
+    vrf[k].adapted.resize(std::max<std::uint64_t>(t.elements(), 1), 0);
+    for (std::uint64_t i = 0; i < t.elements(); ++i)
+      vrf[k].adapted[i] = runtime::read_operand(op, t, i);
+    vrf[k].offset.resize(cells);
+    vrf[k].live.resize(cells);
+    for (std::uint64_t o = 0; o < oc.outer_size; ++o)
+      for (std::uint64_t i = 0; i < oc.inner_size; ++i) {
+        const ir::seq::CellAddress a = op.streams.cells.at(o, i);
+        const bool live = a.state == ir::CellState::Live;
+        vrf[k].offset[o * oc.inner_size + i] = live ? a.offset : 0;
+        vrf[k].live[o * oc.inner_size + i] = live ? 1 : 0;
+      }
+  }
   const std::uint64_t src_bytes = move_source_bytes(rp);
   const std::uint64_t out_bytes = runtime::element_bytes(rp.output.dtype);
   const std::vector<std::uint64_t> live = rp.live_slices();
@@ -97,6 +122,15 @@ Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
       args.source_state =
           sb.state == ir::CellState::Live ? live_state.data() : padded_state.at(sb.state).data();
       args.out_offset = out_offset.data();
+      std::vector<MoveVrfArgs> vrf_args(vrf.size());
+      for (std::size_t j = 0; j < vrf.size(); ++j) {
+        const ir::seq::CellAddress vb = rp.vrf_operands[j].streams.spatial.at(live[k]);
+        const bool at = vb.state == ir::CellState::Live;
+        const std::uint64_t base = at ? vb.offset : 0;
+        vrf_args[j] = {vrf[j].adapted.data() + base, vrf[j].adapted.size() - base,
+                       vrf[j].offset.data(), at ? vrf[j].live.data() : no_live.data()};
+      }
+      args.vrf = vrf_args.data();
       if (fn(&args) != kRunOk) {
         violation = true;
         return;

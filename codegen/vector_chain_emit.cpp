@@ -94,11 +94,11 @@ struct Ir {
 } // namespace
 
 llvm::Value* emit_vector_pass(llvm::IRBuilder<>& b, llvm::Module& m,
-                              const ir::seq::VectorProgram& p, llvm::Value* v) {
+                              const ir::seq::VectorProgram& p, llvm::Value* v,
+                              std::span<llvm::Value* const> vrf) {
   Ir ir{b, m};
-  for (const ir::seq::VectorStepIR& step : p.steps)
-    v = runtime::vector::semantics::apply_call(ir, step.call, step.dtype == ir::ScalarType::F32, v);
-  return v;
+  return runtime::vector::semantics::apply_steps(ir, p.steps, v,
+                                                 [&](std::size_t j) { return vrf[j]; });
 }
 
 } // namespace tujit::codegen

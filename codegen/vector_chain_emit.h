@@ -9,10 +9,14 @@
 
 #include <llvm/IR/IRBuilder.h>
 
+#include <span>
+
 namespace tujit::codegen {
 
-/// `v` (i32 bits) through every value call of `p`, at the builder's insert point.
+/// `v` (i32 bits) through every value call of `p`, at the builder's insert point; `vrf` holds the
+/// element's `&vrf` operands (i32 bits) in call order.
 llvm::Value* emit_vector_pass(llvm::IRBuilder<>& b, llvm::Module& m,
-                              const ir::seq::VectorProgram& p, llvm::Value* v);
+                              const ir::seq::VectorProgram& p, llvm::Value* v,
+                              std::span<llvm::Value* const> vrf = {});
 
 } // namespace tujit::codegen

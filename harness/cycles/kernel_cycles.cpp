@@ -311,8 +311,8 @@ Result<std::optional<CommandCycles>> time_command(const ir::Kernel& k, std::size
   return std::optional<CommandCycles>(std::move(c));
 }
 
-// The commands each command reads from: a stage's input, TRF operand or the memory tensor its
-// `begin` reads (a to_dm, an earlier commit), made by another command.
+// The commands each command reads from: a stage's input, TRF or VRF operand or the memory tensor
+// its `begin` reads (a to_dm, an earlier commit), made by another command.
 void link(const ir::Kernel& k, std::vector<CommandCycles>& cmds) {
   std::map<std::size_t, std::size_t> of_stage;
   for (std::size_t i = 0; i < cmds.size(); ++i)
@@ -321,7 +321,7 @@ void link(const ir::Kernel& k, std::vector<CommandCycles>& cmds) {
     CommandCycles& c = cmds[i];
     for (std::size_t at : c.stages) {
       const ir::Stage& s = k.stages[at];
-      for (auto producer : {s.producer, s.trf_producer, s.memory_producer}) {
+      for (auto producer : {s.producer, s.trf_producer, s.vrf_producer, s.memory_producer}) {
         if (!producer) continue;
         const auto it = of_stage.find(*producer);
         if (it == of_stage.end() || it->second == i) continue;

@@ -120,11 +120,23 @@ void check_elementwise(const runtime::LogicalTensor& input, const runtime::Logic
 }
 
 /// A run through a Vector Engine pass: the pass's value calls applied in float64 to the input
-/// element (runtime/vector/vector_oracle.h, docs/vector-engine.md §8).
+/// element (runtime/vector/vector_oracle.h, docs/vector-engine.md §8), each `&vrf` operand the
+/// element of its source (after its Fetch Adapter) at the output element's coordinates on the
+/// source's axes (docs/vector-engine.md §3.2), independently of the engines' address streams.
 void check_vector_pass(const ir::seq::VectorProgram& p, const runtime::LogicalTensor& input,
-                       const runtime::LogicalTensor& output, RunVerification& v) {
+                       const runtime::LogicalTensor& output,
+                       const std::vector<runtime::LogicalTensor>& vrf_sources, RunVerification& v) {
+  std::vector<std::uint32_t> vrf(vrf_sources.size());
+  std::uint64_t i = 0; // check_elementwise visits the output's elements in order
   check_elementwise(input, output, v, [&](std::uint32_t in, std::uint32_t out) {
-    const auto c = runtime::vector::oracle_compare(p, runtime::vector::oracle_chain(p, in), out);
+    if (!vrf_sources.empty()) {
+      const ir::Index at = output.index(i);
+      for (std::size_t k = 0; k < vrf.size(); ++k)
+        vrf[k] = vrf_sources[k].get(vrf_sources[k].offset(at));
+    }
+    ++i;
+    const auto c =
+        runtime::vector::oracle_compare(p, runtime::vector::oracle_chain(p, in, vrf), out);
     return std::pair{c.ok, c.abs_err};
   });
 }
@@ -231,7 +243,11 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
     }
     auto chain = ir::seq::lower_vector(kernel, *ops.vector_final);
     if (!chain) return std::move(chain).take_diagnostics();
-    check_vector_pass(chain->program, input, output, v);
+    std::vector<runtime::LogicalTensor> vrf_sources;
+    for (const RunOperands::VrfOperand& o : ops.vrf)
+      vrf_sources.push_back(adapted(*inputs.tensors.at(o.param->name), tiles.at(o.param->name),
+                                    fetch_of(fetches, kernel, o.collect), true));
+    check_vector_pass(chain->program, input, output, vrf_sources, v);
     return {};
   }
   // A part of a chain from contract_outer is judged like a whole chain, by the einsum below.

@@ -42,6 +42,14 @@ struct Stage {
   std::optional<ScalarType> cast_to;
   /// A Vector Engine call (the Vector operation): the call and its arguments.
   std::optional<VectorCall> vector;
+  /// A Vector Engine call whose operand0 is `&vrf` (VectorCall::reads_vrf): the VRF tensor's type,
+  /// its name and span, the stage that stored it (a to_vrf; nullopt for a VrfTensor parameter)
+  /// and the parameter its data comes from (docs/vector-engine.md §3.2).
+  std::optional<TensorType> vrf;
+  std::string vrf_name;
+  SourceSpan vrf_span;
+  std::optional<std::size_t> vrf_producer;
+  std::string vrf_source;
   /// The context the chain runs in (`ctx.main` / `ctx.sub`, or the stream parameter's
   /// `{ Tu::… }`); Unknown for a generic `T`.
   ContextKind context = ContextKind::Unknown;

@@ -399,6 +399,9 @@ private:
     if (m.op == StageOp::Vector) {
       st.vector = type_vector_args(call, *m.vector, in.dtype, diags_);
       if (!st.vector) return fail;
+      if (st.vector->reads_vrf() &&
+          !type_vrf_operand(vrf_operand_arg(call, *st.vector), call.name, in, st))
+        return fail;
     }
     if (!infer_type_args(call, m, expected, args)) return fail;
     for (const auto& a : args) {
@@ -849,6 +852,50 @@ private:
             fmt::format("contract_outer cannot multiply a stream of {} by a TRF operand of {}",
                         name(in.dtype), name(t.dtype)),
             call.name_span, {explain_contraction_refusal(in.dtype, t.dtype)});
+      ok = false;
+    }
+    return ok;
+  }
+
+  /// The `&vrf` operand of a Vector Engine call: a VrfTensor of the stream's scalar in the
+  /// stream's Chip / Cluster / Slice (docs/vector-engine.md §3.2).
+  bool type_vrf_operand(const Expr& a, const std::string& method, const TensorType& in, Stage& st) {
+    Value vrf = type_expr(a, nullptr, false);
+    if (vrf.kind == Value::Kind::Error) return false;
+    if (vrf.kind != Value::Kind::Tensor || vrf.tensor.kind != TensorKind::Vrf) {
+      error("E-VE-016",
+            fmt::format("the operand of `{}` must be a constant or a VrfTensor, found {}", method,
+                        describe_value(vrf)),
+            a.span,
+            {"the Vector Engine reads operands from its immediates or the VRF "
+             "(docs/vector-engine.md §3.2)"});
+      return false;
+    }
+    const TensorType& t = vrf.tensor;
+    st.vrf = t;
+    st.vrf_name = vrf.name;
+    st.vrf_producer = vrf.producer;
+    st.vrf_source = vrf.source;
+    st.vrf_span = a.span;
+    bool ok = true;
+    if (t.dtype != in.dtype) {
+      error("E-VE-016",
+            fmt::format("the VRF operand `{}` holds {}, but `{}` runs on an {} stream", st.vrf_name,
+                        name(t.dtype), method, name(in.dtype)),
+            a.span,
+            {"an operand has the stream's scalar: convert the stream (vector_fxp_to_fp, "
+             "vector_reinterpret) or store the VRF in that scalar (docs/vector-engine.md §3.2)"});
+      ok = false;
+    }
+    // Each slice's Vector Engine reads its own VRF (one register file per slice).
+    for (Slot s : {Slot::Chip, Slot::Cluster, Slot::Slice}) {
+      if (!in.get(s) || !t.get(s) || same_mapping(in.mapping(s), t.mapping(s))) continue;
+      error("E-VE-017",
+            fmt::format("the VRF operand `{}` has {} {}, but the stream has {}", st.vrf_name,
+                        to_string(s), mtext(t.mapping(s)), mtext(in.mapping(s))),
+            a.span,
+            {"each slice's Vector Engine reads the VRF of its own slice: the operand sits in the "
+             "stream's Chip, Cluster and Slice (docs/vector-engine.md §3.2)"});
       ok = false;
     }
     return ok;

@@ -81,7 +81,7 @@ public:
         return std::nullopt;
       v.op = FpBinaryOp::DivF;
       if (with_mode && !arg_mode(call_.args[1], v)) return std::nullopt;
-      if (!operand(call_.args[with_mode ? 2 : 1], v.operand[0])) return std::nullopt;
+      if (!operand(call_.args[with_mode ? 2 : 1], v, 0)) return std::nullopt;
       return v;
     case VectorCallKind::FpTernary:
       if (!arity(2) || !fp_stream()) return std::nullopt;
@@ -94,8 +94,7 @@ public:
                 call_.args[1].span);
         return std::nullopt;
       }
-      if (!operand(call_.args[1].args[0], v.operand[0]) ||
-          !operand(call_.args[1].args[1], v.operand[1]))
+      if (!operand(call_.args[1].args[0], v, 0) || !operand(call_.args[1].args[1], v, 1))
         return std::nullopt;
       return v;
     case VectorCallKind::Fxp:
@@ -212,20 +211,30 @@ private:
     return false;
   }
 
-  /// A constant operand of the stream's scalar. Other operand sources are refused.
-  bool operand(const Expr& a, std::uint32_t& bits) {
-    if (a.kind == Expr::Kind::Ref) {
-      refuse("a VRF operand (`&vrf`) feeds each element from the Vector Register File; tujit "
-             "simulates constant operands only",
-             a.span);
-      return false;
-    }
+  /// Operand `slot` of the call: a constant of the stream's scalar, or for operand0 a `&vrf`
+  /// (its tensor is typed by sema, Stage::vrf). Other operand sources are refused.
+  bool operand(const Expr& a, VectorCall& v, std::size_t slot) {
     if (a.kind == Expr::Kind::Name && a.name == "Stash") {
       refuse("a `Stash` operand reads a snapshot taken by vector_stash(); tujit simulates "
-             "constant operands only",
+             "constant and VRF operands",
              a.span);
       return false;
     }
+    // `&vrf`, or a name already bound to a reference (`vrf: &VrfTensor<…>`).
+    const bool tensor = a.kind == Expr::Kind::Ref || a.kind == Expr::Kind::Name;
+    if (!tensor) return constant(a, v.operand[slot]);
+    if (slot == 0) {
+      v.source = VeOperandSource::Vrf;
+      return true;
+    }
+    refuse("the register-file port feeds operand0 only: FmaF pairs a VRF with a constant as "
+           "`(&vrf, c)`",
+           a.span);
+    return false;
+  }
+
+  /// A constant operand of the stream's scalar.
+  bool constant(const Expr& a, std::uint32_t& bits) {
     if (dtype_ == ScalarType::I32) {
       if (a.kind == Expr::Kind::Int && !a.int_overflow &&
           a.int_value >= std::numeric_limits<std::int32_t>::min() &&
@@ -282,7 +291,7 @@ private:
     }
     v.op = *op;
     if (with_mode && !arg_mode(call_.args[1], v)) return std::nullopt;
-    if (!operand(call_.args[with_mode ? 2 : 1], v.operand[0])) return std::nullopt;
+    if (!operand(call_.args[with_mode ? 2 : 1], v, 0)) return std::nullopt;
     return v;
   }
 
@@ -312,7 +321,7 @@ private:
     }
     v.op = *op;
     if (with_mode && !arg_mode(call_.args[1], v)) return std::nullopt;
-    if (!operand(call_.args[with_mode ? 2 : 1], v.operand[0])) return std::nullopt;
+    if (!operand(call_.args[with_mode ? 2 : 1], v, 0)) return std::nullopt;
     return v;
   }
 
@@ -354,6 +363,12 @@ std::string vector_refusal_reason(std::string_view method) {
 std::optional<VectorCall> type_vector_args(const Expr& call, VectorCallKind kind, ScalarType dtype,
                                            Diagnostics& diags) {
   return ArgTyper(call, dtype, diags).run(kind);
+}
+
+const Expr& vrf_operand_arg(const Expr& call, const VectorCall& typed) {
+  // FmaF's operands come as a pair; every binary call ends with its operand.
+  if (typed.kind == VectorCallKind::FpTernary) return call.args[1].args[0];
+  return call.args.back();
 }
 
 } // namespace tujit::ir::lang

@@ -3,8 +3,9 @@
 // enum variant
 // (`FpUnaryOp::Sqrt`, `FpBinaryOp::MulF(FpMulAlu::Mul0)`), an optional `BinaryArgMode`, and a
 // constant operand written as a Rust literal of the stream's scalar (`100`, `2.0f32`, `-1`,
-// `0x7fff_ffff`). Operands tujit does not simulate (a `&VrfTensor`, `Stash`, a `TagGuard`) and the
-// Vector Engine methods outside the simulated set are refused with E-VE-013 naming the reason.
+// `0x7fff_ffff`) or a `&vrf` (marked here, its tensor typed by sema). Operands tujit does not
+// simulate (`Stash`, a `TagGuard`) and the Vector Engine methods outside the simulated set are
+// refused with E-VE-013 naming the reason.
 #pragma once
 
 #include "ir/lang/ast.h"
@@ -29,5 +30,8 @@ std::string vector_refusal_reason(std::string_view method);
 /// `dtype`. Appends diagnostics (stage "type") and returns nullopt on error.
 std::optional<VectorCall> type_vector_args(const Expr& call, VectorCallKind kind, ScalarType dtype,
                                            Diagnostics& diags);
+
+/// The `&vrf` argument of a typed call that reads the VRF (VectorCall::reads_vrf): its operand0.
+const Expr& vrf_operand_arg(const Expr& call, const VectorCall& typed);
 
 } // namespace tujit::ir::lang

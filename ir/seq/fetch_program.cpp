@@ -184,6 +184,37 @@ void lower_consumer(const Kernel& kernel, std::size_t collect_index,
 
 } // namespace
 
+Status verify(const FetchProgram& p) {
+  const auto invalid = [&](std::string what) {
+    return run_error("E-RUN-102",
+                     fmt::format("internal: the fetch of `{}` {}", p.source, std::move(what)));
+  };
+  if (p.spatial == 0 || p.buffer == 0 || p.time == 0 || p.packet == 0 || p.read_size == 0 ||
+      p.flit_elements == 0 || p.flits_per_packet == 0)
+    return invalid("has an empty dimension");
+  if (p.sequencer.stream_size() != p.time * p.packet || p.sequencer.packet_size != p.packet)
+    return invalid(fmt::format("walks {} positions of packets of {}, not {} × {}",
+                               p.sequencer.stream_size(), p.sequencer.packet_size, p.time,
+                               p.packet));
+  // docs/datapath.md §5: a packet is read in whole accesses, one per cycle.
+  if (p.packet % p.read_size != 0 || p.reads_per_packet != p.packet / p.read_size ||
+      p.fetch_cycles != p.time * p.reads_per_packet)
+    return invalid(fmt::format("reads packets of {} in {} reads of {} over {} cycles", p.packet,
+                               p.reads_per_packet, p.read_size, p.fetch_cycles));
+  // docs/datapath.md §8: a packet fills its flits, the last one partly at most.
+  if (p.flits_per_packet * p.flit_elements < p.packet ||
+      (p.flits_per_packet - 1) * p.flit_elements >= p.packet)
+    return invalid(fmt::format("puts packets of {} into {} flits of {}", p.packet,
+                               p.flits_per_packet, p.flit_elements));
+  // docs/datapath.md §6: the Fetch Adapter decides the stream's scalar.
+  const bool zero_point_type = p.stream_type == ScalarType::I5 || p.stream_type == ScalarType::I9;
+  if (p.zero_point ? !zero_point_type : p.stream_type != p.cast_to.value_or(p.dm_type))
+    return invalid(fmt::format("turns {} into a {} stream", name(p.dm_type), name(p.stream_type)));
+  if (p.short_command && (p.consumer == FetchConsumer::Stream || p.cast_to || p.zero_point))
+    return invalid("takes a short command it cannot take");
+  return {};
+}
+
 Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect_index) {
   auto chain = find_fetch_chain(kernel, collect_index);
   if (!chain) return std::move(chain).take_diagnostics();
@@ -202,6 +233,7 @@ Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect_index
   if (auto r = lower_collect(*chain->collect, *fd, p, cd); !r)
     return std::move(r).take_diagnostics();
   lower_consumer(kernel, collect_index, cd, p);
+  if (auto ok = verify(p); !ok) return ok.diagnostics();
   return p;
 }
 
@@ -238,6 +270,7 @@ Result<FetchProgram> lower_mem_read(const Kernel& kernel, std::size_t read_index
   // The stream as read: one "flit" per packet of exactly its elements (no Collect follows).
   p.flits_per_packet = 1;
   p.flit_elements = p.packet;
+  if (auto ok = verify(p); !ok) return ok.diagnostics();
   return p;
 }
 

@@ -107,6 +107,13 @@ Result<FetchProgram> lower_mem_read(const Kernel& kernel, std::size_t read_index
 /// Every data-path chain of the kernel (each Collect stage that reads a fetch), in stage order.
 Result<std::vector<FetchProgram>> lower_fetches(const Kernel& kernel);
 
+/// The invariants the engines and the cycle models rely on (E-RUN-102 naming the first broken
+/// one): non-empty dimensions, a sequencer walking |T|·|P| positions of packets of |P|, whole
+/// reads per packet and one read per cycle, packets filling their flits (the last one partly at
+/// most), the stream's scalar the Fetch Adapter's, and a short command only for an unadapted
+/// register-file store. lower_fetch and lower_mem_read return only programs that verify.
+Status verify(const FetchProgram& p);
+
 /// The `tujit compile --emit seq` text of the program.
 std::string to_text(const FetchProgram& p);
 

@@ -42,8 +42,8 @@ void for_each_field(A& a, F&& f) {
 template <class C, class F>
 requires std::same_as<std::remove_const_t<C>, VectorCall>
 void for_each_field(C& c, F&& f) {
-  auto& [kind, op, mul, mode, operand, int_width] = c;
-  (f(kind), f(op), f(mul), f(mode), f(operand), f(int_width));
+  auto& [kind, op, mul, mode, operand, int_width, source] = c;
+  (f(kind), f(op), f(mul), f(mode), f(operand), f(int_width), f(source));
 }
 } // namespace tujit::ir
 

@@ -5,6 +5,7 @@
 #include "ir/verify/to_trf.h"
 #include "ir/verify/to_vrf.h"
 #include "ir/verify/transpose.h"
+#include "ir/verify/vrf_operand.h"
 
 #include <fmt/format.h>
 
@@ -221,6 +222,36 @@ Result<OperandStreams> passed_operand(const TensorType& init, const TensorType& 
     return run_error("E-RUN-102", fmt::format("internal: cell {} of the Vector Engine pass's "
                                               "output holds coordinates its input does not",
                                               *lost));
+  return o;
+}
+
+Result<OperandStreams> vrf_read_operand(const TensorType& final, const TensorType& vrf_type,
+                                        const OperandStreams& vrf) {
+  const Mapping& time = final.mapping(Slot::Time);
+  const Mapping& packet = final.mapping(Slot::Packet);
+  const Mapping& element = vrf_type.mapping(Slot::Element);
+  const CellStreams& src = vrf.streams.cells;
+  if (src.outer_size * src.inner_size != element.size())
+    return run_error("E-RUN-102", "internal: a VRF operand's streams are not one row of its "
+                                  "Element per slice");
+  auto read = verify::verify_vrf_operand({time, packet, element});
+  if (!read) return std::move(read).take_diagnostics();
+  std::optional<std::uint64_t> padding;
+  OperandStreams o = vrf;
+  o.streams.cells = CellStreams::from_function(
+      time.size(), packet.size(), [&](std::uint64_t t, std::uint64_t e) -> CellAddress {
+        const std::int64_t a = read->element_of[t * packet.size() + e];
+        if (a < 0) return {0, CellState::Top}; // the pass's padding reads nothing
+        const auto x = static_cast<std::uint64_t>(a);
+        const CellAddress c = src.at(x / src.inner_size, x % src.inner_size);
+        if (c.state != CellState::Live && c.state != CellState::Zero && !padding) padding = x;
+        return c;
+      });
+  if (padding)
+    return run_error("E-RUN-110",
+                     fmt::format("a Vector Engine call reads VRF element {} of {}, which holds "
+                                 "padding (the store that filled the VRF wrote no element there)",
+                                 *padding, to_string(vrf_type)));
   return o;
 }
 

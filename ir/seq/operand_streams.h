@@ -13,6 +13,8 @@
 //               where none has them (docs/contraction.md §4.2, §4.3)
 //   passed      vector_init … vector_final: the pass's output cell with coordinates c holds the
 //               entering stream's cell with coordinates c (docs/vector-engine.md §4)
+//   vrf read    a `&vrf` operand of the pass: the pass's output cell with coordinates c reads the
+//               VRF element holding c on the VRF's axes (docs/vector-engine.md §3.2)
 //   transposed  .transpose(): output cell (t, r) of the Transpose Engine holds input cell
 //               ((o·in_rows + r)·packets_per_col + j / valid_size, j mod valid_size) for
 //               o = t / out_rows, j = t mod out_rows; Align's cells (r ≥ in_rows) are padding
@@ -59,6 +61,14 @@ Result<OperandStreams> stored_operand(const Stage& store, const OperandStreams& 
 /// `source` entering it (`init` is its type, the vector_init's input).
 Result<OperandStreams> passed_operand(const TensorType& init, const TensorType& final,
                                       const OperandStreams& source);
+
+/// The `&vrf` operand of a Vector Engine pass's call as a view of the pass's output cells (`final`
+/// is the vector_final's type; `vrf_type` the operand's, `vrf` its streams, one row of Element
+/// cells per slice): cell (t, e) holds the VRF element the pass's element at that cell reads, the
+/// one with its coordinates (docs/vector-engine.md §3.2; the rule is ir/verify/vrf_operand.h).
+/// E-RUN-110 when a live element reads a VRF cell that holds padding.
+Result<OperandStreams> vrf_read_operand(const TensorType& final, const TensorType& vrf_type,
+                                        const OperandStreams& vrf);
 
 /// The stream the Transpose Engine hands on from the stream `source` entering the transpose stage
 /// (its input type's Time and Packet; a packet the Cast Engine re-padded may be wider than the

@@ -42,7 +42,13 @@ Result<const KernelParam*> moved_source(const Kernel& k, const Stage& collect, R
                                    "committed result to another (docs/kernels.md §4)",
                                    to_string(writer.op)),
                        fetch->name_span);
-  const KernelParam* hbm = writer.producer ? nullptr : param_named(k, writer.source);
+  // An HBM → HBM `to_hbm` before it is a relayout of the same logical tensor (docs/dma.md §1):
+  // the DM tensor holds the parameter it started from.
+  const Stage* from = &writer;
+  while (from->producer && k.stages[*from->producer].op == StageOp::ToHbm &&
+         k.stages[*from->producer].input.kind == TensorKind::Hbm)
+    from = &k.stages[*from->producer];
+  const KernelParam* hbm = from->producer ? nullptr : param_named(k, from->source);
   if (hbm == nullptr || hbm->tensor->kind != TensorKind::Hbm)
     return unsupported(fmt::format("tujit run: `to_dm` moves `{}`, which is not an HbmTensor "
                                    "parameter of the kernel",
@@ -108,11 +114,45 @@ Status stream_source(const Kernel& k, const Stage& reader, const std::string& ro
   return {};
 }
 
+/// The `&vrf` operands of the pass ending at `final_index`, in call order: a VrfTensor parameter
+/// or the source of the to_vrf that stored it (docs/vector-engine.md §3.2).
+Status find_vrf_operands(const Kernel& k, std::size_t final_index, RunOperands& ops) {
+  std::vector<RunOperands::VrfOperand> found;
+  for (std::optional<std::size_t> at = final_index; at; at = k.stages[*at].producer) {
+    const Stage& s = k.stages[*at];
+    if (!s.vector) break;
+    if (!s.vrf) continue;
+    RunOperands::VrfOperand o;
+    o.call = &s;
+    if (!s.vrf_producer) {
+      o.param = param_named(k, s.vrf_source);
+      if (o.param == nullptr || o.param->tensor->kind != TensorKind::Vrf)
+        return unsupported(fmt::format("tujit run: the VRF operand `{}` is neither a VrfTensor "
+                                       "parameter nor made by `.to_vrf()` in the kernel",
+                                       s.vrf_name),
+                           s.vrf_span);
+    } else {
+      const Stage& store = k.stages[*s.vrf_producer];
+      if (store.unit() != StageUnit::VrfStore)
+        return unsupported(fmt::format("tujit run: the VRF operand `{}` is made by `{}`",
+                                       s.vrf_name, to_string(store.op)),
+                           s.vrf_span);
+      o.store = &store;
+      if (auto r = stream_source(k, store, "VRF operand's source", o.param, o.collect, ops); !r)
+        return r;
+    }
+    found.push_back(o);
+  }
+  ops.vrf.assign(found.rbegin(), found.rend());
+  return {};
+}
+
 /// A store or result read through a Vector Engine pass: the pass's vector_final, and the stream
 /// its vector_init reads (a collected stream, or a ContractTensor parameter as in the book's
 /// `relu`, furiosa-opt docs/src/computing-tensors/vector-engine/index.md).
 Status pass_source(const Kernel& k, std::size_t final_index, RunOperands& ops) {
   ops.vector_final = final_index;
+  if (auto r = find_vrf_operands(k, final_index, ops); !r) return r;
   for (std::optional<std::size_t> at = final_index; at; at = k.stages[*at].producer) {
     const Stage& s = k.stages[*at];
     if (!s.vector || s.vector->kind != VectorCallKind::Init) continue;

@@ -6,6 +6,7 @@
 #include "ir/lang/kernel.h"
 #include "ir/support/diagnostic.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -48,6 +49,18 @@ struct RunOperands {
   /// Write: the MemTensor write stage (`stream` is the StreamTensor it writes).
   const Stage* write = nullptr;
 
+  /// A `&vrf` operand of the Vector Engine pass (docs/vector-engine.md §3.2): the call reading
+  /// it, and a VrfTensor parameter or the source of the to_vrf that stored it (a CollectTensor,
+  /// or the DmTensor fetched by `collect`), as the TRF operand's below.
+  struct VrfOperand {
+    const Stage* call = nullptr;
+    const KernelParam* param = nullptr;
+    const Stage* store = nullptr;
+    std::optional<std::size_t> collect;
+  };
+  /// The pass's `&vrf` operands in call order.
+  std::vector<VrfOperand> vrf;
+
   /// Contraction: a TrfTensor parameter, or the source of `trf_store` (a CollectTensor, or the
   /// DmTensor fetched by `trf_collect`).
   const KernelParam* trf = nullptr;
@@ -72,10 +85,16 @@ struct RunOperands {
   /// does not have made broadcasts. `stream` / `trf` point into it.
   std::vector<std::shared_ptr<const KernelParam>> moved;
 
-  /// The parameters whose contents the run needs (stream, then the TRF or its source).
+  /// The parameters whose contents the run needs (stream, then the TRF or its source, then the
+  /// VRF operands' sources), each once.
   std::vector<const KernelParam*> inputs() const {
     std::vector<const KernelParam*> v{stream};
     if (trf) v.push_back(trf);
+    for (const VrfOperand& o : vrf)
+      if (std::none_of(v.begin(), v.end(), [&](const KernelParam* p) {
+            return p != nullptr && o.param != nullptr && p->name == o.param->name;
+          }))
+        v.push_back(o.param);
     return v;
   }
   /// The type the engines read the stream as (the Collect output or the CollectTensor

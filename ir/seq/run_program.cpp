@@ -52,6 +52,28 @@ Result<OperandStreams> trf_operand(const SpecFile& file, const Kernel& kernel,
   return direct_operand(*ops.trf, shape->second, file.axes);
 }
 
+/// A `&vrf` operand of the pass ending in `final` (docs/vector-engine.md §3.2): the VRF's
+/// streams (a VrfTensor parameter's own, or the store of its source stream) read at the pass's
+/// output cells.
+Result<OperandStreams> vrf_operand(const SpecFile& file, const Kernel& kernel,
+                                   const RunOperands::VrfOperand& v, const TensorType& final,
+                                   const InputShapes& shapes, RunProgram& p) {
+  Result<OperandStreams> vrf = run_error("E-RUN-102", "internal: a VRF operand without a source");
+  if (v.store) {
+    auto source = stream_operand(file, kernel, *v.param, v.collect, shapes, p);
+    if (!source) return std::move(source).take_diagnostics();
+    vrf = stored_operand(*v.store, *source);
+  } else {
+    auto shape = shapes.find(v.param->name);
+    if (shape == shapes.end())
+      return run_error("E-RUN-102",
+                       fmt::format("internal: no shape for input `{}`", v.param->name));
+    vrf = direct_operand(*v.param, shape->second, file.axes);
+  }
+  if (!vrf) return vrf;
+  return vrf_read_operand(final, *v.call->vrf, *vrf);
+}
+
 } // namespace
 
 Result<RunProgram> with_output(const TensorType& type, const std::vector<Axis>& axes,
@@ -161,37 +183,48 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
 
   if (ops.shape != RunShape::Contraction && ops.shape != RunShape::Partial) {
     p.kind = RunKind::Move;
+    std::vector<OperandStreams> vrf_reads;
     if (ops.vector_final) {
       // The Vector Engine pass between the stream and the store or the result.
       auto chain = lower_vector(kernel, *ops.vector_final);
       if (!chain) return std::move(chain).take_diagnostics();
-      auto passed = passed_operand(kernel.stages[chain->init].input,
-                                   kernel.stages[*ops.vector_final].output, *stream);
+      const TensorType& final = kernel.stages[*ops.vector_final].output;
+      auto passed = passed_operand(kernel.stages[chain->init].input, final, *stream);
       if (!passed) return std::move(passed).take_diagnostics();
       stream = std::move(passed);
       p.vector = std::move(chain->program);
+      for (const RunOperands::VrfOperand& v : ops.vrf) {
+        auto read = vrf_operand(file, kernel, v, final, shapes, p);
+        if (!read) return std::move(read).take_diagnostics();
+        vrf_reads.push_back(std::move(*read));
+      }
     }
-    if (ops.transpose) {
+    // What follows the pass moves the stream's cells; the VRF operands' cells move with them.
+    auto after_pass = [&](const OperandStreams& in) -> Result<OperandStreams> {
+      Result<OperandStreams> moved = in;
       // The Transpose Engine after the stream or the pass (docs/transpose.md §4).
-      auto moved = transposed_operand(*ops.transpose, *stream);
-      if (!moved) return std::move(moved).take_diagnostics();
-      stream = std::move(moved);
-    }
-    if (ops.shape == RunShape::Store) {
-      auto stored = stored_operand(*ops.store, *stream);
-      if (!stored) return std::move(stored).take_diagnostics();
-      p.stream = std::move(*stored);
-    } else if (ops.shape == RunShape::Write) {
-      auto written = written_operand(*ops.write, *stream);
-      if (!written) return std::move(written).take_diagnostics();
-      p.stream = std::move(*written);
-    } else {
-      p.stream = std::move(*stream);
+      if (ops.transpose) moved = transposed_operand(*ops.transpose, *moved);
+      if (!moved) return moved;
+      if (ops.shape == RunShape::Store) return stored_operand(*ops.store, *moved);
+      if (ops.shape == RunShape::Write) return written_operand(*ops.write, *moved);
+      return moved;
+    };
+    auto moved = after_pass(*stream);
+    if (!moved) return std::move(moved).take_diagnostics();
+    p.stream = std::move(*moved);
+    for (const OperandStreams& read : vrf_reads) {
+      auto cells = after_pass(read);
+      if (!cells) return std::move(cells).take_diagnostics();
+      cells->type = read.type; // the operand keeps its own scalar
+      p.vrf_operands.push_back(std::move(*cells));
     }
     if (auto ok = check_returned(file, kernel, ops, out_type); !ok) return ok.diagnostics();
     p.output_cast = output_cast(ops, out_type.dtype);
-    return with_output(out_type, type_axes(out_type, file.axes), ops.output_dtype(out_type.dtype),
-                       std::move(p));
+    auto lowered = with_output(out_type, type_axes(out_type, file.axes),
+                               ops.output_dtype(out_type.dtype), std::move(p));
+    if (!lowered) return lowered;
+    if (auto ok = verify(*lowered); !ok) return ok.diagnostics();
+    return lowered;
   }
 
   auto chain = ops.shape == RunShape::Partial
@@ -238,6 +271,13 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
                        fmt::format("kernel `{}`: the Vector Engine pass's output {} holds other "
                                    "elements than the contraction's output {}",
                                    kernel.name, to_string(out_type), to_string(chain_out)));
+    if (std::any_of(pass->program.steps.begin(), pass->program.steps.end(),
+                    [](const VectorStepIR& st) { return st.call.reads_vrf(); }))
+      return run_error("E-RUN-110",
+                       fmt::format("kernel `{}`: a `&vrf` operand in the Vector Engine pass after "
+                                   "a contraction is not run by tujit yet; a pass on a collected "
+                                   "stream reads one (docs/vector-engine.md §3.2)",
+                                   kernel.name));
     out_dtype = pass->program.out_type;
     p.vector = std::move(pass->program);
   }
@@ -251,6 +291,8 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
 }
 
 Status verify(const RunProgram& p) {
+  for (const FetchProgram& f : p.fetches)
+    if (auto ok = verify(f); !ok) return ok;
   if (p.kind == RunKind::Move) {
     const CellStreams& s = p.stream.streams.cells;
     const CellStreams& o = p.output.cells;
@@ -259,10 +301,32 @@ Status verify(const RunProgram& p) {
       return run_error("E-RUN-102", fmt::format("internal: the source of `{}` is not a view of its "
                                                 "output's shape",
                                                 p.kernel_name));
+    if (p.vector)
+      if (auto ok = verify(*p.vector); !ok) return ok;
+    std::size_t reads = 0;
+    if (p.vector)
+      for (const VectorStepIR& st : p.vector->steps) reads += st.call.reads_vrf() ? 1 : 0;
+    if (reads != p.vrf_operands.size())
+      return run_error("E-RUN-102", fmt::format("internal: `{}` has {} VRF operand streams for "
+                                                "{} calls reading the VRF",
+                                                p.kernel_name, p.vrf_operands.size(), reads));
+    for (const OperandStreams& v : p.vrf_operands)
+      if (v.streams.cells.outer_size != o.outer_size ||
+          v.streams.cells.inner_size != o.inner_size ||
+          v.streams.spatial.size() != p.output.spatial.size())
+        return run_error("E-RUN-102", fmt::format("internal: a VRF operand of `{}` is not a view "
+                                                  "of its output's shape",
+                                                  p.kernel_name));
     return {};
   }
   const ContractionProgram& c = p.chain;
   if (auto ok = verify(c); !ok) return ok;
+  if (p.vector)
+    if (auto ok = verify(*p.vector); !ok) return ok;
+  if (!p.vrf_operands.empty())
+    return run_error("E-RUN-102", fmt::format("internal: the contraction run `{}` carries VRF "
+                                              "operands",
+                                              p.kernel_name));
   const CellStreams& s = p.stream.streams.cells;
   const CellStreams& w = p.trf.streams.cells;
   const CellStreams& o = p.output.cells;
@@ -309,6 +373,8 @@ std::string to_text(const RunProgram& p) {
                                            : "source",
           p.stream);
   if (p.vector) out += to_text(*p.vector);
+  for (std::size_t k = 0; k < p.vrf_operands.size(); ++k)
+    operand(fmt::format("vrf operand {}", k).c_str(), p.vrf_operands[k]);
   if (p.output_cast)
     out += fmt::format("  {:<12} {} → {}{}\n", "output cast", name(p.output_cast->from),
                        name(p.output_cast->to), p.output_cast->relu ? " (ReLU)" : "");

@@ -10,7 +10,8 @@
 //   Move         a kernel that only moves data (a register-file store, a collected stream, a
 //                MemTensor read or write): every live cell (s, o, i) of the output view takes
 //                source.streams.at(s, o, i), through the value calls of a Vector Engine pass when
-//                the kernel runs one on the way (docs/vector-engine.md §4)
+//                the kernel runs one on the way (docs/vector-engine.md §4), a `&vrf` operand k
+//                of the pass read at vrf_operands[k].streams.at(s, o, i)
 //
 // Operands are read through their Fetch Adapter (cast / zero point) and widened in the engine's
 // loads; padding cells never exist in memory: their states come from the streams.
@@ -67,6 +68,10 @@ struct RunProgram {
   /// source element (after the Fetch Adapter); Contraction, on every output cell the Lane Folder
   /// drains (the pass reads the chain's output).
   std::optional<VectorProgram> vector;
+  /// Move: the `&vrf` operands of `vector`'s calls, in call order (VectorCall::reads_vrf), each a
+  /// view of the same cells as `stream`: cell (s, o, i) holds the VRF element the pass's element
+  /// at that cell reads (docs/vector-engine.md §3.2); a cell that is not Live reads 0.
+  std::vector<OperandStreams> vrf_operands;
   /// The output path's conversion, applied to every output element after `vector` (a whole
   /// kernel's cast or commit_cast); the output's dtype is its `to`.
   std::optional<OutputCast> output_cast;
@@ -89,10 +94,10 @@ struct RunProgram {
 template <class Program, class F>
 requires std::same_as<std::remove_const_t<Program>, RunProgram>
 void for_each_field(Program& p, F&& f) {
-  auto& [kernel_name, kind, chain, stream, trf, vector, output_cast, output, duplicated_outputs,
-         fetches] = p;
-  (f(kernel_name), f(kind), f(chain), f(stream), f(trf), f(vector), f(output_cast), f(output),
-   f(duplicated_outputs), f(fetches));
+  auto& [kernel_name, kind, chain, stream, trf, vector, vrf_operands, output_cast, output,
+         duplicated_outputs, fetches] = p;
+  (f(kernel_name), f(kind), f(chain), f(stream), f(trf), f(vector), f(vrf_operands), f(output_cast),
+   f(output), f(duplicated_outputs), f(fetches));
 }
 
 /// The logical tensors of a run: each input parameter's axes (declaration order; sizes = the
@@ -128,9 +133,11 @@ Result<RunProgram> with_output(const TensorType& type, const std::vector<Axis>& 
                                ScalarType dtype, RunProgram p);
 
 /// The invariants every engine relies on (E-RUN-102 naming the first broken one, a lowering bug
-/// reported instead of an out-of-bounds access): the streams' views have the chain's shapes, every
-/// live packet cycle addresses flits, TRF elements and a Time Reducer slot inside them, and the
-/// Lane Folder drains accumulator cells that exist.
+/// reported instead of an out-of-bounds access): every program it composes verifies (the chain,
+/// the fetches, the Vector Engine pass), the streams' views have the chain's shapes (a move's
+/// source and VRF operands the output's, one VRF operand per call reading the VRF), every live
+/// packet cycle addresses flits, TRF elements and a Time Reducer slot inside them, and the Lane
+/// Folder drains accumulator cells that exist.
 Status verify(const RunProgram& p);
 
 /// A stable hash of every field (for_each_field) but the names and the mappings and types kept

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <variant>
+
 namespace tujit::ir::seq {
 namespace {
 
@@ -11,7 +14,100 @@ Diagnostic lower_error(std::string message, SourceSpan span) {
   return d;
 }
 
+Diagnostic invalid(std::string what) {
+  return run_error("E-RUN-102", "internal: a Vector Engine pass " + std::move(what));
+}
+
+bool ve_scalar(ScalarType t) {
+  return t == ScalarType::I32 || t == ScalarType::F32;
+}
+
+/// The scalar a call computes on (docs/vector-engine.md §2: the Fxp cluster on i32, the Float
+/// cluster on f32), nullopt for the calls that take either.
+std::optional<ScalarType> required_scalar(VectorCallKind k) {
+  switch (k) {
+  case VectorCallKind::Fxp:
+  case VectorCallKind::FxpToFp:
+    return ScalarType::I32;
+  case VectorCallKind::FpUnary:
+  case VectorCallKind::FpBinary:
+  case VectorCallKind::FpTernary:
+  case VectorCallKind::FpDiv:
+  case VectorCallKind::FpToFxp:
+    return ScalarType::F32;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Whether the call's op is of its kind's enum (monostate for the calls without one).
+bool op_matches(const VectorCall& c) {
+  switch (c.kind) {
+  case VectorCallKind::FpUnary:
+    return std::holds_alternative<FpUnaryOp>(c.op);
+  case VectorCallKind::FpBinary:
+    return std::holds_alternative<FpBinaryOp>(c.op);
+  case VectorCallKind::FpDiv:
+    return std::holds_alternative<FpBinaryOp>(c.op) &&
+           std::get<FpBinaryOp>(c.op) == FpBinaryOp::DivF;
+  case VectorCallKind::Fxp:
+    return std::holds_alternative<FxpBinaryOp>(c.op);
+  case VectorCallKind::Logic:
+    return std::holds_alternative<LogicBinaryOp>(c.op);
+  case VectorCallKind::Clip:
+    return std::holds_alternative<ClipBinaryOp>(c.op);
+  default:
+    return std::holds_alternative<std::monostate>(c.op);
+  }
+}
+
+bool takes_operand(VectorCallKind k) {
+  switch (k) {
+  case VectorCallKind::FpBinary:
+  case VectorCallKind::FpDiv:
+  case VectorCallKind::FpTernary:
+  case VectorCallKind::Fxp:
+  case VectorCallKind::Logic:
+  case VectorCallKind::Clip:
+    return true;
+  default:
+    return false;
+  }
+}
+
 } // namespace
+
+Status verify(const VectorProgram& p) {
+  if (!ve_scalar(p.in_type) || !ve_scalar(p.out_type))
+    return invalid(fmt::format("enters with {} or leaves with {}: the Vector Engine computes on "
+                               "i32 and f32 only",
+                               name(p.in_type), name(p.out_type)));
+  // The stream's scalar before each step; after a reinterpret, either (`either`).
+  ScalarType at = p.in_type;
+  bool either = false;
+  for (std::size_t i = 0; i < p.steps.size(); ++i) {
+    const VectorStepIR& st = p.steps[i];
+    const VectorCall& c = st.call;
+    const std::string call = fmt::format("step {} ({})", i, method_name(c.kind));
+    if (!is_value_call(c.kind)) return invalid(call + " is not a value call");
+    if (!ve_scalar(st.dtype) || (!either && at != st.dtype))
+      return invalid(fmt::format("{} reads a {} stream, but the stream is {}", call, name(st.dtype),
+                                 either ? "i32 or f32" : name(at)));
+    if (auto need = required_scalar(c.kind); need && *need != st.dtype)
+      return invalid(fmt::format("{} runs on {} streams only", call, name(*need)));
+    if (!op_matches(c)) return invalid(call + " holds an op of another kind");
+    if (c.int_width > 31) return invalid(fmt::format("{} has int_width {}", call, c.int_width));
+    if (c.reads_vrf() && !takes_operand(c.kind)) return invalid(call + " reads a VRF operand");
+    either = c.kind == VectorCallKind::Reinterpret;
+    at = c.kind == VectorCallKind::FxpToFp   ? ScalarType::F32
+         : c.kind == VectorCallKind::FpToFxp ? ScalarType::I32
+                                             : st.dtype;
+  }
+  if (!either && at != p.out_type)
+    return invalid(
+        fmt::format("hands on {} but says it leaves with {}", name(at), name(p.out_type)));
+  return {};
+}
 
 bool is_value_call(VectorCallKind k) {
   switch (k) {
@@ -49,6 +145,7 @@ Result<VectorChain> lower_vector(const Kernel& kernel, std::size_t final_index) 
       for (auto it = chain.rbegin(); it != chain.rend(); ++it)
         if (is_value_call((*it)->vector->kind))
           out.program.steps.push_back(VectorStepIR{*(*it)->vector, (*it)->input.dtype});
+      if (auto ok = verify(out.program); !ok) return ok.diagnostics();
       return out;
     }
     chain.push_back(&s);

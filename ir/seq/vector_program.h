@@ -64,6 +64,12 @@ struct VectorChain {
 };
 Result<VectorChain> lower_vector(const Kernel& kernel, std::size_t final_index);
 
+/// The invariants both engines rely on (E-RUN-102 naming the first broken one): only value calls,
+/// each on the scalar the step before hands on and its cluster computes on (i32 / f32), its op of
+/// its kind, `int_width` ≤ 31, a VRF operand only where the call takes an operand, and the
+/// scalar handed on the program's out_type. lower_vector returns only programs that verify.
+Status verify(const VectorProgram& p);
+
 /// One line per value call (`tujit compile --emit seq`).
 std::string to_text(const VectorProgram& p);
 

@@ -393,6 +393,9 @@ std::string operand_text(std::uint32_t bits) {
 
 std::string VectorCall::describe() const {
   const std::string_view m = method_name(kind);
+  const auto text = [this](std::size_t k) {
+    return k == 0 && reads_vrf() ? std::string("&vrf") : operand_text(operand[k]);
+  };
   switch (kind) {
   case VectorCallKind::FpUnary:
     return fmt::format("{}(FpUnaryOp::{})", m, to_string(std::get<FpUnaryOp>(op)));
@@ -401,24 +404,21 @@ std::string VectorCall::describe() const {
     const std::string name = o == FpBinaryOp::MulF
                                  ? fmt::format("MulF(FpMulAlu::{})", to_string(mul))
                                  : std::string(to_string(o));
-    return fmt::format("{}(FpBinaryOp::{}, {}, {})", m, name, to_string(mode),
-                       operand_text(operand[0]));
+    return fmt::format("{}(FpBinaryOp::{}, {}, {})", m, name, to_string(mode), text(0));
   }
   case VectorCallKind::FpTernary:
-    return fmt::format("{}(FpTernaryOp::FmaF, ({}, {}))", m, operand_text(operand[0]),
-                       operand_text(operand[1]));
+    return fmt::format("{}(FpTernaryOp::FmaF, ({}, {}))", m, text(0), text(1));
   case VectorCallKind::FpDiv:
-    return fmt::format("{}(FpDivBinaryOp::DivF, {}, {})", m, to_string(mode),
-                       operand_text(operand[0]));
+    return fmt::format("{}(FpDivBinaryOp::DivF, {}, {})", m, to_string(mode), text(0));
   case VectorCallKind::Fxp:
     return fmt::format("{}(FxpBinaryOp::{}, {}, {})", m, to_string(std::get<FxpBinaryOp>(op)),
-                       to_string(mode), operand_text(operand[0]));
+                       to_string(mode), text(0));
   case VectorCallKind::Logic:
     return fmt::format("{}({}, {}, {})", m, to_string(std::get<LogicBinaryOp>(op)), to_string(mode),
-                       operand_text(operand[0]));
+                       text(0));
   case VectorCallKind::Clip:
     return fmt::format("{}({}, {}, {})", m, to_string(std::get<ClipBinaryOp>(op)), to_string(mode),
-                       operand_text(operand[0]));
+                       text(0));
   case VectorCallKind::FxpToFp:
   case VectorCallKind::FpToFxp:
     return fmt::format("{}({})", m, int_width);

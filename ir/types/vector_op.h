@@ -137,6 +137,13 @@ std::string_view method_name(VectorCallKind k); // "vector_fp_unary", …
 /// holds the current stage and so has none: nullopt).
 std::optional<VeStage> stage_of(VectorCallKind k);
 
+/// Where operand0 of a binary or ternary call comes from (the book's
+/// furiosa-opt docs/src/computing-tensors/vector-engine/intra-slice-chain.md "Operands"): a
+/// constant of the call, or the VRF tensor its stage names (Stage::vrf), read at each element's
+/// own coordinates (docs/vector-engine.md §3.2). Operand1 of FmaF is always a constant: a VRF
+/// pairs with a constant only as `(&vrf, c)`.
+enum class VeOperandSource : std::uint8_t { Constant, Vrf };
+
 struct VectorCall {
   VectorCallKind kind = VectorCallKind::Init;
   /// The op of FpUnary / FpBinary / FpDiv (DivF) / Fxp / Logic / Clip; monostate otherwise.
@@ -146,7 +153,10 @@ struct VectorCall {
   /// Constant operands as the stream's 32-bit patterns (an i32, or an f32's bits); FpTernary
   /// uses both (operand0, operand1).
   std::array<std::uint32_t, 2> operand{};
-  std::uint32_t int_width = 31; // FxpToFp / FpToFxp
+  std::uint32_t int_width = 31;                       // FxpToFp / FpToFxp
+  VeOperandSource source = VeOperandSource::Constant; // of operand0 (operand[0] unused when Vrf)
+  /// Whether operand0 is read from the VRF.
+  bool reads_vrf() const { return source == VeOperandSource::Vrf; }
   /// The ALU the call claims; nullopt for calls that claim none (narrow, widen, conversions).
   std::optional<VeAlu> alu() const;
   /// `vector_fp_unary(FpUnaryOp::Sqrt)`, for reports.

@@ -13,6 +13,7 @@
 #include "ir/verify/to_vrf.h"
 #include "ir/verify/transpose.h"
 #include "ir/verify/vector_engine.h"
+#include "ir/verify/vrf_operand.h"
 #include "ir/verify/vrf_reshape.h"
 
 #include <fmt/format.h>
@@ -205,7 +206,22 @@ void check_vector(const StageSite& site, StageCheck& out) {
     out.skipped = true;
     return;
   }
-  report(verify_vector_step(chain), s, out, *s.vector);
+  Result<VectorState> state = verify_vector_step(chain);
+  std::optional<VrfOperandDerived> read;
+  if (state && s.vrf) {
+    // docs/vector-engine.md §3.2: every live element finds its VRF element.
+    auto r = verify_vrf_operand({s.input.mapping(Slot::Time), s.input.mapping(Slot::Packet),
+                                 s.vrf->mapping(Slot::Element)});
+    if (r) {
+      read = std::move(*r);
+    } else {
+      Diagnostics ds = std::move(r).take_diagnostics();
+      for (Diagnostic& d : ds) d.span = s.vrf_span;
+      state = std::move(ds);
+    }
+  }
+  report(std::move(state), s, out, *s.vector);
+  if (read) out.derived.merge(read->to_table());
 }
 
 void check_vrf_reshape(const StageSite& site, StageCheck& out) {

@@ -20,4 +20,12 @@ std::uint32_t adapt_element(const ir::seq::OperandStreams& operand, ir::ScalarTy
 std::uint32_t read_operand(const ir::seq::OperandStreams& operand, const LogicalTensor& tensor,
                            std::uint64_t offset);
 
+/// The `&vrf` operand a Vector Engine call reads at a cell of its view (ir/seq/run_program.h
+/// vrf_operands): the adapted element at a live cell, 0 at a VRF element no store wrote (the VRF is
+/// zero-initialised, docs/contraction.md §4.3; lowering refuses a read of padding).
+inline std::uint32_t read_vrf_operand(const ir::seq::OperandStreams& operand,
+                                      const LogicalTensor& tensor, ir::seq::CellAddress cell) {
+  return cell.state == ir::CellState::Live ? read_operand(operand, tensor, cell.offset) : 0u;
+}
+
 } // namespace tujit::runtime

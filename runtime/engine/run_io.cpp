@@ -37,6 +37,7 @@ Status check_input_tensors(const RunProgram& p, const RunInputs& inputs) {
   std::vector<const OperandStreams*> operands{&p.stream};
   if (p.kind == ir::seq::RunKind::Contraction && p.chain.forms_products())
     operands.push_back(&p.trf);
+  for (const OperandStreams& v : p.vrf_operands) operands.push_back(&v);
   for (const OperandStreams* o : operands) {
     const TensorStreams& s = o->streams;
     auto it = inputs.find(s.tensor);

@@ -248,6 +248,10 @@ Result<RunResult> interpret_move(const RunProgram& rp, const RunInputs& in) {
   result.output = std::move(*out);
   OutputWriter writer(rp, result.output);
   const auto& cells = rp.output.cells;
+  // The pass's `&vrf` operands, read at the same cell (docs/vector-engine.md §3.2).
+  std::vector<const LogicalTensor*> vrf_in;
+  for (const OperandStreams& v : rp.vrf_operands) vrf_in.push_back(in.at(v.streams.tensor));
+  std::vector<std::uint32_t> vrf(rp.vrf_operands.size());
   for (std::uint64_t s : rp.live_slices()) {
     for (std::uint64_t o = 0; o < cells.outer_size; ++o)
       for (std::uint64_t i = 0; i < cells.inner_size; ++i) {
@@ -257,7 +261,10 @@ Result<RunResult> interpret_move(const RunProgram& rp, const RunInputs& in) {
         std::uint32_t v = 0;
         if (sc.state == CellState::Live) {
           v = read_operand(src, t, sc.offset);
-          if (rp.vector) v = vector::apply_pass(*rp.vector, v);
+          for (std::size_t k = 0; k < vrf.size(); ++k)
+            vrf[k] = read_vrf_operand(rp.vrf_operands[k], *vrf_in[k],
+                                      rp.vrf_operands[k].streams.at(s, o, i));
+          if (rp.vector) v = vector::apply_pass(*rp.vector, v, vrf);
         }
         if (sc.state == CellState::Top) v = poison_bits(src.type);
         // Whatever the stream holds, the output path casts (docs/output-path.md §1).

@@ -35,6 +35,15 @@ std::uint64_t LogicalTensor::offset(const ir::Index& ix) const {
   return off;
 }
 
+ir::Index LogicalTensor::index(std::uint64_t off) const {
+  ir::Index ix;
+  for (std::size_t k = axes.size(); k-- > 0;) {
+    ix[axes[k].name] = off % axes[k].size;
+    off /= axes[k].size;
+  }
+  return ix;
+}
+
 std::string LogicalTensor::coordinate_text(std::uint64_t off) const {
   std::vector<std::uint64_t> coord(axes.size());
   for (std::size_t k = axes.size(); k-- > 0;) {

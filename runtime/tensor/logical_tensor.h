@@ -83,6 +83,8 @@ struct LogicalTensor {
   /// Row-major offset of a finalized index (axes absent from `ix` are at 0). The caller
   /// guarantees every coordinate is in range and every axis of `ix` is one of `axes`.
   std::uint64_t offset(const ir::Index& ix) const;
+  /// The coordinates of element `offset` on every axis (the inverse of offset()).
+  ir::Index index(std::uint64_t offset) const;
   /// The coordinates of element `offset`, e.g. "M=3, N=5" (for diagnostics).
   std::string coordinate_text(std::uint64_t offset) const;
 };

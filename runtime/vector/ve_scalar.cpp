@@ -210,12 +210,13 @@ std::int32_t f32_to_fxp(std::uint32_t x, std::uint32_t iw) {
 
 std::uint32_t apply_call(const ir::VectorCall& call, ir::ScalarType dtype, std::uint32_t v) {
   Scalar b;
-  return semantics::apply_call(b, call, dtype == ir::ScalarType::F32, v);
+  return semantics::apply_call(b, call, dtype == ir::ScalarType::F32, v, call.operand[0]);
 }
 
-std::uint32_t apply_pass(const ir::seq::VectorProgram& p, std::uint32_t v) {
-  for (const ir::seq::VectorStepIR& st : p.steps) v = apply_call(st.call, st.dtype, v);
-  return v;
+std::uint32_t apply_pass(const ir::seq::VectorProgram& p, std::uint32_t v,
+                         std::span<const std::uint32_t> vrf) {
+  Scalar b;
+  return semantics::apply_steps(b, p.steps, v, [&](std::size_t j) { return vrf[j]; });
 }
 
 } // namespace tujit::runtime::vector

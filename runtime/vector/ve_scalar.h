@@ -27,6 +27,7 @@
 #include "runtime/vector/ve_semantics.h"
 
 #include <cstdint>
+#include <span>
 
 namespace tujit::runtime::vector {
 
@@ -63,7 +64,8 @@ namespace tujit::runtime::vector {
 std::uint32_t apply_call(const ir::VectorCall& call, ir::ScalarType dtype, std::uint32_t v);
 
 /// The pass's value calls on one element, in order: what both engines compute for every live
-/// element a Vector Engine pass moves.
-std::uint32_t apply_pass(const ir::seq::VectorProgram& p, std::uint32_t v);
+/// element a Vector Engine pass moves. `vrf` holds the element's `&vrf` operands in call order.
+std::uint32_t apply_pass(const ir::seq::VectorProgram& p, std::uint32_t v,
+                         std::span<const std::uint32_t> vrf = {});
 
 } // namespace tujit::runtime::vector

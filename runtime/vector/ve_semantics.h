@@ -21,6 +21,7 @@
 
 #include "ir/types/vector_op.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -219,12 +220,12 @@ auto fp_to_fxp(B& b, typename B::V x, std::uint32_t iw) {
   return b.select(b.is_nan(b.as_f(x)), by_sign, r);
 }
 
-/// One value call on the stream element `v` of a `f32` (else i32) stream (operands are constants).
+/// One value call on the stream element `v` of a `f32` (else i32) stream; `c` is operand0 (the
+/// call's constant, or the VRF element the element reads), operand1 is always the constant.
 template <class B>
-auto apply_call(B& b, const ir::VectorCall& call, bool f32, typename B::V v) {
+auto apply_call(B& b, const ir::VectorCall& call, bool f32, typename B::V v, typename B::V c) {
   using K = ir::VectorCallKind;
   using M = ir::BinaryArgMode;
-  const auto c = b.k(call.operand[0]);
   // ModeXY: op(argX, argY), 0 = the stream element, 1 = the operand.
   const auto x = (call.mode == M::Mode10 || call.mode == M::Mode11) ? c : v;
   const auto y = (call.mode == M::Mode01 || call.mode == M::Mode11) ? c : v;
@@ -249,6 +250,19 @@ auto apply_call(B& b, const ir::VectorCall& call, bool f32, typename B::V v) {
   default:
     return v; // init, tag, narrow / widen, reinterpret, final: the bits stay
   }
+}
+
+/// Every value call of a pass (`steps`: ir/seq/vector_program.h VectorStepIR) on the element `v`;
+/// `vrf(j)` is the element's j-th `&vrf` operand, counted in call order (docs/vector-engine.md
+/// §3.2), the other calls' operand0 their constant.
+template <class B, class Steps, class Vrf>
+auto apply_steps(B& b, const Steps& steps, typename B::V v, Vrf&& vrf) {
+  std::size_t j = 0;
+  for (const auto& st : steps) {
+    const auto c = st.call.reads_vrf() ? vrf(j++) : b.k(st.call.operand[0]);
+    v = apply_call(b, st.call, st.dtype == ir::ScalarType::F32, v, c);
+  }
+  return v;
 }
 
 } // namespace tujit::runtime::vector::semantics

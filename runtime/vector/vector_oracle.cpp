@@ -160,15 +160,18 @@ FloatCalls float_calls(const ir::seq::VectorProgram& p) {
 
 } // namespace
 
-double oracle_chain(const ir::seq::VectorProgram& p, std::uint32_t input_bits) {
-  return oracle_chain_value(p, value_of(input_bits, p.in_type));
+double oracle_chain(const ir::seq::VectorProgram& p, std::uint32_t input_bits,
+                    std::span<const std::uint32_t> vrf) {
+  return oracle_chain_value(p, value_of(input_bits, p.in_type), vrf);
 }
 
-double oracle_chain_value(const ir::seq::VectorProgram& p, double v) {
+double oracle_chain_value(const ir::seq::VectorProgram& p, double v,
+                          std::span<const std::uint32_t> vrf) {
+  std::size_t next_vrf = 0;
   for (const auto& st : p.steps) {
     const ir::VectorCall& c = st.call;
     const bool f32 = st.dtype == ScalarType::F32;
-    const double operand = value_of(c.operand[0], st.dtype);
+    const double operand = value_of(c.reads_vrf() ? vrf[next_vrf++] : c.operand[0], st.dtype);
     const bool swap = c.mode == ir::BinaryArgMode::Mode10;
     const double x = c.mode == ir::BinaryArgMode::Mode11 ? operand : swap ? operand : v;
     const double y = c.mode == ir::BinaryArgMode::Mode00 ? v : swap ? v : operand;

@@ -9,14 +9,18 @@
 #include "ir/seq/vector_program.h"
 
 #include <cstdint>
+#include <span>
 #include <string>
 
 namespace tujit::runtime::vector {
 
-/// The chain's value calls on one input element, in float64 (an i32 stream's values are exact).
-double oracle_chain(const ir::seq::VectorProgram& p, std::uint32_t input_bits);
+/// The chain's value calls on one input element, in float64 (an i32 stream's values are exact);
+/// `vrf` holds the element's `&vrf` operands (their bits) in call order.
+double oracle_chain(const ir::seq::VectorProgram& p, std::uint32_t input_bits,
+                    std::span<const std::uint32_t> vrf = {});
 /// The same from the input's value (a contraction's float64 sum, docs/vector-engine.md §8).
-double oracle_chain_value(const ir::seq::VectorProgram& p, double input);
+double oracle_chain_value(const ir::seq::VectorProgram& p, double input,
+                          std::span<const std::uint32_t> vrf = {});
 
 struct OracleCheck {
   bool ok = true;

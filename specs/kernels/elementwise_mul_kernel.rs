@@ -8,7 +8,6 @@ pub type Chip = m![1];
 pub type Cluster = m![1 # 2];
 pub type Slice = m![A / 8 # 256];
 
-// tujit: expect E-VE-013 (the `&rhs_vrf` operand of vector_fxp: VRF operands are not simulated yet, docs/kernel-language.md §6.1)
 #[device(chip = 1)]
 pub fn elementwise_mul_kernel(
     ctx: &mut Context,
