@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build run test test-sanitize fuzz format clean
+.PHONY: all deps configure build run test test-sanitize fuzz deb build-matrix format clean
 
 all: build
 
@@ -59,6 +59,17 @@ fuzz:
 	  -DTUJIT_FUZZ=ON -DTUJIT_BUILD_TESTS=OFF -DTUJIT_WERROR=OFF $(CMAKE_FLAGS)
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target tujit_fuzz
 	tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
+
+# The Debian package of what `cmake --install` installs, under /usr: $(BUILD_DIR)/tujit_VERSION_amd64.deb
+# (CPack; Depends derived by dpkg-shlibdeps, which the optional `deb` package set brings).
+deb: build
+	@scripts/install-deps.sh deb
+	cd $(BUILD_DIR) && cpack -G DEB
+
+# Every ordinary configuration (Debug, Release, RelWithDebInfo x g++, clang++-19 x with and
+# without tests) built with warnings as errors, stopping at the first warning. Long: not in CI.
+build-matrix:
+	scripts/build-matrix.sh
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h')

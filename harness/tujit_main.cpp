@@ -1,4 +1,6 @@
+#include "harness/cli/build_commit.h"
 #include "harness/cli/command.h"
+#include "tujit_commit.h" // generated at build time: TUJIT_COMMIT (harness/build_commit.cmake)
 
 #include <csignal>
 #include <cstdio>
@@ -20,6 +22,7 @@ int main(int argc, char** argv) {
   // A write past the file-size limit (ulimit -f) then fails with EFBIG, which the output writer
   // reports with its cause (runtime/io/output_file.h), instead of killing the process mid-file.
   std::signal(SIGXFSZ, SIG_IGN);
+  tujit::cli::set_build_commit(TUJIT_COMMIT);
   int status = 0;
   {
     std::vector<std::string> args(argv, argv + argc);

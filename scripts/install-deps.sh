@@ -37,14 +37,21 @@ PACKAGES=(
 #         with (docs/ci.md) —
 #         libxml2-utils   xmllint validates `--format junit` against tests/report/junit.xsd
 #         nodejs (+ npm)  runs the npm packages of tests/report/tools (installed below)
+#         dpkg-dev, file  the Debian package test: `make deb`'s CPack derives Depends with
+#                         dpkg-shlibdeps (dpkg-dev) on the files `file` says are ELF
+#         groff-base      the install test renders the generated man page, warnings fatal
+#   deb (`make deb`): dpkg-dev and file, for the same reason.
+#   matrix (`make build-matrix`): clang-19, the second compiler of scripts/build-matrix.sh.
 # Any other argument is taken as a package name.
 TEST_TOOLS=0
 for arg in "$@"; do
   case $arg in
   fuzz) PACKAGES+=(clang-19 libclang-rt-19-dev python3) ;;
+  deb) PACKAGES+=(dpkg-dev file) ;;
+  matrix) PACKAGES+=(clang-19) ;;
   test)
     TEST_TOOLS=1
-    PACKAGES+=(libxml2-utils nodejs)
+    PACKAGES+=(libxml2-utils nodejs dpkg-dev file groff-base)
     # Debian's nodejs comes without npm; a Node.js that ships its own npm needs no second one.
     command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
     ;;

@@ -1,5 +1,7 @@
 #include "harness/bench/bench_plot.h"
 
+#include "ir/support/stable_sort.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -42,8 +44,8 @@ std::string quoted_label(const std::string& s) {
 std::string size_data(const BenchReport& r) {
   std::vector<const KernelResult*> by_size;
   for (const auto& k : r.kernels) by_size.push_back(&k);
-  std::stable_sort(by_size.begin(), by_size.end(),
-                   [](auto* a, auto* b) { return a->simulated_macs < b->simulated_macs; });
+  tujit::stable_sort(by_size,
+                     [](auto* a, auto* b) { return a->simulated_macs < b->simulated_macs; });
   std::string a = "# simulated_macs jit_macs_per_s interp_macs_per_s sgemm_macs_per_s label\n";
   for (const auto* k : by_size)
     a += fmt::format(

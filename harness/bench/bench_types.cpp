@@ -1,5 +1,7 @@
 #include "harness/bench/bench_types.h"
 
+#include "ir/support/stable_sort.h"
+
 #include <algorithm>
 
 namespace tujit::bench {
@@ -16,7 +18,7 @@ Spread spread_of(std::vector<double> v) {
 }
 
 void rank_kernels(std::vector<KernelResult>& ks) {
-  std::stable_sort(ks.begin(), ks.end(), [](const KernelResult& a, const KernelResult& b) {
+  tujit::stable_sort(ks, [](const KernelResult& a, const KernelResult& b) {
     if (a.cycles_trace != b.cycles_trace) return a.cycles_trace < b.cycles_trace;
     if (a.cycles_analytic != b.cycles_analytic) return a.cycles_analytic < b.cycles_analytic;
     if (a.point != b.point) return a.point < b.point;

@@ -1,5 +1,6 @@
 #include "harness/cli/check_report.h"
 
+#include "harness/cli/command_line.h"
 #include "harness/cli/derived_json.h"
 #include "harness/cli/diagnostic_json.h"
 #include "ir/support/input_file.h"
@@ -84,6 +85,7 @@ std::optional<int> parse_file_command(std::string_view cmd, std::string_view des
   }
   if (vm.count("help")) {
     io.out << visible;
+    note_help_table(visible, io);
     return kExitOk;
   }
   if (!vm.count("file")) {

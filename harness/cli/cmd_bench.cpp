@@ -245,6 +245,7 @@ int run_bench(const std::vector<std::string>& args, CommandIO& io) {
               "points the verifiers refuse are listed with their diagnostic. SIGINT or SIGTERM\n"
               "stop after the current kernel and keep what was measured (exit 128 + signal).\n\n"
            << o;
+    note_help_table(o, io);
     return kExitOk;
   }
   const std::vector<std::string> files =

@@ -3,6 +3,7 @@
 // requested position (§3). Bad axes or mapping text exit 1 with a caret under the offending
 // column of the argument; bad usage exits 2.
 #include "harness/cli/command.h"
+#include "harness/cli/command_line.h"
 #include "harness/cli/diagnostic_json.h"
 #include "ir/mapping/factor.h"
 #include "ir/mapping/mapping.h"
@@ -100,6 +101,7 @@ std::optional<int> parse_map_request(const std::vector<std::string>& args, Comma
   }
   if (vm.count("help")) {
     io.out << visible << "\n";
+    note_help_table(visible, io);
     return kExitOk;
   }
   std::vector<std::string> mappings;

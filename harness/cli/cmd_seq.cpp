@@ -6,6 +6,7 @@
 // the sequencer cannot produce exits 1 with an E-FETCH diagnostic (stage `fetch`); bad
 // axes or mapping text exit 1 with a caret into that option's text; bad usage exits 2.
 #include "harness/cli/command.h"
+#include "harness/cli/command_line.h"
 #include "harness/cli/diagnostic_json.h"
 #include "ir/datapath/fetch_engine.h"
 #include "ir/datapath/sequencer_derive.h"
@@ -185,6 +186,7 @@ std::optional<int> parse_seq_request(const std::vector<std::string>& args, Comma
   }
   if (vm.count("help")) {
     io.out << visible << "\n";
+    note_help_table(visible, io);
     return kExitOk;
   }
   for (const char* required : {"buf", "time", "packet"}) {

@@ -5,6 +5,7 @@
 // typos surface. Bad axes or mapping text exit 1 with a caret under the offending column of that
 // option's text; a failed rule exits 1 with the verifier's diagnostic (stage_report.h).
 #include "harness/cli/command.h"
+#include "harness/cli/command_line.h"
 #include "harness/cli/stage_ops.h"
 #include "harness/cli/stage_report.h"
 #include "ir/mapping/syntax.h"
@@ -95,6 +96,7 @@ std::optional<po::variables_map> parse_command_line(const std::vector<std::strin
   }
   if (vm.count("help")) {
     io.out << visible << "\n";
+    note_help_table(visible, io);
     rc = kExitOk;
     return std::nullopt;
   }

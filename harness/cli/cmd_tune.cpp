@@ -238,6 +238,7 @@ int run_tune(const std::vector<std::string>& args, CommandIO& io) {
   if (auto rc = parse_command_line("tune", args, o, "file", kUsage, io, vm)) return *rc;
   if (vm.count("help")) {
     io.out << kUsage << "\n" << kDescription << "\n" << o;
+    note_help_table(o, io);
     return kExitOk;
   }
   const bool merge = vm.count("merge") > 0, json = vm.count("json") > 0;

@@ -2,10 +2,15 @@
 // own file under harness/cli/ and is listed once in commands.cpp.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace boost::program_options {
+class options_description;
+} // namespace boost::program_options
 
 namespace tujit::cli {
 
@@ -24,6 +29,9 @@ struct CommandIO {
   /// a `diagnostics[]` entry: run_cli puts them into the JSON document of a --json command
   /// that fails without printing one.
   std::vector<std::string> reported = {};
+  /// Set by the man page and shell completion generators (cli_reference.h): a command printing
+  /// its --help hands the option table it parses with here (show_help, command_line.h).
+  std::function<void(const boost::program_options::options_description&)> help_table = {};
 };
 
 /// How a command's --json reaches stdout.

@@ -27,4 +27,8 @@ std::optional<int> parse_command_line(std::string_view cmd, const std::vector<st
   return std::nullopt;
 }
 
+void note_help_table(const boost::program_options::options_description& options, CommandIO& io) {
+  if (io.help_table) io.help_table(options);
+}
+
 } // namespace tujit::cli

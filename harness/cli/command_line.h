@@ -22,4 +22,8 @@ std::optional<int> parse_command_line(std::string_view cmd, const std::vector<st
                                       const char* positional, std::string_view usage, CommandIO& io,
                                       boost::program_options::variables_map& vm);
 
+/// The end of every command's `--help`: hands `options` (the table the command parses with) to
+/// io.help_table when set, so the man page and shell completion list exactly these options.
+void note_help_table(const boost::program_options::options_description& options, CommandIO& io);
+
 } // namespace tujit::cli

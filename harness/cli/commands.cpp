@@ -1,3 +1,4 @@
+#include "harness/cli/cli_reference.h"
 #include "harness/cli/command.h"
 #include "harness/cli/diagnostic_json.h"
 
@@ -24,7 +25,7 @@ const std::vector<Command>& commands() {
       {"seq", "the sequencer loops that read a memory buffer as a stream", &run_seq},
       {"stage", "one stage verifier on bare mappings: derived values or the rule", &run_stage},
       {"tune", "search the legal kernels of a contraction and rank them by cycles", &run_tune},
-      {"version", "tujit, LLVM and host CPU versions", &run_version},
+      {"version", "tujit's version and commit, LLVM and host CPU", &run_version},
   };
   return table;
 }
@@ -123,6 +124,17 @@ int run_cli(const std::vector<std::string>& argv, CommandIO& io) {
     return kExitUsage;
   }
   const std::string& sub = argv[1];
+  // What the build installs (cli_reference.h): the man page and the bash completion.
+  if (sub == "help" && argv.size() == 3 && (argv[2] == "--man" || argv[2] == "--bash-completion")) {
+    try {
+      const auto docs = command_docs();
+      io.out << (argv[2] == "--man" ? man_page(docs) : bash_completion(docs));
+      return kExitOk;
+    } catch (const std::exception& e) {
+      io.err << "tujit: internal error (this is a bug in tujit): " << e.what() << "\n";
+      return kExitInternal;
+    }
+  }
   if (sub == "--help" || sub == "-h" || sub == "help") {
     print_help(io.out);
     return kExitOk;

@@ -394,7 +394,8 @@ fn {name}<'l, const T: Tu>(
 }
 
 std::string mapping_summary(const ir::seq::ChainMappings& m) {
-  const auto s = [](const Mapping& x) { return "[" + x.to_string() + "]"; };
+  // Formatted: `"[" + std::string` trips g++ 12's false -Wrestrict at -O3.
+  const auto s = [](const Mapping& x) { return fmt::format("[{}]", x.to_string()); };
   return fmt::format("Cluster {} Slice {} Lane {} Time {} Packet {} OT {} OP {} Element {}",
                      s(m.cluster), s(m.slice), s(m.lane), s(m.time), s(m.packet), s(m.out_time),
                      s(m.out_packet), s(m.element));

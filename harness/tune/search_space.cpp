@@ -1,5 +1,6 @@
 #include "harness/tune/search_space.h"
 
+#include "ir/support/stable_sort.h"
 #include "ir/target/rngd.h"
 
 #include <algorithm>
@@ -208,7 +209,7 @@ SearchSpace make_search_space(const Problem& p) {
   // Most live slices first, then fewest stream flits (the stream's flits bound the cycles), then
   // the smallest TRF share (the ranking's tie-break): a budget-limited run meets the fast kernels
   // early, and the bound skips more. Ties keep the generation order.
-  std::stable_sort(s.blocks.begin(), s.blocks.end(), [](const Block& a, const Block& b) {
+  tujit::stable_sort(s.blocks, [](const Block& a, const Block& b) {
     if (a.live_slices != b.live_slices) return a.live_slices > b.live_slices;
     if (a.stream_flits != b.stream_flits) return a.stream_flits < b.stream_flits;
     return a.trf_cells < b.trf_cells;

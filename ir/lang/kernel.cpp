@@ -3,6 +3,7 @@
 #include "ir/lang/driver.h"
 #include "ir/lang/sema.h"
 #include "ir/support/input_file.h"
+#include "ir/support/stable_sort.h"
 
 #include <fmt/format.h>
 
@@ -44,7 +45,7 @@ namespace {
 constexpr std::size_t kMaxErrors = 20;
 
 void finish(Diagnostics& ds) {
-  std::stable_sort(ds.begin(), ds.end(), [](const Diagnostic& a, const Diagnostic& b) {
+  tujit::stable_sort(ds, [](const Diagnostic& a, const Diagnostic& b) {
     std::uint32_t oa = a.span ? a.span->offset : 0;
     std::uint32_t ob = b.span ? b.span->offset : 0;
     return oa < ob;

@@ -39,7 +39,6 @@ constexpr P kReshape[] = {{"Chip", false, S::Chip},
 constexpr S kAllSlots[] = {S::Chip, S::Cluster, S::Slice, S::Lane, S::Time, S::Packet, S::Element};
 constexpr S kLaneTime[] = {S::Lane, S::Time};
 constexpr S kLanePacket[] = {S::Lane, S::Packet};
-constexpr S kLaneOnly[] = {S::Lane};
 constexpr S kTimePacketSlots[] = {S::Time, S::Packet};
 constexpr S kTimeOnly[] = {S::Time};
 constexpr S kChipOnly[] = {S::Chip};

@@ -1,6 +1,8 @@
 // Time Reducer verifier (docs/contraction.md §7; division rules of docs/mapping.md §7.5).
 #include "ir/verify/contract_time.h"
 
+#include "ir/support/stable_sort.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -109,7 +111,7 @@ Result<ContractTimeDerived> verify_contract_time(const ContractTimeInput& in) {
   std::vector<Boundary> bounds;
   for (const auto& term : terms)
     if (auto e = padded_extent_at(pps, term)) bounds.push_back({&term, *e});
-  std::stable_sort(bounds.begin(), bounds.end(), [](const Boundary& a, const Boundary& b) {
+  tujit::stable_sort(bounds, [](const Boundary& a, const Boundary& b) {
     return a.term->divisor_stride < b.term->divisor_stride;
   });
   if (!bounds.empty() && bounds.front().term->divisor_stride != 1) {

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -113,4 +114,21 @@ TEST_CASE("process exit: errors keep their text and exit status", "[cli-exit]") 
     CHECK(process.err == in_process.err);
     CHECK(process.out == in_process.out);
   }
+}
+
+TEST_CASE("process: tujit version names the commit the binary was built from", "[cli-exit]") {
+  TempDir dir("cli_exit_version");
+  const CliRun process = run_binary(dir, {"version", "--json"});
+  INFO(process.err);
+  REQUIRE(process.status == 0);
+  const nlohmann::json doc = nlohmann::json::parse(process.out);
+  CHECK(doc["tujit"] == TUJIT_VERSION);
+  const std::string commit = doc["commit"].get<std::string>();
+  CHECK(!commit.empty());
+  CHECK(commit.find_first_of(" \n") == std::string::npos);
+  // Built from this checkout: git described it (harness/build_commit.cmake).
+  if (std::filesystem::exists(source_path(".git"))) CHECK(commit != "unknown");
+  CHECK(run_binary(dir, {"version"}).out.find("\ncommit " + commit + "\n") != std::string::npos);
+  // Only the executable's main knows its commit (harness/cli/build_commit.h).
+  CHECK(run_tujit({"version", "--json"}).json()["commit"] == "unknown");
 }

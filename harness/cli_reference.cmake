@@ -1,0 +1,15 @@
+# Runs TUJIT to print its man page into MAN and its bash completion into COMPLETION
+# (harness/cli/cli_reference.h); fails the build when tujit fails.
+foreach(what IN ITEMS man bash-completion)
+  if(what STREQUAL "man")
+    set(out ${MAN})
+  else()
+    set(out ${COMPLETION})
+  endif()
+  execute_process(COMMAND ${TUJIT} help --${what} OUTPUT_FILE ${out}.tmp RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    file(REMOVE ${out}.tmp)
+    message(FATAL_ERROR "`${TUJIT} help --${what}` failed (${rc})")
+  endif()
+  file(RENAME ${out}.tmp ${out})
+endforeach()
