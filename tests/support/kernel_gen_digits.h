@@ -11,11 +11,35 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace tujit::testing::kernel_gen_detail {
+
+/// The generator's random choices, drawn from one engine.
+struct Draw {
+  std::mt19937_64& rng;
+  std::uint64_t range(std::uint64_t lo, std::uint64_t hi) {
+    std::uniform_int_distribution<std::uint64_t> d(lo, hi);
+    return d(rng);
+  }
+  bool coin(double p) {
+    std::bernoulli_distribution d(p);
+    return d(rng);
+  }
+  template <class T>
+  T one_of(const std::vector<T>& v) {
+    return v[range(0, v.size() - 1)];
+  }
+  /// Shuffles `v`; true when the order changed.
+  bool shuffle(std::vector<std::string>& v) {
+    const auto before = v;
+    for (std::size_t i = v.size(); i-- > 1;) std::swap(v[i], v[range(0, i)]);
+    return v != before;
+  }
+};
 
 enum class Pad { None, Top, Zero };
 

@@ -16,18 +16,6 @@ constexpr std::uint64_t kByteBits = 8;
 constexpr std::uint64_t kWordBits = 64;  // 8 B: the sub context's read, Collect's input unit
 constexpr std::uint64_t kFlitBits = 256; // 32 B
 
-struct Draw {
-  std::mt19937_64& rng;
-  std::uint64_t range(std::uint64_t lo, std::uint64_t hi) {
-    std::uniform_int_distribution<std::uint64_t> d(lo, hi);
-    return d(rng);
-  }
-  bool coin(double p) {
-    std::bernoulli_distribution d(p);
-    return d(rng);
-  }
-};
-
 Digits live_digits(const Digits& ds) {
   Digits out;
   for (const Digit& d : ds)

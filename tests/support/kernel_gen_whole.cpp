@@ -14,28 +14,6 @@ constexpr std::uint64_t kWordBits = 64;  // 8 B: a DMA write into DM moves whole
 constexpr std::uint64_t kFlitBits = 256; // 32 B: one flit per Time step on the output path
 constexpr std::uint64_t kAccumulatorBits = 32;
 
-struct Draw {
-  std::mt19937_64& rng;
-  std::uint64_t range(std::uint64_t lo, std::uint64_t hi) {
-    std::uniform_int_distribution<std::uint64_t> d(lo, hi);
-    return d(rng);
-  }
-  bool coin(double p) {
-    std::bernoulli_distribution d(p);
-    return d(rng);
-  }
-  template <class T>
-  T one_of(const std::vector<T>& v) {
-    return v[range(0, v.size() - 1)];
-  }
-  /// Shuffles `v`; true when the order changed.
-  bool shuffle(std::vector<std::string>& v) {
-    const auto before = v;
-    for (std::size_t i = v.size(); i-- > 1;) std::swap(v[i], v[range(0, i)]);
-    return v != before;
-  }
-};
-
 std::string join(const std::vector<std::string>& parts) {
   std::string s;
   for (const auto& p : parts) s += (s.empty() ? "" : ", ") + p;

@@ -13,6 +13,7 @@
 #include "runtime/oracle/oracle.h"
 #include "runtime/tensor/random_fill.h"
 #include "tests/support/kernel_gen.h"
+#include "tests/support/run_request.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -367,12 +368,8 @@ TEST_CASE("kernel gen: generated kernels through run_kernel --verify (JIT and or
     auto ops = ir::seq::find_run_operands(k);
     INFO((ops.ok() ? std::string() : dump(spec->source, ops.diagnostics())));
     REQUIRE(ops.ok());
-    run::RunRequest req;
-    req.engine = run::Engine::Interp;
-    req.seed = kSeed + static_cast<std::uint64_t>(i);
-    req.verify = true;
-    req.threads = 1;
-    req.jit.use_cache = false;
+    const run::RunRequest req =
+        testing::interp_verify_request(kSeed + static_cast<std::uint64_t>(i));
     auto run = run::run_kernel(*spec, k, *ops, req);
     INFO((run.ok() ? std::string() : dump(spec->source, run.diagnostics())));
     REQUIRE(run.ok());

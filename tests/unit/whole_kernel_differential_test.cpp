@@ -11,6 +11,7 @@
 #include "ir/lang/kernel.h"
 #include "ir/verify/kernel_checker.h"
 #include "tests/support/kernel_gen.h"
+#include "tests/support/run_request.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -85,12 +86,8 @@ TEST_CASE("whole kernel differential: generated HBM → DM → contraction → o
     INFO((ops.ok() ? std::string() : dump(spec->source, ops.diagnostics())));
     REQUIRE(ops.ok());
     REQUIRE(ops->commit != nullptr);
-    run::RunRequest req;
-    req.engine = run::Engine::Interp;
-    req.seed = kSeed + static_cast<std::uint64_t>(i);
-    req.verify = true;
-    req.threads = 1;
-    req.jit.use_cache = false;
+    const run::RunRequest req =
+        testing::interp_verify_request(kSeed + static_cast<std::uint64_t>(i));
     auto run = run::run_kernel(*spec, k, *ops, req);
     INFO((run.ok() ? std::string() : dump(spec->source, run.diagnostics())));
     REQUIRE(run.ok());
