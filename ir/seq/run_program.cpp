@@ -74,6 +74,21 @@ Result<OperandStreams> vrf_operand(const SpecFile& file, const Kernel& kernel,
   return vrf_read_operand(final, *v.call->vrf, *vrf);
 }
 
+/// Every live slice reads its `&vrf` operands from a VRF the store wrote there: a slice whose VRF
+/// position holds padding would read what the register file happens to hold (docs/vector-engine.md
+/// §3.2), so the run refuses it rather than read 0.
+Status vrf_slices_written(const RunProgram& p) {
+  for (std::uint64_t s : p.live_slices())
+    for (const OperandStreams& v : p.vrf_operands) {
+      const CellState st = v.streams.spatial.state(s);
+      if (st == CellState::Live || st == CellState::Zero) continue;
+      return run_error("E-RUN-110", fmt::format("kernel `{}`: slice {} reads a `&vrf` operand of "
+                                                "`{}` from a VRF position that holds padding",
+                                                p.kernel_name, s, v.streams.tensor));
+    }
+  return {};
+}
+
 } // namespace
 
 Result<RunProgram> with_output(const TensorType& type, const std::vector<Axis>& axes,
@@ -224,6 +239,7 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
                                ops.output_dtype(out_type.dtype), std::move(p));
     if (!lowered) return lowered;
     if (auto ok = verify(*lowered); !ok) return ok.diagnostics();
+    if (auto ok = vrf_slices_written(*lowered); !ok) return ok.diagnostics();
     return lowered;
   }
 
@@ -287,6 +303,7 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
   auto lowered = with_output(chain_out, type_axes(chain_out, file.axes), out_dtype, std::move(p));
   if (!lowered) return lowered;
   if (auto ok = verify(*lowered); !ok) return ok.diagnostics();
+  if (auto ok = vrf_slices_written(*lowered); !ok) return ok.diagnostics();
   return lowered;
 }
 
