@@ -102,7 +102,7 @@ std::string leaf_text(const FactorList& l, const Leaf& leaf) {
   std::string s;
   const Factor& f = l.factors[leaf.first];
   if (leaf.pure_padding) {
-    s = "1";
+    s.push_back('1'); // not `s = "1"`: g++ 12 with ASan reports the same false -Wrestrict
   } else if (leaf.group) {
     s = fmt::format("[{}]", render_text(group_body(l, leaf)));
   } else if (f.is_bcast()) {
