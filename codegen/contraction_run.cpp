@@ -126,12 +126,13 @@ struct SliceRun {
       // the pass and the cast like every drained value.
       const std::uint32_t drained = runtime::leave_engines(rp.vector, rp.output_cast, 0);
       const std::vector<std::uint64_t>& cells = plan.tables.out_offset;
+      const std::vector<VrfOperandArgs> at = vrf.args(s);
       for (std::uint64_t c = 0; c < cells.size(); ++c)
         if (cells[c] != kNoOutput)
           output.set(ob.offset + cells[c],
-                     vrf.empty()
-                         ? drained
-                         : runtime::leave_engines(rp.vector, rp.output_cast, 0, vrf.values(s, c)));
+                     vrf.empty() ? drained
+                                 : runtime::leave_engines(rp.vector, rp.output_cast, 0,
+                                                          VrfOperandTables::values(at, c)));
       return true;
     }
     runtime::exec::StagedTrf& trf = staged[worker];

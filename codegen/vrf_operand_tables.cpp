@@ -42,10 +42,10 @@ std::vector<VrfOperandArgs> VrfOperandTables::args(std::uint64_t s) const {
   return out;
 }
 
-std::vector<std::uint32_t> VrfOperandTables::values(std::uint64_t s, std::uint64_t cell) const {
+std::vector<std::uint32_t> VrfOperandTables::values(const std::vector<VrfOperandArgs>& args,
+                                                    std::uint64_t cell) {
   std::vector<std::uint32_t> out;
-  for (const VrfOperandArgs& a : args(s))
-    out.push_back(a.live[cell] ? a.source[a.offset[cell]] : 0u);
+  for (const VrfOperandArgs& a : args) out.push_back(a.live[cell] ? a.source[a.offset[cell]] : 0u);
   return out;
 }
 

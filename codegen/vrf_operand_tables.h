@@ -29,8 +29,10 @@ public:
   bool empty() const { return operands_.empty(); }
   /// The arguments of slice `s`.
   std::vector<VrfOperandArgs> args(std::uint64_t s) const;
-  /// The operands output cell `cell` of slice `s` reads (for values the host fills itself).
-  std::vector<std::uint32_t> values(std::uint64_t s, std::uint64_t cell) const;
+  /// The operands output cell `cell` reads, from a slice's args() (for values the host fills
+  /// itself).
+  static std::vector<std::uint32_t> values(const std::vector<VrfOperandArgs>& args,
+                                           std::uint64_t cell);
 
 private:
   struct Operand {

@@ -3,6 +3,7 @@
 // every file of specs/invalid/ fails with the rule its first line names, at the stated stage.
 #include "ir/lang/kernel.h"
 #include "ir/verify/kernel_checker.h"
+#include "tests/support/diagnostic_dump.h"
 
 #include <catch2/catch.hpp>
 
@@ -37,11 +38,7 @@ std::vector<fs::path> rs_files(const fs::path& dir) {
   return out;
 }
 
-std::string dump(const SourceBuffer& src, const Diagnostics& ds) {
-  std::string s;
-  for (const auto& d : ds) s += render(d, &src);
-  return s;
-}
+using testing::dump;
 
 using Expected = std::map<std::string, verify::DerivedValue>; // key → value
 

@@ -5,6 +5,7 @@
 #include "ir/lang/kernel.h"
 #include "ir/lex/token.h"
 #include "ir/verify/kernel_checker.h"
+#include "tests/support/diagnostic_dump.h"
 #include "tests/support/kernel_gen.h"
 
 #include <catch2/catch.hpp>
@@ -29,11 +30,7 @@ const verify::StageCheck* stage(const Kernel& k, const verify::KernelCheck& kc, 
   return nullptr;
 }
 
-std::string dump(const SourceBuffer& src, const Diagnostics& ds) {
-  std::string s;
-  for (const auto& d : ds) s += render(d, &src);
-  return s;
-}
+using testing::dump;
 
 } // namespace
 

@@ -12,6 +12,7 @@
 #include "runtime/layout/layout.h"
 #include "runtime/oracle/oracle.h"
 #include "runtime/tensor/random_fill.h"
+#include "tests/support/diagnostic_dump.h"
 #include "tests/support/kernel_gen.h"
 #include "tests/support/run_request.h"
 
@@ -50,11 +51,7 @@ const verify::StageCheck* stage(const Kernel& k, const verify::KernelCheck& kc, 
   return nullptr;
 }
 
-std::string dump(const SourceBuffer& src, const Diagnostics& ds) {
-  std::string s;
-  for (const auto& d : ds) s += render(d, &src);
-  return s;
-}
+using testing::dump;
 
 /// Counts per feature value, reported once at the end of a test case.
 struct Distribution {

@@ -10,6 +10,7 @@
 #include "harness/run/run_pipeline.h"
 #include "ir/lang/kernel.h"
 #include "ir/verify/kernel_checker.h"
+#include "tests/support/diagnostic_dump.h"
 #include "tests/support/kernel_gen.h"
 #include "tests/support/run_request.h"
 
@@ -28,11 +29,7 @@ namespace {
 constexpr std::uint64_t kSeed = 20270321; // fixed: deterministic
 constexpr int kKernels = 600;
 
-std::string dump(const SourceBuffer& src, const Diagnostics& ds) {
-  std::string s;
-  for (const auto& d : ds) s += render(d, &src);
-  return s;
-}
+using testing::dump;
 
 /// What the sample exercised: the commands of the checked kernels (not the generator's word for
 /// them) and the generator's syntactic forms.
