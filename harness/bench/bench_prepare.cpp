@@ -8,6 +8,7 @@
 #include "harness/run/run_footprint.h"
 #include "harness/run/run_inputs.h"
 #include "harness/run/run_pipeline.h"
+#include "ir/seq/kernel_commands.h"
 #include "ir/seq/run_program.h"
 #include "ir/verify/kernel_checker.h"
 #include "runtime/exec/process_usage.h"
@@ -127,6 +128,15 @@ Result<ir::seq::RunOperands> bench_operands(const ir::SpecFile& file, const ir::
   const auto check = ir::verify::check_kernel(file, kernel);
   for (const auto& d : check.all_diagnostics())
     if (d.severity == Severity::Error) return d;
+  auto commands = ir::seq::split_commands(kernel);
+  if (commands && *commands && (*commands)->size() > 1)
+    return make_error("E-BENCH-005",
+                      fmt::format("kernel `{}` cannot be benchmarked: its commands hand DM "
+                                  "tensors to each other and run one after another "
+                                  "(docs/kernels.md §3); `tujit bench` times one program, "
+                                  "`tujit run --json` times the whole kernel (time_ms)",
+                                  kernel.name),
+                      kernel.name_span);
   auto ops = ir::seq::find_run_operands(kernel);
   if (!ops) {
     Diagnostics ds = std::move(ops).take_diagnostics();

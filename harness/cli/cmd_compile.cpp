@@ -10,6 +10,7 @@
 #include "harness/cli/kernel_size.h"
 #include "harness/cli/option_values.h"
 #include "harness/run/run_footprint.h"
+#include "harness/run/run_plan.h"
 #include "ir/lang/stage_descriptor.h"
 #include "ir/seq/fetch_program.h"
 #include "ir/seq/lower_contraction.h"
@@ -25,6 +26,29 @@
 namespace tujit::cli {
 
 namespace po = boost::program_options;
+
+namespace {
+
+/// The DMA transfers around the run: relayouts the run reads through as aliases of their HBM
+/// source (docs/dma.md), listed with what the cycle models count.
+Result<std::string> dma_text(const ir::Kernel& kernel, const SourceBuffer& src) {
+  std::string text;
+  for (const ir::Stage& s : kernel.stages) {
+    if (!ir::is_dma(s.op)) continue;
+    auto d = ir::verify::verify_dma({s.input, s.output});
+    if (!d) return std::move(d).take_diagnostics();
+    text += fmt::format("dma {} ({}:{}): {}, {} B in {} packets of {} B, {} requests of 256 B, "
+                        "{} DMNs, {} engines{}\n",
+                        ir::to_string(s.op), src.name(), src.line_col(s.span.offset).first,
+                        ir::verify::to_string(d->route), d->bytes, d->packets, d->packet_bytes,
+                        d->requests, d->dmns, d->engines,
+                        d->broadcast.empty() ? "" : ", broadcast over " + d->broadcast);
+  }
+  if (!text.empty()) text += "\n";
+  return text;
+}
+
+} // namespace
 
 int run_compile(const std::vector<std::string>& args, CommandIO& io) {
   po::options_description extra;
@@ -59,35 +83,33 @@ int run_compile(const std::vector<std::string>& args, CommandIO& io) {
   };
   if (auto d = run::kernel_size_error(c.analysis->file, *kernel, *max_bytes))
     return show({*d}, kExitUserError);
-  auto ops = ir::seq::find_run_operands(*kernel);
-  if (!ops) return show(ops.diagnostics(), kExitUserError);
+  auto plan = run::plan_run(*kernel);
+  if (!plan) return show(plan.diagnostics(), kExitUserError);
   const bool checked = vm.count("checked") > 0;
   std::string text;
-  auto tiles = ir::seq::input_tiles(c.analysis->file, *kernel, *ops);
-  if (!tiles) return show(tiles.diagnostics(), kExitUserError);
-  auto program = ir::seq::lower_run(c.analysis->file, *kernel, *ops, *tiles, false);
-  if (!program) return show(program.diagnostics(), kExitUserError);
   if (emit == "seq") {
-    // The DMA transfers around the run: relayouts the run reads through as aliases of their HBM
-    // source (docs/dma.md), listed with what the cycle models count.
-    for (const ir::Stage& s : kernel->stages) {
-      if (!ir::is_dma(s.op)) continue;
-      auto d = ir::verify::verify_dma({s.input, s.output});
-      if (!d) return show(d.diagnostics(), kExitUserError);
-      text += fmt::format("dma {} ({}:{}): {}, {} B in {} packets of {} B, {} requests of 256 B, "
-                          "{} DMNs, {} engines{}\n",
-                          ir::to_string(s.op), src.name(), src.line_col(s.span.offset).first,
-                          ir::verify::to_string(d->route), d->bytes, d->packets, d->packet_bytes,
-                          d->requests, d->dmns, d->engines,
-                          d->broadcast.empty() ? "" : ", broadcast over " + d->broadcast);
+    auto dma = dma_text(*kernel, src);
+    if (!dma) return show(dma.diagnostics(), kExitUserError);
+    text = std::move(*dma);
+  }
+  // A kernel run command by command (docs/kernels.md §3): each command's program in order.
+  for (const run::CommandRun& command : plan->commands) {
+    auto tiles = ir::seq::input_tiles(c.analysis->file, *command.kernel, command.ops);
+    if (!tiles) return show(tiles.diagnostics(), kExitUserError);
+    auto program =
+        ir::seq::lower_run(c.analysis->file, *command.kernel, command.ops, *tiles, false);
+    if (!program) return show(program.diagnostics(), kExitUserError);
+    if (plan->commands.size() > 1)
+      text += fmt::format("{}command `{}`\n", emit == "asm" ? "# " : "; ",
+                          command.value.empty() ? "the result" : command.value);
+    if (emit == "seq") {
+      text += ir::seq::to_text(*program);
+      continue;
     }
-    if (!text.empty()) text += "\n";
-    text += ir::seq::to_text(*program);
-  } else {
     auto generated = emit == "llvm" ? codegen::emit_llvm_ir(*program, checked)
                                     : codegen::emit_assembly(*program, checked);
     if (!generated) return show(generated.diagnostics(), kExitInternal);
-    text = std::move(*generated);
+    text += *generated;
   }
   if (!vm.count("output")) {
     io.out << text;

@@ -16,6 +16,7 @@
 #include "harness/cycles/cycle_report.h"
 #include "harness/run/run_footprint.h"
 #include "harness/run/run_pipeline.h"
+#include "harness/run/run_plan.h"
 #include "ir/seq/operand_streams.h"
 #include "runtime/exec/process_usage.h"
 #include "runtime/io/output_file.h"
@@ -45,6 +46,28 @@ using run::Engine;
 using run::RunOutcome;
 using run::RunRequest;
 
+nlohmann::ordered_json verify_json(const run::RunVerification& r, std::uint64_t poisoned) {
+  nlohmann::ordered_json v;
+  if (r.engines_not_compared) {
+    v["engines_bit_exact"] = nullptr;
+    v["engines_not_compared"] = *r.engines_not_compared;
+  } else {
+    v["engines_bit_exact"] = r.engines_bit_exact;
+  }
+  v["other_engine"] = r.other_engine;
+  if (!r.engines_bit_exact) v["engine_difference"] = r.engine_difference;
+  if (r.oracle_not_applicable) {
+    v["oracle_max_abs_err"] = nullptr;
+    v["oracle_ok"] = nullptr;
+    v["oracle_not_applicable"] = *r.oracle_not_applicable;
+  } else {
+    v["oracle_max_abs_err"] = r.oracle_max_abs_err;
+    v["oracle_ok"] = r.oracle_ok;
+  }
+  v["poisoned_outputs"] = poisoned;
+  return v;
+}
+
 /// time_ms: "parse" = reading, typing and checking the file (load_checked), "inputs" = making the
 /// inputs (seeded random over their tiles, or the given contents), "lower" = the chain's
 /// verifiers and the lowering to the Sequencer IR with its address streams, "compile" = the JIT
@@ -63,26 +86,19 @@ nlohmann::ordered_json run_json(const ir::Kernel& kernel, const RunOutcome& r, d
                                 {"shape", shape},
                                 {"dtype", std::string(ir::name(r.output.dtype))},
                                 {"sha256", r.sha256}}}};
-  if (r.verify) {
-    nlohmann::ordered_json v;
-    if (r.verify->engines_not_compared) {
-      v["engines_bit_exact"] = nullptr;
-      v["engines_not_compared"] = *r.verify->engines_not_compared;
-    } else {
-      v["engines_bit_exact"] = r.verify->engines_bit_exact;
+  if (r.verify) j["verify"] = verify_json(*r.verify, r.poisoned_outputs);
+  if (!r.earlier.empty()) {
+    nlohmann::ordered_json commands = nlohmann::ordered_json::array();
+    for (const run::CommandOutcome& c : r.earlier) {
+      nlohmann::ordered_json e = {{"value", c.value},
+                                  {"output", c.summary},
+                                  {"sha256", c.sha256},
+                                  {"simulated_macs", c.simulated_macs},
+                                  {"run_ms", c.run_ms}};
+      if (c.verify) e["verify"] = verify_json(*c.verify, c.poisoned_outputs);
+      commands.push_back(std::move(e));
     }
-    v["other_engine"] = r.verify->other_engine;
-    if (!r.verify->engines_bit_exact) v["engine_difference"] = r.verify->engine_difference;
-    if (r.verify->oracle_not_applicable) {
-      v["oracle_max_abs_err"] = nullptr;
-      v["oracle_ok"] = nullptr;
-      v["oracle_not_applicable"] = *r.verify->oracle_not_applicable;
-    } else {
-      v["oracle_max_abs_err"] = r.verify->oracle_max_abs_err;
-      v["oracle_ok"] = r.verify->oracle_ok;
-    }
-    v["poisoned_outputs"] = r.poisoned_outputs;
-    j["verify"] = v;
+    j["earlier_commands"] = std::move(commands);
   }
   nlohmann::ordered_json& times = j["time_ms"];
   times["parse"] = parse_ms;
@@ -208,9 +224,9 @@ std::optional<int> read_run_args(const po::variables_map& vm, CommandIO& io, Run
 /// The contents of each --input, as the parameter's whole logical tensor or the tile the kernel
 /// reads (ir::seq::input_tiles), into req.given. An exit status on failure.
 std::optional<int> read_given_inputs(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                     const ir::seq::RunOperands& ops, const RunArgs& a,
-                                     RunRequest& req, CommandIO& io, Diagnostics& failed) {
-  const auto inputs = ops.inputs();
+                                     const run::RunPlan& plan, const RunArgs& a, RunRequest& req,
+                                     CommandIO& io, Diagnostics& failed) {
+  const auto inputs = plan.inputs();
   std::optional<ir::seq::InputShapes>& tiles = req.tiles;
   for (const auto& [name, path] : a.input_paths) {
     const ir::KernelParam* param = nullptr;
@@ -227,7 +243,7 @@ std::optional<int> read_given_inputs(const ir::SpecFile& file, const ir::Kernel&
     auto t = runtime::tensor_from_npy(*npy, param->tensor->dtype, whole, name, a.npy);
     // A tile kernel also takes just the tile it reads (ir::seq::input_tiles).
     if (!tiles) {
-      auto found = ir::seq::input_tiles(file, kernel, ops);
+      auto found = plan.input_tiles(file);
       if (!found) {
         failed = found.diagnostics();
         return kExitUserError;
@@ -304,6 +320,22 @@ int run_status(const RunOutcome& r, const std::optional<ExpectComparison>& compa
   return status;
 }
 
+void print_verdict(std::ostream& out, std::string_view indent, const std::string& engine,
+                   const run::RunVerification& v) {
+  if (v.engines_not_compared)
+    out << indent << *v.engines_not_compared << "\n";
+  else
+    out << fmt::format("{}{} vs {}: {}\n", indent, engine, v.other_engine,
+                       v.engines_bit_exact ? "bit-exact"
+                                           : "DIFFER (a tujit bug): " + v.engine_difference);
+  if (v.oracle_not_applicable)
+    out << indent << *v.oracle_not_applicable << " (no oracle check)\n";
+  else
+    out << fmt::format("{}oracle: {} (max abs err {:g}, {} mismatches{})\n", indent,
+                       v.oracle_ok ? "ok" : "MISMATCH", v.oracle_max_abs_err, v.mismatches,
+                       v.worst.empty() ? "" : ", worst at " + v.worst);
+}
+
 void print_run_text(std::ostream& out, const ir::Kernel& kernel, const RunOutcome& r,
                     const std::optional<ExpectComparison>& compared,
                     const std::vector<SavedInput>& saved) {
@@ -319,21 +351,11 @@ void print_run_text(std::ostream& out, const ir::Kernel& kernel, const RunOutcom
     out << fmt::format(" on {} thread(s), compile {:.1f} ms{}", r.threads, r.compile_ms,
                        r.cache_hit ? " (object cache hit)" : "");
   out << "\n";
-  if (r.verify) {
-    if (r.verify->engines_not_compared)
-      out << "  " << *r.verify->engines_not_compared << "\n";
-    else
-      out << fmt::format("  {} vs {}: {}\n", r.engine, r.verify->other_engine,
-                         r.verify->engines_bit_exact
-                             ? "bit-exact"
-                             : "DIFFER (a tujit bug): " + r.verify->engine_difference);
-    if (r.verify->oracle_not_applicable)
-      out << "  " << *r.verify->oracle_not_applicable << " (no oracle check)\n";
-    else
-      out << fmt::format("  oracle: {} (max abs err {:g}, {} mismatches{})\n",
-                         r.verify->oracle_ok ? "ok" : "MISMATCH", r.verify->oracle_max_abs_err,
-                         r.verify->mismatches,
-                         r.verify->worst.empty() ? "" : ", worst at " + r.verify->worst);
+  if (r.verify) print_verdict(out, "  ", r.engine, *r.verify);
+  for (const run::CommandOutcome& c : r.earlier) {
+    out << fmt::format("  command `{}`: output {}, sha256 {}, {} simulated MACs, run {:.3f} ms\n",
+                       c.value, c.summary, c.sha256, c.simulated_macs, c.run_ms);
+    if (c.verify) print_verdict(out, "    ", r.engine, *c.verify);
   }
   if (compared) out << "  " << expect_text(*compared) << "\n";
   for (const auto& sv : saved) out << "  saved " << sv.name << " to " << sv.path << "\n";
@@ -375,24 +397,23 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     return ci_report.finish(status, opt.file, &kernel, &src, ds);
   };
 
-  auto ops = ir::seq::find_run_operands(kernel);
-  if (!ops) return stop(kExitUserError, ops.diagnostics());
+  auto plan = run::plan_run(kernel);
+  if (!plan) return stop(kExitUserError, plan.diagnostics());
   // Limits before any allocation (docs/design.md §5.5): the footprint comes from the types alone.
   const bool verify = vm.count("verify") > 0;
-  auto footprint =
-      run::check_run_size(file, kernel, *ops, verify, a.max_bytes, !a.input_paths.empty());
+  auto footprint = run::check_run_size(file, *plan, verify, a.max_bytes, !a.input_paths.empty());
   if (!footprint) return stop(kExitUserError, footprint.diagnostics());
 
   RunRequest req = run_request(vm, a);
   req.tiles = std::move(footprint->tiles);
   // The JSON document's cycle counts, from the program alone (docs/cli.md §7).
   nlohmann::ordered_json cycle_doc;
-  if (opt.json && ops->shape == ir::seq::RunShape::Contraction)
+  if (opt.json && plan->result().ops.shape == ir::seq::RunShape::Contraction)
     req.on_lowered = [&](const ir::seq::RunProgram& p) {
       cycle_doc = cycles::cycle_summary_json(p.chain, cycles::cycle_options_for(kernel));
     };
   Diagnostics failed;
-  if (auto rc = read_given_inputs(file, kernel, *ops, a, req, io, failed))
+  if (auto rc = read_given_inputs(file, kernel, *plan, a, req, io, failed))
     return failed.empty() ? *rc : stop(*rc, failed);
 
   std::optional<runtime::NpyArray> golden;
@@ -403,7 +424,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   }
   std::vector<SavedInput> saved;
   if (vm.count("save-inputs")) {
-    auto s = save_run_inputs(file, kernel, *ops, req, vm["save-inputs"].as<std::string>(),
+    auto s = save_run_inputs(file, *plan, req, vm["save-inputs"].as<std::string>(),
                              vm.count("force") > 0);
     if (!s) return stop(kExitUsage, s.diagnostics());
     saved = std::move(*s);
@@ -411,7 +432,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
 
   std::optional<Watchdog> watchdog;
   arm_watchdog(a, kernel, opt.json, io, watchdog);
-  auto r = run::run_kernel(file, kernel, *ops, req);
+  auto r = run::run_plan(file, *plan, std::move(req));
   if (watchdog) watchdog->disarm();
   if (!r) return stop(kExitUserError, r.diagnostics());
 

@@ -2,6 +2,7 @@
 // be reproduced from outside tujit (numpy, the reference) or with `tujit run --input`.
 #pragma once
 
+#include "harness/run/run_plan.h"
 #include "harness/run/run_request.h"
 #include "ir/lang/kernel.h"
 
@@ -21,8 +22,10 @@ struct SavedInput {
 /// writes each to DIR/NAME.npy as raw codes (bf16 <u2, f8 |u1), so the round trip is lossless. DIR
 /// is created when missing; an existing file is E-IO-002 unless `overwrite`, a DIR that is not a
 /// directory E-IO-002.
-Result<std::vector<SavedInput>> save_run_inputs(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                                const run::RunOperands& ops, run::RunRequest& req,
-                                                const std::string& dir, bool overwrite);
+/// A kernel run command by command saves each kernel input once, made for the first command
+/// reading it.
+Result<std::vector<SavedInput>> save_run_inputs(const ir::SpecFile& file, const run::RunPlan& plan,
+                                                run::RunRequest& req, const std::string& dir,
+                                                bool overwrite);
 
 } // namespace tujit::cli

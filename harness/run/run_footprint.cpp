@@ -130,10 +130,11 @@ Result<RunFootprint> run_footprint(const ir::SpecFile& file, const ir::Kernel& k
   return std::move(b.out);
 }
 
-Result<RunFootprint> check_run_size(const ir::SpecFile& file, const ir::Kernel& kernel,
-                                    const ir::seq::RunOperands& ops, bool verify,
-                                    std::uint64_t max_bytes, bool inputs_given) {
-  auto fp = run_footprint(file, kernel, ops, verify, inputs_given, max_bytes);
+namespace {
+
+/// `fp` when it fits in `max_bytes`, else E-LIMIT-002 naming the largest tensor.
+Result<RunFootprint> within_limit(const std::string& kernel, Result<RunFootprint> fp,
+                                  std::uint64_t max_bytes) {
   if (!fp || fp->total_bytes <= max_bytes) return fp;
   const auto largest =
       std::max_element(fp->items.begin(), fp->items.end(),
@@ -148,17 +149,47 @@ Result<RunFootprint> check_run_size(const ir::SpecFile& file, const ir::Kernel& 
       "E-LIMIT-002",
       fmt::format("kernel '{}' needs {} ({} bytes) for its operands and output when run, more "
                   "than the --max-bytes limit of {} ({} bytes)",
-                  kernel.name, human_bytes(fp->total_bytes), fp->total_bytes,
-                  human_bytes(max_bytes), max_bytes),
+                  kernel, human_bytes(fp->total_bytes), fp->total_bytes, human_bytes(max_bytes),
+                  max_bytes),
       largest->span, std::move(notes));
   return d;
 }
 
+} // namespace
+
+Result<RunFootprint> check_run_size(const ir::SpecFile& file, const ir::Kernel& kernel,
+                                    const ir::seq::RunOperands& ops, bool verify,
+                                    std::uint64_t max_bytes, bool inputs_given) {
+  return within_limit(kernel.name,
+                      run_footprint(file, kernel, ops, verify, inputs_given, max_bytes), max_bytes);
+}
+
+Result<RunFootprint> check_run_size(const ir::SpecFile& file, const RunPlan& plan, bool verify,
+                                    std::uint64_t max_bytes, bool inputs_given) {
+  const CommandRun& result = plan.result();
+  if (plan.commands.size() == 1)
+    return check_run_size(file, *result.kernel, result.ops, verify, max_bytes, inputs_given);
+  // Every command's own footprint, summed: a bound on what is alive at once (a command's output
+  // is held until the last command reading it has run).
+  RunFootprint sum;
+  for (const CommandRun& c : plan.commands) {
+    auto fp = run_footprint(file, *c.kernel, c.ops, verify, inputs_given, max_bytes);
+    if (!fp) return fp;
+    for (FootprintItem& it : fp->items) {
+      if (!c.value.empty()) it.what = fmt::format("command `{}`: {}", c.value, it.what);
+      sum.items.push_back(std::move(it));
+    }
+    sum.total_bytes =
+        fp->total_bytes > ~sum.total_bytes ? ~std::uint64_t{0} : sum.total_bytes + fp->total_bytes;
+  }
+  return within_limit(result.kernel->name, std::move(sum), max_bytes);
+}
+
 std::optional<Diagnostic> kernel_size_error(const ir::SpecFile& file, const ir::Kernel& kernel,
                                             std::uint64_t max_bytes) {
-  auto ops = ir::seq::find_run_operands(kernel);
-  if (!ops) return std::nullopt;
-  auto fp = check_run_size(file, kernel, *ops, /*verify=*/false, max_bytes);
+  auto plan = plan_run(kernel);
+  if (!plan) return std::nullopt;
+  auto fp = check_run_size(file, *plan, /*verify=*/false, max_bytes);
   if (fp) return std::nullopt;
   return fp.diagnostics().front();
 }

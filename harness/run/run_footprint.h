@@ -7,6 +7,7 @@
 // out-of-memory kill.
 #pragma once
 
+#include "harness/run/run_plan.h"
 #include "ir/lang/kernel.h"
 #include "ir/seq/run_operands.h"
 #include "ir/seq/run_program.h"
@@ -66,6 +67,11 @@ Result<RunFootprint> run_footprint(const ir::SpecFile& file, const ir::Kernel& k
 /// parameter), with one note per tensor.
 Result<RunFootprint> check_run_size(const ir::SpecFile& file, const ir::Kernel& kernel,
                                     const ir::seq::RunOperands& ops, bool verify,
+                                    std::uint64_t max_bytes, bool inputs_given = false);
+
+/// check_run_size of a run plan: of its one command, or the sum of its commands' footprints (a
+/// bound on what is alive at once), each item named after its command.
+Result<RunFootprint> check_run_size(const ir::SpecFile& file, const RunPlan& plan, bool verify,
                                     std::uint64_t max_bytes, bool inputs_given = false);
 
 /// E-LIMIT-002 when running `kernel` (without --verify) would need more than `max_bytes`

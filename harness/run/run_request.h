@@ -60,6 +60,18 @@ struct RunVerification {
   std::string worst; // coordinate of the largest error
 };
 
+/// A command of a kernel run command by command, before the result's (docs/kernels.md §3): what
+/// it committed and how its run went.
+struct CommandOutcome {
+  std::string value;   // the DmTensor it commits, as later commands read it
+  std::string summary; // its output's axes, shape and dtype ("[A] = [2048] i32")
+  std::string sha256;  // of its output's bytes
+  std::uint64_t simulated_macs = 0;
+  std::uint64_t poisoned_outputs = 0;
+  double run_ms = 0;
+  std::optional<RunVerification> verify;
+};
+
 struct RunOutcome {
   RunShape shape = RunShape::Contraction;
   /// What the engines ran: the chain and the address streams (Contraction, Store, Collect runs).
@@ -80,6 +92,10 @@ struct RunOutcome {
   bool cache_hit = false;
   double run_ms = 0;    // the engine on the inputs, output written
   double verify_ms = 0; // the other engine and the oracle
+  /// A kernel run command by command: the commands before the result's, in execution order. The
+  /// fields above are the result command's, but for the times and simulated MACs, which are the
+  /// sums over every command, and `verify`, which passes only when every command's passes.
+  std::vector<CommandOutcome> earlier;
 };
 
 } // namespace tujit::run

@@ -36,10 +36,10 @@ Result<const KernelParam*> moved_source(const Kernel& k, const Stage& collect, R
   if (fetch == nullptr || !fetch->memory_producer) return static_cast<const KernelParam*>(nullptr);
   const Stage& writer = k.stages[*fetch->memory_producer];
   if (writer.op != StageOp::ToDm)
-    return unsupported(fmt::format("tujit run: this fetch reads a DmTensor written by `{}` in an "
-                                   "earlier statement; tujit runs a whole kernel's result command "
-                                   "from its HBM inputs and does not yet feed one command's "
-                                   "committed result to another (docs/kernels.md §4)",
+    return unsupported(fmt::format("this fetch reads a DmTensor that `{}` of an earlier "
+                                   "command wrote: the kernel runs command by command "
+                                   "(`tujit run`, `tujit compile`, docs/kernels.md §3), not as "
+                                   "one program",
                                    to_string(writer.op)),
                        fetch->name_span);
   // An HBM → HBM `to_hbm` before it is a relayout of the same logical tensor (docs/dma.md §1):
@@ -238,9 +238,13 @@ Status find_trf(const Kernel& k, RunOperands& ops) {
 /// The stage a whole kernel's result leaves the engines from: follow the returned tensor back
 /// through its DMA transfers and the output path (to_hbm ← commit ← [commit_cast] ← commit_trim ←
 /// [transpose] ← [cast] ← the engines' stream). Nullopt when the kernel does not return through a
-/// commit.
+/// commit. A command of a kernel split into commands (kernel_commands.h) returns the DmTensor of
+/// its commit.
 std::optional<std::size_t> engine_result(const Kernel& k) {
-  if (!k.returned || k.returned->kind != TensorKind::Hbm || k.stages.empty()) return std::nullopt;
+  if (!k.returned || k.stages.empty()) return std::nullopt;
+  const bool committed =
+      k.returned->kind == TensorKind::Dm && k.stages.back().op == StageOp::Commit;
+  if (k.returned->kind != TensorKind::Hbm && !committed) return std::nullopt;
   std::optional<std::size_t> at = k.stages.size() - 1;
   while (at && is_dma(k.stages[*at].op)) at = k.stages[*at].producer;
   while (at && is_output_path(k.stages[*at].op)) at = k.stages[*at].producer;
@@ -400,6 +404,20 @@ const TensorType* RunOperands::moved_layout(const KernelParam* p) const {
   return nullptr;
 }
 
+/// A whole kernel's result leaves through the commit `ops` found: else the kernel has commands
+/// the run must take one by one (kernel_commands.h), and its first chain is not its result.
+Status returns_commit(const Kernel& k, const RunOperands& ops) {
+  if (!k.returned || k.returned->kind != TensorKind::Hbm || k.stages.empty()) return {};
+  std::optional<std::size_t> at = k.stages.size() - 1;
+  while (at && is_dma(k.stages[*at].op)) at = k.stages[*at].producer;
+  if (ops.commit == nullptr || (at && &k.stages[*at] == ops.commit)) return {};
+  return unsupported(fmt::format("kernel `{}` returns the result of a later command than the "
+                                 "one this program runs; its commands run one by one "
+                                 "(`tujit run`, docs/kernels.md §3)",
+                                 k.name),
+                     k.name_span);
+}
+
 Result<RunOperands> find_run_operands(const Kernel& kernel) {
   RunOperands ops;
   if (auto chain = find_contraction_chain(kernel)) {
@@ -412,6 +430,7 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
       return std::move(r).take_diagnostics();
     if (auto r = find_trf(kernel, ops); !r) return std::move(r).take_diagnostics();
     if (auto r = output_path(kernel, ops); !r) return std::move(r).take_diagnostics();
+    if (auto r = returns_commit(kernel, ops); !r) return std::move(r).take_diagnostics();
     return ops;
   }
   // Part of a chain: the Sequencer IR runs the part (ir/seq/contraction_program.h).

@@ -3,6 +3,7 @@
 // independent computation — the Collect output's own layout (runtime/layout: mapping evaluation, no
 // sequencer) of the same logical tensor — and end to end through `tujit run`'s pipeline.
 #include "harness/run/run_pipeline.h"
+#include "harness/run/run_plan.h"
 #include "ir/seq/fetch_program.h"
 #include "runtime/layout/layout.h"
 #include "runtime/scalar/fetch_adapter.h"
@@ -232,28 +233,29 @@ pub fn bcast(ctx: &mut Context, x: &DmTensor<i8, m![1], m![1 # 2], m![1 # 256], 
 
 TEST_CASE("datapath exec: `tujit run` runs every kernel of specs/ with --verify",
           "[datapath-exec][cli-run]") {
-  std::size_t runs = 0, dm_fed = 0, stores = 0, oracle_checked = 0, partial = 0;
+  std::size_t runs = 0, dm_fed = 0, stores = 0, oracle_checked = 0, partial = 0, commands = 0;
   std::set<std::string> refused;
   for (const auto& path : testing::spec_corpus()) {
     auto file = ir::load_spec(path.string());
     REQUIRE(file.ok());
     for (const auto& kernel : file->kernels) {
       INFO(path.filename().string() << " :: " << kernel.name);
-      auto ops = ir::seq::find_run_operands(kernel);
-      if (!ops) {
-        for (const auto& d : ops.diagnostics()) {
+      auto plan = run::plan_run(kernel);
+      if (!plan) {
+        for (const auto& d : plan.diagnostics()) {
           UNSCOPED_INFO(render(d, &file->source));
           CHECK(d.code == "E-RUN-101");
         }
         refused.insert(kernel.name);
         continue;
       }
+      const ir::seq::RunOperands* ops = &plan->result().ops;
       run::RunRequest req;
       req.engine = run::Engine::Interp;
       req.seed = 5;
       req.verify = true;
       req.jit.use_cache = false;
-      auto r = run::run_kernel(*file, kernel, *ops, req);
+      auto r = run::run_plan(*file, *plan, req);
       if (!r) {
         for (const auto& d : r.diagnostics()) UNSCOPED_INFO(render(d, &file->source));
       }
@@ -273,6 +275,15 @@ TEST_CASE("datapath exec: `tujit run` runs every kernel of specs/ with --verify"
         ++oracle_checked;
       }
       CHECK(r->poisoned_outputs == 0);
+      // A kernel run command by command: every earlier command verified too (docs/kernels.md §3).
+      for (const run::CommandOutcome& c : r->earlier) {
+        INFO("command " << c.value);
+        REQUIRE(c.verify.has_value());
+        CHECK(c.verify->engines_bit_exact);
+        CHECK(c.verify->oracle_ok);
+        CHECK(c.poisoned_outputs == 0);
+      }
+      commands += r->earlier.size();
       ++runs;
       dm_fed += !r->fetches.empty();
       stores += ops->shape == ir::seq::RunShape::Store;
@@ -291,6 +302,8 @@ TEST_CASE("datapath exec: `tujit run` runs every kernel of specs/ with --verify"
   CHECK(dm_fed >= 35);
   CHECK(stores >= 12);
   CHECK(oracle_checked == runs);
+  // specs/kernels/constant_add_twice_kernel.rs and gemm_gemm_kernel.rs hand one DmTensor each.
+  CHECK(commands >= 2);
 }
 
 TEST_CASE("datapath exec: an output that holds part of an axis is read back over what it holds",

@@ -5,6 +5,7 @@
 // come from the seeded generator (which may change): each element is a fixed function of its
 // parameter's name and its row-major offset, a finite value of the parameter's type.
 #include "harness/run/run_pipeline.h"
+#include "harness/run/run_plan.h"
 #include "ir/lang/kernel.h"
 #include "ir/verify/kernel_checker.h"
 #include "tests/support/spec_corpus.h"
@@ -87,18 +88,20 @@ struct Observed {
   std::uint64_t poisoned = 0, macs = 0;
 };
 
-Observed run_fixed(const ir::SpecFile& file, const ir::Kernel& k, const ir::seq::RunOperands& ops,
-                   run::Engine engine, bool ftz) {
+/// A kernel run command by command (docs/kernels.md §3) pins the result command's output; its
+/// MACs are every command's.
+Observed run_fixed(const ir::SpecFile& file, const run::RunPlan& plan, run::Engine engine,
+                   bool ftz) {
   run::RunRequest req;
   req.engine = engine;
   req.threads = 2;
   req.ftz_results = ftz;
   req.jit.use_cache = false;
-  auto axes = ir::seq::input_tiles(file, k, ops);
+  auto axes = plan.input_tiles(file);
   REQUIRE(axes.ok());
-  for (const ir::KernelParam* p : ops.inputs())
+  for (const ir::KernelParam* p : plan.inputs())
     req.given[p->name] = fixed_input(*p, axes->at(p->name));
-  auto r = run::run_kernel(file, k, ops, req);
+  auto r = run::run_plan(file, plan, req);
   if (!r)
     for (const auto& d : r.diagnostics()) UNSCOPED_INFO(render(d, &file.source));
   REQUIRE(r.ok());
@@ -119,14 +122,14 @@ TEST_CASE("pinned outputs of every runnable spec kernel on fixed inputs", "[pinn
     const std::string rel = path.lexically_relative(TUJIT_SOURCE_DIR).generic_string();
     for (const auto& k : file->kernels) {
       if (!k.ok || !ir::verify::check_kernel(*file, k).ok()) continue;
-      auto ops = ir::seq::find_run_operands(k);
-      if (!ops) continue;
+      auto plan = run::plan_run(k);
+      if (!plan) continue;
       for (bool ftz : {false, true}) {
-        if (ftz && ops->shape != ir::seq::RunShape::Contraction) continue;
+        if (ftz && plan->result().ops.shape != ir::seq::RunShape::Contraction) continue;
         const std::string key = fmt::format("{}:{}:{}", rel, k.name, ftz ? "ftz" : "ieee");
         INFO(key);
         for (run::Engine e : {run::Engine::Interp, run::Engine::Jit}) {
-          const Observed o = run_fixed(*file, k, *ops, e, ftz);
+          const Observed o = run_fixed(*file, *plan, e, ftz);
           if (record && e == run::Engine::Interp) {
             fmt::print("  {{\"{}\", \"{}\", {}, \"{}\", {}, {}}},\n", rel, k.name, ftz, o.sha256,
                        o.poisoned, o.macs);

@@ -84,19 +84,24 @@ std::uint64_t differences(const testing::interp::ImageRun& want, const StageImag
 /// Runs a kernel's complete chain both ways on the same operand images; returns the differences.
 std::uint64_t staged_vs_fused(const ir::Kernel& kernel, ir::seq::ContractionProgram p,
                               const testing::jit::Operands& o, bool ftz) {
-  auto span = ir::seq::find_contraction_stages(kernel);
+  // The chain lower_contraction lowered (the kernel's first; a whole kernel may run several).
+  const std::optional<ir::ContractionChain> chain = ir::find_contraction_chain(kernel);
+  REQUIRE(chain.has_value());
+  const auto index = [&](const ir::Stage* s) {
+    return static_cast<std::size_t>(s - kernel.stages.data());
+  };
+  auto span = ir::seq::contraction_path(kernel, index(chain->outer), index(chain->lane));
   if (!span)
     for (const auto& d : span.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(span.ok());
-  REQUIRE(span->path.size() == 4);
-  REQUIRE(kernel.stages[span->first].op == ir::StageOp::ContractOuter);
+  REQUIRE(span->size() == 4);
   p.ftz_results = ftz;
   auto want = testing::interp::run_images(p, o.stream, o.trf);
   REQUIRE(want.ok());
   testing::StageOptions opt;
   opt.ftz_results = ftz;
   auto got =
-      testing::exec_contraction_stages(kernel, span->first, span->last, o.stream, &o.trf, opt);
+      testing::exec_contraction_stages(kernel, span->front(), span->back(), o.stream, &o.trf, opt);
   if (!got)
     for (const auto& d : got.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(got.ok());

@@ -1,0 +1,172 @@
+#include "harness/run/run_plan.h"
+
+#include "harness/run/run_pipeline.h"
+#include "ir/seq/kernel_commands.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace tujit::run {
+namespace {
+
+/// Whether `name` is a DmTensor parameter of `c` holding an earlier command's value.
+bool holds_value(const CommandRun& c, const std::string& name) {
+  return std::any_of(c.reads.begin(), c.reads.end(),
+                     [&](const ir::seq::KernelCommand::Read& r) { return r.param == name; });
+}
+
+/// Folds command `value`'s verification into `into` (the result command's at first): the
+/// engines agree and the oracle passes only when they do for every command; a failure is named
+/// after its command. Folded later commands first, the earliest failure is the one reported.
+void fold_verdict(RunVerification& into, const RunVerification& v, const std::string& value) {
+  const std::string at = fmt::format("command `{}`: ", value);
+  if (!v.engines_not_compared && !v.engines_bit_exact) {
+    into.engines_not_compared.reset();
+    into.engines_bit_exact = false;
+    into.engine_difference = at + v.engine_difference;
+  }
+  if (v.oracle_not_applicable) return;
+  if (into.oracle_not_applicable) { // the result's is not checked: this command's judges
+    into.oracle_not_applicable.reset();
+    into.oracle_ok = true;
+    into.oracle_max_abs_err = v.oracle_max_abs_err;
+  }
+  into.mismatches += v.mismatches;
+  if (v.oracle_ok) return;
+  into.oracle_ok = false;
+  into.oracle_max_abs_err = v.oracle_max_abs_err;
+  into.worst = at + (v.worst.empty() ? "no coordinate" : v.worst);
+}
+
+CommandOutcome command_outcome(const std::string& value, const RunOutcome& r) {
+  CommandOutcome c;
+  c.value = value;
+  c.summary = fmt::format("{} {}", runtime::axes_text(r.output.axes), ir::name(r.output.dtype));
+  c.sha256 = r.sha256;
+  c.simulated_macs = r.simulated_macs;
+  c.poisoned_outputs = r.poisoned_outputs;
+  c.run_ms = r.run_ms;
+  c.verify = r.verify;
+  return c;
+}
+
+/// What the commands before the result's cost, added to the result's outcome.
+struct EarlierCosts {
+  double lower_ms = 0, inputs_ms = 0, compile_ms = 0, run_ms = 0, verify_ms = 0;
+  bool cache_hit = true;
+  std::uint64_t simulated_macs = 0;
+
+  void add(const RunOutcome& r) {
+    lower_ms += r.lower_ms;
+    inputs_ms += r.inputs_ms;
+    compile_ms += r.compile_ms;
+    run_ms += r.run_ms;
+    verify_ms += r.verify_ms;
+    cache_hit = cache_hit && r.cache_hit;
+    simulated_macs += r.simulated_macs;
+  }
+};
+
+/// The result command's outcome with the earlier commands' costs and verdicts added.
+RunOutcome combine(RunOutcome result, std::vector<CommandOutcome> earlier, const EarlierCosts& c) {
+  result.lower_ms += c.lower_ms;
+  result.inputs_ms += c.inputs_ms;
+  result.compile_ms += c.compile_ms;
+  result.run_ms += c.run_ms;
+  result.verify_ms += c.verify_ms;
+  result.cache_hit = result.cache_hit && c.cache_hit;
+  result.simulated_macs += c.simulated_macs;
+  if (result.verify)
+    for (auto it = earlier.rbegin(); it != earlier.rend(); ++it)
+      if (it->verify) fold_verdict(*result.verify, *it->verify, it->value);
+  result.earlier = std::move(earlier);
+  return result;
+}
+
+} // namespace
+
+std::vector<const ir::KernelParam*> RunPlan::inputs() const {
+  std::vector<const ir::KernelParam*> v;
+  for (const CommandRun& c : commands)
+    for (const ir::KernelParam* p : c.ops.inputs())
+      if (p != nullptr && !holds_value(c, p->name) &&
+          std::none_of(v.begin(), v.end(),
+                       [&](const ir::KernelParam* q) { return q->name == p->name; }))
+        v.push_back(p);
+  return v;
+}
+
+Result<ir::seq::InputShapes> RunPlan::input_tiles(const ir::SpecFile& file) const {
+  ir::seq::InputShapes tiles;
+  for (const ir::KernelParam* p : inputs()) {
+    if (tiles.count(p->name)) continue;
+    for (const CommandRun& c : commands) {
+      const auto read = c.ops.inputs();
+      if (std::find(read.begin(), read.end(), p) == read.end()) continue;
+      auto found = ir::seq::input_tiles(file, *c.kernel, c.ops);
+      if (!found) return std::move(found).take_diagnostics();
+      for (auto& [name, axes] : *found) tiles.emplace(name, std::move(axes));
+      break;
+    }
+  }
+  return tiles;
+}
+
+Result<RunPlan> plan_run(const ir::Kernel& kernel) {
+  RunPlan plan;
+  auto split = ir::seq::split_commands(kernel);
+  if (!split) return std::move(split).take_diagnostics();
+  if (!*split) {
+    // The kernel itself, not owned: the caller keeps it alive.
+    std::shared_ptr<const ir::Kernel> whole(std::shared_ptr<const ir::Kernel>(), &kernel);
+    auto ops = ir::seq::find_run_operands(kernel);
+    if (!ops) return std::move(ops).take_diagnostics();
+    plan.commands.push_back({std::move(whole), std::move(*ops), {}, {}});
+    return plan;
+  }
+  for (ir::seq::KernelCommand& c : **split) {
+    auto local = std::make_shared<const ir::Kernel>(std::move(c.kernel));
+    auto ops = ir::seq::find_run_operands(*local);
+    if (!ops) return std::move(ops).take_diagnostics();
+    plan.commands.push_back(
+        {std::move(local), std::move(*ops), std::move(c.value), std::move(c.reads)});
+  }
+  return plan;
+}
+
+Result<RunOutcome> run_plan(const ir::SpecFile& file, const RunPlan& plan, RunRequest req) {
+  if (plan.commands.size() == 1)
+    return run_kernel(file, *plan.result().kernel, plan.result().ops, req);
+  // What the commands read by name: the given inputs, then each command's output.
+  std::map<std::string, runtime::LogicalTensor> held = std::move(req.given);
+  req.given.clear();
+  req.tiles.reset(); // found per command
+  auto on_lowered = std::move(req.on_lowered);
+  req.on_lowered = nullptr;
+  std::vector<CommandOutcome> earlier;
+  EarlierCosts costs;
+  for (const CommandRun& c : plan.commands) {
+    const bool last = &c == &plan.result();
+    RunRequest step = req;
+    for (const ir::KernelParam* p : c.ops.inputs())
+      if (!holds_value(c, p->name))
+        if (auto node = held.extract(p->name)) step.given.insert(std::move(node));
+    // A DM tensor holding an earlier value: that value's logical tensor (a relayout keeps it).
+    for (const ir::seq::KernelCommand::Read& r : c.reads)
+      step.given.emplace(r.param, held.at(r.value));
+    if (last) step.on_lowered = on_lowered;
+    auto out = run_kernel(file, *c.kernel, c.ops, step);
+    for (auto& [name, t] : step.given)
+      if (!holds_value(c, name)) held.insert_or_assign(name, std::move(t));
+    if (!out) return std::move(out).take_diagnostics();
+    if (last) return combine(std::move(*out), std::move(earlier), costs);
+    earlier.push_back(command_outcome(c.value, *out));
+    costs.add(*out);
+    held.insert_or_assign(c.value, std::move(out->output));
+  }
+  return run_error("E-RUN-101", "tujit run: the run plan has no command", {});
+}
+
+} // namespace tujit::run

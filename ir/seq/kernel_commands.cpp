@@ -1,0 +1,184 @@
+#include "ir/seq/kernel_commands.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace tujit::ir::seq {
+namespace {
+
+using Index = std::size_t;
+
+/// The commit whose value the chain starting at `s` fetches: the writer of its DmTensor, or the
+/// commit a chain of DMA transfers moved that DmTensor from. Nullopt when the data comes from a
+/// parameter.
+std::optional<Index> committed_source(const Kernel& k, const Stage& s) {
+  if (!s.memory_producer) return std::nullopt;
+  Index w = *s.memory_producer;
+  while (is_dma(k.stages[w].op) && k.stages[w].producer) w = *k.stages[w].producer;
+  if (k.stages[w].op != StageOp::Commit) return std::nullopt;
+  return w;
+}
+
+Diagnostic refused(std::string message, SourceSpan span) {
+  Diagnostic d = make_error("E-RUN-110", std::move(message), span);
+  d.stage = "run";
+  return d;
+}
+
+std::set<std::string> axis_names(const TensorType& t) {
+  std::set<std::string> names;
+  for (const auto& slot : t.slots)
+    if (slot)
+      for (const Axis& a : slot->mapping.axes()) names.insert(a.name);
+  return names;
+}
+
+/// The stages the command ending at `root` needs, ascending: everything its result reads through
+/// producers, register-file stores and DMA, up to the DmTensors earlier commands committed (the
+/// fetches reading them go to `reads`).
+std::vector<Index> command_stages(const Kernel& k, Index root, std::vector<Index>& reads) {
+  std::vector<char> in(k.stages.size(), 0);
+  std::vector<Index> todo{root};
+  while (!todo.empty()) {
+    const Index i = todo.back();
+    todo.pop_back();
+    if (in[i]) continue;
+    in[i] = 1;
+    const Stage& s = k.stages[i];
+    for (const std::optional<Index>& link : {s.producer, s.trf_producer, s.vrf_producer})
+      if (link) todo.push_back(*link);
+    if (committed_source(k, s))
+      reads.push_back(i);
+    else if (s.memory_producer)
+      todo.push_back(*s.memory_producer);
+  }
+  std::vector<Index> stages;
+  for (Index i = 0; i < in.size(); ++i)
+    if (in[i]) stages.push_back(i);
+  return stages;
+}
+
+/// Unique names for the values and the DM tensors holding them (by writer stage: a commit, or
+/// the last DMA transfer before a fetch): their `let` names, made unique among the kernel's
+/// parameters and each other.
+class Names {
+public:
+  explicit Names(const Kernel& k) : k_(k) {
+    for (const KernelParam& p : k.params) taken_.insert(p.name);
+  }
+  const std::string& operator()(Index writer) {
+    if (auto it = names_.find(writer); it != names_.end()) return it->second;
+    const std::string base =
+        k_.stages[writer].bound_to.empty() ? "value" : k_.stages[writer].bound_to;
+    std::string name = base;
+    for (int n = 2; taken_.count(name); ++n) name = fmt::format("{}#{}", base, n);
+    taken_.insert(name);
+    return names_[writer] = name;
+  }
+
+private:
+  const Kernel& k_;
+  std::set<std::string> taken_;
+  std::map<Index, std::string> names_;
+};
+
+/// The command ending at `root` as a kernel of its own: `stages` of `k` reindexed; each fetch of
+/// an earlier command's value reads a DmTensor parameter of the DM tensor it fetches, the `source`
+/// of the stages after it renamed with it. `value` names the root's commit for later commands
+/// (empty for the result command).
+Result<KernelCommand> command_kernel(const Kernel& k, Index root, const std::vector<Index>& stages,
+                                     std::string value, Names& names) {
+  KernelCommand cmd;
+  cmd.value = std::move(value);
+  Kernel& local = cmd.kernel;
+  local.span = k.span;
+  local.name_span = k.name_span;
+  local.params = k.params;
+  local.ok = k.ok;
+  std::map<Index, Index> at; // whole-kernel index → local index
+  for (Index i : stages) at[i] = at.size();
+  for (Index i : stages) {
+    const Stage& orig = k.stages[i];
+    Stage s = orig;
+    if (const std::optional<Index> commit = committed_source(k, orig)) {
+      const Index holder = *orig.memory_producer;
+      const TensorType& held = k.stages[holder].output;
+      if (axis_names(held) != axis_names(k.stages[*commit].output))
+        return refused(fmt::format("tujit run: `{}` reads the value `{}` through a DMA "
+                                   "transfer that changes its axes; tujit hands a committed value "
+                                   "to a later command as the same logical tensor "
+                                   "(docs/kernels.md §3)",
+                                   to_string(orig.op), names(*commit)),
+                       orig.name_span);
+      const std::string param = names(holder);
+      s.source = param;
+      s.memory_producer.reset();
+      const bool known =
+          std::any_of(cmd.reads.begin(), cmd.reads.end(),
+                      [&](const KernelCommand::Read& r) { return r.param == param; });
+      if (!known) {
+        cmd.reads.push_back({param, names(*commit)});
+        KernelParam p;
+        p.name = param;
+        p.span = k.stages[holder].span;
+        p.by_ref = true;
+        p.tensor = held;
+        local.params.push_back(std::move(p));
+      }
+    } else if (orig.producer && k.stages[*orig.producer].source == orig.source) {
+      s.source = local.stages[at.at(*orig.producer)].source; // the chain's data, renamed with it
+    }
+    if (orig.trf_producer && k.stages[*orig.trf_producer].source == orig.trf_source)
+      s.trf_source = local.stages[at.at(*orig.trf_producer)].source;
+    if (orig.vrf_producer && k.stages[*orig.vrf_producer].source == orig.vrf_source)
+      s.vrf_source = local.stages[at.at(*orig.vrf_producer)].source;
+    for (std::optional<Index>* link :
+         {&s.producer, &s.trf_producer, &s.vrf_producer, &s.memory_producer})
+      if (*link) *link = at.at(**link);
+    local.stages.push_back(std::move(s));
+  }
+  if (cmd.value.empty()) {
+    local.name = k.name;
+    local.declared_return = k.declared_return;
+    local.returned = k.returned;
+  } else {
+    local.name = fmt::format("{}.{}", k.name, cmd.value);
+    local.declared_return = k.stages[root].output;
+    local.returned = k.stages[root].output;
+  }
+  return cmd;
+}
+
+} // namespace
+
+Result<std::optional<std::vector<KernelCommand>>> split_commands(const Kernel& kernel) {
+  const auto& stages = kernel.stages;
+  if (stages.empty() || !kernel.returned || kernel.returned->kind != TensorKind::Hbm)
+    return std::optional<std::vector<KernelCommand>>();
+  // Every command the result needs: the result's, then each value's, transitively.
+  std::map<Index, std::vector<Index>> needs; // command root → its stages
+  std::set<Index> todo{stages.size() - 1};
+  while (!todo.empty()) {
+    const Index root = *todo.begin();
+    todo.erase(todo.begin());
+    if (needs.count(root)) continue;
+    std::vector<Index> reads;
+    needs[root] = command_stages(kernel, root, reads);
+    for (Index r : reads) todo.insert(*committed_source(kernel, stages[r]));
+  }
+  Names names(kernel);
+  // Ascending roots: a command's values were committed by statements before it.
+  std::vector<KernelCommand> commands;
+  for (const auto& [root, own] : needs) {
+    const bool result = root + 1 == stages.size();
+    auto cmd = command_kernel(kernel, root, own, result ? std::string() : names(root), names);
+    if (!cmd) return std::move(cmd).take_diagnostics();
+    commands.push_back(std::move(*cmd));
+  }
+  return std::optional<std::vector<KernelCommand>>(std::move(commands));
+}
+
+} // namespace tujit::ir::seq

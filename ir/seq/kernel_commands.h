@@ -1,0 +1,42 @@
+// A whole kernel's Tensor Unit commands (docs/kernels.md §3): the command whose commit the kernel
+// returns, and the commands before it whose committed DmTensors it fetches, directly or after DMA
+// relayouts. Each command is run as a kernel of its own, the stages it needs and nothing else,
+// reading what earlier commands committed as DmTensor parameters; the run feeds each command the
+// logical tensors the earlier ones produced (a commit and a DMA transfer keep the element at each
+// logical coordinate, docs/kernels.md §2).
+#pragma once
+
+#include "ir/lang/kernel.h"
+#include "ir/support/diagnostic.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tujit::ir::seq {
+
+struct KernelCommand {
+  /// The command as a kernel: the stages its result needs (through producers, register-file
+  /// stores and DMA), reindexed in evaluation order; its parameters are the kernel's and one
+  /// DmTensor parameter per DM tensor holding a value of an earlier command that it fetches. An
+  /// earlier command returns the DmTensor its last stage, a commit, writes.
+  Kernel kernel;
+  /// The name of the value this command commits, as later commands read it (its `let` name,
+  /// made unique); empty for the kernel's result command.
+  std::string value;
+  /// A DmTensor parameter of `kernel` holding an earlier command's value: the DM tensor the
+  /// fetch reads (`param`), the value it holds (`value`).
+  struct Read {
+    std::string param;
+    std::string value;
+  };
+  std::vector<Read> reads;
+};
+
+/// The commands of a whole kernel (one returning an HbmTensor) in execution order, its result's
+/// last (one command when no fetch reads a committed DmTensor); nullopt for any other kernel,
+/// which runs as it is. The split keeps only what the result depends on. E-RUN-110 for a value
+/// read through a DMA transfer that changes its axes (a broadcast).
+Result<std::optional<std::vector<KernelCommand>>> split_commands(const Kernel& kernel);
+
+} // namespace tujit::ir::seq
