@@ -367,14 +367,13 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   po::options_description extra = run_options();
   FileCommandOptions opt;
   po::variables_map vm;
-  if (auto rc =
-          parse_file_command("run", "Runs a contraction kernel on seeded random (or given) inputs.",
-                             args, io, opt, &extra,
-                             " [--engine jit|interp] [--threads N] [--seed N] "
-                             "[--input NAME=PATH.npy]... [--output PATH.npy] [--force] [--verify] "
-                             "[--expect PATH.npy [--rtol R] [--atol A]] [--save-inputs DIR] "
-                             "[--format FORMAT]",
-                             &vm))
+  if (auto rc = parse_file_command(
+          "run", "Runs a kernel on seeded random (or given) inputs.", args, io, opt, &extra,
+          " [--engine jit|interp] [--threads N] [--seed N] "
+          "[--input NAME=PATH.npy]... [--output PATH.npy] [--force] [--verify] "
+          "[--expect PATH.npy [--rtol R] [--atol A]] [--save-inputs DIR] "
+          "[--format FORMAT]",
+          &vm))
     return *rc;
   report::ReportFormat format = report::ReportFormat::Text;
   if (auto rc = read_format("run", vm, opt.json, io, format)) return *rc;
