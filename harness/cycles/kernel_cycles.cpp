@@ -54,12 +54,16 @@ std::vector<std::pair<std::size_t, std::vector<std::size_t>>> command_stages(con
 std::string describe(const ir::Kernel& k, const std::vector<std::size_t>& stages) {
   std::string s;
   const ir::Stage& first = k.stages[stages.front()];
+  // The DM tensor the fetch reads: a binding a DMA or a commit wrote, or a parameter.
+  const std::string* dm = &first.source;
+  if (first.memory_producer && !k.stages[*first.memory_producer].bound_to.empty())
+    dm = &k.stages[*first.memory_producer].bound_to;
   if (first.unit() == ir::StageUnit::FetchSequencer && !first.producer)
-    s = fmt::format("begin({}) → ", first.source);
+    s = fmt::format("begin({}) → ", *dm);
   else if (ir::is_dma(first.op))
     s = fmt::format("{} → ", first.producer ? k.stages[*first.producer].bound_to : first.source);
   for (std::size_t i = 0; i < stages.size(); ++i)
-    s += (i ? " → " : "") + std::string(ir::to_string(k.stages[stages[i]].op));
+    s += (i ? " → " : "") + std::string(ir::stage_name(k.stages[stages[i]]));
   return s;
 }
 

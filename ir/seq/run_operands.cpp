@@ -276,11 +276,6 @@ Status output_path(const Kernel& k, RunOperands& ops) {
   const TensorType engines = k.stages[at].output;
   ops.cast = next({StageOp::Cast});
   ops.transpose = next({StageOp::Transpose});
-  if (ops.transpose != nullptr && ops.lane != nullptr)
-    return unsupported("tujit run: this kernel transposes a contraction's result; tujit runs the "
-                       "Transpose Engine on a collected stream or a Vector Engine pass's result "
-                       "fed by one (docs/transpose.md §4)",
-                       ops.transpose->name_span);
   ops.trim = next({StageOp::CommitTrim});
   if (ops.trim == nullptr) return {};
   ops.commit_cast = next({StageOp::CommitCast, StageOp::CommitCastRelu});

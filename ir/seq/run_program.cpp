@@ -261,8 +261,23 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
   // result (or its to_vrf store) holds the same logical tensor.
   // With an output path, the pass's trimmed view is the chain's when the pass keeps the packet's
   // layout (docs/output-path.md §2.1: the trim is positional).
-  TensorType chain_out = ops.vector_final ? ops.lane->output : out_type;
-  if (ops.vector_final && ops.output_view) {
+  TensorType chain_out = ops.vector_final || ops.transpose ? ops.lane->output : out_type;
+  if (ops.transpose) {
+    // The Transpose Engine relays the chain's output out (docs/transpose.md §4): the logical
+    // elements stay, so the chain writes them at its own cells when the trimmed, transposed view
+    // holds exactly what the chain produces.
+    auto chain_held = type_held_axes(chain_out, file.axes);
+    auto out_held = type_held_axes(out_type, file.axes);
+    if (!chain_held) return std::move(chain_held).take_diagnostics();
+    if (!out_held) return std::move(out_held).take_diagnostics();
+    if (held_tensor_axes(*chain_held) != held_tensor_axes(*out_held))
+      return run_error("E-RUN-110",
+                       fmt::format("kernel `{}`: the trim after the transpose keeps other elements "
+                                   "({}) than the contraction produces ({}); tujit runs a "
+                                   "transposed contraction result when the trim drops only "
+                                   "padding (docs/transpose.md §4)",
+                                   kernel.name, to_string(out_type), to_string(chain_out)));
+  } else if (ops.vector_final && ops.output_view) {
     if (!same_mapping(ops.lane->output.mapping(Slot::Packet),
                       kernel.stages[*ops.vector_final].output.mapping(Slot::Packet)) ||
         !same_mapping(ops.lane->output.mapping(Slot::Time),

@@ -231,7 +231,8 @@ TEST_CASE("transpose_relu_kernel: a Vector Engine pass's result through the Tran
   CHECK(hbm_image(*f.kernels.front().returned, r.jit.output) == want);
 }
 
-TEST_CASE("a contraction's result transposed: checked, not run", "[transpose][cli-run]") {
+TEST_CASE("a contraction's result transposed: the same logical tensor as the chain's",
+          "[transpose][cli-run]") {
   const char* text = R"(
 axes![A = 2, B = 32, C = 8];
 fn matmul_t<'l, const T: Tu>(
@@ -256,7 +257,33 @@ fn matmul_t<'l, const T: Tu>(
   CHECK(std::get<std::uint64_t>(derived.at("in_rows")) == 2);
   CHECK(std::get<std::uint64_t>(derived.at("out_rows")) == 8);
   CHECK(std::get<std::uint64_t>(derived.at("cycles")) == 2 + 8);
-  auto ops = ir::seq::find_run_operands(k);
-  REQUIRE_FALSE(ops.ok());
-  CHECK(ops.diagnostics().front().code == "E-RUN-110");
+  // A transpose is a relayout (docs/transpose.md §4): the kernel returns the logical tensor the
+  // chain returns without it, bit for bit, on the same seeded inputs.
+  std::string plain = text;
+  const std::string tail = "\n         .transpose()";
+  plain.erase(plain.find(tail), tail.size());
+  const std::string ret =
+      "TransposeTensor<'l, T, f32, m![1], m![1 # 2], m![1 # 256], m![C], m![A # 8]>";
+  plain.replace(plain.find(ret), ret.size(),
+                "ContractTensor<'l, T, f32, m![1], m![1 # 2], m![1 # 256], m![A], m![C]>");
+  auto g = ir::analyze_spec(SourceBuffer("matmul.rs", plain));
+  REQUIRE(g.ok());
+  std::string sha[2];
+  for (int i = 0; i < 2; ++i) {
+    const ir::SpecFile& file = i == 0 ? *f : *g;
+    const ir::Kernel& kernel = file.kernels.front();
+    auto ops = ir::seq::find_run_operands(kernel);
+    REQUIRE(ops.ok());
+    run::RunRequest req;
+    req.seed = 12;
+    req.verify = true;
+    auto r = run::run_kernel(file, kernel, *ops, req);
+    REQUIRE(r.ok());
+    REQUIRE(r->verify.has_value());
+    CHECK(r->verify->engines_bit_exact);
+    CHECK(r->verify->oracle_ok);
+    CHECK(r->output_axes == std::vector<std::string>{"A", "C"});
+    sha[i] = r->sha256;
+  }
+  CHECK(sha[0] == sha[1]);
 }

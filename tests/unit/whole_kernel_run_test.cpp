@@ -7,6 +7,7 @@
 #include "runtime/scalar/bf16.h"
 #include "runtime/scalar/float_bits.h"
 #include "tests/support/saved_run.h"
+#include "tests/support/text_file.h"
 
 #include <catch2/catch.hpp>
 
@@ -290,4 +291,44 @@ pub fn partial_trim(
       INFO("m " << m << ", n " << n);
       CHECK(out[m * 4 + n] == sum);
     }
+}
+
+TEST_CASE("proj_transposed_kernel: out[q] = Σ_h input[h]·weight[q, h] in bf16, the transpose a "
+          "relayout",
+          "[whole_kernel][run][transpose]") {
+  TempDir dir("proj_transposed");
+  auto a = run_saved("proj_transposed_kernel", dir);
+  const auto in = npy_values<std::uint16_t>(a["input"]); // [H = 256]
+  const auto w = npy_values<std::uint16_t>(a["weight"]); // [H, Q = 2048]: axes! order
+  const auto out = npy_values<std::uint16_t>(a["out"]);
+  REQUIRE(in.size() == 256);
+  REQUIRE(out.size() == 2048);
+  for (std::size_t q = 0; q < 2048; ++q) {
+    double exact = 0, magnitude = 0;
+    for (std::size_t h = 0; h < 256; ++h) {
+      const double p = bf16_value(in[h]) * bf16_value(w[h * 2048 + q]);
+      exact += p;
+      magnitude += std::fabs(p);
+    }
+    INFO("q " << q);
+    check_bf16_sum(bf16_value(out[q]), exact, magnitude);
+  }
+  // The same chain committed without the transpose, in the chain's own layout: the same bytes.
+  std::string text = read_text_file(source_path("specs/kernels/proj_transposed_kernel.rs"));
+  const auto replace = [&](const std::string& from, const std::string& to) {
+    const std::size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+  };
+  replace("        .transpose::<m![Q / 4 % 8], m![Q % 4 # 16]>()\n", "");
+  replace(".commit_trim::<m![Q % 4]>()", ".commit_trim::<m![Q / 4 % 8]>()");
+  replace("SliceQ, m![Q % 32]> = ctx", "SliceQ, m![Q % 4, Q / 4 % 8]> = ctx");
+  TempDir src("proj_plain");
+  const auto plain = run_cmd({src.file("plain.rs", text), "--seed", "7", "--json"});
+  INFO(plain.out << plain.err);
+  REQUIRE(plain.status == 0);
+  const auto transposed =
+      run_cmd({source_path("specs/kernels/proj_transposed_kernel.rs"), "--seed", "7", "--json"});
+  REQUIRE(transposed.status == 0);
+  CHECK(plain.json()["output"]["sha256"] == transposed.json()["output"]["sha256"]);
 }
