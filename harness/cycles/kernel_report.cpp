@@ -26,9 +26,9 @@ std::string dma_text(const CommandCycles& c) {
   const DmaCycles& t = *c.dma_trace;
   std::string s = fmt::format(
       "  dma             {}: {} B in {} packets of {} B, {} requests of 256 B ({} partial HBM "
-      "writes), {} DMNs, {} engines\n",
+      "writes, {} unaligned HBM reads), {} DMNs, {} engines\n",
       ir::verify::to_string(d.route), d.bytes, d.packets, d.packet_bytes, d.requests,
-      d.partial_hbm_writes, d.dmns, d.engines);
+      d.partial_hbm_writes, d.unaligned_hbm_reads, d.dmns, d.engines);
   s += fmt::format("  {:<16}{:>10}{:>12}\n", "", "analytic", "trace");
   for (auto [name, x, y] : {std::tuple{"start-up", a.startup, t.startup},
                             std::tuple{"requests", a.request_cycles, t.request_cycles},
@@ -216,6 +216,7 @@ nlohmann::ordered_json kernel_cycles_json(const KernelCycles& k) {
                   {"packet_bytes", c.dma->packet_bytes},
                   {"requests", c.dma->requests},
                   {"partial_hbm_writes", c.dma->partial_hbm_writes},
+                  {"unaligned_hbm_reads", c.dma->unaligned_hbm_reads},
                   {"dmns", c.dma->dmns},
                   {"engines", c.dma->engines}};
     }

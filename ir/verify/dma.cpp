@@ -119,6 +119,18 @@ std::optional<Diagnostic> check_same_tensor(const Mapping& src, const Mapping& d
   return std::nullopt;
 }
 
+/// The unaligned reads of `runs` runs of `run_bytes` read from HBM [MODEL, docs/dma.md §4]: run
+/// k starts at k · run_bytes in the source's Element layout, so its block offset repeats with
+/// period 256 / gcd(run_bytes, 256); every offset of the period is taken to occur equally often.
+std::uint64_t unaligned_reads(std::uint64_t run_bytes, std::uint64_t runs) {
+  const std::uint64_t block = tu.dma_request_bytes;
+  const std::uint64_t period = block / std::gcd(run_bytes % block == 0 ? block : run_bytes, block);
+  std::uint64_t per_period = 0;
+  for (std::uint64_t k = 0; k < period; ++k)
+    per_period += unaligned_run_reads(k * run_bytes % block, run_bytes);
+  return sat_mul(runs, per_period) / period;
+}
+
 } // namespace
 
 std::string_view to_string(DmaRoute r) {
@@ -145,7 +157,16 @@ DerivedTable DmaDerived::to_table() const {
           {"dmns", dmns},
           {"engines", engines},
           {"partial_hbm_writes", partial_hbm_writes},
+          {"unaligned_hbm_reads", unaligned_hbm_reads},
           {"broadcast", broadcast}};
+}
+
+std::uint64_t unaligned_run_reads(std::uint64_t offset, std::uint64_t run_bytes) {
+  const std::uint64_t block = tu.dma_request_bytes, packet = tu.dma_max_packet_bytes;
+  const auto blocks = [&](std::uint64_t bytes) { return (bytes + block - 1) / block; };
+  const std::uint64_t full = (run_bytes - 1) / packet; // packets before the last
+  const std::uint64_t last = run_bytes - full * packet;
+  return (offset != 0 ? full : 0) + blocks(offset + last) - blocks(last);
 }
 
 Result<DmaDerived> verify_dma(const DmaInput& in) {
@@ -199,6 +220,7 @@ Result<DmaDerived> verify_dma(const DmaInput& in) {
   out.requests = sat_mul(runs, (run_bytes + tu.dma_request_bytes - 1) / tu.dma_request_bytes);
   if (dst.kind == TensorKind::Hbm && run_bytes % tu.dma_request_bytes != 0)
     out.partial_hbm_writes = runs;
+  if (src.kind == TensorKind::Hbm) out.unaligned_hbm_reads = unaligned_reads(run_bytes, runs);
   if (src.kind == TensorKind::Dm) out.dmns = dmns_touched(src);
   if (dst.kind == TensorKind::Dm) out.dmns = std::max(out.dmns, dmns_touched(dst));
   out.engines = std::clamp<std::uint64_t>(

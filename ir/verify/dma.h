@@ -44,12 +44,22 @@ struct DmaDerived {
   /// Requests that write only part of a 256-byte HBM block: the last of every packet into HBM
   /// that is not a whole number of blocks (a read-modify-write, docs/dma.md §4).
   std::uint64_t partial_hbm_writes = 0;
+  /// Reads from HBM that cross a 256-byte block and take a second transfer (docs/dma.md §4): the
+  /// source's runs start at multiples of run_bytes in its Element layout, each packet of a run
+  /// at the run's start plus a multiple of 4096 bytes.
+  std::uint64_t unaligned_hbm_reads = 0;
   /// Axes the destination names and the source does not: copied along them.
   std::string broadcast;
   /// Keys: route, run_elements, run_bytes, packet_bytes, elements, bytes, packets, requests, dmns,
-  /// engines, partial_hbm_writes, broadcast.
+  /// engines, partial_hbm_writes, unaligned_hbm_reads, broadcast.
   DerivedTable to_table() const;
 };
+
+/// The second transfers of one run of `run_bytes` read from HBM starting `offset` bytes into a
+/// 256-byte block: each of its packets (4096-byte pieces from the run's start) that crosses a block
+/// boundary it need not cross takes one more: a read crossing a 256-byte boundary takes two
+/// transfers (furiosa-opt docs/src/moving-tensors/memory-performance.md "Misaligned Access").
+std::uint64_t unaligned_run_reads(std::uint64_t offset, std::uint64_t run_bytes);
 
 /// Rules, first failure wins: E-DMA-001 the destination does not hold the source's tensor (an
 /// axis or a coordinate is lost, or one it does not have is invented), E-DMA-002 a write into DM

@@ -124,3 +124,51 @@ pub fn sub_commit(ctx: &mut Context, x: &HbmTensor<i32, m![1], m![A, B]>) -> Hbm
   CHECK(c.analytic == std::max(e + 1, e - std::min<std::uint64_t>(e, 32) + 1 + 128));
   CHECK(c.analytic > e + 1);
 }
+
+TEST_CASE("a read from HBM that crosses a 256-byte block takes a second transfer",
+          "[cycles][whole][dma]") {
+  // 256 rows of 24 bf16 (48 B), one row per slice: run k starts at 48·k in HBM. Offsets repeat
+  // every 256 / gcd(48, 256) = 16 runs: 0, 48, 96, 144, 192, 240, 32, 80, 128, 176, 224, 16, 64,
+  // 112, 160, 208; a 48-byte read crosses a block from offsets above 208: 240 and 224, two of
+  // every 16 (docs/cycle-model.md §10). 256 runs: 256 requests + 32 second transfers over 4
+  // engines = 72 cycles, above DM (12288 B / (8 · 128) = 12) and HBM (⌈12288 / 1500⌉ = 9):
+  // 500 + 72.
+  const auto k = time_kernel_file(ir::analyze_spec(SourceBuffer("rows.rs", R"(
+use furiosa_opt_std::prelude::*;
+axes![A = 256, B = 24];
+#[device(chip = 1)]
+pub fn rows(ctx: &mut Context, x: &HbmTensor<bf16, m![1], m![A, B]>) -> HbmTensor<bf16, m![1], m![A, B]> {
+    let x = x.to_dm::<m![1 # 2], m![A], m![B]>(&mut ctx.tdma);
+    x.to_hbm(&mut ctx.tdma)
+}
+)")));
+  REQUIRE(k.commands.size() == 2);
+  const cycles::CommandCycles& read = k.commands[0];
+  REQUIRE(read.dma);
+  CHECK(read.dma->run_bytes == 48);
+  CHECK(read.dma->requests == 256);
+  CHECK(read.dma->unaligned_hbm_reads == 32);
+  CHECK(read.dma_analytic->requests == 288);
+  CHECK(read.analytic == 572);
+  CHECK(read.trace == 572); // 64 consecutive runs per engine: 8 crossings each
+  // Back to HBM: DM reads are not penalised; each 48-byte run is a partial HBM write.
+  const cycles::CommandCycles& write = k.commands[1];
+  CHECK(write.dma->unaligned_hbm_reads == 0);
+  CHECK(write.dma->partial_hbm_writes == 256);
+}
+
+TEST_CASE("unaligned_run_reads: a run's packets that cross a block they need not cross",
+          "[cycles][dma]") {
+  using ir::verify::unaligned_run_reads;
+  CHECK(unaligned_run_reads(0, 48) == 0);
+  CHECK(unaligned_run_reads(208, 48) == 0); // ends exactly at the block's end
+  CHECK(unaligned_run_reads(224, 48) == 1);
+  CHECK(unaligned_run_reads(0, 256) == 0);
+  CHECK(unaligned_run_reads(128, 256) == 1);
+  // 8192 B in two 4096-byte packets from offset 64: each spans 17 blocks instead of 16.
+  CHECK(unaligned_run_reads(64, 8192) == 2);
+  // 4100 B from offset 0: 4096 + 4; the second packet starts aligned.
+  CHECK(unaligned_run_reads(0, 4100) == 0);
+  // from offset 254: the 4-byte tail packet starts at 254 + 4096 ≡ 254 and crosses.
+  CHECK(unaligned_run_reads(254, 4100) == 2);
+}
