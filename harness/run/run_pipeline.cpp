@@ -306,7 +306,7 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
   const std::optional<std::string> diff = runtime::first_difference(first, second->result);
   v.engines_bit_exact = !diff.has_value();
   if (diff) v.engine_difference = *diff;
-  if (auto ok = oracle_verdict(file, kernel, ops, out.fetches, *inputs, tiles, out.output, v); !ok)
+  if (auto ok = oracle_verdict(file, kernel, ops, out.program, *inputs, tiles, out.output, v); !ok)
     return std::move(ok).take_diagnostics();
   out.verify = std::move(v);
   out.verify_ms = ms_since(t2);

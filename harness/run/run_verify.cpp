@@ -6,6 +6,8 @@
 #include "runtime/scalar/widen.h"
 #include "runtime/vector/vector_oracle.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -254,9 +256,14 @@ Status check_pass_after_chain(const ir::Kernel& kernel, const ir::seq::VectorPro
 } // namespace
 
 Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const RunOperands& ops,
-                      const std::vector<ir::seq::FetchProgram>& fetches,
-                      const RunInputTensors& inputs, const ir::seq::InputShapes& tiles,
-                      const runtime::LogicalTensor& output, RunVerification& v) {
+                      const ir::seq::RunProgram& program, const RunInputTensors& inputs,
+                      const ir::seq::InputShapes& tiles, const runtime::LogicalTensor& output,
+                      RunVerification& v) {
+  const std::vector<ir::seq::FetchProgram>& fetches = program.fetches;
+  if (ops.vector_final && !program.vector)
+    return run_error("E-RUN-102", fmt::format("internal: the program of `{}` lacks its Vector "
+                                              "Engine pass",
+                                              kernel.name));
   const ir::seq::FetchProgram* stream_fetch = fetch_of(fetches, kernel, ops.stream_collect);
   const runtime::LogicalTensor& stream_in = *inputs.tensors.at(ops.stream->name);
   const std::vector<ir::Axis>& stream_tile = tiles.at(ops.stream->name);
@@ -282,9 +289,7 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
       check_data_movement(input, output, v);
       return {};
     }
-    auto chain = ir::seq::lower_vector(kernel, *ops.vector_final);
-    if (!chain) return std::move(chain).take_diagnostics();
-    check_vector_pass(chain->program, input, output,
+    check_vector_pass(*program.vector, input, output,
                       vrf_sources(kernel, ops, fetches, inputs, tiles), v);
     return {};
   }
@@ -324,9 +329,7 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
                                     runtime::kDefaultMaxElements, *held);
   if (!ref) return std::move(ref).take_diagnostics();
   if (ops.vector_final) {
-    auto pass = ir::seq::lower_vector(kernel, *ops.vector_final);
-    if (!pass) return std::move(pass).take_diagnostics();
-    return check_pass_after_chain(kernel, pass->program, *ref, output,
+    return check_pass_after_chain(kernel, *program.vector, *ref, output,
                                   vrf_sources(kernel, ops, fetches, inputs, tiles), v,
                                   oracle_cast(ops));
   }

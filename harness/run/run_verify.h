@@ -10,11 +10,13 @@
 
 namespace tujit::run {
 
-/// Fills the oracle fields of `v` for the run of `ops` whose output is `output`. `tiles` are the
-/// inputs' tiles (the oracle walks operands of one extent per axis).
+/// Fills the oracle fields of `v` for the run of `ops` whose lowered program is `program` and
+/// output is `output`: the oracle takes the Vector Engine pass and the fetch programs (their
+/// Fetch Adapters) from the program, and computes everything else from the logical inputs.
+/// `tiles` are the inputs' tiles (the oracle walks operands of one extent per axis).
 Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const RunOperands& ops,
-                      const std::vector<ir::seq::FetchProgram>& fetches,
-                      const RunInputTensors& inputs, const ir::seq::InputShapes& tiles,
-                      const runtime::LogicalTensor& output, RunVerification& v);
+                      const ir::seq::RunProgram& program, const RunInputTensors& inputs,
+                      const ir::seq::InputShapes& tiles, const runtime::LogicalTensor& output,
+                      RunVerification& v);
 
 } // namespace tujit::run
