@@ -56,6 +56,7 @@ const std::vector<MethodInfo>& methods() {
     }
     t.push_back(vector("vector_reinterpret", K::Reinterpret, v, {{"D2", true, std::nullopt}}));
     t.push_back(vector("vector_final", K::Final, v));
+    t.push_back(vector("vector_stash", K::Stash, v));
     return t;
   }();
   return table;

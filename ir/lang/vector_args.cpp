@@ -41,6 +41,7 @@ constexpr KindName kKinds[] = {
     {"vector_fp_to_fxp", VectorCallKind::FpToFxp},
     {"vector_reinterpret", VectorCallKind::Reinterpret},
     {"vector_final", VectorCallKind::Final},
+    {"vector_stash", VectorCallKind::Stash},
 };
 
 constexpr std::string_view kChain = "docs/vector-engine.md §3";
@@ -123,6 +124,7 @@ public:
     case VectorCallKind::WidenPad:
     case VectorCallKind::Reinterpret:
     case VectorCallKind::Final:
+    case VectorCallKind::Stash:
       if (!arity(0)) return std::nullopt;
       return v;
     }
@@ -215,8 +217,11 @@ private:
   /// (its tensor is typed by sema, Stage::vrf). Other operand sources are refused.
   bool operand(const Expr& a, VectorCall& v, std::size_t slot) {
     if (a.kind == Expr::Kind::Name && a.name == "Stash") {
-      refuse("a `Stash` operand reads a snapshot taken by vector_stash(); tujit simulates "
-             "constant and VRF operands",
+      if (slot == 0) {
+        v.source = VeOperandSource::Stash; // the chain's rules: E-VE-019, E-VE-020
+        return true;
+      }
+      refuse("the stash feeds operand0 only: FmaF pairs it with a constant as `(Stash, c)`",
              a.span);
       return false;
     }
@@ -355,8 +360,6 @@ std::string vector_refusal_reason(std::string_view method) {
   if (method == "vector_filter")
     return "vector_filter masks output flits by tag; tujit simulates TagMode::Zero streams, "
            "where there is nothing to filter";
-  if (method == "vector_stash")
-    return "stash snapshots are not simulated by tujit (constant operands only)";
   return "this Vector Engine method is not simulated by tujit";
 }
 

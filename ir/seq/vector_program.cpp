@@ -85,6 +85,8 @@ Status verify(const VectorProgram& p) {
   // The stream's scalar before each step; after a reinterpret, either (`either`).
   ScalarType at = p.in_type;
   bool either = false;
+  enum class Slot { Empty, Written, Read } stash = Slot::Empty;
+  ScalarType stash_type = p.in_type;
   for (std::size_t i = 0; i < p.steps.size(); ++i) {
     const VectorStepIR& st = p.steps[i];
     const VectorCall& c = st.call;
@@ -98,6 +100,17 @@ Status verify(const VectorProgram& p) {
     if (!op_matches(c)) return invalid(call + " holds an op of another kind");
     if (c.int_width > 31) return invalid(fmt::format("{} has int_width {}", call, c.int_width));
     if (c.reads_vrf() && !takes_operand(c.kind)) return invalid(call + " reads a VRF operand");
+    // The stash is written once, then read once, at its own scalar (docs/vector-engine.md §3.3).
+    if (c.kind == VectorCallKind::Stash) {
+      if (stash != Slot::Empty) return invalid(call + " writes the stash a second time");
+      stash = Slot::Written;
+      stash_type = st.dtype;
+    }
+    if (c.reads_stash()) {
+      if (!takes_operand(c.kind) || stash != Slot::Written || stash_type != st.dtype)
+        return invalid(call + " reads a stash that is not written with its scalar, or read");
+      stash = Slot::Read;
+    }
     either = c.kind == VectorCallKind::Reinterpret;
     at = c.kind == VectorCallKind::FxpToFp   ? ScalarType::F32
          : c.kind == VectorCallKind::FpToFxp ? ScalarType::I32
@@ -121,6 +134,7 @@ bool is_value_call(VectorCallKind k) {
   case VectorCallKind::FpDiv:
   case VectorCallKind::Clip:
   case VectorCallKind::Reinterpret: // the bits stay; the scalar they are read as changes
+  case VectorCallKind::Stash:       // the value a later `Stash` operand reads
     return true;
   default:
     return false;

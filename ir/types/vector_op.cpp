@@ -324,6 +324,8 @@ std::string_view method_name(VectorCallKind k) {
     return "vector_reinterpret";
   case VectorCallKind::Final:
     return "vector_final";
+  case VectorCallKind::Stash:
+    return "vector_stash";
   }
   return "?";
 }
@@ -357,6 +359,7 @@ std::optional<VeStage> stage_of(VectorCallKind k) {
   case VectorCallKind::FpToFxp:
     return VeStage::FpToFxp;
   case VectorCallKind::Reinterpret:
+  case VectorCallKind::Stash:
     return std::nullopt;
   case VectorCallKind::Final:
     return VeStage::Final;
@@ -394,7 +397,9 @@ std::string operand_text(std::uint32_t bits) {
 std::string VectorCall::describe() const {
   const std::string_view m = method_name(kind);
   const auto text = [this](std::size_t k) {
-    return k == 0 && reads_vrf() ? std::string("&vrf") : operand_text(operand[k]);
+    if (k == 0 && reads_vrf()) return std::string("&vrf");
+    if (k == 0 && reads_stash()) return std::string("Stash");
+    return operand_text(operand[k]);
   };
   switch (kind) {
   case VectorCallKind::FpUnary:

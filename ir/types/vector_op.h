@@ -131,18 +131,20 @@ enum class VectorCallKind : std::uint8_t {
   FpToFxp,     // vector_fp_to_fxp(int_width)
   Reinterpret, // vector_reinterpret::<D2>()
   Final,       // vector_final()
+  Stash,       // vector_stash(): snapshots the running tensor for one later `Stash` operand
 };
 std::string_view method_name(VectorCallKind k); // "vector_fp_unary", …
 /// The pipeline stage a call occupies (Init and Final for the entry and the exit; a reinterpret
-/// holds the current stage and so has none: nullopt).
+/// and a stash hold the current stage and so have none: nullopt).
 std::optional<VeStage> stage_of(VectorCallKind k);
 
 /// Where operand0 of a binary or ternary call comes from (the book's
 /// furiosa-opt docs/src/computing-tensors/vector-engine/intra-slice-chain.md "Operands"): a
-/// constant of the call, or the VRF tensor its stage names (Stage::vrf), read at each element's
-/// own coordinates (docs/vector-engine.md §3.2). Operand1 of FmaF is always a constant: a VRF
-/// pairs with a constant only as `(&vrf, c)`.
-enum class VeOperandSource : std::uint8_t { Constant, Vrf };
+/// constant of the call, the VRF tensor its stage names (Stage::vrf), read at each element's
+/// own coordinates (docs/vector-engine.md §3.2), or the element's value where the chain's
+/// vector_stash() took it (§3.3). Operand1 of FmaF is always a constant: a VRF or the stash pairs
+/// with a constant only as `(&vrf, c)` / `(Stash, c)`.
+enum class VeOperandSource : std::uint8_t { Constant, Vrf, Stash };
 
 struct VectorCall {
   VectorCallKind kind = VectorCallKind::Init;
@@ -157,6 +159,8 @@ struct VectorCall {
   VeOperandSource source = VeOperandSource::Constant; // of operand0 (operand[0] unused when Vrf)
   /// Whether operand0 is read from the VRF.
   bool reads_vrf() const { return source == VeOperandSource::Vrf; }
+  /// Whether operand0 is the stash.
+  bool reads_stash() const { return source == VeOperandSource::Stash; }
   /// The ALU the call claims; nullopt for calls that claim none (narrow, widen, conversions).
   std::optional<VeAlu> alu() const;
   /// `vector_fp_unary(FpUnaryOp::Sqrt)`, for reports.

@@ -196,11 +196,77 @@ std::optional<Diagnostic> reshape_rules(const VectorStep& s) {
   }
 }
 
+/// The stages that own a VRF write port, where vector_stash() may snapshot the stream
+/// (furiosa-opt docs/src/computing-tensors/vector-engine/intra-slice-chain.md "Operands": Branch,
+/// Logic, Fxp, Narrow, Fp, FpDiv, Clip; the Branch stage is tujit's Tag).
+bool stashable(VeStage s) {
+  switch (s) {
+  case VeStage::Tag:
+  case VeStage::Logic:
+  case VeStage::Fxp:
+  case VeStage::Narrow:
+  case VeStage::Fp:
+  case VeStage::FpDiv:
+  case VeStage::Clip:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// vector_stash(): once per chain, at a stage that owns a VRF write port (E-VE-019).
+Result<VectorState> stash(VectorState st, const VectorStep& s) {
+  if (!stashable(st.stage))
+    return rule_error("E-VE-019", kStage, "StashStage",
+                      fmt::format("vector_stash() follows the {} stage, which has no port to the "
+                                  "stash",
+                                  to_string(st.stage)),
+                      {"stash at a Branch (tag), Logic, Fxp, Narrow, Fp, FpDiv or Clip stage "
+                       "(docs/vector-engine.md §3.3); a value of the Way4 region reaches the "
+                       "stash after widening, at a Clip op"});
+  if (st.stash != StashSlot::Empty)
+    return rule_error("E-VE-019", kStage, "StashTwice",
+                      "a second vector_stash() in one chain: the stash slot is written once",
+                      {"keep a value read more than once in the VRF and pass it as `&vrf` "
+                       "(docs/vector-engine.md §3.3)"});
+  st.stash = StashSlot::Occupied;
+  st.stash_dtype = s.dtype;
+  return st;
+}
+
+/// A `Stash` operand: the snapshot exists, is read once, and holds the stream's scalar
+/// (E-VE-020).
+std::optional<Diagnostic> stash_read(VectorState& st, const VectorStep& s) {
+  if (!s.call.reads_stash()) return std::nullopt;
+  const std::string what = s.call.describe();
+  if (st.stash == StashSlot::Empty)
+    return rule_error("E-VE-020", kStage, "StashEmpty",
+                      fmt::format("`{}` reads the stash, but no vector_stash() before it in this "
+                                  "chain wrote it",
+                                  what),
+                      {"call vector_stash() at the step whose value this op reads "
+                       "(docs/vector-engine.md §3.3)"});
+  if (st.stash == StashSlot::Read)
+    return rule_error("E-VE-020", kStage, "StashReadTwice",
+                      fmt::format("`{}` reads the stash a second time: it is read once", what),
+                      {"keep a value read more than once in the VRF and pass it as `&vrf` "
+                       "(docs/vector-engine.md §3.3)"});
+  if (st.stash_dtype != s.dtype)
+    return rule_error("E-VE-020", kStage, "StashScalar",
+                      fmt::format("`{}` runs on a {} stream, but the stash holds {}", what,
+                                  name(s.dtype), name(st.stash_dtype)),
+                      {"convert (or reinterpret) back to the stash's scalar before reading it "
+                       "(docs/vector-engine.md §3.3)"});
+  st.stash = StashSlot::Read;
+  return std::nullopt;
+}
+
 /// One step from `st`: the order, Way and ALU rules, then the call's own mapping rules.
 Result<VectorState> step(VectorState st, const VectorStep& s) {
   const VectorCall& call = s.call;
   const std::optional<VeStage> to = stage_of(call.kind);
   if (call.kind == VectorCallKind::Init) return VectorState{};
+  if (call.kind == VectorCallKind::Stash) return stash(std::move(st), s);
   if (!to) return st; // a reinterpret holds the stage and the Way
   if (call.kind == VectorCallKind::Tag) {
     if (st.stage != VeStage::Init) return order_error(call, st.stage, *to);
@@ -229,6 +295,7 @@ Result<VectorState> step(VectorState st, const VectorStep& s) {
                          "or split the work over two passes"});
     st.alus.insert(*a);
   }
+  if (auto d = stash_read(st, s)) return *d;
   if (auto d = reshape_rules(s)) return *d;
   if (*to != VeStage::Final) st.stage = *to;
   if (*to == VeStage::Narrow) {
@@ -276,7 +343,8 @@ std::vector<VectorStep> vector_chain_to(std::span<const Stage> stages, std::size
     const Stage& s = stages[*at];
     if (!s.vector) return {}; // not a Vector Engine call
     out.push_back(VectorStep{*s.vector, s.input.mapping(Slot::Time), s.input.mapping(Slot::Packet),
-                             s.output.mapping(Slot::Time), s.output.mapping(Slot::Packet)});
+                             s.output.mapping(Slot::Time), s.output.mapping(Slot::Packet),
+                             s.input.dtype});
     if (s.vector->kind == VectorCallKind::Init) break;
     at = s.producer;
     if (!at) return {};

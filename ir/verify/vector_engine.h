@@ -30,11 +30,16 @@ inline constexpr std::uint64_t kWay8Elements = 8;
 inline constexpr std::uint64_t kWay4Elements = 4;
 
 /// The engine's state after a call.
+/// The chain's stash slot (docs/vector-engine.md §3.3): written once, read once.
+enum class StashSlot : std::uint8_t { Empty, Occupied, Read };
+
 struct VectorState {
   VeStage stage = VeStage::Init;
   std::uint64_t way = kWay8Elements; // elements per packet the stages now run
   std::set<VeAlu> alus;              // claimed so far
   bool way4 = false;                 // the chain narrowed to Way4 at some point
+  StashSlot stash = StashSlot::Empty;
+  ScalarType stash_dtype = ScalarType::I32; // the scalar the stash holds, once Occupied
   /// Keys: stage, way, alu (the one this call claimed, if any), alus_used; at vector_final the
   /// timing of docs/vector-engine.md §5: cycles_per_flit (1 at full Way8 throughput,
   /// 2 when the chain runs a Way4 stretch: its packets are half as wide) and latency_cycles (one
@@ -45,8 +50,9 @@ struct VectorState {
 /// One call with the mappings it reads and writes.
 struct VectorStep {
   VectorCall call;
-  Mapping time, packet;         // the stream entering the call
-  Mapping out_time, out_packet; // the stream it produces
+  Mapping time, packet;               // the stream entering the call
+  Mapping out_time, out_packet;       // the stream it produces
+  ScalarType dtype = ScalarType::I32; // the stream's scalar entering the call
 };
 
 /// Replays `chain` (its first step is vector_init) and verifies its last step against the state

@@ -258,8 +258,17 @@ auto apply_call(B& b, const ir::VectorCall& call, bool f32, typename B::V v, typ
 template <class B, class Steps, class Vrf>
 auto apply_steps(B& b, const Steps& steps, typename B::V v, Vrf&& vrf) {
   std::size_t j = 0;
+  // vector_stash() keeps the element's value where it stands for the one later `Stash` operand
+  // (docs/vector-engine.md §3.3): a snapshot of the running tensor is, per element, its value.
+  typename B::V stash = v;
   for (const auto& st : steps) {
-    const auto c = st.call.reads_vrf() ? vrf(j++) : b.k(st.call.operand[0]);
+    if (st.call.kind == ir::VectorCallKind::Stash) {
+      stash = v;
+      continue;
+    }
+    const auto c = st.call.reads_vrf()     ? vrf(j++)
+                   : st.call.reads_stash() ? stash
+                                           : b.k(st.call.operand[0]);
     v = apply_call(b, st.call, st.dtype == ir::ScalarType::F32, v, c);
   }
   return v;

@@ -168,10 +168,17 @@ double oracle_chain(const ir::seq::VectorProgram& p, std::uint32_t input_bits,
 double oracle_chain_value(const ir::seq::VectorProgram& p, double v,
                           std::span<const std::uint32_t> vrf) {
   std::size_t next_vrf = 0;
+  double stash = v; // the element's value at vector_stash() (docs/vector-engine.md §3.3)
   for (const auto& st : p.steps) {
     const ir::VectorCall& c = st.call;
+    if (c.kind == VectorCallKind::Stash) {
+      stash = v;
+      continue;
+    }
     const bool f32 = st.dtype == ScalarType::F32;
-    const double operand = value_of(c.reads_vrf() ? vrf[next_vrf++] : c.operand[0], st.dtype);
+    const double operand = c.reads_stash()
+                               ? stash
+                               : value_of(c.reads_vrf() ? vrf[next_vrf++] : c.operand[0], st.dtype);
     const bool swap = c.mode == ir::BinaryArgMode::Mode10;
     const double x = c.mode == ir::BinaryArgMode::Mode11 ? operand : swap ? operand : v;
     const double y = c.mode == ir::BinaryArgMode::Mode00 ? v : swap ? v : operand;
