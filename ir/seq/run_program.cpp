@@ -173,14 +173,21 @@ namespace {
 /// A whole kernel's result is the tensor its output path commits, moved to HBM: the engines' view
 /// must hold what the returned HbmTensor holds (the DMA and commit verifiers' rules, checked again
 /// here on the lowered view; a difference is a lowering bug).
+/// Whether tensors `a` and `b` hold the same logical elements (their held axes).
+Result<bool> holds_same(const SpecFile& file, const TensorType& a, const TensorType& b) {
+  auto ha = type_held_axes(a, file.axes);
+  if (!ha) return std::move(ha).take_diagnostics();
+  auto hb = type_held_axes(b, file.axes);
+  if (!hb) return std::move(hb).take_diagnostics();
+  return held_tensor_axes(*ha) == held_tensor_axes(*hb);
+}
+
 Status check_returned(const SpecFile& file, const Kernel& kernel, const RunOperands& ops,
                       const TensorType& view) {
   if (!ops.commit || !kernel.returned) return {};
-  auto a = type_held_axes(view, file.axes);
-  if (!a) return std::move(a).take_diagnostics();
-  auto b = type_held_axes(*kernel.returned, file.axes);
-  if (!b) return std::move(b).take_diagnostics();
-  if (held_tensor_axes(*a) == held_tensor_axes(*b)) return {};
+  auto same = holds_same(file, view, *kernel.returned);
+  if (!same) return std::move(same).take_diagnostics();
+  if (*same) return {};
   return run_error("E-RUN-102",
                    fmt::format("internal: kernel `{}` commits {} but returns {}", kernel.name,
                                to_string(view), to_string(*kernel.returned)));
@@ -266,11 +273,9 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
     // The Transpose Engine relays the chain's output out (docs/transpose.md §4): the logical
     // elements stay, so the chain writes them at its own cells when the trimmed, transposed view
     // holds exactly what the chain produces.
-    auto chain_held = type_held_axes(chain_out, file.axes);
-    auto out_held = type_held_axes(out_type, file.axes);
-    if (!chain_held) return std::move(chain_held).take_diagnostics();
-    if (!out_held) return std::move(out_held).take_diagnostics();
-    if (held_tensor_axes(*chain_held) != held_tensor_axes(*out_held))
+    auto same = holds_same(file, chain_out, out_type);
+    if (!same) return std::move(same).take_diagnostics();
+    if (!*same)
       return run_error("E-RUN-110",
                        fmt::format("kernel `{}`: the trim after the transpose keeps other elements "
                                    "({}) than the contraction produces ({}); tujit runs a "
@@ -293,11 +298,9 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
   if (ops.vector_final) {
     auto pass = lower_vector(kernel, *ops.vector_final);
     if (!pass) return std::move(pass).take_diagnostics();
-    auto chain_held = type_held_axes(chain_out, file.axes);
-    auto out_held = type_held_axes(out_type, file.axes);
-    if (!chain_held) return std::move(chain_held).take_diagnostics();
-    if (!out_held) return std::move(out_held).take_diagnostics();
-    if (held_tensor_axes(*chain_held) != held_tensor_axes(*out_held))
+    auto same = holds_same(file, chain_out, out_type);
+    if (!same) return std::move(same).take_diagnostics();
+    if (!*same)
       return run_error("E-RUN-110",
                        fmt::format("kernel `{}`: the Vector Engine pass's output {} holds other "
                                    "elements than the contraction's output {}",
