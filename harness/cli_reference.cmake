@@ -1,5 +1,5 @@
-# Runs TUJIT to print its man page into MAN and its bash completion into COMPLETION
-# (harness/cli/cli_reference.h); fails the build when tujit fails.
+# Runs TUJIT to print its man page into MAN (and MAN_GZ, the same compressed by GZIP) and its bash
+# completion into COMPLETION (harness/cli/cli_reference.h); fails the build when tujit fails.
 foreach(what IN ITEMS man bash-completion)
   if(what STREQUAL "man")
     set(out ${MAN})
@@ -13,3 +13,10 @@ foreach(what IN ITEMS man bash-completion)
   endif()
   file(RENAME ${out}.tmp ${out})
 endforeach()
+
+execute_process(COMMAND ${GZIP} -9 -n -c ${MAN} OUTPUT_FILE ${MAN_GZ}.tmp RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  file(REMOVE ${MAN_GZ}.tmp)
+  message(FATAL_ERROR "`${GZIP} -9 -n -c ${MAN}` failed (${rc})")
+endif()
+file(RENAME ${MAN_GZ}.tmp ${MAN_GZ})

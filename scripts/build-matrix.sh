@@ -27,9 +27,13 @@ scripts/install-deps.sh matrix
 for compiler in $COMPILERS; do
   for type in $TYPES; do
     for tests in $TESTS; do
+      # g++ → gcc, clang++-19 → clang-19 (a plain ${tag/g++/gcc} made clang++-19 "clangcc-19").
       tag=$(basename "$compiler")
-      tag=${tag/g++/gcc}
-      dir="build-matrix-${tag/++/}-$type-tests$tests"
+      case $tag in
+      g++*) tag=gcc${tag#g++} ;;
+      *) tag=${tag/++/} ;;
+      esac
+      dir="build-matrix-$tag-$type-tests$tests"
       log="$dir/matrix.log"
       echo "build-matrix: $compiler $type TUJIT_BUILD_TESTS=$tests ($dir)"
       mkdir -p "$dir"

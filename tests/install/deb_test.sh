@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The Debian package of `make deb`, packed by CPack from BUILD into a temporary directory: its
-# name, its control fields and its files (dpkg-deb -I / -c), and its Depends — derived by
-# dpkg-shlibdeps — naming exactly the packages that hold the shared libraries `ldd` lists for the
-# packed executable.
-# usage: deb_test.sh BUILD_DIR
+# name, its control fields and its files (dpkg-deb -I / -c); what Debian policy asks of its
+# documentation (a machine-readable copyright file, the man page compressed with `gzip -9n`); and
+# its Depends — derived by dpkg-shlibdeps — naming exactly the packages that hold the shared
+# libraries `ldd` lists for the packed executable.
+# usage: deb_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 BUILD=$(cd "$1" && pwd)
+SOURCE=$(cd "$2" && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 fail() {
@@ -31,10 +33,13 @@ field() { dpkg-deb -f "$deb" "$1"; }
 
 dpkg-deb -c "$deb" | awk '{print $NF}' >"$TMP/files"
 DOC=./usr/share/doc/tujit
-for f in ./usr/bin/tujit ./usr/share/man/man1/tujit.1 ./usr/share/bash-completion/completions/tujit \
-  "$DOC"/README.md "$DOC"/docs/cli.md "$DOC"/docs/errors.md; do
+MAN=./usr/share/man/man1/tujit.1.gz
+for f in ./usr/bin/tujit "$MAN" ./usr/share/bash-completion/completions/tujit \
+  "$DOC"/copyright "$DOC"/README.md "$DOC"/docs/cli.md "$DOC"/docs/errors.md; do
   grep -q -x -F "$f" "$TMP/files" || fail "the package holds no $f"
 done
+# No uncompressed man page beside it.
+if grep -E '^\./usr/share/man/.*[^z]$' "$TMP/files" | grep -v '/$'; then fail "uncompressed man pages"; fi
 # Nothing outside /usr (no build tree, no test binary).
 if grep -v -E '^\./(usr/.*)?$' "$TMP/files"; then fail "files outside /usr"; fi
 [ "$(grep -c '^\./usr/bin/.' "$TMP/files")" = 1 ] || fail "more than one executable: $(grep '/bin/.' "$TMP/files")"
@@ -47,6 +52,24 @@ tr ',' '\n' <<<"$depends" | sed 's/^ *//; s/[ (:].*//' | sort -u >"$TMP/depends"
 # The packed (stripped) executable runs and knows what it is.
 dpkg-deb -x "$deb" "$TMP/root"
 "$TMP/root/usr/bin/tujit" version | grep -q "^tujit $version " || fail "the packed tujit does not run"
+
+# The copyright file: the repository's packaging/copyright, in the machine-readable format (DEP-5):
+# a Format header, then a `Files: *` paragraph with Copyright and License.
+COPYRIGHT=$TMP/root/usr/share/doc/tujit/copyright
+cmp -s "$COPYRIGHT" "$SOURCE/packaging/copyright" || fail "the packed copyright is not packaging/copyright"
+head -n 1 "$COPYRIGHT" | grep -q -x -F 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
+  fail "copyright: first line is not the DEP-5 Format: $(head -n 1 "$COPYRIGHT")"
+awk -v RS= '/(^|\n)Files: \*(\n|$)/ && /\nCopyright: ./ && /\nLicense: ./ {found = 1} END {exit !found}' \
+  "$COPYRIGHT" || fail "copyright: no 'Files: *' paragraph with Copyright and License"
+
+# The man page as `gzip -9n` writes it (RFC 1952 header): magic 1f 8b, method 8 (deflate), no
+# flags (so no file name), time stamp 0, extra flags 2 (maximum compression); and inside, exactly
+# the page the packed tujit prints.
+header=$(od -A n -t x1 -N 9 "$TMP/root/${MAN#./}" | tr -d ' \n')
+[ "$header" = 1f8b08000000000002 ] || fail "man page header $header, not gzip -9n's 1f8b08000000000002"
+gzip -d -c "$TMP/root/${MAN#./}" >"$TMP/tujit.1" || fail "the man page does not decompress"
+"$TMP/root/usr/bin/tujit" help --man | cmp -s - "$TMP/tujit.1" ||
+  fail "the compressed man page is not the page \`tujit help --man\` prints"
 
 # The package of each library the packed executable loads (ldd), by the file dpkg installed.
 owner() {

@@ -21,12 +21,16 @@ cmake --install "$BUILD" --prefix "$TMP/prefix" >"$TMP/install.log" || {
   fail "cmake --install failed"
 }
 TUJIT=$TMP/prefix/bin/tujit
-MAN=$TMP/prefix/share/man/man1/tujit.1
+MAN_GZ=$TMP/prefix/share/man/man1/tujit.1.gz
 COMPLETION=$TMP/prefix/share/bash-completion/completions/tujit
 DOC=$TMP/prefix/share/doc/tujit
-for f in "$TUJIT" "$MAN" "$COMPLETION" "$DOC"/README.md "$DOC"/docs/cli.md "$DOC"/docs/errors.md; do
+for f in "$TUJIT" "$MAN_GZ" "$COMPLETION" "$DOC"/README.md "$DOC"/docs/cli.md "$DOC"/docs/errors.md \
+  "$DOC"/copyright; do
   [ -f "$f" ] || fail "not installed: ${f#"$TMP"/prefix/}"
 done
+# The man page is installed gzip-compressed (man reads it as it is); the checks below read it plain.
+MAN=$TMP/tujit.1
+gzip -d -c "$MAN_GZ" >"$MAN" || fail "the installed man page is not gzip data"
 
 # A user's directory outside the tree, and the book's batched matmul copied into it.
 mkdir "$TMP/work"

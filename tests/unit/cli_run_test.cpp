@@ -128,7 +128,9 @@ TEST_CASE("run: the seed fixes the output", "[cli-run]") {
   const std::string a = sha("7");
   CHECK(sha("7") == a);
   CHECK(sha("8") != a);
-  CHECK(sha("0") == run({spec("specs/bmatmul_m_in_time.rs"), "--json"}).json()["output"]["sha256"]);
+  CHECK(sha("0") == run({spec("specs/bmatmul_m_in_time.rs"), "--json"})
+                        .json()["output"]["sha256"]
+                        .get<std::string>());
 }
 
 TEST_CASE("run: given all-ones inputs give K in every output", "[cli-run]") {
@@ -163,7 +165,7 @@ TEST_CASE("run: --output writes the logical tensor and refuses to overwrite", "[
   REQUIRE(npy.ok());
   CHECK(npy->shape == std::vector<std::uint64_t>{32, 32, 8});
   // sha256 is over the logical tensor's little-endian bytes: the .npy data exactly (f32 = <f4).
-  CHECK(rt::sha256_hex(npy->data) == r.json()["output"]["sha256"]);
+  CHECK(rt::sha256_hex(npy->data) == r.json()["output"]["sha256"].get<std::string>());
 
   const auto before = file_bytes(out);
   Run again = run({spec("specs/bmatmul_m_in_time.rs"), "--seed", "3", "--output", out});

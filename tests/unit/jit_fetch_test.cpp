@@ -172,7 +172,8 @@ ir::seq::FetchProgram synthetic(ScalarType in, ScalarType out, std::optional<std
                                 std::uint64_t buffer, std::uint64_t spatial) {
   ir::seq::FetchProgram p;
   p.kernel_name = "synthetic";
-  p.source = "x";
+  // Not `= "x"`: that assignment trips g++ 12's false -Wstringop-overflow at -O3.
+  p.source.push_back('x');
   p.dm_type = in;
   p.stream_type = out;
   if (in != out && !zp) p.cast_to = out;

@@ -79,7 +79,7 @@ inline std::uint32_t adversarial_code(ir::ScalarType t, std::mt19937_64& rng) {
   const bool bf16 = t == ir::ScalarType::BF16;
   if (kind < 70) {
     // Normal values in [2^-7, 2^8) with random mantissa bits, either sign.
-    const std::uint32_t f = ((v & 1u) << 31) |
+    const std::uint32_t f = (static_cast<std::uint32_t>(v & 1u) << 31) |
                             ((120u + static_cast<std::uint32_t>(v >> 1) % 15u) << 23) |
                             (static_cast<std::uint32_t>(v >> 8) & 0x7FFFFFu);
     if (bf16) return f >> 16;

@@ -6,6 +6,7 @@
 #include "ir/mapping/syntax.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
@@ -34,7 +35,8 @@ struct StringMaker<FactorList> {
 template <>
 struct StringMaker<StrideRange> {
   static std::string convert(const StrideRange& r) {
-    return "[" + std::to_string(r.begin) + ", " + std::to_string(r.end) + ")";
+    // Formatted: `"[" + std::string` trips g++ 12's false -Wstringop-overflow at -O3.
+    return fmt::format("[{}, {})", r.begin, r.end);
   }
 };
 } // namespace Catch
@@ -65,8 +67,8 @@ DivideTerm T(std::uint64_t ds, std::uint64_t vs, std::uint64_t resize,
 std::string show(const std::vector<DivideTerm>& ts) {
   std::string s;
   for (const DivideTerm& t : ts) {
-    s += "(" + std::to_string(t.dividend_stride) + "," + std::to_string(t.divisor_stride) + "," +
-         std::to_string(t.resize) + ",[";
+    // Formatted: `"(" + std::string` trips g++ 12's false -Wstringop-overflow at -O3.
+    s += fmt::format("({},{},{},[", t.dividend_stride, t.divisor_stride, t.resize);
     for (const std::string& i : t.idents) s += i + " ";
     s += "]) ";
   }

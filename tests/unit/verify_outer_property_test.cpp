@@ -210,8 +210,9 @@ bool mutate(Config& c, std::mt19937_64& rng) {
   const std::size_t i = rng() % t.size();
   switch (rng() % 6) {
   case 0: // drop a term
+    // Not `t[0] = "1"`: that assignment trips g++ 12's false -Wstringop-overflow at -O3.
     if (t.size() < 2)
-      t[0] = "1";
+      t[0] = std::string("1");
     else
       t.erase(t.begin() + static_cast<std::ptrdiff_t>(i));
     return true;
