@@ -11,15 +11,7 @@ namespace detail {
 
 std::optional<Kernel> KernelTyper::run() {
   r_.set_generics(fn_.generics);
-  // A kernel takes a tensor, or takes the context and builds its tensors inside (the Register
-  // Files page's `store_pass(ctx: &mut Context) -> VrfTensor<…>`).
-  bool any_tensor = false, any_context = false;
-  for (const auto& p : fn_.params) {
-    any_tensor = any_tensor || r_.looks_like_tensor(p.type);
-    any_context = any_context || (p.type.kind == TypeExpr::Kind::Name && p.type.name == "Context");
-  }
-  const bool returns_tensor = fn_.ret && r_.looks_like_tensor(*fn_.ret);
-  if (!any_tensor && !(any_context && returns_tensor)) return std::nullopt;
+  if (!is_kernel_candidate(fn_, r_)) return std::nullopt;
 
   k_.name = fn_.name;
   k_.span = fn_.span;
@@ -30,13 +22,12 @@ std::optional<Kernel> KernelTyper::run() {
     if (ret.kind == Resolved::Kind::Tensor) k_.declared_return = ret.tensor;
     if (ret.kind == Resolved::Kind::Error) k_.ok = false;
   }
-  std::size_t chain = 0;
   for (const auto& s : fn_.body) {
-    chain_ = chain++;
+    chain_ = next_chain_++;
     type_stmt(s);
   }
   if (fn_.tail) {
-    chain_ = chain;
+    chain_ = next_chain_++;
     bound_to_.clear();
     const TensorType* expected = k_.declared_return ? &*k_.declared_return : nullptr;
     Value v = type_expr(*fn_.tail, expected, /*top=*/true);
@@ -51,6 +42,7 @@ std::optional<Kernel> KernelTyper::run() {
                       fn_.name, tensor_type_name(k_.declared_return->kind)),
           fn_.ret->span, {"end the body with the chain that produces the result (no `;`)"});
   }
+  renumber_chains();
   return std::move(k_);
 }
 
@@ -91,7 +83,7 @@ void KernelTyper::type_param(const Param& p) {
 }
 
 void KernelTyper::type_stmt(const Stmt& s) {
-  bound_to_ = s.kind == Stmt::Kind::Let ? s.name : std::string();
+  bound_to_ = s.kind == Stmt::Kind::Let ? scoped(s.name) : std::string();
   std::optional<TensorType> annotation;
   bool annotation_error = false;
   if (s.annotation) {
@@ -119,7 +111,7 @@ void KernelTyper::type_stmt(const Stmt& s) {
   } else if (annotation_error) {
     v.kind = Value::Kind::Error;
   }
-  v.name = s.name;
+  v.name = scoped(s.name);
   if (s.name != "_") env_[s.name] = std::move(v);
 }
 
@@ -183,8 +175,11 @@ Value KernelTyper::type_expr(const Expr& e, const TensorType* expected, bool top
   }
   case Expr::Kind::MethodCall:
     return type_call(e, expected, top);
-  case Expr::Kind::PathCall:
   case Expr::Kind::Other:
+    // A free call `f(…)` (a name, not a macro or a path): a call of a fn of the file.
+    if (fns_ != nullptr && !e.name.empty()) return type_fn_call(e);
+    [[fallthrough]];
+  case Expr::Kind::PathCall:
     if (top)
       error("E-TYPE-021", "this expression is not part of the kernel language", e.span,
             {"a kernel body is `let` bindings and method chains on tensors "
@@ -251,7 +246,8 @@ Value KernelTyper::type_call(const Expr& call, const TensorType* expected, bool 
   if (call.name == "write" && recv.kind == Value::Kind::Tensor &&
       recv.tensor.kind == TensorKind::Mem)
     return type_write(call, recv);
-  const MethodInfo* m = find_method(call.name);
+  const MethodInfo* m = find_method(
+      call.name, recv.kind == Value::Kind::Tensor ? std::optional(recv.tensor.kind) : std::nullopt);
   if (!m) {
     if (recv.kind == Value::Kind::Opaque) { // e.g. `n.min(4)` on a non-tensor parameter
       v.kind = Value::Kind::Opaque;
@@ -263,8 +259,8 @@ Value KernelTyper::type_call(const Expr& call, const TensorType* expected, bool 
   }
   if (recv.kind != Value::Kind::Tensor || !m->accepts(recv.tensor.kind)) {
     error("E-TYPE-010",
-          fmt::format("`{}` is a method of {}, but it is called on {}", call.name, m->inputs_text(),
-                      describe_value(recv)),
+          fmt::format("`{}` is a method of {}, but it is called on {}", call.name,
+                      method_inputs_text(call.name), describe_value(recv)),
           call.name_span,
           {"the typestate chain is: begin → fetch → [fetch_cast | fetch_zero_point_sub] → "
            "collect → to_trf | to_vrf | contract_outer → contract_packet → contract_time → "
@@ -482,6 +478,7 @@ bool KernelTyper::type_operation(const Expr& call, const MethodInfo& m, const Te
   case StageOp::ToTrf:
   case StageOp::ContractPacket:
   case StageOp::VrfReshape:
+  case StageOp::DmReshape: // the same cells under another mapping: D kept (§6.2)
   case StageOp::MemRead:
   case StageOp::MemWrite: // the buffer, typed by type_write
   case StageOp::ToDm:     // a DMA transfer keeps D (docs/dma.md §1)
@@ -549,17 +546,17 @@ void KernelTyper::build_inside(const Stmt& s, const std::optional<TensorType>& a
     return;
   }
   KernelParam kp;
-  kp.name = s.name;
+  kp.name = scoped(s.name);
   kp.span = s.name_span;
   kp.built_inside = true;
   kp.tensor = *annotation;
-  k_.params.push_back(std::move(kp));
   Value v;
   v.kind = Value::Kind::Tensor;
   v.tensor = *annotation;
-  v.name = s.name;
-  v.source = s.name;
+  v.name = kp.name;
+  v.source = kp.name;
   v.span = s.name_span;
+  k_.params.push_back(std::move(kp));
   env_[s.name] = std::move(v);
 }
 
@@ -615,6 +612,18 @@ bool KernelTyper::check_no_args(const Expr& call) {
 
 } // namespace detail
 
+bool is_kernel_candidate(const FnItem& fn, const Resolver& resolver) {
+  // A kernel takes a tensor, or takes the context and builds its tensors inside (the Register
+  // Files page's `store_pass(ctx: &mut Context) -> VrfTensor<…>`).
+  bool any_tensor = false, any_context = false;
+  for (const auto& p : fn.params) {
+    any_tensor = any_tensor || resolver.looks_like_tensor(p.type);
+    any_context = any_context || (p.type.kind == TypeExpr::Kind::Name && p.type.name == "Context");
+  }
+  const bool returns_tensor = fn.ret && resolver.looks_like_tensor(*fn.ret);
+  return any_tensor || (any_context && returns_tensor);
+}
+
 namespace {
 
 void collect_refused(const Expr& e, std::vector<std::pair<std::string, SourceSpan>>& out,
@@ -628,8 +637,9 @@ void collect_refused(const Expr& e, std::vector<std::pair<std::string, SourceSpa
 
 } // namespace
 
-std::optional<Kernel> type_kernel(const FnItem& fn, Resolver& resolver, Diagnostics& diags) {
-  return detail::KernelTyper(fn, resolver, diags).run();
+std::optional<Kernel> type_kernel(const FnItem& fn, Resolver& resolver, Diagnostics& diags,
+                                  const std::vector<FnItem>* fns) {
+  return detail::KernelTyper(fn, resolver, diags, fns).run();
 }
 
 void warn_refused_in_driver(const FnItem& fn, Diagnostics& diags) {

@@ -1,5 +1,6 @@
-// Internal to the kernel typer (ir/lang/sema.cpp, sema_operands.cpp): the class that types one
-// kernel's body (docs/kernel-language.md §6, §7). Not for use outside ir/lang/.
+// Internal to the kernel typer (ir/lang/sema.cpp, sema_operands.cpp, sema_calls.cpp): the
+// class that types one kernel's body (docs/kernel-language.md §6, §7) and the calls it makes to
+// other fns of its file (§9). Not for use outside ir/lang/.
 #pragma once
 
 #include "ir/lang/ast.h"
@@ -11,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tujit::ir::lang::detail {
@@ -46,7 +48,10 @@ inline std::string mtext(const Mapping& m) {
 
 class KernelTyper {
 public:
-  KernelTyper(const FnItem& fn, Resolver& r, Diagnostics& d) : fn_(fn), r_(r), diags_(d) {}
+  /// `fns`: the file's fns, whose calls are typed inline (docs/kernel-language.md §9); nullptr
+  /// for driver code, where a free call stays outside the kernel language.
+  KernelTyper(const FnItem& fn, Resolver& r, Diagnostics& d, const std::vector<FnItem>* fns)
+      : fn_(fn), r_(r), diags_(d), fns_(fns), stack_{&fn} {}
 
   std::optional<Kernel> run();
 
@@ -149,13 +154,43 @@ private:
 
   bool type_lane_mode(const Expr& call, Stage& st);
 
+  // ---- calls of the file's fns (sema_calls.cpp, docs/kernel-language.md §9) -----------------
+  /// A free call `f(args)` in a kernel body: f's body typed in place, its parameters bound to
+  /// the arguments' values, its stages appended in evaluation order; the value is f's result,
+  /// of f's declared return type.
+  Value type_fn_call(const Expr& call);
+  /// The callee's parameters bound to the call's arguments (typed in the caller), each argument
+  /// checked against its parameter's type (E-TYPE-025). False when one does not bind.
+  bool bind_arguments(const Expr& call, const FnItem& callee, std::map<std::string, Value>& env);
+  /// Binds one argument `arg` to the callee's parameter `p` (resolved as `declared`).
+  bool bind_argument(const Expr& a, Value arg, const Param& p, const Resolved& declared,
+                     const FnItem& callee, std::map<std::string, Value>& env);
+  /// The callee's body typed in place (statements, then the tail in the caller's statement).
+  Value type_callee_body(const FnItem& callee, const std::optional<TensorType>& ret);
+  /// The fn of the file named `name`, or nullptr.
+  const FnItem* find_fn(std::string_view name) const;
+  /// The name a `let` of the body being typed binds, as stages and values carry it: the name
+  /// itself in the kernel's own body, `f.name` inside a call of f (`f#2.name` in its second).
+  std::string scoped(const std::string& name) const;
+  /// Stage::chain renumbered in order of first appearance: a callee's statements are typed in
+  /// the middle of the caller's statement.
+  void renumber_chains();
+
   const FnItem& fn_;
   Resolver& r_;
   Diagnostics& diags_;
   Kernel k_;
   std::map<std::string, Value> env_;
   std::size_t chain_ = 0;
+  std::size_t next_chain_ = 0;
   std::string bound_to_;
+  const std::vector<FnItem>* fns_;
+  /// The fns whose bodies are being typed, the kernel first: a call of one of them is recursive.
+  std::vector<const FnItem*> stack_;
+  /// `f.` while typing a call of f (`f#2.` for its second call), empty in the kernel's body.
+  std::string scope_;
+  std::map<std::string, std::size_t> instances_; // calls typed so far, per callee
+  std::size_t calls_ = 0;
 };
 
 } // namespace tujit::ir::lang::detail
