@@ -36,6 +36,7 @@ std::vector<std::pair<std::size_t, std::vector<std::size_t>>> command_stages(con
   std::map<std::size_t, std::size_t> open; // statement → its command of non-DMA stages
   for (std::size_t i = 0; i < k.stages.size(); ++i) {
     const std::size_t chain = k.stages[i].chain;
+    if (k.stages[i].op == ir::StageOp::DmReshape) continue; // moves nothing: no command
     if (ir::is_dma(k.stages[i].op)) {
       out.push_back({chain, {i}});
       continue;
@@ -326,6 +327,9 @@ void link(const ir::Kernel& k, std::vector<CommandCycles>& cmds) {
     for (std::size_t at : c.stages) {
       const ir::Stage& s = k.stages[at];
       for (auto producer : {s.producer, s.trf_producer, s.vrf_producer, s.memory_producer}) {
+        // A DM reshape is no command: its reader waits for the command that wrote the cells.
+        while (producer && k.stages[*producer].op == ir::StageOp::DmReshape)
+          producer = k.stages[*producer].producer;
         if (!producer) continue;
         const auto it = of_stage.find(*producer);
         if (it == of_stage.end() || it->second == i) continue;

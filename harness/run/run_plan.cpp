@@ -2,6 +2,7 @@
 
 #include "harness/run/run_pipeline.h"
 #include "ir/seq/kernel_commands.h"
+#include "runtime/layout/dm_reshape.h"
 
 #include <fmt/format.h>
 
@@ -10,6 +11,13 @@
 
 namespace tujit::run {
 namespace {
+
+/// A reshape's refusal (runtime/layout/dm_reshape.h), pointed at the reshape.
+Diagnostics at_reshape(Diagnostics ds, const ir::seq::KernelCommand::Reshape& rs) {
+  for (Diagnostic& d : ds)
+    if (!d.span) d.span = rs.span;
+  return ds;
+}
 
 /// Whether `name` is a DmTensor parameter of `c` holding an earlier command's value.
 bool holds_value(const CommandRun& c, const std::string& name) {
@@ -139,6 +147,12 @@ Result<RunPlan> plan_run(const ir::Kernel& kernel) {
 Result<RunOutcome> run_plan(const ir::SpecFile& file, const RunPlan& plan, RunRequest req) {
   if (plan.commands.size() == 1)
     return run_kernel(file, *plan.result().kernel, plan.result().ops, req);
+  // A reshape the run cannot hand on is refused before any command runs.
+  for (const CommandRun& c : plan.commands)
+    for (const ir::seq::KernelCommand::Read& r : c.reads)
+      for (const auto& rs : r.reshapes)
+        if (auto ok = runtime::check_dm_reshape(rs.from, rs.to, file.axes); !ok)
+          return at_reshape(ok.diagnostics(), rs);
   // What the commands read by name: the given inputs, then each command's output.
   std::map<std::string, runtime::LogicalTensor> held = std::move(req.given);
   req.given.clear();
@@ -153,9 +167,17 @@ Result<RunOutcome> run_plan(const ir::SpecFile& file, const RunPlan& plan, RunRe
     for (const ir::KernelParam* p : c.ops.inputs())
       if (!holds_value(c, p->name))
         if (auto node = held.extract(p->name)) step.given.insert(std::move(node));
-    // A DM tensor holding an earlier value: that value's logical tensor (a relayout keeps it).
-    for (const ir::seq::KernelCommand::Read& r : c.reads)
-      step.given.emplace(r.param, held.at(r.value));
+    // A DM tensor holding an earlier value: that value's logical tensor (a relayout keeps it),
+    // relabelled cell by cell by each reshape on the way (runtime/layout/dm_reshape.h).
+    for (const ir::seq::KernelCommand::Read& r : c.reads) {
+      runtime::LogicalTensor v = held.at(r.value);
+      for (const auto& rs : r.reshapes) {
+        auto relabelled = runtime::reshape_dm_value(v, rs.from, rs.to, file.axes);
+        if (!relabelled) return at_reshape(std::move(relabelled).take_diagnostics(), rs);
+        v = std::move(*relabelled);
+      }
+      step.given.emplace(r.param, std::move(v));
+    }
     if (last) step.on_lowered = on_lowered;
     auto out = run_kernel(file, *c.kernel, c.ops, step);
     for (auto& [name, t] : step.given)

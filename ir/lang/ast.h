@@ -96,6 +96,9 @@ struct FnItem {
   std::vector<Stmt> body;   // statements of the body (driver fns too; sema decides)
   std::optional<Expr> tail; // the tail expression
   bool body_parsed = false; // false when the fn has no body (a syntax error)
+  /// Written with a `#[device…]` attribute: an entry point of the file, a kernel even when
+  /// another fn calls it (docs/kernel-language.md §9).
+  bool device = false;
   /// Refused operations (vector_*, commit*, …) seen in statements the parser skipped as driver
   /// code: name and span, reported as warnings.
   std::vector<std::pair<std::string, SourceSpan>> skipped_refused;

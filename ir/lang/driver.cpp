@@ -151,12 +151,13 @@ void type_driver(const std::vector<Stmt>& body, Resolver& resolver, std::vector<
 } // namespace
 
 void type_drivers(const FileAst& ast, Resolver& resolver, std::vector<Kernel>& kernels,
-                  Diagnostics& diags) {
+                  const std::set<std::string>& helpers, Diagnostics& diags) {
   std::set<std::string> kernel_names;
   for (const auto& k : kernels) kernel_names.insert(k.name);
   type_driver(ast.driver.body, resolver, kernels, diags);
   for (const auto& fn : ast.fns)
-    if (!kernel_names.count(fn.name)) type_driver(fn.body, resolver, kernels, diags);
+    if (!kernel_names.count(fn.name) && !helpers.count(fn.name))
+      type_driver(fn.body, resolver, kernels, diags);
 }
 
 } // namespace tujit::ir::lang

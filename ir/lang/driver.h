@@ -20,14 +20,16 @@
 #include "ir/lang/kernel.h"
 #include "ir/lang/resolve.h"
 
+#include <set>
+#include <string>
 #include <vector>
 
 namespace tujit::ir::lang {
 
 /// Types the driver code of `ast` — its top-level `let` statements and the bodies of its fns
-/// that are not kernels — and sets Kernel::driver of every kernel a driver calls. Diagnostics go
-/// to `diags`.
+/// that are neither kernels nor `helpers` (fns kernels call, sema.h helper_fns) — and sets
+/// Kernel::driver of every kernel a driver calls. Diagnostics go to `diags`.
 void type_drivers(const FileAst& ast, Resolver& resolver, std::vector<Kernel>& kernels,
-                  Diagnostics& diags);
+                  const std::set<std::string>& helpers, Diagnostics& diags);
 
 } // namespace tujit::ir::lang

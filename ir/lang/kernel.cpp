@@ -145,10 +145,17 @@ SpecAnalysis analyze(SourceBuffer source) {
   resolver.collect();
 
   std::set<std::string> names;
+  // A fn that kernels call is typed at each call, not as a kernel of its own
+  // (docs/kernel-language.md §9); its body's syntax errors are reported once.
+  const std::set<std::string> helpers = lang::helper_fns(parsed.ast.fns, resolver);
   for (std::size_t i = 0; i < parsed.ast.fns.size(); ++i) {
     const lang::FnItem& fn = parsed.ast.fns[i];
+    if (helpers.count(fn.name)) {
+      for (auto& d : parsed.body_diags[i]) diags.push_back(std::move(d));
+      continue;
+    }
     Diagnostics kd;
-    auto k = lang::type_kernel(fn, resolver, kd);
+    auto k = lang::type_kernel(fn, resolver, kd, &parsed.ast.fns);
     if (!k) {
       lang::warn_refused_in_driver(fn, diags);
       continue;
@@ -165,7 +172,7 @@ SpecAnalysis analyze(SourceBuffer source) {
     for (auto& d : kd) diags.push_back(std::move(d));
     out.file.kernels.push_back(std::move(*k));
   }
-  lang::type_drivers(parsed.ast, resolver, out.file.kernels, diags);
+  lang::type_drivers(parsed.ast, resolver, out.file.kernels, helpers, diags);
   for (auto& d : diags) {
     if (d.severity != Severity::Error || !d.span) continue;
     for (auto& k : out.file.kernels)

@@ -53,9 +53,12 @@ struct Stage {
   /// The context the chain runs in (`ctx.main` / `ctx.sub`, or the stream parameter's
   /// `{ Tu::… }`); Unknown for a generic `T`.
   ContextKind context = ContextKind::Unknown;
-  /// Index of the statement (chain) this stage belongs to, in body order; the tail is the last.
+  /// Index of the statement (chain) this stage belongs to, numbered in evaluation order; the tail
+  /// is the last. The statements of a called fn come before the caller's statement, whose chain
+  /// holds the callee's tail (docs/kernel-language.md §9).
   std::size_t chain = 0;
-  /// The `let` name the chain's result is bound to (empty for the tail / a bare statement).
+  /// The `let` name the chain's result is bound to (empty for the tail / a bare statement); a
+  /// `let` inside a called fn f is named `f.name` (`f#2.name` in f's second call).
   std::string bound_to;
   /// The stage whose output this stage reads (index into Kernel::stages, always smaller than this
   /// stage's own); nullopt when the input is a kernel parameter or `begin(x.view())`.

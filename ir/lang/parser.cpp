@@ -1,6 +1,8 @@
 #include "ir/lang/parser_impl.h"
 #include "ir/lang/vector_args.h"
 
+#include <utility>
+
 // Brackets, skipping, items and fn signatures (docs/kernel-language.md §3: file, item,
 // axes_decl, type_alias, fn_item, generics, params). Types, expressions and blocks are in
 // parser_syntax.cpp.
@@ -84,6 +86,7 @@ void Parser::skip_stmt(std::size_t end, std::vector<std::pair<std::string, Sourc
 bool Parser::parse_item_if_any(std::size_t end) {
   const Token& tk = peek();
   if (tk.is_punct("#")) {
+    pending_device_ = pending_device_ || at_device_attribute();
     skip_attribute();
     return true;
   }
@@ -246,6 +249,7 @@ void Parser::parse_fn() {
   FnItem fn;
   std::size_t fn_tok = p_;
   ++p_; // fn
+  fn.device = std::exchange(pending_device_, false);
   fn.name = std::string(peek().text);
   fn.name_span = peek().span;
   ++p_;

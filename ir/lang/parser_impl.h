@@ -88,6 +88,9 @@ private:
     }
   }
 
+  /// Whether the attribute at `#` is `#[device…]` (the reference's kernel entry points).
+  bool at_device_attribute() const { return at_punct("[", 1) && peek(2).is_ident("device"); }
+
   /// Skips `#[…]` / `#![…]`. At `#`.
   void skip_attribute() {
     ++p_;
@@ -231,6 +234,8 @@ private:
   std::size_t p_ = 0;
   std::size_t depth_ = 0;
   bool too_deep_reported_ = false;
+  /// A `#[device…]` attribute seen since the last fn: the next fn is a device fn.
+  bool pending_device_ = false;
   std::size_t reported_ = 0;
   static constexpr std::size_t kMaxParseDiagnostics = 5000;
   ParsedFile out_;

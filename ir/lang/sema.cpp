@@ -1,954 +1,630 @@
 #include "ir/lang/sema.h"
 
-#include "ir/lang/context_rules.h"
-#include "ir/lang/sema_methods.h"
+#include "ir/lang/sema_typer.h"
 #include "ir/lang/vector_args.h"
 
 #include <fmt/format.h>
 
-#include <map>
-
 namespace tujit::ir::lang {
 
-namespace {
+namespace detail {
 
-/// What an expression of a kernel body evaluates to.
-struct Value {
-  enum class Kind : std::uint8_t {
-    Tensor,
-    View,    // `x.view()` of a DmTensor (the argument of `begin`)
-    CtxRoot, // a `&mut Context` parameter
-    Context, // `ctx.main` / `ctx.sub` / `ctx.tdma`
-    Opaque,  // a number, `ctx.tdma`, a non-tensor parameter: fine as an argument
-    Error,   // already diagnosed
-  };
-  Kind kind = Kind::Error;
-  TensorType tensor;
-  ContextKind ctx = ContextKind::Unknown;
-  std::string name; // the variable a Tensor came from (for TRF operands)
-  SourceSpan span;
-  /// The stage that produced a Tensor (index into Kernel::stages); nullopt for a parameter or
-  /// a `begin`. Stage::producer / Stage::source are taken from here.
-  std::optional<std::size_t> producer;
-  /// The kernel parameter the value's data comes from (the DmTensor of a `begin`).
-  std::string source;
-  /// A View or Begin tensor: the stage that wrote the memory tensor it reads (Stage::
-  /// memory_producer).
-  std::optional<std::size_t> memory_producer;
-};
+std::optional<Kernel> KernelTyper::run() {
+  r_.set_generics(fn_.generics);
+  if (!is_kernel_candidate(fn_, r_)) return std::nullopt;
 
-std::string mtext(const Mapping& m) {
-  return "m![" + m.to_string() + "]";
+  k_.name = fn_.name;
+  k_.span = fn_.span;
+  k_.name_span = fn_.name_span;
+  for (const auto& p : fn_.params) type_param(p);
+  if (fn_.ret) {
+    Resolved ret = r_.resolve(*fn_.ret);
+    if (ret.kind == Resolved::Kind::Tensor) k_.declared_return = ret.tensor;
+    if (ret.kind == Resolved::Kind::Error) k_.ok = false;
+  }
+  for (const auto& s : fn_.body) {
+    chain_ = next_chain_++;
+    type_stmt(s);
+  }
+  if (fn_.tail) {
+    chain_ = next_chain_++;
+    bound_to_.clear();
+    const TensorType* expected = k_.declared_return ? &*k_.declared_return : nullptr;
+    Value v = type_expr(*fn_.tail, expected, /*top=*/true);
+    if (v.kind == Value::Kind::Tensor) {
+      k_.returned = v.tensor;
+      if (expected) check_declared(*expected, v.tensor, "return type");
+    }
+  } else if (k_.declared_return) {
+    error("E-TYPE-018",
+          fmt::format("kernel `{}` declares that it returns `{}`, but its body ends without a "
+                      "tail expression",
+                      fn_.name, tensor_type_name(k_.declared_return->kind)),
+          fn_.ret->span, {"end the body with the chain that produces the result (no `;`)"});
+  }
+  renumber_chains();
+  return std::move(k_);
 }
 
-class KernelTyper {
-public:
-  KernelTyper(const FnItem& fn, Resolver& r, Diagnostics& d) : fn_(fn), r_(r), diags_(d) {}
+void KernelTyper::error(std::string code, std::string msg, SourceSpan span,
+                        std::vector<std::string> notes) {
+  if (diags_.size() > 5000) return; // only ~20 are shown; bound the memory
+  Diagnostic d = make_error(std::move(code), std::move(msg), span, std::move(notes));
+  d.stage = "type";
+  diags_.push_back(std::move(d));
+}
 
-  std::optional<Kernel> run() {
-    r_.set_generics(fn_.generics);
-    // A kernel takes a tensor, or takes the context and builds its tensors inside (the Register
-    // Files page's `store_pass(ctx: &mut Context) -> VrfTensor<…>`).
-    bool any_tensor = false, any_context = false;
-    for (const auto& p : fn_.params) {
-      any_tensor = any_tensor || r_.looks_like_tensor(p.type);
-      any_context =
-          any_context || (p.type.kind == TypeExpr::Kind::Name && p.type.name == "Context");
-    }
-    const bool returns_tensor = fn_.ret && r_.looks_like_tensor(*fn_.ret);
-    if (!any_tensor && !(any_context && returns_tensor)) return std::nullopt;
-
-    k_.name = fn_.name;
-    k_.span = fn_.span;
-    k_.name_span = fn_.name_span;
-    for (const auto& p : fn_.params) type_param(p);
-    if (fn_.ret) {
-      Resolved ret = r_.resolve(*fn_.ret);
-      if (ret.kind == Resolved::Kind::Tensor) k_.declared_return = ret.tensor;
-      if (ret.kind == Resolved::Kind::Error) k_.ok = false;
-    }
-    std::size_t chain = 0;
-    for (const auto& s : fn_.body) {
-      chain_ = chain++;
-      type_stmt(s);
-    }
-    if (fn_.tail) {
-      chain_ = chain;
-      bound_to_.clear();
-      const TensorType* expected = k_.declared_return ? &*k_.declared_return : nullptr;
-      Value v = type_expr(*fn_.tail, expected, /*top=*/true);
-      if (v.kind == Value::Kind::Tensor) {
-        k_.returned = v.tensor;
-        if (expected) check_declared(*expected, v.tensor, "return type");
-      }
-    } else if (k_.declared_return) {
-      error("E-TYPE-018",
-            fmt::format("kernel `{}` declares that it returns `{}`, but its body ends without a "
-                        "tail expression",
-                        fn_.name, tensor_type_name(k_.declared_return->kind)),
-            fn_.ret->span, {"end the body with the chain that produces the result (no `;`)"});
-    }
-    return std::move(k_);
+void KernelTyper::type_param(const Param& p) {
+  KernelParam kp;
+  kp.name = p.name;
+  kp.span = p.span;
+  kp.by_ref = p.type.is_ref;
+  Resolved r = r_.resolve(p.type);
+  Value v;
+  v.span = p.span;
+  v.name = p.name;
+  v.source = p.name;
+  if (r.kind == Resolved::Kind::Tensor) {
+    kp.tensor = r.tensor;
+    v.kind = Value::Kind::Tensor;
+    v.tensor = r.tensor;
+    v.ctx = r.tensor.tu;
+  } else if (r.kind == Resolved::Kind::Context) {
+    kp.is_context = true;
+    v.kind = Value::Kind::CtxRoot;
+  } else if (r.kind == Resolved::Kind::Error) {
+    v.kind = Value::Kind::Error;
+    k_.ok = false; // e.g. a broken alias: diagnosed at its definition, outside the kernel
+  } else {
+    v.kind = Value::Kind::Opaque;
   }
+  env_[p.name] = v;
+  k_.params.push_back(std::move(kp));
+}
 
-private:
-  void error(std::string code, std::string msg, SourceSpan span,
-             std::vector<std::string> notes = {}) {
-    if (diags_.size() > 5000) return; // only ~20 are shown; bound the memory
-    Diagnostic d = make_error(std::move(code), std::move(msg), span, std::move(notes));
-    d.stage = "type";
-    diags_.push_back(std::move(d));
+void KernelTyper::type_stmt(const Stmt& s) {
+  bound_to_ = s.kind == Stmt::Kind::Let ? scoped(s.name) : std::string();
+  std::optional<TensorType> annotation;
+  bool annotation_error = false;
+  if (s.annotation) {
+    Resolved r = r_.resolve(*s.annotation);
+    if (r.kind == Resolved::Kind::Tensor) annotation = r.tensor;
+    annotation_error = r.kind == Resolved::Kind::Error;
+    if (annotation_error) k_.ok = false;
   }
-
-  void type_param(const Param& p) {
-    KernelParam kp;
-    kp.name = p.name;
-    kp.span = p.span;
-    kp.by_ref = p.type.is_ref;
-    Resolved r = r_.resolve(p.type);
-    Value v;
-    v.span = p.span;
-    v.name = p.name;
-    v.source = p.name;
-    if (r.kind == Resolved::Kind::Tensor) {
-      kp.tensor = r.tensor;
-      v.kind = Value::Kind::Tensor;
-      v.tensor = r.tensor;
-      v.ctx = r.tensor.tu;
-    } else if (r.kind == Resolved::Kind::Context) {
-      kp.is_context = true;
-      v.kind = Value::Kind::CtxRoot;
-    } else if (r.kind == Resolved::Kind::Error) {
-      v.kind = Value::Kind::Error;
-      k_.ok = false; // e.g. a broken alias: diagnosed at its definition, outside the kernel
-    } else {
-      v.kind = Value::Kind::Opaque;
-    }
-    env_[p.name] = v;
-    k_.params.push_back(std::move(kp));
+  Value v;
+  if (s.value && s.kind == Stmt::Kind::Let && is_tensor_new(*s.value)) {
+    build_inside(s, annotation);
+    return;
   }
-
-  void type_stmt(const Stmt& s) {
-    bound_to_ = s.kind == Stmt::Kind::Let ? s.name : std::string();
-    std::optional<TensorType> annotation;
-    bool annotation_error = false;
-    if (s.annotation) {
-      Resolved r = r_.resolve(*s.annotation);
-      if (r.kind == Resolved::Kind::Tensor) annotation = r.tensor;
-      annotation_error = r.kind == Resolved::Kind::Error;
-      if (annotation_error) k_.ok = false;
-    }
-    Value v;
-    if (s.value && s.kind == Stmt::Kind::Let && is_tensor_new(*s.value)) {
-      build_inside(s, annotation);
-      return;
-    }
-    if (s.value) {
-      v = type_expr(*s.value, annotation ? &*annotation : nullptr, /*top=*/true);
-      if (annotation && v.kind == Value::Kind::Tensor)
-        check_declared(*annotation, v.tensor, fmt::format("type of `{}`", s.name));
-    } else {
-      v.kind = Value::Kind::Opaque;
-    }
-    if (s.kind != Stmt::Kind::Let) return;
-    if (annotation) {
-      v.kind = Value::Kind::Tensor;
-      v.tensor = *annotation; // the binding has its declared type (checked above)
-    } else if (annotation_error) {
-      v.kind = Value::Kind::Error;
-    }
-    v.name = s.name;
-    if (s.name != "_") env_[s.name] = std::move(v);
+  if (s.value) {
+    v = type_expr(*s.value, annotation ? &*annotation : nullptr, /*top=*/true);
+    if (annotation && v.kind == Value::Kind::Tensor)
+      check_declared(*annotation, v.tensor, fmt::format("type of `{}`", s.name));
+  } else {
+    v.kind = Value::Kind::Opaque;
   }
+  if (s.kind != Stmt::Kind::Let) return;
+  if (annotation) {
+    v.kind = Value::Kind::Tensor;
+    v.tensor = *annotation; // the binding has its declared type (checked above)
+  } else if (annotation_error) {
+    v.kind = Value::Kind::Error;
+  }
+  v.name = scoped(s.name);
+  if (s.name != "_") env_[s.name] = std::move(v);
+}
 
-  /// "declared X, but the chain produces Y" for every differing part.
-  void check_declared(const TensorType& declared, const TensorType& produced,
-                      const std::string& where) {
-    for (const auto& d : compare_types(declared, produced)) {
-      error(
-          "E-TYPE-013",
+void KernelTyper::check_declared(const TensorType& declared, const TensorType& produced,
+                                 const std::string& where) {
+  for (const auto& d : compare_types(declared, produced)) {
+    error("E-TYPE-013",
           fmt::format("declared {} {}, but the chain produces {}", d.what, d.declared, d.produced),
           d.span,
           {fmt::format("the {} says `{}`", where, to_string(declared)),
            fmt::format("the chain produces `{}`", to_string(produced))});
-    }
   }
+}
 
-  Value type_expr(const Expr& e, const TensorType* expected, bool top) {
-    Value v;
-    v.span = e.span;
-    switch (e.kind) {
-    case Expr::Kind::Name: {
-      auto it = env_.find(e.name);
-      if (it == env_.end()) {
-        error("E-TYPE-017", fmt::format("unknown name `{}`", e.name), e.span,
-              {"a chain starts from a parameter, a `let` binding, or `ctx.main` / `ctx.sub` of "
-               "a `&mut Context` parameter"});
-        return v;
-      }
-      v = it->second;
-      v.span = e.span;
+Value KernelTyper::type_expr(const Expr& e, const TensorType* expected, bool top) {
+  Value v;
+  v.span = e.span;
+  switch (e.kind) {
+  case Expr::Kind::Name: {
+    auto it = env_.find(e.name);
+    if (it == env_.end()) {
+      error("E-TYPE-017", fmt::format("unknown name `{}`", e.name), e.span,
+            {"a chain starts from a parameter, a `let` binding, or `ctx.main` / `ctx.sub` of "
+             "a `&mut Context` parameter"});
       return v;
     }
-    case Expr::Kind::Ref:
-      return type_expr(*e.inner, expected, top);
-    case Expr::Kind::Int:
-    case Expr::Kind::LaneMode:
-    case Expr::Kind::Float:
-    case Expr::Kind::Path:
-    case Expr::Kind::Tuple:
+    v = it->second;
+    v.span = e.span;
+    return v;
+  }
+  case Expr::Kind::Ref:
+    return type_expr(*e.inner, expected, top);
+  case Expr::Kind::Int:
+  case Expr::Kind::LaneMode:
+  case Expr::Kind::Float:
+  case Expr::Kind::Path:
+  case Expr::Kind::Tuple:
+    v.kind = Value::Kind::Opaque;
+    return v;
+  case Expr::Kind::Field: {
+    Value base = type_expr(*e.inner, nullptr, false);
+    if (base.kind == Value::Kind::Error) return v;
+    if (base.kind == Value::Kind::CtxRoot) {
+      if (e.name == "main" || e.name == "sub" || e.name == "tdma") {
+        v.kind = Value::Kind::Context;
+        v.ctx = e.name == "main"  ? ContextKind::Main
+                : e.name == "sub" ? ContextKind::Sub
+                                  : ContextKind::Tdma;
+        return v;
+      }
+      v.kind = Value::Kind::Opaque; // other contexts (ctx.pdma)
+      return v;
+    }
+    if (base.kind == Value::Kind::Opaque) {
       v.kind = Value::Kind::Opaque;
       return v;
-    case Expr::Kind::Field: {
-      Value base = type_expr(*e.inner, nullptr, false);
-      if (base.kind == Value::Kind::Error) return v;
-      if (base.kind == Value::Kind::CtxRoot) {
-        if (e.name == "main" || e.name == "sub" || e.name == "tdma") {
-          v.kind = Value::Kind::Context;
-          v.ctx = e.name == "main"  ? ContextKind::Main
-                  : e.name == "sub" ? ContextKind::Sub
-                                    : ContextKind::Tdma;
-          return v;
-        }
-        v.kind = Value::Kind::Opaque; // other contexts (ctx.pdma)
-        return v;
-      }
-      if (base.kind == Value::Kind::Opaque) {
-        v.kind = Value::Kind::Opaque;
-        return v;
-      }
-      error("E-TYPE-021", fmt::format("`{}` has no field `{}`", describe_value(base), e.name),
-            e.name_span);
-      return v;
     }
-    case Expr::Kind::MethodCall:
-      return type_call(e, expected, top);
-    case Expr::Kind::PathCall:
-    case Expr::Kind::Other:
-      if (top)
-        error("E-TYPE-021", "this expression is not part of the kernel language", e.span,
-              {"a kernel body is `let` bindings and method chains on tensors "
-               "(docs/kernel-language.md §3)"});
-      else
-        v.kind = Value::Kind::Opaque;
-      return v;
-    }
+    error("E-TYPE-021", fmt::format("`{}` has no field `{}`", describe_value(base), e.name),
+          e.name_span);
     return v;
   }
-
-  static std::string describe_value(const Value& v) {
-    switch (v.kind) {
-    case Value::Kind::Tensor:
-      return fmt::format("a {}", tensor_type_name(v.tensor.kind));
-    case Value::Kind::View:
-      return "a DmTensor view";
-    case Value::Kind::CtxRoot:
-      return "the context";
-    case Value::Kind::Context:
-      return fmt::format("`ctx.{}`", to_string(v.ctx));
-    case Value::Kind::Opaque:
-      return "a value outside the kernel language";
-    case Value::Kind::Error:
-      break;
-    }
-    return "an invalid value";
-  }
-
-  Value type_call(const Expr& call, const TensorType* expected, bool top) {
-    (void)top;
-    Value recv = type_expr(*call.inner, nullptr, false);
-    Value v;
-    v.span = call.span;
-    if (call.name.starts_with("vector_") && !vector_call_kind(call.name)) {
-      error("E-VE-013", fmt::format("not simulated by tujit: {}", call.name), call.name_span,
-            {vector_refusal_reason(call.name),
-             "tujit simulates the Vector Engine methods listed in docs/vector-engine.md §3"});
-      return v;
-    }
-    if (is_refused_operation(call.name)) {
-      error("E-TYPE-009", fmt::format("not simulated by tujit: {}", call.name), call.name_span,
-            {"tujit simulates DMA (`to_dm`, `to_hbm`), the Tensor Unit's fetch, collect, "
-             "register-file and contraction stages, the Vector Engine, the Cast and Transpose "
-             "Engines and the commit path; the Switch Engine and the forms listed in "
-             "docs/kernel-language.md §6.1 are refused"});
-      return v;
-    }
-    if (recv.kind == Value::Kind::Error) return v;
-    if (call.name == "view") {
-      if (recv.kind == Value::Kind::Tensor && recv.tensor.kind == TensorKind::Dm &&
-          call.args.empty()) {
-        v = recv;
-        v.kind = Value::Kind::View;
-        v.memory_producer = recv.producer;
-        v.producer.reset();
-        return v;
-      }
-      error("E-TYPE-010", fmt::format("`view()` needs a DmTensor, found {}", describe_value(recv)),
-            call.name_span);
-      return v;
-    }
-    if (call.name == "begin") return type_begin(call, recv);
-    if (call.name == "write" && recv.kind == Value::Kind::Tensor &&
-        recv.tensor.kind == TensorKind::Mem)
-      return type_write(call, recv);
-    const MethodInfo* m = find_method(call.name);
-    if (!m) {
-      if (recv.kind == Value::Kind::Opaque) { // e.g. `n.min(4)` on a non-tensor parameter
-        v.kind = Value::Kind::Opaque;
-        return v;
-      }
-      error("E-TYPE-008", fmt::format("unknown method `{}` in a kernel body", call.name),
-            call.name_span, {fmt::format("the kernel language knows: {}", known_methods())});
-      return v;
-    }
-    if (recv.kind != Value::Kind::Tensor || !m->accepts(recv.tensor.kind)) {
-      error("E-TYPE-010",
-            fmt::format("`{}` is a method of {}, but it is called on {}", call.name,
-                        m->inputs_text(), describe_value(recv)),
-            call.name_span,
-            {"the typestate chain is: begin → fetch → [fetch_cast | fetch_zero_point_sub] → "
-             "collect → to_trf | to_vrf | contract_outer → contract_packet → contract_time → "
-             "contract_lane (docs/contraction.md §3); a Vector Engine pass runs vector_init … "
-             "vector_final off a collect or a contract_lane, and its result may be stored with "
-             "to_vrf (docs/vector-engine.md §2); a stream leaves the engines through [cast →] "
-             "[transpose →] commit_trim → [commit_cast →] commit into a DmTensor, and DMA moves "
-             "HbmTensor and DmTensor values with to_dm / to_hbm (docs/kernel-language.md §6)"});
-      return v;
-    }
-    return type_stage(call, *m, recv, expected);
-  }
-
-  Value type_begin(const Expr& call, const Value& recv) {
-    Value v;
-    v.span = call.span;
-    if (recv.kind != Value::Kind::Context || recv.ctx == ContextKind::Tdma) {
-      error("E-TYPE-010",
-            fmt::format("`begin` is called on `ctx.main` or `ctx.sub`, not on {}",
-                        describe_value(recv)),
-            call.name_span);
-      return v;
-    }
-    if (call.args.size() != 1) {
-      error("E-TYPE-016",
-            fmt::format("`begin` takes one argument (`x.view()` of a DmTensor), found {}",
-                        call.args.size()),
-            call.span);
-      return v;
-    }
-    Value arg = type_expr(call.args[0], nullptr, false);
-    if (arg.kind == Value::Kind::Error) return v;
-    if (arg.kind != Value::Kind::View &&
-        !(arg.kind == Value::Kind::Tensor && arg.tensor.kind == TensorKind::Dm)) {
-      error("E-TYPE-016",
-            fmt::format("`begin` needs `x.view()` of a DmTensor, found {}", describe_value(arg)),
-            call.args[0].span);
-      return v;
-    }
-    // furiosa-opt context.rs: begin yields BeginTensor<D, Chip, Cluster, Slice, m![1], Element>.
-    const TensorType& dm = arg.tensor;
-    TensorType t;
-    t.kind = TensorKind::Begin;
-    t.dtype = dm.dtype;
-    t.dtype_span = dm.dtype_span;
-    t.span = call.span;
-    for (Slot s : {Slot::Chip, Slot::Cluster, Slot::Slice})
-      if (dm.get(s)) t.set(s, *dm.get(s));
-    t.set(Slot::Time, SpannedMapping{Mapping(), call.span});
-    if (dm.get(Slot::Element)) t.set(Slot::Packet, *dm.get(Slot::Element));
-    v.kind = Value::Kind::Tensor;
-    v.tensor = std::move(t);
-    v.ctx = recv.ctx;
-    v.source = arg.source;
-    v.memory_producer = arg.memory_producer;
+  case Expr::Kind::MethodCall:
+    return type_call(e, expected, top);
+  case Expr::Kind::Other:
+    // A free call `f(…)` (a name, not a macro or a path): a call of a fn of the file.
+    if (fns_ != nullptr && !e.name.empty()) return type_fn_call(e);
+    [[fallthrough]];
+  case Expr::Kind::PathCall:
+    if (top)
+      error("E-TYPE-021", "this expression is not part of the kernel language", e.span,
+            {"a kernel body is `let` bindings and method chains on tensors "
+             "(docs/kernel-language.md §3)"});
+    else
+      v.kind = Value::Kind::Opaque;
     return v;
   }
+  return v;
+}
 
-  /// A type argument: explicit (and resolved), or still to be inferred.
-  struct TypeArg {
-    bool explicit_ = false;
-    std::optional<SpannedMapping> mapping;
-    std::optional<ScalarType> scalar;
-    SourceSpan span;
-  };
+std::string KernelTyper::describe_value(const Value& v) {
+  switch (v.kind) {
+  case Value::Kind::Tensor:
+    return fmt::format("a {}", tensor_type_name(v.tensor.kind));
+  case Value::Kind::View:
+    return "a DmTensor view";
+  case Value::Kind::CtxRoot:
+    return "the context";
+  case Value::Kind::Context:
+    return fmt::format("`ctx.{}`", to_string(v.ctx));
+  case Value::Kind::Opaque:
+    return "a value outside the kernel language";
+  case Value::Kind::Error:
+    break;
+  }
+  return "an invalid value";
+}
 
-  Value type_stage(const Expr& call, const MethodInfo& m, const Value& recv,
-                   const TensorType* expected) {
-    Value fail;
-    fail.span = call.span;
-    const TensorType& in = recv.tensor;
-    std::vector<TypeArg> args;
-    if (!resolve_type_args(call, m, args)) return fail;
-
-    Stage st;
-    st.op = m.op;
-    st.span = call.span;
-    st.name_span = call.name_span;
-    st.input = in;
-    st.context = recv.ctx;
-    st.chain = chain_;
-    st.bound_to = bound_to_;
-    st.producer = recv.producer;
-    st.source = recv.source;
-    st.memory_producer = recv.memory_producer;
-    if (is_dma(m.op)) st.context = ContextKind::Tdma;
-
-    // contract_outer: Lane, TrfElement, TrfD come from the TRF operand; it runs in the main
-    // context only.
-    if (m.op == StageOp::ContractOuter && !check_contraction_context(call, recv.ctx)) return fail;
-    if (m.op == StageOp::ContractOuter && !type_trf_operand(call, in, args, st)) return fail;
-    if (m.op == StageOp::Vector) {
-      st.vector = type_vector_args(call, *m.vector, in.dtype, diags_);
-      if (!st.vector) return fail;
-      if (st.vector->reads_vrf() &&
-          !type_vrf_operand(vrf_operand_arg(call, *st.vector), call.name, in, st))
-        return fail;
+Value KernelTyper::type_call(const Expr& call, const TensorType* expected, bool top) {
+  (void)top;
+  Value recv = type_expr(*call.inner, nullptr, false);
+  Value v;
+  v.span = call.span;
+  if (call.name.starts_with("vector_") && !vector_call_kind(call.name)) {
+    error("E-VE-013", fmt::format("not simulated by tujit: {}", call.name), call.name_span,
+          {vector_refusal_reason(call.name),
+           "tujit simulates the Vector Engine methods listed in docs/vector-engine.md §3"});
+    return v;
+  }
+  if (is_refused_operation(call.name)) {
+    error("E-TYPE-009", fmt::format("not simulated by tujit: {}", call.name), call.name_span,
+          {"tujit simulates DMA (`to_dm`, `to_hbm`), the Tensor Unit's fetch, collect, "
+           "register-file and contraction stages, the Vector Engine, the Cast and Transpose "
+           "Engines and the commit path; the Switch Engine and the forms listed in "
+           "docs/kernel-language.md §6.1 are refused"});
+    return v;
+  }
+  if (recv.kind == Value::Kind::Error) return v;
+  if (call.name == "view") {
+    if (recv.kind == Value::Kind::Tensor && recv.tensor.kind == TensorKind::Dm &&
+        call.args.empty()) {
+      v = recv;
+      v.kind = Value::Kind::View;
+      v.memory_producer = recv.producer;
+      v.producer.reset();
+      return v;
     }
-    if (!infer_type_args(call, m, expected, args)) return fail;
-    for (const auto& a : args) {
-      if (a.mapping) st.type_args.push_back(*a.mapping);
+    error("E-TYPE-010", fmt::format("`view()` needs a DmTensor, found {}", describe_value(recv)),
+          call.name_span);
+    return v;
+  }
+  if (call.name == "begin") return type_begin(call, recv);
+  if (call.name == "write" && recv.kind == Value::Kind::Tensor &&
+      recv.tensor.kind == TensorKind::Mem)
+    return type_write(call, recv);
+  const MethodInfo* m = find_method(
+      call.name, recv.kind == Value::Kind::Tensor ? std::optional(recv.tensor.kind) : std::nullopt);
+  if (!m) {
+    if (recv.kind == Value::Kind::Opaque) { // e.g. `n.min(4)` on a non-tensor parameter
+      v.kind = Value::Kind::Opaque;
+      return v;
     }
-    std::optional<TensorType> out = output_type(call, m, in, args, st);
-    if (!out) return fail;
-    // Only the operations whose descriptor says so take call arguments (typed above, or a
-    // store's context).
-    if (m.op == StageOp::ToVrf && !check_store_context(call, recv.ctx)) return fail;
-    if (is_dma(m.op) && !check_dma_context(call)) return fail;
-    if ((m.op == StageOp::CommitCast || m.op == StageOp::CommitCastRelu) &&
-        !check_commit_cast_context(call, recv.ctx))
+    error("E-TYPE-008", fmt::format("unknown method `{}` in a kernel body", call.name),
+          call.name_span, {fmt::format("the kernel language knows: {}", known_methods())});
+    return v;
+  }
+  if (recv.kind != Value::Kind::Tensor || !m->accepts(recv.tensor.kind)) {
+    error("E-TYPE-010",
+          fmt::format("`{}` is a method of {}, but it is called on {}", call.name,
+                      method_inputs_text(call.name), describe_value(recv)),
+          call.name_span,
+          {"the typestate chain is: begin → fetch → [fetch_cast | fetch_zero_point_sub] → "
+           "collect → to_trf | to_vrf | contract_outer → contract_packet → contract_time → "
+           "contract_lane (docs/contraction.md §3); a Vector Engine pass runs vector_init … "
+           "vector_final off a collect or a contract_lane, and its result may be stored with "
+           "to_vrf (docs/vector-engine.md §2); a stream leaves the engines through [cast →] "
+           "[transpose →] commit_trim → [commit_cast →] commit into a DmTensor, and DMA moves "
+           "HbmTensor and DmTensor values with to_dm / to_hbm (docs/kernel-language.md §6)"});
+    return v;
+  }
+  return type_stage(call, *m, recv, expected);
+}
+
+Value KernelTyper::type_begin(const Expr& call, const Value& recv) {
+  Value v;
+  v.span = call.span;
+  if (recv.kind != Value::Kind::Context || recv.ctx == ContextKind::Tdma) {
+    error("E-TYPE-010",
+          fmt::format("`begin` is called on `ctx.main` or `ctx.sub`, not on {}",
+                      describe_value(recv)),
+          call.name_span);
+    return v;
+  }
+  if (call.args.size() != 1) {
+    error("E-TYPE-016",
+          fmt::format("`begin` takes one argument (`x.view()` of a DmTensor), found {}",
+                      call.args.size()),
+          call.span);
+    return v;
+  }
+  Value arg = type_expr(call.args[0], nullptr, false);
+  if (arg.kind == Value::Kind::Error) return v;
+  if (arg.kind != Value::Kind::View &&
+      !(arg.kind == Value::Kind::Tensor && arg.tensor.kind == TensorKind::Dm)) {
+    error("E-TYPE-016",
+          fmt::format("`begin` needs `x.view()` of a DmTensor, found {}", describe_value(arg)),
+          call.args[0].span);
+    return v;
+  }
+  // furiosa-opt context.rs: begin yields BeginTensor<D, Chip, Cluster, Slice, m![1], Element>.
+  const TensorType& dm = arg.tensor;
+  TensorType t;
+  t.kind = TensorKind::Begin;
+  t.dtype = dm.dtype;
+  t.dtype_span = dm.dtype_span;
+  t.span = call.span;
+  for (Slot s : {Slot::Chip, Slot::Cluster, Slot::Slice})
+    if (dm.get(s)) t.set(s, *dm.get(s));
+  t.set(Slot::Time, SpannedMapping{Mapping(), call.span});
+  if (dm.get(Slot::Element)) t.set(Slot::Packet, *dm.get(Slot::Element));
+  v.kind = Value::Kind::Tensor;
+  v.tensor = std::move(t);
+  v.ctx = recv.ctx;
+  v.source = arg.source;
+  v.memory_producer = arg.memory_producer;
+  return v;
+}
+
+Value KernelTyper::type_stage(const Expr& call, const MethodInfo& m, const Value& recv,
+                              const TensorType* expected) {
+  Value fail;
+  fail.span = call.span;
+  const TensorType& in = recv.tensor;
+  std::vector<TypeArg> args;
+  if (!resolve_type_args(call, m, args)) return fail;
+
+  Stage st;
+  st.op = m.op;
+  st.span = call.span;
+  st.name_span = call.name_span;
+  st.input = in;
+  st.context = recv.ctx;
+  st.chain = chain_;
+  st.bound_to = bound_to_;
+  st.producer = recv.producer;
+  st.source = recv.source;
+  st.memory_producer = recv.memory_producer;
+  if (is_dma(m.op)) st.context = ContextKind::Tdma;
+
+  // contract_outer: Lane, TrfElement, TrfD come from the TRF operand; it runs in the main
+  // context only.
+  if (m.op == StageOp::ContractOuter && !check_contraction_context(call, recv.ctx)) return fail;
+  if (m.op == StageOp::ContractOuter && !type_trf_operand(call, in, args, st)) return fail;
+  if (m.op == StageOp::Vector) {
+    st.vector = type_vector_args(call, *m.vector, in.dtype, diags_);
+    if (!st.vector) return fail;
+    if (st.vector->reads_vrf() &&
+        !type_vrf_operand(vrf_operand_arg(call, *st.vector), call.name, in, st))
       return fail;
-    if (!descriptor(m.op).value_args && !check_no_args(call)) return fail;
-
-    st.output = *out;
-    k_.stages.push_back(std::move(st));
-    Value v;
-    v.kind = Value::Kind::Tensor;
-    v.tensor = std::move(*out);
-    // A memory tensor belongs to no Tensor Unit context; a stream keeps its chain's.
-    v.ctx = v.tensor.kind == TensorKind::Dm || v.tensor.kind == TensorKind::Hbm
-                ? ContextKind::Unknown
-                : recv.ctx;
-    v.span = call.span;
-    v.producer = k_.stages.size() - 1;
-    v.source = recv.source;
-    return v;
   }
+  if (!infer_type_args(call, m, expected, args)) return fail;
+  for (const auto& a : args) {
+    if (a.mapping) st.type_args.push_back(*a.mapping);
+  }
+  std::optional<TensorType> out = output_type(call, m, in, args, st);
+  if (!out) return fail;
+  // Only the operations whose descriptor says so take call arguments (typed above, or a
+  // store's context).
+  if (m.op == StageOp::ToVrf && !check_store_context(call, recv.ctx)) return fail;
+  if (is_dma(m.op) && !check_dma_context(call)) return fail;
+  if ((m.op == StageOp::CommitCast || m.op == StageOp::CommitCastRelu) &&
+      !check_commit_cast_context(call, recv.ctx))
+    return fail;
+  if (!descriptor(m.op).value_args && !check_no_args(call)) return fail;
 
-  /// The arity of a turbofish, then its explicit arguments resolved (`_` left to inference).
-  bool resolve_type_args(const Expr& call, const MethodInfo& m, std::vector<TypeArg>& args) {
-    const std::size_t n = m.params.size();
-    if (call.has_turbofish && (call.targs.size() < m.min_targs || call.targs.size() > n)) {
-      std::string names;
-      for (const auto& p : m.params) names += (names.empty() ? "" : ", ") + std::string(p.name);
-      error("E-TYPE-011",
-            fmt::format("`{}` takes {} type argument{} ({}), found {}", call.name, n,
-                        n == 1 ? "" : "s", names, call.targs.size()),
-            call.name_span, {"write `_` for an argument tujit should infer"});
-      return false;
+  st.output = *out;
+  k_.stages.push_back(std::move(st));
+  Value v;
+  v.kind = Value::Kind::Tensor;
+  v.tensor = std::move(*out);
+  // A memory tensor belongs to no Tensor Unit context; a stream keeps its chain's.
+  v.ctx = v.tensor.kind == TensorKind::Dm || v.tensor.kind == TensorKind::Hbm ? ContextKind::Unknown
+                                                                              : recv.ctx;
+  v.span = call.span;
+  v.producer = k_.stages.size() - 1;
+  v.source = recv.source;
+  return v;
+}
+
+bool KernelTyper::resolve_type_args(const Expr& call, const MethodInfo& m,
+                                    std::vector<TypeArg>& args) {
+  const std::size_t n = m.params.size();
+  if (call.has_turbofish && (call.targs.size() < m.min_targs || call.targs.size() > n)) {
+    std::string names;
+    for (const auto& p : m.params) names += (names.empty() ? "" : ", ") + std::string(p.name);
+    error("E-TYPE-011",
+          fmt::format("`{}` takes {} type argument{} ({}), found {}", call.name, n,
+                      n == 1 ? "" : "s", names, call.targs.size()),
+          call.name_span, {"write `_` for an argument tujit should infer"});
+    return false;
+  }
+  args.assign(n, TypeArg{});
+  bool ok = true;
+  for (std::size_t i = 0; i < n && i < call.targs.size(); ++i) {
+    const TypeExpr& t = call.targs[i];
+    if (t.kind == TypeExpr::Kind::Infer) continue;
+    std::string what = fmt::format("`{}` of `{}`", m.params[i].name, call.name);
+    args[i].explicit_ = true;
+    args[i].span = t.span;
+    if (m.params[i].scalar) {
+      args[i].scalar = r_.resolve_scalar(t, what);
+      ok = ok && args[i].scalar.has_value();
+    } else {
+      args[i].mapping = r_.resolve_mapping(t, what);
+      ok = ok && args[i].mapping.has_value();
     }
-    args.assign(n, TypeArg{});
-    bool ok = true;
-    for (std::size_t i = 0; i < n && i < call.targs.size(); ++i) {
-      const TypeExpr& t = call.targs[i];
-      if (t.kind == TypeExpr::Kind::Infer) continue;
-      std::string what = fmt::format("`{}` of `{}`", m.params[i].name, call.name);
-      args[i].explicit_ = true;
-      args[i].span = t.span;
+  }
+  return ok;
+}
+
+bool KernelTyper::infer_type_args(const Expr& call, const MethodInfo& m, const TensorType* expected,
+                                  std::vector<TypeArg>& args) {
+  const TensorType* exp = expected && expected->kind == output_kind(m) ? expected : nullptr;
+  bool ok = true;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i].mapping || args[i].scalar) continue;
+    if (exp) {
       if (m.params[i].scalar) {
-        args[i].scalar = r_.resolve_scalar(t, what);
-        ok = ok && args[i].scalar.has_value();
-      } else {
-        args[i].mapping = r_.resolve_mapping(t, what);
-        ok = ok && args[i].mapping.has_value();
+        args[i].scalar = exp->dtype;
+        args[i].span = exp->dtype_span;
+        continue;
+      }
+      if (auto slot = m.params[i].out; slot && exp->get(*slot)) {
+        args[i].mapping = *exp->get(*slot);
+        continue;
       }
     }
-    return ok;
+    error("E-TYPE-012", fmt::format("cannot infer `{}` of `{}`", m.params[i].name, call.name),
+          call.name_span,
+          {fmt::format("write it as a type argument (`{}::<…>`), or annotate the `let` / the "
+                       "return type so that the result's type is known",
+                       call.name)});
+    ok = false;
   }
+  return ok;
+}
 
-  /// The arguments still missing, from the expected type (a `let` annotation or the declared
-  /// return type) of the last call (docs/kernel-language.md §7); E-TYPE-012 for any left.
-  bool infer_type_args(const Expr& call, const MethodInfo& m, const TensorType* expected,
-                       std::vector<TypeArg>& args) {
-    const TensorType* exp = expected && expected->kind == output_kind(m) ? expected : nullptr;
-    bool ok = true;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      if (args[i].mapping || args[i].scalar) continue;
-      if (exp) {
-        if (m.params[i].scalar) {
-          args[i].scalar = exp->dtype;
-          args[i].span = exp->dtype_span;
-          continue;
-        }
-        if (auto slot = m.params[i].out; slot && exp->get(*slot)) {
-          args[i].mapping = *exp->get(*slot);
-          continue;
-        }
-      }
-      error("E-TYPE-012", fmt::format("cannot infer `{}` of `{}`", m.params[i].name, call.name),
-            call.name_span,
-            {fmt::format("write it as a type argument (`{}::<…>`), or annotate the `let` / the "
-                         "return type so that the result's type is known",
-                         call.name)});
-      ok = false;
-    }
-    return ok;
+std::optional<TensorType> KernelTyper::output_type(const Expr& call, const MethodInfo& m,
+                                                   const TensorType& in,
+                                                   const std::vector<TypeArg>& args, Stage& st) {
+  const StageDescriptor& d = descriptor(m.op);
+  TensorType out = in;
+  out.kind = output_kind(m);
+  out.span = call.span;
+  out.slots = {};
+  for (Slot s : {Slot::Chip, Slot::Cluster, Slot::Slice})
+    if (in.get(s)) out.set(s, *in.get(s));
+  for (Slot s : d.kept)
+    if (in.get(s)) out.set(s, *in.get(s));
+  for (std::size_t i = 0; i < m.params.size(); ++i)
+    if (m.params[i].out && args[i].mapping) out.set(*m.params[i].out, *args[i].mapping);
+  // A kind keeps only its own slots (an HbmTensor made from a DmTensor has no Cluster / Slice).
+  for (std::size_t i = 0; i < kSlotCount; ++i) {
+    const auto slot = static_cast<Slot>(i);
+    bool has = false;
+    for (const TensorArg& a : tensor_args(out.kind))
+      has = has || (a.kind == TensorArg::Kind::Mapping && a.slot == slot);
+    if (!has) out.slots[i].reset();
   }
-
-  /// The tensor a stage produces from its input and type arguments (docs/kernel-language.md §6):
-  /// the slots its descriptor keeps and its type arguments set, then the operation's own typing;
-  /// nullopt when a stage-specific check failed (diagnosed).
-  std::optional<TensorType> output_type(const Expr& call, const MethodInfo& m, const TensorType& in,
-                                        const std::vector<TypeArg>& args, Stage& st) {
-    const StageDescriptor& d = descriptor(m.op);
-    TensorType out = in;
-    out.kind = output_kind(m);
-    out.span = call.span;
-    out.slots = {};
-    for (Slot s : {Slot::Chip, Slot::Cluster, Slot::Slice})
-      if (in.get(s)) out.set(s, *in.get(s));
-    for (Slot s : d.kept)
-      if (in.get(s)) out.set(s, *in.get(s));
-    for (std::size_t i = 0; i < m.params.size(); ++i)
-      if (m.params[i].out && args[i].mapping) out.set(*m.params[i].out, *args[i].mapping);
-    // A kind keeps only its own slots (an HbmTensor made from a DmTensor has no Cluster / Slice).
-    for (std::size_t i = 0; i < kSlotCount; ++i) {
-      const auto slot = static_cast<Slot>(i);
-      bool has = false;
-      for (const TensorArg& a : tensor_args(out.kind))
-        has = has || (a.kind == TensorArg::Kind::Mapping && a.slot == slot);
-      if (!has) out.slots[i].reset();
-    }
-    if (!type_operation(call, m, in, args, st, out)) return std::nullopt;
-    // Only the Contraction Engine's tensors carry the stream's storage type and the remembered
-    // pre-reduction Time.
-    if (!is_contraction(m.op)) {
-      out.storage.reset();
-      out.pre_time.reset();
-    }
-    return out;
+  if (!type_operation(call, m, in, args, st, out)) return std::nullopt;
+  // Only the Contraction Engine's tensors carry the stream's storage type and the remembered
+  // pre-reduction Time.
+  if (!is_contraction(m.op)) {
+    out.storage.reset();
+    out.pre_time.reset();
   }
+  return out;
+}
 
-  /// What an operation's output is beyond its slots: element types, the values its call
-  /// arguments carry, the remembered pre-reduction Time. False when a check failed (diagnosed).
-  bool type_operation(const Expr& call, const MethodInfo& m, const TensorType& in,
-                      const std::vector<TypeArg>& args, Stage& st, TensorType& out) {
-    switch (m.op) {
-    case StageOp::Fetch:
-    case StageOp::Collect:
-    case StageOp::ToTrf:
-    case StageOp::ContractPacket:
-    case StageOp::VrfReshape:
-    case StageOp::MemRead:
-    case StageOp::MemWrite: // the buffer, typed by type_write
-    case StageOp::ToDm:     // a DMA transfer keeps D (docs/dma.md §1)
-    case StageOp::ToHbm:
-    case StageOp::CommitTrim:
-    case StageOp::Commit:
-    case StageOp::Transpose: // D kept, Time and Packet from its arguments (docs/transpose.md)
-      return true;
-    case StageOp::Cast: // D and the re-padded OutPacket (docs/output-path.md §1)
-    case StageOp::CommitCast:
-    case StageOp::CommitCastRelu:
-      out.dtype = *args[0].scalar;
-      out.dtype_span = args[0].span;
-      st.cast_to = out.dtype;
-      return true;
-    case StageOp::FetchCast:
-      out.dtype = *args[0].scalar;
-      out.dtype_span = args[0].span;
-      st.cast_to = out.dtype;
-      return true;
-    case StageOp::FetchZeroPointSub:
-      if (!type_zero_point(call, in, *args[0].scalar, args[0].span, st)) return false;
-      out.dtype = *args[0].scalar;
-      out.dtype_span = args[0].span;
-      st.cast_to = out.dtype;
-      return true;
-    case StageOp::ToVrf:
-      return check_vrf_type(call, in);
-    case StageOp::ContractOuter:
-      out.storage = in.dtype;
-      out.dtype = *contraction_accumulator(in.dtype, *args[4].scalar); // checked in trf operand
-      out.dtype_span = call.name_span;
-      return true;
-    case StageOp::ContractTime:
-      out.pre_time = in.get(Slot::Time) ? std::optional(*in.get(Slot::Time)) : std::nullopt;
-      return true;
-    case StageOp::ContractLane:
-      // The Lane Folder needs the Lane it folds; it stays readable from the stage's input.
-      if (!type_lane_mode(call, st)) return false;
-      out.pre_time = in.pre_time;
-      return true;
-    case StageOp::Vector:
-      return type_vector_output(call, m, args, in, out);
-    }
+bool KernelTyper::type_operation(const Expr& call, const MethodInfo& m, const TensorType& in,
+                                 const std::vector<TypeArg>& args, Stage& st, TensorType& out) {
+  switch (m.op) {
+  case StageOp::Fetch:
+  case StageOp::Collect:
+  case StageOp::ToTrf:
+  case StageOp::ContractPacket:
+  case StageOp::VrfReshape:
+  case StageOp::DmReshape: // the same cells under another mapping: D kept (§6.2)
+  case StageOp::MemRead:
+  case StageOp::MemWrite: // the buffer, typed by type_write
+  case StageOp::ToDm:     // a DMA transfer keeps D (docs/dma.md §1)
+  case StageOp::ToHbm:
+  case StageOp::CommitTrim:
+  case StageOp::Commit:
+  case StageOp::Transpose: // D kept, Time and Packet from its arguments (docs/transpose.md)
     return true;
-  }
-
-  /// to_vrf stores Vector Engine scalars only (docs/contraction.md §4.3).
-  bool check_vrf_type(const Expr& call, const TensorType& in) {
-    if (is_staging(in.dtype)) {
-      error("E-TYPE-019",
-            fmt::format("a stream of {} cannot be stored with `to_vrf`", name(in.dtype)),
-            call.name_span,
-            {"zero-point staging types (i5, i9) exist only between the Fetch Adapter and "
-             "contract_outer (docs/contraction.md §2.2)"});
-      return false;
-    }
-    if (!is_vector_engine_scalar(in.dtype)) {
-      error("E-TYPE-019",
-            fmt::format("the VRF holds i32 or f32, but this stream is {}", name(in.dtype)),
-            call.name_span,
-            {"VRF contents are Vector Engine scalars (docs/scalars.md §1, docs/contraction.md "
-             "§3: to_vrf D ∈ {i32, f32}); widen with fetch_cast first"});
-      return false;
-    }
+  case StageOp::Cast: // D and the re-padded OutPacket (docs/output-path.md §1)
+  case StageOp::CommitCast:
+  case StageOp::CommitCastRelu:
+    out.dtype = *args[0].scalar;
+    out.dtype_span = args[0].span;
+    st.cast_to = out.dtype;
     return true;
+  case StageOp::FetchCast:
+    out.dtype = *args[0].scalar;
+    out.dtype_span = args[0].span;
+    st.cast_to = out.dtype;
+    return true;
+  case StageOp::FetchZeroPointSub:
+    if (!type_zero_point(call, in, *args[0].scalar, args[0].span, st)) return false;
+    out.dtype = *args[0].scalar;
+    out.dtype_span = args[0].span;
+    st.cast_to = out.dtype;
+    return true;
+  case StageOp::ToVrf:
+    return check_vrf_type(call, in);
+  case StageOp::ContractOuter:
+    out.storage = in.dtype;
+    out.dtype = *contraction_accumulator(in.dtype, *args[4].scalar); // checked in trf operand
+    out.dtype_span = call.name_span;
+    return true;
+  case StageOp::ContractTime:
+    out.pre_time = in.get(Slot::Time) ? std::optional(*in.get(Slot::Time)) : std::nullopt;
+    return true;
+  case StageOp::ContractLane:
+    // The Lane Folder needs the Lane it folds; it stays readable from the stage's input.
+    if (!type_lane_mode(call, st)) return false;
+    out.pre_time = in.pre_time;
+    return true;
+  case StageOp::Vector:
+    return type_vector_output(call, m, args, in, out);
   }
+  return true;
+}
 
-  /// The arguments of a call that takes a context, typed; nullopt when one does not type.
-  std::optional<std::vector<ContextArg>> context_args(const Expr& call) {
-    std::vector<ContextArg> args;
-    for (const auto& a : call.args) {
-      Value v = type_expr(a, nullptr, false);
-      if (v.kind == Value::Kind::Error) return std::nullopt;
-      args.push_back(ContextArg{v.kind == Value::Kind::Context, v.ctx,
-                                a.kind == Expr::Kind::Ref && a.ref_mut, a.span});
-    }
-    return args;
+bool KernelTyper::is_tensor_new(const Expr& e) {
+  return e.kind == Expr::Kind::PathCall && e.path.size() == 2 && e.path[1] == "new" &&
+         tensor_kind_from_name(e.path[0]).has_value();
+}
+
+void KernelTyper::build_inside(const Stmt& s, const std::optional<TensorType>& annotation) {
+  const Expr& e = *s.value;
+  if (e.path[0] != "DmTensor" || !e.args.empty() || !annotation ||
+      annotation->kind != TensorKind::Dm) {
+    error("E-TYPE-024",
+          fmt::format("`{}::new()` cannot be typed here: a kernel builds DM tensors only, as "
+                      "`let x: DmTensor<D, Chip, Cluster, Slice, Element> = DmTensor::new();`",
+                      e.path[0]),
+          e.span,
+          {"register-file tensors come from a store (to_trf / to_vrf), streams from "
+           "`ctx.main.begin(x.view())`; the `let` must name the DmTensor type"});
+    k_.ok = false;
+    return;
   }
+  KernelParam kp;
+  kp.name = scoped(s.name);
+  kp.span = s.name_span;
+  kp.built_inside = true;
+  kp.tensor = *annotation;
+  Value v;
+  v.kind = Value::Kind::Tensor;
+  v.tensor = *annotation;
+  v.name = kp.name;
+  v.source = kp.name;
+  v.span = s.name_span;
+  k_.params.push_back(std::move(kp));
+  env_[s.name] = std::move(v);
+}
 
-  /// A DMA transfer's one argument: `&mut ctx.tdma`.
-  bool check_dma_context(const Expr& call) {
-    auto args = context_args(call);
-    if (!args) return false;
-    auto d = dma_context_error(call.name, call.span, *args);
-    if (!d) return true;
-    diags_.push_back(std::move(*d));
-    return false;
-  }
-
-  bool check_commit_cast_context(const Expr& call, ContextKind ctx) {
-    auto d = commit_cast_context_error(call.name, call.name_span, ctx);
-    if (!d) return true;
-    diags_.push_back(std::move(*d));
-    return false;
-  }
-
-  bool check_contraction_context(const Expr& call, ContextKind ctx) {
-    auto d = contraction_context_error(call.name, call.name_span, ctx);
-    if (!d) return true;
-    diags_.push_back(std::move(*d));
-    return false;
-  }
-
-  /// to_vrf's argument: `&mut ctx.sub` exactly when the stream is in the main context.
-  bool check_store_context(const Expr& call, ContextKind ctx) {
-    auto args = context_args(call);
-    if (!args) return false;
-    auto d = store_context_error(call.name, call.name_span, ctx, *args);
-    if (!d) return true;
-    diags_.push_back(std::move(*d));
-    return false;
-  }
-
-  /// The stream a Vector Engine call produces: its Time / Packet (narrow / widen name them), its
-  /// scalar (conversions and reinterpret change it).
-  bool type_vector_output(const Expr& call, const MethodInfo& m, const std::vector<TypeArg>& args,
-                          const TensorType& in, TensorType& out) {
-    // Time and Packet are kept or set by the call's type arguments (output_type).
-    switch (*m.vector) {
-    case VectorCallKind::Init:
-      if (!is_vector_engine_scalar(in.dtype)) {
-        error("E-VE-001",
-              fmt::format("the Vector Engine takes i32 or f32 streams, but this stream is {}",
-                          name(in.dtype)),
-              call.name_span,
-              {"a Contraction Engine output is already i32 / f32; a fetched stream is widened "
-               "with fetch_cast first (docs/vector-engine.md §1)"});
-        return false;
-      }
-      return true;
-    case VectorCallKind::FxpToFp:
-      out.dtype = ScalarType::F32;
-      return true;
-    case VectorCallKind::FpToFxp:
-      out.dtype = ScalarType::I32;
-      return true;
-    case VectorCallKind::Reinterpret:
-      if (!is_vector_engine_scalar(*args[0].scalar)) {
-        error("E-VE-006",
-              fmt::format("vector_reinterpret reads the stream as i32 or f32, not {}",
-                          name(*args[0].scalar)),
-              args[0].span, {"every Vector Engine element is 32 bits: i32 or f32"});
-        return false;
-      }
-      out.dtype = *args[0].scalar;
-      out.dtype_span = args[0].span;
-      return true;
-    default:
-      return true;
-    }
-  }
-
-  static bool is_tensor_new(const Expr& e) {
-    return e.kind == Expr::Kind::PathCall && e.path.size() == 2 && e.path[1] == "new" &&
-           tensor_kind_from_name(e.path[0]).has_value();
-  }
-
-  /// `let dm: DmTensor<…> = DmTensor::new();`: a DM tensor the kernel builds itself. Where it lands
-  /// is the compiler's choice; a run feeds it like a parameter (KernelParam::built_inside).
-  void build_inside(const Stmt& s, const std::optional<TensorType>& annotation) {
-    const Expr& e = *s.value;
-    if (e.path[0] != "DmTensor" || !e.args.empty() || !annotation ||
-        annotation->kind != TensorKind::Dm) {
-      error("E-TYPE-024",
-            fmt::format("`{}::new()` cannot be typed here: a kernel builds DM tensors only, as "
-                        "`let x: DmTensor<D, Chip, Cluster, Slice, Element> = DmTensor::new();`",
-                        e.path[0]),
-            e.span,
-            {"register-file tensors come from a store (to_trf / to_vrf), streams from "
-             "`ctx.main.begin(x.view())`; the `let` must name the DmTensor type"});
-      k_.ok = false;
-      return;
-    }
-    KernelParam kp;
-    kp.name = s.name;
-    kp.span = s.name_span;
-    kp.built_inside = true;
-    kp.tensor = *annotation;
-    k_.params.push_back(std::move(kp));
-    Value v;
-    v.kind = Value::Kind::Tensor;
-    v.tensor = *annotation;
-    v.name = s.name;
-    v.source = s.name;
-    v.span = s.name_span;
-    env_[s.name] = std::move(v);
-  }
-
-  /// `buf.write(stream)` (docs/datapath.md §4.2): the stream written back into `buf`.
-  Value type_write(const Expr& call, const Value& buf) {
-    Value fail;
-    fail.span = call.span;
-    if (call.args.size() != 1) {
-      error(
-          "E-TYPE-016",
+Value KernelTyper::type_write(const Expr& call, const Value& buf) {
+  Value fail;
+  fail.span = call.span;
+  if (call.args.size() != 1) {
+    error("E-TYPE-016",
           fmt::format("`write` takes one argument (the StreamTensor), found {}", call.args.size()),
           call.span);
-      return fail;
-    }
-    Value stream = type_expr(call.args[0], nullptr, false);
-    if (stream.kind == Value::Kind::Error) return fail;
-    if (stream.kind != Value::Kind::Tensor || stream.tensor.kind != TensorKind::Stream) {
-      error("E-TYPE-016",
-            fmt::format("the argument of `write` must be a StreamTensor, found {}",
-                        describe_value(stream)),
-            call.args[0].span);
-      return fail;
-    }
-    if (stream.tensor.dtype != buf.tensor.dtype) {
-      error("E-TYPE-013",
-            fmt::format("the stream holds {}, but the buffer `{}` holds {}",
-                        name(stream.tensor.dtype), buf.source, name(buf.tensor.dtype)),
-            call.args[0].span, {"a write moves elements; it converts nothing"});
-      return fail;
-    }
-    Stage st;
-    st.op = StageOp::MemWrite;
-    st.span = call.span;
-    st.name_span = call.name_span;
-    st.input = stream.tensor;
-    st.output = buf.tensor;
-    st.chain = chain_;
-    st.bound_to = bound_to_;
-    st.producer = stream.producer;
-    st.source = stream.source;
-    st.target = buf.source;
-    k_.stages.push_back(std::move(st));
-    Value v = buf;
-    v.span = call.span;
-    v.producer = k_.stages.size() - 1;
-    return v;
+    return fail;
   }
-
-  bool check_no_args(const Expr& call) {
-    if (call.args.empty()) return true;
+  Value stream = type_expr(call.args[0], nullptr, false);
+  if (stream.kind == Value::Kind::Error) return fail;
+  if (stream.kind != Value::Kind::Tensor || stream.tensor.kind != TensorKind::Stream) {
     error("E-TYPE-016",
-          fmt::format("`{}` takes no arguments, found {}", call.name, call.args.size()),
-          call.args.front().span);
-    return false;
+          fmt::format("the argument of `write` must be a StreamTensor, found {}",
+                      describe_value(stream)),
+          call.args[0].span);
+    return fail;
   }
-
-  /// Whether a register-file operand (`file`: "TRF" / "VRF") sits in the stream's Chip, Cluster
-  /// and Slice; `code` for each that differs.
-  bool same_placement(const TensorType& in, const TensorType& t, const char* code, const char* file,
-                      const std::string& operand, SourceSpan span, const char* note) {
-    bool ok = true;
-    for (Slot s : {Slot::Chip, Slot::Cluster, Slot::Slice}) {
-      if (!in.get(s) || !t.get(s) || same_mapping(in.mapping(s), t.mapping(s))) continue;
-      error(code,
-            fmt::format("the {} operand `{}` has {} {}, but the stream has {}", file, operand,
-                        to_string(s), mtext(t.mapping(s)), mtext(in.mapping(s))),
-            span, {note});
-      ok = false;
-    }
-    return ok;
+  if (stream.tensor.dtype != buf.tensor.dtype) {
+    error("E-TYPE-013",
+          fmt::format("the stream holds {}, but the buffer `{}` holds {}",
+                      name(stream.tensor.dtype), buf.source, name(buf.tensor.dtype)),
+          call.args[0].span, {"a write moves elements; it converts nothing"});
+    return fail;
   }
+  Stage st;
+  st.op = StageOp::MemWrite;
+  st.span = call.span;
+  st.name_span = call.name_span;
+  st.input = stream.tensor;
+  st.output = buf.tensor;
+  st.chain = chain_;
+  st.bound_to = bound_to_;
+  st.producer = stream.producer;
+  st.source = stream.source;
+  st.target = buf.source;
+  k_.stages.push_back(std::move(st));
+  Value v = buf;
+  v.span = call.span;
+  v.producer = k_.stages.size() - 1;
+  return v;
+}
 
-  bool type_trf_operand(const Expr& call, const TensorType& in, std::vector<TypeArg>& args,
-                        Stage& st) {
-    if (call.args.size() != 1) {
-      error("E-TYPE-016",
-            fmt::format("`contract_outer` takes one argument (the TRF operand), found {}",
-                        call.args.size()),
-            call.span);
-      return false;
-    }
-    const Expr& a = call.args[0];
-    Value trf = type_expr(a, nullptr, false);
-    if (trf.kind == Value::Kind::Error) return false;
-    if (trf.kind != Value::Kind::Tensor || trf.tensor.kind != TensorKind::Trf) {
-      error("E-TYPE-016",
-            fmt::format("the argument of `contract_outer` must be a TrfTensor, found {}",
-                        describe_value(trf)),
-            a.span);
-      return false;
-    }
-    const TensorType& t = trf.tensor;
-    st.trf = t;
-    st.trf_name = trf.name;
-    st.trf_producer = trf.producer;
-    st.trf_source = trf.source;
-    st.trf_span = a.span;
-    // The TRF operand sits in the same Chip / Cluster / Slice as the stream (one type parameter
-    // each in furiosa-opt's signature).
-    bool ok =
-        same_placement(in, t, "E-TYPE-020", "TRF", st.trf_name, a.span,
-                       "contract_outer pairs a stream and a TRF tensor of the same Chip, Cluster "
-                       "and Slice (docs/contraction.md §3)");
-    auto agree = [&](std::size_t i, Slot s, std::string_view pname) {
-      const SpannedMapping* from = t.get(s);
-      if (!from) return;
-      if (args[i].mapping) {
-        if (!same_mapping(args[i].mapping->mapping, from->mapping)) {
-          error("E-TYPE-013",
-                fmt::format("declared {} {}, but the chain produces {}", pname,
-                            mtext(args[i].mapping->mapping), mtext(from->mapping)),
-                args[i].span,
-                {fmt::format("`{}` of contract_outer is the TRF operand `{}`'s {}", pname,
-                             st.trf_name, to_string(s))});
-          ok = false;
-        }
-        return;
-      }
-      args[i].mapping = *from;
-    };
-    agree(2, Slot::Lane, "Lane");
-    agree(3, Slot::Element, "TrfElement");
-    if (args[4].scalar && *args[4].scalar != t.dtype) {
-      error("E-TYPE-013",
-            fmt::format("declared TrfD {}, but the chain produces {}", name(*args[4].scalar),
-                        name(t.dtype)),
-            args[4].span,
-            {fmt::format("`TrfD` of contract_outer is the element type of the TRF operand `{}`",
-                         st.trf_name)});
-      ok = false;
-    }
-    args[4].scalar = t.dtype;
-    if (!contraction_accumulator(in.dtype, t.dtype)) {
-      error("E-TYPE-014",
-            fmt::format("contract_outer cannot multiply a stream of {} by a TRF operand of {}",
-                        name(in.dtype), name(t.dtype)),
-            call.name_span, {explain_contraction_refusal(in.dtype, t.dtype)});
-      ok = false;
-    }
-    return ok;
+bool KernelTyper::check_no_args(const Expr& call) {
+  if (call.args.empty()) return true;
+  error("E-TYPE-016", fmt::format("`{}` takes no arguments, found {}", call.name, call.args.size()),
+        call.args.front().span);
+  return false;
+}
+
+} // namespace detail
+
+bool is_kernel_candidate(const FnItem& fn, const Resolver& resolver) {
+  // A kernel takes a tensor, or takes the context and builds its tensors inside (the Register
+  // Files page's `store_pass(ctx: &mut Context) -> VrfTensor<…>`).
+  bool any_tensor = false, any_context = false;
+  for (const auto& p : fn.params) {
+    any_tensor = any_tensor || resolver.looks_like_tensor(p.type);
+    any_context = any_context || (p.type.kind == TypeExpr::Kind::Name && p.type.name == "Context");
   }
+  const bool returns_tensor = fn.ret && resolver.looks_like_tensor(*fn.ret);
+  return any_tensor || (any_context && returns_tensor);
+}
 
-  /// The `&vrf` operand of a Vector Engine call: a VrfTensor of the stream's scalar in the
-  /// stream's Chip / Cluster / Slice (docs/vector-engine.md §3.2).
-  bool type_vrf_operand(const Expr& a, const std::string& method, const TensorType& in, Stage& st) {
-    Value vrf = type_expr(a, nullptr, false);
-    if (vrf.kind == Value::Kind::Error) return false;
-    if (vrf.kind != Value::Kind::Tensor || vrf.tensor.kind != TensorKind::Vrf) {
-      error("E-VE-016",
-            fmt::format("the operand of `{}` must be a constant or a VrfTensor, found {}", method,
-                        describe_value(vrf)),
-            a.span,
-            {"the Vector Engine reads operands from its immediates or the VRF "
-             "(docs/vector-engine.md §3.2)"});
-      return false;
-    }
-    const TensorType& t = vrf.tensor;
-    st.vrf = t;
-    st.vrf_name = vrf.name;
-    st.vrf_producer = vrf.producer;
-    st.vrf_source = vrf.source;
-    st.vrf_span = a.span;
-    bool ok = true;
-    if (t.dtype != in.dtype) {
-      error("E-VE-016",
-            fmt::format("the VRF operand `{}` holds {}, but `{}` runs on an {} stream", st.vrf_name,
-                        name(t.dtype), method, name(in.dtype)),
-            a.span,
-            {"an operand has the stream's scalar: convert the stream (vector_fxp_to_fp, "
-             "vector_reinterpret) or store the VRF in that scalar (docs/vector-engine.md §3.2)"});
-      ok = false;
-    }
-    // Each slice's Vector Engine reads its own VRF (one register file per slice).
-    return same_placement(in, t, "E-VE-017", "VRF", st.vrf_name, a.span,
-                          "each slice's Vector Engine reads the VRF of its own slice: the operand "
-                          "sits in the stream's Chip, Cluster and Slice (docs/vector-engine.md "
-                          "§3.2)") &&
-           ok;
-  }
-
-  bool type_zero_point(const Expr& call, const TensorType& in, ScalarType to, SourceSpan to_span,
-                       Stage& st) {
-    if (!is_zero_point_sub(in.dtype, to)) {
-      auto want = zero_point_staging_type(in.dtype);
-      error("E-TYPE-015",
-            want ? fmt::format("fetch_zero_point_sub turns a stream of {} into {}, not {}",
-                               name(in.dtype), name(*want), name(to))
-                 : fmt::format("fetch_zero_point_sub needs a stream of i4 or i8, found {}",
-                               name(in.dtype)),
-            want ? to_span : call.name_span,
-            {"zero-point subtraction is i4 → i5 or i8 → i9 (docs/contraction.md §2.2)"});
-      return false;
-    }
-    if (call.args.size() != 1 || call.args[0].kind != Expr::Kind::Int ||
-        call.args[0].int_overflow) {
-      error("E-TYPE-016", "`fetch_zero_point_sub` takes one integer literal (the zero point)",
-            call.args.empty() ? call.span : call.args[0].span);
-      return false;
-    }
-    st.zero_point = call.args[0].int_value;
-    st.zero_point_span = call.args[0].span;
-    return true;
-  }
-
-  bool type_lane_mode(const Expr& call, Stage& st) {
-    if (call.args.size() == 1 && call.args[0].kind == Expr::Kind::LaneMode &&
-        (call.args[0].name == "Interleaved" || call.args[0].name == "Sequential")) {
-      st.lane_mode =
-          call.args[0].name == "Interleaved" ? LaneMode::Interleaved : LaneMode::Sequential;
-      st.lane_mode_span = call.args[0].span;
-      return true;
-    }
-    error("E-TYPE-016",
-          "`contract_lane` takes one argument: `LaneMode::Interleaved` or `LaneMode::Sequential`",
-          call.args.empty() ? call.span : call.args[0].span);
-    return false;
-  }
-
-  const FnItem& fn_;
-  Resolver& r_;
-  Diagnostics& diags_;
-  Kernel k_;
-  std::map<std::string, Value> env_;
-  std::size_t chain_ = 0;
-  std::string bound_to_;
-};
+namespace {
 
 void collect_refused(const Expr& e, std::vector<std::pair<std::string, SourceSpan>>& out,
                      std::size_t depth = 0) {
@@ -961,8 +637,9 @@ void collect_refused(const Expr& e, std::vector<std::pair<std::string, SourceSpa
 
 } // namespace
 
-std::optional<Kernel> type_kernel(const FnItem& fn, Resolver& resolver, Diagnostics& diags) {
-  return KernelTyper(fn, resolver, diags).run();
+std::optional<Kernel> type_kernel(const FnItem& fn, Resolver& resolver, Diagnostics& diags,
+                                  const std::vector<FnItem>* fns) {
+  return detail::KernelTyper(fn, resolver, diags, fns).run();
 }
 
 void warn_refused_in_driver(const FnItem& fn, Diagnostics& diags) {

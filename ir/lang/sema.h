@@ -8,11 +8,27 @@
 #include "ir/lang/parser.h"
 #include "ir/lang/resolve.h"
 
+#include <set>
+#include <string>
+#include <vector>
+
 namespace tujit::ir::lang {
 
 /// Types one kernel candidate `fn` (its parameters, statements and tail). Diagnostics go to
-/// `diags`. Returns nullopt when the fn has no tensor-typed parameter (driver code).
-std::optional<Kernel> type_kernel(const FnItem& fn, Resolver& resolver, Diagnostics& diags);
+/// `diags`. Returns nullopt when the fn is not a kernel candidate (driver code). A call of one of
+/// `fns` (the file's) is typed inline at the call (docs/kernel-language.md §9); with nullptr
+/// (driver code) a free call stays outside the kernel language.
+std::optional<Kernel> type_kernel(const FnItem& fn, Resolver& resolver, Diagnostics& diags,
+                                  const std::vector<FnItem>* fns = nullptr);
+
+/// A kernel candidate: a fn with a tensor-typed parameter, or one taking `ctx: &mut Context`
+/// and returning a tensor.
+bool is_kernel_candidate(const FnItem& fn, const Resolver& resolver);
+
+/// The helpers among `fns`: kernel candidates that another candidate calls, that are not
+/// `#[device]` and that a kernel reaches through its calls. Their bodies are typed at each call;
+/// they are not kernels of their own (docs/kernel-language.md §9).
+std::set<std::string> helper_fns(const std::vector<FnItem>& fns, const Resolver& resolver);
 
 /// Warnings for refused operations (vector_*, commit*, …) in a fn that is not a kernel.
 void warn_refused_in_driver(const FnItem& fn, Diagnostics& diags);

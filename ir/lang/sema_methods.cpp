@@ -64,23 +64,41 @@ const std::vector<MethodInfo>& methods() {
 
 } // namespace
 
-std::string MethodInfo::inputs_text() const {
-  std::string out(tensor_type_name(input));
-  for (std::size_t i = 0; i < alt_inputs.size(); ++i)
-    out += fmt::format("{}{}", i + 1 == alt_inputs.size() ? " or " : ", ",
-                       tensor_type_name(alt_inputs[i]));
-  return out;
+const MethodInfo* find_method(std::string_view name, std::optional<TensorKind> on) {
+  const MethodInfo* first = nullptr;
+  for (const auto& m : methods()) {
+    if (m.name != name) continue;
+    if (!on || m.accepts(*on)) return &m;
+    if (first == nullptr) first = &m;
+  }
+  return first;
 }
 
-const MethodInfo* find_method(std::string_view name) {
-  for (const auto& m : methods())
-    if (m.name == name) return &m;
-  return nullptr;
+std::string method_inputs_text(std::string_view name) {
+  std::vector<TensorKind> kinds;
+  for (const auto& m : methods()) {
+    if (m.name != name) continue;
+    kinds.push_back(m.input);
+    kinds.insert(kinds.end(), m.alt_inputs.begin(), m.alt_inputs.end());
+  }
+  std::string out;
+  for (std::size_t i = 0; i < kinds.size(); ++i)
+    out += fmt::format("{}{}",
+                       i == 0                  ? ""
+                       : i + 1 == kinds.size() ? " or "
+                                               : ", ",
+                       tensor_type_name(kinds[i]));
+  return out;
 }
 
 std::string known_methods() {
   std::string out = "begin, view";
-  for (const auto& m : methods()) out += fmt::format(", {}", m.name);
+  std::string_view last;
+  for (const auto& m : methods()) {
+    if (m.name == last) continue; // one name, several receivers (`reshape`)
+    out += fmt::format(", {}", m.name);
+    last = m.name;
+  }
   return out;
 }
 

@@ -28,11 +28,14 @@ struct MethodInfo {
   bool accepts(TensorKind k) const {
     return k == input || std::find(alt_inputs.begin(), alt_inputs.end(), k) != alt_inputs.end();
   }
-  /// "CollectTensor", "CollectTensor or ContractTensor", "A, B or C".
-  std::string inputs_text() const;
 };
 
-const MethodInfo* find_method(std::string_view name);
+/// The method `name` called on a tensor of kind `on`: one name may be several operations, one per
+/// receiver (`reshape` of a VrfTensor or a DmTensor). The first of that name when none accepts
+/// `on` (the caller reports the wrong receiver); nullptr for an unknown name.
+const MethodInfo* find_method(std::string_view name, std::optional<TensorKind> on = std::nullopt);
+/// The receivers of every method named `name`: "VrfTensor or DmTensor".
+std::string method_inputs_text(std::string_view name);
 /// "begin, view, fetch, …" for E-TYPE-008's note.
 std::string known_methods();
 /// The tensor kind a method produces.

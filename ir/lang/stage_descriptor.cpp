@@ -87,6 +87,9 @@ constexpr StageDescriptor kDescriptors[] = {
      U::VectorEngine, "docs/vector-engine.md §2", ""},
     {StageOp::VrfReshape, "reshape", K::Vrf, kNoAlt, K::Vrf, kReshape, 4, kNoSlots, false, U::None,
      "docs/vector-engine.md §6", ""},
+    // `unsafe { x.reshape() }` of a DmTensor: the same DM cells under another mapping; D is kept.
+    {StageOp::DmReshape, "reshape", K::Dm, kNoAlt, K::Dm, kReshape, 4, kNoSlots, false, U::None,
+     "docs/kernel-language.md §6.2", ""},
     {StageOp::MemRead, "read", K::Mem, kNoAlt, K::Stream, kTimePacket, 2, kNoSlots, false,
      U::MemReader, "docs/datapath.md §4.2", ""},
     // Typed by its own rule (the stream is a value argument); the output is the buffer.
@@ -136,9 +139,9 @@ std::span<const StageDescriptor> stage_descriptors() {
   return kDescriptors;
 }
 
-const StageDescriptor* find_descriptor(std::string_view method) {
+const StageDescriptor* find_descriptor(std::string_view method, std::optional<TensorKind> on) {
   for (const auto& d : kDescriptors)
-    if (d.method == method) return &d;
+    if (d.method == method && (!on || d.input == *on)) return &d;
   return nullptr;
 }
 

@@ -82,8 +82,11 @@ const StageDescriptor& descriptor(StageOp op);
 /// Every descriptor, in StageOp order.
 std::span<const StageDescriptor> stage_descriptors();
 /// The descriptor whose method is `method`, or nullptr (Vector Engine calls are one operation,
-/// StageOp::Vector; their methods are listed by ir/lang/sema_methods.h).
-const StageDescriptor* find_descriptor(std::string_view method);
+/// StageOp::Vector; their methods are listed by ir/lang/sema_methods.h). One method may be
+/// several operations, one per receiver (`reshape` of a VrfTensor or a DmTensor): with `on`, the
+/// one called on that kind (or nullptr), else the first.
+const StageDescriptor* find_descriptor(std::string_view method,
+                                       std::optional<TensorKind> on = std::nullopt);
 
 /// The method name ("fetch", "contract_outer", …); also the `stage` of docs/cli.md where one
 /// exists.

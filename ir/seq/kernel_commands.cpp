@@ -11,13 +11,19 @@ namespace {
 
 using Index = std::size_t;
 
+/// A stage that hands a DM or HBM value on without a Tensor Unit command: a DMA transfer, or a
+/// reshape restating the same DM cells (docs/kernel-language.md §6.2).
+bool moves_value(StageOp op) {
+  return is_dma(op) || op == StageOp::DmReshape;
+}
+
 /// The commit whose value the chain starting at `s` fetches: the writer of its DmTensor, or the
-/// commit a chain of DMA transfers moved that DmTensor from. Nullopt when the data comes from a
-/// parameter.
+/// commit a chain of DMA transfers and reshapes moved that DmTensor from. Nullopt when the data
+/// comes from a parameter.
 std::optional<Index> committed_source(const Kernel& k, const Stage& s) {
   if (!s.memory_producer) return std::nullopt;
   Index w = *s.memory_producer;
-  while (is_dma(k.stages[w].op) && k.stages[w].producer) w = *k.stages[w].producer;
+  while (moves_value(k.stages[w].op) && k.stages[w].producer) w = *k.stages[w].producer;
   if (k.stages[w].op != StageOp::Commit) return std::nullopt;
   return w;
 }
@@ -34,6 +40,34 @@ std::set<std::string> axis_names(const TensorType& t) {
     if (slot)
       for (const Axis& a : slot->mapping.axes()) names.insert(a.name);
   return names;
+}
+
+/// The reshapes from the commit `commit` to the DM tensor `holder` that a fetch reads, in order;
+/// E-RUN-110 when a DMA transfer between them changes the value's axes (the value is handed on as
+/// the same logical tensor, docs/kernels.md §3).
+Result<std::vector<KernelCommand::Reshape>> reshapes_between(const Kernel& k, Index commit,
+                                                             Index holder, const std::string& value,
+                                                             const Stage& reader) {
+  std::vector<KernelCommand::Reshape> out;
+  // Walk back from the DM tensor read to the commit; each stretch of DMA transfers between two
+  // reshapes (or the ends) must keep the value's axes.
+  const TensorType* end = &k.stages[holder].output;
+  for (Index w = holder;; w = *k.stages[w].producer) {
+    const Stage& s = k.stages[w];
+    if (s.op != StageOp::DmReshape && w != commit) continue;
+    // s.output starts the stretch of DMA transfers that ends at *end.
+    if (axis_names(s.output) != axis_names(*end))
+      return refused(fmt::format("tujit run: `{}` reads the value `{}` through a DMA transfer "
+                                 "that changes its axes; tujit hands a committed value to a later "
+                                 "command as the same logical tensor (docs/kernels.md §3)",
+                                 to_string(reader.op), value),
+                     reader.name_span);
+    if (w == commit) break;
+    out.push_back({s.input, s.output, s.span});
+    end = &s.input;
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
 }
 
 /// The stages the command ending at `root` needs, ascending: everything its result reads through
@@ -106,13 +140,8 @@ Result<KernelCommand> command_kernel(const Kernel& k, Index root, const std::vec
     if (const std::optional<Index> commit = committed_source(k, orig)) {
       const Index holder = *orig.memory_producer;
       const TensorType& held = k.stages[holder].output;
-      if (axis_names(held) != axis_names(k.stages[*commit].output))
-        return refused(fmt::format("tujit run: `{}` reads the value `{}` through a DMA "
-                                   "transfer that changes its axes; tujit hands a committed value "
-                                   "to a later command as the same logical tensor "
-                                   "(docs/kernels.md §3)",
-                                   to_string(orig.op), names(*commit)),
-                       orig.name_span);
+      auto reshapes = reshapes_between(k, *commit, holder, names(*commit), orig);
+      if (!reshapes) return std::move(reshapes).take_diagnostics();
       const std::string param = names(holder);
       s.source = param;
       s.memory_producer.reset();
@@ -120,7 +149,7 @@ Result<KernelCommand> command_kernel(const Kernel& k, Index root, const std::vec
           std::any_of(cmd.reads.begin(), cmd.reads.end(),
                       [&](const KernelCommand::Read& r) { return r.param == param; });
       if (!known) {
-        cmd.reads.push_back({param, names(*commit)});
+        cmd.reads.push_back({param, names(*commit), std::move(*reshapes)});
         KernelParam p;
         p.name = param;
         p.span = k.stages[holder].span;
@@ -152,12 +181,26 @@ Result<KernelCommand> command_kernel(const Kernel& k, Index root, const std::vec
   return cmd;
 }
 
+/// E-RUN-110 when the kernel's result is reshaped after its commit: tujit hands a reshaped DM
+/// tensor on to a later command's fetch only.
+Status result_not_reshaped(const Kernel& k) {
+  for (std::optional<Index> at = k.stages.size() - 1; at && moves_value(k.stages[*at].op);
+       at = k.stages[*at].producer)
+    if (k.stages[*at].op == StageOp::DmReshape)
+      return refused("tujit run: the kernel's result is reshaped after its commit; tujit runs a "
+                     "reshape of a committed value that a later command fetches "
+                     "(docs/kernel-language.md §6.2)",
+                     k.stages[*at].name_span);
+  return {};
+}
+
 } // namespace
 
 Result<std::optional<std::vector<KernelCommand>>> split_commands(const Kernel& kernel) {
   const auto& stages = kernel.stages;
   if (stages.empty() || !kernel.returned || kernel.returned->kind != TensorKind::Hbm)
     return std::optional<std::vector<KernelCommand>>();
+  if (auto r = result_not_reshaped(kernel); !r) return r.diagnostics();
   // Every command the result needs: the result's, then each value's, transitively.
   std::map<Index, std::vector<Index>> needs; // command root → its stages
   std::set<Index> todo{stages.size() - 1};

@@ -25,10 +25,18 @@ struct KernelCommand {
   /// made unique); empty for the kernel's result command.
   std::string value;
   /// A DmTensor parameter of `kernel` holding an earlier command's value: the DM tensor the
-  /// fetch reads (`param`), the value it holds (`value`).
+  /// fetch reads (`param`), the value it holds (`value`), and the `unsafe { x.reshape() }`s on
+  /// the way from the commit to that DM tensor, in order (`from` the DM tensor reshaped, `to` its
+  /// new type): each restates the same DM cells under another mapping, so the run hands on the
+  /// value relabelled cell by cell (docs/kernel-language.md §6.2).
+  struct Reshape {
+    TensorType from, to;
+    SourceSpan span; // the reshape call
+  };
   struct Read {
     std::string param;
     std::string value;
+    std::vector<Reshape> reshapes;
   };
   std::vector<Read> reads;
 };
@@ -36,7 +44,8 @@ struct KernelCommand {
 /// The commands of a whole kernel (one returning an HbmTensor) in execution order, its result's
 /// last (one command when no fetch reads a committed DmTensor); nullopt for any other kernel,
 /// which runs as it is. The split keeps only what the result depends on. E-RUN-110 for a value
-/// read through a DMA transfer that changes its axes (a broadcast).
+/// read through a DMA transfer that changes its axes (a broadcast), and for a result reshaped
+/// after its commit.
 Result<std::optional<std::vector<KernelCommand>>> split_commands(const Kernel& kernel);
 
 } // namespace tujit::ir::seq

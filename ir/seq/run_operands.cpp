@@ -35,6 +35,12 @@ Result<const KernelParam*> moved_source(const Kernel& k, const Stage& collect, R
   const Stage* fetch = chain_fetch(k, collect);
   if (fetch == nullptr || !fetch->memory_producer) return static_cast<const KernelParam*>(nullptr);
   const Stage& writer = k.stages[*fetch->memory_producer];
+  if (writer.op == StageOp::DmReshape)
+    return unsupported("tujit run: this fetch reads a reshape of a DM tensor that no earlier "
+                       "command committed (one `to_dm` wrote, or a parameter); tujit runs a "
+                       "reshape of a value an earlier command committed "
+                       "(docs/kernel-language.md §6.2)",
+                       writer.name_span);
   if (writer.op != StageOp::ToDm)
     return unsupported(fmt::format("this fetch reads a DmTensor that `{}` of an earlier "
                                    "command wrote: the kernel runs command by command "

@@ -6,6 +6,7 @@
 #include "ir/verify/contract_lane.h"
 #include "ir/verify/contract_packet.h"
 #include "ir/verify/contract_time.h"
+#include "ir/verify/dm_reshape.h"
 #include "ir/verify/dma.h"
 #include "ir/verify/outer_stage.h"
 #include "ir/verify/output_path.h"
@@ -229,6 +230,11 @@ void check_vrf_reshape(const StageSite& site, StageCheck& out) {
   report(verify_vrf_reshape(s.input, s.output), s, out);
 }
 
+void check_dm_reshape(const StageSite& site, StageCheck& out) {
+  const Stage& s = site.stage();
+  report(verify_dm_reshape(s.input, s.output), s, out);
+}
+
 void check_dma(const StageSite& site, StageCheck& out) {
   const Stage& s = site.stage();
   report(verify_dma({s.input, s.output}), s, out);
@@ -314,6 +320,7 @@ constexpr StageVerifier kVerifiers[] = {
     {StageOp::ContractLane, &check_contract_lane, kLaneArgs},
     {StageOp::Vector, &check_vector, {}},
     {StageOp::VrfReshape, &check_vrf_reshape, {}},
+    {StageOp::DmReshape, &check_dm_reshape, {}},
     {StageOp::MemRead, &check_mem, {}},
     {StageOp::MemWrite, &check_mem, {}},
     {StageOp::ToDm, &check_dma, kToDmArgs},

@@ -47,6 +47,7 @@ const std::vector<Row>& reference_rows() {
       {"contract_time", {"OutTime"}, K::ContractPacket, K::ContractTime},
       {"contract_lane", {"OutTime", "OutPacket"}, K::ContractTime, K::Contract},
       {"reshape", {"Chip", "Cluster", "Slice", "Element"}, K::Vrf, K::Vrf},
+      {"reshape", {"Chip", "Cluster", "Slice", "Element"}, K::Dm, K::Dm},
       {"read", {"Time", "Packet"}, K::Mem, K::Stream},
       {"write", {}, K::Mem, K::Mem},
       {"to_dm", {"Cluster", "Slice", "Element"}, K::Hbm, K::Dm},
@@ -106,7 +107,7 @@ TEST_CASE("the descriptors are docs/kernel-language.md §6's calls", "[stage_des
   REQUIRE(reference_rows().size() + 1 == kStageOpCount);
   for (const Row& row : reference_rows()) {
     CAPTURE(row.method);
-    const StageDescriptor* d = find_descriptor(row.method);
+    const StageDescriptor* d = find_descriptor(row.method, row.on);
     REQUIRE(d != nullptr);
     CHECK(d->op != StageOp::Vector);
     CHECK(d->input == row.on);
@@ -118,7 +119,7 @@ TEST_CASE("the descriptors are docs/kernel-language.md §6's calls", "[stage_des
       if (!row.type_args[i].empty()) CHECK(d->params[i].name == row.type_args[i]);
     }
     // The typer knows the method as this operation.
-    const lang::MethodInfo* m = lang::find_method(row.method);
+    const lang::MethodInfo* m = lang::find_method(row.method, row.on);
     REQUIRE(m != nullptr);
     CHECK(m->op == d->op);
     CHECK(lang::output_kind(*m) == row.gives);

@@ -166,6 +166,18 @@ sub('t52_trf_tensor_new', 'E-TYPE-024', F, ') -> ContractTensor<\'l, { Tu::Main 
 sub('t53_transpose_form', 'E-TYPE-009', B, '.contract_packet::<m![1]>()', '.@@transpose_packet()', 'a Transpose Engine form other than transpose')
 sub('t54_switch', 'E-TYPE-009', F, '.fetch::<m![A], m![K8]>()', '.fetch::<m![A], m![K8]>()\n        .@@switch()', 'the Switch Engine')
 
+# ---- calls between fns (docs/kernel-language.md §9): `outer` calls the kernel body `k`
+C = B + """
+fn outer<'l, const T: Tu>(
+    input: CollectTensor<'l, T, bf16, Chip, Cluster, Slice, m![M, K / 16], m![K % 16]>,
+    trf: &TrfTensor<bf16, Chip, Cluster, Slice, Lane, m![K]>,
+) -> ContractTensor<'l, T, f32, Chip, Cluster, Slice, m![M], m![N]> {
+    k(input, trf)
+}
+"""
+sub('t55_call_argument_type', 'E-TYPE-025', C, '    k(input, trf)', '    k(@@trf, input)', 'the arguments of a call swapped')
+sub('t56_recursive_call', 'E-TYPE-026', C, '    k(input, trf)', '    @@outer(input, trf)', 'a fn calling itself')
+
 seen=set()
 for name, code, text, what in cases:
     assert name not in seen, name
