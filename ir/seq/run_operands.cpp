@@ -241,6 +241,14 @@ Status find_trf(const Kernel& k, RunOperands& ops) {
   return stream_source(k, store, "TRF source", ops.trf, ops.trf_collect, ops);
 }
 
+/// The last stage before the DMA transfers that end the kernel (the returned tensor's commit, in a
+/// whole kernel); nullopt when the kernel is all DMA.
+std::optional<std::size_t> before_dma(const Kernel& k) {
+  std::optional<std::size_t> at = k.stages.size() - 1;
+  while (at && is_dma(k.stages[*at].op)) at = k.stages[*at].producer;
+  return at;
+}
+
 /// The stage a whole kernel's result leaves the engines from: follow the returned tensor back
 /// through its DMA transfers and the output path (to_hbm ← commit ← [commit_cast] ← commit_trim ←
 /// [transpose] ← [cast] ← the engines' stream). Nullopt when the kernel does not return through a
@@ -251,8 +259,7 @@ std::optional<std::size_t> engine_result(const Kernel& k) {
   const bool committed =
       k.returned->kind == TensorKind::Dm && k.stages.back().op == StageOp::Commit;
   if (k.returned->kind != TensorKind::Hbm && !committed) return std::nullopt;
-  std::optional<std::size_t> at = k.stages.size() - 1;
-  while (at && is_dma(k.stages[*at].op)) at = k.stages[*at].producer;
+  std::optional<std::size_t> at = before_dma(k);
   while (at && is_output_path(k.stages[*at].op)) at = k.stages[*at].producer;
   if (!at || at == k.stages.size() - 1) return std::nullopt;
   return at;
@@ -409,8 +416,7 @@ const TensorType* RunOperands::moved_layout(const KernelParam* p) const {
 /// the run must take one by one (kernel_commands.h), and its first chain is not its result.
 Status returns_commit(const Kernel& k, const RunOperands& ops) {
   if (!k.returned || k.returned->kind != TensorKind::Hbm || k.stages.empty()) return {};
-  std::optional<std::size_t> at = k.stages.size() - 1;
-  while (at && is_dma(k.stages[*at].op)) at = k.stages[*at].producer;
+  const std::optional<std::size_t> at = before_dma(k);
   if (ops.commit == nullptr || (at && &k.stages[*at] == ops.commit)) return {};
   return unsupported(fmt::format("kernel `{}` returns the result of a later command than the "
                                  "one this program runs; its commands run one by one "
