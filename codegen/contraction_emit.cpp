@@ -117,8 +117,8 @@ enum Field : unsigned {
 class Emitter {
 public:
   Emitter(const ir::seq::RunProgram& rp, const EmitConfig& cfg, llvm::LLVMContext& ctx)
-      : rp_(rp), p_(rp.chain), cfg_(cfg), sh_(runtime::exec::staged_shape(rp)), ctx_(ctx), b_(ctx) {
-  }
+      : rp_(rp), p_(rp.contraction().chain), cfg_(cfg), sh_(runtime::exec::staged_shape(rp)),
+        ctx_(ctx), b_(ctx) {}
 
   std::unique_ptr<llvm::Module> run();
 
@@ -537,10 +537,10 @@ std::unique_ptr<llvm::Module> Emitter::run() {
 } // namespace
 
 bool uses_fma(const ir::seq::RunProgram& rp, const EmitConfig& config) {
-  const ir::seq::ContractionProgram& p = rp.chain;
+  const ir::seq::ContractionProgram& p = rp.contraction().chain;
   return config.host_fma && p.accumulator == ir::ScalarType::F32 && is_f8(p.stream_type) &&
-         is_f8(p.trf_type) && rp.stream.streams.cells.all_live() &&
-         rp.trf.streams.cells.all_live() && p.group >= 2;
+         is_f8(p.trf_type) && rp.input().streams.cells.all_live() &&
+         rp.contraction().trf.streams.cells.all_live() && p.group >= 2;
 }
 
 std::unique_ptr<llvm::Module> emit_contraction_module(const ir::seq::RunProgram& program,

@@ -24,7 +24,7 @@ ModuleBuilder module_builder(const ir::seq::RunProgram& program, bool checked) {
   return [&program, checked](const NativeTarget& target,
                              llvm::LLVMContext& context) -> Result<std::unique_ptr<llvm::Module>> {
     auto module =
-        program.kind == ir::seq::RunKind::Move ? emit_move_module(program, checked, context)
+        program.is_move() ? emit_move_module(program, checked, context)
         : is_partial(program)
             ? emit_partial_module(program, checked, context)
             : emit_contraction_module(
@@ -87,7 +87,7 @@ ContractionJit::~ContractionJit() = default;
 Result<std::shared_ptr<const CompiledContraction>>
 ContractionJit::compile(const ir::seq::RunProgram& program) {
   // The run program's fingerprint covers ftz_results and every address stream.
-  const bool move = program.kind == ir::seq::RunKind::Move;
+  const bool move = program.is_move();
   auto object = core_->compile(move ? kMoveKind : kContractionKind, ir::seq::fingerprint(program),
                                module_builder(program, core_->checked()), program.kernel_name,
                                program.kernel_name);

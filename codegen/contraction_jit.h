@@ -108,7 +108,7 @@ PreparedPlan prepare_contraction_plan(const ir::seq::RunProgram& program,
 Status plan_contraction_run(const CompiledContraction& compiled, const ir::seq::RunProgram& program,
                             const runtime::RunInputs& inputs, PreparedPlan prepared = {});
 
-/// Runs a compiled data-movement program (RunKind::Move) the same way: bit-identical to
+/// Runs a compiled data-movement program (a move, MoveRun) the same way: bit-identical to
 /// runtime::interpret's result.
 Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
                                         const ir::seq::RunProgram& program,

@@ -29,8 +29,9 @@ std::shared_ptr<ContractionPlan> program_parts(const ir::seq::RunProgram& rp,
   plan->tables = runtime::exec::program_tables(rp, kNoOutput);
   // The TRF tensor's dtype is the program's (check_input_tensors), so the plan holds for every
   // run of the program.
-  plan->trf = runtime::exec::trf_plan(rp, plan->shape, *inputs.at(rp.trf.streams.tensor));
-  plan->stream_load_bytes = stream_load_bytes(rp.stream);
+  plan->trf =
+      runtime::exec::trf_plan(rp, plan->shape, *inputs.at(rp.contraction().trf.streams.tensor));
+  plan->stream_load_bytes = stream_load_bytes(rp.input());
   plan->output_blocks = output_blocks(rp, plan->live);
   plan->writes_whole_output = writes_whole_output(rp, plan->live);
   plan->stream_parts = stream_parts(rp, plan->live);
@@ -44,8 +45,7 @@ std::shared_ptr<ContractionPlan> program_parts(const ir::seq::RunProgram& rp,
 Result<std::shared_ptr<const ContractionPlan>>
 make_plan(const CompiledContraction& code, const ir::seq::RunProgram& rp,
           const runtime::RunInputs& inputs, std::shared_ptr<const ContractionPlan> prepared) {
-  if (rp.kind != ir::seq::RunKind::Contraction)
-    return run_error("E-JIT-002", "internal: not a JIT-compiled contraction");
+  if (rp.is_move()) return run_error("E-JIT-002", "internal: not a JIT-compiled contraction");
   if (prepared && code.poison_function<PoisonFn>() == nullptr &&
       ir::seq::FieldEqual{}(prepared->program, rp))
     return prepared;
@@ -60,8 +60,8 @@ make_plan(const CompiledContraction& code, const ir::seq::RunProgram& rp,
 
 std::shared_ptr<const ContractionPlan> prepare_plan(const ir::seq::RunProgram& rp,
                                                     const runtime::RunInputs& inputs) {
-  if (rp.kind != ir::seq::RunKind::Contraction || inputs.count(rp.trf.streams.tensor) == 0 ||
-      inputs.at(rp.trf.streams.tensor) == nullptr)
+  if (rp.is_move() || inputs.count(rp.contraction().trf.streams.tensor) == 0 ||
+      inputs.at(rp.contraction().trf.streams.tensor) == nullptr)
     return nullptr; // the run reports what is missing
   std::shared_ptr<ContractionPlan> plan = program_parts(rp, inputs);
   plan->poison = runtime::analyze_poison(rp);

@@ -43,16 +43,16 @@ struct StreamBuffer {
 /// Elements [begin, end) of a stream stored at `raw`, widened to accumulator bits into `out`.
 void widen_stream(const ir::seq::RunProgram& rp, const std::uint8_t* raw, std::uint64_t begin,
                   std::uint64_t end, std::uint32_t* out) {
-  const ir::ScalarType dtype = rp.stream.streams.dtype;
+  const ir::ScalarType dtype = rp.input().streams.dtype;
   const std::uint64_t bytes = runtime::element_bytes(dtype);
   for (std::uint64_t i = begin; i < end; ++i)
-    out[i] = widened_stream_element(rp.stream, runtime::load_element(dtype, raw + i * bytes));
+    out[i] = widened_stream_element(rp.input(), runtime::load_element(dtype, raw + i * bytes));
 }
 
 StreamBuffer stream_buffer(const ir::seq::RunProgram& rp, const runtime::LogicalTensor& t,
                            runtime::exec::ThreadPool& pool) {
   StreamBuffer b;
-  if (stream_widen(rp.stream) != StreamWiden::Prewidened) {
+  if (stream_widen(rp.input()) != StreamWiden::Prewidened) {
     b.data = t.data.data();
     return b;
   }
@@ -101,12 +101,12 @@ struct SliceRun {
   /// first element and its length.
   std::pair<const std::uint8_t*, std::uint64_t> generate_part(std::uint64_t offset,
                                                               unsigned worker) {
-    const ir::ScalarType dtype = rp.stream.streams.dtype;
+    const ir::ScalarType dtype = rp.input().streams.dtype;
     const std::uint64_t n = std::min(plan.stream_parts.reach, stream_elements - offset);
     StreamPart& part = parts[worker];
     part.raw.resize(n * runtime::element_bytes(dtype));
     runtime::generate_elements(dtype, *stream_contents, offset, offset + n, part.raw.data());
-    if (stream_widen(rp.stream) != StreamWiden::Prewidened) return {part.raw.data(), n};
+    if (stream_widen(rp.input()) != StreamWiden::Prewidened) return {part.raw.data(), n};
     part.widened.resize(n);
     widen_stream(rp, part.raw.data(), 0, n, part.widened.data());
     return {reinterpret_cast<const std::uint8_t*>(part.widened.data()), n};
@@ -115,8 +115,8 @@ struct SliceRun {
   /// Runs slice `s` on `worker`'s buffers; false when the generated code reports an access out of
   /// bounds.
   bool run(std::uint64_t s, unsigned worker) {
-    const ir::seq::CellAddress sb = rp.stream.streams.spatial.at(s);
-    const ir::seq::CellAddress wb = rp.trf.streams.spatial.at(s);
+    const ir::seq::CellAddress sb = rp.input().streams.spatial.at(s);
+    const ir::seq::CellAddress wb = rp.contraction().trf.streams.spatial.at(s);
     const ir::seq::CellAddress ob = rp.output.spatial.at(s);
     std::uint8_t* out_data = output.data.data();
     const std::uint32_t out_bytes = runtime::element_bytes(output.dtype);
@@ -166,10 +166,10 @@ Result<runtime::RunResult> run_on_filled_stream(const CompiledContraction& compi
                                                 const ir::seq::RunProgram& rp,
                                                 const runtime::RunInputs& inputs,
                                                 JitRunOptions options) {
-  const auto given = inputs.find(rp.stream.streams.tensor);
+  const auto given = inputs.find(rp.input().streams.tensor);
   if (given == inputs.end() || given->second == nullptr)
     return run_error("E-RUN-004",
-                     fmt::format("no contents for input `{}`", rp.stream.streams.tensor));
+                     fmt::format("no contents for input `{}`", rp.input().streams.tensor));
   runtime::LogicalTensor filled;
   filled.dtype = given->second->dtype;
   filled.axes = given->second->axes;
@@ -177,7 +177,7 @@ Result<runtime::RunResult> run_on_filled_stream(const CompiledContraction& compi
   const runtime::SeededContents& c = *options.stream_contents;
   runtime::fill_random(filled, c.seed, c.index, options.threads);
   runtime::RunInputs patched = inputs;
-  patched[rp.stream.streams.tensor] = &filled;
+  patched[rp.input().streams.tensor] = &filled;
   options.stream_contents = nullptr;
   return run_contraction_jit(compiled, rp, patched, options);
 }
@@ -202,14 +202,14 @@ Result<runtime::RunResult> run_contraction_jit(const CompiledContraction& compil
                                                const runtime::RunInputs& inputs,
                                                JitRunOptions options) {
   if (options.stream_contents != nullptr &&
-      (is_partial(rp) || rp.trf.streams.tensor == rp.stream.streams.tensor))
+      (is_partial(rp) || rp.contraction().trf.streams.tensor == rp.input().streams.tensor))
     return run_on_filled_stream(compiled, rp, inputs, options);
   if (is_partial(rp)) return run_partial_jit(compiled, rp, inputs, options);
   auto planned = planned_contraction_run(compiled, rp, inputs);
   if (!planned) return std::move(planned).take_diagnostics();
   const ContractionPlan& plan = *planned->plan;
-  const runtime::LogicalTensor& st = *inputs.at(rp.stream.streams.tensor);
-  const runtime::LogicalTensor& wt = *inputs.at(rp.trf.streams.tensor);
+  const runtime::LogicalTensor& st = *inputs.at(rp.input().streams.tensor);
+  const runtime::LogicalTensor& wt = *inputs.at(rp.contraction().trf.streams.tensor);
   const unsigned workers = pool_size(options.threads, kMaxWorkers);
   if (options.stream_contents != nullptr) {
     // Slice by slice only when no element is generated twice and there are enough slices for

@@ -21,7 +21,7 @@
 namespace tujit::codegen {
 
 MoveConvert move_convert(const ir::seq::RunProgram& p) {
-  const ir::seq::OperandStreams& s = p.stream;
+  const ir::seq::OperandStreams& s = p.move().source;
   if (runtime::element_bytes(s.streams.dtype) == 1) return MoveConvert::Table;
   if (s.adapter.identity() && !p.output_cast &&
       runtime::element_bytes(s.streams.dtype) == runtime::element_bytes(p.output.dtype))
@@ -32,7 +32,7 @@ MoveConvert move_convert(const ir::seq::RunProgram& p) {
 std::uint32_t move_source_bytes(const ir::seq::RunProgram& p) {
   return move_convert(p) == MoveConvert::Preadapted
              ? 4
-             : runtime::element_bytes(p.stream.streams.dtype);
+             : runtime::element_bytes(p.move().source.streams.dtype);
 }
 
 namespace {
@@ -97,8 +97,8 @@ llvm::GlobalVariable* adapt_table(const ir::seq::RunProgram& p, llvm::Module& mo
   std::vector<std::uint32_t> t(256);
   for (std::uint32_t byte = 0; byte < 256; ++byte) {
     const std::uint8_t raw[4] = {static_cast<std::uint8_t>(byte), 0, 0, 0};
-    t[byte] = runtime::adapt_element(p.stream, p.stream.streams.dtype,
-                                     runtime::load_element(p.stream.streams.dtype, raw));
+    t[byte] = runtime::adapt_element(p.move().source, p.move().source.streams.dtype,
+                                     runtime::load_element(p.move().source.streams.dtype, raw));
   }
   auto* init = llvm::ConstantDataArray::get(module.getContext(), llvm::ArrayRef<std::uint32_t>(t));
   return new llvm::GlobalVariable(module, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
@@ -167,7 +167,7 @@ std::unique_ptr<llvm::Module> emit_move_module(const ir::seq::RunProgram& p, boo
   // Top padding shows the poison pattern; other padding 0 (interpret_move).
   llvm::Value* pad =
       b.CreateSelect(b.CreateICmpEQ(state, b.getInt8(static_cast<std::uint8_t>(MoveCell::Top))),
-                     b.getInt32(runtime::poison_bits(p.stream.type)), b.getInt32(0));
+                     b.getInt32(runtime::poison_bits(p.move().source.type)), b.getInt32(0));
   b.CreateCondBr(b.CreateICmpEQ(state, b.getInt8(static_cast<std::uint8_t>(MoveCell::Live))), live,
                  store);
   b.SetInsertPoint(live);

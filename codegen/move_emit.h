@@ -1,4 +1,4 @@
-// LLVM IR emission of a data-movement run program (ir/seq/run_program.h, RunKind::Move: a
+// LLVM IR emission of a data-movement run program (ir/seq/run_program.h, a MoveRun: a
 // register-file store or a collected stream returned as the output). The program becomes one
 // function, kMoveSymbol, `i32 tujit_move(const MoveArgs*)`, that moves ONE slice: every output
 // cell the slice writes takes its source cell — the source element through the Fetch Adapter (and

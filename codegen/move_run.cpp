@@ -40,16 +40,15 @@ Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
                                         const ir::seq::RunProgram& rp,
                                         const runtime::RunInputs& inputs, JitRunOptions options) {
   if (auto ok = checked_jit_run(compiled, rp, inputs); !ok) return ok.diagnostics();
-  if (rp.kind != ir::seq::RunKind::Move)
-    return run_error("E-JIT-002", "internal: not a JIT-compiled data movement");
-  const runtime::LogicalTensor& src = *inputs.at(rp.stream.streams.tensor);
+  if (!rp.is_move()) return run_error("E-JIT-002", "internal: not a JIT-compiled data movement");
+  const runtime::LogicalTensor& src = *inputs.at(rp.move().source.streams.tensor);
   runtime::RunResult result;
   auto out = runtime::make_logical_tensor(rp.output.dtype, rp.output.axes);
   if (!out) return std::move(out).take_diagnostics();
   result.output = std::move(*out);
 
   // The per-slice cell tables (the cells of the source and output views are slice-invariant).
-  const ir::seq::CellStreams& sc = rp.stream.streams.cells;
+  const ir::seq::CellStreams& sc = rp.move().source.streams.cells;
   const ir::seq::CellStreams& oc = rp.output.cells;
   const std::uint64_t cells = oc.outer_size * oc.inner_size;
   std::vector<std::uint64_t> src_offset(cells), out_offset(cells);
@@ -65,7 +64,7 @@ Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
   // A slice whose source spatial position is padding reads that padding in every cell.
   std::map<ir::CellState, std::vector<std::uint8_t>> padded_state;
   for (std::uint64_t s : rp.live_slices())
-    if (auto st = rp.stream.streams.spatial.state(s); st != ir::CellState::Live)
+    if (auto st = rp.move().source.streams.spatial.state(s); st != ir::CellState::Live)
       padded_state.try_emplace(st, cells, static_cast<std::uint8_t>(move_cell(st)));
 
   runtime::exec::PoolLease pool(pool_size(options.threads, kMaxWorkers));
@@ -74,7 +73,7 @@ Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
   if (move_convert(rp) == MoveConvert::Preadapted) {
     adapted.resize(src.elements());
     for (std::uint64_t i = 0; i < adapted.size(); ++i)
-      adapted[i] = runtime::read_operand(rp.stream, src, i);
+      adapted[i] = runtime::read_operand(rp.move().source, src, i);
     source = reinterpret_cast<const std::uint8_t*>(adapted.data());
   }
   const VrfOperandTables vrf(rp, inputs); // the pass's `&vrf` operands
@@ -86,7 +85,7 @@ Result<runtime::RunResult> run_move_jit(const CompiledContraction& compiled,
   const auto fn = compiled.function<MoveFn>();
   for_each_slice_range(*pool, n, [&](std::uint64_t begin, std::uint64_t end, unsigned) {
     for (std::uint64_t k = begin; k < end; ++k) {
-      const ir::seq::CellAddress sb = rp.stream.streams.spatial.at(live[k]);
+      const ir::seq::CellAddress sb = rp.move().source.streams.spatial.at(live[k]);
       const ir::seq::CellAddress ob = rp.output.spatial.at(live[k]);
       if (ob.state != ir::CellState::Live) continue;
       MoveArgs args{};

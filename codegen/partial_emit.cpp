@@ -54,7 +54,8 @@ struct Cell {
 class PartialEmitter {
 public:
   PartialEmitter(const ir::seq::RunProgram& rp, bool checked, llvm::LLVMContext& ctx)
-      : p_(rp.chain), checked_(checked), shape_(partial_shape(rp.chain)), ctx_(ctx), b_(ctx) {}
+      : p_(rp.contraction().chain), checked_(checked),
+        shape_(partial_shape(rp.contraction().chain)), ctx_(ctx), b_(ctx) {}
 
   std::unique_ptr<llvm::Module> run();
 
@@ -277,7 +278,7 @@ PartialShape partial_shape(const Program& p) {
 }
 
 bool is_partial(const ir::seq::RunProgram& program) {
-  return program.kind == ir::seq::RunKind::Contraction && !program.chain.whole();
+  return !program.is_move() && !program.contraction().chain.whole();
 }
 
 std::unique_ptr<llvm::Module> emit_partial_module(const ir::seq::RunProgram& program, bool checked,

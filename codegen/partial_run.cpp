@@ -57,12 +57,12 @@ Result<runtime::RunResult> run_partial_jit(const CompiledContraction& compiled,
                                            JitRunOptions options) {
   if (auto ok = checked_jit_run(compiled, rp, inputs); !ok) return ok.diagnostics();
   if (!is_partial(rp)) return run_error("E-JIT-002", "internal: not a part of a chain");
-  const ir::seq::ContractionProgram& p = rp.chain;
+  const ir::seq::ContractionProgram& p = rp.contraction().chain;
   const auto fn = compiled.function<PartialFn>();
   const PartialShape sh = partial_shape(p);
-  const runtime::LogicalTensor& st = *inputs.at(rp.stream.streams.tensor);
+  const runtime::LogicalTensor& st = *inputs.at(rp.input().streams.tensor);
   const runtime::LogicalTensor* wt =
-      p.forms_products() ? inputs.at(rp.trf.streams.tensor) : nullptr;
+      p.forms_products() ? inputs.at(rp.contraction().trf.streams.tensor) : nullptr;
 
   runtime::RunResult result;
   auto out = runtime::make_logical_tensor(rp.output.dtype, rp.output.axes);
@@ -88,8 +88,8 @@ Result<runtime::RunResult> run_partial_jit(const CompiledContraction& compiled,
     if (violation.load(std::memory_order_relaxed)) return;
     Staged& b = staged[worker];
     const std::uint64_t s = live[k];
-    gather(rp.stream, st, s, b.in, b.in_present);
-    if (wt != nullptr) gather(rp.trf, *wt, s, b.trf, b.trf_present);
+    gather(rp.input(), st, s, b.in, b.in_present);
+    if (wt != nullptr) gather(rp.contraction().trf, *wt, s, b.trf, b.trf_present);
     std::fill(b.out.begin(), b.out.end(), 0u);
     const PartialArgs args{b.in.data(),          b.in_present.data(), b.trf.data(),
                            b.trf_present.data(), b.acc.data(),        b.out.data()};

@@ -38,7 +38,8 @@ std::uint8_t byte(CellState s) {
 class PoisonEmitter {
 public:
   PoisonEmitter(const ir::seq::RunProgram& rp, llvm::LLVMContext& ctx)
-      : rp_(rp), p_(rp.chain), shape_(poison_shape(rp)), ctx_(ctx), b_(ctx) {}
+      : rp_(rp), p_(rp.is_move() ? nullptr : &rp.contraction().chain), shape_(poison_shape(rp)),
+        ctx_(ctx), b_(ctx) {}
 
   std::unique_ptr<llvm::Module> run();
 
@@ -73,7 +74,7 @@ private:
   void emit_move();
 
   const ir::seq::RunProgram& rp_;
-  const Program& p_;
+  const Program* p_; // the chain (nullptr for a move)
   PoisonShape shape_;
   llvm::LLVMContext& ctx_;
   llvm::IRBuilder<> b_;
@@ -104,15 +105,15 @@ void PoisonEmitter::or_into(Field f, llvm::Value* index, std::uint64_t limit,
 // OutTime cycle whose counters point past a view reads and writes nothing.
 llvm::Value* PoisonEmitter::in_view(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot) {
   llvm::Value* ok = b_.getTrue();
-  const std::uint64_t cells = p_.columns * p_.group;
-  if (p_.forms_products()) {
-    const std::uint64_t last_flit = (cells - 1) / p_.packet;
-    const std::uint64_t last_element = std::min(cells, p_.read_size) - 1;
-    ok = b_.CreateAnd(ok, b_.CreateICmpULT(flit, i64(p_.time - std::min(p_.time, last_flit))));
-    ok = b_.CreateAnd(ok,
-                      b_.CreateICmpULT(trf, i64(p_.element - std::min(p_.element, last_element))));
+  const std::uint64_t cells = p_->columns * p_->group;
+  if (p_->forms_products()) {
+    const std::uint64_t last_flit = (cells - 1) / p_->packet;
+    const std::uint64_t last_element = std::min(cells, p_->read_size) - 1;
+    ok = b_.CreateAnd(ok, b_.CreateICmpULT(flit, i64(p_->time - std::min(p_->time, last_flit))));
+    ok = b_.CreateAnd(
+        ok, b_.CreateICmpULT(trf, i64(p_->element - std::min(p_->element, last_element))));
   }
-  if (!p_.cycle_output()) ok = b_.CreateAnd(ok, b_.CreateICmpULT(slot, i64(p_.t2)));
+  if (!p_->cycle_output()) ok = b_.CreateAnd(ok, b_.CreateICmpULT(slot, i64(p_->t2)));
   return ok;
 }
 
@@ -121,15 +122,15 @@ llvm::Value* PoisonEmitter::in_view(llvm::Value* flit, llvm::Value* trf, llvm::V
 // trf + x mod ReadSize of the lane), or the input tensor's cell in row `row`.
 llvm::Value* PoisonEmitter::cell_poison(llvm::Value* flit, llvm::Value* trf, llvm::Value* row,
                                         std::uint64_t l, llvm::Value* x) {
-  if (!p_.forms_products()) {
-    llvm::Value* i = b_.CreateAdd(b_.CreateMul(row, i64(p_.input_inner())), x);
+  if (!p_->forms_products()) {
+    llvm::Value* i = b_.CreateAdd(b_.CreateMul(row, i64(p_->input_inner())), x);
     return is(state(kIn, kInSpatial, i, shape_.in_cells), CellState::Top);
   }
-  llvm::Value* packet_row = b_.CreateAdd(flit, b_.CreateUDiv(x, i64(p_.packet)));
+  llvm::Value* packet_row = b_.CreateAdd(flit, b_.CreateUDiv(x, i64(p_->packet)));
   llvm::Value* si =
-      b_.CreateAdd(b_.CreateMul(packet_row, i64(p_.packet)), b_.CreateURem(x, i64(p_.packet)));
+      b_.CreateAdd(b_.CreateMul(packet_row, i64(p_->packet)), b_.CreateURem(x, i64(p_->packet)));
   llvm::Value* wi =
-      b_.CreateAdd(b_.CreateAdd(i64(l * p_.element), trf), b_.CreateURem(x, i64(p_.read_size)));
+      b_.CreateAdd(b_.CreateAdd(i64(l * p_->element), trf), b_.CreateURem(x, i64(p_->read_size)));
   llvm::Value* s = state(kIn, kInSpatial, si, shape_.in_cells);
   llvm::Value* w = state(kTrf, kTrfSpatial, wi, shape_.trf_cells);
   return b_.CreateOr(b_.CreateAnd(is(s, CellState::Top), read(w)),
@@ -141,18 +142,18 @@ llvm::Value* PoisonEmitter::cell_poison(llvm::Value* flit, llvm::Value* trf, llv
 void PoisonEmitter::emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot,
                                llvm::Value* t) {
   when(in_view(flit, trf, slot), [&] {
-    for (std::uint64_t l = 0; l < p_.lanes; ++l) {
-      if (!p_.lane_live.empty() && p_.lane_live[l] == 0) continue;
-      llvm::Value* row = b_.CreateAdd(t, i64(l * p_.cycles));
-      loop(p_.columns, [&](llvm::Value* c) {
+    for (std::uint64_t l = 0; l < p_->lanes; ++l) {
+      if (!p_->lane_live.empty() && p_->lane_live[l] == 0) continue;
+      llvm::Value* row = b_.CreateAdd(t, i64(l * p_->cycles));
+      loop(p_->columns, [&](llvm::Value* c) {
         llvm::Value* dest =
-            p_.cycle_output()
-                ? b_.CreateAdd(b_.CreateMul(row, i64(p_.output_inner())), c)
-                : b_.CreateAdd(b_.CreateMul(scaled(slot, i64(l), p_.t2), i64(p_.p2)), c);
-        const Field into = p_.cycle_output() ? kOut : kSlots;
-        const std::uint64_t limit = p_.cycle_output() ? shape_.out_cells : shape_.slot_cells;
-        loop(p_.group, [&](llvm::Value* g) {
-          llvm::Value* x = b_.CreateAdd(b_.CreateMul(c, i64(p_.group)), g);
+            p_->cycle_output()
+                ? b_.CreateAdd(b_.CreateMul(row, i64(p_->output_inner())), c)
+                : b_.CreateAdd(b_.CreateMul(scaled(slot, i64(l), p_->t2), i64(p_->p2)), c);
+        const Field into = p_->cycle_output() ? kOut : kSlots;
+        const std::uint64_t limit = p_->cycle_output() ? shape_.out_cells : shape_.slot_cells;
+        loop(p_->group, [&](llvm::Value* g) {
+          llvm::Value* x = b_.CreateAdd(b_.CreateMul(c, i64(p_->group)), g);
           or_into(into, dest, limit, cell_poison(flit, trf, row, l, x));
         });
       });
@@ -164,19 +165,19 @@ void PoisonEmitter::emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value*
 // writes them; one ending at contract_lane drains them in output order (§8).
 void PoisonEmitter::emit_tail() {
   const std::uint64_t slots = shape_.slot_cells;
-  if (!p_.walks_cycles())
+  if (!p_->walks_cycles())
     loop(slots, [&](llvm::Value* i) {
       llvm::Value* top = is(state(kIn, kInSpatial, i, shape_.in_cells), CellState::Top);
       or_into(kSlots, i, slots, top);
     });
-  if (p_.last == ChainStage::Time)
+  if (p_->last == ChainStage::Time)
     loop(slots, [&](llvm::Value* i) {
       llvm::Value* v = b_.CreateLoad(b_.getInt8Ty(), at(kSlots, i, slots));
       b_.CreateStore(v, at(kOut, i, shape_.out_cells));
     });
-  if (p_.last != ChainStage::Lane) return;
-  llvm::GlobalVariable* table = drain_table(*m_, p_);
-  loop(p_.drain.size(), [&](llvm::Value* o) {
+  if (p_->last != ChainStage::Lane) return;
+  llvm::GlobalVariable* table = drain_table(*m_, *p_);
+  loop(p_->drain.size(), [&](llvm::Value* o) {
     llvm::Value* d =
         b_.CreateLoad(b_.getInt32Ty(), b_.CreateInBoundsGEP(b_.getInt32Ty(), table, o));
     // Output padding drains nothing.
@@ -207,14 +208,14 @@ std::unique_ptr<llvm::Module> PoisonEmitter::run() {
   fn_ = begin_slice_function(b_, *m_, kPoisonSymbol, "PoisonArgs", {ptr, ptr, ptr, ptr, i8, i8});
   if (shape_.out_cells > 0)
     b_.CreateMemSet(fn_.fields[kOut], b_.getInt8(0), i64(shape_.out_cells), llvm::MaybeAlign(1));
-  if (rp_.kind == ir::seq::RunKind::Move) {
+  if (rp_.is_move()) {
     emit_move();
   } else {
     if (shape_.slot_cells > 0)
       b_.CreateMemSet(fn_.fields[kSlots], b_.getInt8(0), i64(shape_.slot_cells),
                       llvm::MaybeAlign(1));
-    if (p_.walks_cycles() && p_.columns * p_.group > 0)
-      emit_cycle_nest(b_, fn_.f, p_.cycle_nest,
+    if (p_->walks_cycles() && p_->columns * p_->group > 0)
+      emit_cycle_nest(b_, fn_.f, p_->cycle_nest,
                       [&](llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t) {
                         emit_cycle(flit, trf, slot, t);
                       });
@@ -228,12 +229,12 @@ std::unique_ptr<llvm::Module> PoisonEmitter::run() {
 
 PoisonShape poison_shape(const ir::seq::RunProgram& rp) {
   PoisonShape s;
-  if (rp.kind == ir::seq::RunKind::Move) {
-    const auto& cells = rp.stream.streams.cells;
+  if (rp.is_move()) {
+    const auto& cells = rp.input().streams.cells;
     s.in_cells = s.out_cells = cells.outer_size * cells.inner_size;
     return s;
   }
-  const Program& p = rp.chain;
+  const Program& p = rp.contraction().chain;
   s.in_cells = p.forms_products() ? p.time * p.packet : p.input_outer() * p.input_inner();
   s.trf_cells = p.forms_products() ? p.lanes * p.element : 0;
   s.slot_cells = p.cycle_output() ? 0 : p.accumulator_cells();

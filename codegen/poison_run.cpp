@@ -20,15 +20,15 @@ std::vector<std::uint8_t> states(const ir::seq::CellStreams& cells) {
 }
 
 bool reads_trf(const ir::seq::RunProgram& rp) {
-  return rp.kind == ir::seq::RunKind::Contraction && rp.chain.forms_products();
+  return !rp.is_move() && rp.contraction().chain.forms_products();
 }
 
 } // namespace
 
 PoisonTables poison_tables(const ir::seq::RunProgram& rp) {
   PoisonTables t;
-  t.in = states(rp.stream.streams.cells);
-  if (reads_trf(rp)) t.trf = states(rp.trf.streams.cells);
+  t.in = states(rp.input().streams.cells);
+  if (reads_trf(rp)) t.trf = states(rp.contraction().trf.streams.cells);
   return t;
 }
 
@@ -43,8 +43,9 @@ Result<runtime::PoisonReport> run_poison_shadow(PoisonFn fn, const ir::seq::RunP
   std::map<SpatialStates, std::vector<std::uint8_t>> by_states;
   runtime::PoisonReport report;
   for (std::uint64_t s : rp.live_slices()) {
-    const SpatialStates k{rp.stream.streams.spatial.state(s),
-                          reads_trf(rp) ? rp.trf.streams.spatial.state(s) : CellState::Live};
+    const SpatialStates k{rp.input().streams.spatial.state(s),
+                          reads_trf(rp) ? rp.contraction().trf.streams.spatial.state(s)
+                                        : CellState::Live};
     auto it = by_states.find(k);
     if (it == by_states.end()) {
       std::vector<std::uint8_t> out(sh.out_cells);

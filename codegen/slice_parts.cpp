@@ -11,14 +11,14 @@ StreamParts stream_parts(const ir::seq::RunProgram& rp, const std::vector<std::u
   // Every cell offset the code may load: the live cells', and the dead flits' offset 0 (their
   // loads are not guarded by liveness). The vector path's loads span a flit's cells [0, run),
   // which lie between offset 0 and its last live cell.
-  const ir::seq::CellStreams& c = rp.stream.streams.cells;
+  const ir::seq::CellStreams& c = rp.input().streams.cells;
   parts.reach =
       (c.separable ? c.outer.max_offset() + c.inner.max_offset() : c.full.max_offset()) + 1;
   std::vector<std::uint64_t> offsets;
   for (std::uint64_t s : live) {
-    const ir::seq::CellAddress sb = rp.stream.streams.spatial.at(s);
+    const ir::seq::CellAddress sb = rp.input().streams.spatial.at(s);
     if (sb.state != ir::CellState::Live ||
-        rp.trf.streams.spatial.at(s).state != ir::CellState::Live ||
+        rp.contraction().trf.streams.spatial.at(s).state != ir::CellState::Live ||
         rp.output.spatial.at(s).state != ir::CellState::Live)
       continue; // runs no code (contraction_run.cpp SliceRun::run)
     offsets.push_back(sb.offset);

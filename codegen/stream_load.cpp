@@ -15,8 +15,8 @@ StreamLoad::StreamLoad(const ir::seq::RunProgram& rp, llvm::Module& m, bool chec
                        llvm::Value* flit_live, llvm::BasicBlock* violation, llvm::Function* f)
     : rp_(rp), checked_(checked), pairs_(pairs), stream_(stream), limit_(stream_limit),
       flit_offset_(flit_offset), flit_live_(flit_live), violation_(violation), f_(f),
-      widen_(stream_widen(rp.stream)) {
-  const ir::seq::CellStreams& c = rp.stream.streams.cells;
+      widen_(stream_widen(rp.input())) {
+  const ir::seq::CellStreams& c = rp.input().streams.cells;
   packet_ = c.inner_size;
   flits_ = c.outer_size;
   separable_ = c.separable;
@@ -28,7 +28,7 @@ StreamLoad::StreamLoad(const ir::seq::RunProgram& rp, llvm::Module& m, bool chec
     for (std::uint32_t byte = 0; byte < 256; ++byte) {
       const std::uint8_t raw[4] = {static_cast<std::uint8_t>(byte), 0, 0, 0};
       table[byte] =
-          widened_stream_element(rp.stream, runtime::load_element(rp.stream.streams.dtype, raw));
+          widened_stream_element(rp.input(), runtime::load_element(rp.input().streams.dtype, raw));
       sign = sign && table[byte] == static_cast<std::uint32_t>(static_cast<std::int8_t>(byte));
       zero = zero && table[byte] == byte;
     }
@@ -152,7 +152,7 @@ llvm::Value* StreamLoad::flit_vector(llvm::IRBuilder<>& b, Packet& p, std::uint6
 }
 
 StreamLoad::Cell StreamLoad::cell(llvm::IRBuilder<>& b, Packet& p, std::uint64_t i) const {
-  const ir::seq::CellStreams& c = rp_.stream.streams.cells;
+  const ir::seq::CellStreams& c = rp_.input().streams.cells;
   const std::uint64_t k = i / packet_, e = i % packet_;
   Cell out;
   llvm::Value* offset = nullptr;
@@ -222,7 +222,7 @@ llvm::Value* StreamLoad::splat(llvm::IRBuilder<>& b, const Cell& c, llvm::Type* 
 }
 
 StreamLoad::Cell StreamLoad::pair(llvm::IRBuilder<>& b, Packet& p, std::uint64_t i) const {
-  const ir::seq::CellStreams& c = rp_.stream.streams.cells;
+  const ir::seq::CellStreams& c = rp_.input().streams.cells;
   const std::uint64_t k = i / packet_, e = i % packet_;
   Cell out;
   if (!pairs_ || !separable_ || run_ == 0 || e + 1 >= run_) return out;

@@ -73,7 +73,7 @@ GemmShape gemm_shape(const std::vector<ir::Axis>& stream, const std::vector<ir::
 ir::seq::RunProgram capped(const ir::seq::RunProgram& p, std::uint64_t keep) {
   ir::seq::RunProgram q = p;
   std::uint64_t kept = 0;
-  for (auto& live : q.chain.spatial_live)
+  for (auto& live : q.contraction().chain.spatial_live)
     if (live != 0 && kept++ >= keep) live = 0;
   return q;
 }
@@ -201,7 +201,7 @@ Result<runtime::RunResult> run_both_engines(const ir::Kernel& kernel, const Benc
   auto jr = codegen::run_contraction_jit(*p.compiled, p.program, p.inputs.tensors, ro);
   if (!jr) return jr;
   r.simulated_macs = jr->simulated_macs;
-  r.slices = p.program.chain.spatial;
+  r.slices = p.program.contraction().chain.spatial;
   r.live_slices = p.program.live_slices().size();
   const std::uint64_t per_slice =
       std::max<std::uint64_t>(1, r.simulated_macs / std::max<std::uint64_t>(1, r.live_slices));
@@ -264,7 +264,8 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
   r.gemm = gemm_shape(p->inputs.shapes.at(ops->stream->name), p->inputs.shapes.at(ops->trf->name),
                       ir::seq::type_axes(ops->lane->output, file.axes));
 
-  const auto cycles = cycles::cycle_report(p->program.chain, cycles::cycle_options_for(kernel));
+  const auto cycles =
+      cycles::cycle_report(p->program.contraction().chain, cycles::cycle_options_for(kernel));
   r.cycles_analytic = cycles.analytic.total;
   r.cycles_trace = cycles.trace.total;
   r.mac_utilization = cycles.analytic.mac_utilization;

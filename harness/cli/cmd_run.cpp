@@ -409,7 +409,8 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   nlohmann::ordered_json cycle_doc;
   if (opt.json && plan->result().ops.shape == ir::seq::RunShape::Contraction)
     req.on_lowered = [&](const ir::seq::RunProgram& p) {
-      cycle_doc = cycles::cycle_summary_json(p.chain, cycles::cycle_options_for(kernel));
+      cycle_doc =
+          cycles::cycle_summary_json(p.contraction().chain, cycles::cycle_options_for(kernel));
     };
   Diagnostics failed;
   if (auto rc = read_given_inputs(file, kernel, *plan, a, req, io, failed))

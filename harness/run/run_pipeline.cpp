@@ -90,9 +90,8 @@ Result<EngineRun> execute(const PreparedEngine& e, const ir::seq::RunProgram& pr
     options.threads = req.threads;
     options.stream_contents = stream_contents;
     options.digest_output = true;
-    r = program.kind == ir::seq::RunKind::Move
-            ? codegen::run_move_jit(*e.compiled, program, inputs, options)
-            : codegen::run_contraction_jit(*e.compiled, program, inputs, options);
+    r = program.is_move() ? codegen::run_move_jit(*e.compiled, program, inputs, options)
+                          : codegen::run_contraction_jit(*e.compiled, program, inputs, options);
   }
   if (!r) return std::move(r).take_diagnostics();
   run.run_ms = ms_since(t0);
@@ -104,7 +103,7 @@ Result<EngineRun> execute(const PreparedEngine& e, const ir::seq::RunProgram& pr
 /// shapes and types only, so it is made while they are filled. Its diagnostics are the run's.
 void plan_run(const PreparedEngine& e, const ir::seq::RunProgram& program,
               const runtime::RunInputs& inputs, codegen::PreparedPlan prepared) {
-  if (e.engine == Engine::Jit && program.kind == ir::seq::RunKind::Contraction)
+  if (e.engine == Engine::Jit && !program.is_move())
     (void)codegen::plan_contraction_run(*e.compiled, program, inputs, std::move(prepared));
 }
 
@@ -271,7 +270,7 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel
           : prepare_after_filling(file, kernel, ops, req, shapes, fill, out);
   out.inputs_ms += tiles_ms + allocated_ms;
   if (!prepared) return std::move(prepared).take_diagnostics();
-  if (!unfilled.empty() && out.program.stream.streams.tensor != unfilled) {
+  if (!unfilled.empty() && out.program.input().streams.tensor != unfilled) {
     // The program's stream is not that parameter (a chain fetches it): filled like the others.
     const runtime::SeededContents& c = inputs->seeded.at(unfilled);
     runtime::fill_random(inputs->generated.at(unfilled), c.seed, c.index, threads);

@@ -27,8 +27,8 @@ Result<TopRun> run_ranked(const Entry& e, unsigned threads, std::uint64_t seed,
   TopRun t;
   t.rank = e.rank;
   const cycles::CycleOptions options = cycles::cycle_options_for(kernel);
-  t.analytic_cycles = cycles::analytic_cycles(run->program.chain, options).total;
-  t.trace_cycles = cycles::trace_cycles(run->program.chain, options).total;
+  t.analytic_cycles = cycles::analytic_cycles(run->program.contraction().chain, options).total;
+  t.trace_cycles = cycles::trace_cycles(run->program.contraction().chain, options).total;
   t.sha256 = run->sha256;
   t.poisoned_outputs = run->poisoned_outputs;
   t.run_ms = run->run_ms;

@@ -119,11 +119,20 @@ Result<RunProgram> with_output(const TensorType& type, const std::vector<Axis>& 
   return p;
 }
 
+const OperandStreams& RunProgram::input() const {
+  return is_move() ? move().source : contraction().stream;
+}
+
+const OperandStreams* RunProgram::trf_operand() const {
+  if (is_move() || !contraction().chain.forms_products()) return nullptr;
+  return &contraction().trf;
+}
+
 std::vector<std::uint64_t> RunProgram::live_slices() const {
   std::vector<std::uint64_t> v;
-  if (kind == RunKind::Contraction) {
-    for (std::uint64_t s = 0; s < chain.spatial; ++s)
-      if (chain.spatial_live[s]) v.push_back(s);
+  if (const auto* run = std::get_if<ContractionRun>(&body)) {
+    for (std::uint64_t s = 0; s < run->chain.spatial; ++s)
+      if (run->chain.spatial_live[s]) v.push_back(s);
     return v;
   }
   for (std::uint64_t s = 0; s < output.spatial.size(); ++s)
@@ -204,7 +213,6 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
   const TensorType& out_type = ops.output_type(kernel);
 
   if (ops.shape != RunShape::Contraction && ops.shape != RunShape::Partial) {
-    p.kind = RunKind::Move;
     std::vector<OperandStreams> vrf_reads;
     if (ops.vector_final) {
       // The Vector Engine pass between the stream and the store or the result.
@@ -233,7 +241,7 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
     };
     auto moved = after_pass(*stream);
     if (!moved) return std::move(moved).take_diagnostics();
-    p.stream = std::move(*moved);
+    p.body = MoveRun{std::move(*moved)};
     for (const OperandStreams& read : vrf_reads) {
       auto cells = after_pass(read);
       if (!cells) return std::move(cells).take_diagnostics();
@@ -254,15 +262,16 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
                    ? lower_contraction(kernel, ops.partial_first, ops.partial_last)
                    : lower_contraction(kernel);
   if (!chain) return std::move(chain).take_diagnostics();
-  p.chain = std::move(*chain);
-  p.chain.ftz_results = ftz_results;
-  p.stream = std::move(*stream);
+  ContractionRun run{std::move(*chain), std::move(*stream), {}};
+  run.chain.ftz_results = ftz_results;
   // A part from a ContractOuter / Packet / Time tensor reads that parameter alone.
-  if (p.chain.forms_products()) {
+  if (run.chain.forms_products()) {
     auto trf = trf_operand(file, kernel, ops, shapes, p);
     if (!trf) return std::move(trf).take_diagnostics();
-    p.trf = std::move(*trf);
+    run.trf = std::move(*trf);
   }
+  const ScalarType accumulator = run.chain.accumulator;
+  p.body = std::move(run);
   // A Vector Engine pass after the chain keeps every element's coordinates (docs/vector-engine.md
   // §4.1): the chain writes its output cells, each through the pass's value calls, and the pass's
   // result (or its to_vrf store) holds the same logical tensor.
@@ -294,7 +303,7 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
                                    kernel.name));
     chain_out.set(Slot::Packet, *ops.output_view->get(Slot::Packet));
   }
-  ScalarType out_dtype = p.chain.accumulator;
+  ScalarType out_dtype = accumulator;
   if (ops.vector_final) {
     auto pass = lower_vector(kernel, *ops.vector_final);
     if (!pass) return std::move(pass).take_diagnostics();
@@ -354,31 +363,33 @@ Status verify_vrf_operands(const RunProgram& p) {
 Status verify(const RunProgram& p) {
   for (const FetchProgram& f : p.fetches)
     if (auto ok = verify(f); !ok) return ok;
-  if (p.kind == RunKind::Move) {
-    const CellStreams& s = p.stream.streams.cells;
+  if (p.is_move()) {
+    const OperandStreams& source = p.move().source;
+    const CellStreams& s = source.streams.cells;
     const CellStreams& o = p.output.cells;
     if (s.outer_size != o.outer_size || s.inner_size != o.inner_size ||
-        p.stream.streams.spatial.size() != p.output.spatial.size())
+        source.streams.spatial.size() != p.output.spatial.size())
       return run_error("E-RUN-102", fmt::format("internal: the source of `{}` is not a view of its "
                                                 "output's shape",
                                                 p.kernel_name));
     return verify_vrf_operands(p);
   }
-  const ContractionProgram& c = p.chain;
+  const ContractionRun& run = p.contraction();
+  const ContractionProgram& c = run.chain;
   if (auto ok = verify(c); !ok) return ok;
   if (auto ok = verify_vrf_operands(p); !ok) return ok;
-  const CellStreams& s = p.stream.streams.cells;
-  const CellStreams& w = p.trf.streams.cells;
+  const CellStreams& s = run.stream.streams.cells;
+  const CellStreams& w = run.trf.streams.cells;
   const CellStreams& o = p.output.cells;
   const bool products = c.forms_products();
   const std::uint64_t in_outer = products ? c.time : c.input_outer();
   const std::uint64_t in_inner = products ? c.packet : c.input_inner();
   const ScalarType in_type = products ? c.stream_type : c.accumulator;
   if (s.outer_size != in_outer || s.inner_size != in_inner || o.outer_size != c.output_outer() ||
-      o.inner_size != c.output_inner() || p.stream.streams.spatial.size() != c.spatial ||
-      p.output.spatial.size() != c.spatial || p.stream.type != in_type ||
+      o.inner_size != c.output_inner() || run.stream.streams.spatial.size() != c.spatial ||
+      p.output.spatial.size() != c.spatial || run.stream.type != in_type ||
       (products && (w.outer_size != c.lanes || w.inner_size != c.element ||
-                    p.trf.streams.spatial.size() != c.spatial || p.trf.type != c.trf_type)))
+                    run.trf.streams.spatial.size() != c.spatial || run.trf.type != c.trf_type)))
     return run_error("E-RUN-102",
                      fmt::format("internal: the operand streams of `{}` do not match its "
                                  "contraction chain (stream [{}][{}] vs [{}][{}], TRF [{}][{}] vs "
@@ -396,10 +407,10 @@ std::uint64_t fingerprint(const RunProgram& p) {
 std::string to_text(const RunProgram& p) {
   std::string out;
   for (const auto& f : p.fetches) out += to_text(f) + "\n";
-  if (p.kind == RunKind::Contraction)
-    out += to_text(p.chain);
+  if (!p.is_move())
+    out += to_text(p.contraction().chain);
   else
-    out += fmt::format("move {} ; {} → {}\n", p.kernel_name, name(p.stream.type),
+    out += fmt::format("move {} ; {} → {}\n", p.kernel_name, name(p.move().source.type),
                        name(p.output.dtype));
   const auto operand = [&](const char* role, const OperandStreams& o) {
     std::string adapter;
@@ -407,18 +418,15 @@ std::string to_text(const RunProgram& p) {
     if (o.adapter.zero_point) adapter = fmt::format(", zero point {}", *o.adapter.zero_point);
     out += fmt::format("  {:<12} {}{} → {}\n", role, o.streams.text(), adapter, name(o.type));
   };
-  const bool products = p.kind == RunKind::Contraction && p.chain.forms_products();
-  operand(products                         ? "stream in"
-          : p.kind == RunKind::Contraction ? "part input"
-                                           : "source",
-          p.stream);
+  const OperandStreams* trf = p.trf_operand();
+  operand(trf != nullptr ? "stream in" : !p.is_move() ? "part input" : "source", p.input());
   if (p.vector) out += to_text(*p.vector);
   for (std::size_t k = 0; k < p.vrf_operands.size(); ++k)
     operand(fmt::format("vrf operand {}", k).c_str(), p.vrf_operands[k]);
   if (p.output_cast)
     out += fmt::format("  {:<12} {} → {}{}\n", "output cast", name(p.output_cast->from),
                        name(p.output_cast->to), p.output_cast->relu ? " (ReLU)" : "");
-  if (products) operand("trf in", p.trf);
+  if (trf != nullptr) operand("trf in", *trf);
   out += fmt::format(
       "  {:<12} {}{}\n", "output", p.output.text(),
       p.duplicated_outputs ? fmt::format(", {} duplicated cells", p.duplicated_outputs) : "");

@@ -9,9 +9,11 @@
 //                  output cell (T3 u, P3 j)       → output.at(s, u, j)
 //   Move         a kernel that only moves data (a register-file store, a collected stream, a
 //                MemTensor read or write): every live cell (s, o, i) of the output view takes
-//                source.streams.at(s, o, i), through the value calls of a Vector Engine pass when
-//                the kernel runs one on the way (docs/vector-engine.md §4), a `&vrf` operand k
-//                of the pass read at vrf_operands[k].streams.at(s, o, i)
+//                source.streams.at(s, o, i)
+//
+// Either body's elements go through the value calls of a Vector Engine pass when the kernel runs
+// one on the way (docs/vector-engine.md §4), a `&vrf` operand k of the pass read at
+// vrf_operands[k].streams.at(s, o, i), then through the output path's cast.
 //
 // Operands are read through their Fetch Adapter (cast / zero point) and widened in the engine's
 // loads; padding cells never exist in memory: their states come from the streams.
@@ -32,11 +34,10 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
 namespace tujit::ir::seq {
-
-enum class RunKind : std::uint8_t { Contraction, Move };
 
 /// The output path's conversion of every output element after the engines (and after a Vector
 /// Engine pass): the Cast Engine's `cast` or the Commit Adapter's `commit_cast[_relu]`
@@ -54,23 +55,49 @@ void for_each_field(Cast& c, F&& f) {
   (f(from), f(to), f(relu));
 }
 
+/// A contraction run's body: the chain (its stream_dense / trf_dense describe the chain's own
+/// types; the engines go by the operands' streams) and its operands.
+struct ContractionRun {
+  ContractionProgram chain;
+  /// The stream operand (a part entering after the Outer stage: that stage's input tensor).
+  OperandStreams stream;
+  /// The TRF operand; empty when the chain forms no products (chain.forms_products()).
+  OperandStreams trf;
+};
+template <class Run, class F>
+requires std::same_as<std::remove_const_t<Run>, ContractionRun>
+void for_each_field(Run& r, F&& f) {
+  auto& [chain, stream, trf] = r;
+  (f(chain), f(stream), f(trf));
+}
+
+/// A move's body: the source of every output cell (a register-file store, a collected stream, a
+/// MemTensor read or write, a transpose: the cells are relabelled, the values kept).
+struct MoveRun {
+  OperandStreams source;
+};
+template <class Run, class F>
+requires std::same_as<std::remove_const_t<Run>, MoveRun>
+void for_each_field(Run& r, F&& f) {
+  auto& [source] = r;
+  f(source);
+}
+
+/// The closed set of run kinds. A command kind the engines come to execute is one more
+/// alternative here (docs/design.md "Adding a command kind").
+using RunBody = std::variant<ContractionRun, MoveRun>;
+
 struct RunProgram {
   std::string kernel_name;
-  RunKind kind = RunKind::Contraction;
-  /// Contraction: the chain (its stream_dense / trf_dense describe the chain's own types; the
-  /// engines go by the operands' streams).
-  ContractionProgram chain;
-  /// Contraction: the stream operand. Move: the source of every output cell.
-  OperandStreams stream;
-  /// Contraction: the TRF operand.
-  OperandStreams trf;
-  /// The value calls of a Vector Engine pass, when the kernel runs one: Move, on every live
-  /// source element (after the Fetch Adapter); Contraction, on every output cell the Lane Folder
-  /// drains (the pass reads the chain's output).
+  /// What the engines execute to produce the output's elements.
+  RunBody body;
+  /// The value calls of a Vector Engine pass, when the kernel runs one, on every element the body
+  /// hands to the output: a move's source element (after the Fetch Adapter), a contraction's
+  /// output cell as the Lane Folder drains it.
   std::optional<VectorProgram> vector;
-  /// Move: the `&vrf` operands of `vector`'s calls, in call order (VectorCall::reads_vrf), each a
-  /// view of the same cells as `stream`: cell (s, o, i) holds the VRF element the pass's element
-  /// at that cell reads (docs/vector-engine.md §3.2); a cell that is not Live reads 0.
+  /// The `&vrf` operands of `vector`'s calls, in call order (VectorCall::reads_vrf), each a view
+  /// of the output's cells: cell (s, o, i) holds the VRF element the pass's element at that cell
+  /// reads (docs/vector-engine.md §3.2); a cell that is not Live reads 0.
   std::vector<OperandStreams> vrf_operands;
   /// The output path's conversion, applied to every output element after `vector` (a whole
   /// kernel's cast or commit_cast); the output's dtype is its `to`.
@@ -84,6 +111,18 @@ struct RunProgram {
   /// The data-path chains the run composes (reports and cycle models).
   std::vector<FetchProgram> fetches;
 
+  bool is_move() const { return std::holds_alternative<MoveRun>(body); }
+  /// The body as a contraction run / a move (std::bad_variant_access for the other kind: the
+  /// caller dispatches on is_move() first).
+  const ContractionRun& contraction() const { return std::get<ContractionRun>(body); }
+  ContractionRun& contraction() { return std::get<ContractionRun>(body); }
+  const MoveRun& move() const { return std::get<MoveRun>(body); }
+  MoveRun& move() { return std::get<MoveRun>(body); }
+  /// The operand the body streams from: a contraction's stream operand, a move's source.
+  const OperandStreams& input() const;
+  /// The TRF operand when the body reads one (a contraction forming products), else nullptr.
+  const OperandStreams* trf_operand() const;
+
   /// Live spatial positions the engines run (Contraction: the chain's; Move: the output's).
   std::vector<std::uint64_t> live_slices() const;
 };
@@ -94,10 +133,10 @@ struct RunProgram {
 template <class Program, class F>
 requires std::same_as<std::remove_const_t<Program>, RunProgram>
 void for_each_field(Program& p, F&& f) {
-  auto& [kernel_name, kind, chain, stream, trf, vector, vrf_operands, output_cast, output,
-         duplicated_outputs, fetches] = p;
-  (f(kernel_name), f(kind), f(chain), f(stream), f(trf), f(vector), f(vrf_operands), f(output_cast),
-   f(output), f(duplicated_outputs), f(fetches));
+  auto& [kernel_name, body, vector, vrf_operands, output_cast, output, duplicated_outputs,
+         fetches] = p;
+  (f(kernel_name), f(body), f(vector), f(vrf_operands), f(output_cast), f(output),
+   f(duplicated_outputs), f(fetches));
 }
 
 /// The logical tensors of a run: each input parameter's axes (declaration order; sizes = the

@@ -18,9 +18,9 @@ using ir::seq::RunProgram;
 using SliceClass = std::pair<CellState, CellState>;
 
 SliceClass slice_class(const RunProgram& p, std::uint64_t s) {
-  const bool trf = p.kind == ir::seq::RunKind::Contraction && p.chain.forms_products();
-  const CellState w = trf ? p.trf.streams.spatial.state(s) : CellState::Live;
-  return {p.stream.streams.spatial.state(s), w};
+  const ir::seq::OperandStreams* trf = p.trf_operand();
+  const CellState w = trf != nullptr ? trf->streams.spatial.state(s) : CellState::Live;
+  return {p.input().streams.spatial.state(s), w};
 }
 
 CellState cell_state(CellState spatial, CellState cell) {
@@ -30,13 +30,13 @@ CellState cell_state(CellState spatial, CellState cell) {
 /// Per output cell of one slice of class `k`: whether it is poisoned (contraction, or a part of
 /// one: a Top cell of the input tensor it starts from poisons what it is summed or moved into).
 std::vector<std::uint8_t> contraction_poison(const RunProgram& rp, SliceClass k) {
-  const ir::seq::ContractionProgram& p = rp.chain;
+  const ir::seq::ContractionProgram& p = rp.contraction().chain;
   const std::uint64_t inner = p.output_inner();
   std::vector<std::uint8_t> out(p.output_outer() * inner, 0);
   const std::uint64_t cells = p.columns * p.group;
   const bool products = p.forms_products();
-  const auto& sc = rp.stream.streams.cells;
-  const auto& wc = rp.trf.streams.cells;
+  const auto& sc = rp.input().streams.cells;
+  const auto& wc = rp.contraction().trf.streams.cells;
   const bool any_top = k.first == CellState::Top || sc.any(CellState::Top) ||
                        (products && (k.second == CellState::Top || wc.any(CellState::Top)));
   if (!any_top) return out;
@@ -92,7 +92,7 @@ std::vector<std::uint8_t> contraction_poison(const RunProgram& rp, SliceClass k)
 
 /// Per cell of one output slice of class `k` (outer-major): whether it reads a Top source cell.
 std::vector<std::uint8_t> move_poison(const RunProgram& rp, SliceClass k) {
-  const auto& cells = rp.stream.streams.cells;
+  const auto& cells = rp.input().streams.cells;
   std::vector<std::uint8_t> out(cells.outer_size * cells.inner_size, 0);
   for (std::uint64_t o = 0; o < cells.outer_size; ++o)
     for (std::uint64_t i = 0; i < cells.inner_size; ++i)
@@ -134,7 +134,7 @@ std::optional<std::string> first_poison_difference(const PoisonReport& a, const 
 
 PoisonReport analyze_poison(const RunProgram& p) {
   PoisonReport report;
-  const bool contraction = p.kind == ir::seq::RunKind::Contraction;
+  const bool contraction = !p.is_move();
   const std::uint64_t inner = p.output.cells.inner_size;
   std::map<SliceClass, std::vector<std::uint8_t>> by_class;
   for (std::uint64_t s : p.live_slices()) {
@@ -153,11 +153,11 @@ PoisonReport analyze_poison(const RunProgram& p) {
 }
 
 std::uint64_t present_products(const RunProgram& rp) {
-  if (rp.kind != ir::seq::RunKind::Contraction || !rp.chain.forms_products()) return 0;
-  const ir::seq::ContractionProgram& p = rp.chain;
+  if (rp.is_move() || !rp.contraction().chain.forms_products()) return 0;
+  const ir::seq::ContractionProgram& p = rp.contraction().chain;
   const std::uint64_t cells = p.columns * p.group;
-  const auto& sc = rp.stream.streams.cells;
-  const auto& wc = rp.trf.streams.cells;
+  const auto& sc = rp.input().streams.cells;
+  const auto& wc = rp.contraction().trf.streams.cells;
   std::map<SliceClass, std::uint64_t> by_class;
   std::uint64_t n = 0;
   for (std::uint64_t s : rp.live_slices()) {

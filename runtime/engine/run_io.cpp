@@ -34,9 +34,8 @@ Status check_run_inputs(const RunProgram& p, const RunInputs& inputs) {
 }
 
 Status check_input_tensors(const RunProgram& p, const RunInputs& inputs) {
-  std::vector<const OperandStreams*> operands{&p.stream};
-  if (p.kind == ir::seq::RunKind::Contraction && p.chain.forms_products())
-    operands.push_back(&p.trf);
+  std::vector<const OperandStreams*> operands{&p.input()};
+  if (const OperandStreams* trf = p.trf_operand()) operands.push_back(trf);
   for (const OperandStreams& v : p.vrf_operands) operands.push_back(&v);
   for (const OperandStreams* o : operands) {
     const TensorStreams& s = o->streams;

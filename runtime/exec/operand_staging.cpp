@@ -20,7 +20,7 @@ bool fits_i16(ir::ScalarType t) {
 // and whose packet cells pair up: every tree group is even, and the TRF element of cell p + 1 is
 // the one after cell p's (p even) — true when ReadSize is even or covers the packet.
 bool trf_pairs(const ir::seq::RunProgram& rp) {
-  const ir::seq::ContractionProgram& p = rp.chain;
+  const ir::seq::ContractionProgram& p = rp.contraction().chain;
   return p.whole() && p.accumulator == ir::ScalarType::I32 && fits_i16(p.stream_type) &&
          fits_i16(p.trf_type) && p.group >= 2 && p.group % 2 == 0 &&
          (p.read_size % 2 == 0 || p.read_size >= p.op);
@@ -29,19 +29,19 @@ bool trf_pairs(const ir::seq::RunProgram& rp) {
 } // namespace
 
 StagedShape staged_shape(const ir::seq::RunProgram& rp) {
-  const ir::seq::ContractionProgram& p = rp.chain;
+  const ir::seq::ContractionProgram& p = rp.contraction().chain;
   StagedShape s;
   s.trf_cells = p.element * kLaneVector;
   s.acc_cells = p.t2 * p.p2 * kLaneVector;
   s.out_cells = p.t3 * p.p3;
   s.trf_pairs = trf_pairs(rp);
-  s.trf_masks = !s.trf_pairs && !rp.trf.streams.cells.all_live();
+  s.trf_masks = !s.trf_pairs && !rp.contraction().trf.streams.cells.all_live();
   return s;
 }
 
 ProgramTables program_tables(const ir::seq::RunProgram& rp, std::uint64_t no_output) {
   ProgramTables t;
-  const ir::seq::CellStreams& c = rp.stream.streams.cells;
+  const ir::seq::CellStreams& c = rp.input().streams.cells;
   const ir::seq::AddressTable& flits = c.separable ? c.outer : c.full;
   t.flit_offset.resize(flits.size());
   for (std::uint64_t f = 0; f < flits.size(); ++f) t.flit_offset[f] = flits.offset(f);
@@ -62,8 +62,8 @@ ProgramTables program_tables(const ir::seq::RunProgram& rp, std::uint64_t no_out
 
 TrfPlan trf_plan(const ir::seq::RunProgram& rp, const StagedShape& sh,
                  const LogicalTensor& tensor) {
-  const ir::seq::ContractionProgram& p = rp.chain;
-  const ir::seq::OperandStreams& w = rp.trf;
+  const ir::seq::ContractionProgram& p = rp.contraction().chain;
+  const ir::seq::OperandStreams& w = rp.contraction().trf;
   // [Lane][Element] → [Element][kLaneVector]; lanes ≥ |Lane| and padding lanes (which form no
   // product, §5.4) stay 0 / absent. An absent cell's value is never observed (masked to the
   // identity).
@@ -103,7 +103,7 @@ void pair_up(std::vector<std::uint32_t>& v) {
 
 void stage_trf(const ir::seq::RunProgram& rp, const StagedShape& sh, const TrfPlan& plan,
                const LogicalTensor& tensor, std::uint64_t base, StagedTrf& out) {
-  const ir::seq::OperandStreams& w = rp.trf;
+  const ir::seq::OperandStreams& w = rp.contraction().trf;
   out.values.assign(sh.trf_cells, 0);
   if (sh.trf_masks) out.present.assign(sh.trf_cells, 0);
   const std::uint32_t bytes = element_bytes(tensor.dtype);
@@ -136,7 +136,8 @@ void stage_trf(const ir::seq::RunProgram& rp, const StagedShape& sh, const TrfPl
 
 void stage_trf(const ir::seq::RunProgram& rp, const StagedShape& sh, const LogicalTensor& tensor,
                std::uint64_t s, StagedTrf& out) {
-  stage_trf(rp, sh, trf_plan(rp, sh, tensor), tensor, rp.trf.streams.spatial.offset(s), out);
+  stage_trf(rp, sh, trf_plan(rp, sh, tensor), tensor,
+            rp.contraction().trf.streams.spatial.offset(s), out);
 }
 
 } // namespace tujit::runtime::exec

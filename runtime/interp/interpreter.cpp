@@ -104,9 +104,9 @@ private:
 class SliceRun {
 public:
   SliceRun(const RunProgram& rp, const RunInputs& in, OutputWriter& writer, RunResult& result)
-      : rp_(rp), p_(rp.chain), writer_(writer), result_(result),
-        st_(*in.at(rp.stream.streams.tensor)),
-        wt_(p_.forms_products() ? in.at(rp.trf.streams.tensor) : nullptr),
+      : rp_(rp), p_(rp.contraction().chain), writer_(writer), result_(result),
+        st_(*in.at(rp.input().streams.tensor)),
+        wt_(p_.forms_products() ? in.at(rp.contraction().trf.streams.tensor) : nullptr),
         acc_(p_.accumulator_cells()), packet_(p_.columns * p_.group), vrf_(rp.vrf_operands.size()) {
     for (const OperandStreams& v : rp.vrf_operands) vrf_in_.push_back(in.at(v.streams.tensor));
   }
@@ -144,9 +144,9 @@ private:
 Operand SliceRun::input_cell(std::uint64_t o, std::uint64_t i) const {
   Operand x;
   if (sbase_.state != CellState::Live) return x;
-  const CellAddress c = rp_.stream.streams.cells.at(o, i);
+  const CellAddress c = rp_.input().streams.cells.at(o, i);
   if (c.state != CellState::Live) return x;
-  const OperandStreams& so = rp_.stream;
+  const OperandStreams& so = rp_.input();
   x.value = widen_to_accumulator(so.type, read_operand(so, st_, sbase_.offset + c.offset));
   x.present = true;
   return x;
@@ -157,8 +157,8 @@ Operand SliceRun::product(const ir::seq::CycleAddress& a, std::uint64_t l, std::
   Operand o;
   if (!p_.is_cell_live(x) || sbase_.state != CellState::Live || wbase_.state != CellState::Live)
     return o;
-  const ir::seq::OperandStreams& so = rp_.stream;
-  const ir::seq::OperandStreams& wo = rp_.trf;
+  const ir::seq::OperandStreams& so = rp_.input();
+  const ir::seq::OperandStreams& wo = rp_.contraction().trf;
   const CellAddress sc = so.streams.cells.at(a.flit + x / p_.packet, x % p_.packet);
   const CellAddress wc = wo.streams.cells.at(l, a.trf + x % p_.read_size);
   if (sc.state != CellState::Live || wc.state != CellState::Live) return o;
@@ -196,8 +196,8 @@ bool SliceRun::cycle(const ir::seq::CycleAddress& a, std::uint64_t t) {
 
 bool SliceRun::run(std::uint64_t s) {
   s_ = s;
-  sbase_ = rp_.stream.streams.spatial.at(s);
-  if (p_.forms_products()) wbase_ = rp_.trf.streams.spatial.at(s);
+  sbase_ = rp_.input().streams.spatial.at(s);
+  if (p_.forms_products()) wbase_ = rp_.contraction().trf.streams.spatial.at(s);
   std::fill(acc_.begin(), acc_.end(), 0u); // +0.0f and 0 share the bits 0 (§9.2 step 2)
   if (p_.walks_cycles()) {
     // The packet-cycle nest in increasing OT position: flit order (§7).
@@ -248,7 +248,7 @@ Result<RunResult> interpret_contraction(const RunProgram& rp, const RunInputs& i
 }
 
 Result<RunResult> interpret_move(const RunProgram& rp, const RunInputs& in) {
-  const OperandStreams& src = rp.stream;
+  const OperandStreams& src = rp.move().source;
   const LogicalTensor& t = *in.at(src.streams.tensor);
   RunResult result;
   auto out = make_logical_tensor(rp.output.dtype, rp.output.axes);
@@ -298,7 +298,7 @@ std::uint32_t acc_mul(ir::ScalarType acc, std::uint32_t a, std::uint32_t b, bool
 
 Result<RunResult> interpret(const RunProgram& p, const RunInputs& inputs) {
   if (auto ok = check_run_inputs(p, inputs); !ok) return ok.diagnostics();
-  if (p.kind == ir::seq::RunKind::Move) return interpret_move(p, inputs);
+  if (p.is_move()) return interpret_move(p, inputs);
   return interpret_contraction(p, inputs);
 }
 

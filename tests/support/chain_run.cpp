@@ -104,7 +104,6 @@ Result<ChainRun> chain_run(const ContractionProgram& c) {
   if (c.forms_products()) r.trf_axes = named_axes(r.trf_type);
   RunProgram& p = r.program;
   p.kernel_name = c.kernel_name;
-  p.chain = c;
   const auto operand = [](const std::string& name, const TensorType& type,
                           const std::vector<Axis>& axes) -> Result<OperandStreams> {
     auto s = ir::seq::view_streams(name, type, axes, axes, ir::seq::kMaxStreamPositions);
@@ -116,12 +115,13 @@ Result<ChainRun> chain_run(const ContractionProgram& c) {
   };
   auto stream = operand("stream", r.stream_type, r.stream_axes);
   if (!stream) return std::move(stream).take_diagnostics();
-  p.stream = std::move(*stream);
+  ir::seq::ContractionRun run{c, std::move(*stream), {}};
   if (c.forms_products()) {
     auto trf = operand("trf", r.trf_type, r.trf_axes);
     if (!trf) return std::move(trf).take_diagnostics();
-    p.trf = std::move(*trf);
+    run.trf = std::move(*trf);
   }
+  p.body = std::move(run);
   auto with =
       ir::seq::with_output(r.output_type, named_axes(r.output_type), c.accumulator, std::move(p));
   if (!with) return std::move(with).take_diagnostics();

@@ -63,7 +63,7 @@ std::string programs_and_cycles(const run::RunOutcome& r, const ir::Kernel& k) {
   if (r.shape != ir::seq::RunShape::Contraction) return s;
   s += ir::seq::to_text(r.program) + "\n";
   return s + cycles::cycle_report_json(
-                 cycles::cycle_report(r.program.chain, cycles::cycle_options_for(k)))
+                 cycles::cycle_report(r.program.contraction().chain, cycles::cycle_options_for(k)))
                  .dump();
 }
 

@@ -487,7 +487,7 @@ TEST_CASE("interp: inputs of the wrong type or shape, and broken programs, are r
   CHECK(code(runtime::interpret(p, {{"stream", &in.stream}})) == "E-RUN-004");
   // A program whose cycle nest leaves the TRF: E-RUN-102 (ir::seq::verify), nothing is read.
   ir::seq::RunProgram broken = p;
-  broken.chain.cycle_nest.front().trf_stride += broken.chain.element;
+  broken.contraction().chain.cycle_nest.front().trf_stride += broken.contraction().chain.element;
   CHECK(code(runtime::interpret(broken, in.inputs())) == "E-RUN-102");
 }
 

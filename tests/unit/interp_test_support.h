@@ -350,8 +350,8 @@ inline ImageInputs image_inputs(const ir::seq::ContractionProgram& plan, const D
       return img.bits[img.index(s, o, i)];
     };
   };
-  in.stream = tensor_of_cells(in.run.program.stream.streams, cell(stream));
-  in.trf = tensor_of_cells(in.run.program.trf.streams, cell(trf));
+  in.stream = tensor_of_cells(in.run.program.contraction().stream.streams, cell(stream));
+  in.trf = tensor_of_cells(in.run.program.contraction().trf.streams, cell(trf));
   return in;
 }
 

@@ -41,11 +41,11 @@ std::int32_t call(const codegen::CompiledContraction& compiled,
   std::vector<std::uint32_t> scratch(sh.acc_cells);
   auto out = runtime::make_logical_tensor(rp.output.dtype, rp.output.axes);
   REQUIRE(out.ok());
-  REQUIRE(codegen::stream_widen(rp.stream) != codegen::StreamWiden::Prewidened);
-  const std::uint64_t sb = rp.stream.streams.spatial.offset(s);
+  REQUIRE(codegen::stream_widen(rp.contraction().stream) != codegen::StreamWiden::Prewidened);
+  const std::uint64_t sb = rp.contraction().stream.streams.spatial.offset(s);
   const std::uint64_t ob = rp.output.spatial.offset(s);
   codegen::ContractionArgs args{};
-  args.stream = in.stream.data.data() + sb * codegen::stream_load_bytes(rp.stream);
+  args.stream = in.stream.data.data() + sb * codegen::stream_load_bytes(rp.contraction().stream);
   args.stream_limit = in.stream.elements() - sb;
   args.trf = trf.values.data();
   args.trf_present = sh.trf_masks ? trf.present.data() : nullptr;

@@ -139,15 +139,15 @@ TEST_CASE("jit poison: Top padding summed into live cells poisons the same set o
   SECTION("Top padding in packet cells no column keeps") {
     // OP = 1 # 16 reduced to one column of one cell: the 15 Top cells drain nowhere (§6).
     const SpecRun r = spec_run(kTrimmedTop, 9);
-    REQUIRE(r.program.stream.streams.cells.any(ir::CellState::Top));
-    REQUIRE(r.program.chain.columns * r.program.chain.group == 1);
+    REQUIRE(r.program.contraction().stream.streams.cells.any(ir::CellState::Top));
+    REQUIRE(r.program.contraction().chain.columns * r.program.contraction().chain.group == 1);
     const auto [interp, jit] = both_reports(r);
     CHECK(jit.poisoned_outputs == 0);
     CHECK_FALSE(runtime::first_poison_difference(interp, jit).has_value());
   }
   SECTION("a part of a chain: the Packet Reducer alone on a Top-padded ContractOuter tensor") {
     const SpecRun r = spec_run(kPaddedPart, 6);
-    REQUIRE(r.program.chain.first == ir::seq::ChainStage::Packet);
+    REQUIRE(r.program.contraction().chain.first == ir::seq::ChainStage::Packet);
     const auto [interp, jit] = both_reports(r);
     CHECK(jit.poisoned_outputs == 8 * 4); // every (N, A) row sums its 8 Top cells
     const auto diff = runtime::first_poison_difference(interp, jit);
@@ -171,7 +171,7 @@ TEST_CASE("jit poison: a corrupted shadow is told apart from the interpreter's s
   // Lane 7's Top weights made Zero: its products read Top stream cells times a real 0, so the
   // shadow clears N = 7 of every row (A 0 … 3): 28 poisoned instead of 32.
   codegen::PoisonTables corrupted = tables;
-  const std::uint64_t element = r.program.trf.streams.cells.inner_size;
+  const std::uint64_t element = r.program.contraction().trf.streams.cells.inner_size;
   std::uint64_t changed = 0;
   for (std::uint64_t x = 0; x < element; ++x)
     if (corrupted.trf[7 * element + x] == static_cast<std::uint8_t>(ir::CellState::Top)) {

@@ -44,7 +44,7 @@ TEST_CASE("jit plan: code compiled from another program is refused, a plan kept 
   const auto code = compile(a.in.run.program);
   // Another program (the same chain with --ftz-results) before the code ran anything.
   ir::seq::RunProgram other = a.in.run.program;
-  other.chain.ftz_results = !other.chain.ftz_results;
+  other.contraction().chain.ftz_results = !other.contraction().chain.ftz_results;
   CHECK(first_code(run(*code, other, a.in.inputs())) == "E-JIT-002");
 
   auto first = run(*code, a.in.run.program, a.in.inputs());
@@ -55,10 +55,10 @@ TEST_CASE("jit plan: code compiled from another program is refused, a plan kept 
   // The kept program's own object changed in place: one drain entry, then a stream stride.
   ir::seq::RunProgram& p = a.in.run.program;
   REQUIRE(run(*code, p, a.in.inputs()).ok());
-  const std::int64_t drained = p.chain.drain.front();
-  p.chain.drain.front() = drained == 0 ? 1 : 0;
+  const std::int64_t drained = p.contraction().chain.drain.front();
+  p.contraction().chain.drain.front() = drained == 0 ? 1 : 0;
   CHECK(first_code(run(*code, p, a.in.inputs())) == "E-JIT-002");
-  p.chain.drain.front() = drained;
+  p.contraction().chain.drain.front() = drained;
   auto again = run(*code, p, a.in.inputs(), 2);
   REQUIRE(again.ok());
   CHECK(differences(*first, *again) == 0);
@@ -154,7 +154,7 @@ TEST_CASE("jit plan: made before the inputs hold their values, as tujit run does
   CHECK(differences(*got, *want) == 0);
 
   ir::seq::RunProgram other = a.in.run.program;
-  other.chain.ftz_results = !other.chain.ftz_results;
+  other.contraction().chain.ftz_results = !other.contraction().chain.ftz_results;
   CHECK_FALSE(codegen::plan_contraction_run(*code, other, empty).ok());
   CHECK(first_code(run(*code, other, empty)) == "E-JIT-002");
 }
@@ -209,7 +209,7 @@ TEST_CASE("jit plan: a prepared plan serves only its program and code without a 
   CHECK(planned->plan != prepared);
   // A plan prepared from another program is not kept for this one.
   ir::seq::RunProgram other = p;
-  other.chain.ftz_results = !other.chain.ftz_results;
+  other.contraction().chain.ftz_results = !other.contraction().chain.ftz_results;
   const codegen::PreparedPlan foreign = codegen::prepare_contraction_plan(other, a.in.inputs());
   REQUIRE(foreign != nullptr);
   const auto code = compile(p);

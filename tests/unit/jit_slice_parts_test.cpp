@@ -66,7 +66,7 @@ TEST_CASE("jit parts: each slice's part, and whether the parts overlap", "[jit-p
   // offset through the largest cell offset, found here by walking every live cell. Its stream
   // tensor holds V innermost, so the slices' parts interleave.
   const ir::seq::RunProgram program = testing::chain_run_of(bmatmul()).program;
-  const ir::seq::TensorStreams& s = program.stream.streams;
+  const ir::seq::TensorStreams& s = program.contraction().stream.streams;
   std::uint64_t largest = 0;
   for (std::uint64_t u = 0; u < s.cells.outer_size; ++u)
     for (std::uint64_t j = 0; j < s.cells.inner_size; ++j)
@@ -85,9 +85,9 @@ TEST_CASE("jit parts: each slice's part, and whether the parts overlap", "[jit-p
   for (std::uint64_t p = 0; p < s.spatial.size(); ++p) spatial.push_back(s.spatial.at(p));
   for (std::size_t k = 0; k < live.size(); ++k) spatial[live[k]].offset = k * parts.reach;
   ir::seq::RunProgram apart = program;
-  apart.stream.streams.spatial = ir::seq::AddressTable::explicit_cells(spatial);
+  apart.contraction().stream.streams.spatial = ir::seq::AddressTable::explicit_cells(spatial);
   CHECK(codegen::stream_parts(apart, live).disjoint);
   spatial[live[1]].offset -= 1;
-  apart.stream.streams.spatial = ir::seq::AddressTable::explicit_cells(spatial);
+  apart.contraction().stream.streams.spatial = ir::seq::AddressTable::explicit_cells(spatial);
   CHECK_FALSE(codegen::stream_parts(apart, live).disjoint);
 }

@@ -317,7 +317,7 @@ TEST_CASE("seq fingerprint: a run program's and a fetch program's are generated 
   }
   SECTION("a data movement (store_pass)") {
     const ir::seq::RunProgram p = run_program_of("specs/store_pass.rs");
-    REQUIRE(p.kind == ir::seq::RunKind::Move);
+    REQUIRE(p.is_move());
     check_every_leaf(p);
   }
 }
@@ -325,6 +325,6 @@ TEST_CASE("seq fingerprint: a run program's and a fetch program's are generated 
 TEST_CASE("seq fingerprint: --ftz-results changes a run program's", "[seq-fingerprint]") {
   ir::seq::RunProgram p = run_program_of("specs/derived/gemm_kernel.rs");
   const std::uint64_t fp = ir::seq::fingerprint(p);
-  p.chain.ftz_results = !p.chain.ftz_results;
+  p.contraction().chain.ftz_results = !p.contraction().chain.ftz_results;
   CHECK(ir::seq::fingerprint(p) != fp);
 }
