@@ -17,13 +17,12 @@
 namespace tujit::run {
 namespace {
 
-/// The fetch program that made the operand collected by `collect`, if any.
+/// The fetch program that made the operand collected by stage `collect`, if any.
 const ir::seq::FetchProgram* fetch_of(const std::vector<ir::seq::FetchProgram>& fetches,
-                                      const ir::Kernel& kernel,
                                       std::optional<std::size_t> collect) {
   if (!collect) return nullptr;
   for (const auto& f : fetches)
-    if (ir::compare_types(f.collected, kernel.stages[*collect].output).empty()) return &f;
+    if (f.stage == *collect) return &f;
   return nullptr;
 }
 
@@ -51,14 +50,14 @@ runtime::LogicalTensor adapted(const runtime::LogicalTensor& given,
 
 /// The `&vrf` operands' sources as the pass reads them: each parameter over its tile, after its
 /// Fetch Adapter (docs/vector-engine.md §3.2).
-std::vector<runtime::LogicalTensor> vrf_sources(const ir::Kernel& kernel, const RunOperands& ops,
+std::vector<runtime::LogicalTensor> vrf_sources(const RunOperands& ops,
                                                 const std::vector<ir::seq::FetchProgram>& fetches,
                                                 const RunInputTensors& inputs,
                                                 const ir::seq::InputShapes& tiles) {
   std::vector<runtime::LogicalTensor> out;
   for (const RunOperands::VrfOperand& o : ops.vrf)
     out.push_back(adapted(*inputs.tensors.at(o.param->name), tiles.at(o.param->name),
-                          fetch_of(fetches, kernel, o.collect), true));
+                          fetch_of(fetches, o.collect), true));
   return out;
 }
 
@@ -264,7 +263,7 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
     return run_error("E-RUN-102", fmt::format("internal: the program of `{}` lacks its Vector "
                                               "Engine pass",
                                               kernel.name));
-  const ir::seq::FetchProgram* stream_fetch = fetch_of(fetches, kernel, ops.stream_collect);
+  const ir::seq::FetchProgram* stream_fetch = fetch_of(fetches, ops.stream_collect);
   const runtime::LogicalTensor& stream_in = *inputs.tensors.at(ops.stream->name);
   const std::vector<ir::Axis>& stream_tile = tiles.at(ops.stream->name);
   if (ops.shape != RunShape::Contraction && ops.shape != RunShape::Partial) {
@@ -289,15 +288,14 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
       check_data_movement(input, output, v);
       return {};
     }
-    check_vector_pass(*program.vector, input, output,
-                      vrf_sources(kernel, ops, fetches, inputs, tiles), v);
+    check_vector_pass(*program.vector, input, output, vrf_sources(ops, fetches, inputs, tiles), v);
     return {};
   }
   // A part of a chain from contract_outer is judged like a whole chain, by the einsum below.
   if (ops.shape == RunShape::Partial && ops.outer == nullptr)
     return check_part_from_tensor(file, kernel, ops,
                                   adapted(stream_in, stream_tile, nullptr, false), output, v);
-  const ir::seq::FetchProgram* trf_fetch = fetch_of(fetches, kernel, ops.trf_collect);
+  const ir::seq::FetchProgram* trf_fetch = fetch_of(fetches, ops.trf_collect);
   const ir::TensorType& out_type = ops.output_type(kernel);
   // The oracle reads each operand as the device holds it: a DM-fed operand through its DM
   // tensor's layout (digits the fetch broadcasts are not data), else through the type the
@@ -330,8 +328,7 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
   if (!ref) return std::move(ref).take_diagnostics();
   if (ops.vector_final) {
     return check_pass_after_chain(kernel, *program.vector, *ref, output,
-                                  vrf_sources(kernel, ops, fetches, inputs, tiles), v,
-                                  oracle_cast(ops));
+                                  vrf_sources(ops, fetches, inputs, tiles), v, oracle_cast(ops));
   }
   return judge(kernel, *ref, output, v, oracle_cast(ops));
 }

@@ -220,6 +220,7 @@ Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect_index
   if (!chain) return std::move(chain).take_diagnostics();
   FetchProgram p;
   p.kernel_name = kernel.name;
+  p.stage = collect_index;
   p.source = chain->dm_name;
   p.dm = *chain->dm_type;
   p.fetched = chain->fetch->output;
@@ -251,6 +252,7 @@ Result<FetchProgram> lower_mem_read(const Kernel& kernel, std::size_t read_index
         read.name_span);
   FetchProgram p;
   p.kernel_name = kernel.name;
+  p.stage = read_index;
   p.source = mem->name;
   p.dm = *mem->tensor;
   p.fetched = read.output;

@@ -40,6 +40,10 @@ enum class FetchConsumer : std::uint8_t { Stream, ToTrf, ToVrf };
 
 struct FetchProgram {
   std::string kernel_name;
+  /// The kernel stage the program ends at (an index into Kernel::stages): the Collect it was
+  /// lowered from (lower_fetch) or the MemTensor read (lower_mem_read). A consumer finds the
+  /// program of an operand by this index, never by comparing types.
+  std::size_t stage = 0;
   std::string source;   // the DmTensor parameter `begin` reads (or a BeginTensor parameter)
   TensorType dm;        // its type: the layout of the DM image (Time ⊗ Packet for a Begin)
   TensorType fetched;   // the Fetch output (before the adapter): which positions are padding
@@ -84,13 +88,14 @@ struct FetchProgram {
 template <class Program, class F>
 requires std::same_as<std::remove_const_t<Program>, FetchProgram>
 void for_each_field(Program& p, F&& f) {
-  auto& [kernel_name, source, dm, fetched, collected, context, consumer, dm_type, stream_type,
-         cast_to, zero_point, sequencer, read_size, reads_per_packet, fetch_cycles, spatial, buffer,
-         time, packet, flits_per_packet, flit_elements, short_command, short_command_refusal] = p;
-  (f(kernel_name), f(source), f(dm), f(fetched), f(collected), f(context), f(consumer), f(dm_type),
-   f(stream_type), f(cast_to), f(zero_point), f(sequencer), f(read_size), f(reads_per_packet),
-   f(fetch_cycles), f(spatial), f(buffer), f(time), f(packet), f(flits_per_packet),
-   f(flit_elements), f(short_command), f(short_command_refusal));
+  auto& [kernel_name, stage, source, dm, fetched, collected, context, consumer, dm_type,
+         stream_type, cast_to, zero_point, sequencer, read_size, reads_per_packet, fetch_cycles,
+         spatial, buffer, time, packet, flits_per_packet, flit_elements, short_command,
+         short_command_refusal] = p;
+  (f(kernel_name), f(stage), f(source), f(dm), f(fetched), f(collected), f(context), f(consumer),
+   f(dm_type), f(stream_type), f(cast_to), f(zero_point), f(sequencer), f(read_size),
+   f(reads_per_packet), f(fetch_cycles), f(spatial), f(buffer), f(time), f(packet),
+   f(flits_per_packet), f(flit_elements), f(short_command), f(short_command_refusal));
 }
 
 /// Lowers the data-path chain that ends at the Collect stage `collect` (an index into

@@ -86,6 +86,7 @@ TEST_CASE("datapath exec: every DM fetch chain of specs/ equals the direct layou
           for (const auto& d : p.diagnostics()) UNSCOPED_INFO(render(d, &file->source));
         }
         REQUIRE(p.ok());
+        CHECK(p->stage == collect); // consumers find an operand's program by this index
         ++salt;
         const auto value = [&](std::uint64_t offset) {
           return element_bits(p->dm_type, offset * 0x9E3779B97F4A7C15ull + salt);
