@@ -12,6 +12,7 @@
 #include "harness/run/run_footprint.h"
 #include "harness/run/run_plan.h"
 #include "ir/lang/stage_descriptor.h"
+#include "ir/seq/commit_program.h"
 #include "ir/seq/fetch_program.h"
 #include "ir/seq/lower_contraction.h"
 #include "ir/seq/run_program.h"
@@ -29,11 +30,21 @@ namespace po = boost::program_options;
 
 namespace {
 
-/// The DMA transfers around the run: relayouts the run reads through as aliases of their HBM
-/// source (docs/dma.md), listed with what the cycle models count.
-Result<std::string> dma_text(const ir::Kernel& kernel, const SourceBuffer& src) {
+/// The DMA transfers around the run (relayouts the run reads through as aliases of their HBM
+/// source, docs/dma.md) and its writes into DM (the Commit Engine's write sequencer,
+/// docs/output-path.md §3), listed with what the cycle models count.
+Result<std::string> memory_text(const ir::Kernel& kernel, const SourceBuffer& src) {
   std::string text;
-  for (const ir::Stage& s : kernel.stages) {
+  for (std::size_t i = 0; i < kernel.stages.size(); ++i) {
+    const ir::Stage& s = kernel.stages[i];
+    if (s.unit() == ir::StageUnit::CommitEngine) {
+      auto w = ir::seq::lower_commit(kernel, i,
+                                     s.context == ir::ContextKind::Sub ? ir::ContextKind::Sub
+                                                                       : ir::ContextKind::Main);
+      if (!w) return std::move(w).take_diagnostics();
+      text += ir::seq::to_text(*w);
+      continue;
+    }
     if (!ir::is_dma(s.op)) continue;
     auto d = ir::verify::verify_dma({s.input, s.output});
     if (!d) return std::move(d).take_diagnostics();
@@ -88,7 +99,7 @@ int run_compile(const std::vector<std::string>& args, CommandIO& io) {
   const bool checked = vm.count("checked") > 0;
   std::string text;
   if (emit == "seq") {
-    auto dma = dma_text(*kernel, src);
+    auto dma = memory_text(*kernel, src);
     if (!dma) return show(dma.diagnostics(), kExitUserError);
     text = std::move(*dma);
   }

@@ -187,23 +187,19 @@ DataPathCycles DataPathTracer::run() {
   return out_;
 }
 
-bool position_live(const CommitWalk& w, const ir::Cell& t, std::uint64_t e) {
-  return ir::combine(t, w.packet.map(e)).is_live();
-}
-
 // The write sequencer's walk (docs/cycle-model.md §7.3): packet t arrives at cycle t; its live
 // positions, in stream order, form writes of consecutive addresses of at most write_size; one
 // write per cycle, never before its packet arrived.
 DataPathCycles commit_trace(const DataPathCommand& c) {
-  const CommitWalk& w = *c.commit;
+  const ir::seq::CommitProgram& w = *c.commit;
   DataPathCycles d;
-  const std::uint64_t packet = w.packet.size();
+  const std::uint64_t packet = w.packet;
   std::uint64_t next = 0; // the first cycle the sequencer is free
-  for (std::uint64_t t = 0; t < w.time.size(); ++t) {
-    const ir::Cell tc = w.time.map(t);
+  for (std::uint64_t t = 0; t < w.time; ++t) {
+    const ir::Cell tc = w.time_cell(t);
     std::uint64_t run = 0, prev = 0;
     for (std::uint64_t e = 0; e < packet; ++e) {
-      if (!position_live(w, tc, e)) continue; // dropped: nothing is written
+      if (!w.position_live(tc, e)) continue; // dropped: nothing is written
       const std::uint64_t a = w.sequencer.offset_at(t * packet + e);
       if (run > 0 && run < w.write_size && a == prev + 1) {
         ++run;
@@ -219,53 +215,18 @@ DataPathCycles commit_trace(const DataPathCommand& c) {
   busy_of(d, Stage::Commit) = d.writes;
   d.stages[static_cast<std::size_t>(Stage::Commit)].stall = d.total - d.writes;
   d.bottleneck = Stage::Commit;
-  d.steps = w.time.size() * packet;
+  d.steps = w.time * packet;
   return d;
 }
 
 } // namespace
-
-Result<CommitWalk> commit_walk(const ir::Mapping& buf, const ir::Mapping& time,
-                               const ir::Mapping& packet, ir::ScalarType dtype) {
-  auto derived = ir::datapath::derive_sequencer(buf, time, packet, ir::datapath::SeqMode::Write);
-  if (!derived) return std::move(derived).take_diagnostics();
-  CommitWalk w;
-  w.sequencer = derived->config;
-  w.time = time;
-  w.packet = packet;
-  w.element_bits = ir::wire_bits(dtype);
-  w.live_packets = 0;
-  std::optional<std::uint64_t> first;
-  for (std::uint64_t t = 0; t < time.size(); ++t)
-    if (time.map(t).is_live()) {
-      ++w.live_packets;
-      if (!first) first = t;
-    }
-  // valid_size and the live positions' contiguous run, from the first live packet (every live
-  // packet has the same Packet mapping, so the same live positions and address steps).
-  w.valid = 0;
-  w.access = 0;
-  std::uint64_t run = 0, prev = 0;
-  for (std::uint64_t e = 0; first && e < packet.size(); ++e) {
-    if (!position_live(w, time.map(*first), e)) continue;
-    ++w.valid;
-    const std::uint64_t a = w.sequencer.offset_at(*first * packet.size() + e);
-    run = run > 0 && a == prev + 1 ? run + 1 : 1;
-    w.access = std::max(w.access, run);
-    prev = a;
-  }
-  const std::uint64_t cap =
-      std::uint64_t{detail::kTu.flit_bytes} * 8 / std::max<std::uint64_t>(1, w.element_bits);
-  w.write_size = std::max<std::uint64_t>(1, std::min(std::gcd(w.valid, w.access), cap));
-  return w;
-}
 
 DataPathCycles datapath_analytic(const DataPathCommand& c) {
   if (c.commit) {
     // The book's Commit Engine count (furiosa-opt docs/src/moving-tensors/commit-engine.md
     // "Multi-Write Packet"): Time · valid_size / write_size writes, one per cycle, fed one packet
     // per cycle.
-    const CommitWalk& w = *c.commit;
+    const ir::seq::CommitProgram& w = *c.commit;
     DataPathCycles a;
     a.writes = w.live_packets * ((w.valid + w.write_size - 1) / w.write_size);
     busy_of(a, Stage::Commit) = a.writes;
@@ -286,10 +247,9 @@ DataPathCycles datapath_analytic(const DataPathCommand& c) {
 }
 
 DataPathCycles datapath_trace(const DataPathCommand& c, bool record_timeline) {
-  if (c.commit && c.commit->time.size() * c.commit->packet.size() <= kTraceStepLimit)
-    return commit_trace(c);
+  if (c.commit && c.commit->time * c.commit->packet <= kTraceStepLimit) return commit_trace(c);
   const std::uint64_t positions = c.fetch    ? c.fetch->sequencer.stream_size()
-                                  : c.commit ? c.commit->time.size() * c.commit->packet.size()
+                                  : c.commit ? c.commit->time * c.commit->packet
                                              : 0;
   const std::uint64_t steps = positions + fetch_reads(c) + c.flits;
   if (steps > kTraceStepLimit) {

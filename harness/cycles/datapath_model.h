@@ -15,6 +15,7 @@
 #pragma once
 
 #include "harness/cycles/cycle_model.h"
+#include "ir/seq/commit_program.h"
 #include "ir/seq/fetch_program.h"
 
 #include <array>
@@ -25,28 +26,14 @@
 
 namespace tujit::cycles {
 
-/// A MemTensor write (the book's sequencer pseudo types, docs/datapath.md §4.2): the stream
-/// parameter's packets, one per cycle, written by the write sequencer (docs/cycle-model.md §7.3).
-/// Each hardware write covers live positions of one packet at consecutive addresses, at most
-/// `write_size` of them; padded positions are dropped.
-struct CommitWalk {
-  ir::datapath::SequencerConfig sequencer; // stream position → buffer address
-  ir::Mapping time, packet;                // the stream's: which positions are live
-  std::uint64_t element_bits = 8;
-  std::uint64_t valid = 1;      // live positions of a live packet (valid_size)
-  std::uint64_t access = 1;     // the live positions' contiguous run in the buffer
-  std::uint64_t write_size = 1; // gcd(valid, access), at most 32 B: elements per write
-  std::uint64_t live_packets = 1;
-};
-
 /// What one data-path command moves.
 struct DataPathCommand {
   /// The fetch; nullopt when the command starts from a CollectTensor parameter.
   std::optional<ir::seq::FetchProgram> fetch;
   /// Where the flits go: Stage::Collect (the collected stream is the result), TrfStore, VrfStore,
-  /// or Commit (a MemTensor write, `commit` set).
+  /// or Commit (a commit or MemTensor write, `commit` set: the write sequencer's program).
   Stage sink = Stage::Collect;
-  std::optional<CommitWalk> commit;
+  std::optional<ir::seq::CommitProgram> commit;
   std::uint64_t flits = 1; // flits the sink takes: |Time| of the collected stream
   std::uint64_t lanes = 1; // TRF store: |Lane| (each lane takes flits / |Lane| consecutive flits)
   std::uint64_t register_bytes = 0; // TRF / VRF store: the stored tensor's bytes per slice
@@ -77,11 +64,6 @@ struct DataPathCycles {
   std::uint64_t steps = 0;  // steps the walk took (or would have taken)
   std::vector<TimelineSegment> timeline;
 };
-
-/// The write walk's parameters from a MemTensor write's stream and buffer mappings (E-FETCH on a
-/// configuration the sequencer refuses).
-Result<CommitWalk> commit_walk(const ir::Mapping& buf, const ir::Mapping& time,
-                               const ir::Mapping& packet, ir::ScalarType dtype);
 
 DataPathCycles datapath_analytic(const DataPathCommand& c);
 DataPathCycles datapath_trace(const DataPathCommand& c, bool record_timeline = false);

@@ -2,7 +2,6 @@
 
 #include "ir/lang/stage_descriptor.h"
 #include "ir/target/rngd.h"
-#include "ir/verify/output_path.h"
 #include "ir/verify/transpose.h"
 
 #include <fmt/format.h>
@@ -100,11 +99,10 @@ std::optional<DataPathCommand> data_path(const ir::Kernel& k, const std::vector<
     return c;
   }
   if (last.unit() == ir::StageUnit::MemWriter) {
-    auto w = commit_walk(last.output.mapping(ir::Slot::Element), last.input.mapping(ir::Slot::Time),
-                         last.input.mapping(ir::Slot::Packet), last.input.dtype);
+    auto w = ir::seq::lower_commit(k, st.back());
     if (!w) return std::nullopt;
     c.sink = Stage::Commit;
-    c.flits = last.input.mapping(ir::Slot::Time).size();
+    c.flits = w->time;
     c.commit = std::move(*w);
     return c;
   }
@@ -211,17 +209,9 @@ Result<OutputPathCycles> output_path(const ir::Kernel& k, const std::vector<std:
       ++o.latency;
       continue;
     }
-    const ir::Mapping& time = s.input.mapping(ir::Slot::Time);
-    const ir::Mapping& packet = s.input.mapping(ir::Slot::Packet);
-    const ir::Mapping& element = s.output.mapping(ir::Slot::Element);
-    auto walk = commit_walk(element, time, packet, s.input.dtype);
+    auto walk = ir::seq::lower_commit(k, i, context);
     if (!walk) return std::move(walk).take_diagnostics();
-    // The write size is the Commit Engine's rule (docs/output-path.md §3), the sub context's
-    // 8-byte writes included.
-    auto rule = ir::verify::verify_commit({s.input.dtype, time, packet, element, context});
-    if (!rule) return std::move(rule).take_diagnostics();
-    walk->write_size = rule->write_size;
-    o.flits = time.size();
+    o.flits = walk->time;
     o.committed = true;
     o.commit.sink = Stage::Commit;
     o.commit.flits = o.flits;

@@ -65,11 +65,11 @@ std::string output_text(const OutputPathCycles& o) {
   if (!o.committed)
     return s +
            fmt::format("  output path     {} cycle(s) of Commit Adapter, no commit\n", o.latency);
-  const CommitWalk& w = *o.commit.commit;
+  const ir::seq::CommitProgram& w = *o.commit.commit;
   return s + fmt::format("  output path     {} cycle(s) of cast / Commit Adapter, then the commit: "
                          "write sequencer {}, {} live of {} positions per packet, write size {} "
                          "element(s), {} writes (trace {}) for {} flits\n",
-                         o.latency, w.sequencer.to_string(), w.valid, w.packet.size(), w.write_size,
+                         o.latency, w.sequencer.to_string(), w.valid, w.packet, w.write_size,
                          o.analytic.writes, o.trace.writes, o.flits);
 }
 
@@ -111,7 +111,7 @@ std::string datapath_text(const CommandCycles& c) {
     s += fmt::format("  commit          write sequencer {}: {} live of {} positions per packet, "
                      "contiguous run {}, write size {} element(s); {} writes, one per cycle, "
                      "the stream's packets one per cycle\n",
-                     p.commit->sequencer.to_string(), p.commit->valid, p.commit->packet.size(),
+                     p.commit->sequencer.to_string(), p.commit->valid, p.commit->packet,
                      p.commit->access, p.commit->write_size, a.writes);
   else
     s += "  source          a CollectTensor parameter: one flit per cycle\n";

@@ -5,6 +5,7 @@
 #include "tests/support/text_file.h"
 
 #include "ir/lang/kernel.h"
+#include "ir/seq/commit_program.h"
 #include "ir/seq/fetch_program.h"
 #include "ir/seq/run_operands.h"
 #include "ir/seq/run_program.h"
@@ -13,6 +14,7 @@
 #include <catch2/catch.hpp>
 
 #include <functional>
+#include <optional>
 #include <string>
 
 using namespace tujit;
@@ -95,9 +97,9 @@ TEST_CASE("seq verify: a fetch program refuses each broken invariant", "[seq][ve
 
 TEST_CASE("seq verify: a contraction program refuses each broken invariant", "[seq][verify]") {
   const ir::seq::RunProgram run = lower_spec("specs/bmatmul_m_in_time.rs");
-  REQUIRE(run.kind == ir::seq::RunKind::Contraction);
+  REQUIRE_FALSE(run.is_move());
   using P = ir::seq::ContractionProgram;
-  check_mutations<P>(run.chain,
+  check_mutations<P>(run.contraction().chain,
                      {{"a cycle nest short of |OT|", [](P& p) { p.cycles += 1; }},
                       {"lane liveness of another size", [](P& p) { p.lane_live.push_back(true); }},
                       {"a drain past the accumulator", [](P& p) {
@@ -107,11 +109,12 @@ TEST_CASE("seq verify: a contraction program refuses each broken invariant", "[s
 
 TEST_CASE("seq verify: a run program refuses each broken invariant", "[seq][verify]") {
   using P = ir::seq::RunProgram;
-  check_mutations<P>(
-      lower_spec("specs/bmatmul_m_in_time.rs"),
-      {{"a stream of another shape", [](P& p) { p.stream.streams.cells.outer_size += 1; }},
-       {"a VRF operand on a contraction", [](P& p) { p.vrf_operands.push_back(p.stream); }},
-       {"a broken chain", [](P& p) { p.chain.cycles += 1; }}});
+  check_mutations<P>(lower_spec("specs/bmatmul_m_in_time.rs"),
+                     {{"a stream of another shape",
+                       [](P& p) { p.contraction().stream.streams.cells.outer_size += 1; }},
+                      {"a VRF operand on a contraction",
+                       [](P& p) { p.vrf_operands.push_back(p.contraction().stream); }},
+                      {"a broken chain", [](P& p) { p.contraction().chain.cycles += 1; }}});
   check_mutations<P>(
       lower_spec("specs/vrf_add.rs"),
       {{"a VRF read without its operand", [](P& p) { p.vrf_operands.clear(); }},
@@ -119,5 +122,32 @@ TEST_CASE("seq verify: a run program refuses each broken invariant", "[seq][veri
         [](P& p) { p.vrf_operands[0].streams.cells.inner_size += 1; }},
        {"a broken pass", [](P& p) { p.vector->steps[0].dtype = ir::ScalarType::F32; }}});
   check_mutations<P>(lower_spec("specs/store_pass.rs"),
-                     {{"a broken fetch", [](P& p) { p.fetches[0].fetch_cycles += 1; }}});
+                     {{"a broken fetch", [](P& p) { p.fetches[0].fetch_cycles += 1; }},
+                      {"a move's source of another shape",
+                       [](P& p) { p.move().source.streams.cells.inner_size += 1; }}});
+}
+
+TEST_CASE("seq verify: a write program refuses each broken invariant", "[seq][verify]") {
+  const std::string rel = "specs/kernels/fetch_commit_simple.rs";
+  const std::string text = testing::read_text_file(testing::source_path(rel));
+  const ir::SpecAnalysis a = ir::analyze(SourceBuffer(rel, text));
+  REQUIRE(a.file.kernels.size() == 1);
+  const ir::Kernel& k = a.file.kernels.front();
+  std::optional<std::size_t> commit;
+  for (std::size_t i = 0; i < k.stages.size(); ++i)
+    if (k.stages[i].unit() == ir::StageUnit::CommitEngine) commit = i;
+  REQUIRE(commit);
+  auto w = ir::seq::lower_commit(k, *commit);
+  REQUIRE(w.ok());
+  CHECK(w->stage == *commit);
+  using P = ir::seq::CommitProgram;
+  check_mutations<P>(
+      *w, {{"an empty packet", [](P& p) { p.packet = 0; }},
+           {"a sequencer walking other packets", [](P& p) { p.sequencer.packet_size += 1; }},
+           {"more live packets than packets", [](P& p) { p.live_packets = p.time + 1; }},
+           {"more live positions than a packet has", [](P& p) { p.valid = p.packet + 1; }},
+           {"no element per write", [](P& p) { p.write_size = 0; }},
+           {"writes wider than a packet", [](P& p) { p.write_size = p.packet + 1; }}});
+  // Not a write: the lowering refuses it.
+  CHECK_FALSE(ir::seq::lower_commit(k, 0).ok());
 }
