@@ -133,6 +133,9 @@ struct FileAst {
   FnItem driver;
   /// Refused operations seen in skipped top-level driver code (warnings).
   std::vector<std::pair<std::string, SourceSpan>> skipped_refused;
+  /// A top-level `use super::*;`: the parent module's axes, type aliases and consts are in scope
+  /// (ir/lang/parent_module.h).
+  std::optional<SourceSpan> use_super;
 };
 
 /// The calls tujit recognises but does not simulate (docs/kernel-language.md §6.1): the

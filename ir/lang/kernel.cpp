@@ -1,6 +1,7 @@
 #include "ir/lang/kernel.h"
 
 #include "ir/lang/driver.h"
+#include "ir/lang/parent_module.h"
 #include "ir/lang/sema.h"
 #include "ir/support/input_file.h"
 #include "ir/support/stable_sort.h"
@@ -141,6 +142,8 @@ SpecAnalysis analyze(SourceBuffer source) {
   }
   std::vector<Token> tokens = lex(blanked ? *blanked : src, diags);
   lang::ParsedFile parsed = lang::parse_file(tokens, diags);
+  lang::ParentSources parents; // the parent modules' text, read while the AST is
+  if (parsed.ast.use_super) lang::import_parent_module(src.name(), parsed.ast, parents, diags);
   lang::Resolver resolver(parsed.ast, diags);
   resolver.collect();
 

@@ -113,6 +113,12 @@ bool Parser::parse_item_if_any(std::size_t end) {
     }
     return false;
   }
+  if (tk.text == "use" && at_ident("super", 1) && at_punct("::", 2) && at_punct("*", 3) &&
+      at_punct(";", 4)) {
+    out_.ast.use_super = SourceSpan{tk.span.offset, peek(4).span.offset + 1 - tk.span.offset};
+    p_ += 5;
+    return true;
+  }
   if (tk.text == "use" || tk.text == "mod" || tk.text == "struct" || tk.text == "enum" ||
       tk.text == "impl" || tk.text == "trait" || tk.text == "static" || tk.text == "macro_rules")
     return false; // skipped: cannot change a kernel's meaning
