@@ -424,6 +424,13 @@ Expr Parser::parse_path(const Token& tk) {
     e.kind = Expr::Kind::Path;
     e.name = last;
     e.name_span = last_span;
+    // A struct-like variant `TagMode::AxisToggle { axis: Ident::I }`: its fields stay unparsed
+    // (the kernel language names such a variant only to refuse it).
+    if (segments == 2 && at_punct("{") && !first.empty() && first[0] >= 'A' && first[0] <= 'Z') {
+      const std::size_t close = close_of(p_);
+      e.span = join(tk.span, tok(close).span);
+      p_ = close + 1;
+    }
     return e;
   }
   e.kind = Expr::Kind::Name;
