@@ -47,6 +47,8 @@ struct Ir {
   Bool slt(V x, V y) { return b.CreateICmpSLT(x, y); }
   Bool sgt(V x, V y) { return b.CreateICmpSGT(x, y); }
   Bool eq(V x, V y) { return b.CreateICmpEQ(x, y); }
+  Bool ult(V x, V y) { return b.CreateICmpULT(x, y); }
+  Bool ugt(V x, V y) { return b.CreateICmpUGT(x, y); }
   V select(Bool c, V x, V y) { return b.CreateSelect(c, x, y); }
   Bool bnot(Bool c) { return b.CreateNot(c); }
   Bool band_b(Bool x, Bool y) { return b.CreateAnd(x, y); }

@@ -50,9 +50,10 @@ struct Expr {
     Path,       // `TagMode::Zero`, `FpUnaryOp::Sqrt`, `Stash` is a Name
     PathCall,   // `FpBinaryOp::MulF(FpMulAlu::Mul0)`, `DmTensor::new()` (args in `args`)
     Tuple,      // `(a, b)` (elements in `args`)
-    Other,      // anything outside the subset that still parsed (free calls, macros, strings); a
-                // free call `f(a, &b)` keeps `name` and, when they parse, `args` (driver code
-                // calling a kernel)
+    Array, // `[a, b, c]` (elements in `args`): a TagGuard's bit pattern, a TagMode's comparisons
+    Other, // anything outside the subset that still parsed (free calls, macros, strings); a
+           // free call `f(a, &b)` keeps `name` and, when they parse, `args` (driver code
+           // calling a kernel)
   };
   Kind kind = Kind::Other;
   SourceSpan span;

@@ -208,6 +208,9 @@ private:
   /// At `(`: a tuple `(a, b)` (Expr::Kind::Tuple) or a parenthesised expression; false when the
   /// contents are not kernel-language expressions.
   bool parse_tuple(Expr& e);
+  /// At `[`: an array `[a, b]` (Expr::Kind::Array); false when the contents are not
+  /// kernel-language expressions (`[0; 4]`).
+  bool parse_array(Expr& e);
   void parse_float_literal(const Token& tk, Expr& e);
 
   Expr parse_primary();

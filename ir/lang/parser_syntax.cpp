@@ -262,6 +262,18 @@ bool Parser::parse_tuple(Expr& e) {
   return true;
 }
 
+bool Parser::parse_array(Expr& e) {
+  // `[a, b]`; any other bracketed form (`[0; 4]`, driver code) stays an opaque expression.
+  const std::size_t open = p_, close = close_of(p_);
+  std::vector<Expr> items;
+  if (!parse_args_quietly(close, items) || items.empty()) return false;
+  p_ = close + 1;
+  e.kind = Expr::Kind::Array;
+  e.span = join(tok(open).span, tok(close).span);
+  e.args = std::move(items);
+  return true;
+}
+
 void Parser::parse_float_literal(const Token& tk, Expr& e) {
   // `2.0f32`, `1_000.5`, `1e-3`: digits, `.`, exponent; the type suffix and `_` are dropped.
   std::string text;
@@ -320,6 +332,7 @@ Expr Parser::parse_primary() {
     return e;
   }
   if (tk.is_punct("(") && parse_tuple(e)) return e;
+  if (tk.is_punct("[") && parse_array(e)) return e;
   if (tk.is_punct("(") || tk.is_punct("[") || tk.is_punct("{")) {
     std::size_t close = close_of(p_);
     e.span = join(tk.span, tok(close).span);
@@ -411,6 +424,13 @@ Expr Parser::parse_path(const Token& tk) {
     e.kind = Expr::Kind::Path;
     e.name = last;
     e.name_span = last_span;
+    // A struct-like variant `TagMode::AxisToggle { axis: Ident::I }`: its fields stay unparsed
+    // (the kernel language names such a variant only to refuse it).
+    if (segments == 2 && at_punct("{") && !first.empty() && first[0] >= 'A' && first[0] <= 'Z') {
+      const std::size_t close = close_of(p_);
+      e.span = join(tk.span, tok(close).span);
+      p_ = close + 1;
+    }
     return e;
   }
   e.kind = Expr::Kind::Name;

@@ -97,6 +97,15 @@ void KernelTyper::type_stmt(const Stmt& s) {
     build_inside(s, annotation);
     return;
   }
+  if (s.value && s.kind == Stmt::Kind::Let && is_tag_guard_expr(*s.value)) {
+    // A guard named once and used by several Branched operands: typed where it is used.
+    bound_values_[s.name] = &*s.value;
+    v.kind = Value::Kind::Opaque;
+    v.span = s.value->span;
+    v.name = scoped(s.name);
+    if (s.name != "_") env_[s.name] = std::move(v);
+    return;
+  }
   if (s.value) {
     v = type_expr(*s.value, annotation ? &*annotation : nullptr, /*top=*/true);
     if (annotation && v.kind == Value::Kind::Tensor)
@@ -112,6 +121,7 @@ void KernelTyper::type_stmt(const Stmt& s) {
     v.kind = Value::Kind::Error;
   }
   v.name = scoped(s.name);
+  bound_values_.erase(s.name); // a later binding shadows a guard of that name
   if (s.name != "_") env_[s.name] = std::move(v);
 }
 
@@ -149,6 +159,7 @@ Value KernelTyper::type_expr(const Expr& e, const TensorType* expected, bool top
   case Expr::Kind::Float:
   case Expr::Kind::Path:
   case Expr::Kind::Tuple:
+  case Expr::Kind::Array:
     v.kind = Value::Kind::Opaque;
     return v;
   case Expr::Kind::Field: {
@@ -345,7 +356,7 @@ Value KernelTyper::type_stage(const Expr& call, const MethodInfo& m, const Value
   if (m.op == StageOp::ContractOuter && !check_contraction_context(call, recv.ctx)) return fail;
   if (m.op == StageOp::ContractOuter && !type_trf_operand(call, in, args, st)) return fail;
   if (m.op == StageOp::Vector) {
-    st.vector = type_vector_args(call, *m.vector, in.dtype, diags_);
+    st.vector = type_vector_args(call, *m.vector, in.dtype, bound_values_, diags_);
     if (!st.vector) return fail;
     if (st.vector->reads_vrf() &&
         !type_vrf_operand(vrf_operand_arg(call, *st.vector), call.name, in, st))

@@ -86,6 +86,7 @@ Value KernelTyper::type_fn_call(const Expr& call) {
   if (!bind_arguments(call, *callee, env)) return fail;
 
   std::map<std::string, Value> caller_env = std::exchange(env_, std::move(env));
+  BoundValues caller_bound = std::exchange(bound_values_, {});
   const std::string caller_scope = scope_;
   const std::size_t instance = ++instances_[callee->name];
   scope_ = instance == 1 ? callee->name + "." : fmt::format("{}#{}.", callee->name, instance);
@@ -96,6 +97,7 @@ Value KernelTyper::type_fn_call(const Expr& call) {
   r_.set_generics(stack_.back()->generics);
   scope_ = caller_scope;
   env_ = std::move(caller_env);
+  bound_values_ = std::move(caller_bound);
   if (v.kind == Value::Kind::Tensor && ret) v.tensor = *ret; // checked against it
   v.span = call.span;
   return v;

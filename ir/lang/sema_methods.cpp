@@ -39,9 +39,9 @@ const std::vector<MethodInfo>& methods() {
     t.push_back(vector("vector_widen_pad", K::WidenPad, v, {packet2}));
     for (std::string_view name :
          {"vector_fp_unary", "vector_fp_binary", "vector_fp_binary_with_mode", "vector_fp_ternary",
-          "vector_fp_div", "vector_fp_div_with_mode", "vector_fxp", "vector_fxp_with_mode",
-          "vector_logic", "vector_logic_with_mode", "vector_clip", "vector_clip_with_mode",
-          "vector_fxp_to_fp", "vector_fp_to_fxp"}) {
+          "vector_fp_ternary_with_mode", "vector_fp_div", "vector_fp_div_with_mode", "vector_fxp",
+          "vector_fxp_with_mode", "vector_logic", "vector_logic_with_mode", "vector_clip",
+          "vector_clip_with_mode", "vector_fxp_to_fp", "vector_fp_to_fxp"}) {
       const std::string_view base = name.substr(0, name.rfind("_with_mode"));
       K kind = K::FpUnary;
       if (base == "vector_fp_binary") kind = K::FpBinary;

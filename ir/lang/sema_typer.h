@@ -8,6 +8,7 @@
 #include "ir/lang/kernel.h"
 #include "ir/lang/resolve.h"
 #include "ir/lang/sema_methods.h"
+#include "ir/lang/vector_branch_args.h"
 
 #include <map>
 #include <optional>
@@ -181,6 +182,9 @@ private:
   Diagnostics& diags_;
   Kernel k_;
   std::map<std::string, Value> env_;
+  /// `let` bindings of values outside the tensor types a Vector Engine argument may name (a
+  /// TagGuard, docs/vector-engine.md §3.4), scoped like env_.
+  BoundValues bound_values_;
   std::size_t chain_ = 0;
   std::size_t next_chain_ = 0;
   std::string bound_to_;

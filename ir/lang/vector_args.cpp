@@ -1,5 +1,7 @@
 #include "ir/lang/vector_args.h"
 
+#include "ir/lang/vector_branch_args.h"
+
 #include <fmt/format.h>
 
 #include <bit>
@@ -29,6 +31,7 @@ constexpr KindName kKinds[] = {
     {"vector_fp_binary", VectorCallKind::FpBinary},
     {"vector_fp_binary_with_mode", VectorCallKind::FpBinary},
     {"vector_fp_ternary", VectorCallKind::FpTernary},
+    {"vector_fp_ternary_with_mode", VectorCallKind::FpTernary},
     {"vector_fp_div", VectorCallKind::FpDiv},
     {"vector_fp_div_with_mode", VectorCallKind::FpDiv},
     {"vector_fxp", VectorCallKind::Fxp},
@@ -48,8 +51,8 @@ constexpr std::string_view kChain = "docs/vector-engine.md §3";
 
 class ArgTyper {
 public:
-  ArgTyper(const Expr& call, ScalarType dtype, Diagnostics& diags)
-      : call_(call), dtype_(dtype), diags_(diags) {}
+  ArgTyper(const Expr& call, ScalarType dtype, const BoundValues& bound, Diagnostics& diags)
+      : call_(call), dtype_(dtype), bound_(bound), diags_(diags) {}
 
   std::optional<VectorCall> run(VectorCallKind kind) {
     VectorCall v;
@@ -57,47 +60,62 @@ public:
     const bool with_mode = call_.name.ends_with("_with_mode");
     switch (kind) {
     case VectorCallKind::Tag:
-      if (!tag_mode()) return std::nullopt;
+      if (!tag_mode(v)) return std::nullopt;
       return v;
-    case VectorCallKind::FpUnary:
+    case VectorCallKind::FpUnary: {
       if (!arity(1) || !fp_stream()) return std::nullopt;
-      if (call_.args[0].kind == Expr::Kind::Tuple) {
-        refuse("a guarded op `(guard, op)` runs on the elements a TagGuard admits; tujit "
-               "simulates TagMode::Zero streams only, where every op runs everywhere",
-               call_.args[0].span);
-        return std::nullopt;
-      }
-      if (auto op = variant(call_.args[0], "FpUnaryOp", parse_fp_unary_op)) {
+      const Expr* op_arg = &call_.args[0];
+      if (op_arg->kind == Expr::Kind::Tuple) op_arg = type_guarded_unary(*op_arg, v, cx());
+      if (!op_arg) return std::nullopt;
+      if (auto op = variant(*op_arg, "FpUnaryOp", parse_fp_unary_op)) {
         v.op = *op;
         return v;
       }
       return std::nullopt;
+    }
     case VectorCallKind::FpBinary:
       return binary<FpBinaryOp>(v, with_mode, "FpBinaryOp", parse_fp_binary_op, true);
-    case VectorCallKind::FpDiv:
-      if (!arity(with_mode ? 3 : 2) || !fp_stream()) return std::nullopt;
-      if (!variant(call_.args[0], "FpDivBinaryOp", [](std::string_view n) {
+    case VectorCallKind::FpDiv: {
+      // The reference's `vector_fp_div[_with_mode]([mode,] operand)`: the divider's one op is
+      // DivF; `FpDivBinaryOp::DivF` may be named first.
+      const bool named = !call_.args.empty() && call_.args[0].kind == Expr::Kind::Path &&
+                         call_.args[0].path.size() == 2 && call_.args[0].path[0] == "FpDivBinaryOp";
+      const std::size_t first = named ? 1 : 0;
+      if (!arity(first + (with_mode ? 2 : 1)) || !fp_stream()) return std::nullopt;
+      if (named && !variant(call_.args[0], "FpDivBinaryOp", [](std::string_view n) {
             return n == "DivF" ? std::optional<FpBinaryOp>(FpBinaryOp::DivF) : std::nullopt;
           }))
         return std::nullopt;
       v.op = FpBinaryOp::DivF;
-      if (with_mode && !arg_mode(call_.args[1], v)) return std::nullopt;
-      if (!operand(call_.args[with_mode ? 2 : 1], v, 0)) return std::nullopt;
+      if (with_mode && !arg_mode(call_.args[first], v)) return std::nullopt;
+      if (!operand(call_.args.back(), v, 0)) return std::nullopt;
       return v;
-    case VectorCallKind::FpTernary:
-      if (!arity(2) || !fp_stream()) return std::nullopt;
+    }
+    case VectorCallKind::FpTernary: {
+      if (!arity(with_mode ? 3 : 2) || !fp_stream()) return std::nullopt;
       if (!variant(call_.args[0], "FpTernaryOp", [](std::string_view n) {
             return n == "FmaF" ? std::optional<int>(0) : std::nullopt;
           }))
         return std::nullopt;
-      if (call_.args[1].kind != Expr::Kind::Tuple || call_.args[1].args.size() != 2) {
-        bad_arg("`vector_fp_ternary` takes its two operands as a pair `(operand0, operand1)`",
-                call_.args[1].span);
+      if (with_mode) {
+        auto m = variant(call_.args[1], "TernaryArgMode", parse_ternary_arg_mode);
+        if (!m) return std::nullopt;
+        v.ternary_mode = *m;
+      }
+      const Expr& pair = call_.args.back();
+      if (is_branched(pair)) {
+        if (!type_branched(pair, true, v, cx())) return std::nullopt;
+        return v;
+      }
+      if (pair.kind != Expr::Kind::Tuple || pair.args.size() != 2) {
+        bad_arg("`vector_fp_ternary` takes its two operands as a pair `(operand0, operand1)`, "
+                "or a `Branched` operand whose slots hold pairs",
+                pair.span);
         return std::nullopt;
       }
-      if (!operand(call_.args[1].args[0], v, 0) || !operand(call_.args[1].args[1], v, 1))
-        return std::nullopt;
+      if (!operand(pair.args[0], v, 0) || !operand(pair.args[1], v, 1)) return std::nullopt;
       return v;
+    }
     case VectorCallKind::Fxp:
       if (!i32_stream()) return std::nullopt;
       return binary<FxpBinaryOp>(v, with_mode, "FxpBinaryOp", parse_fxp_binary_op, false);
@@ -170,22 +188,35 @@ private:
   bool fp_stream() { return stream_is(ScalarType::F32, "the Float cluster computes on f32"); }
   bool i32_stream() { return stream_is(ScalarType::I32, "the Fxp cluster computes on i32"); }
 
-  bool tag_mode() {
+  /// What the branch typer (ir/lang/vector_branch_args.h) borrows from this call's typer.
+  VeArgContext cx() {
+    return VeArgContext{
+        dtype_, bound_, [this](const Expr& a, std::uint32_t& bits) { return constant(a, bits); },
+        [this](std::string code, std::string msg, SourceSpan span, std::vector<std::string> notes) {
+          error(std::move(code), std::move(msg), span, std::move(notes));
+        }};
+  }
+
+  /// `TagMode::Zero` or `TagMode::Comparison([…])` (docs/vector-engine.md §3.4).
+  bool tag_mode(VectorCall& v) {
     if (!arity(1)) return false;
     const Expr& a = call_.args[0];
-    if (a.kind == Expr::Kind::Path && a.path.size() == 2 && a.path[0] == "TagMode" &&
-        a.name == "Zero")
-      return true;
-    if ((a.kind == Expr::Kind::Path || a.kind == Expr::Kind::PathCall ||
-         a.kind == Expr::Kind::Other) &&
-        !a.path.empty() && a.path[0] == "TagMode") {
-      refuse(fmt::format("TagMode::{} sets per-element branch tags; tujit simulates "
-                         "TagMode::Zero (every element tag 0, every op unconditional)",
-                         a.name),
-             a.span);
+    const bool named = (a.kind == Expr::Kind::Path || a.kind == Expr::Kind::PathCall ||
+                        a.kind == Expr::Kind::Other) &&
+                       !a.path.empty() && a.path[0] == "TagMode";
+    if (named && a.kind == Expr::Kind::Path && a.name == "Zero") return true;
+    if (named && a.kind == Expr::Kind::PathCall && a.name == "Comparison") {
+      v.comparisons = type_tag_comparisons(a, cx());
+      return v.comparisons.has_value();
+    }
+    if (named && a.name == "AxisToggle") {
+      error("E-VE-022", "`TagMode::AxisToggle` does not compile for the device", a.span,
+            {"the book declares it but rejects it when a kernel is lowered; "
+             "vector_intra_slice_unzip() is the supported route to a group split "
+             "(docs/vector-engine.md §3.4)"});
       return false;
     }
-    bad_arg("`vector_intra_slice_tag` takes a TagMode, e.g. `TagMode::Zero`", a.span);
+    bad_arg("`vector_intra_slice_tag` takes `TagMode::Zero` or `TagMode::Comparison([…])`", a.span);
     return false;
   }
 
@@ -216,6 +247,7 @@ private:
   /// Operand `slot` of the call: a constant of the stream's scalar, or for operand0 a `&vrf`
   /// (its tensor is typed by sema, Stage::vrf). Other operand sources are refused.
   bool operand(const Expr& a, VectorCall& v, std::size_t slot) {
+    if (slot == 0 && is_branched(a)) return type_branched(a, false, v, cx());
     if (a.kind == Expr::Kind::Name && a.name == "Stash") {
       if (slot == 0) {
         v.source = VeOperandSource::Stash; // the chain's rules: E-VE-019, E-VE-020
@@ -341,6 +373,7 @@ private:
 
   const Expr& call_;
   ScalarType dtype_;
+  const BoundValues& bound_;
   Diagnostics& diags_;
 };
 
@@ -364,13 +397,16 @@ std::string vector_refusal_reason(std::string_view method) {
 }
 
 std::optional<VectorCall> type_vector_args(const Expr& call, VectorCallKind kind, ScalarType dtype,
-                                           Diagnostics& diags) {
-  return ArgTyper(call, dtype, diags).run(kind);
+                                           const BoundValues& bound, Diagnostics& diags) {
+  return ArgTyper(call, dtype, bound, diags).run(kind);
 }
 
 const Expr& vrf_operand_arg(const Expr& call, const VectorCall& typed) {
-  // FmaF's operands come as a pair; every binary call ends with its operand.
-  if (typed.kind == VectorCallKind::FpTernary) return call.args[1].args[0];
+  // Every binary call ends with its operand, a ternary call with its pair; a Branched operand
+  // holds the VRF in its rf slot.
+  const bool ternary = typed.kind == VectorCallKind::FpTernary;
+  if (typed.branches) return *branched_rf_tensor(call.args.back(), ternary);
+  if (ternary) return call.args.back().args[0];
   return call.args.back();
 }
 

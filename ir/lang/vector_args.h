@@ -3,12 +3,13 @@
 // enum variant
 // (`FpUnaryOp::Sqrt`, `FpBinaryOp::MulF(FpMulAlu::Mul0)`), an optional `BinaryArgMode`, and a
 // constant operand written as a Rust literal of the stream's scalar (`100`, `2.0f32`, `-1`,
-// `0x7fff_ffff`) or a `&vrf` (marked here, its tensor typed by sema). Operands tujit does not
-// simulate (`Stash`, a `TagGuard`) and the Vector Engine methods outside the simulated set are
+// `0x7fff_ffff`), a `&vrf` (marked here, its tensor typed by sema), the `Stash`, or a `Branched`
+// operand (ir/lang/vector_branch_args.h). The Vector Engine methods outside the simulated set are
 // refused with E-VE-013 naming the reason.
 #pragma once
 
 #include "ir/lang/ast.h"
+#include "ir/lang/vector_branch_args.h"
 #include "ir/support/diagnostic.h"
 #include "ir/types/scalar_type.h"
 #include "ir/types/vector_op.h"
@@ -27,11 +28,13 @@ std::optional<VectorCallKind> vector_call_kind(std::string_view method);
 std::string vector_refusal_reason(std::string_view method);
 
 /// Types the value arguments of `call` (a `vector_*` MethodCall of kind `kind`) on a stream of
-/// `dtype`. Appends diagnostics (stage "type") and returns nullopt on error.
+/// `dtype`; `bound` holds the kernel's `let` bindings of guards. Appends diagnostics (stage
+/// "type") and returns nullopt on error.
 std::optional<VectorCall> type_vector_args(const Expr& call, VectorCallKind kind, ScalarType dtype,
-                                           Diagnostics& diags);
+                                           const BoundValues& bound, Diagnostics& diags);
 
-/// The `&vrf` argument of a typed call that reads the VRF (VectorCall::reads_vrf): its operand0.
+/// The `&vrf` argument of a typed call that reads the VRF (VectorCall::reads_vrf): its operand0,
+/// or a `Branched` operand's rf slot.
 const Expr& vrf_operand_arg(const Expr& call, const VectorCall& typed);
 
 } // namespace tujit::ir::lang

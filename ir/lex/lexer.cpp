@@ -8,14 +8,26 @@ namespace tujit::ir {
 
 std::optional<std::uint64_t> Token::int_value() const {
   if (kind != TokenKind::Int) return std::nullopt;
+  // Rust's `0x` / `0o` / `0b` prefixes (`0x7fff_ffff`, a Vector Engine mask); a type suffix is
+  // not a value this returns.
+  std::uint64_t base = 10;
+  std::string_view digits = text;
+  if (digits.size() > 2 && digits[0] == '0' &&
+      (digits[1] == 'x' || digits[1] == 'o' || digits[1] == 'b')) {
+    base = digits[1] == 'x' ? 16 : digits[1] == 'o' ? 8 : 2;
+    digits.remove_prefix(2);
+  }
   std::uint64_t v = 0;
   bool any = false;
-  for (char c : text) {
+  for (char c : digits) {
     if (c == '_') continue;
-    if (c < '0' || c > '9') return std::nullopt;
-    auto d = static_cast<std::uint64_t>(c - '0');
-    if (v > (std::numeric_limits<std::uint64_t>::max() - d) / 10) return std::nullopt;
-    v = v * 10 + d;
+    std::uint64_t d = base;
+    if (c >= '0' && c <= '9') d = static_cast<std::uint64_t>(c - '0');
+    if (base == 16 && c >= 'a' && c <= 'f') d = static_cast<std::uint64_t>(c - 'a' + 10);
+    if (base == 16 && c >= 'A' && c <= 'F') d = static_cast<std::uint64_t>(c - 'A' + 10);
+    if (d >= base) return std::nullopt;
+    if (v > (std::numeric_limits<std::uint64_t>::max() - d) / base) return std::nullopt;
+    v = v * base + d;
     any = true;
   }
   return any ? std::optional<std::uint64_t>(v) : std::nullopt;

@@ -42,8 +42,34 @@ void for_each_field(A& a, F&& f) {
 template <class C, class F>
 requires std::same_as<std::remove_const_t<C>, VectorCall>
 void for_each_field(C& c, F&& f) {
-  auto& [kind, op, mul, mode, operand, int_width, source] = c;
-  (f(kind), f(op), f(mul), f(mode), f(operand), f(int_width), f(source));
+  auto& [kind, op, mul, mode, operand, int_width, source, ternary_mode, comparisons, branches,
+         guard] = c;
+  (f(kind), f(op), f(mul), f(mode), f(operand), f(int_width), f(source), f(ternary_mode),
+   f(comparisons), f(branches), f(guard));
+}
+template <class C, class F>
+requires std::same_as<std::remove_const_t<C>, VeCmp>
+void for_each_field(C& c, F&& f) {
+  auto& [kind, boundary] = c;
+  (f(kind), f(boundary));
+}
+template <class G, class F>
+requires std::same_as<std::remove_const_t<G>, TagGuard>
+void for_each_field(G& g, F&& f) {
+  auto& [bits, negate] = g;
+  (f(bits), f(negate));
+}
+template <class S, class F>
+requires std::same_as<std::remove_const_t<S>, VeSlot>
+void for_each_field(S& s, F&& f) {
+  auto& [guard, operand] = s;
+  (f(guard), f(operand));
+}
+template <class Br, class F>
+requires std::same_as<std::remove_const_t<Br>, VeBranches>
+void for_each_field(Br& b, F&& f) {
+  auto& [imm, rf, rf_guard, rf_operand1] = b;
+  (f(imm), f(rf), f(rf_guard), f(rf_operand1));
 }
 } // namespace tujit::ir
 

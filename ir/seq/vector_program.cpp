@@ -75,7 +75,36 @@ bool takes_operand(VectorCallKind k) {
   }
 }
 
+/// What breaks the tag and branch invariants of docs/vector-engine.md §3.4 in `c`, if anything:
+/// comparisons only on the tag, a guard only on a unary op, a Branched operand only where the
+/// call takes an operand, with at most three imm slots, its rf slot reading a VRF or the stash,
+/// and no slot that cannot fire.
+std::optional<std::string> branch_defect(const VectorCall& c) {
+  if (c.comparisons && c.kind != VectorCallKind::Tag) return " holds tag comparisons";
+  if (!c.guard.unconditional() && c.kind != VectorCallKind::FpUnary) return " holds a guard";
+  if (c.ternary_mode != TernaryArgMode::Mode012 && c.kind != VectorCallKind::FpTernary)
+    return " holds a ternary argument mode";
+  if (!c.branches) return std::nullopt;
+  const VeBranches& b = *c.branches;
+  if (!takes_operand(c.kind)) return " holds a Branched operand";
+  if (b.imm.size() > kImmSlots) return " fills more than three immediate slots";
+  if (b.rf != (c.source != VeOperandSource::Constant))
+    return "'s register-file slot and its operand source disagree";
+  bool closed = false; // an unconditional slot came: nothing may follow
+  for (std::size_t i = 0; i <= b.imm.size(); ++i) {
+    if (i == b.imm.size() && !b.rf) break;
+    const TagGuard& g = i < b.imm.size() ? b.imm[i].guard : b.rf_guard;
+    if (closed || g.matches_nothing()) return " has a slot that can never fire";
+    closed = g.unconditional();
+  }
+  return std::nullopt;
+}
+
 } // namespace
+
+bool is_value_step(const VectorCall& c) {
+  return is_value_call(c.kind) || (c.kind == VectorCallKind::Tag && c.comparisons);
+}
 
 Status verify(const VectorProgram& p) {
   if (!ve_scalar(p.in_type) || !ve_scalar(p.out_type))
@@ -91,7 +120,7 @@ Status verify(const VectorProgram& p) {
     const VectorStepIR& st = p.steps[i];
     const VectorCall& c = st.call;
     const std::string call = fmt::format("step {} ({})", i, method_name(c.kind));
-    if (!is_value_call(c.kind)) return invalid(call + " is not a value call");
+    if (!is_value_step(c)) return invalid(call + " is not a value call");
     if (!ve_scalar(st.dtype) || (!either && at != st.dtype))
       return invalid(fmt::format("{} reads a {} stream, but the stream is {}", call, name(st.dtype),
                                  either ? "i32 or f32" : name(at)));
@@ -100,6 +129,7 @@ Status verify(const VectorProgram& p) {
     if (!op_matches(c)) return invalid(call + " holds an op of another kind");
     if (c.int_width > 31) return invalid(fmt::format("{} has int_width {}", call, c.int_width));
     if (c.reads_vrf() && !takes_operand(c.kind)) return invalid(call + " reads a VRF operand");
+    if (auto bad = branch_defect(c)) return invalid(call + *bad);
     // The stash is written once, then read once, at its own scalar (docs/vector-engine.md §3.3).
     if (c.kind == VectorCallKind::Stash) {
       if (stash != Slot::Empty) return invalid(call + " writes the stash a second time");
@@ -157,7 +187,7 @@ Result<VectorChain> lower_vector(const Kernel& kernel, std::size_t final_index) 
       out.program.in_type = s.input.dtype;
       out.program.out_type = kernel.stages[final_index].output.dtype;
       for (auto it = chain.rbegin(); it != chain.rend(); ++it)
-        if (is_value_call((*it)->vector->kind))
+        if (is_value_step(*(*it)->vector))
           out.program.steps.push_back(VectorStepIR{*(*it)->vector, (*it)->input.dtype});
       if (auto ok = verify(out.program); !ok) return ok.diagnostics();
       return out;

@@ -55,6 +55,9 @@ void for_each_field(Program& p, F&& f) {
 
 /// Whether `k` acts on element values (else it only restates the stream's layout).
 bool is_value_call(VectorCallKind k);
+/// Whether a call is a step of the program: a value call, or a Tag that computes the tag from
+/// comparisons (docs/vector-engine.md §3.4; a `TagMode::Zero` tag is 0 and no step).
+bool is_value_step(const VectorCall& c);
 
 /// The chain ending at the vector_final stage `final_index`, and the vector_init stage it starts
 /// at. E-RUN-101 when the stage is not a vector_final of a vector_init chain.
@@ -66,8 +69,9 @@ Result<VectorChain> lower_vector(const Kernel& kernel, std::size_t final_index);
 
 /// The invariants both engines rely on (E-RUN-102 naming the first broken one): only value calls,
 /// each on the scalar the step before hands on and its cluster computes on (i32 / f32), its op of
-/// its kind, `int_width` ≤ 31, a VRF operand only where the call takes an operand, and the
-/// scalar handed on the program's out_type. lower_vector returns only programs that verify.
+/// its kind, `int_width` ≤ 31, a VRF operand only where the call takes an operand, the tag and
+/// branch forms only on the calls that take them (docs/vector-engine.md §3.4), and the scalar
+/// handed on the program's out_type. lower_vector returns only programs that verify.
 Status verify(const VectorProgram& p);
 
 /// One line per value call (`tujit compile --emit seq`).

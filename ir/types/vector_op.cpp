@@ -394,6 +394,34 @@ std::string operand_text(std::uint32_t bits) {
 }
 } // namespace
 
+namespace {
+std::string comparisons_text(const TagComparisons& cmps) {
+  std::string s;
+  for (const VeCmp& c : cmps) {
+    s += s.empty() ? "" : ", ";
+    s += has_boundary(c.kind)
+             ? fmt::format("Cmp::{}({})", to_string(c.kind), operand_text(c.boundary))
+             : fmt::format("Cmp::{}", to_string(c.kind));
+  }
+  return "TagMode::Comparison([" + s + "])";
+}
+
+/// `Branched::imm(g, c)….rf(g, &vrf)`; `read` names the rf slot's source.
+std::string branches_text(const VeBranches& b, bool ternary, std::string_view read) {
+  std::string s = "Branched";
+  const auto payload = [ternary](std::string first, std::uint32_t second) {
+    return ternary ? fmt::format("({}, {})", first, operand_text(second)) : first;
+  };
+  for (const VeSlot& slot : b.imm)
+    s += fmt::format("{}imm({}, {})", s == "Branched" ? "::" : ".", slot.guard.describe(),
+                     payload(operand_text(slot.operand[0]), slot.operand[1]));
+  if (b.rf)
+    s += fmt::format("{}rf({}, {})", s == "Branched" ? "::" : ".", b.rf_guard.describe(),
+                     payload(std::string(read), b.rf_operand1));
+  return s;
+}
+} // namespace
+
 std::string VectorCall::describe() const {
   const std::string_view m = method_name(kind);
   const auto text = [this](std::size_t k) {
@@ -401,8 +429,28 @@ std::string VectorCall::describe() const {
     if (k == 0 && reads_stash()) return std::string("Stash");
     return operand_text(operand[k]);
   };
+  if (branches) {
+    const bool ternary = kind == VectorCallKind::FpTernary;
+    const std::string b = branches_text(*branches, ternary, reads_stash() ? "Stash" : "&vrf");
+    if (ternary)
+      return fmt::format("{}(FpTernaryOp::FmaF, TernaryArgMode::{}, {})", m,
+                         to_string(ternary_mode), b);
+    VectorCall plain = *this;
+    plain.branches.reset();
+    plain.source = VeOperandSource::Constant;
+    // The plain form's text with its last argument (the operand) replaced by the slots.
+    std::string s = plain.describe();
+    const std::size_t cut = s.rfind(", ");
+    return s.substr(0, cut) + ", " + b + ")";
+  }
   switch (kind) {
+  case VectorCallKind::Tag:
+    if (comparisons) return fmt::format("{}({})", m, comparisons_text(*comparisons));
+    return std::string(m);
   case VectorCallKind::FpUnary:
+    if (!guard.unconditional())
+      return fmt::format("{}(({}, FpUnaryOp::{}))", m, guard.describe(),
+                         to_string(std::get<FpUnaryOp>(op)));
     return fmt::format("{}(FpUnaryOp::{})", m, to_string(std::get<FpUnaryOp>(op)));
   case VectorCallKind::FpBinary: {
     const FpBinaryOp o = std::get<FpBinaryOp>(op);
@@ -412,6 +460,9 @@ std::string VectorCall::describe() const {
     return fmt::format("{}(FpBinaryOp::{}, {}, {})", m, name, to_string(mode), text(0));
   }
   case VectorCallKind::FpTernary:
+    if (ternary_mode != TernaryArgMode::Mode012)
+      return fmt::format("{}(FpTernaryOp::FmaF, TernaryArgMode::{}, ({}, {}))", m,
+                         to_string(ternary_mode), text(0), text(1));
     return fmt::format("{}(FpTernaryOp::FmaF, ({}, {}))", m, text(0), text(1));
   case VectorCallKind::FpDiv:
     return fmt::format("{}(FpDivBinaryOp::DivF, {}, {})", m, to_string(mode), text(0));

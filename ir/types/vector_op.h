@@ -7,6 +7,8 @@
 // each op are runtime/vector/ve_scalar.h, documented in docs/vector-engine.md.
 #pragma once
 
+#include "ir/types/vector_branch.h"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -115,14 +117,14 @@ std::optional<FpMulAlu> parse_fp_mul_alu(std::string_view variant);
 /// One Vector Engine method of a kernel body (the typed form of its arguments).
 enum class VectorCallKind : std::uint8_t {
   Init,        // vector_init()
-  Tag,         // vector_intra_slice_tag(TagMode::Zero)
+  Tag,         // vector_intra_slice_tag(TagMode::Zero | TagMode::Comparison([…]))
   NarrowSplit, // vector_narrow_split::<Time2, Packet2>()
   NarrowTrim,  // vector_narrow_trim::<Packet2>()
   WidenConcat, // vector_widen_concat::<Time2, Packet2>()
   WidenPad,    // vector_widen_pad::<Packet2>()
   FpUnary,     // vector_fp_unary(FpUnaryOp::…)
   FpBinary,    // vector_fp_binary[_with_mode](FpBinaryOp::…, c)
-  FpTernary,   // vector_fp_ternary(FpTernaryOp::FmaF, (c0, c1)): stream · c0 + c1, fused
+  FpTernary,   // vector_fp_ternary[_with_mode](FpTernaryOp::FmaF, (c0, c1)): fma, one rounding
   FpDiv,       // vector_fp_div[_with_mode](FpDivBinaryOp::DivF, c)
   Fxp,         // vector_fxp[_with_mode](FxpBinaryOp::…, c)
   Logic,       // vector_logic[_with_mode](LogicBinaryOp…::…, c)
@@ -155,8 +157,16 @@ struct VectorCall {
   /// Constant operands as the stream's 32-bit patterns (an i32, or an f32's bits); FpTernary
   /// uses both (operand0, operand1).
   std::array<std::uint32_t, 2> operand{};
-  std::uint32_t int_width = 31;                       // FxpToFp / FpToFxp
-  VeOperandSource source = VeOperandSource::Constant; // of operand0 (operand[0] unused when Vrf)
+  std::uint32_t int_width = 31;                          // FxpToFp / FpToFxp
+  VeOperandSource source = VeOperandSource::Constant;    // of operand0 (operand[0] unused when Vrf)
+  TernaryArgMode ternary_mode = TernaryArgMode::Mode012; // FpTernary
+  /// Tag: `TagMode::Comparison`'s four comparisons; nullopt for `TagMode::Zero` (every tag 0).
+  std::optional<TagComparisons> comparisons;
+  /// A `Branched` operand (docs/vector-engine.md §3.4): its slots replace `operand`, and `source`
+  /// says what its register-file slot reads (Constant: it has none).
+  std::optional<VeBranches> branches;
+  /// FpUnary `(guard, op)`: the op runs where the guard admits the tag; all() otherwise.
+  TagGuard guard;
   /// Whether operand0 is read from the VRF.
   bool reads_vrf() const { return source == VeOperandSource::Vrf; }
   /// Whether operand0 is the stash.

@@ -136,6 +136,8 @@ struct Scalar {
   Bool slt(V a, V b) { return s32(a) < s32(b); }
   Bool sgt(V a, V b) { return s32(a) > s32(b); }
   Bool eq(V a, V b) { return a == b; }
+  Bool ult(V a, V b) { return a < b; }
+  Bool ugt(V a, V b) { return a > b; }
   V select(Bool c, V a, V b) { return c ? a : b; }
   Bool bnot(Bool c) { return !c; }
   Bool band_b(Bool a, Bool b) { return a && b; }
@@ -210,7 +212,8 @@ std::int32_t f32_to_fxp(std::uint32_t x, std::uint32_t iw) {
 
 std::uint32_t apply_call(const ir::VectorCall& call, ir::ScalarType dtype, std::uint32_t v) {
   Scalar b;
-  return semantics::apply_call(b, call, dtype == ir::ScalarType::F32, v, call.operand[0]);
+  return semantics::apply_call(b, call, dtype == ir::ScalarType::F32, v, call.operand[0],
+                               call.operand[1]);
 }
 
 std::uint32_t apply_pass(const ir::seq::VectorProgram& p, std::uint32_t v,

@@ -9,7 +9,7 @@
 // (IEEE 754 round to nearest even, no fast-math, no contraction):
 //   k(u32) k64(i64) kd(double)                   constants
 //   add sub mul band bor bxor shl lshr ashr      i32 wrapping arithmetic (shift amounts < 32)
-//   slt sgt eq                                   i32 comparisons
+//   slt sgt eq ult ugt                           i32 comparisons (ult / ugt unsigned)
 //   sext trunc add64 sub64 mul64 ashr64 slt64 sgt64 select64
 //   select(Bool, V, V) bnot(Bool) band_b(Bool, Bool)
 //   as_f(V) as_v(F) fadd fsub fmul fdiv fma sqrt fabs flt fgt feq is_nan sitofp
@@ -21,6 +21,7 @@
 
 #include "ir/types/vector_op.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -220,10 +221,22 @@ auto fp_to_fxp(B& b, typename B::V x, std::uint32_t iw) {
   return b.select(b.is_nan(b.as_f(x)), by_sign, r);
 }
 
-/// One value call on the stream element `v` of a `f32` (else i32) stream; `c` is operand0 (the
-/// call's constant, or the VRF element the element reads), operand1 is always the constant.
+/// FmaF's three arguments as the TernaryArgMode places the stream `v` and the operands `c0`,
+/// `c1`: fma(a, b, c) = a · b + c, one rounding.
 template <class B>
-auto apply_call(B& b, const ir::VectorCall& call, bool f32, typename B::V v, typename B::V c) {
+auto fp_ternary(B& b, ir::TernaryArgMode mode, typename B::V v, typename B::V c0,
+                typename B::V c1) {
+  const std::array<typename B::V, 3> args{v, c0, c1};
+  const auto at = ir::ternary_positions(mode);
+  return canonical(b, b.fma(b.as_f(args[at[0]]), b.as_f(args[at[1]]), b.as_f(args[at[2]])));
+}
+
+/// One value call on the stream element `v` of a `f32` (else i32) stream; `c` is operand0 (the
+/// call's constant, a slot's, or the VRF / stash element the element reads), `c1` operand1 (a
+/// ternary call's).
+template <class B>
+auto apply_call(B& b, const ir::VectorCall& call, bool f32, typename B::V v, typename B::V c,
+                typename B::V c1) {
   using K = ir::VectorCallKind;
   using M = ir::BinaryArgMode;
   // ModeXY: op(argX, argY), 0 = the stream element, 1 = the operand.
@@ -235,8 +248,8 @@ auto apply_call(B& b, const ir::VectorCall& call, bool f32, typename B::V v, typ
   case K::FpBinary:
   case K::FpDiv:
     return fp_binary(b, std::get<ir::FpBinaryOp>(call.op), x, y);
-  case K::FpTernary: // TernaryArgMode::Mode012: stream · operand0 + operand1, one rounding
-    return canonical(b, b.fma(b.as_f(v), b.as_f(c), b.as_f(b.k(call.operand[1]))));
+  case K::FpTernary:
+    return fp_ternary(b, call.ternary_mode, v, c, c1);
   case K::Fxp:
     return fxp_binary(b, std::get<ir::FxpBinaryOp>(call.op), x, y);
   case K::Logic:
@@ -252,6 +265,65 @@ auto apply_call(B& b, const ir::VectorCall& call, bool f32, typename B::V v, typ
   }
 }
 
+/// Whether comparison `c` holds for the element `v` (docs/vector-engine.md §3.4): the scalar's own
+/// order (IEEE on f32: a NaN satisfies no Equal / Less / Greater, −0 equals +0), the `*Unsigned`
+/// pair on the raw bits.
+template <class B>
+auto compare(B& b, const ir::VeCmp& c, bool f32, typename B::V v) {
+  using C = ir::CmpKind;
+  const auto k = b.k(c.boundary);
+  switch (c.kind) {
+  case C::Equal:
+    return f32 ? b.feq(b.as_f(v), b.as_f(k)) : b.eq(v, k);
+  case C::Less:
+    return f32 ? b.flt(b.as_f(v), b.as_f(k)) : b.slt(v, k);
+  case C::Greater:
+    return f32 ? b.fgt(b.as_f(v), b.as_f(k)) : b.sgt(v, k);
+  case C::LessUnsigned:
+    return b.ult(v, k);
+  case C::GreaterUnsigned:
+    return b.ugt(v, k);
+  case C::True:
+    return b.eq(k, k);
+  case C::False:
+    break;
+  }
+  return b.bnot(b.eq(k, k));
+}
+
+/// The element's 4-bit tag: bit i set where comparison i holds.
+template <class B>
+auto tag_of(B& b, const ir::TagComparisons& cmps, bool f32, typename B::V v) {
+  auto tag = b.k(0);
+  for (unsigned i = 0; i < ir::kTagBits; ++i)
+    tag = b.bor(tag, b.select(compare(b, cmps[i], f32, v), b.k(1u << i), b.k(0)));
+  return tag;
+}
+
+/// Whether `g` admits the tag.
+template <class B>
+auto admits(B& b, const ir::TagGuard& g, typename B::V tag) {
+  const auto hit = b.eq(b.band(tag, b.k(g.mask())), b.k(g.want()));
+  return g.negate ? b.bnot(hit) : hit;
+}
+
+/// A call with a `Branched` operand: the first slot (imm slots, then rf) whose guard admits the
+/// tag computes the op with its operands; an element no slot admits keeps its value. Selected
+/// from the last slot to the first, so the first admitting slot's result is the one kept.
+template <class B>
+auto apply_branched(B& b, const ir::VectorCall& call, bool f32, typename B::V v, typename B::V tag,
+                    typename B::V rf) {
+  const ir::VeBranches& br = *call.branches;
+  auto r = v;
+  if (br.rf)
+    r = b.select(admits(b, br.rf_guard, tag), apply_call(b, call, f32, v, rf, b.k(br.rf_operand1)),
+                 r);
+  for (auto it = br.imm.rbegin(); it != br.imm.rend(); ++it)
+    r = b.select(admits(b, it->guard, tag),
+                 apply_call(b, call, f32, v, b.k(it->operand[0]), b.k(it->operand[1])), r);
+  return r;
+}
+
 /// Every value call of a pass (`steps`: ir/seq/vector_program.h VectorStepIR) on the element `v`;
 /// `vrf(j)` is the element's j-th `&vrf` operand, counted in call order (docs/vector-engine.md
 /// §3.2), the other calls' operand0 their constant.
@@ -261,15 +333,29 @@ auto apply_steps(B& b, const Steps& steps, typename B::V v, Vrf&& vrf) {
   // vector_stash() keeps the element's value where it stands for the one later `Stash` operand
   // (docs/vector-engine.md §3.3): a snapshot of the running tensor is, per element, its value.
   typename B::V stash = v;
+  // The tag the Tag stage gives the element (docs/vector-engine.md §3.4); TagMode::Zero: 0.
+  typename B::V tag = b.k(0);
   for (const auto& st : steps) {
+    const bool f32 = st.dtype == ir::ScalarType::F32;
     if (st.call.kind == ir::VectorCallKind::Stash) {
       stash = v;
+      continue;
+    }
+    if (st.call.kind == ir::VectorCallKind::Tag) {
+      if (st.call.comparisons) tag = tag_of(b, *st.call.comparisons, f32, v);
       continue;
     }
     const auto c = st.call.reads_vrf()     ? vrf(j++)
                    : st.call.reads_stash() ? stash
                                            : b.k(st.call.operand[0]);
-    v = apply_call(b, st.call, st.dtype == ir::ScalarType::F32, v, c);
+    if (st.call.branches) {
+      v = apply_branched(b, st.call, f32, v, tag, c);
+    } else if (!st.call.guard.unconditional()) { // a guarded unary op `(guard, op)`
+      v = b.select(admits(b, st.call.guard, tag),
+                   apply_call(b, st.call, f32, v, c, b.k(st.call.operand[1])), v);
+    } else {
+      v = apply_call(b, st.call, f32, v, c, b.k(st.call.operand[1]));
+    }
   }
   return v;
 }

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace tujit::runtime::vector {
 
@@ -158,92 +159,169 @@ FloatCalls float_calls(const ir::seq::VectorProgram& p) {
   return f;
 }
 
-} // namespace
-
-double oracle_chain(const ir::seq::VectorProgram& p, std::uint32_t input_bits,
-                    std::span<const std::uint32_t> vrf) {
-  return oracle_chain_value(p, value_of(input_bits, p.in_type), vrf);
+/// Whether comparison `c` holds for `v` (exact: the stream's value, or a contraction's float64
+/// sum): the scalar's order, the `*Unsigned` pair on the binary32 / i32 bits.
+bool oracle_compare_one(const ir::VeCmp& c, double v, ScalarType t) {
+  const double b = value_of(c.boundary, t);
+  switch (c.kind) {
+  case ir::CmpKind::Equal:
+    return v == b;
+  case ir::CmpKind::Less:
+    return v < b;
+  case ir::CmpKind::Greater:
+    return v > b;
+  case ir::CmpKind::LessUnsigned:
+    return bits_of(v, t) < c.boundary;
+  case ir::CmpKind::GreaterUnsigned:
+    return bits_of(v, t) > c.boundary;
+  case ir::CmpKind::True:
+    return true;
+  case ir::CmpKind::False:
+    break;
+  }
+  return false;
 }
 
-double oracle_chain_value(const ir::seq::VectorProgram& p, double v,
-                          std::span<const std::uint32_t> vrf) {
+/// The tag of `v`; `bits`, when known, are its exact 32 bits (a NaN's payload does not survive the
+/// float64 round trip, and the `*Unsigned` comparisons read it).
+std::uint32_t oracle_tag(const ir::TagComparisons& cmps, double v, ScalarType t,
+                         std::optional<std::uint32_t> bits) {
+  std::uint32_t tag = 0;
+  for (unsigned i = 0; i < ir::kTagBits; ++i) {
+    const ir::VeCmp& c = cmps[i];
+    const bool raw = c.kind == ir::CmpKind::LessUnsigned || c.kind == ir::CmpKind::GreaterUnsigned;
+    const bool hit = raw && bits ? (c.kind == ir::CmpKind::LessUnsigned ? *bits < c.boundary
+                                                                        : *bits > c.boundary)
+                                 : oracle_compare_one(c, v, t);
+    if (hit) tag |= 1u << i;
+  }
+  return tag;
+}
+
+/// FmaF's a · b + c with the TernaryArgMode's placement of the stream and the operands.
+double oracle_fma(ir::TernaryArgMode mode, double v, double c0, double c1) {
+  const double args[3] = {v, c0, c1};
+  const auto at = ir::ternary_positions(mode);
+  return args[at[0]] * args[at[1]] + args[at[2]];
+}
+
+/// One value call in float64 on `v` with operand0 `operand` and operand1 `operand1`.
+double oracle_call(const ir::seq::VectorStepIR& st, double v, double operand, double operand1) {
+  const ir::VectorCall& c = st.call;
+  const bool f32 = st.dtype == ScalarType::F32;
+  const bool swap = c.mode == ir::BinaryArgMode::Mode10;
+  const double x = c.mode == ir::BinaryArgMode::Mode11 ? operand : swap ? operand : v;
+  const double y = c.mode == ir::BinaryArgMode::Mode00 ? v : swap ? v : operand;
+  switch (c.kind) {
+  case VectorCallKind::FpUnary:
+    v = fp_unary(std::get<ir::FpUnaryOp>(c.op), v);
+    break;
+  case VectorCallKind::FpBinary:
+  case VectorCallKind::FpDiv:
+    switch (std::get<ir::FpBinaryOp>(c.op)) {
+    case ir::FpBinaryOp::AddF:
+      v = x + y;
+      break;
+    case ir::FpBinaryOp::SubF:
+      v = x - y;
+      break;
+    case ir::FpBinaryOp::MulF:
+      v = x * y;
+      break;
+    case ir::FpBinaryOp::DivF:
+      v = x / y;
+      break;
+    }
+    break;
+  case VectorCallKind::FpTernary:
+    v = oracle_fma(c.ternary_mode, v, operand, operand1);
+    break;
+  case VectorCallKind::Fxp:
+    v = fxp(std::get<ir::FxpBinaryOp>(c.op), x, y);
+    break;
+  case VectorCallKind::Clip:
+    v = clip(std::get<ir::ClipBinaryOp>(c.op), f32, x, y);
+    break;
+  case VectorCallKind::Logic: {
+    const double r =
+        logic(std::get<ir::LogicBinaryOp>(c.op), bits_of(x, st.dtype), bits_of(y, st.dtype));
+    v = value_of(static_cast<std::uint32_t>(r), st.dtype);
+    break;
+  }
+  case VectorCallKind::FxpToFp:
+    v = std::ldexp(v, -static_cast<int>(31 - c.int_width));
+    break;
+  case VectorCallKind::FpToFxp: {
+    if (std::isnan(v)) {
+      v = std::signbit(v) ? kMinI32 : kMaxI32;
+      break;
+    }
+    const double scaled = std::ldexp(v, static_cast<int>(31 - c.int_width));
+    v = sat32(std::copysign(std::floor(std::fabs(scaled) + 0.5), scaled));
+    break;
+  }
+  case VectorCallKind::Reinterpret: {
+    const ScalarType to = st.dtype == ScalarType::F32 ? ScalarType::I32 : ScalarType::F32;
+    v = value_of(bits_of(v, st.dtype), to);
+    break;
+  }
+  default:
+    break;
+  }
+  // Each float step's result is a binary32: past its range it is ±inf, whatever a later step
+  // would make of the float64 value (exp(89) then sqrt: inf, not 1.9e19).
+  if (produces_f32(c, st.dtype) && std::isfinite(v) && std::isinf(static_cast<float>(v)))
+    v = std::copysign(std::numeric_limits<double>::infinity(), v);
+  return v;
+}
+
+/// The chain on `v`; `bits`: the input's exact bits, when the input is a stream element.
+double chain(const ir::seq::VectorProgram& p, double v, std::optional<std::uint32_t> bits,
+             std::span<const std::uint32_t> vrf) {
   std::size_t next_vrf = 0;
-  double stash = v; // the element's value at vector_stash() (docs/vector-engine.md §3.3)
+  double stash = v;      // the element's value at vector_stash() (docs/vector-engine.md §3.3)
+  std::uint32_t tag = 0; // the Tag stage's (docs/vector-engine.md §3.4); TagMode::Zero: 0
   for (const auto& st : p.steps) {
     const ir::VectorCall& c = st.call;
     if (c.kind == VectorCallKind::Stash) {
       stash = v;
       continue;
     }
-    const bool f32 = st.dtype == ScalarType::F32;
+    if (c.kind == VectorCallKind::Tag) {
+      if (c.comparisons) tag = oracle_tag(*c.comparisons, v, st.dtype, bits);
+      continue;
+    }
     const double operand = c.reads_stash()
                                ? stash
                                : value_of(c.reads_vrf() ? vrf[next_vrf++] : c.operand[0], st.dtype);
-    const bool swap = c.mode == ir::BinaryArgMode::Mode10;
-    const double x = c.mode == ir::BinaryArgMode::Mode11 ? operand : swap ? operand : v;
-    const double y = c.mode == ir::BinaryArgMode::Mode00 ? v : swap ? v : operand;
-    switch (c.kind) {
-    case VectorCallKind::FpUnary:
-      v = fp_unary(std::get<ir::FpUnaryOp>(c.op), v);
-      break;
-    case VectorCallKind::FpBinary:
-    case VectorCallKind::FpDiv:
-      switch (std::get<ir::FpBinaryOp>(c.op)) {
-      case ir::FpBinaryOp::AddF:
-        v = x + y;
-        break;
-      case ir::FpBinaryOp::SubF:
-        v = x - y;
-        break;
-      case ir::FpBinaryOp::MulF:
-        v = x * y;
-        break;
-      case ir::FpBinaryOp::DivF:
-        v = x / y;
-        break;
-      }
-      break;
-    case VectorCallKind::FpTernary:
-      v = v * operand + value_of(c.operand[1], st.dtype);
-      break;
-    case VectorCallKind::Fxp:
-      v = fxp(std::get<ir::FxpBinaryOp>(c.op), x, y);
-      break;
-    case VectorCallKind::Clip:
-      v = clip(std::get<ir::ClipBinaryOp>(c.op), f32, x, y);
-      break;
-    case VectorCallKind::Logic: {
-      const double r =
-          logic(std::get<ir::LogicBinaryOp>(c.op), bits_of(x, st.dtype), bits_of(y, st.dtype));
-      v = value_of(static_cast<std::uint32_t>(r), st.dtype);
-      break;
+    if (c.branches) {
+      // The first slot whose guard admits the tag; none: the element keeps its value.
+      const ir::VeBranches& b = *c.branches;
+      const ir::VeSlot* slot = nullptr;
+      for (const ir::VeSlot& s : b.imm)
+        if (!slot && s.guard.admits(tag)) slot = &s;
+      if (slot)
+        v = oracle_call(st, v, value_of(slot->operand[0], st.dtype),
+                        value_of(slot->operand[1], st.dtype));
+      else if (b.rf && b.rf_guard.admits(tag))
+        v = oracle_call(st, v, operand, value_of(b.rf_operand1, st.dtype));
+    } else if (c.guard.admits(tag)) {
+      v = oracle_call(st, v, operand, value_of(c.operand[1], st.dtype));
     }
-    case VectorCallKind::FxpToFp:
-      v = std::ldexp(v, -static_cast<int>(31 - c.int_width));
-      break;
-    case VectorCallKind::FpToFxp: {
-      if (std::isnan(v)) {
-        v = std::signbit(v) ? kMinI32 : kMaxI32;
-        break;
-      }
-      const double scaled = std::ldexp(v, static_cast<int>(31 - c.int_width));
-      v = sat32(std::copysign(std::floor(std::fabs(scaled) + 0.5), scaled));
-      break;
-    }
-    case VectorCallKind::Reinterpret: {
-      const ScalarType to = st.dtype == ScalarType::F32 ? ScalarType::I32 : ScalarType::F32;
-      v = value_of(bits_of(v, st.dtype), to);
-      break;
-    }
-    default:
-      break;
-    }
-    // Each float step's result is a binary32: past its range it is ±inf, whatever a later step
-    // would make of the float64 value (exp(89) then sqrt: inf, not 1.9e19).
-    if (produces_f32(c, st.dtype) && std::isfinite(v) && std::isinf(static_cast<float>(v)))
-      v = std::copysign(std::numeric_limits<double>::infinity(), v);
   }
   return v;
+}
+
+} // namespace
+
+double oracle_chain(const ir::seq::VectorProgram& p, std::uint32_t input_bits,
+                    std::span<const std::uint32_t> vrf) {
+  return chain(p, value_of(input_bits, p.in_type), input_bits, vrf);
+}
+
+double oracle_chain_value(const ir::seq::VectorProgram& p, double v,
+                          std::span<const std::uint32_t> vrf) {
+  return chain(p, v, std::nullopt, vrf);
 }
 
 OracleCheck oracle_compare(const ir::seq::VectorProgram& p, double expected, std::uint32_t actual) {
