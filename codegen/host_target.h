@@ -17,12 +17,16 @@ struct HostTarget {
 
 HostTarget host_target();
 
-/// The integer dot-product instructions a host has (codegen/pair_madd.h).
+/// The integer dot-product instructions a host has (codegen/pair_madd.h, codegen/quad_madd.h).
 struct HostDot {
   bool avx2 = false; // vpmaddwd on 256 bits
-  bool vnni = false; // vpdpwssd on 256 bits (AVX-VNNI, or AVX512-VNNI with AVX512VL)
+  bool vnni = false; // vpdpwssd and vpdpbusd on 256 bits (AVX-VNNI, or AVX512-VNNI with AVX512VL)
 };
 /// From LLVM's feature string of the target ("+avx2,-avx512f,…").
 HostDot host_dot(const std::string& features);
+/// This process's host, as the JIT compiles for it (its features as LLVM detects them, the
+/// string native_target() gives and the object cache key records); computed once. The run stages
+/// operands in the layout the code compiled for this host reads (operand_staging.h).
+const HostDot& native_host_dot();
 
 } // namespace tujit::codegen

@@ -26,16 +26,65 @@ bool trf_pairs(const ir::seq::RunProgram& rp) {
          (p.read_size % 2 == 0 || p.read_size >= p.op);
 }
 
+// The widened value (read_operand + widen_to_accumulator) of every code of a one-byte operand
+// as `keep` judges it: true when every code passes.
+template <typename Keep>
+bool every_code(const ir::seq::OperandStreams& w, Keep keep) {
+  if (element_bytes(w.streams.dtype) != 1) return false;
+  for (std::uint32_t code = 0; code < 256; ++code) {
+    const std::uint8_t raw[4] = {static_cast<std::uint8_t>(code), 0, 0, 0};
+    const auto v = static_cast<std::int32_t>(widen_to_accumulator(
+        w.type, adapt_element(w, w.streams.dtype, load_element(w.streams.dtype, raw))));
+    if (!keep(static_cast<std::uint8_t>(code), v)) return false;
+  }
+  return true;
+}
+
+// Each quad of stream cells [e, e + 4) of a flit is wholly live at consecutive offsets or wholly
+// padding, and wholly live or dead in cell_live, so that one 4-byte read is the quad's stream
+// half and every quad that forms code forms four products.
+bool stream_quads(const ir::seq::RunProgram& rp) {
+  const ir::seq::ContractionProgram& p = rp.chain;
+  const ir::seq::CellStreams& c = rp.stream.streams.cells;
+  if (!c.separable || c.inner_size % 4 != 0 || p.op % 4 != 0) return false;
+  for (std::uint64_t e = 0; e < c.inner_size; e += 4) {
+    const ir::seq::CellAddress first = c.inner.at(e);
+    for (std::uint64_t j = 1; j < 4; ++j) {
+      const ir::seq::CellAddress a = c.inner.at(e + j);
+      if (a.state != first.state) return false;
+      if (a.state == ir::CellState::Live && a.offset != first.offset + j) return false;
+    }
+  }
+  for (std::uint64_t i = 0; i < p.op; i += 4)
+    for (std::uint64_t j = 1; j < 4; ++j)
+      if (p.is_cell_live(i + j) != p.is_cell_live(i)) return false;
+  return true;
+}
+
+// Byte quads (the header's staged_shape): u8 × i8 products of whole quads of adjacent cells.
+bool trf_quads(const ir::seq::RunProgram& rp) {
+  const ir::seq::ContractionProgram& p = rp.chain;
+  return p.whole() && p.accumulator == ir::ScalarType::I32 && p.group % 4 == 0 &&
+         (p.read_size % 4 == 0 || p.read_size >= p.op) &&
+         every_code(rp.trf, [](std::uint8_t, std::int32_t v) { return v >= -128 && v <= 127; }) &&
+         every_code(rp.stream,
+                    [](std::uint8_t code, std::int32_t v) {
+                      return v == static_cast<std::int8_t>(code);
+                    }) &&
+         stream_quads(rp);
+}
+
 } // namespace
 
-StagedShape staged_shape(const ir::seq::RunProgram& rp) {
+StagedShape staged_shape(const ir::seq::RunProgram& rp, bool byte_dot) {
   const ir::seq::ContractionProgram& p = rp.chain;
   StagedShape s;
   s.trf_cells = p.element * kLaneVector;
   s.acc_cells = p.t2 * p.p2 * kLaneVector;
   s.out_cells = p.t3 * p.p3;
-  s.trf_pairs = trf_pairs(rp);
-  s.trf_masks = !s.trf_pairs && !rp.trf.streams.cells.all_live();
+  s.trf_quads = byte_dot && trf_quads(rp);
+  s.trf_pairs = !s.trf_quads && trf_pairs(rp);
+  s.trf_masks = !s.trf_pairs && !s.trf_quads && !rp.trf.streams.cells.all_live();
   return s;
 }
 
@@ -99,6 +148,22 @@ void pair_up(std::vector<std::uint32_t>& v) {
   }
 }
 
+// [x][l] ← the bytes of elements x … x + 3 plus 128 (element x lowest) in place, in increasing x:
+// elements x + 1 … x + 3 are still unchanged when quad x reads them. The values lie in
+// [-128, 127] (trf_quads), so each byte (v mod 256) with its top bit flipped is v + 128 exactly.
+void quad_up(std::vector<std::uint32_t>& v) {
+  const std::uint64_t n = v.size();
+  for (std::uint64_t c = 0; c < n; ++c) {
+    std::uint32_t word = 0;
+    for (std::uint64_t j = 0; j < 4; ++j) {
+      const std::uint64_t at = c + j * kLaneVector;
+      const std::uint32_t element = at < n ? v[at] : 0;
+      word |= ((element & 0xFFu) ^ 0x80u) << (8 * j);
+    }
+    v[c] = word;
+  }
+}
+
 } // namespace
 
 void stage_trf(const ir::seq::RunProgram& rp, const StagedShape& sh, const TrfPlan& plan,
@@ -132,6 +197,7 @@ void stage_trf(const ir::seq::RunProgram& rp, const StagedShape& sh, const TrfPl
       return widen_to_accumulator(w.type, read_operand(w, tensor, i));
     });
   if (sh.trf_pairs) pair_up(out.values);
+  if (sh.trf_quads) quad_up(out.values);
 }
 
 void stage_trf(const ir::seq::RunProgram& rp, const StagedShape& sh, const LogicalTensor& tensor,

@@ -11,6 +11,13 @@
 //          0 past the last element), so one 32-bit word is the TRF half of two adjacent
 //          products, as the host's i16 multiply-add pairs read them. A padding cell is 0 there
 //          and no mask is staged: its product is 0, the identity of an i32 sum (§9.4).
+//          BYTE QUADS (StagedShape::trf_quads, chosen by the program and the host: it multiplies
+//          unsigned bytes by signed bytes, see staged_shape): cell [x][l] holds elements x … x + 3
+//          of lane l as four bytes (element x lowest), each the element plus 128 (its two's
+//          complement byte with the top bit flipped; 128 past the last element and for a padding
+//          cell, whose element is 0), so one 32-bit word is the TRF half of four adjacent
+//          products as unsigned bytes. The code subtracts 128 times the stream cells' sum, which
+//          takes the 128 back out of every product exactly (contraction_emit.cpp, BYTE QUADS).
 //   tables per program: the stream's offset of every flit (or of every cell when its streams are
 //          not separable) with its liveness, and the output element of every output cell of a
 //          slice. Proportional to one dimension, shared by every slice and thread.
@@ -36,9 +43,17 @@ struct StagedShape {
   std::uint64_t out_cells = 0; // |T3|·|P3|
   bool trf_masks = false;      // presence masks are staged and read
   bool trf_pairs = false;      // the TRF is staged as i16 pairs (the file comment)
+  bool trf_quads = false;      // the TRF is staged as byte quads (the file comment)
 };
 
-StagedShape staged_shape(const ir::seq::RunProgram& program);
+/// The staged shape of `program` for code that multiplies byte quads when `byte_dot` (the host's
+/// u8 × i8 dot product, codegen/quad_madd.h) and the program allows it: an i32 accumulator, both
+/// operands one-byte tensors, every TRF code widening into [-128, 127] and every stream code to
+/// its own byte as a signed value (the code reads the stream's raw bytes), and packet cells that
+/// form whole quads (every tree group a multiple of 4, the TRF elements of a quad consecutive,
+/// each quad of a flit wholly live at consecutive offsets or wholly padding, in every flit);
+/// else i16 pairs where the program allows them.
+StagedShape staged_shape(const ir::seq::RunProgram& program, bool byte_dot);
 
 /// The per-program tables (above).
 struct ProgramTables {

@@ -33,7 +33,7 @@ std::int32_t call(const codegen::CompiledContraction& compiled,
   const testing::interp::ImageInputs in =
       testing::interp::image_inputs(staged_for, o.stream, o.trf);
   const ir::seq::RunProgram& rp = in.run.program;
-  const auto sh = runtime::exec::staged_shape(rp);
+  const auto sh = runtime::exec::staged_shape(rp, codegen::native_host_dot().vnni);
   const auto tables = runtime::exec::program_tables(rp, codegen::kNoOutput);
   const std::uint64_t s = rp.live_slices().front();
   runtime::exec::StagedTrf trf;
