@@ -153,14 +153,20 @@ void pair_up(std::vector<std::uint32_t>& v) {
 // [-128, 127] (trf_quads), so each byte (v mod 256) with its top bit flipped is v + 128 exactly.
 void quad_up(std::vector<std::uint32_t>& v) {
   const std::uint64_t n = v.size();
-  for (std::uint64_t c = 0; c < n; ++c) {
+  const auto byte = [](std::uint32_t element) { return (element & 0xFFu) ^ 0x80u; };
+  // The words whose four elements all lie in the buffer first, without a bounds test per byte.
+  const std::uint64_t whole = n >= 3 * kLaneVector ? n - 3 * kLaneVector : 0;
+  std::uint32_t* w = v.data();
+  for (std::uint64_t c = 0; c < whole; ++c)
+    w[c] = byte(w[c]) | byte(w[c + kLaneVector]) << 8 | byte(w[c + 2 * kLaneVector]) << 16 |
+           byte(w[c + 3 * kLaneVector]) << 24;
+  for (std::uint64_t c = whole; c < n; ++c) {
     std::uint32_t word = 0;
     for (std::uint64_t j = 0; j < 4; ++j) {
       const std::uint64_t at = c + j * kLaneVector;
-      const std::uint32_t element = at < n ? v[at] : 0;
-      word |= ((element & 0xFFu) ^ 0x80u) << (8 * j);
+      word |= byte(at < n ? w[at] : 0) << (8 * j);
     }
-    v[c] = word;
+    w[c] = word;
   }
 }
 
