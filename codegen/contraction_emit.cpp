@@ -126,8 +126,8 @@ enum Field : unsigned {
 class Emitter {
 public:
   Emitter(const ir::seq::RunProgram& rp, const EmitConfig& cfg, llvm::LLVMContext& ctx)
-      : rp_(rp), p_(rp.chain), cfg_(cfg), sh_(runtime::exec::staged_shape(rp, cfg.host_dot.vnni)),
-        ctx_(ctx), b_(ctx) {}
+      : rp_(rp), p_(rp.chain), cfg_(cfg),
+        sh_(runtime::exec::staged_shape(rp, byte_dot(cfg.host_dot))), ctx_(ctx), b_(ctx) {}
 
   std::unique_ptr<llvm::Module> run();
 
@@ -391,33 +391,42 @@ void Emitter::emit_pair_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Va
   }
 }
 
-// One packet cycle of an integer contraction on byte quads (BYTE QUADS above): per column, each
-// quad of cells is one multiply-add of the TRF quad with the stream quad into kQuadChains partial
-// sums and one of the bytes 128 with the same stream quad into as many correction sums; the
-// column's value is their difference, added to the accumulator. The chains hide the latency.
+// One packet cycle of an integer contraction on byte quads or octets (BYTE QUADS above): per
+// column, each run of cells (4 on 8 lanes, 8 on 16: two quads side by side per lane) is one
+// multiply-add of the staged TRF run with the stream's raw bytes broadcast into kQuadChains
+// partial sums, and one of the bytes 128 with the same stream bytes into as many correction sums;
+// the column's value is their difference (on 16 lanes, each lane's two quads added), added to the
+// accumulator. The chains hide the latency.
 void Emitter::emit_quad_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot) {
   constexpr std::size_t kQuadChains = 4;
-  const auto lanes = static_cast<unsigned>(kLaneVector);
+  const unsigned width = sh_.trf_octets ? 8 : 4;         // cells per run
+  const unsigned words = width / 4;                      // staged words per TRF cell
+  const auto lanes = static_cast<unsigned>(kLaneVector); // accumulator lanes
+  auto* vt = llvm::FixedVectorType::get(b_.getInt32Ty(), lanes * words);
   llvm::Value* tbase = b_.CreateMul(trf, i64(kLaneVector), "tbase", true, true);
   std::vector<llvm::Value*> w(p_.read_size, nullptr);
   StreamLoad::Packet packet = load_->packet(b_, flit, p_.columns * p_.group);
   llvm::Value* slot_base = b_.CreateMul(slot, i64(p_.p2 * kLaneVector), "slotbase", true, true);
-  llvm::Value* bytes128 = llvm::ConstantInt::get(vec_, 0x80808080u);
+  llvm::Value* bytes128 = llvm::ConstantInt::get(vt, 0x80808080u);
   for (std::uint64_t c = 0; c < p_.columns; ++c) {
     std::vector<llvm::Value*> sum(kQuadChains, nullptr), correction(kQuadChains, nullptr);
-    for (std::uint64_t j = 0; j < p_.group / 4; ++j) {
-      const std::uint64_t i = c * p_.group + 4 * j;
-      if (!p_.is_cell_live(i)) continue; // the whole quad is statically ABSENT (staged_shape)
-      StreamLoad::Cell q = load_->quad(b_, packet, i);
+    for (std::uint64_t j = 0; j < p_.group / width; ++j) {
+      const std::uint64_t i = c * p_.group + width * j;
+      if (!p_.is_cell_live(i)) continue; // the whole run is statically ABSENT (staged_shape)
+      StreamLoad::Cell q = load_->bytes(b_, packet, i, width);
       if (q.value == nullptr) continue;
       llvm::Value* x =
-          q.live == nullptr ? q.value : b_.CreateSelect(q.live, q.value, b_.getInt32(0));
-      llvm::Value* s = b_.CreateVectorSplat(lanes, x);
-      const std::uint64_t k = i % p_.read_size; // the quad staged at k holds k … k + 3
+          q.live == nullptr
+              ? q.value
+              : b_.CreateSelect(q.live, q.value, llvm::ConstantInt::get(q.value->getType(), 0));
+      llvm::Value* s = b_.CreateBitCast(b_.CreateVectorSplat(lanes, x), vt);
+      const std::uint64_t k = i % p_.read_size; // the run staged at k holds k … k + width − 1
       if (w[k] == nullptr) {
         llvm::Value* idx = b_.CreateAdd(tbase, i64(k * kLaneVector), "", true, true);
-        w[k] = b_.CreateAlignedLoad(vec_, element(arg_[kTrf], idx, kLaneVector, sh_.trf_cells),
-                                    llvm::Align(4));
+        if (words > 1) idx = b_.CreateMul(idx, i64(words), "", true, true);
+        w[k] = b_.CreateAlignedLoad(
+            vt, element(arg_[kTrf], idx, kLaneVector * words, sh_.trf_cells * words),
+            llvm::Align(4));
       }
       llvm::Value*& part = sum[j % kQuadChains];
       part = emit_quad_madd(b_, *m_, cfg_.host_dot, part, w[k], s);
@@ -430,13 +439,21 @@ void Emitter::emit_quad_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Va
       llvm::Value* v = b_.CreateSub(sum[h], correction[h]);
       r = r == nullptr ? v : b_.CreateAdd(r, v);
     }
+    if (r != nullptr && words > 1) { // lane l's two quads are words 2l and 2l + 1
+      std::vector<int> even, odd;
+      for (unsigned l = 0; l < lanes; ++l) {
+        even.push_back(static_cast<int>(2 * l));
+        odd.push_back(static_cast<int>(2 * l + 1));
+      }
+      r = b_.CreateAdd(b_.CreateShuffleVector(r, even), b_.CreateShuffleVector(r, odd));
+    }
     if (r != nullptr) accumulate(slot_base, c, r); // else statically absent
   }
 }
 
 void Emitter::emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t) {
   const auto body = [&] {
-    if (sh_.trf_quads)
+    if (sh_.trf_quads || sh_.trf_octets)
       emit_quad_cycle_body(flit, trf, slot);
     else if (sh_.trf_pairs)
       emit_pair_cycle_body(flit, trf, slot);

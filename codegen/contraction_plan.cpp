@@ -26,7 +26,7 @@ std::shared_ptr<ContractionPlan> program_parts(const ir::seq::RunProgram& rp,
   auto plan = std::make_shared<ContractionPlan>();
   plan->program = rp;
   plan->live = rp.live_slices();
-  plan->shape = runtime::exec::staged_shape(rp, native_host_dot().vnni);
+  plan->shape = runtime::exec::staged_shape(rp, byte_dot(native_host_dot()));
   plan->tables = runtime::exec::program_tables(rp, kNoOutput);
   // The TRF tensor's dtype is the program's (check_input_tensors), so the plan holds for every
   // run of the program.

@@ -35,9 +35,11 @@ llvm::Value* generic_dot(llvm::IRBuilder<>& b, llvm::Value* u, llvm::Value* s) {
 llvm::Value* emit_quad_madd(llvm::IRBuilder<>& b, llvm::Module& m, const HostDot& host,
                             llvm::Value* acc, llvm::Value* u, llvm::Value* s) {
   llvm::Type* vt = u->getType();
-  if (host.vnni) {
+  const bool wide = llvm::cast<llvm::FixedVectorType>(vt)->getNumElements() == 16;
+  if (wide ? host.vnni512 : host.vnni) {
     llvm::Function* f =
-        llvm::Intrinsic::getDeclaration(&m, llvm::Intrinsic::x86_avx512_vpdpbusd_256);
+        llvm::Intrinsic::getDeclaration(&m, wide ? llvm::Intrinsic::x86_avx512_vpdpbusd_512
+                                                 : llvm::Intrinsic::x86_avx512_vpdpbusd_256);
     llvm::Value* start = acc != nullptr ? acc : llvm::Constant::getNullValue(vt);
     llvm::Value* args[3] = {start, u, s};
     for (unsigned i = 0; i < 3; ++i) args[i] = b.CreateBitCast(args[i], f->getArg(i)->getType());

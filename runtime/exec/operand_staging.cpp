@@ -40,51 +40,53 @@ bool every_code(const ir::seq::OperandStreams& w, Keep keep) {
   return true;
 }
 
-// Each quad of stream cells [e, e + 4) of a flit is wholly live at consecutive offsets or wholly
-// padding, and wholly live or dead in cell_live, so that one 4-byte read is the quad's stream
-// half and every quad that forms code forms four products.
-bool stream_quads(const ir::seq::RunProgram& rp) {
+// Each run of `width` stream cells [e, e + width) of a flit (a quad or an octet) is wholly live
+// at consecutive offsets or wholly padding, and wholly live or dead in cell_live, so that one
+// read of `width` bytes is its stream half and every run that forms code forms `width` products.
+bool stream_runs(const ir::seq::RunProgram& rp, std::uint64_t width) {
   const ir::seq::ContractionProgram& p = rp.chain;
   const ir::seq::CellStreams& c = rp.stream.streams.cells;
-  if (!c.separable || c.inner_size % 4 != 0 || p.op % 4 != 0) return false;
-  for (std::uint64_t e = 0; e < c.inner_size; e += 4) {
+  if (!c.separable || c.inner_size % width != 0 || p.op % width != 0) return false;
+  for (std::uint64_t e = 0; e < c.inner_size; e += width) {
     const ir::seq::CellAddress first = c.inner.at(e);
-    for (std::uint64_t j = 1; j < 4; ++j) {
+    for (std::uint64_t j = 1; j < width; ++j) {
       const ir::seq::CellAddress a = c.inner.at(e + j);
       if (a.state != first.state) return false;
       if (a.state == ir::CellState::Live && a.offset != first.offset + j) return false;
     }
   }
-  for (std::uint64_t i = 0; i < p.op; i += 4)
-    for (std::uint64_t j = 1; j < 4; ++j)
+  for (std::uint64_t i = 0; i < p.op; i += width)
+    for (std::uint64_t j = 1; j < width; ++j)
       if (p.is_cell_live(i + j) != p.is_cell_live(i)) return false;
   return true;
 }
 
-// Byte quads (the header's staged_shape): u8 × i8 products of whole quads of adjacent cells.
-bool trf_quads(const ir::seq::RunProgram& rp) {
+// Byte quads (`width` 4) or octets (8), the header's staged_shape: u8 × i8 products of whole
+// runs of adjacent cells.
+bool trf_bytes(const ir::seq::RunProgram& rp, std::uint64_t width) {
   const ir::seq::ContractionProgram& p = rp.chain;
-  return p.whole() && p.accumulator == ir::ScalarType::I32 && p.group % 4 == 0 &&
-         (p.read_size % 4 == 0 || p.read_size >= p.op) &&
+  return p.whole() && p.accumulator == ir::ScalarType::I32 && p.group % width == 0 &&
+         (p.read_size % width == 0 || p.read_size >= p.op) &&
          every_code(rp.trf, [](std::uint8_t, std::int32_t v) { return v >= -128 && v <= 127; }) &&
          every_code(rp.stream,
                     [](std::uint8_t code, std::int32_t v) {
                       return v == static_cast<std::int8_t>(code);
                     }) &&
-         stream_quads(rp);
+         stream_runs(rp, width);
 }
 
 } // namespace
 
-StagedShape staged_shape(const ir::seq::RunProgram& rp, bool byte_dot) {
+StagedShape staged_shape(const ir::seq::RunProgram& rp, ByteDot dot) {
   const ir::seq::ContractionProgram& p = rp.chain;
   StagedShape s;
   s.trf_cells = p.element * kLaneVector;
   s.acc_cells = p.t2 * p.p2 * kLaneVector;
   s.out_cells = p.t3 * p.p3;
-  s.trf_quads = byte_dot && trf_quads(rp);
-  s.trf_pairs = !s.trf_quads && trf_pairs(rp);
-  s.trf_masks = !s.trf_pairs && !s.trf_quads && !rp.trf.streams.cells.all_live();
+  s.trf_octets = dot.lanes16 && trf_bytes(rp, 8);
+  s.trf_quads = !s.trf_octets && dot.lanes8 && trf_bytes(rp, 4);
+  s.trf_pairs = !s.trf_octets && !s.trf_quads && trf_pairs(rp);
+  s.trf_masks = !s.trf_pairs && !s.trf_quads && !s.trf_octets && !rp.trf.streams.cells.all_live();
   return s;
 }
 
@@ -170,6 +172,17 @@ void quad_up(std::vector<std::uint32_t>& v) {
   }
 }
 
+// spare[2·c + h] ← the quad word of cell c + 4h·kLaneVector (of `quads`, quad_up's layout; a
+// quad past the last element is four bytes 128, as quad_up stages elements past the last).
+void octet_up(const std::vector<std::uint32_t>& quads, std::vector<std::uint32_t>& spare) {
+  const std::uint64_t n = quads.size(), ahead = 4 * kLaneVector;
+  spare.resize(2 * n);
+  for (std::uint64_t c = 0; c < n; ++c) {
+    spare[2 * c] = quads[c];
+    spare[2 * c + 1] = c + ahead < n ? quads[c + ahead] : 0x80808080u;
+  }
+}
+
 } // namespace
 
 void stage_trf(const ir::seq::RunProgram& rp, const StagedShape& sh, const TrfPlan& plan,
@@ -203,7 +216,11 @@ void stage_trf(const ir::seq::RunProgram& rp, const StagedShape& sh, const TrfPl
       return widen_to_accumulator(w.type, read_operand(w, tensor, i));
     });
   if (sh.trf_pairs) pair_up(out.values);
-  if (sh.trf_quads) quad_up(out.values);
+  if (sh.trf_quads || sh.trf_octets) quad_up(out.values);
+  if (sh.trf_octets) {
+    octet_up(out.values, out.spare);
+    out.values.swap(out.spare);
+  }
 }
 
 void stage_trf(const ir::seq::RunProgram& rp, const StagedShape& sh, const LogicalTensor& tensor,
