@@ -56,6 +56,8 @@
 // the same stream quad gives Σ 128·x; their difference is Σ w·x mod 2^32, the products' sum,
 // summed in another order (§9.1 again). A padding TRF cell is staged as 128 (w = 0), so its two
 // terms cancel and its product is 0; a padding flit's quad is read as 0, both terms 0 (§9.4).
+// Byte octets are the same on 16 lanes of i32, two quads of a lane side by side, added at the end
+// of the cycle (another order of the same sum).
 //
 // Aliasing. The accumulator scratch, the output and the read-only operands and tables are distinct
 // buffers (contraction_run.cpp allocates them apart), which the code states with scoped noalias

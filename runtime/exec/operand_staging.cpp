@@ -87,6 +87,14 @@ StagedShape staged_shape(const ir::seq::RunProgram& rp, ByteDot dot) {
   s.trf_quads = !s.trf_octets && dot.lanes8 && trf_bytes(rp, 4);
   s.trf_pairs = !s.trf_octets && !s.trf_quads && trf_pairs(rp);
   s.trf_masks = !s.trf_pairs && !s.trf_quads && !s.trf_octets && !rp.trf.streams.cells.all_live();
+  if (s.trf_quads || s.trf_octets) {
+    // The code reads the run at element addr + (i mod read_size), i a multiple of the width; both
+    // terms are multiples of it when every TRF stride of the cycle nest is.
+    const std::uint64_t width = s.trf_octets ? 8 : 4;
+    s.trf_word_step = width;
+    for (const ir::seq::CycleLoop& loop : p.cycle_nest)
+      if (loop.size > 1 && loop.trf_stride % width != 0) s.trf_word_step = 1;
+  }
   return s;
 }
 
@@ -150,37 +158,26 @@ void pair_up(std::vector<std::uint32_t>& v) {
   }
 }
 
-// [x][l] ← the bytes of elements x … x + 3 plus 128 (element x lowest) in place, in increasing x:
-// elements x + 1 … x + 3 are still unchanged when quad x reads them. The values lie in
-// [-128, 127] (trf_quads), so each byte (v mod 256) with its top bit flipped is v + 128 exactly.
-void quad_up(std::vector<std::uint32_t>& v) {
-  const std::uint64_t n = v.size();
-  const auto byte = [](std::uint32_t element) { return (element & 0xFFu) ^ 0x80u; };
-  // The words whose four elements all lie in the buffer first, without a bounds test per byte.
-  const std::uint64_t whole = n >= 3 * kLaneVector ? n - 3 * kLaneVector : 0;
-  std::uint32_t* w = v.data();
-  for (std::uint64_t c = 0; c < whole; ++c)
-    w[c] = byte(w[c]) | byte(w[c + kLaneVector]) << 8 | byte(w[c + 2 * kLaneVector]) << 16 |
-           byte(w[c + 3 * kLaneVector]) << 24;
-  for (std::uint64_t c = whole; c < n; ++c) {
-    std::uint32_t word = 0;
-    for (std::uint64_t j = 0; j < 4; ++j) {
-      const std::uint64_t at = c + j * kLaneVector;
-      word |= byte(at < n ? w[at] : 0) << (8 * j);
+// The staged byte runs (the header's byte quads / octets) of `values` ([Element][kLaneVector]
+// widened elements, in [-128, 127]) into `runs`: word [x][l] (quads) or words [x][l][h] (octets)
+// for every element x that is a multiple of `step`, the others left as they are (the code reads
+// only those, StagedShape::trf_word_step). An element is its byte (v mod 256) with the top bit
+// flipped, v + 128 exactly; past the last element, 128.
+void stage_runs(const std::vector<std::uint32_t>& values, std::uint64_t words, std::uint64_t step,
+                std::vector<std::uint32_t>& runs) {
+  const std::uint64_t n = values.size(), elements = n / kLaneVector;
+  runs.resize(n * words);
+  const auto byte = [&](std::uint64_t c) { return ((c < n ? values[c] : 0u) & 0xFFu) ^ 0x80u; };
+  for (std::uint64_t x = 0; x < elements; x += step)
+    for (std::uint64_t l = 0; l < kLaneVector; ++l) {
+      const std::uint64_t c = x * kLaneVector + l;
+      for (std::uint64_t h = 0; h < words; ++h) {
+        const std::uint64_t first = c + 4 * h * kLaneVector;
+        runs[c * words + h] = byte(first) | byte(first + kLaneVector) << 8 |
+                              byte(first + 2 * kLaneVector) << 16 |
+                              byte(first + 3 * kLaneVector) << 24;
+      }
     }
-    w[c] = word;
-  }
-}
-
-// spare[2·c + h] ← the quad word of cell c + 4h·kLaneVector (of `quads`, quad_up's layout; a
-// quad past the last element is four bytes 128, as quad_up stages elements past the last).
-void octet_up(const std::vector<std::uint32_t>& quads, std::vector<std::uint32_t>& spare) {
-  const std::uint64_t n = quads.size(), ahead = 4 * kLaneVector;
-  spare.resize(2 * n);
-  for (std::uint64_t c = 0; c < n; ++c) {
-    spare[2 * c] = quads[c];
-    spare[2 * c + 1] = c + ahead < n ? quads[c + ahead] : 0x80808080u;
-  }
 }
 
 } // namespace
@@ -216,9 +213,8 @@ void stage_trf(const ir::seq::RunProgram& rp, const StagedShape& sh, const TrfPl
       return widen_to_accumulator(w.type, read_operand(w, tensor, i));
     });
   if (sh.trf_pairs) pair_up(out.values);
-  if (sh.trf_quads || sh.trf_octets) quad_up(out.values);
-  if (sh.trf_octets) {
-    octet_up(out.values, out.spare);
+  if (sh.trf_quads || sh.trf_octets) {
+    stage_runs(out.values, sh.trf_octets ? 2 : 1, sh.trf_word_step, out.spare);
     out.values.swap(out.spare);
   }
 }

@@ -42,13 +42,14 @@ inline constexpr std::uint32_t kPresent = 0xFFFFFFFFu;
 
 /// Cells of one staged slice, shared by the staging and the code generator.
 struct StagedShape {
-  std::uint64_t trf_cells = 0; // |Element|·kLaneVector
-  std::uint64_t acc_cells = 0; // |T2|·|P2|·kLaneVector (the JIT's accumulator scratch)
-  std::uint64_t out_cells = 0; // |T3|·|P3|
-  bool trf_masks = false;      // presence masks are staged and read
-  bool trf_pairs = false;      // the TRF is staged as i16 pairs (the file comment)
-  bool trf_quads = false;      // the TRF is staged as byte quads (the file comment)
-  bool trf_octets = false;     // … as byte octets, 2·trf_cells words (the file comment)
+  std::uint64_t trf_cells = 0;     // |Element|·kLaneVector
+  std::uint64_t acc_cells = 0;     // |T2|·|P2|·kLaneVector (the JIT's accumulator scratch)
+  std::uint64_t out_cells = 0;     // |T3|·|P3|
+  bool trf_masks = false;          // presence masks are staged and read
+  bool trf_pairs = false;          // the TRF is staged as i16 pairs (the file comment)
+  bool trf_quads = false;          // the TRF is staged as byte quads (the file comment)
+  bool trf_octets = false;         // … as byte octets, 2·trf_cells words (the file comment)
+  std::uint64_t trf_word_step = 1; // byte quads / octets: only elements x ≡ 0 mod this are read
 };
 
 /// The u8 × i8 dot products of the host the code is compiled for (codegen/quad_madd.h).
@@ -78,7 +79,7 @@ ProgramTables program_tables(const ir::seq::RunProgram& program, std::uint64_t n
 /// One slice's staged TRF (buffers reused from slice to slice by one worker).
 struct StagedTrf {
   std::vector<std::uint32_t> values, present;
-  std::vector<std::uint32_t> spare; // byte octets are built here, then swapped into `values`
+  std::vector<std::uint32_t> spare; // byte runs are built here, then swapped into `values`
 };
 
 /// What staging a slice's TRF needs besides its base offset, computed once per program: the
