@@ -49,6 +49,16 @@
 // (codegen/pair_madd.h). An absent product is 0 (a padding TRF cell is staged 0, an absent stream
 // cell's half is 0), the identity.
 //
+// BYTE QUADS (integer accumulators whose operands are bytes, runtime/exec/operand_staging.h,
+// chosen only on a host with a u8 × i8 dot product). The TRF holds each element w as the unsigned
+// byte w + 128 and the stream cell x is read as its own signed byte, so one multiply-add of a quad
+// (codegen/quad_madd.h, exact mod 2^32) gives Σ (w + 128)·x, and a second one of the bytes 128 with
+// the same stream quad gives Σ 128·x; their difference is Σ w·x mod 2^32, the products' sum,
+// summed in another order (§9.1 again). A padding TRF cell is staged as 128 (w = 0), so its two
+// terms cancel and its product is 0; a padding flit's quad is read as 0, both terms 0 (§9.4).
+// Byte octets are the same on 16 lanes of i32, two quads of a lane side by side, added at the end
+// of the cycle (another order of the same sum).
+//
 // Aliasing. The accumulator scratch, the output and the read-only operands and tables are distinct
 // buffers (contraction_run.cpp allocates them apart), which the code states with scoped noalias
 // metadata so that LICM keeps a reduced slot's accumulator in a register across the Time loop and
@@ -61,6 +71,7 @@
 #include "codegen/counted_loop.h"
 #include "codegen/narrow_emit.h"
 #include "codegen/pair_madd.h"
+#include "codegen/quad_madd.h"
 #include "codegen/stream_load.h"
 #include "codegen/vector_chain_emit.h"
 #include "codegen/vrf_operand_emit.h"
@@ -117,8 +128,8 @@ enum Field : unsigned {
 class Emitter {
 public:
   Emitter(const ir::seq::RunProgram& rp, const EmitConfig& cfg, llvm::LLVMContext& ctx)
-      : rp_(rp), p_(rp.contraction().chain), cfg_(cfg), sh_(runtime::exec::staged_shape(rp)),
-        ctx_(ctx), b_(ctx) {}
+      : rp_(rp), p_(rp.contraction().chain), cfg_(cfg),
+        sh_(runtime::exec::staged_shape(rp, byte_dot(cfg.host_dot))), ctx_(ctx), b_(ctx) {}
 
   std::unique_ptr<llvm::Module> run();
 
@@ -150,6 +161,7 @@ private:
   void emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t);
   void emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
   void emit_pair_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
+  void emit_quad_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
   llvm::Value* stream_pair(StreamLoad::Packet& packet, std::uint64_t i);
   void accumulate(llvm::Value* slot_base, std::uint64_t column, llvm::Value* r);
   llvm::Value* product_value(Product& x);
@@ -381,9 +393,71 @@ void Emitter::emit_pair_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Va
   }
 }
 
+// One packet cycle of an integer contraction on byte quads or octets (BYTE QUADS above): per
+// column, each run of cells (4 on 8 lanes, 8 on 16: two quads side by side per lane) is one
+// multiply-add of the staged TRF run with the stream's raw bytes broadcast into kQuadChains
+// partial sums, and one of the bytes 128 with the same stream bytes into as many correction sums;
+// the column's value is their difference (on 16 lanes, each lane's two quads added), added to the
+// accumulator. The chains hide the latency.
+void Emitter::emit_quad_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot) {
+  constexpr std::size_t kQuadChains = 4;
+  const unsigned width = sh_.trf_octets ? 8 : 4;         // cells per run
+  const unsigned words = width / 4;                      // staged words per TRF cell
+  const auto lanes = static_cast<unsigned>(kLaneVector); // accumulator lanes
+  auto* vt = llvm::FixedVectorType::get(b_.getInt32Ty(), lanes * words);
+  llvm::Value* tbase = b_.CreateMul(trf, i64(kLaneVector), "tbase", true, true);
+  std::vector<llvm::Value*> w(p_.read_size, nullptr);
+  StreamLoad::Packet packet = load_->packet(b_, flit, p_.columns * p_.group);
+  llvm::Value* slot_base = b_.CreateMul(slot, i64(p_.p2 * kLaneVector), "slotbase", true, true);
+  llvm::Value* bytes128 = llvm::ConstantInt::get(vt, 0x80808080u);
+  for (std::uint64_t c = 0; c < p_.columns; ++c) {
+    std::vector<llvm::Value*> sum(kQuadChains, nullptr), correction(kQuadChains, nullptr);
+    for (std::uint64_t j = 0; j < p_.group / width; ++j) {
+      const std::uint64_t i = c * p_.group + width * j;
+      if (!p_.is_cell_live(i)) continue; // the whole run is statically ABSENT (staged_shape)
+      StreamLoad::Cell q = load_->bytes(b_, packet, i, width);
+      if (q.value == nullptr) continue;
+      llvm::Value* x =
+          q.live == nullptr
+              ? q.value
+              : b_.CreateSelect(q.live, q.value, llvm::ConstantInt::get(q.value->getType(), 0));
+      llvm::Value* s = b_.CreateBitCast(b_.CreateVectorSplat(lanes, x), vt);
+      const std::uint64_t k = i % p_.read_size; // the run staged at k holds k … k + width − 1
+      if (w[k] == nullptr) {
+        llvm::Value* idx = b_.CreateAdd(tbase, i64(k * kLaneVector), "", true, true);
+        if (words > 1) idx = b_.CreateMul(idx, i64(words), "", true, true);
+        w[k] = b_.CreateAlignedLoad(
+            vt, element(arg_[kTrf], idx, kLaneVector * words, sh_.trf_cells * words),
+            llvm::Align(4));
+      }
+      llvm::Value*& part = sum[j % kQuadChains];
+      part = emit_quad_madd(b_, *m_, cfg_.host_dot, part, w[k], s);
+      llvm::Value*& fix = correction[j % kQuadChains];
+      fix = emit_quad_madd(b_, *m_, cfg_.host_dot, fix, bytes128, s);
+    }
+    llvm::Value* r = nullptr;
+    for (std::size_t h = 0; h < kQuadChains; ++h) {
+      if (sum[h] == nullptr) continue;
+      llvm::Value* v = b_.CreateSub(sum[h], correction[h]);
+      r = r == nullptr ? v : b_.CreateAdd(r, v);
+    }
+    if (r != nullptr && words > 1) { // lane l's two quads are words 2l and 2l + 1
+      std::vector<int> even, odd;
+      for (unsigned l = 0; l < lanes; ++l) {
+        even.push_back(static_cast<int>(2 * l));
+        odd.push_back(static_cast<int>(2 * l + 1));
+      }
+      r = b_.CreateAdd(b_.CreateShuffleVector(r, even), b_.CreateShuffleVector(r, odd));
+    }
+    if (r != nullptr) accumulate(slot_base, c, r); // else statically absent
+  }
+}
+
 void Emitter::emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t) {
   const auto body = [&] {
-    if (sh_.trf_pairs)
+    if (sh_.trf_quads || sh_.trf_octets)
+      emit_quad_cycle_body(flit, trf, slot);
+    else if (sh_.trf_pairs)
       emit_pair_cycle_body(flit, trf, slot);
     else
       emit_cycle_body(flit, trf, slot);

@@ -1,6 +1,7 @@
 #include "codegen/contraction_plan.h"
 
 #include "codegen/contraction_emit.h"
+#include "codegen/host_target.h"
 #include "codegen/jit_run_checks.h"
 #include "codegen/poison_run.h"
 #include "codegen/stream_widen.h"
@@ -25,7 +26,7 @@ std::shared_ptr<ContractionPlan> program_parts(const ir::seq::RunProgram& rp,
   auto plan = std::make_shared<ContractionPlan>();
   plan->program = rp;
   plan->live = rp.live_slices();
-  plan->shape = runtime::exec::staged_shape(rp);
+  plan->shape = runtime::exec::staged_shape(rp, byte_dot(native_host_dot()));
   plan->tables = runtime::exec::program_tables(rp, kNoOutput);
   // The TRF tensor's dtype is the program's (check_input_tensors), so the plan holds for every
   // run of the program.

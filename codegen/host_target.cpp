@@ -34,7 +34,20 @@ HostDot host_dot(const std::string& features) {
   HostDot h;
   h.avx2 = on.count("avx2") > 0;
   h.vnni = on.count("avxvnni") > 0 || (on.count("avx512vnni") > 0 && on.count("avx512vl") > 0);
+  h.vnni512 = on.count("avx512vnni") > 0;
   return h;
+}
+
+const HostDot& native_host_dot() {
+  static const HostDot host = [] {
+    // The feature string as llvm::orc::JITTargetMachineBuilder::detectHost spells it.
+    std::string features;
+    for (const auto& f : llvm::sys::getHostCPUFeatures())
+      features +=
+          (features.empty() ? "" : ",") + std::string(f.second ? "+" : "-") + f.first().str();
+    return host_dot(features);
+  }();
+  return host;
 }
 
 } // namespace tujit::codegen

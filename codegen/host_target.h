@@ -2,6 +2,8 @@
 // it so that numbers from different machines are never compared blind.
 #pragma once
 
+#include "runtime/exec/operand_staging.h"
+
 #include <string>
 
 namespace tujit::codegen {
@@ -17,12 +19,22 @@ struct HostTarget {
 
 HostTarget host_target();
 
-/// The integer dot-product instructions a host has (codegen/pair_madd.h).
+/// The integer dot-product instructions a host has (codegen/pair_madd.h, codegen/quad_madd.h).
 struct HostDot {
   bool avx2 = false; // vpmaddwd on 256 bits
-  bool vnni = false; // vpdpwssd on 256 bits (AVX-VNNI, or AVX512-VNNI with AVX512VL)
+  bool vnni = false; // vpdpwssd and vpdpbusd on 256 bits (AVX-VNNI, or AVX512-VNNI with AVX512VL)
+  bool vnni512 = false; // vpdpbusd on 512 bits (AVX512-VNNI)
 };
 /// From LLVM's feature string of the target ("+avx2,-avx512f,…").
 HostDot host_dot(const std::string& features);
+/// This process's host, as the JIT compiles for it (its features as LLVM detects them, the
+/// string native_target() gives and the object cache key records); computed once. The run stages
+/// operands in the layout the code compiled for this host reads (operand_staging.h).
+const HostDot& native_host_dot();
+/// The byte dot products code compiled for `host` uses (codegen/quad_madd.h), which decide how
+/// the run stages the TRF.
+inline runtime::exec::ByteDot byte_dot(const HostDot& host) {
+  return runtime::exec::ByteDot{host.vnni, host.vnni512};
+}
 
 } // namespace tujit::codegen

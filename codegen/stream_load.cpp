@@ -244,4 +244,20 @@ StreamLoad::Cell StreamLoad::pair(llvm::IRBuilder<>& b, Packet& p, std::uint64_t
   return out;
 }
 
+StreamLoad::Cell StreamLoad::bytes(llvm::IRBuilder<>& b, Packet& p, std::uint64_t i,
+                                   unsigned width) const {
+  const ir::seq::CellStreams& c = rp_.input().streams.cells;
+  const std::uint64_t k = i / packet_, e = i % packet_;
+  Cell out;
+  const ir::seq::CellAddress inner = c.inner.at(e);
+  if (inner.state != ir::CellState::Live) return out; // padding in every flit
+  llvm::Value* base = flit_entry(b, p, k, 0);
+  llvm::Value* at = b.CreateAdd(base, b.getInt64(inner.offset), "", true, true);
+  guard(b, b.CreateAdd(at, b.getInt64(width - 1), "", true, true), limit_);
+  out.value = b.CreateAlignedLoad(b.getIntNTy(8 * width),
+                                  b.CreateInBoundsGEP(b.getInt8Ty(), stream_, at), llvm::Align(1));
+  out.live = p.live[k];
+  return out;
+}
+
 } // namespace tujit::codegen

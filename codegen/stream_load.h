@@ -56,6 +56,11 @@ public:
   /// Cells i and i + 1 as one i32 word of two i16 (low half = cell i) when both are live cells of
   /// one flit read as a vector (`pairs` only); else a null value.
   Cell pair(llvm::IRBuilder<>& b, Packet& packet, std::uint64_t i) const;
+  /// Cells i … i + width − 1 (width 4 or 8, i a multiple of it) as their raw bytes, one integer
+  /// of 8·width bits (cell i lowest), for a program staged as byte quads / octets
+  /// (runtime/exec/operand_staging.h: the run of cells is wholly live at consecutive offsets,
+  /// and its raw bytes are its values as signed bytes); null when it is padding in every flit.
+  Cell bytes(llvm::IRBuilder<>& b, Packet& packet, std::uint64_t i, unsigned width) const;
 
 private:
   llvm::Value* guard(llvm::IRBuilder<>& b, llvm::Value* index, llvm::Value* limit) const;

@@ -11,6 +11,7 @@
 #include "tests/unit/jit_test_support.h"
 
 #include "codegen/contraction_emit.h"
+#include "codegen/host_target.h"
 #include "codegen/stream_widen.h"
 #include "runtime/engine/result_diff.h"
 #include "runtime/exec/operand_staging.h"
@@ -33,7 +34,7 @@ std::int32_t call(const codegen::CompiledContraction& compiled,
   const testing::interp::ImageInputs in =
       testing::interp::image_inputs(staged_for, o.stream, o.trf);
   const ir::seq::RunProgram& rp = in.run.program;
-  const auto sh = runtime::exec::staged_shape(rp);
+  const auto sh = runtime::exec::staged_shape(rp, codegen::byte_dot(codegen::native_host_dot()));
   const auto tables = runtime::exec::program_tables(rp, codegen::kNoOutput);
   const std::uint64_t s = rp.live_slices().front();
   runtime::exec::StagedTrf trf;

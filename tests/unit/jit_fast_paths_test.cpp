@@ -99,13 +99,22 @@ TEST_CASE("jit fast paths: K in Time forms one product per packet, no tree", "[j
 
 TEST_CASE("jit fast paths: a flit of consecutive cells is one vector load widened as a vector",
           "[jit]") {
-  // bf16 widens by widen_bf16 in select form, i8 by sign extension; f8 (no arithmetic widening)
+  // bf16 widens by widen_bf16 in select form, i8 by sign extension (on a VNNI host not at all:
+  // four raw bytes at a time are one operand of a byte multiply-add); f8 (no arithmetic widening)
   // keeps its 256-entry table, and its products are exact so the first tree level is an FMA
   // where the host has one.
   const char* f8_product = codegen::host_target().fma ? "@llvm.fma" : " fmul <8 x float>";
+  const codegen::HostDot& dot = codegen::native_host_dot();
+  const bool quads = dot.vnni || dot.vnni512;
   for (const auto& [dtype, acc, fe, op, load, widen] :
        {std::tuple{"bf16", "f32", 16u, 32u, "load <16 x i16>", "zext <16 x i16>"},
-        std::tuple{"i8", "i32", 32u, 64u, "load <32 x i8>", "sext <32 x i8>"},
+        std::tuple{"i8", "i32", 32u, 64u,
+                   dot.vnni512 ? "load i64, ptr"
+                   : quads     ? "load i32, ptr"
+                               : "load <32 x i8>",
+                   dot.vnni512 ? "@llvm.x86.avx512.vpdpbusd.512"
+                   : quads     ? "@llvm.x86.avx512.vpdpbusd.256"
+                               : "sext <32 x i8>"},
         std::tuple{"f8e4m3", "f32", 32u, 64u, "@stream_widen", f8_product}}) {
     INFO(dtype);
     const ir::seq::ContractionProgram p = lowered(m_in_time(dtype, acc, fe, op));
@@ -124,15 +133,20 @@ TEST_CASE("jit fast paths: a flit of consecutive cells is one vector load widene
 TEST_CASE("jit fast paths: integer packets are i16 pair multiply-adds in any order", "[jit]") {
   // Integer products and sums are exact mod 2^32 in any order (docs/contraction.md §9.1): each pair
   // of adjacent cells is one multiply-add (codegen/pair_madd.h) on the TRF staged as i16 pairs,
-  // the host's VNNI / AVX2 instruction where it has one. Operands at their extremes (half of the
-  // draws) make every product large.
+  // the host's VNNI / AVX2 instruction where it has one; on a VNNI host, one-byte operands (i4, i5,
+  // i8) go four cells at a time instead, eight on AVX512-VNNI (codegen/quad_madd.h, the TRF staged
+  // as byte quads / octets).
+  // Operands at their extremes (half of the draws) make every product large.
   const codegen::HostDot host = codegen::host_dot(codegen::native_target()->features);
-  const char* madd = host.vnni   ? "@llvm.x86.avx512.vpdpwssd.256"
-                     : host.avx2 ? "@llvm.x86.avx2.pmadd.wd"
-                                 : " mul <16 x i32>";
   for (const auto& [dtype, fe, op] : {std::tuple{"i8", 32u, 64u}, std::tuple{"i4", 64u, 128u},
                                       std::tuple{"i5", 64u, 128u}, std::tuple{"i9", 32u, 64u}}) {
     INFO(dtype);
+    const bool bytes = std::string_view(dtype) != "i9";
+    const char* madd = host.vnni512 && bytes ? "@llvm.x86.avx512.vpdpbusd.512"
+                       : host.vnni && bytes  ? "@llvm.x86.avx512.vpdpbusd.256"
+                       : host.vnni           ? "@llvm.x86.avx512.vpdpwssd.256"
+                       : host.avx2           ? "@llvm.x86.avx2.pmadd.wd"
+                                             : " mul <16 x i32>";
     const ir::seq::ContractionProgram p = lowered(m_in_time(dtype, "i32", fe, op));
     const std::string ir = optimised_ir(p);
     CHECK(occurrences(ir, madd) >= 1);
