@@ -1,5 +1,7 @@
 #include "ir/types/vector_branch.h"
 
+#include "ir/types/name_table.h"
+
 #include <fmt/format.h>
 
 #include <utility>
@@ -7,21 +9,6 @@
 namespace tujit::ir {
 
 namespace {
-
-template <class E, std::size_t N>
-std::optional<E> find(const std::array<std::pair<E, std::string_view>, N>& table,
-                      std::string_view name) {
-  for (const auto& [e, n] : table)
-    if (n == name) return e;
-  return std::nullopt;
-}
-
-template <class E, std::size_t N>
-std::string_view name_of(const std::array<std::pair<E, std::string_view>, N>& table, E e) {
-  for (const auto& [v, n] : table)
-    if (v == e) return n;
-  return "?";
-}
 
 constexpr std::array<std::pair<CmpKind, std::string_view>, 7> kCmp{{
     {CmpKind::Equal, "Equal"},
@@ -53,7 +40,7 @@ std::string_view to_string(CmpKind k) {
   return name_of(kCmp, k);
 }
 std::optional<CmpKind> parse_cmp_kind(std::string_view v) {
-  return find(kCmp, v);
+  return find_name(kCmp, v);
 }
 bool has_boundary(CmpKind k) {
   return k != CmpKind::True && k != CmpKind::False;
@@ -63,7 +50,7 @@ std::string_view to_string(BitReq r) {
   return name_of(kBitReq, r);
 }
 std::optional<BitReq> parse_bit_req(std::string_view v) {
-  return find(kBitReq, v);
+  return find_name(kBitReq, v);
 }
 
 std::uint32_t TagGuard::mask() const {
@@ -103,7 +90,7 @@ std::string_view to_string(TernaryArgMode m) {
   return name_of(kTernaryMode, m);
 }
 std::optional<TernaryArgMode> parse_ternary_arg_mode(std::string_view v) {
-  return find(kTernaryMode, v);
+  return find_name(kTernaryMode, v);
 }
 
 std::array<std::uint8_t, 3> ternary_positions(TernaryArgMode m) {

@@ -1,5 +1,7 @@
 #include "ir/types/vector_op.h"
 
+#include "ir/types/name_table.h"
+
 #include <fmt/format.h>
 
 #include <array>
@@ -9,21 +11,6 @@
 namespace tujit::ir {
 
 namespace {
-
-template <class E, std::size_t N>
-std::optional<E> find(const std::array<std::pair<E, std::string_view>, N>& table,
-                      std::string_view name) {
-  for (const auto& [e, n] : table)
-    if (n == name) return e;
-  return std::nullopt;
-}
-
-template <class E, std::size_t N>
-std::string_view name_of(const std::array<std::pair<E, std::string_view>, N>& table, E e) {
-  for (const auto& [v, n] : table)
-    if (v == e) return n;
-  return "?";
-}
 
 constexpr std::array<std::pair<FpUnaryOp, std::string_view>, 9> kFpUnary{{
     {FpUnaryOp::Exp, "Exp"},
@@ -188,25 +175,25 @@ std::string_view to_string(FpMulAlu a) {
 }
 
 std::optional<FpUnaryOp> parse_fp_unary_op(std::string_view v) {
-  return find(kFpUnary, v);
+  return find_name(kFpUnary, v);
 }
 std::optional<FpBinaryOp> parse_fp_binary_op(std::string_view v) {
-  return find(kFpBinary, v);
+  return find_name(kFpBinary, v);
 }
 std::optional<FxpBinaryOp> parse_fxp_binary_op(std::string_view v) {
-  return find(kFxp, v);
+  return find_name(kFxp, v);
 }
 std::optional<LogicBinaryOp> parse_logic_binary_op(std::string_view v) {
-  return find(kLogic, v);
+  return find_name(kLogic, v);
 }
 std::optional<ClipBinaryOp> parse_clip_binary_op(std::string_view v) {
-  return find(kClip, v);
+  return find_name(kClip, v);
 }
 std::optional<BinaryArgMode> parse_binary_arg_mode(std::string_view v) {
-  return find(kMode, v);
+  return find_name(kMode, v);
 }
 std::optional<FpMulAlu> parse_fp_mul_alu(std::string_view v) {
-  return find(kMulAlu, v);
+  return find_name(kMulAlu, v);
 }
 
 VeAlu alu_of(FpUnaryOp op) {

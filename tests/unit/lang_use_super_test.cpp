@@ -128,7 +128,7 @@ TEST_CASE("use super: the file's own items shadow the parent's", "[lang][use-sup
   CHECK(b->size == 8);
 }
 
-TEST_CASE("use super: no parent module is a warning; what only it would define is unknown",
+TEST_CASE("use super: no parent module is a warning, and what only it would define is unknown",
           "[lang][use-super]") {
   testing::TempDir dir("use_super_none");
   const std::string child = dir.file("lonely.rs", child_text());

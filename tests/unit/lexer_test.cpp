@@ -36,13 +36,20 @@ TEST_CASE("lexer: kernel-language tokens", "[lexer]") {
   CHECK(t.back().kind == TokenKind::Eof);
 }
 
-TEST_CASE("lexer: int_value rejects overflow, hex and suffixes", "[lexer]") {
-  SourceBuffer src("t", "18446744073709551615 18446744073709551616 0x10 8u32");
+TEST_CASE("lexer: int_value reads Rust's bases and rejects overflow and suffixes", "[lexer]") {
+  SourceBuffer src("t", "18446744073709551615 18446744073709551616 0x10 8u32 0o17 0b1010_0101 "
+                        "0xFFFF_FFFF_FFFF_FFFF 0x1_0000_0000_0000_0000 0x 0b102");
   auto t = lex_ok(src);
   CHECK(t[0].int_value() == 18446744073709551615ull);
   CHECK_FALSE(t[1].int_value().has_value());
-  CHECK_FALSE(t[2].int_value().has_value());
+  CHECK(t[2].int_value() == 16u);
   CHECK_FALSE(t[3].int_value().has_value());
+  CHECK(t[4].int_value() == 15u);
+  CHECK(t[5].int_value() == 0xA5u);
+  CHECK(t[6].int_value() == 18446744073709551615ull);
+  CHECK_FALSE(t[7].int_value().has_value()); // 2^64
+  CHECK_FALSE(t[8].int_value().has_value()); // no digits
+  CHECK_FALSE(t[9].int_value().has_value()); // 2 is no binary digit
 }
 
 TEST_CASE("lexer: bad bytes and unterminated constructs are diagnostics", "[lexer]") {

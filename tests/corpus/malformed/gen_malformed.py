@@ -96,6 +96,7 @@ sub('p29_generics_unclosed', 'E-PARSE-203', B, "fn k<'l, const T: Tu>(", "fn j<'
 sub('p30_if_in_kernel', 'E-PARSE-205', B, '    input\n', '    @@if true { }\n    input\n', 'if in a kernel')
 sub('p31_field_number_dot', 'E-PARSE-203', B, '        .contract_packet::<m![1]>()', '        .@@-1', '. followed by -')
 raw('p17_no_kernel', 'E-PARSE-206', "@@axes![A = 8];\ntype X = m![A];\nfn main() {}\n", 'no kernel at all')
+raw('p32_use_super_no_parent', 'E-PARSE-207', "@@use super::*;\n" + B, 'use super::* with no parent module file around it')
 # mapping syntax (ir/mapping)
 sub('m01_unknown_axis', 'E-PARSE-107', B, 'm![K % 16]>', 'm![@@Q % 16]>', 'unknown axis in m![]')
 sub('m02_axis_declared_twice', 'E-PARSE-110', B, 'axes![V = 32, M = 32, N = 8, K = 32];', 'axes![V = 32, M = 32, N = 8, K = 32, @@M = 32];', 'duplicate axis in one axes!')
