@@ -372,3 +372,23 @@ fn k<'l, const T: Tu>(
     CHECK(refused);
   }
 }
+
+TEST_CASE("switch: the three switches of the reference's MNIST verify", "[switch]") {
+  // furiosa-opt-examples src/mnist/mod.rs: fc1_bias_prepared, fc2_input_prepared,
+  // fc2_bias_prepared (bf16 streams of one padded word per packet).
+  using K = SwitchKind;
+  const Axes ax("X = 800, H = 256, C = 16, I = 2, Dummy8 = 8, Dummy16 = 16");
+  auto r1 = run(ax, cfg(K::InterTranspose, 8, 1, 1), ScalarType::BF16, "H / 8, Dummy8", "H % 8",
+                "1 # 8", "H", "Dummy8");
+  UNSCOPED_INFO(code_of(r1));
+  CHECK(r1);
+  auto r2 =
+      run(ax, cfg(K::Broadcast1, 256, 1), ScalarType::BF16, "H", "1", "1 # 4", "C, 1 # 16", "H");
+  UNSCOPED_INFO(code_of(r2));
+  CHECK(r2);
+  auto r3 = run(ax, cfg(K::InterTranspose, 16, 16, 1), ScalarType::BF16, "Dummy16, 1 # 16", "C",
+                "1 # 4", "C, 1 # 16", "Dummy16");
+  UNSCOPED_INFO(code_of(r3));
+  CHECK(r3);
+  if (r2) CHECK(r2->ring_size == 256);
+}
