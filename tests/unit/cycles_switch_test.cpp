@@ -18,14 +18,14 @@ TEST_CASE("switch cycles: the book's examples as commands", "[cycles][switch]") 
     std::uint64_t cycles;
   };
   const Case cases[] = {
-      {"switch_broadcast01.rs", 4 * 64 * (4 * 64 / 32)},  // 2048
-      {"switch_broadcast1.rs", 32 * 64 * (1 * 64 / 32)},  // 4096
-      {"switch_transpose.rs", 64 * 64 * (1 * 64 / 32)},   // 8192
-      {"switch_inter_transpose.rs", 32 * 8 * 1},          // 256
-      {"switch_transposed_broadcast1.rs", 64 * 16 * 1},   // 1024
-      {"switch_custom_permutation.rs", 256 * 8 * 8},      // 16384
-      {"switch_custom_multi_broadcast.rs", 32 * 8 * 8},   // 2048
-      {"switch_custom_partial_extraction.rs", 4 * 8 * 1}, // |InTime| 8 (the book counts 24)
+      {"switch/broadcast01.rs", 4 * 64 * (4 * 64 / 32)},  // 2048
+      {"switch/broadcast1.rs", 32 * 64 * (1 * 64 / 32)},  // 4096
+      {"switch/transpose.rs", 64 * 64 * (1 * 64 / 32)},   // 8192
+      {"switch/inter_transpose.rs", 32 * 8 * 1},          // 256
+      {"switch/transposed_broadcast1.rs", 64 * 16 * 1},   // 1024
+      {"switch/custom_permutation.rs", 256 * 8 * 8},      // 16384
+      {"switch/custom_multi_broadcast.rs", 32 * 8 * 8},   // 2048
+      {"switch/custom_partial_extraction.rs", 4 * 8 * 1}, // |InTime| 8 (the book counts 24)
   };
   for (const Case& c : cases) {
     INFO(c.spec);
