@@ -25,14 +25,16 @@ namespace tujit::cli {
 
 namespace {
 
-/// "Time m![A]  Packet m![K]" for the slots the tensor's kind has.
-std::string mappings_line(const ir::TensorType& t) {
+/// "Time m![A]  Packet m![K]" for the slots the tensor's kind has; Slice too when `slice`.
+std::string mappings_line(const ir::TensorType& t, bool slice = false) {
   std::string s =
       std::string(ir::tensor_type_name(t.kind)) + "<" + std::string(ir::name(t.dtype)) + ">";
   for (std::size_t i = 0; i < ir::kSlotCount; ++i) {
     const auto slot = static_cast<ir::Slot>(i);
-    // Chip/Cluster/Slice do not change along a chain; the stage view shows the rest.
-    if (slot == ir::Slot::Chip || slot == ir::Slot::Cluster || slot == ir::Slot::Slice) continue;
+    // Chip/Cluster do not change along a chain, nor Slice but at the Switch Engine
+    // (docs/switch.md); the stage view shows the rest.
+    if (slot == ir::Slot::Chip || slot == ir::Slot::Cluster || (slot == ir::Slot::Slice && !slice))
+      continue;
     if (const auto* m = t.get(slot))
       s += "  " + std::string(ir::to_string(slot)) + " " +
            ir::verify::outer_detail::mtext(m->mapping);
@@ -48,9 +50,10 @@ void explain_kernel(const ir::Kernel& k, const ir::verify::KernelCheck& kc, cons
     auto [line, col] = src.line_col(s.name_span.offset);
     os << "\n  " << i + 1 << ". " << ir::stage_name(s) << "  (" << src.name() << ":" << line << ":"
        << col << ")  rules: " << ir::descriptor(s.op).rules << "\n";
-    os << "     in:  " << mappings_line(s.input) << "\n";
+    const bool switches = s.unit() == ir::StageUnit::SwitchEngine;
+    os << "     in:  " << mappings_line(s.input, switches) << "\n";
     if (s.trf) os << "     trf: " << mappings_line(*s.trf) << "  (" << s.trf_name << ")\n";
-    os << "     out: " << mappings_line(s.output) << "\n";
+    os << "     out: " << mappings_line(s.output, switches) << "\n";
     if (i >= kc.stages.size()) continue;
     const auto& sc = kc.stages[i];
     std::size_t width = 0;

@@ -33,6 +33,7 @@ std::optional<Stage> cycle_stage(ir::StageUnit unit) {
   case U::Dma:        // timed as a command of its own (docs/cycle-model.md §10)
   case U::CastEngine: // the output path streams behind the engines (§11)
   case U::TransposeEngine:
+  case U::SwitchEngine: // not yet timed inside a chain (docs/switch.md §5)
   case U::CommitAdapter:
   case U::CommitEngine:
     return std::nullopt;

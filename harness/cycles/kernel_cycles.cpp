@@ -21,6 +21,8 @@ std::string_view command_kind_name(CommandKind k) {
     return "data path";
   case CommandKind::Dma:
     return "dma";
+  case CommandKind::Switch:
+    return "switch";
   }
   return "?";
 }
@@ -291,6 +293,21 @@ Result<std::optional<CommandCycles>> time_command(const ir::Kernel& k, std::size
     c.trace_steps = c.chain->trace.steps;
     c.part = std::move(*part);
     c.setup = setup_cycles(k, stages, false);
+  } else if (engines.size() == 1 && out.empty() &&
+             k.stages[engines.front()].unit() == ir::StageUnit::SwitchEngine) {
+    // A stream parameter through the Switch Engine: the book's estimate, both models alike
+    // (docs/cycle-model.md §13).
+    const ir::Stage& s = k.stages[engines.front()];
+    if (!s.switch_config) return std::optional<CommandCycles>();
+    auto d = ir::verify::verify_switch(
+        {*s.switch_config, s.input.dtype, s.input.mapping(ir::Slot::Slice),
+         s.input.mapping(ir::Slot::Time), s.input.mapping(ir::Slot::Packet),
+         s.output.mapping(ir::Slot::Slice), s.output.mapping(ir::Slot::Time)});
+    if (!d) return std::move(d).take_diagnostics();
+    c.kind = CommandKind::Switch;
+    c.setup = setup_cycles(k, stages, false);
+    c.analytic = c.trace = d->cycles;
+    c.switch_engine = std::move(*d);
   } else {
     auto path = data_path(k, engines);
     if (!path) return std::optional<CommandCycles>();

@@ -16,6 +16,7 @@
 #include "harness/cycles/dma_model.h"
 #include "ir/lang/kernel.h"
 #include "ir/support/diagnostic.h"
+#include "ir/verify/switch.h"
 
 #include <cstdint>
 #include <optional>
@@ -29,6 +30,7 @@ enum class CommandKind : std::uint8_t {
   ChainPart,   // a contiguous part of a contraction chain
   DataPath,    // fetch + collect, a register-file store, the StoTRF / StoVRF short command
   Dma,         // a DMA transfer, to_dm / to_hbm (docs/cycle-model.md §10)
+  Switch,      // the Switch Engine on a stream parameter (docs/cycle-model.md §13)
 };
 std::string_view command_kind_name(CommandKind k);
 
@@ -83,6 +85,7 @@ struct CommandCycles {
   std::optional<OutputPathCycles> output;    // a contraction's or a data path's output path
   std::optional<ir::verify::DmaDerived> dma; // Dma
   std::optional<DmaCycles> dma_analytic, dma_trace;
+  std::optional<ir::verify::SwitchDerived> switch_engine; // Switch
   CommandSlot analytic_slot, trace_slot;
   /// Every walk of the trace model finished (a DMA walk always does).
   bool trace_complete() const {

@@ -85,6 +85,20 @@ std::uint64_t live_slices(const DataPathCommand& c) {
   return n;
 }
 
+std::string switch_text(const CommandCycles& c) {
+  const ir::verify::SwitchDerived& d = *c.switch_engine;
+  return fmt::format("  switch          {}: ring_size {} · |InTime| {} · flits_per_packet {} = {} "
+                     "cycles ({} sub-rings; docs/switch.md §5)\n",
+                     ir::to_string(d.kind), d.ring_size, d.time_size, d.flits_per_packet, d.cycles,
+                     d.sub_rings);
+}
+
+nlohmann::ordered_json switch_json(const ir::verify::SwitchDerived& d) {
+  return {{"total", d.cycles},        {"config", std::string(ir::to_string(d.kind))},
+          {"ring_size", d.ring_size}, {"sub_rings", d.sub_rings},
+          {"time_size", d.time_size}, {"flits_per_packet", d.flits_per_packet}};
+}
+
 std::string datapath_text(const CommandCycles& c) {
   const DataPathCycles& a = *c.path_analytic;
   const DataPathCycles& t = *c.path_trace;
@@ -176,6 +190,12 @@ nlohmann::ordered_json kernel_cycles_json(const KernelCycles& k) {
   nlohmann::ordered_json doc;
   if (m.chain) {
     doc = cycle_report_json(*m.chain);
+  } else if (m.switch_engine) {
+    doc = {{"slices", 1},
+           {"simulated_slices", 1},
+           {"analytic", switch_json(*m.switch_engine)},
+           {"trace", switch_json(*m.switch_engine)},
+           {"agreement", 1.0}};
   } else if (m.dma) {
     doc = {{"slices", 1},
            {"simulated_slices", 1},
@@ -267,7 +287,10 @@ std::string kernel_cycles_text(const KernelCycles& k) {
   for (std::size_t i = 0; i < k.commands.size(); ++i) {
     const CommandCycles& c = k.commands[i];
     s += fmt::format("command {}: {}\n", i + 1, c.what);
-    s += c.chain ? cycle_summary_text(*c.chain) : c.dma ? dma_text(c) : datapath_text(c);
+    s += c.chain           ? cycle_summary_text(*c.chain)
+         : c.dma           ? dma_text(c)
+         : c.switch_engine ? switch_text(c)
+                           : datapath_text(c);
     if (c.output) s += output_text(*c.output);
   }
   return s;

@@ -51,6 +51,8 @@ struct Expr {
     PathCall,   // `FpBinaryOp::MulF(FpMulAlu::Mul0)`, `DmTensor::new()` (args in `args`)
     Tuple,      // `(a, b)` (elements in `args`)
     Array, // `[a, b, c]` (elements in `args`): a TagGuard's bit pattern, a TagMode's comparisons
+    StructLit, // `SwitchConfig::Broadcast1 { slice1: 4, slice0: 8 }`: `path`, then one field
+               // per `field_names` entry with its value in `args` (docs/kernel-language.md §3)
     Other, // anything outside the subset that still parsed (free calls, macros, strings); a
            // free call `f(a, &b)` keeps `name` and, when they parse, `args` (driver code
            // calling a kernel)
@@ -68,7 +70,9 @@ struct Expr {
   bool int_overflow = false;     // Int that does not fit i64
   double float_value = 0;        // Float (the literal's nearest double; see float_text)
   std::string float_text;        // Float: the digits as written, suffix and `_` removed, sign kept
-  std::vector<std::string> path; // Path / PathCall: the segments (`{"FpUnaryOp", "Sqrt"}`)
+  std::vector<std::string> path; // Path / PathCall / StructLit: the segments
+  std::vector<std::string> field_names; // StructLit: `field` of each `field: value`
+  std::vector<SourceSpan> field_spans;  // StructLit: the span of each field name
 };
 
 struct Param {
@@ -141,7 +145,7 @@ struct FileAst {
 
 /// The calls tujit recognises but does not simulate (docs/kernel-language.md §6.1): the
 /// `vector_*` methods outside the simulated set (vector_args.h), `transpose*` other than
-/// `transpose`, `commit_view`, `commit_valid_count_pack`, `dma*`, `switch`, and the DMA forms
+/// `transpose`, `commit_view`, `commit_valid_count_pack`, `dma*`, and the DMA forms
 /// `to_dm_*` / `to_hbm_*`.
 bool is_refused_operation(std::string_view method);
 

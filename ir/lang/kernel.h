@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ir/lang/stage_descriptor.h"
+#include "ir/lang/switch_config.h"
 #include "ir/lang/types.h"
 #include "ir/mapping/mapping.h"
 #include "ir/support/diagnostic.h"
@@ -38,6 +39,8 @@ struct Stage {
   /// fetch_zero_point_sub: the zero point (checked against the source range by the verifier).
   std::optional<std::int64_t> zero_point;
   SourceSpan zero_point_span;
+  /// switch: the configuration literal (docs/switch.md §1).
+  std::optional<SwitchConfig> switch_config;
   /// fetch_cast / fetch_zero_point_sub: the target type.
   std::optional<ScalarType> cast_to;
   /// A Vector Engine call (the Vector operation): the call and its arguments.

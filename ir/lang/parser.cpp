@@ -10,13 +10,13 @@
 namespace tujit::ir::lang {
 
 bool is_refused_operation(std::string_view m) {
-  // docs/kernel-language.md §6.1: the Switch Engine, the Transpose Engine's other forms, the DMA
+  // docs/kernel-language.md §6.1: the Transpose Engine's other forms, the DMA
   // forms and Commit Adapter stages tujit does not simulate, and the Vector Engine methods it does
   // not simulate (vector_args.h lists the ones it does).
   return (m.starts_with("vector_") && !vector_call_kind(m)) ||
          (m.starts_with("transpose") && m != "transpose") || m == "commit_view" ||
-         m == "commit_valid_count_pack" || m.starts_with("dma") || m == "switch" ||
-         m.starts_with("to_dm_") || m.starts_with("to_hbm_");
+         m == "commit_valid_count_pack" || m.starts_with("dma") || m.starts_with("to_dm_") ||
+         m.starts_with("to_hbm_");
 }
 
 namespace detail {

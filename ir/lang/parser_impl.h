@@ -215,6 +215,7 @@ private:
 
   Expr parse_primary();
   Expr parse_path(const Token& first);
+  void parse_struct_literal(SourceSpan start, Expr& e);
 
   // ---- blocks -----------------------------------------------------------------------------
   void parse_block(std::size_t end, FnItem& fn) {

@@ -420,6 +420,14 @@ Expr Parser::parse_path(const Token& tk) {
     p_ = close + 1;
     return e;
   }
+  // `Path { field: value, … }`: a struct literal (docs/kernel-language.md §3); `{ IDENT :` tells it
+  // from a block after a name.
+  if (at_punct("{") && peek(1).is(TokenKind::Ident) && peek(2).is_punct(":")) {
+    e.name = last;
+    e.name_span = last_span;
+    parse_struct_literal(tk.span, e);
+    return e;
+  }
   if (segments > 1) {
     e.kind = Expr::Kind::Path;
     e.name = last;
@@ -437,6 +445,32 @@ Expr Parser::parse_path(const Token& tk) {
   e.name = first;
   e.name_span = tk.span;
   return e;
+}
+
+void Parser::parse_struct_literal(SourceSpan start, Expr& e) {
+  const std::size_t close = close_of(p_);
+  e.kind = Expr::Kind::StructLit;
+  e.span = join(start, tok(close).span);
+  ++p_;
+  while (p_ < close) {
+    if (!peek().is(TokenKind::Ident) || !peek(1).is_punct(":")) {
+      expected("`field: value` in a struct literal", peek());
+      break;
+    }
+    e.field_names.emplace_back(peek().text);
+    e.field_spans.push_back(peek().span);
+    p_ += 2;
+    const std::size_t errors = cur_->size();
+    e.args.push_back(parse_expr());
+    if (cur_->size() != errors) break;
+    if (at_punct(",")) {
+      ++p_;
+    } else if (p_ != close) {
+      expected("`,` or `}` after a field of a struct literal", peek());
+      break;
+    }
+  }
+  p_ = close + 1;
 }
 
 void Parser::parse_stmt(std::size_t end, FnItem& fn) {

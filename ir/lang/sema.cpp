@@ -162,6 +162,9 @@ Value KernelTyper::type_expr(const Expr& e, const TensorType* expected, bool top
   case Expr::Kind::Array:
     v.kind = Value::Kind::Opaque;
     return v;
+  case Expr::Kind::StructLit: // only a `switch` argument, read by type_switch_config
+    if (!refuse_struct_literal(e)) v.kind = Value::Kind::Opaque;
+    return v;
   case Expr::Kind::Field: {
     Value base = type_expr(*e.inner, nullptr, false);
     if (base.kind == Value::Kind::Error) return v;
@@ -498,6 +501,8 @@ bool KernelTyper::type_operation(const Expr& call, const MethodInfo& m, const Te
   case StageOp::Commit:
   case StageOp::Transpose: // D kept, Time and Packet from its arguments (docs/transpose.md)
     return true;
+  case StageOp::Switch: // D and Packet kept, Slice and Time from its arguments (docs/switch.md)
+    return type_switch_config(call, st);
   case StageOp::Cast: // D and the re-padded OutPacket (docs/output-path.md §1)
   case StageOp::CommitCast:
   case StageOp::CommitCastRelu:

@@ -155,6 +155,12 @@ private:
 
   bool type_lane_mode(const Expr& call, Stage& st);
 
+  /// `switch`'s one argument, a `SwitchConfig::Variant { field: value, … }` literal with exactly
+  /// its variant's fields, each a positive integer literal (docs/switch.md §1; sema_switch.cpp).
+  bool type_switch_config(const Expr& call, Stage& st);
+  /// E-PARSE-208 for a struct literal other than `SwitchConfig::Variant { … }`; true if refused.
+  bool refuse_struct_literal(const Expr& lit);
+
   // ---- calls of the file's fns (sema_calls.cpp, docs/kernel-language.md §9) -----------------
   /// A free call `f(args)` in a kernel body: f's body typed in place, its parameters bound to
   /// the arguments' values, its stages appended in evaluation order; the value is f's result,

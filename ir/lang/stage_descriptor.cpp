@@ -22,6 +22,7 @@ constexpr P kOuter[] = {{"OutTime", false, S::Time},
                         {"TrfElement", false, std::nullopt},
                         {"TrfD", true, std::nullopt}};
 constexpr P kOutPacket[] = {{"OutPacket", false, S::Packet}};
+constexpr P kSwitch[] = {{"OutSlice", false, S::Slice}, {"OutTime", false, S::Time}};
 constexpr P kOutTime[] = {{"OutTime", false, S::Time}};
 constexpr P kLane[] = {{"OutTime", false, S::Time}, {"OutPacket", false, S::Packet}};
 // DMA: the destination's layout (furiosa-opt-std tensor/memory.rs): HBM → DM names Cluster,
@@ -41,8 +42,11 @@ constexpr S kLaneTime[] = {S::Lane, S::Time};
 constexpr S kLanePacket[] = {S::Lane, S::Packet};
 constexpr S kTimePacketSlots[] = {S::Time, S::Packet};
 constexpr S kTimeOnly[] = {S::Time};
+constexpr S kPacketOnly[] = {S::Packet};
 constexpr S kChipOnly[] = {S::Chip};
 constexpr K kVectorFinalAlt[] = {K::VectorFinal};
+// Collect takes the fetched stream or the Switch Engine's (furiosa-opt-std engine/switch.rs).
+constexpr K kCollectAlt[] = {K::Switch};
 // The streams that leave the engines: a collected stream, a contraction's or a Vector Engine
 // pass's result (furiosa-opt docs/src/computing-tensors/cast-engine.md "Interface").
 constexpr K kEngineOutputs[] = {K::Contract, K::VectorFinal};
@@ -65,8 +69,12 @@ constexpr StageDescriptor kDescriptors[] = {
      U::FetchAdapter, "docs/scalars.md §5.1", ""},
     {StageOp::FetchZeroPointSub, "fetch_zero_point_sub", K::Fetch, kNoAlt, K::Fetch, kCast, 1,
      kAllSlots, true, U::FetchAdapter, "docs/scalars.md §6", ""},
-    {StageOp::Collect, "collect", K::Fetch, kNoAlt, K::Collect, kTimePacket, 2, kNoSlots, false,
-     U::Collect, "docs/datapath.md §8", "collect"},
+    // Between the fetch (and its adapter) and collect; Packet is kept, the configuration is its
+    // value argument.
+    {StageOp::Switch, "switch", K::Fetch, kNoAlt, K::Switch, kSwitch, 2, kPacketOnly, true,
+     U::SwitchEngine, "docs/switch.md §3", ""},
+    {StageOp::Collect, "collect", K::Fetch, kCollectAlt, K::Collect, kTimePacket, 2, kNoSlots,
+     false, U::Collect, "docs/datapath.md §8", "collect"},
     {StageOp::ToTrf, "to_trf", K::Collect, kNoAlt, K::Trf, kToTrf, 2, kNoSlots, false, U::TrfStore,
      "docs/contraction.md §4.2", "to_trf"},
     // A store off the collect, or off vector_final at the Vector Engine's write port.

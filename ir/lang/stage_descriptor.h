@@ -46,6 +46,7 @@ enum class StageUnit : std::uint8_t {
   Dma,             // a DMA Engine transfer between HBM and DM (docs/dma.md)
   CastEngine,      // the Cast Engine narrowing a stream (docs/output-path.md §1)
   TransposeEngine, // the Transpose Engine swapping Time and Packet (docs/transpose.md)
+  SwitchEngine,    // the Switch Engine moving a fetched stream across slices (docs/switch.md)
   CommitAdapter,   // the Commit Adapter's trim and cast (docs/output-path.md §2)
   CommitEngine     // the Commit Engine's write sequencer into DM (docs/output-path.md §3)
 };

@@ -56,6 +56,7 @@ constexpr KindName kNames[] = {
     {TensorKind::CommitTrim, "CommitTrimTensor"},
     {TensorKind::CommitCast, "CommitCastTensor"},
     {TensorKind::Transpose, "TransposeTensor"},
+    {TensorKind::Switch, "SwitchTensor"},
 };
 } // namespace
 
@@ -131,6 +132,7 @@ std::span<const TensorArg> tensor_args(TensorKind k) {
   case TensorKind::CommitTrim:
   case TensorKind::CommitCast:
   case TensorKind::Transpose:
+  case TensorKind::Switch:
     return kStream;
   case TensorKind::Mem:
     return kMem;

@@ -39,6 +39,7 @@ enum class TensorKind : std::uint8_t {
   CommitTrim,  // CommitTrimTensor: after the Commit Adapter's trim
   CommitCast,  // CommitCastTensor: after the Commit Adapter's cast
   Transpose,   // TransposeTensor: the Transpose Engine's output stream (docs/transpose.md)
+  Switch,      // SwitchTensor: the Switch Engine's output stream (docs/switch.md)
 };
 /// The type's name as written: "CollectTensor", "ContractOuterTensor", …
 std::string_view tensor_type_name(TensorKind k);

@@ -255,6 +255,7 @@ ViewDims view_dims(TensorKind kind) {
   case TensorKind::CommitTrim:
   case TensorKind::CommitCast:
   case TensorKind::Transpose:
+  case TensorKind::Switch:
     d.outer = {Slot::Time};
     d.inner = {Slot::Packet};
     break;

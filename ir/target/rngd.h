@@ -78,6 +78,11 @@ struct TensorUnitDescription {
   std::uint32_t transpose_buffer_columns =
       16; // each of the two buffers: in_cols ≤ 16 double-buffers
 
+  // --- Switch Engine (docs/switch.md; furiosa-opt docs/src/computing-tensors/switch-engine.md
+  // "Architecture", "Performance") ---
+  std::uint32_t switch_ring_slices = 256; // one router per slice on the chip's ring
+  std::uint32_t switch_flit_bytes = 32;   // flits_per_packet = bytes of a packet / 32
+
   // --- sequencers (docs/datapath.md §4) ---
   std::uint32_t sequencer_entries = 8; // MAX_SEQUENCER_ENTRIES
   std::uint64_t sequencer_max_loop_size = 65536;

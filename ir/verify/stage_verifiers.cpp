@@ -10,6 +10,7 @@
 #include "ir/verify/dma.h"
 #include "ir/verify/outer_stage.h"
 #include "ir/verify/output_path.h"
+#include "ir/verify/switch.h"
 #include "ir/verify/to_trf.h"
 #include "ir/verify/to_vrf.h"
 #include "ir/verify/transpose.h"
@@ -255,6 +256,19 @@ void check_transpose(const StageSite& site, StageCheck& out) {
       s, out);
 }
 
+void check_switch(const StageSite& site, StageCheck& out) {
+  const Stage& s = site.stage();
+  if (!s.switch_config) {
+    out.notes.push_back("skipped: the switch has no configuration");
+    out.skipped = true;
+    return;
+  }
+  report(verify_switch({*s.switch_config, s.input.dtype, s.input.mapping(Slot::Slice),
+                        s.input.mapping(Slot::Time), s.input.mapping(Slot::Packet),
+                        s.output.mapping(Slot::Slice), s.output.mapping(Slot::Time)}),
+         s, out);
+}
+
 void check_commit_trim(const StageSite& site, StageCheck& out) {
   const Stage& s = site.stage();
   report(verify_commit_trim(
@@ -302,6 +316,11 @@ constexpr ArgumentRule kCastArgs[] = {{"E-CAST-003", 0}, {"E-CAST-004", 0}};
 constexpr ArgumentRule kTransposeArgs[] = {
     {"E-TRANSPOSE-003", 1}, {"E-TRANSPOSE-005", 1}, {"E-TRANSPOSE-006", 1}, {"E-TRANSPOSE-008", 0},
     {"E-TRANSPOSE-009", 0}, {"E-TRANSPOSE-010", 0}, {"E-TRANSPOSE-011", 0}};
+// switch <OutSlice, OutTime>.
+constexpr ArgumentRule kSwitchArgs[] = {
+    {"E-SWITCH-003", 0}, {"E-SWITCH-006", 0}, {"E-SWITCH-008", 0}, {"E-SWITCH-011", 0},
+    {"E-SWITCH-012", 0}, {"E-SWITCH-013", 0}, {"E-SWITCH-007", 1}, {"E-SWITCH-014", 1},
+    {"E-SWITCH-015", 1}, {"E-SWITCH-016", 1}};
 constexpr ArgumentRule kTrimArgs[] = {{"E-COMMIT-002", 0}, {"E-COMMIT-003", 0}};
 constexpr ArgumentRule kCommitArgs[] = {
     {"E-COMMIT-006", 0}, {"E-FETCH-017", 0}, {"E-FETCH-018", 0}, {"E-FETCH-019", 0}};
@@ -311,6 +330,7 @@ constexpr StageVerifier kVerifiers[] = {
     {StageOp::Fetch, &check_fetch, {}},
     {StageOp::FetchCast, &check_fetch_cast, {}},
     {StageOp::FetchZeroPointSub, &check_zero_point, {}},
+    {StageOp::Switch, &check_switch, kSwitchArgs},
     {StageOp::Collect, &check_collect, kCollectArgs},
     {StageOp::ToTrf, &check_to_trf, kTrfArgs},
     {StageOp::ToVrf, &check_to_vrf, kVrfArgs},

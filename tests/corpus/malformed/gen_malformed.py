@@ -96,6 +96,7 @@ sub('p29_generics_unclosed', 'E-PARSE-203', B, "fn k<'l, const T: Tu>(", "fn j<'
 sub('p30_if_in_kernel', 'E-PARSE-205', B, '    input\n', '    @@if true { }\n    input\n', 'if in a kernel')
 sub('p31_field_number_dot', 'E-PARSE-203', B, '        .contract_packet::<m![1]>()', '        .@@-1', '. followed by -')
 raw('p17_no_kernel', 'E-PARSE-206', "@@axes![A = 8];\ntype X = m![A];\nfn main() {}\n", 'no kernel at all')
+raw('p33_struct_literal', 'E-PARSE-208', "axes![A = 256, B = 64, C = 63, X = 4];\n\ntype Chip = m![1];\ntype Cluster = m![1 # 2];\n\nfn k<'l, const T: Tu>(\n    input: FetchTensor<'l, T, i8, Chip, Cluster, m![A], m![B], m![C # 64]>,\n) -> SwitchTensor<'l, T, i8, Chip, Cluster, m![A / 32, X, A % 8], m![B, A / 8 % 4], m![C # 64]> {\n    input\n        .switch::<m![A / 32, X, A % 8], m![B, A / 8 % 4]>(\n            @@Config { slice1: 4, slice0: 8 },\n        )\n}\n", 'a struct literal other than SwitchConfig::…')
 raw('p32_use_super_no_parent', 'E-PARSE-207', "@@use super::*;\n" + B, 'use super::* with no parent module file around it')
 # mapping syntax (ir/mapping)
 sub('m01_unknown_axis', 'E-PARSE-107', B, 'm![K % 16]>', 'm![@@Q % 16]>', 'unknown axis in m![]')
@@ -165,7 +166,7 @@ sub('t51_to_vrf_of_bf16', 'E-TYPE-019', B.replace("ContractTensor<'l, T, f32, Ch
 sub('t52_trf_tensor_new', 'E-TYPE-024', F, ') -> ContractTensor<\'l, { Tu::Main }, i32, Chip, Cluster, Slice, m![A], m![R]> {\n', ') -> ContractTensor<\'l, { Tu::Main }, i32, Chip, Cluster, Slice, m![A], m![R]> {\n    let t: TrfTensor<i8, Chip, Cluster, Slice, Lane, m![K8]> = @@TrfTensor::new();\n', 'a TrfTensor built inside the kernel')
 
 sub('t53_transpose_form', 'E-TYPE-009', B, '.contract_packet::<m![1]>()', '.@@transpose_packet()', 'a Transpose Engine form other than transpose')
-sub('t54_switch', 'E-TYPE-009', F, '.fetch::<m![A], m![K8]>()', '.fetch::<m![A], m![K8]>()\n        .@@switch()', 'the Switch Engine')
+raw('t54_switch_config', 'E-TYPE-027', "axes![A = 8, K8 = 32, R = 8];\n\ntype Chip = m![1];\ntype Cluster = m![1 # 2];\ntype Slice = m![1 # 256];\ntype Lane = m![R];\n\nfn k<'l>(\n    ctx: &'l mut Context,\n    input_dm: &DmTensor<i8, Chip, Cluster, Slice, m![A, K8]>,\n    trf_dm: &DmTensor<i8, Chip, Cluster, Slice, m![R, K8]>,\n) -> ContractTensor<'l, { Tu::Main }, i32, Chip, Cluster, Slice, m![A], m![R]> {\n    let trf: TrfTensor<i8, Chip, Cluster, Slice, Lane, m![K8]> = ctx\n        .sub\n        .begin(trf_dm.view())\n        .fetch::<m![R], m![K8]>()\n        .collect::<m![R], m![K8]>()\n        .to_trf();\n\n    ctx.main\n        .begin(input_dm.view())\n        .fetch::<m![A], m![K8]>()\n        .switch::<Slice, m![A]>(@@SwitchConfig::Broadcast1 { slice1: 4 })\n        .fetch_zero_point_sub::<i9>(3)\n        .collect::<m![A], m![K8]>()\n        .contract_outer::<m![A], m![K8], _, _, i8>(&trf)\n        .contract_packet::<m![1]>()\n        .contract_time::<m![A]>()\n        .contract_lane::<m![A], m![R]>(LaneMode::Interleaved)\n}\n", 'a Switch Engine configuration without its slice0 field')
 
 # ---- calls between fns (docs/kernel-language.md §9): `outer` calls the kernel body `k`
 C = B + """

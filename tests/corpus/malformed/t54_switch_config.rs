@@ -1,4 +1,4 @@
-// expect: E-TYPE-009 24:10   (the Switch Engine)
+// expect: E-TYPE-027 24:33   (a Switch Engine configuration without its slice0 field)
 axes![A = 8, K8 = 32, R = 8];
 
 type Chip = m![1];
@@ -21,7 +21,7 @@ fn k<'l>(
     ctx.main
         .begin(input_dm.view())
         .fetch::<m![A], m![K8]>()
-        .switch()
+        .switch::<Slice, m![A]>(SwitchConfig::Broadcast1 { slice1: 4 })
         .fetch_zero_point_sub::<i9>(3)
         .collect::<m![A], m![K8]>()
         .contract_outer::<m![A], m![K8], _, _, i8>(&trf)
