@@ -53,9 +53,9 @@ struct Expr {
     Array, // `[a, b, c]` (elements in `args`): a TagGuard's bit pattern, a TagMode's comparisons
     StructLit, // `SwitchConfig::Broadcast1 { slice1: 4, slice0: 8 }`: `path`, then one field
                // per `field_names` entry with its value in `args` (docs/kernel-language.md §3)
-    Other, // anything outside the subset that still parsed (free calls, macros, strings); a
-           // free call `f(a, &b)` keeps `name` and, when they parse, `args` (driver code
-           // calling a kernel)
+    Other,     // anything outside the subset that still parsed (free calls, macros, strings); a
+               // free call `f(a, &b)` keeps `name` and, when they parse, `args` (driver code
+               // calling a kernel)
   };
   Kind kind = Kind::Other;
   SourceSpan span;

@@ -73,8 +73,11 @@ std::uint64_t* field_slot(SwitchConfig& c, std::string_view f) {
 
 bool KernelTyper::refuse_struct_literal(const Expr& lit) {
   // The one struct the kernel language has is the Switch Engine's configuration (docs/switch.md
-  // §1); any other is refused rather than misread.
+  // §1); any other is refused rather than misread, but for the struct-like `TagMode::AxisToggle`,
+  // which `vector_intra_slice_tag` refuses with its own rule (E-VE-022, docs/vector-engine.md
+  // §3.4).
   if (lit.path.size() == 2 && lit.path[0] == "SwitchConfig") return false;
+  if (lit.path.size() == 2 && lit.path[0] == "TagMode" && lit.path[1] == "AxisToggle") return false;
   std::string path;
   for (const std::string& seg : lit.path) path += (path.empty() ? "" : "::") + seg;
   error("E-PARSE-208",

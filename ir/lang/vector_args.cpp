@@ -202,7 +202,7 @@ private:
     if (!arity(1)) return false;
     const Expr& a = call_.args[0];
     const bool named = (a.kind == Expr::Kind::Path || a.kind == Expr::Kind::PathCall ||
-                        a.kind == Expr::Kind::Other) &&
+                        a.kind == Expr::Kind::StructLit || a.kind == Expr::Kind::Other) &&
                        !a.path.empty() && a.path[0] == "TagMode";
     if (named && a.kind == Expr::Kind::Path && a.name == "Zero") return true;
     if (named && a.kind == Expr::Kind::PathCall && a.name == "Comparison") {
