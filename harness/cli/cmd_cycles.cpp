@@ -13,6 +13,8 @@
 #include "harness/cli/kernel_size.h"
 #include "harness/cli/option_values.h"
 #include "harness/cycles/kernel_report.h"
+#include "harness/cycles/occupancy_svg.h"
+#include "harness/cycles/schedule_report.h"
 #include "harness/cycles/timeline_svg.h"
 #include "harness/run/run_footprint.h"
 
@@ -45,9 +47,15 @@ po::options_description cycles_options() {
   po::options_description extra = format_option();
   extra.add_options()("timeline", po::value<std::string>(),
                       "draw one slice's per-stage busy/stall timeline into PATH.svg (gnuplot)")(
+      "trace", po::value<std::string>(),
+      "write the kernel's schedule into PATH.json in the Chrome trace event format (Perfetto, "
+      "chrome://tracing): a track per context and engine, dependencies as arrows")(
+      "memory", po::value<std::string>(),
+      "draw where the kernel's DM, TRF and VRF values live and for how long into PATH.svg")(
       "max-cycles", po::value<std::uint64_t>(),
       "fail (exit 1) when the analytic model needs more cycles (overrides the kernel's "
-      "`// tujit: max-cycles N` comment)")("force", "replace an existing --timeline file");
+      "`// tujit: max-cycles N` comment)")(
+      "force", "replace an existing --timeline / --trace / --memory file");
   add_max_bytes_option(extra);
   return extra;
 }
@@ -78,6 +86,7 @@ int report_cycles(const ir::Kernel& kernel, const cycles::KernelCycles& report,
     nlohmann::ordered_json doc = {{"kernel", kernel.name}};
     const nlohmann::ordered_json body = cycles::kernel_cycles_json(report);
     for (const auto& [key, value] : body.items()) doc[key] = value;
+    doc["timeline"] = cycles::schedule_json(report);
     if (budget) {
       doc["max_cycles"] = *budget;
       doc["within_budget"] = !over;
@@ -86,7 +95,8 @@ int report_cycles(const ir::Kernel& kernel, const cycles::KernelCycles& report,
     if (over) io.err << render(*over, &src);
     return status;
   }
-  ci_report.text() << "kernel " << kernel.name << "\n" << cycles::kernel_cycles_text(report);
+  ci_report.text() << "kernel " << kernel.name << "\n"
+                   << cycles::kernel_cycles_text(report) << cycles::schedule_text(report);
   if (budget)
     ci_report.text() << fmt::format("budget: {} of {} cycles ({})\n", cycles::budget_cycles(report),
                                     *budget, over ? "OVER" : "within");
@@ -108,7 +118,10 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
           "command; then schedules the commands by context (docs/cycle-model.md §9). Every slice\n"
           "runs the same program in lock-step, so one slice's cycles are the kernel's.",
           args, io, opt, &extra,
-          " [--timeline PATH.svg [--force]] [--max-cycles N] [--max-bytes SIZE] [--format FORMAT]",
+          " [--timeline PATH.svg] [--trace PATH.json] [--memory PATH.svg] [--force] [--max-cycles "
+          "N]"
+          " [--max-bytes SIZE]"
+          " [--format FORMAT]",
           &vm))
     return *rc;
   report::ReportFormat format = report::ReportFormat::Text;
@@ -120,7 +133,7 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
   const auto max_bytes = max_bytes_option(vm, "cycles", io);
   if (!max_bytes) return kExitUsage;
   const bool timeline = vm.count("timeline") > 0;
-  if (auto rc = check_output_option(vm, "timeline", io)) return *rc;
+  if (auto rc = check_output_options(vm, {"timeline", "trace", "memory"}, "cycles", io)) return *rc;
   KernelReport ci_report("cycles", format, io);
   CheckedSpec c;
   const ir::Kernel* kernel = nullptr;
@@ -148,6 +161,20 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
                                               vm.count("force") > 0);
     if (!written) return stop(written.diagnostics(), kExitUsage);
     io.err << "tujit cycles: timeline written to " << path << "\n";
+  }
+  if (vm.count("trace")) {
+    const std::string path = vm["trace"].as<std::string>();
+    if (auto written = cycles::write_chrome_trace(*kernel, *report, path, vm.count("force") > 0);
+        !written)
+      return stop(written.diagnostics(), kExitUsage);
+    io.err << "tujit cycles: schedule trace written to " << path
+           << " (open it in https://ui.perfetto.dev or chrome://tracing)\n";
+  }
+  if (vm.count("memory")) {
+    const std::string path = vm["memory"].as<std::string>();
+    if (auto written = cycles::write_occupancy_svg(*report, path, vm.count("force") > 0); !written)
+      return stop(written.diagnostics(), kExitUsage);
+    io.err << "tujit cycles: memory occupancy written to " << path << "\n";
   }
   SourceSpan budget_at;
   auto budget = cycle_budget(vm, *c.analysis, *kernel, budget_at);

@@ -323,45 +323,18 @@ Result<std::optional<CommandCycles>> time_command(const ir::Kernel& k, std::size
   return std::optional<CommandCycles>(std::move(c));
 }
 
-// The commands each command reads from: a stage's input, TRF or VRF operand or the memory tensor
-// its `begin` reads (a to_dm, an earlier commit), made by another command.
-void link(const ir::Kernel& k, std::vector<CommandCycles>& cmds) {
-  std::map<std::size_t, std::size_t> of_stage;
-  for (std::size_t i = 0; i < cmds.size(); ++i)
-    for (std::size_t s : cmds[i].stages) of_stage[s] = i;
-  for (std::size_t i = 0; i < cmds.size(); ++i) {
-    CommandCycles& c = cmds[i];
-    for (std::size_t at : c.stages) {
-      const ir::Stage& s = k.stages[at];
-      for (auto producer : {s.producer, s.trf_producer, s.vrf_producer, s.memory_producer}) {
-        // A DM reshape is no command: its reader waits for the command that wrote the cells.
-        while (producer && k.stages[*producer].op == ir::StageOp::DmReshape)
-          producer = k.stages[*producer].producer;
-        if (!producer) continue;
-        const auto it = of_stage.find(*producer);
-        if (it == of_stage.end() || it->second == i) continue;
-        if (std::find(c.after.begin(), c.after.end(), it->second) == c.after.end())
-          c.after.push_back(it->second);
-      }
-    }
+// One model's schedule of the graph (docs/cycle-model.md §9, §14), its times copied into the
+// commands' slots.
+Schedule schedule_model(KernelCycles& kc, bool trace) {
+  std::vector<std::uint64_t> durations;
+  for (const CommandCycles& c : kc.commands)
+    durations.push_back(c.setup + (trace ? c.trace : c.analytic));
+  Schedule s = schedule(kc.graph, durations);
+  for (std::size_t i = 0; i < kc.commands.size(); ++i) {
+    CommandSlot& slot = trace ? kc.commands[i].trace_slot : kc.commands[i].analytic_slot;
+    slot = {s.commands[i].start, s.commands[i].end};
   }
-}
-
-// One model's schedule (docs/cycle-model.md §9): a command starts when its context is free and
-// every command it reads from has ended. Returns the last end.
-std::uint64_t schedule(std::vector<CommandCycles>& cmds, bool trace) {
-  std::map<ir::ContextKind, std::uint64_t> free_at;
-  std::uint64_t last = 0;
-  for (auto& c : cmds) {
-    CommandSlot& slot = trace ? c.trace_slot : c.analytic_slot;
-    slot.start = free_at[c.context];
-    for (std::size_t j : c.after)
-      slot.start = std::max(slot.start, (trace ? cmds[j].trace_slot : cmds[j].analytic_slot).end);
-    slot.end = slot.start + c.setup + (trace ? c.trace : c.analytic);
-    free_at[c.context] = slot.end;
-    last = std::max(last, slot.end);
-  }
-  return last;
+  return s;
 }
 
 // Steady state of a repeated kernel whose contraction reads a TRF that a store of another context
@@ -400,7 +373,13 @@ Result<KernelCycles> kernel_cycles(const ir::Kernel& kernel, bool record_timelin
     d.stage = "cycles";
     return d;
   }
-  link(kernel, kc.commands);
+  kc.graph = schedule_graph(kernel, kc.commands);
+  for (std::size_t i = 0; i < kc.commands.size(); ++i)
+    for (const Dependency& d : kc.graph.nodes[i].after)
+      if (d.why == WaitKind::ReadAfterWrite &&
+          std::find(kc.commands[i].after.begin(), kc.commands[i].after.end(), d.command) ==
+              kc.commands[i].after.end())
+        kc.commands[i].after.push_back(d.command);
   kc.main = kc.commands.size() - 1;
   for (std::size_t i = kc.commands.size(); i-- > 0;) // the last data-path command, if any
     if (kc.commands[i].path) {
@@ -409,8 +388,10 @@ Result<KernelCycles> kernel_cycles(const ir::Kernel& kernel, bool record_timelin
     }
   for (std::size_t i = 0; i < kc.commands.size(); ++i)
     if (kc.commands[i].chain) kc.main = i;
-  kc.analytic_total = kc.analytic_period = schedule(kc.commands, false);
-  kc.trace_total = kc.trace_period = schedule(kc.commands, true);
+  kc.analytic_schedule = schedule_model(kc, false);
+  kc.trace_schedule = schedule_model(kc, true);
+  kc.analytic_total = kc.analytic_period = kc.analytic_schedule.makespan;
+  kc.trace_total = kc.trace_period = kc.trace_schedule.makespan;
   double_buffer(kc);
   kc.agreement = 1.0 - relative_deviation(kc.analytic_total, kc.trace_total);
   return kc;

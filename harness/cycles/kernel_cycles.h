@@ -14,6 +14,7 @@
 #include "harness/cycles/cycle_report.h"
 #include "harness/cycles/datapath_model.h"
 #include "harness/cycles/dma_model.h"
+#include "harness/cycles/schedule.h"
 #include "ir/lang/kernel.h"
 #include "ir/support/diagnostic.h"
 #include "ir/verify/switch.h"
@@ -74,7 +75,7 @@ struct CommandCycles {
   CommandKind kind = CommandKind::DataPath;
   /// Configuration cycles before the command's first read (docs/cycle-model.md M15).
   std::uint64_t setup = 0;
-  std::vector<std::size_t> after;        // commands whose results it reads (indices into commands)
+  std::vector<std::size_t> after; // commands whose results it reads (the graph's read after write)
   std::uint64_t analytic = 0, trace = 0; // each model's pipeline cycles (set-up excluded)
   bool trace_closed_form = false;        // the trace stood in the closed form (§3.1)
   std::uint64_t trace_steps = 0;
@@ -86,7 +87,7 @@ struct CommandCycles {
   std::optional<ir::verify::DmaDerived> dma; // Dma
   std::optional<DmaCycles> dma_analytic, dma_trace;
   std::optional<ir::verify::SwitchDerived> switch_engine; // Switch
-  CommandSlot analytic_slot, trace_slot;
+  CommandSlot analytic_slot, trace_slot;                  // from KernelCycles' schedules
   /// Every walk of the trace model finished (a DMA walk always does).
   bool trace_complete() const {
     const bool engines = chain ? chain->trace.complete : !path_trace || path_trace->complete;
@@ -104,6 +105,9 @@ struct KernelCycles {
   std::uint64_t analytic_period = 0, trace_period = 0;
   bool double_buffered = false;
   double agreement = 1.0; // 1 − |analytic − trace| / trace of the totals
+  /// The commands' constraints and each model's schedule of them (docs/cycle-model.md §14).
+  ScheduleGraph graph;
+  Schedule analytic_schedule, trace_schedule;
 };
 
 /// Times every command of the kernel and schedules them. E-CYCLES-001 when no statement has a

@@ -34,6 +34,9 @@ struct TensorUnitDescription {
   // docs/src/computing-tensors/register-files.md "lower setup overhead"; no figure is published;
   // docs/cycle-model.md M15).
   std::uint32_t command_setup_cycles_per_engine = 1;
+  // Every cycle count is of the 1 GHz clock the book's DMA examples count in (furiosa-opt
+  // docs/src/moving-tensors/dma-engine.md); a timeline in seconds divides by it.
+  std::uint64_t clock_hz = 1'000'000'000;
 
   // --- register files (docs/contraction.md §1, §4; furiosa-opt
   // docs/src/computing-tensors/register-files.md) ---
