@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -42,10 +43,16 @@ std::optional<ContractionChain> find_contraction_chain(const Kernel& kernel) {
 
 namespace {
 
-/// docs/kernel-language.md §8: several independent errors are reported, up to a limit.
+bool inside(SourceSpan inner, SourceSpan outer) {
+  return inner.offset >= outer.offset && inner.offset < outer.end();
+}
+
+/// docs/kernel-language.md §8: several independent errors are reported, up to a limit per kernel
+/// (and as many outside every kernel), so that one kernel's errors never hide another's: a kernel
+/// whose errors were all cut would read as accepted.
 constexpr std::size_t kMaxErrors = 20;
 
-void finish(Diagnostics& ds) {
+void finish(Diagnostics& ds, const std::vector<Kernel>& kernels) {
   tujit::stable_sort(ds, [](const Diagnostic& a, const Diagnostic& b) {
     std::uint32_t oa = a.span ? a.span->offset : 0;
     std::uint32_t ob = b.span ? b.span->offset : 0;
@@ -54,12 +61,16 @@ void finish(Diagnostics& ds) {
   // Drop exact duplicates (the same alias error seen from two uses).
   Diagnostics out;
   std::set<std::tuple<std::string, std::uint32_t, std::string>> seen;
-  std::size_t errors = 0, warnings = 0;
+  // Per owner (a kernel's index, or kernels.size() outside every kernel): errors, warnings.
+  std::vector<std::array<std::size_t, 2>> counts(kernels.size() + 1, {0, 0});
   bool truncated = false;
   for (auto& d : ds) {
     auto key = std::make_tuple(d.code, d.span ? d.span->offset : 0u, d.message);
     if (!seen.insert(key).second) continue;
-    std::size_t& count = d.severity == Severity::Error ? errors : warnings;
+    std::size_t owner = kernels.size();
+    for (std::size_t i = 0; i < kernels.size() && d.span; ++i)
+      if (inside(*d.span, kernels[i].span)) owner = i;
+    std::size_t& count = counts[owner][d.severity == Severity::Error ? 0 : 1];
     if (count >= kMaxErrors) {
       truncated = true;
       continue;
@@ -72,7 +83,8 @@ void finish(Diagnostics& ds) {
     n.severity = Severity::Note;
     n.code = "E-PARSE-204";
     n.stage = "parse";
-    n.message = fmt::format("too many diagnostics; only the first {} errors are shown", kMaxErrors);
+    n.message = fmt::format(
+        "too many diagnostics; only the first {} errors of each kernel are shown", kMaxErrors);
     out.push_back(std::move(n));
   }
   ds = std::move(out);
@@ -109,10 +121,6 @@ std::vector<std::uint32_t> junk_bytes(const std::string& t) {
     ++i;
   }
   return out;
-}
-
-bool inside(SourceSpan inner, SourceSpan outer) {
-  return inner.offset >= outer.offset && inner.offset < outer.end();
 }
 
 } // namespace
@@ -191,7 +199,7 @@ SpecAnalysis analyze(SourceBuffer source) {
   out.file.axes = resolver.axes();
   for (const auto& d : diags)
     if (d.severity == Severity::Warning) out.file.warnings.push_back(d);
-  finish(diags);
+  finish(diags, out.file.kernels);
   return out;
 }
 

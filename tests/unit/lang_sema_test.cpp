@@ -273,6 +273,22 @@ TEST_CASE("lang sema: too many errors are cut at the limit", "[lang]") {
   CHECK(has_at(a, "E-TYPE-008", 3, 16)); // the first one is kept
 }
 
+TEST_CASE("lang sema: one kernel's errors past the limit do not hide another kernel's", "[lang]") {
+  const std::string head = "(x: CollectTensor<'l, T, i32, m![1], m![1 # 2], m![1 # 256], m![1], "
+                           "m![A]>) {\n";
+  std::string text = "axes![A = 8];\nfn k<'l, const T: Tu>" + head;
+  for (int i = 0; i < 40; ++i) text += "    let a" + std::to_string(i) + " = x.nope();\n";
+  text += "}\nfn second<'l, const T: Tu>" + head + "    let b = x.nope();\n}\n";
+  SpecAnalysis a = run(text);
+  REQUIRE(a.file.kernels.size() == 2);
+  CHECK(!a.file.kernels[1].ok);
+  std::size_t errors = 0;
+  for (const auto& d : a.diagnostics) errors += d.severity == Severity::Error;
+  CHECK(errors == 21); // 20 of the first kernel, the second's one
+  CHECK(has_at(a, "E-TYPE-008", 45, 15));
+  CHECK(a.diagnostics.back().code == "E-PARSE-204");
+}
+
 TEST_CASE("lang sema: load_spec reports an unreadable file", "[lang]") {
   auto r = load_spec("/nonexistent/dir/kernel.rs");
   REQUIRE(!r.ok());
