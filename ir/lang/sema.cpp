@@ -257,6 +257,7 @@ Value KernelTyper::type_call(const Expr& call, const TensorType* expected, bool 
     return v;
   }
   if (call.name == "begin") return type_begin(call, recv);
+  if (call.name == "begin_interleaved") return type_begin_interleaved(call, recv);
   if (call.name == "write" && recv.kind == Value::Kind::Tensor &&
       recv.tensor.kind == TensorKind::Mem)
     return type_write(call, recv);

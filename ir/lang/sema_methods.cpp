@@ -109,7 +109,7 @@ std::string method_inputs_text(std::string_view name) {
 }
 
 std::string known_methods() {
-  std::string out = "begin, view";
+  std::string out = "begin, begin_interleaved, view";
   std::string_view last;
   for (const auto& m : methods()) {
     if (m.name == last) continue; // one name, several receivers (`reshape`)

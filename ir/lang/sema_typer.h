@@ -79,6 +79,7 @@ private:
   Value type_call(const Expr& call, const TensorType* expected, bool top);
 
   Value type_begin(const Expr& call, const Value& recv);
+  Value type_begin_interleaved(const Expr& call, const Value& recv);
 
   /// A type argument: explicit (and resolved), or still to be inferred.
   struct TypeArg {
