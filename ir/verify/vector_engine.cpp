@@ -349,6 +349,11 @@ std::optional<Diagnostic> pair_rules(const VectorState& st, const VectorStep& s)
                       {"pair mode drops vector_stash() and vector_filter() in both phases, "
                        "before and after the zip; keep a value read later in the VRF "
                        "(docs/vector-engine.md §3.5)"});
+  if (st.pair == PairPhase::Zipped && (call.branches || !call.guard.unconditional()))
+    return rule_error("E-VE-013", kStage, "NotSimulated",
+                      fmt::format("`{}`: a tag guard after a zip is not simulated by tujit", m),
+                      {"the book leaves the zipped stream's tag open (its GroupId bit); tujit "
+                       "runs unconditional ops after a zip (docs/vector-engine.md §3.5)"});
   if (call.zip && st.pair != PairPhase::Paired)
     return rule_error("E-VE-025", kStage, "ZipWithoutPair",
                       fmt::format("`{}` zips the two groups of pair mode, but the stream is not a "
