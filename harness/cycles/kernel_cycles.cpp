@@ -124,11 +124,17 @@ std::optional<DataPathCommand> data_path(const ir::Kernel& k, const std::vector<
     // vector_init reads is fetched in the statement or is a parameter.
     c.flits = last.output.mapping(ir::Slot::Time).size();
     collected = nullptr;
-    for (const ir::Stage* s = &last; s->producer; s = &k.stages[*s->producer])
+    bool pair = false;
+    for (const ir::Stage* s = &last; s->producer; s = &k.stages[*s->producer]) {
+      pair = pair || (s->vector && s->vector->kind == ir::VectorCallKind::Unzip);
       if (s->vector && s->vector->kind == ir::VectorCallKind::Init) {
+        // Pair mode enters both groups' flits, one per cycle at Way8, and leaves one for each
+        // pair (docs/cycle-model.md §7): the pass takes the entering stream's flits.
+        if (pair) c.flits = s->input.mapping(ir::Slot::Time).size();
         collected = &k.stages[*s->producer];
         break;
       }
+    }
   } else if (last.unit() != ir::StageUnit::Collect) {
     return std::nullopt;
   } else {

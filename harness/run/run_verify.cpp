@@ -180,6 +180,41 @@ void check_vector_pass(const ir::seq::VectorProgram& p, const runtime::LogicalTe
   });
 }
 
+/// A pair-mode pass (docs/vector-engine.md §3.5): output element c is the float64 chain on the
+/// input elements (c, I = 0) and (c, I = 1), read by coordinates, independently of the engines'
+/// address streams; the input holds exactly the output's axes and the grouping axis `I`.
+void check_pair_pass(const ir::seq::VectorProgram& p, const std::string& group_axis,
+                     const runtime::LogicalTensor& input, const runtime::LogicalTensor& output,
+                     const std::vector<runtime::LogicalTensor>& vrf_sources, RunVerification& v) {
+  std::vector<ir::Axis> expect = output.axes;
+  for (const ir::Axis& a : input.axes)
+    if (a.name == group_axis) expect.push_back(a);
+  std::vector<ir::Axis> have = input.axes;
+  const auto by_name = [](const ir::Axis& a, const ir::Axis& b) { return a.name < b.name; };
+  std::sort(expect.begin(), expect.end(), by_name);
+  std::sort(have.begin(), have.end(), by_name);
+  if (expect != have) {
+    v.oracle_not_applicable = "the input's axes are not the output's and the grouping axis";
+    return;
+  }
+  v.oracle_ok = true;
+  std::vector<std::uint32_t> vrf;
+  for (std::uint64_t o = 0; o < output.elements(); ++o) {
+    ir::Index at = output.index(o);
+    at[group_axis] = 0;
+    const std::uint32_t g0 = input.get(input.offset(at));
+    at[group_axis] = 1;
+    const std::uint32_t g1 = input.get(input.offset(at));
+    vrf_operands_at(vrf_sources, output, o, vrf);
+    const auto c = runtime::vector::oracle_compare(
+        p, runtime::vector::oracle_pair_chain(p, g0, g1, vrf), output.get(o));
+    if (std::isfinite(c.abs_err)) v.oracle_max_abs_err = std::max(v.oracle_max_abs_err, c.abs_err);
+    if (c.ok) continue;
+    if (v.mismatches++ == 0) v.worst = output.coordinate_text(o);
+    v.oracle_ok = false;
+  }
+}
+
 /// A Vector Engine pass reading a contraction's output (docs/vector-engine.md §8): the chain's
 /// f32 result c lies within the einsum's tolerance t of its float64 value r, so the pass's output
 /// must be what the float64 pass gives somewhere on [r − t, r + t]: between its values at the
@@ -286,6 +321,13 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
     }
     if (!ops.vector_final) {
       check_data_movement(input, output, v);
+      return {};
+    }
+    auto chain = ir::seq::lower_vector(kernel, *ops.vector_final);
+    if (!chain) return std::move(chain).take_diagnostics();
+    if (!chain->group_axis.empty()) {
+      check_pair_pass(*program.vector, chain->group_axis, input, output,
+                      vrf_sources(ops, fetches, inputs, tiles), v);
       return {};
     }
     check_vector_pass(*program.vector, input, output, vrf_sources(ops, fetches, inputs, tiles), v);

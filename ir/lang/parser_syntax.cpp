@@ -246,6 +246,12 @@ bool Parser::parse_args_quietly(std::size_t close, std::vector<Expr>& out) {
 
 bool Parser::parse_tuple(Expr& e) {
   const std::size_t open = p_, close = close_of(p_);
+  if (close == open + 1) { // `()`: pair mode's "skip this group" (docs/vector-engine.md §3.5)
+    e.kind = Expr::Kind::Tuple;
+    e.span = join(tok(open).span, tok(close).span);
+    p_ = close + 1;
+    return true;
+  }
   std::vector<Expr> items;
   if (!parse_args_quietly(close, items) || items.empty()) return false;
   const bool trailing_comma = tok(close - 1).is_punct(",");
@@ -265,6 +271,12 @@ bool Parser::parse_tuple(Expr& e) {
 bool Parser::parse_array(Expr& e) {
   // `[a, b]`; any other bracketed form (`[0; 4]`, driver code) stays an opaque expression.
   const std::size_t open = p_, close = close_of(p_);
+  if (close == open + 1) { // `()`: pair mode's "skip this group" (docs/vector-engine.md §3.5)
+    e.kind = Expr::Kind::Tuple;
+    e.span = join(tok(open).span, tok(close).span);
+    p_ = close + 1;
+    return true;
+  }
   std::vector<Expr> items;
   if (!parse_args_quietly(close, items) || items.empty()) return false;
   p_ = close + 1;

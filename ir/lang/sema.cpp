@@ -257,6 +257,7 @@ Value KernelTyper::type_call(const Expr& call, const TensorType* expected, bool 
     return v;
   }
   if (call.name == "begin") return type_begin(call, recv);
+  if (call.name == "begin_interleaved") return type_begin_interleaved(call, recv);
   if (call.name == "write" && recv.kind == Value::Kind::Tensor &&
       recv.tensor.kind == TensorKind::Mem)
     return type_write(call, recv);
@@ -359,7 +360,8 @@ Value KernelTyper::type_stage(const Expr& call, const MethodInfo& m, const Value
   if (m.op == StageOp::ContractOuter && !check_contraction_context(call, recv.ctx)) return fail;
   if (m.op == StageOp::ContractOuter && !type_trf_operand(call, in, args, st)) return fail;
   if (m.op == StageOp::Vector) {
-    st.vector = type_vector_args(call, *m.vector, in.dtype, bound_values_, diags_);
+    st.vector = type_vector_args(call, *m.vector, in.dtype, in_pair(k_.stages, recv.producer),
+                                 bound_values_, diags_);
     if (!st.vector) return fail;
     if (st.vector->reads_vrf() &&
         !type_vrf_operand(vrf_operand_arg(call, *st.vector), call.name, in, st))
@@ -394,6 +396,25 @@ Value KernelTyper::type_stage(const Expr& call, const MethodInfo& m, const Value
   return v;
 }
 
+bool in_pair(const std::vector<Stage>& stages, std::optional<std::size_t> at) {
+  for (; at; at = stages[*at].producer) {
+    const Stage& s = stages[*at];
+    if (!s.vector || s.vector->zip || s.vector->kind == VectorCallKind::Init) return false;
+    if (s.vector->kind == VectorCallKind::Unzip) return true;
+  }
+  return false;
+}
+
+std::optional<SpannedMapping> KernelTyper::group_axis_arg(const TypeExpr& t,
+                                                          std::string_view what) {
+  if (t.kind == TypeExpr::Kind::Name && !t.has_args && !t.is_path)
+    if (const Axis* a = r_.axes().find(t.name)) return SpannedMapping{Mapping::symbol(*a), t.span};
+  error("E-TYPE-004", fmt::format("{} names an axis of `axes![…]`", what), t.span,
+        {"the grouping axis is written by its name: `vector_intra_slice_unzip::<I, m![1 # 2], "
+         "m![1]>()` (docs/vector-engine.md §3.5)"});
+  return std::nullopt;
+}
+
 bool KernelTyper::resolve_type_args(const Expr& call, const MethodInfo& m,
                                     std::vector<TypeArg>& args) {
   const std::size_t n = m.params.size();
@@ -414,7 +435,10 @@ bool KernelTyper::resolve_type_args(const Expr& call, const MethodInfo& m,
     std::string what = fmt::format("`{}` of `{}`", m.params[i].name, call.name);
     args[i].explicit_ = true;
     args[i].span = t.span;
-    if (m.params[i].scalar) {
+    if (m.vector == VectorCallKind::Unzip && i == 0) { // an axis name (docs/vector-engine.md §3.5)
+      args[i].mapping = group_axis_arg(t, what);
+      ok = ok && args[i].mapping.has_value();
+    } else if (m.params[i].scalar) {
       args[i].scalar = r_.resolve_scalar(t, what);
       ok = ok && args[i].scalar.has_value();
     } else {

@@ -57,6 +57,23 @@ const std::vector<MethodInfo>& methods() {
     t.push_back(vector("vector_reinterpret", K::Reinterpret, v, {{"D2", true, std::nullopt}}));
     t.push_back(vector("vector_final", K::Final, v));
     t.push_back(vector("vector_stash", K::Stash, v));
+    // Pair mode (docs/vector-engine.md §3.5): `I` is the grouping axis (a name, typed as the
+    // mapping of the whole axis), TileTime one group's tile of Time, SplitTime its Time.
+    t.push_back(vector("vector_intra_slice_unzip", K::Unzip, v,
+                       {{"I", false, std::nullopt},
+                        {"TileTime", false, std::nullopt},
+                        {"SplitTime", false, Slot::Time}}));
+    for (std::string_view name :
+         {"vector_logic_zip", "vector_logic_zip_with_mode", "vector_fxp_zip",
+          "vector_fxp_zip_with_mode", "vector_fp_zip", "vector_fp_zip_with_mode", "vector_clip_zip",
+          "vector_clip_zip_with_mode"}) {
+      const std::string_view base = name.substr(0, name.find("_zip"));
+      K kind = K::Clip;
+      if (base == "vector_logic") kind = K::Logic;
+      if (base == "vector_fxp") kind = K::Fxp;
+      if (base == "vector_fp") kind = K::FpBinary;
+      t.push_back(vector(name, kind, v));
+    }
     return t;
   }();
   return table;
@@ -92,7 +109,7 @@ std::string method_inputs_text(std::string_view name) {
 }
 
 std::string known_methods() {
-  std::string out = "begin, view";
+  std::string out = "begin, begin_interleaved, view";
   std::string_view last;
   for (const auto& m : methods()) {
     if (m.name == last) continue; // one name, several receivers (`reshape`)

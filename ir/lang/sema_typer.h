@@ -43,6 +43,10 @@ struct Value {
   std::optional<std::size_t> memory_producer;
 };
 
+/// Whether the stream produced by stage `at` is pair mode's two groups before their zip
+/// (docs/vector-engine.md §3.5): a vector_intra_slice_unzip up its chain and no `_zip` since.
+bool in_pair(const std::vector<Stage>& stages, std::optional<std::size_t> at);
+
 inline std::string mtext(const Mapping& m) {
   return "m![" + m.to_string() + "]";
 }
@@ -75,6 +79,7 @@ private:
   Value type_call(const Expr& call, const TensorType* expected, bool top);
 
   Value type_begin(const Expr& call, const Value& recv);
+  Value type_begin_interleaved(const Expr& call, const Value& recv);
 
   /// A type argument: explicit (and resolved), or still to be inferred.
   struct TypeArg {
@@ -89,6 +94,8 @@ private:
 
   /// The arity of a turbofish, then its explicit arguments resolved (`_` left to inference).
   bool resolve_type_args(const Expr& call, const MethodInfo& m, std::vector<TypeArg>& args);
+  /// The grouping axis of vector_intra_slice_unzip, as the mapping of the whole axis.
+  std::optional<SpannedMapping> group_axis_arg(const TypeExpr& t, std::string_view what);
 
   /// The arguments still missing, from the expected type (a `let` annotation or the declared
   /// return type) of the last call (docs/kernel-language.md §7); E-TYPE-012 for any left.

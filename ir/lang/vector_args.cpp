@@ -45,19 +45,32 @@ constexpr KindName kKinds[] = {
     {"vector_reinterpret", VectorCallKind::Reinterpret},
     {"vector_final", VectorCallKind::Final},
     {"vector_stash", VectorCallKind::Stash},
+    {"vector_intra_slice_unzip", VectorCallKind::Unzip},
+    {"vector_logic_zip", VectorCallKind::Logic},
+    {"vector_logic_zip_with_mode", VectorCallKind::Logic},
+    {"vector_fxp_zip", VectorCallKind::Fxp},
+    {"vector_fxp_zip_with_mode", VectorCallKind::Fxp},
+    {"vector_fp_zip", VectorCallKind::FpBinary},
+    {"vector_fp_zip_with_mode", VectorCallKind::FpBinary},
+    {"vector_clip_zip", VectorCallKind::Clip},
+    {"vector_clip_zip_with_mode", VectorCallKind::Clip},
 };
 
 constexpr std::string_view kChain = "docs/vector-engine.md §3";
 
 class ArgTyper {
 public:
-  ArgTyper(const Expr& call, ScalarType dtype, const BoundValues& bound, Diagnostics& diags)
-      : call_(call), dtype_(dtype), bound_(bound), diags_(diags) {}
+  ArgTyper(const Expr& call, ScalarType dtype, bool paired, const BoundValues& bound,
+           Diagnostics& diags)
+      : call_(call), dtype_(dtype), paired_(paired), bound_(bound), diags_(diags) {}
 
   std::optional<VectorCall> run(VectorCallKind kind) {
     VectorCall v;
     v.kind = kind;
     const bool with_mode = call_.name.ends_with("_with_mode");
+    v.zip = call_.name.find("_zip") != std::string::npos;
+    if (v.zip) return zip(v, with_mode);
+    if (paired_ && takes_group_args(kind)) return per_group(v, with_mode);
     switch (kind) {
     case VectorCallKind::Tag:
       if (!tag_mode(v)) return std::nullopt;
@@ -143,6 +156,7 @@ public:
     case VectorCallKind::Reinterpret:
     case VectorCallKind::Final:
     case VectorCallKind::Stash:
+    case VectorCallKind::Unzip:
       if (!arity(0)) return std::nullopt;
       return v;
     }
@@ -371,8 +385,254 @@ private:
     return op != ClipBinaryOp::Add;
   }
 
+  // ---- pair mode (docs/vector-engine.md §3.5) ----------------------------------------------
+
+  static bool takes_group_args(VectorCallKind k) {
+    switch (k) {
+    case VectorCallKind::FpUnary:
+    case VectorCallKind::FpBinary:
+    case VectorCallKind::FpTernary:
+    case VectorCallKind::FpDiv:
+    case VectorCallKind::Fxp:
+    case VectorCallKind::Logic:
+    case VectorCallKind::Clip:
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  /// `vector_*_zip[_with_mode](op[, mode])`: the op of the call's kind on the two groups.
+  std::optional<VectorCall> zip(VectorCall v, bool with_mode) {
+    if (!paired_) {
+      error("E-VE-025",
+            fmt::format("`{}` zips the two groups of pair mode, but this stream is "
+                        "not a pair",
+                        call_.name),
+            call_.name_span,
+            {"a `_zip` op follows vector_init().vector_intra_slice_unzip::<I, …>() and comes "
+             "once; after it the stream is one (docs/vector-engine.md §3.5)"});
+      return std::nullopt;
+    }
+    if (!arity(with_mode ? 2 : 1)) return std::nullopt;
+    const Expr& a = call_.args[0];
+    switch (v.kind) {
+    case VectorCallKind::FpBinary: {
+      if (!fp_stream()) return std::nullopt;
+      auto op = variant(a, "FpBinaryOp", parse_fp_binary_op);
+      if (!op || !mul_alu(a, *op, v)) return std::nullopt;
+      v.op = *op;
+      break;
+    }
+    case VectorCallKind::Fxp: {
+      if (!i32_stream()) return std::nullopt;
+      auto op = variant(a, "FxpBinaryOp", parse_fxp_binary_op);
+      if (!op || !known_fxp(a, *op)) return std::nullopt;
+      v.op = *op;
+      break;
+    }
+    case VectorCallKind::Logic: {
+      auto op = scalar_variant<LogicBinaryOp>(a, "LogicBinaryOp", parse_logic_binary_op);
+      if (!op) return std::nullopt;
+      v.op = *op;
+      break;
+    }
+    default: {
+      auto op = scalar_variant<ClipBinaryOp>(a, "ClipBinaryOp", parse_clip_binary_op);
+      if (!op) return std::nullopt;
+      v.op = *op;
+      break;
+    }
+    }
+    if (with_mode && !arg_mode(call_.args[1], v)) return std::nullopt;
+    return v;
+  }
+
+  /// A call of the paired phase: one argument per group after the op (and the mode): a constant
+  /// or `()` (skip), a ternary's `(c0, c1)` or `()`, a unary op's `true` / `false`.
+  std::optional<VectorCall> per_group(VectorCall v, bool with_mode) {
+    VeGroupArgs g;
+    const bool unary = v.kind == VectorCallKind::FpUnary;
+    const bool div = v.kind == VectorCallKind::FpDiv;
+    const std::size_t lead = div ? (with_mode ? 1 : 0) : (with_mode ? 2 : 1);
+    if (call_.args.size() != lead + 2) {
+      error("E-VE-024",
+            fmt::format("`{}` in pair mode takes {} argument{} then one per group, found {} "
+                        "argument{}",
+                        call_.name, lead, lead == 1 ? "" : "s", call_.args.size(),
+                        call_.args.size() == 1 ? "" : "s"),
+            call_.args.empty() ? call_.name_span : call_.args.front().span,
+            {unary ? "a unary op takes `(op, group0_apply, group1_apply)`: `false` skips a group"
+                   : "each group takes its own operand, `()` to skip it: "
+                     "`vector_fxp(FxpBinaryOp::MulInt, 10, ())` (docs/vector-engine.md §3.5)"});
+      return std::nullopt;
+    }
+    if (unary) {
+      if (!fp_stream()) return std::nullopt;
+      auto op = variant(call_.args[0], "FpUnaryOp", parse_fp_unary_op);
+      if (!op) return std::nullopt;
+      v.op = *op;
+      for (std::size_t k = 0; k < 2; ++k)
+        if (!flag(call_.args[1 + k], g.runs[k])) return std::nullopt;
+      v.groups = g;
+      return v;
+    }
+    if (!group_op(v, with_mode)) return std::nullopt;
+    for (std::size_t k = 0; k < 2; ++k)
+      if (!group_operand(call_.args[lead + k], v.kind == VectorCallKind::FpTernary, g.runs[k],
+                         g.operand[k]))
+        return std::nullopt;
+    v.groups = g;
+    return v;
+  }
+
+  /// The op (and mode) of a per-group binary or ternary call.
+  bool group_op(VectorCall& v, bool with_mode) {
+    const Expr& a = call_.args[0];
+    switch (v.kind) {
+    case VectorCallKind::FpDiv:
+      if (!fp_stream()) return false;
+      v.op = FpBinaryOp::DivF;
+      return !with_mode || arg_mode(call_.args[0], v);
+    case VectorCallKind::FpTernary: {
+      if (!fp_stream()) return false;
+      if (!variant(a, "FpTernaryOp", [](std::string_view n) {
+            return n == "FmaF" ? std::optional<int>(0) : std::nullopt;
+          }))
+        return false;
+      if (!with_mode) return true;
+      auto m = variant(call_.args[1], "TernaryArgMode", parse_ternary_arg_mode);
+      if (m) v.ternary_mode = *m;
+      return m.has_value();
+    }
+    case VectorCallKind::FpBinary: {
+      if (!fp_stream()) return false;
+      auto op = variant(a, "FpBinaryOp", parse_fp_binary_op);
+      if (!op || !mul_alu(a, *op, v)) return false;
+      v.op = *op;
+      break;
+    }
+    case VectorCallKind::Fxp: {
+      if (!i32_stream()) return false;
+      auto op = variant(a, "FxpBinaryOp", parse_fxp_binary_op);
+      if (!op || !known_fxp(a, *op)) return false;
+      v.op = *op;
+      break;
+    }
+    case VectorCallKind::Logic: {
+      auto op = scalar_variant<LogicBinaryOp>(a, "LogicBinaryOp", parse_logic_binary_op);
+      if (!op) return false;
+      v.op = *op;
+      break;
+    }
+    default: {
+      auto op = scalar_variant<ClipBinaryOp>(a, "ClipBinaryOp", parse_clip_binary_op);
+      if (!op) return false;
+      v.op = *op;
+      break;
+    }
+    }
+    return !with_mode || arg_mode(call_.args[1], v);
+  }
+
+  /// `true` / `false`.
+  bool flag(const Expr& a, bool& out) {
+    if (a.kind == Expr::Kind::Name && (a.name == "true" || a.name == "false")) {
+      out = a.name == "true";
+      return true;
+    }
+    bad_arg("a unary op's group flags are `true` (apply) or `false` (skip)", a.span);
+    return false;
+  }
+
+  /// One group's operand: `()` skips the group; a constant (a ternary's `(c0, c1)`).
+  bool group_operand(const Expr& a, bool ternary, bool& runs, std::array<std::uint32_t, 2>& bits) {
+    if (a.kind == Expr::Kind::Tuple && a.args.empty()) {
+      runs = false;
+      return true;
+    }
+    runs = true;
+    if (ternary) {
+      if (a.kind != Expr::Kind::Tuple || a.args.size() != 2) {
+        bad_arg("a group's FmaF operands are a pair `(operand0, operand1)`, or `()` to skip the "
+                "group",
+                a.span);
+        return false;
+      }
+      return group_constant(a.args[0], bits[0]) && group_constant(a.args[1], bits[1]);
+    }
+    return group_constant(a, bits[0]);
+  }
+
+  bool group_constant(const Expr& a, std::uint32_t& bits) {
+    if (a.kind == Expr::Kind::Name && a.name == "Stash") {
+      error("E-VE-026", "the stash is unavailable in pair mode", a.span,
+            {"pair mode drops vector_stash() and vector_filter() in both phases; keep a value "
+             "read later in the VRF (docs/vector-engine.md §3.5)"});
+      return false;
+    }
+    if (is_branched(a)) {
+      bad_arg("a pair op takes no `Branched` operand: its two groups use the branch unit's "
+              "guards",
+              a.span);
+      return false;
+    }
+    if (a.kind == Expr::Kind::Ref || a.kind == Expr::Kind::Name) {
+      refuse("a VRF operand of a pair op is not simulated: each group takes a constant or `()`",
+             a.span);
+      return false;
+    }
+    return constant(a, bits);
+  }
+
+  bool mul_alu(const Expr& a, FpBinaryOp op, VectorCall& v) {
+    if (op != FpBinaryOp::MulF) return true;
+    if (a.kind != Expr::Kind::PathCall || a.args.size() != 1) {
+      bad_arg("`FpBinaryOp::MulF` names its ALU: `FpBinaryOp::MulF(FpMulAlu::Mul0)` (or Mul1, "
+              "Fma)",
+              a.span);
+      return false;
+    }
+    auto mul = variant(a.args[0], "FpMulAlu", parse_fp_mul_alu);
+    if (mul) v.mul = *mul;
+    return mul.has_value();
+  }
+
+  bool known_fxp(const Expr& a, FxpBinaryOp op) {
+    if (op != FxpBinaryOp::ArithRightShiftRound) return true;
+    refuse("the reference implementation leaves ArithRightShiftRound's rounding undefined (its "
+           "semantics are a `todo!`), so tujit has nothing to simulate",
+           a);
+    return false;
+  }
+  void refuse(std::string why, const Expr& a) { refuse(std::move(why), a.span); }
+
+  /// A Logic / Clip op of the stream's scalar (`LogicBinaryOpI32::…` on i32).
+  template <class Op, class Parse>
+  std::optional<Op> scalar_variant(const Expr& a, std::string_view base, Parse parse) {
+    const bool f32 = dtype_ == ScalarType::F32;
+    if (!f32 && !i32_stream()) return std::nullopt;
+    const std::string enum_name = fmt::format("{}{}", base, f32 ? "F32" : "I32");
+    if ((a.kind == Expr::Kind::Path || a.kind == Expr::Kind::PathCall) && a.path.size() == 2 &&
+        a.path[0] == fmt::format("{}{}", base, f32 ? "I32" : "F32")) {
+      error("E-VE-006",
+            fmt::format("`{}` is an op of the {} stream, but this stream is {}", a.path[0],
+                        f32 ? "i32" : "f32", name(dtype_)),
+            a.span, {fmt::format("use `{}::…`", enum_name)});
+      return std::nullopt;
+    }
+    auto op = variant(a, enum_name, parse);
+    if (!op) return std::nullopt;
+    if (!valid_for_scalar(*op, f32)) {
+      bad_arg(fmt::format("`{}` has no variant `{}`", enum_name, a.name), a.name_span);
+      return std::nullopt;
+    }
+    return op;
+  }
+
   const Expr& call_;
   ScalarType dtype_;
+  bool paired_;
   const BoundValues& bound_;
   Diagnostics& diags_;
 };
@@ -388,8 +648,6 @@ std::optional<VectorCallKind> vector_call_kind(std::string_view method) {
 std::string vector_refusal_reason(std::string_view method) {
   if (method.find("reduce") != std::string_view::npos)
     return "intra- and inter-slice reductions are not simulated by tujit";
-  if (method.find("zip") != std::string_view::npos)
-    return "pair mode (unzip / zip of two interleaved groups) is not simulated by tujit";
   if (method == "vector_filter")
     return "vector_filter masks output flits by tag; tujit simulates TagMode::Zero streams, "
            "where there is nothing to filter";
@@ -397,8 +655,9 @@ std::string vector_refusal_reason(std::string_view method) {
 }
 
 std::optional<VectorCall> type_vector_args(const Expr& call, VectorCallKind kind, ScalarType dtype,
-                                           const BoundValues& bound, Diagnostics& diags) {
-  return ArgTyper(call, dtype, bound, diags).run(kind);
+                                           bool paired, const BoundValues& bound,
+                                           Diagnostics& diags) {
+  return ArgTyper(call, dtype, paired, bound, diags).run(kind);
 }
 
 const Expr& vrf_operand_arg(const Expr& call, const VectorCall& typed) {

@@ -28,10 +28,12 @@ std::optional<VectorCallKind> vector_call_kind(std::string_view method);
 std::string vector_refusal_reason(std::string_view method);
 
 /// Types the value arguments of `call` (a `vector_*` MethodCall of kind `kind`) on a stream of
-/// `dtype`; `bound` holds the kernel's `let` bindings of guards. Appends diagnostics (stage
-/// "type") and returns nullopt on error.
+/// `dtype`; `paired` when the stream is pair mode's two groups before their zip (each group then
+/// takes its own argument, docs/vector-engine.md §3.5); `bound` holds the kernel's `let` bindings
+/// of guards. Appends diagnostics (stage "type") and returns nullopt on error.
 std::optional<VectorCall> type_vector_args(const Expr& call, VectorCallKind kind, ScalarType dtype,
-                                           const BoundValues& bound, Diagnostics& diags);
+                                           bool paired, const BoundValues& bound,
+                                           Diagnostics& diags);
 
 /// The `&vrf` argument of a typed call that reads the VRF (VectorCall::reads_vrf): its operand0,
 /// or a `Branched` operand's rf slot.

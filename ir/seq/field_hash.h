@@ -43,9 +43,15 @@ template <class C, class F>
 requires std::same_as<std::remove_const_t<C>, VectorCall>
 void for_each_field(C& c, F&& f) {
   auto& [kind, op, mul, mode, operand, int_width, source, ternary_mode, comparisons, branches,
-         guard] = c;
+         guard, groups, zip] = c;
   (f(kind), f(op), f(mul), f(mode), f(operand), f(int_width), f(source), f(ternary_mode),
-   f(comparisons), f(branches), f(guard));
+   f(comparisons), f(branches), f(guard), f(groups), f(zip));
+}
+template <class G, class F>
+requires std::same_as<std::remove_const_t<G>, VeGroupArgs>
+void for_each_field(G& g, F&& f) {
+  auto& [runs, operand] = g;
+  (f(runs), f(operand));
 }
 template <class C, class F>
 requires std::same_as<std::remove_const_t<C>, VeCmp>

@@ -195,7 +195,7 @@ Result<OperandStreams> stored_operand(const Stage& store, const OperandStreams& 
 }
 
 Result<OperandStreams> passed_operand(const TensorType& init, const TensorType& final,
-                                      const OperandStreams& source) {
+                                      const OperandStreams& source, const Index& fixed) {
   const Mapping& time = init.mapping(Slot::Time);
   const Mapping& packet = init.mapping(Slot::Packet);
   const CellStreams& src = source.streams.cells;
@@ -211,7 +211,10 @@ Result<OperandStreams> passed_operand(const TensorType& init, const TensorType& 
         const Cell c = combine(out_time.map(t), out_packet.map(e));
         // Lanes the pass pads (widen_pad) or leaves as padding hold arbitrary values.
         if (!c.is_live()) return {0, CellState::Top};
-        auto it = by_coords.find(key_of(c));
+        Index key = key_of(c);
+        for (const auto& [axis, v] : fixed)
+          if (v != 0) key[axis] = v;
+        auto it = by_coords.find(key);
         if (it == by_coords.end()) {
           if (!lost) lost = t * out_packet.size() + e;
           return {0, CellState::Top};

@@ -58,9 +58,11 @@ Result<OperandStreams> fetched_operand(const FetchProgram& fetch, const KernelPa
 Result<OperandStreams> stored_operand(const Stage& store, const OperandStreams& source);
 
 /// The stream a Vector Engine pass hands on (`final` is the vector_final's type) from the stream
-/// `source` entering it (`init` is its type, the vector_init's input).
+/// `source` entering it (`init` is its type, the vector_init's input). `fixed` adds coordinates
+/// the output cells lack: pair mode's group g is the entering cell with the grouping axis at g
+/// (docs/vector-engine.md §3.5).
 Result<OperandStreams> passed_operand(const TensorType& init, const TensorType& final,
-                                      const OperandStreams& source);
+                                      const OperandStreams& source, const Index& fixed = {});
 
 /// The `&vrf` operand of a Vector Engine pass's call as a view of the pass's output cells (`final`
 /// is the vector_final's type; `vrf_type` the operand's, `vrf` its streams, one row of Element

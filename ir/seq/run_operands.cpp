@@ -104,6 +104,13 @@ Status stream_source(const Kernel& k, const Stage& reader, const std::string& ro
       return {};
     }
     param = param_named(k, made_by.source);
+    if (made_by.source.find('+') != std::string::npos) // `begin_interleaved(lhs, rhs)`
+      return unsupported(fmt::format("tujit run: the {} is fetched from two DM tensors "
+                                     "interleaved (`{}`); tujit runs pair mode on a stream "
+                                     "fetched from one tensor or a CollectTensor, not "
+                                     "`begin_interleaved` yet (docs/vector-engine.md §3.5)",
+                                     role, made_by.source),
+                         made_by.name_span);
     if (param == nullptr ||
         (param->tensor->kind != TensorKind::Dm && param->tensor->kind != TensorKind::Begin))
       return unsupported(fmt::format("tujit run: the {} is fetched from `{}`, which is not a "

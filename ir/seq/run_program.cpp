@@ -219,7 +219,15 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
       auto chain = lower_vector(kernel, *ops.vector_final);
       if (!chain) return std::move(chain).take_diagnostics();
       const TensorType& final = kernel.stages[*ops.vector_final].output;
-      auto passed = passed_operand(kernel.stages[chain->init].input, final, *stream);
+      const TensorType& init = kernel.stages[chain->init].input;
+      if (!chain->group_axis.empty()) {
+        // Pair mode (docs/vector-engine.md §3.5): the output cell with coordinates c takes group
+        // 0's element (c, I = 0) as its stream and group 1's (c, I = 1) as the unzip's operand.
+        auto group1 = passed_operand(init, final, *stream, Index{{chain->group_axis, 1}});
+        if (!group1) return std::move(group1).take_diagnostics();
+        vrf_reads.push_back(std::move(*group1));
+      }
+      auto passed = passed_operand(init, final, *stream);
       if (!passed) return std::move(passed).take_diagnostics();
       stream = std::move(passed);
       p.vector = std::move(chain->program);
@@ -307,6 +315,11 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
   if (ops.vector_final) {
     auto pass = lower_vector(kernel, *ops.vector_final);
     if (!pass) return std::move(pass).take_diagnostics();
+    if (!pass->group_axis.empty())
+      return run_error("E-RUN-110", fmt::format("kernel `{}`: tujit runs pair mode on a fetched or "
+                                                "collected stream, not after a contraction "
+                                                "(docs/vector-engine.md §3.5)",
+                                                kernel.name));
     auto same = holds_same(file, chain_out, out_type);
     if (!same) return std::move(same).take_diagnostics();
     if (!*same)
@@ -343,7 +356,7 @@ Status verify_vrf_operands(const RunProgram& p) {
     if (auto ok = verify(*p.vector); !ok) return ok;
   std::size_t reads = 0;
   if (p.vector)
-    for (const VectorStepIR& st : p.vector->steps) reads += st.call.reads_vrf() ? 1 : 0;
+    for (const VectorStepIR& st : p.vector->steps) reads += st.call.reads_operand_stream() ? 1 : 0;
   if (reads != p.vrf_operands.size())
     return run_error("E-RUN-102", fmt::format("internal: `{}` has {} VRF operand streams for {} "
                                               "calls reading the VRF",

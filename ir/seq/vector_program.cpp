@@ -1,5 +1,7 @@
 #include "ir/seq/vector_program.h"
 
+#include "ir/mapping/factor.h"
+
 #include <fmt/format.h>
 
 #include <optional>
@@ -100,6 +102,36 @@ std::optional<std::string> branch_defect(const VectorCall& c) {
   return std::nullopt;
 }
 
+/// Pair mode's invariants (docs/vector-engine.md §3.5): the unzip is the first step; per-group
+/// calls and their group arguments only between it and the one zip; no stash, no tag, no guard
+/// and no Branched operand in a pair pass (the book leaves the zipped stream's tag open).
+std::optional<std::string> pair_defect(const VectorProgram& p) {
+  bool unzipped = false, paired = false;
+  for (std::size_t i = 0; i < p.steps.size(); ++i) {
+    const VectorCall& c = p.steps[i].call;
+    if (c.kind == VectorCallKind::Unzip) {
+      if (i != 0) return fmt::format("unzips at step {}, not first", i);
+      unzipped = paired = true;
+      continue;
+    }
+    if (c.zip &&
+        (!paired || !takes_operand(c.kind) || c.groups || c.kind == VectorCallKind::FpDiv ||
+         c.kind == VectorCallKind::FpTernary || c.source != VeOperandSource::Constant))
+      return fmt::format("zips at step {} without a pair, or with operands", i);
+    if (c.groups && (!paired || !(takes_operand(c.kind) || c.kind == VectorCallKind::FpUnary) ||
+                     c.source != VeOperandSource::Constant))
+      return fmt::format("runs a per-group call at step {} outside the paired phase", i);
+    if (paired && !c.groups && !c.zip && takes_operand(c.kind))
+      return fmt::format("runs a single-stream call at step {} on a pair", i);
+    if (unzipped && (c.kind == VectorCallKind::Stash || c.reads_stash() || c.branches ||
+                     !c.guard.unconditional() || c.kind == VectorCallKind::Tag))
+      return fmt::format("reads a stash, a tag or a guard at step {} of a pair pass", i);
+    if (c.zip) paired = false;
+  }
+  if (paired) return std::string("never zips its pair");
+  return std::nullopt;
+}
+
 } // namespace
 
 bool is_value_step(const VectorCall& c) {
@@ -146,6 +178,7 @@ Status verify(const VectorProgram& p) {
          : c.kind == VectorCallKind::FpToFxp ? ScalarType::I32
                                              : st.dtype;
   }
+  if (auto bad = pair_defect(p)) return invalid(*bad);
   if (!either && at != p.out_type)
     return invalid(
         fmt::format("hands on {} but says it leaves with {}", name(at), name(p.out_type)));
@@ -165,6 +198,7 @@ bool is_value_call(VectorCallKind k) {
   case VectorCallKind::Clip:
   case VectorCallKind::Reinterpret: // the bits stay; the scalar they are read as changes
   case VectorCallKind::Stash:       // the value a later `Stash` operand reads
+  case VectorCallKind::Unzip:       // pair mode: group 1 enters (docs/vector-engine.md §3.5)
     return true;
   default:
     return false;
@@ -186,9 +220,13 @@ Result<VectorChain> lower_vector(const Kernel& kernel, std::size_t final_index) 
       out.init = *at;
       out.program.in_type = s.input.dtype;
       out.program.out_type = kernel.stages[final_index].output.dtype;
-      for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
         if (is_value_step(*(*it)->vector))
           out.program.steps.push_back(VectorStepIR{*(*it)->vector, (*it)->input.dtype});
+        if ((*it)->vector->kind == VectorCallKind::Unzip && !(*it)->type_args.empty())
+          if (const FactorList a = factorize((*it)->type_args[0].mapping); !a.factors.empty())
+            out.group_axis = a.factors.front().atom.name;
+      }
       if (auto ok = verify(out.program); !ok) return ok.diagnostics();
       return out;
     }

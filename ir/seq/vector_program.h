@@ -64,6 +64,8 @@ bool is_value_step(const VectorCall& c);
 struct VectorChain {
   VectorProgram program;
   std::size_t init = 0;
+  /// Pair mode (docs/vector-engine.md §3.5): the grouping axis the unzip splits; empty otherwise.
+  std::string group_axis;
 };
 Result<VectorChain> lower_vector(const Kernel& kernel, std::size_t final_index);
 

@@ -313,8 +313,14 @@ std::string_view method_name(VectorCallKind k) {
     return "vector_final";
   case VectorCallKind::Stash:
     return "vector_stash";
+  case VectorCallKind::Unzip:
+    return "vector_intra_slice_unzip";
   }
   return "?";
+}
+
+std::string method_name(const VectorCall& c) {
+  return fmt::format("{}{}", method_name(c.kind), c.zip ? "_zip" : "");
 }
 
 std::optional<VeStage> stage_of(VectorCallKind k) {
@@ -345,6 +351,8 @@ std::optional<VeStage> stage_of(VectorCallKind k) {
     return VeStage::FxpToFp;
   case VectorCallKind::FpToFxp:
     return VeStage::FpToFxp;
+  case VectorCallKind::Unzip: // the pair enters at the Tag stage (vector_tensor_pair.rs)
+    return VeStage::Tag;
   case VectorCallKind::Reinterpret:
   case VectorCallKind::Stash:
     return std::nullopt;
@@ -409,6 +417,53 @@ std::string branches_text(const VeBranches& b, bool ternary, std::string_view re
 }
 } // namespace
 
+std::string VectorCall::op_text() const {
+  switch (kind) {
+  case VectorCallKind::FpUnary:
+    return fmt::format("FpUnaryOp::{}", to_string(std::get<FpUnaryOp>(op)));
+  case VectorCallKind::FpBinary: {
+    const FpBinaryOp o = std::get<FpBinaryOp>(op);
+    return o == FpBinaryOp::MulF ? fmt::format("FpBinaryOp::MulF(FpMulAlu::{})", to_string(mul))
+                                 : fmt::format("FpBinaryOp::{}", to_string(o));
+  }
+  case VectorCallKind::FpTernary:
+    return "FpTernaryOp::FmaF";
+  case VectorCallKind::FpDiv:
+    return "FpDivBinaryOp::DivF";
+  case VectorCallKind::Fxp:
+    return fmt::format("FxpBinaryOp::{}", to_string(std::get<FxpBinaryOp>(op)));
+  case VectorCallKind::Logic:
+    return std::string(to_string(std::get<LogicBinaryOp>(op)));
+  case VectorCallKind::Clip:
+    return std::string(to_string(std::get<ClipBinaryOp>(op)));
+  default:
+    return "";
+  }
+}
+
+std::string VectorCall::describe_pair() const {
+  const std::string m = method_name(*this);
+  if (zip) return fmt::format("{}({}, {})", m, op_text(), to_string(mode));
+  const VeGroupArgs& g = *groups;
+  std::string args;
+  for (std::size_t k = 0; k < 2; ++k) {
+    std::string a;
+    if (kind == VectorCallKind::FpUnary)
+      a = g.runs[k] ? "true" : "false";
+    else if (!g.runs[k])
+      a = "()";
+    else if (kind == VectorCallKind::FpTernary)
+      a = fmt::format("({}, {})", operand_text(g.operand[k][0]), operand_text(g.operand[k][1]));
+    else
+      a = operand_text(g.operand[k][0]);
+    args += ", " + a;
+  }
+  if (kind == VectorCallKind::FpUnary) return fmt::format("{}({}{})", m, op_text(), args);
+  if (kind == VectorCallKind::FpTernary)
+    return fmt::format("{}({}, TernaryArgMode::{}{})", m, op_text(), to_string(ternary_mode), args);
+  return fmt::format("{}({}, {}{})", m, op_text(), to_string(mode), args);
+}
+
 std::string VectorCall::describe() const {
   const std::string_view m = method_name(kind);
   const auto text = [this](std::size_t k) {
@@ -430,6 +485,7 @@ std::string VectorCall::describe() const {
     const std::size_t cut = s.rfind(", ");
     return s.substr(0, cut) + ", " + b + ")";
   }
+  if (groups || zip) return describe_pair();
   switch (kind) {
   case VectorCallKind::Tag:
     if (comparisons) return fmt::format("{}({})", m, comparisons_text(*comparisons));

@@ -134,6 +134,7 @@ enum class VectorCallKind : std::uint8_t {
   Reinterpret, // vector_reinterpret::<D2>()
   Final,       // vector_final()
   Stash,       // vector_stash(): snapshots the running tensor for one later `Stash` operand
+  Unzip,       // vector_intra_slice_unzip::<I, TileTime, SplitTime>(): enters pair mode
 };
 std::string_view method_name(VectorCallKind k); // "vector_fp_unary", …
 /// The pipeline stage a call occupies (Init and Final for the entry and the exit; a reinterpret
@@ -147,6 +148,15 @@ std::optional<VeStage> stage_of(VectorCallKind k);
 /// vector_stash() took it (§3.3). Operand1 of FmaF is always a constant: a VRF or the stash pairs
 /// with a constant only as `(&vrf, c)` / `(Stash, c)`.
 enum class VeOperandSource : std::uint8_t { Constant, Vrf, Stash };
+
+/// A per-group call of pair mode's paired phase (docs/vector-engine.md §3.5; the book's
+/// intra-slice-chain.md "Pair Mode"): whether it runs on each group (`()` or a unary op's `false`
+/// skips one) and each group's constant operands (operand0, operand1), as the stream's bits.
+struct VeGroupArgs {
+  std::array<bool, 2> runs{true, true};
+  std::array<std::array<std::uint32_t, 2>, 2> operand{};
+  friend bool operator==(const VeGroupArgs&, const VeGroupArgs&) = default;
+};
 
 struct VectorCall {
   VectorCallKind kind = VectorCallKind::Init;
@@ -167,15 +177,31 @@ struct VectorCall {
   std::optional<VeBranches> branches;
   /// FpUnary `(guard, op)`: the op runs where the guard admits the tag; all() otherwise.
   TagGuard guard;
+  /// Pair mode's paired phase: the call runs per group with these arguments (`operand` unused).
+  std::optional<VeGroupArgs> groups;
+  /// A `_zip` call (Logic / Fxp / FpBinary / Clip): op(x, y) of the two groups' streams, `mode`
+  /// choosing them (0 = group 0, 1 = group 1); the pair becomes one stream.
+  bool zip = false;
   /// Whether operand0 is read from the VRF.
   bool reads_vrf() const { return source == VeOperandSource::Vrf; }
+  /// Whether the call reads one of the pass's operand streams (RunProgram::vrf_operands, in call
+  /// order): a `&vrf` operand, or pair mode's unzip, which reads group 1's element
+  /// (docs/vector-engine.md §3.5).
+  bool reads_operand_stream() const { return reads_vrf() || kind == VectorCallKind::Unzip; }
   /// Whether operand0 is the stash.
   bool reads_stash() const { return source == VeOperandSource::Stash; }
   /// The ALU the call claims; nullopt for calls that claim none (narrow, widen, conversions).
   std::optional<VeAlu> alu() const;
   /// `vector_fp_unary(FpUnaryOp::Sqrt)`, for reports.
   std::string describe() const;
+
+private:
+  std::string describe_pair() const; // a per-group or a zip call
+  std::string op_text() const;       // `FxpBinaryOp::MulInt`, `MulF(FpMulAlu::Mul0)`, …
 };
+
+/// The name as written, with `_zip` for a zip call (`vector_clip_zip`).
+std::string method_name(const VectorCall& c);
 
 /// The ALU an op claims (op/mod.rs `alu()`).
 VeAlu alu_of(FpUnaryOp op);

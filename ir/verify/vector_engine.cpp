@@ -261,11 +261,136 @@ std::optional<Diagnostic> stash_read(VectorState& st, const VectorStep& s) {
   return std::nullopt;
 }
 
+/// The grouping axis's digit of Time (docs/vector-engine.md §3.5): the index of the one factor
+/// holding the whole axis, or nullopt.
+std::optional<std::size_t> group_digit(const FactorList& time, const Atom& axis) {
+  std::optional<std::size_t> at;
+  for (std::size_t j = 0; j < time.factors.size(); ++j) {
+    const Factor& f = time.factors[j];
+    if (!f.is_term() || f.atom.is_composite() || f.atom.name != axis.name) continue;
+    if (at || f.stride != 1 || f.count != axis.size) return std::nullopt;
+    at = j;
+  }
+  return at;
+}
+
+bool mentions(const FactorList& l, const std::string& axis) {
+  for (const Factor& f : l.factors)
+    if (f.is_term() &&
+        (f.atom.name == axis || (f.atom.is_composite() && mentions(*f.atom.comp, axis))))
+      return true;
+  return false;
+}
+
+/// vector_intra_slice_unzip::<I, TileTime, SplitTime>(): right after vector_init, on 8-element
+/// packets, `I` a 2-element axis held whole by Time; TileTime is Time with I's digit cut to its
+/// first value (`1 # 2`), SplitTime is Time without it (the reference's
+/// `VectorTensorPair::new`: each group is a tile of one along I).
+Result<VectorState> unzip(VectorState st, const VectorStep& s) {
+  if (st.stage != VeStage::Init)
+    return rule_error("E-VE-023", kStage, "UnzipPlacement",
+                      "vector_intra_slice_unzip enters the chain: it comes right after "
+                      "vector_init, in place of vector_intra_slice_tag",
+                      {"vector_init().vector_intra_slice_unzip::<I, TileTime, SplitTime>() "
+                       "(docs/vector-engine.md §3.5)"});
+  if (s.packet.size() != kWay8Elements)
+    return rule_error("E-VE-002", kStage, "PacketNotOneFlit",
+                      fmt::format("pair mode takes 8-element packets (one flit of 32-bit "
+                                  "elements), but Packet {} holds {}",
+                                  mtext(s.packet), s.packet.size()),
+                      {"pad the packet to 8 (`# 8`) in the collect before vector_init"});
+  const FactorList axis = factorize(s.group_axis);
+  const Atom& a = axis.factors.front().atom;
+  const auto bad = [&](std::string what) {
+    return rule_error("E-VE-023", kStage, "UnzipGroupAxis", std::move(what),
+                      {"the grouping axis has 2 elements, held whole by Time (`begin_interleaved` "
+                       "or a collect with I in Time); TileTime is Time with I replaced by "
+                       "`1 # 2`, SplitTime is Time without I (docs/vector-engine.md §3.5)"});
+  };
+  if (a.size != 2)
+    return bad(fmt::format("the grouping axis `{}` has {} elements; pair mode splits a 2-way axis",
+                           a.name, a.size));
+  const FactorList time = factorize(s.time);
+  const std::optional<std::size_t> j = group_digit(time, a);
+  if (!j || mentions(factorize(s.packet), a.name))
+    return bad(fmt::format("Time {} does not hold the grouping axis `{}` as one whole digit (or "
+                           "Packet {} holds it too)",
+                           mtext(s.time), a.name, mtext(s.packet)));
+  FactorList tile = time, split;
+  tile.factors[*j] = Factor::padding(time.extent_before(*j) * 2, PaddingKind::Top);
+  for (std::size_t k = 0; k < time.factors.size(); ++k) {
+    if (k == *j) continue;
+    Factor f = time.factors[k];
+    if (k > *j && f.is_pad()) f.total /= 2;
+    split.factors.push_back(f);
+  }
+  tile = normalize(tile);
+  split = normalize(split);
+  if (!(tile == factorize(s.tile_time)))
+    return bad(fmt::format("TileTime {} is not Time with `{}` cut to one element, {}",
+                           mtext(s.tile_time), a.name, ftext(tile)));
+  if (!(split == factorize(s.out_time)))
+    return bad(fmt::format("SplitTime {} is not Time without `{}`, {}", mtext(s.out_time), a.name,
+                           ftext(split)));
+  st.stage = VeStage::Tag;
+  st.way = kWay8Elements;
+  st.pair = PairPhase::Paired;
+  return st;
+}
+
+/// What pair mode drops (docs/vector-engine.md §3.5): the stash in both phases; before the zip
+/// the trim / pad forms, a single-stream operand, and leaving the engine; a zip of no pair.
+std::optional<Diagnostic> pair_rules(const VectorState& st, const VectorStep& s) {
+  const VectorCall& call = s.call;
+  const std::string m = method_name(call);
+  if (st.pair != PairPhase::None && (call.kind == VectorCallKind::Stash || call.reads_stash()))
+    return rule_error("E-VE-026", kStage, "PairNoStash",
+                      fmt::format("`{}`: the stash is unavailable in pair mode", m),
+                      {"pair mode drops vector_stash() and vector_filter() in both phases, "
+                       "before and after the zip; keep a value read later in the VRF "
+                       "(docs/vector-engine.md §3.5)"});
+  if (st.pair == PairPhase::Zipped && (call.branches || !call.guard.unconditional()))
+    return rule_error("E-VE-013", kStage, "NotSimulated",
+                      fmt::format("`{}`: a tag guard after a zip is not simulated by tujit", m),
+                      {"the book leaves the zipped stream's tag open (its GroupId bit); tujit "
+                       "runs unconditional ops after a zip (docs/vector-engine.md §3.5)"});
+  if (call.zip && st.pair != PairPhase::Paired)
+    return rule_error("E-VE-025", kStage, "ZipWithoutPair",
+                      fmt::format("`{}` zips the two groups of pair mode, but the stream is not a "
+                                  "pair here",
+                                  m),
+                      {"one `_zip` op after vector_intra_slice_unzip (docs/vector-engine.md "
+                       "§3.5)"});
+  if (st.pair == PairPhase::Paired) {
+    const bool single = !call.groups && !call.zip && call.alu().has_value();
+    if (call.kind == VectorCallKind::Final || call.kind == VectorCallKind::NarrowTrim ||
+        call.kind == VectorCallKind::WidenPad || single)
+      return rule_error(
+          "E-VE-024", kStage, "PairedPhase",
+          fmt::format("`{}` is not available on the two groups before their zip", m),
+          {call.kind == VectorCallKind::Final
+               ? "zip the groups first (`vector_clip_zip(…)`, …): only one stream leaves the "
+                 "engine"
+               : "on a pair: vector_narrow_split / vector_widen_concat instead of trim / pad, "
+                 "and one argument per group for each op (docs/vector-engine.md §3.5)"});
+  } else if (call.groups) {
+    return rule_error("E-VE-024", kStage, "PairedPhase",
+                      fmt::format("`{}` takes one argument per group, but the stream is not a "
+                                  "pair here",
+                                  m),
+                      {"per-group arguments belong between vector_intra_slice_unzip and the zip "
+                       "(docs/vector-engine.md §3.5)"});
+  }
+  return std::nullopt;
+}
+
 /// One step from `st`: the order, Way and ALU rules, then the call's own mapping rules.
 Result<VectorState> step(VectorState st, const VectorStep& s) {
   const VectorCall& call = s.call;
   const std::optional<VeStage> to = stage_of(call.kind);
   if (call.kind == VectorCallKind::Init) return VectorState{};
+  if (call.kind == VectorCallKind::Unzip) return unzip(std::move(st), s);
+  if (auto d = pair_rules(st, s)) return *d;
   if (call.kind == VectorCallKind::Stash) return stash(std::move(st), s);
   if (!to) return st; // a reinterpret holds the stage and the Way
   if (call.kind == VectorCallKind::Tag) {
@@ -284,7 +409,10 @@ Result<VectorState> step(VectorState st, const VectorStep& s) {
   const bool forward = *to > st.stage || (*to == st.stage && ve_stage_repeats(*to));
   if (*to != VeStage::Final && !forward) return order_error(call, st.stage, *to);
   if (st.way != way_in(*to)) return way_error(call, *to, st.way);
-  if (auto a = call.alu()) {
+  // A per-group call claims its ALU for both groups when either runs (the book's "Pair Mode": an
+  // ALU used in either group counts as consumed for both).
+  const bool runs = !call.groups || call.groups->runs[0] || call.groups->runs[1];
+  if (auto a = call.alu(); a && runs) {
     if (st.alus.count(*a))
       return rule_error("E-VE-005", kStage, "AluInUse",
                         fmt::format("`{}` needs the {} ALU, which an earlier call of this chain "
@@ -298,6 +426,7 @@ Result<VectorState> step(VectorState st, const VectorStep& s) {
   if (auto d = stash_read(st, s)) return *d;
   if (auto d = reshape_rules(s)) return *d;
   if (*to != VeStage::Final) st.stage = *to;
+  if (call.zip) st.pair = PairPhase::Zipped;
   if (*to == VeStage::Narrow) {
     st.way = kWay4Elements;
     st.way4 = true;
@@ -316,6 +445,8 @@ DerivedTable VectorState::to_table(const VectorCall& call) const {
   std::string used;
   for (VeAlu a : alus) used += (used.empty() ? "" : ", ") + std::string(to_string(a));
   t["alus_used"] = used.empty() ? std::string("none") : used;
+  if (pair != PairPhase::None)
+    t["pair"] = std::string(pair == PairPhase::Paired ? "paired" : "zipped");
   if (call.kind == VectorCallKind::Final) {
     t["cycles_per_flit"] = std::uint64_t{way4 ? 2u : 1u};
     t["latency_cycles"] = static_cast<std::uint64_t>(alus.size());
@@ -344,7 +475,11 @@ std::vector<VectorStep> vector_chain_to(std::span<const Stage> stages, std::size
     if (!s.vector) return {}; // not a Vector Engine call
     out.push_back(VectorStep{*s.vector, s.input.mapping(Slot::Time), s.input.mapping(Slot::Packet),
                              s.output.mapping(Slot::Time), s.output.mapping(Slot::Packet),
-                             s.input.dtype});
+                             s.input.dtype, Mapping(), Mapping()});
+    if (s.vector->kind == VectorCallKind::Unzip && s.type_args.size() == 3) {
+      out.back().group_axis = s.type_args[0].mapping;
+      out.back().tile_time = s.type_args[1].mapping;
+    }
     if (s.vector->kind == VectorCallKind::Init) break;
     at = s.producer;
     if (!at) return {};

@@ -32,6 +32,9 @@ inline constexpr std::uint64_t kWay4Elements = 4;
 /// The engine's state after a call.
 /// The chain's stash slot (docs/vector-engine.md §3.3): written once, read once.
 enum class StashSlot : std::uint8_t { Empty, Occupied, Read };
+/// Pair mode (docs/vector-engine.md §3.5): not entered, the two groups before their zip, the one
+/// stream after it.
+enum class PairPhase : std::uint8_t { None, Paired, Zipped };
 
 struct VectorState {
   VeStage stage = VeStage::Init;
@@ -40,6 +43,7 @@ struct VectorState {
   bool way4 = false;                 // the chain narrowed to Way4 at some point
   StashSlot stash = StashSlot::Empty;
   ScalarType stash_dtype = ScalarType::I32; // the scalar the stash holds, once Occupied
+  PairPhase pair = PairPhase::None;
   /// Keys: stage, way, alu (the one this call claimed, if any), alus_used; at vector_final the
   /// timing of docs/vector-engine.md §5: cycles_per_flit (1 at full Way8 throughput,
   /// 2 when the chain runs a Way4 stretch: its packets are half as wide) and latency_cycles (one
@@ -53,6 +57,8 @@ struct VectorStep {
   Mapping time, packet;               // the stream entering the call
   Mapping out_time, out_packet;       // the stream it produces
   ScalarType dtype = ScalarType::I32; // the stream's scalar entering the call
+  /// vector_intra_slice_unzip's grouping axis (`m![I]`) and TileTime; empty for other calls.
+  Mapping group_axis, tile_time;
 };
 
 /// Replays `chain` (its first step is vector_init) and verifies its last step against the state

@@ -324,9 +324,20 @@ auto apply_branched(B& b, const ir::VectorCall& call, bool f32, typename B::V v,
   return r;
 }
 
+/// A call of pair mode's paired phase (docs/vector-engine.md §3.5) on group `k`'s element `v`: a
+/// per-group call runs with that group's operands or skips it; a common call (a conversion, a
+/// reinterpret) runs on both.
+template <class B, class Step>
+auto group_call(B& b, const Step& st, bool f32, typename B::V v, std::size_t k) {
+  if (!st.call.groups) return apply_call(b, st.call, f32, v, b.k(0), b.k(0));
+  const ir::VeGroupArgs& g = *st.call.groups;
+  if (!g.runs[k]) return v;
+  return apply_call(b, st.call, f32, v, b.k(g.operand[k][0]), b.k(g.operand[k][1]));
+}
+
 /// Every value call of a pass (`steps`: ir/seq/vector_program.h VectorStepIR) on the element `v`;
-/// `vrf(j)` is the element's j-th `&vrf` operand, counted in call order (docs/vector-engine.md
-/// §3.2), the other calls' operand0 their constant.
+/// `vrf(j)` is the element's j-th operand stream, counted in call order (a `&vrf` operand,
+/// docs/vector-engine.md §3.2, or pair mode's group 1), the other calls' operand0 their constant.
 template <class B, class Steps, class Vrf>
 auto apply_steps(B& b, const Steps& steps, typename B::V v, Vrf&& vrf) {
   std::size_t j = 0;
@@ -335,8 +346,28 @@ auto apply_steps(B& b, const Steps& steps, typename B::V v, Vrf&& vrf) {
   typename B::V stash = v;
   // The tag the Tag stage gives the element (docs/vector-engine.md §3.4); TagMode::Zero: 0.
   typename B::V tag = b.k(0);
+  // Pair mode (docs/vector-engine.md §3.5): from the unzip to the zip `v` is group 0's element and
+  // `w` group 1's (the same coordinates, the grouping axis at 1); the zip computes
+  // op(x, y) of the two, its mode choosing them (Mode01: op(group0, group1)).
+  typename B::V w = v;
+  bool paired = false;
   for (const auto& st : steps) {
     const bool f32 = st.dtype == ir::ScalarType::F32;
+    if (st.call.kind == ir::VectorCallKind::Unzip) {
+      w = vrf(j++);
+      paired = true;
+      continue;
+    }
+    if (paired) {
+      if (st.call.zip) {
+        v = apply_call(b, st.call, f32, v, w, b.k(0));
+        paired = false;
+      } else {
+        v = group_call(b, st, f32, v, 0);
+        w = group_call(b, st, f32, w, 1);
+      }
+      continue;
+    }
     if (st.call.kind == ir::VectorCallKind::Stash) {
       stash = v;
       continue;

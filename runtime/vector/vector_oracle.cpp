@@ -275,14 +275,40 @@ double oracle_call(const ir::seq::VectorStepIR& st, double v, double operand, do
   return v;
 }
 
-/// The chain on `v`; `bits`: the input's exact bits, when the input is a stream element.
+/// A call of pair mode's paired phase on group `k`'s value (docs/vector-engine.md §3.5).
+double oracle_group_call(const ir::seq::VectorStepIR& st, double v, std::size_t k) {
+  const ir::VectorCall& c = st.call;
+  if (!c.groups) return oracle_call(st, v, 0, 0); // a conversion or reinterpret: both groups
+  if (!c.groups->runs[k]) return v;
+  return oracle_call(st, v, value_of(c.groups->operand[k][0], st.dtype),
+                     value_of(c.groups->operand[k][1], st.dtype));
+}
+
+/// The chain on `v`; `bits`: the input's exact bits, when the input is a stream element; `group1`:
+/// pair mode's group 1 element (the same coordinates, the grouping axis at 1).
 double chain(const ir::seq::VectorProgram& p, double v, std::optional<std::uint32_t> bits,
-             std::span<const std::uint32_t> vrf) {
+             std::span<const std::uint32_t> vrf, double group1 = 0) {
   std::size_t next_vrf = 0;
   double stash = v;      // the element's value at vector_stash() (docs/vector-engine.md §3.3)
   std::uint32_t tag = 0; // the Tag stage's (docs/vector-engine.md §3.4); TagMode::Zero: 0
+  bool paired = false;
   for (const auto& st : p.steps) {
     const ir::VectorCall& c = st.call;
+    if (c.kind == VectorCallKind::Unzip) {
+      paired = true;
+      continue;
+    }
+    if (paired) {
+      // The zip: op(x, y) of the two groups, its mode placing group 0 as `0`, group 1 as `1`.
+      if (c.zip) {
+        v = oracle_call(st, v, group1, 0);
+        paired = false;
+      } else {
+        v = oracle_group_call(st, v, 0);
+        group1 = oracle_group_call(st, group1, 1);
+      }
+      continue;
+    }
     if (c.kind == VectorCallKind::Stash) {
       stash = v;
       continue;
@@ -317,6 +343,12 @@ double chain(const ir::seq::VectorProgram& p, double v, std::optional<std::uint3
 double oracle_chain(const ir::seq::VectorProgram& p, std::uint32_t input_bits,
                     std::span<const std::uint32_t> vrf) {
   return chain(p, value_of(input_bits, p.in_type), input_bits, vrf);
+}
+
+double oracle_pair_chain(const ir::seq::VectorProgram& p, std::uint32_t group0_bits,
+                         std::uint32_t group1_bits, std::span<const std::uint32_t> vrf) {
+  return chain(p, value_of(group0_bits, p.in_type), group0_bits, vrf,
+               value_of(group1_bits, p.in_type));
 }
 
 double oracle_chain_value(const ir::seq::VectorProgram& p, double v,

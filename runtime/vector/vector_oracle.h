@@ -18,6 +18,10 @@ namespace tujit::runtime::vector {
 /// `vrf` holds the element's `&vrf` operands (their bits) in call order.
 double oracle_chain(const ir::seq::VectorProgram& p, std::uint32_t input_bits,
                     std::span<const std::uint32_t> vrf = {});
+/// Pair mode (docs/vector-engine.md §3.5): the chain on the two groups' elements of one output
+/// coordinate (the grouping axis at 0 and at 1).
+double oracle_pair_chain(const ir::seq::VectorProgram& p, std::uint32_t group0_bits,
+                         std::uint32_t group1_bits, std::span<const std::uint32_t> vrf = {});
 /// The same from the input's value (a contraction's float64 sum, docs/vector-engine.md §8).
 double oracle_chain_value(const ir::seq::VectorProgram& p, double input,
                           std::span<const std::uint32_t> vrf = {});

@@ -180,6 +180,24 @@ fn outer<'l, const T: Tu>(
 sub('t55_call_argument_type', 'E-TYPE-025', C, '    k(input, trf)', '    k(@@trf, input)', 'the arguments of a call swapped')
 sub('t56_recursive_call', 'E-TYPE-026', C, '    k(input, trf)', '    @@outer(input, trf)', 'a fn calling itself')
 
+# ---- Vector Engine pair mode (docs/vector-engine.md §3.5): the book's pair_add
+P = """axes![A = 2048, B = 2, I = 2];
+
+fn pair_add<'l, const T: Tu>(
+    input: CollectTensor<'l, T, i32, m![1], m![B], m![A / 8], m![I], m![A % 8]>,
+) -> VectorFinalTensor<'l, T, i32, m![1], m![B], m![A / 8], m![1], m![A % 8]> {
+    input
+        .vector_init()
+        .vector_intra_slice_unzip::<I, m![1 # 2], m![1]>()
+        .vector_clip_zip(ClipBinaryOpI32::AddFxp)
+        .vector_final()
+}
+"""
+sub('v01_unzip_tile_time', 'E-VE-023', P, '.vector_intra_slice_unzip::<I, m![1 # 2], m![1]>()', '.@@vector_intra_slice_unzip::<I, m![1], m![1]>()', 'TileTime drops the grouping digit instead of cutting it to `1 # 2`')
+sub('v02_pair_single_operand', 'E-VE-024', P, '.vector_clip_zip(ClipBinaryOpI32::AddFxp)', '.vector_fxp(@@FxpBinaryOp::MulInt, 10)\n        .vector_clip_zip(ClipBinaryOpI32::AddFxp)', 'one operand for both groups')
+sub('v03_zip_without_pair', 'E-VE-025', P, '.vector_intra_slice_unzip::<I, m![1 # 2], m![1]>()\n        .vector_clip_zip(ClipBinaryOpI32::AddFxp)', '.vector_intra_slice_unzip::<I, m![1 # 2], m![1]>()\n        .vector_clip_zip(ClipBinaryOpI32::AddFxp)\n        .@@vector_clip_zip(ClipBinaryOpI32::Max)', 'a second zip')
+sub('v04_pair_stash', 'E-VE-026', P, '.vector_clip_zip(ClipBinaryOpI32::AddFxp)\n', '.vector_clip_zip(ClipBinaryOpI32::AddFxp)\n        .@@vector_stash()\n', 'a stash after the zip')
+
 seen=set()
 for name, code, text, what in cases:
     assert name not in seen, name

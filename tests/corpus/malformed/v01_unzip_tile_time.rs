@@ -1,0 +1,12 @@
+// expect: E-VE-023 9:10   (TileTime drops the grouping digit instead of cutting it to `1 # 2`)
+axes![A = 2048, B = 2, I = 2];
+
+fn pair_add<'l, const T: Tu>(
+    input: CollectTensor<'l, T, i32, m![1], m![B], m![A / 8], m![I], m![A % 8]>,
+) -> VectorFinalTensor<'l, T, i32, m![1], m![B], m![A / 8], m![1], m![A % 8]> {
+    input
+        .vector_init()
+        .vector_intra_slice_unzip::<I, m![1], m![1]>()
+        .vector_clip_zip(ClipBinaryOpI32::AddFxp)
+        .vector_final()
+}

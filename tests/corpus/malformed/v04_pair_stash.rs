@@ -1,0 +1,13 @@
+// expect: E-VE-026 11:10   (a stash after the zip)
+axes![A = 2048, B = 2, I = 2];
+
+fn pair_add<'l, const T: Tu>(
+    input: CollectTensor<'l, T, i32, m![1], m![B], m![A / 8], m![I], m![A % 8]>,
+) -> VectorFinalTensor<'l, T, i32, m![1], m![B], m![A / 8], m![1], m![A % 8]> {
+    input
+        .vector_init()
+        .vector_intra_slice_unzip::<I, m![1 # 2], m![1]>()
+        .vector_clip_zip(ClipBinaryOpI32::AddFxp)
+        .vector_stash()
+        .vector_final()
+}
