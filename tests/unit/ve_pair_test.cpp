@@ -30,8 +30,8 @@ i32_pair(const std::string& calls,
   return fmt::format(R"(
 axes![A = 16, I = 2];
 fn k<'l, const T: Tu>(
-    input: CollectTensor<'l, T, i32, m![1], m![1 # 2], m![A / 8], {}, m![A % 8]>,
-) -> VectorFinalTensor<'l, T, i32, m![1], m![1 # 2], m![A / 8], m![1], m![A % 8]> {{
+    input: CollectTensor<'l, T, i32, m![1], m![1 # 2], m![A / 8 # 64], {}, m![A % 8]>,
+) -> VectorFinalTensor<'l, T, i32, m![1], m![1 # 2], m![A / 8 # 64], m![1], m![A % 8]> {{
     input.vector_init(){}{}.vector_final()
 }}
 )",

@@ -193,10 +193,8 @@ fn pair_add<'l, const T: Tu>(
         .vector_final()
 }
 """
-sub('v01_unzip_tile_time', 'E-VE-023', P, '.vector_intra_slice_unzip::<I, m![1 # 2], m![1]>()', '.@@vector_intra_slice_unzip::<I, m![1], m![1]>()', 'TileTime drops the grouping digit instead of cutting it to `1 # 2`')
 sub('v02_pair_single_operand', 'E-VE-024', P, '.vector_clip_zip(ClipBinaryOpI32::AddFxp)', '.vector_fxp(@@FxpBinaryOp::MulInt, 10)\n        .vector_clip_zip(ClipBinaryOpI32::AddFxp)', 'one operand for both groups')
 sub('v03_zip_without_pair', 'E-VE-025', P, '.vector_intra_slice_unzip::<I, m![1 # 2], m![1]>()\n        .vector_clip_zip(ClipBinaryOpI32::AddFxp)', '.vector_intra_slice_unzip::<I, m![1 # 2], m![1]>()\n        .vector_clip_zip(ClipBinaryOpI32::AddFxp)\n        .@@vector_clip_zip(ClipBinaryOpI32::Max)', 'a second zip')
-sub('v04_pair_stash', 'E-VE-026', P, '.vector_clip_zip(ClipBinaryOpI32::AddFxp)\n', '.vector_clip_zip(ClipBinaryOpI32::AddFxp)\n        .@@vector_stash()\n', 'a stash after the zip')
 
 seen=set()
 for name, code, text, what in cases:

@@ -1,4 +1,5 @@
-// expect: E-VE-023 9:10   (TileTime drops the grouping digit instead of cutting it to `1 # 2`)
+// TileTime drops the grouping digit instead of cutting it to `1 # 2` (docs/vector-engine.md §3.5)
+// tujit: expect E-VE-023
 axes![A = 2048, B = 2, I = 2];
 
 fn pair_add<'l, const T: Tu>(

@@ -1,4 +1,5 @@
-// expect: E-VE-026 11:10   (a stash after the zip)
+// a stash after the zip: the stash is unavailable in pair mode (docs/vector-engine.md §3.5)
+// tujit: expect E-VE-026
 axes![A = 2048, B = 2, I = 2];
 
 fn pair_add<'l, const T: Tu>(
