@@ -81,6 +81,8 @@ constexpr PinnedCycles kPinnedCycles[] = {
   {"specs/kernels/gemm_kernel.rs", "gemm_kernel", "c1fd95b13b4df35a8405e3f1bb11a58c1d6342df1b40a7aab13edbe2f5d12f02"},
   {"specs/kernels/gemv_kernel.rs", "gemv_kernel", "3c0c9395ba07a6d889d7d0aa7c2c5d17001025a8a33b1f368e80bfbbece929bd"},
   {"specs/kernels/proj_transposed_kernel.rs", "proj_transposed", "d1e9df0ed163a2249c19afd28c4c973e33566e437e7384890a7bb15d4931e16c"},
+  {"specs/kernels/switch_broadcast_tile.rs", "switch_broadcast_tile", "6bc0da8089d7c65868f322bc253c63d0170247b12736ccc030b42ab60c0e8c31"},
+  {"specs/kernels/switch_moved_axis.rs", "switch_moved_axis", "74a0d8be1a0f8d03c96d0fa1b0c5fc9fee690184e16492f96f680d01f6d39f90"},
   {"specs/kernels/transpose_kernel.rs", "transpose_kernel", "612d84f53d6505c62fbf1bd2b8a4abf97bbe993aa935f5c5e53708ae758ae61f"},
   {"specs/kernels/transpose_relu_kernel.rs", "transpose_relu_kernel", "0836b274adb4cbba654a64eec28014de20fc0d99230d1a8521b9c2d03fdbe756"},
   {"specs/kernels/ve_branch_bit_order.rs", "ve_branch_bit_order", "5523279d4bcd3c876eefef92ac6effc5beb84a6f3afa1c470c0553dc0b86b656"},

@@ -5,6 +5,8 @@
 // after each regular switch; for CustomBroadcast the OutSlice / OutTime layouts, which name each
 // output position's coordinates), never read from the code under test. The kernels are the book's
 // examples with the book's sizes.
+#include "harness/run/run_pipeline.h"
+#include "harness/run/run_plan.h"
 #include "ir/lang/kernel.h"
 #include "ir/seq/run_program.h"
 #include "ir/seq/switch_step.h"
@@ -205,4 +207,44 @@ TEST_CASE("switch run: a switch between fetch and collect moves packets before C
   // packet is two 32-byte flits: element 40 is flit 6·2 + 1 = 13, element 8.
   holds(l, 77, 13, 8, {{"A", 85}, {"B", 1}, {"C", 40}});
   holds(l, 77, 12, 8, {{"A", 85}, {"B", 1}, {"C", 8}});
+}
+
+TEST_CASE("switch run: MNIST's fc2 input, a Broadcast1 of slice1 256 before a transpose and a "
+          "commit, runs on both engines and agrees with the oracle",
+          "[switch][cli-run]") {
+  // furiosa-opt-examples mnist (fc2_input_prepared), the DM tensor an earlier command committed
+  // made a parameter: H (one element per slice) moves into Time, the Transpose Engine puts it back
+  // into each slice's packet, and every slice C holds all of H.
+  auto file = ir::analyze_spec(SourceBuffer(
+      "fc2_input.rs",
+      "use furiosa_opt_std::prelude::*;\n"
+      "axes![H = 256, C = 16];\n"
+      "pub fn fc2_input_prepared(ctx: &mut Context,\n"
+      "    input: DmTensor<bf16, m![1], m![1 # 2], m![H], m![1 # 4]>)\n"
+      "    -> DmTensor<bf16, m![1], m![1 # 2], m![C, 1 # 16], m![H]> {\n"
+      "  ctx.main.begin(input.view()).fetch::<m![1], m![1 # 4]>()\n"
+      "    .switch::<m![C, 1 # 16], m![H]>(SwitchConfig::Broadcast1 { slice1: 256, slice0: 1 })\n"
+      "    .collect::<m![H], m![1 # 16]>()\n"
+      "    .transpose::<m![H / 4], m![H % 4 # 16]>()\n"
+      "    .commit_trim::<m![H % 4]>()\n"
+      "    .commit()\n"
+      "}\n"));
+  REQUIRE(file.ok());
+  auto plan = run::plan_run(file->kernels.at(0));
+  REQUIRE(plan.ok());
+  for (run::Engine e : {run::Engine::Interp, run::Engine::Jit}) {
+    run::RunRequest req;
+    req.engine = e;
+    req.seed = 3;
+    req.verify = true;
+    req.jit.use_cache = false;
+    auto r = run::run_plan(*file, *plan, req);
+    REQUIRE(r.ok());
+    REQUIRE(r->verify.has_value());
+    CHECK(r->verify->engines_bit_exact);
+    CHECK(r->verify->oracle_not_applicable.value_or("") == "");
+    CHECK(r->verify->oracle_ok);
+    REQUIRE(r->fetches.size() == 1);
+    CHECK(r->fetches.front().switch_engine);
+  }
 }
