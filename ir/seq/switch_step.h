@@ -3,8 +3,8 @@
 // into an operand's address streams (operand_streams.h `switched_operand`); this file also states
 // the book's move of each regular configuration, which input (slice, time) the packet at an output
 // (slice, time) is, written from the sub-dimension diagrams of the book's page
-// (computing-tensors/switch-engine.md) and never from the layouts, so lowering can check the
-// relabelling the layouts give against it.
+// (furiosa-opt docs/src/computing-tensors/switch-engine.md) and never from the layouts, so lowering
+// can check the relabelling the layouts give against it.
 #pragma once
 
 #include "ir/lang/kernel.h"

@@ -47,6 +47,7 @@ constexpr PinnedCycles kPinnedCycles[] = {
   {"specs/derived/gemm_kernel.rs", "gemm_kernel", "2c5f84eb4216fed81a3bd3f8ecf2162315ce1325379780e869c9e11d1d92a560"},
   {"specs/derived/gemv_bias_relu.rs", "gemv_bias_relu", "311445c4784229dc8aa058c359f15ceaa2058c6b0b89358d7e6f83d3efab9e81"},
   {"specs/derived/gemv_kernel.rs", "gemv_kernel", "7f95a37a02e904896a5aff69226887d186df2784be590c42c1b5c489fa5d0ede"},
+  {"specs/derived/gemv_slice_transposed.rs", "gemv_slice_transposed", "02575f4665abe9d230a059a1bb05c1dc10d0132891f22d350aba841f3329b183"},
   {"specs/derived/gemv_relu.rs", "gemv_relu", "2823d04664f02ae632e308078b20398bf7620384b754edf4bf4cfce1de3c38ca"},
   {"specs/derived/i4_contract.rs", "i4_contract", "16ccc1a32ea8fe67a0476387e7aa29bc6b4104f5802057976559b6638474092b"},
   {"specs/derived/i8_contract.rs", "i8_contract", "729d30d8939c1eb3eb1a23da619123e2146c8a0707440addf9022f84eb66c2d7"},
