@@ -86,7 +86,8 @@ std::optional<ir::seq::FetchProgram> fetch_of_chain(const ir::Kernel& kernel, st
   for (std::size_t i = 0; i < kernel.stages.size(); ++i) {
     const ir::Stage& s = kernel.stages[i];
     if (s.unit() != ir::StageUnit::Collect || s.chain != chain || !s.producer) continue;
-    if (auto f = ir::seq::lower_fetch(kernel, i)) return std::move(*f);
+    // A switched chain is not timed yet (docs/cycle-model.md §13).
+    if (auto f = ir::seq::lower_fetch(kernel, i); f && !f->switch_engine) return std::move(*f);
   }
   return std::nullopt;
 }

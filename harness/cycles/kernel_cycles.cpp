@@ -143,7 +143,8 @@ std::optional<DataPathCommand> data_path(const ir::Kernel& k, const std::vector<
   if (collected && collected->unit() == ir::StageUnit::Collect && collected->producer) {
     const auto at = static_cast<std::size_t>(collected - k.stages.data());
     auto f = ir::seq::lower_fetch(k, at);
-    if (!f) return std::nullopt;
+    // A switch inside the chain is not timed yet (docs/cycle-model.md §13).
+    if (!f || f->switch_engine) return std::nullopt;
     c.fetch = std::move(*f);
   } else if (last.unit() == ir::StageUnit::Collect) {
     return std::nullopt; // a collect of a parameter: nothing in the kernel fetches

@@ -236,10 +236,10 @@ Value KernelTyper::type_call(const Expr& call, const TensorType* expected, bool 
   }
   if (is_refused_operation(call.name)) {
     error("E-TYPE-009", fmt::format("not simulated by tujit: {}", call.name), call.name_span,
-          {"tujit simulates DMA (`to_dm`, `to_hbm`), the Tensor Unit's fetch, collect, "
+          {"tujit simulates DMA (`to_dm`, `to_hbm`), the Tensor Unit's fetch, switch, collect, "
            "register-file and contraction stages, the Vector Engine, the Cast and Transpose "
-           "Engines and the commit path; the Switch Engine and the forms listed in "
-           "docs/kernel-language.md §6.1 are refused"});
+           "Engines and the commit path; the forms listed in docs/kernel-language.md §6.1 are "
+           "refused"});
     return v;
   }
   if (recv.kind == Value::Kind::Error) return v;

@@ -29,6 +29,7 @@ const KernelParam* dm_param(const Kernel& k, const std::string& name) {
 std::string short_command_refusal(const FetchProgram& p, const verify::CollectDerived& collect) {
   if (p.cast_to || p.zero_point)
     return "the Fetch Adapter changes the values (a short command copies bytes)";
+  if (p.switch_engine) return "the Switch Engine moves the packets across slices";
   if (collect.pad_bytes != 0)
     return fmt::format("Collect pads each packet with {} B (a short command copies whole flits)",
                        collect.pad_bytes);
@@ -59,6 +60,7 @@ struct FetchChain {
   // takes a value argument, the zero point).
   const Stage* cast = nullptr;
   const Stage* zero_point = nullptr;
+  std::optional<std::size_t> switch_engine; // the Switch Engine before Collect (docs/switch.md)
   const Stage* collect = nullptr;
   /// The DM tensor the fetch reads: a DmTensor or BeginTensor parameter, or one an earlier
   /// command wrote (a `to_dm`, docs/kernels.md §2), by name and type.
@@ -67,7 +69,7 @@ struct FetchChain {
 };
 
 /// Walks the producer links back from the Collect stage `collect_index` to its Fetch:
-/// collect ← [zero point] ← [cast] ← fetch.
+/// collect ← [switch] ← [zero point] ← [cast] ← fetch.
 Result<FetchChain> find_fetch_chain(const Kernel& kernel, std::size_t collect_index) {
   if (collect_index >= kernel.stages.size() ||
       kernel.stages[collect_index].unit() != StageUnit::Collect)
@@ -80,6 +82,8 @@ Result<FetchChain> find_fetch_chain(const Kernel& kernel, std::size_t collect_in
       c.fetch = &s;
     else if (s.unit() == StageUnit::FetchAdapter)
       (descriptor(s.op).value_args ? c.zero_point : c.cast) = &s;
+    else if (s.unit() == StageUnit::SwitchEngine && !c.switch_engine)
+      c.switch_engine = *at;
     else
       return lower_error(
           fmt::format("`{}` between fetch and collect is not simulated", to_string(s.op)),
@@ -210,8 +214,12 @@ Status verify(const FetchProgram& p) {
   const bool zero_point_type = p.stream_type == ScalarType::I5 || p.stream_type == ScalarType::I9;
   if (p.zero_point ? !zero_point_type : p.stream_type != p.cast_to.value_or(p.dm_type))
     return invalid(fmt::format("turns {} into a {} stream", name(p.dm_type), name(p.stream_type)));
-  if (p.short_command && (p.consumer == FetchConsumer::Stream || p.cast_to || p.zero_point))
+  if (p.short_command &&
+      (p.consumer == FetchConsumer::Stream || p.cast_to || p.zero_point || p.switch_engine))
     return invalid("takes a short command it cannot take");
+  if (p.switch_engine && (p.switch_engine->input.mapping(Slot::Time).size() != p.time ||
+                          p.switch_engine->input.mapping(Slot::Packet).size() != p.packet))
+    return invalid("switches a stream of another shape than it fetches");
   return {};
 }
 
@@ -230,6 +238,11 @@ Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect_index
   p.packet = p.fetched.mapping(Slot::Packet).size();
   auto fd = lower_fetch_engine(*chain, p);
   if (!fd) return std::move(fd).take_diagnostics();
+  if (chain->switch_engine) {
+    auto sw = lower_switch(kernel, *chain->switch_engine);
+    if (!sw) return std::move(sw).take_diagnostics();
+    p.switch_engine = std::move(*sw);
+  }
   verify::CollectDerived cd;
   if (auto r = lower_collect(*chain->collect, *fd, p, cd); !r)
     return std::move(r).take_diagnostics();
@@ -294,6 +307,12 @@ std::string to_text(const FetchProgram& p) {
   if (p.zero_point)
     s += fmt::format("  fetch_zero_point_sub {} → {}, zp {}\n", name(p.dm_type),
                      name(p.stream_type), *p.zero_point);
+  if (p.switch_engine)
+    s += fmt::format("  switch {}: ring_size {}, {} cycles → Slice {}, Time {}\n",
+                     to_string(p.switch_engine->kind), p.switch_engine->ring_size,
+                     p.switch_engine->cycles,
+                     p.switch_engine->output.mapping(Slot::Slice).to_string(),
+                     p.switch_engine->output.mapping(Slot::Time).to_string());
   s += fmt::format("  collect: {} flit{} of {} × {} per packet → stream [{}][{}]\n",
                    p.flits_per_packet, p.flits_per_packet == 1 ? "" : "s", p.flit_elements,
                    name(p.stream_type), p.collected_time(), p.flit_elements);

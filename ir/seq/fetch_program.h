@@ -1,10 +1,10 @@
 // The Sequencer IR of one data-path chain from DM into the Tensor Unit (docs/datapath.md §4–§6,
 // §8; docs/contraction.md §2.2): `begin(x.view()).fetch::<T, P>() [.fetch_cast::<D>()]
-// [.fetch_zero_point_sub::<D>(zp)] .collect::<T2, P2>()`. Like ContractionProgram it holds only
-// values the verifiers derived (the Fetch sequencer configuration, the Collect split); both
-// engines read it composed into a run program's operand streams (operand_streams.h), and the
-// tests also run it on its own (tests/support/fetch_exec.h, tests/support/fetch_jit.h). One slice
-// runs:
+// [.fetch_zero_point_sub::<D>(zp)] [.switch::<S, T1>(cfg)] .collect::<T2, P2>()`. Like
+// ContractionProgram it holds only values the verifiers derived (the Fetch sequencer configuration,
+// the Collect split); both engines read it composed into a run program's operand streams
+// (operand_streams.h), and the tests also run it on its own (tests/support/fetch_exec.h,
+// tests/support/fetch_jit.h). One slice runs:
 //
 //   for pos in 0 … |T|·|P| − 1, in the sequencer's loop order      Fetch Engine (§4, §5)
 //     addr = Σ digit·stride over `sequencer.entries`              (stride 0 = broadcast)
@@ -15,6 +15,10 @@
 //     out[t·F + e / E][e mod E] = v                               Collect: F flits of E elements
 //   cells of out the packet does not fill (e ≥ |P|) are top padding (§8)
 //
+// A Switch Engine between the adapter and Collect (docs/switch.md) moves packets across slices:
+// the slice loop above is then not independent, and only the composed operand streams
+// (operand_streams.h `switched_operand`) run such a chain; the program carries the switch's step.
+//
 // Images: dm [spatial][buffer] (a DmTensor's [1][Element], a BeginTensor's [Time][Packet]), out
 // [spatial][time·F][E]. The padding kinds of the fetched stream's positions come from the `fetched`
 // type's mappings (the engines' cell states); the values are what the hardware reads (an over-read
@@ -23,6 +27,7 @@
 
 #include "ir/datapath/fetch_engine.h"
 #include "ir/lang/kernel.h"
+#include "ir/seq/switch_step.h"
 #include "ir/support/diagnostic.h"
 #include "ir/types/scalar_type.h"
 
@@ -70,6 +75,9 @@ struct FetchProgram {
   std::uint64_t packet = 1;           // |P| of the fetch
   std::uint64_t flits_per_packet = 1; // F: Collect's flits per fetched packet (§8)
   std::uint64_t flit_elements = 1;    // E: elements of stream_type per 32 B flit
+  /// The Switch Engine between the Fetch Adapter and Collect, when the chain has one: Collect
+  /// then reads its OutSlice and OutTime (docs/switch.md).
+  std::optional<SwitchStep> switch_engine;
 
   /// The register-file store takes the StoTRF / StoVRF short command (docs/contraction.md §4.4,
   /// docs/datapath.md §8.1): the consumer is a store, the fetch reads one contiguous DM run in
@@ -79,7 +87,11 @@ struct FetchProgram {
   /// Why the short command does not apply (empty when it does or the consumer is a stream).
   std::string short_command_refusal;
 
-  std::uint64_t collected_time() const { return time * flits_per_packet; }
+  /// Packets Collect reads per slice: the fetch's, or the switch's OutTime.
+  std::uint64_t switched_time() const {
+    return switch_engine ? switch_engine->output.mapping(Slot::Time).size() : time;
+  }
+  std::uint64_t collected_time() const { return switched_time() * flits_per_packet; }
 };
 
 /// Calls f(field) for every field of a FetchProgram in declaration order (the fingerprint's one
@@ -90,12 +102,13 @@ requires std::same_as<std::remove_const_t<Program>, FetchProgram>
 void for_each_field(Program& p, F&& f) {
   auto& [kernel_name, stage, source, dm, fetched, collected, context, consumer, dm_type,
          stream_type, cast_to, zero_point, sequencer, read_size, reads_per_packet, fetch_cycles,
-         spatial, buffer, time, packet, flits_per_packet, flit_elements, short_command,
-         short_command_refusal] = p;
+         spatial, buffer, time, packet, flits_per_packet, flit_elements, switch_engine,
+         short_command, short_command_refusal] = p;
   (f(kernel_name), f(stage), f(source), f(dm), f(fetched), f(collected), f(context), f(consumer),
    f(dm_type), f(stream_type), f(cast_to), f(zero_point), f(sequencer), f(read_size),
    f(reads_per_packet), f(fetch_cycles), f(spatial), f(buffer), f(time), f(packet),
-   f(flits_per_packet), f(flit_elements), f(short_command), f(short_command_refusal));
+   f(flits_per_packet), f(flit_elements), f(switch_engine), f(short_command),
+   f(short_command_refusal));
 }
 
 /// Lowers the data-path chain that ends at the Collect stage `collect` (an index into

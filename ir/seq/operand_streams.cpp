@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -112,10 +113,8 @@ Result<OperandStreams> fetched_operand(const FetchProgram& f, const KernelParam&
   const DimCoordinates& pos_t = positions->outer;
   const DimCoordinates& pos_p = positions->inner;
   std::optional<std::uint64_t> bottom;
-  const auto cell = [&](std::uint64_t t2, std::uint64_t e2) -> CellAddress {
-    const std::uint64_t t = t2 / f.flits_per_packet;
-    const std::uint64_t e = (t2 % f.flits_per_packet) * f.flit_elements + e2;
-    if (e >= f.packet) return {0, CellState::Top}; // Collect pads the flit (docs/datapath.md §8)
+  // Fetched position (packet t, element e) of a slice, before Collect.
+  const auto fetched = [&](std::uint64_t t, std::uint64_t e) -> CellAddress {
     const std::uint64_t b = sequencer_offset(f.sequencer, t * f.packet + e);
     // A padded position may read past the buffer's end (the verifier allows no live one to):
     // whatever lies there is top padding (docs/datapath.md §4.2).
@@ -126,11 +125,24 @@ Result<OperandStreams> fetched_operand(const FetchProgram& f, const KernelParam&
     const CellState st = fetched_state(position, c.state);
     return {st == CellState::Live ? c.offset : 0, st};
   };
+  // Collected cell (t2, e2): flit t2 mod F of packet t2 / F; Collect pads the flit past the
+  // packet (docs/datapath.md §8).
+  const auto collected = [&](auto&& packet_cell) {
+    return [&, packet_cell](std::uint64_t t2, std::uint64_t e2) -> CellAddress {
+      const std::uint64_t e = (t2 % f.flits_per_packet) * f.flit_elements + e2;
+      if (e >= f.packet) return {0, CellState::Top};
+      return packet_cell(t2 / f.flits_per_packet, e);
+    };
+  };
   OperandStreams o;
   o.streams.tensor = dm.name;
   o.streams.dtype = f.dm_type;
   o.streams.axes = d.axes;
-  o.streams.cells = CellStreams::from_function(f.collected_time(), f.flit_elements, cell);
+  if (!f.switch_engine)
+    o.streams.cells =
+        CellStreams::from_function(f.collected_time(), f.flit_elements, collected(fetched));
+  else
+    o.streams.cells = CellStreams::from_function(f.time, f.packet, fetched);
   // A slice whose DM or fetched position is padding reads nothing live.
   o.streams.spatial = AddressTable::from_function(d.spatial.size(), [&](std::uint64_t s) {
     const CellAddress a = d.spatial.at(s);
@@ -147,7 +159,15 @@ Result<OperandStreams> fetched_operand(const FetchProgram& f, const KernelParam&
   o.adapter.cast_to = f.cast_to;
   o.adapter.zero_point = f.zero_point;
   o.type = f.stream_type;
-  return o;
+  if (!f.switch_engine) return o;
+  // The Switch Engine moves the fetched packets across slices before Collect (docs/switch.md).
+  auto switched = switched_operand(*f.switch_engine, o, table);
+  if (!switched) return switched;
+  const CellStreams packets = switched->streams.cells;
+  switched->streams.cells = CellStreams::from_function(
+      f.collected_time(), f.flit_elements,
+      collected([&](std::uint64_t t, std::uint64_t e) { return packets.at(t, e); }));
+  return switched;
 }
 
 Result<OperandStreams> stored_operand(const Stage& store, const OperandStreams& source) {
@@ -283,6 +303,126 @@ Result<OperandStreams> transposed_operand(const Stage& transpose, const OperandS
                                      return {0, CellState::Top};
                                    return src.at(at->time, at->packet);
                                  });
+  return o;
+}
+
+namespace {
+
+/// The switch's input position (slice of InSlice, step of InTime) whose cells hold the output
+/// position's coordinates, per output position (slice·|OutTime| + time), −1 where the output
+/// position holds no element of the input: the book's move for a regular configuration, the input
+/// position of the same coordinates (broadcast axes aside) for a CustomBroadcast.
+Result<std::vector<std::int64_t>> switch_moves(const SwitchStep& sw) {
+  const Mapping& in_slice = sw.input.mapping(Slot::Slice);
+  const Mapping& in_time = sw.input.mapping(Slot::Time);
+  const Mapping& out_slice = sw.output.mapping(Slot::Slice);
+  const Mapping& out_time = sw.output.mapping(Slot::Time);
+  const std::uint64_t n_slice = out_slice.size(), n_time = out_time.size();
+  if (n_slice * n_time > kMaxStreamPositions)
+    return run_error("E-RUN-001", fmt::format("the switch moves {} × {} packets, more than tujit "
+                                              "evaluates",
+                                              n_slice, n_time));
+  std::vector<std::int64_t> moves(n_slice * n_time, -1);
+  if (sw.kind != SwitchKind::CustomBroadcast) {
+    if (book_out_time(sw) != n_time || in_slice.size() != n_slice)
+      return run_error("E-RUN-102", fmt::format("internal: the {} switch's OutTime {} does not "
+                                                "span its sub-dimensions",
+                                                to_string(sw.kind), out_time.to_string()));
+    for (std::uint64_t s = 0; s < n_slice; ++s)
+      for (std::uint64_t t = 0; t < n_time; ++t)
+        if (auto at = book_source(sw, s, t))
+          moves[s * n_time + t] = static_cast<std::int64_t>(at->slice * in_time.size() + at->time);
+    return moves;
+  }
+  // The axes the input carries: the others are the broadcast ones.
+  std::set<std::string> carried;
+  for (const Axis& a : in_slice.axes()) carried.insert(a.name);
+  for (const Axis& a : in_time.axes()) carried.insert(a.name);
+  std::map<Index, std::int64_t> by_coords;
+  for (std::uint64_t s = 0; s < in_slice.size(); ++s) {
+    const Cell sc = in_slice.map(s);
+    if (!sc.is_live()) continue;
+    for (std::uint64_t t = 0; t < in_time.size(); ++t) {
+      const Cell c = combine(sc, in_time.map(t));
+      if (c.is_live())
+        by_coords.emplace(key_of(c), static_cast<std::int64_t>(s * in_time.size() + t));
+    }
+  }
+  for (std::uint64_t s = 0; s < n_slice; ++s) {
+    const Cell sc = out_slice.map(s);
+    if (!sc.is_live()) continue;
+    for (std::uint64_t t = 0; t < n_time; ++t) {
+      const Cell c = combine(sc, out_time.map(t));
+      if (!c.is_live()) continue;
+      Index k = key_of(c);
+      std::erase_if(k, [&](const auto& e) { return carried.count(e.first) == 0; });
+      if (auto it = by_coords.find(k); it != by_coords.end()) moves[s * n_time + t] = it->second;
+    }
+  }
+  return moves;
+}
+
+} // namespace
+
+Result<OperandStreams> switched_operand(const SwitchStep& sw, const OperandStreams& source,
+                                        const AxisTable& table) {
+  const TensorStreams& src = source.streams;
+  const std::uint64_t groups =
+      sw.input.mapping(Slot::Chip).size() * sw.input.mapping(Slot::Cluster).size();
+  const std::uint64_t in_slices = sw.input.mapping(Slot::Slice).size();
+  const std::uint64_t in_time = sw.input.mapping(Slot::Time).size();
+  const std::uint64_t packet = sw.input.mapping(Slot::Packet).size();
+  if (src.spatial.size() != groups * in_slices || src.cells.outer_size != in_time ||
+      src.cells.inner_size != packet)
+    return run_error("E-RUN-102", "internal: the Switch Engine reads a stream of another shape "
+                                  "than its input type's");
+  auto moves = switch_moves(sw);
+  if (!moves) return std::move(moves).take_diagnostics();
+  // The output type read over the source's logical tensor: axes it does not hold are broadcasts.
+  std::vector<std::string> fresh;
+  std::vector<Axis> axes;
+  for (const Axis& a : src.axes) {
+    const Axis* declared = table.find(a.name);
+    axes.push_back(declared != nullptr ? *declared : a);
+  }
+  for (const Axis& a : type_axes(sw.output, table))
+    if (std::none_of(src.axes.begin(), src.axes.end(),
+                     [&](const Axis& b) { return b.name == a.name; }))
+      fresh.push_back(a.name);
+  TensorType view = sw.output;
+  for (std::size_t i = 0; i < kSlotCount && !fresh.empty(); ++i) {
+    if (!view.slots[i]) continue;
+    auto m = broadcast_axes(view.slots[i]->mapping, fresh);
+    if (!m) return std::move(m).take_diagnostics();
+    view.slots[i]->mapping = std::move(*m);
+  }
+  auto out = view_streams(src.tensor, view, axes, src.axes, kMaxStreamPositions);
+  if (!out) return std::move(out).take_diagnostics();
+  out->dtype = src.dtype;
+  const std::uint64_t out_slices = sw.output.mapping(Slot::Slice).size();
+  const std::uint64_t out_time = sw.output.mapping(Slot::Time).size();
+  for (std::uint64_t g = 0; g < groups; ++g)
+    for (std::uint64_t s = 0; s < out_slices; ++s)
+      for (std::uint64_t t = 0; t < out_time; ++t) {
+        const std::int64_t m = (*moves)[s * out_time + t];
+        for (std::uint64_t p = 0; p < packet; ++p) {
+          const CellAddress o = out->at(g * out_slices + s, t, p);
+          if (o.state != CellState::Live) continue;
+          const auto from = static_cast<std::uint64_t>(m);
+          const CellAddress i = m < 0 ? CellAddress{0, CellState::Top}
+                                      : src.at(g * in_slices + from / in_time, from % in_time, p);
+          if (i.state == CellState::Live && i.offset == o.offset) continue;
+          return run_error(m < 0 ? "E-RUN-110" : "E-RUN-102",
+                           fmt::format("{}: output slice {}, time {}, packet {} of the {} switch "
+                                       "holds an element {}",
+                                       m < 0 ? "tujit run" : "internal", s, t, p,
+                                       to_string(sw.kind),
+                                       m < 0 ? "no live input cell holds"
+                                             : "other than the one the ring moves there"));
+        }
+      }
+  OperandStreams o = source;
+  o.streams = std::move(*out);
   return o;
 }
 

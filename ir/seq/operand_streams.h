@@ -19,6 +19,13 @@
 //               ((o·in_rows + r)·packets_per_col + j / valid_size, j mod valid_size) for
 //               o = t / out_rows, j = t mod out_rows; Align's cells (r ≥ in_rows) are padding
 //               (docs/transpose.md §4)
+//   switched    .switch::<OutSlice, OutTime>(cfg): output cell (s, t, p) holds the input element
+//               with the coordinates OutSlice(s), OutTime(t), Packet(p), a broadcast axis (one the
+//               input does not carry) repeating it; since a stream's offsets are its cells'
+//               coordinates in the logical tensor, the switched stream is that tensor's view
+//               through the output type, checked cell by cell against the move the book draws for
+//               each configuration (switch_step.h book_source; CustomBroadcast: the input cell of
+//               the same coordinates) (docs/switch.md §4)
 //   written     MemTensor .write(stream): buffer cell a holds the stream position the write-mode
 //               sequencer writes to a; padded positions write nothing (docs/datapath.md §4.2)
 //
@@ -29,6 +36,7 @@
 #include "ir/lang/kernel.h"
 #include "ir/seq/address_stream.h"
 #include "ir/seq/fetch_program.h"
+#include "ir/seq/switch_step.h"
 
 #include <cstdint>
 #include <string>
@@ -76,6 +84,15 @@ Result<OperandStreams> vrf_read_operand(const TensorType& final, const TensorTyp
 /// (its input type's Time and Packet; a packet the Cast Engine re-padded may be wider than the
 /// source's cells, its extra positions padding). E-RUN-102 when the stage does not verify.
 Result<OperandStreams> transposed_operand(const Stage& transpose, const OperandStreams& source);
+
+/// The stream the Switch Engine hands on from the stream `source` entering it (the switch's input
+/// type: one row of Time × Packet cells per slice): its Slice and Time relabelled, so slices stop
+/// being independent (output slice s reads other input slices). E-RUN-102 when `source` has
+/// another shape or does not hold, at some cell, the element the output cell the book's move
+/// sends it to holds; E-RUN-110 when a live output cell holds an element no live input cell holds
+/// (a broadcast digit of an axis the input carries other digits of).
+Result<OperandStreams> switched_operand(const SwitchStep& sw, const OperandStreams& source,
+                                        const AxisTable& table);
 
 /// The buffer a MemTensor write stage fills from the stream `source` (the stage's input view).
 /// E-RUN-102 when a live buffer cell is written by no live stream position (the verifier refuses

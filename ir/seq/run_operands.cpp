@@ -474,6 +474,21 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
   const Stage* last = result                  ? &kernel.stages[*result]
                       : kernel.stages.empty() ? nullptr
                                               : &kernel.stages.back();
+  // A kernel that ends with a switch (the book's Switch Engine examples) returns the switched
+  // stream of a FetchTensor parameter (docs/switch.md §4).
+  if (last && last->unit() == StageUnit::SwitchEngine) {
+    ops.shape = RunShape::Collect;
+    ops.switch_engine = last;
+    ops.output_view = last->output;
+    ops.stream = last->producer ? nullptr : param_named(kernel, last->source);
+    if (ops.stream == nullptr || ops.stream->tensor->kind != TensorKind::Fetch)
+      return unsupported(fmt::format("tujit run: `switch` reads `{}`, which is not a FetchTensor "
+                                     "parameter; tujit runs a switch there or between a fetch "
+                                     "and its collect",
+                                     last->source),
+                         last->name_span);
+    return ops;
+  }
   // A kernel that ends with a transpose (the book's Transpose Engine examples) returns the
   // transposed stream of a collect, a Vector Engine pass or a CollectTensor parameter.
   if (last && last->unit() == StageUnit::TransposeEngine) {
@@ -537,7 +552,7 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
       "E-RUN-101",
       fmt::format("tujit run: kernel '{}' has nothing tujit can run: no contract_outer … "
                   "contract_lane chain, and it does not end with a to_trf / to_vrf store, a "
-                  "collect, a transpose, a vector_final or a MemTensor read / write",
+                  "collect, a transpose, a switch, a vector_final or a MemTensor read / write",
                   kernel.name),
       kernel.name_span);
   d.stage = "run";

@@ -48,6 +48,10 @@ struct RunOperands {
   std::optional<std::size_t> vector_final;
   /// Write: the MemTensor write stage (`stream` is the StreamTensor it writes).
   const Stage* write = nullptr;
+  /// Collect: a kernel that ends with a switch of a FetchTensor parameter (the book's Switch
+  /// Engine examples, docs/switch.md): `stream` is that parameter, the output the SwitchTensor.
+  /// A switch inside a fetch chain belongs to the chain's FetchProgram instead.
+  const Stage* switch_engine = nullptr;
 
   /// A `&vrf` operand of the Vector Engine pass (docs/vector-engine.md §3.2): the call reading
   /// it, and a VrfTensor parameter or the source of the to_vrf that stored it (a CollectTensor,

@@ -210,6 +210,14 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
   p.kernel_name = kernel.name;
   auto stream = stream_operand(file, kernel, *ops.stream, ops.stream_collect, shapes, p);
   if (!stream) return std::move(stream).take_diagnostics();
+  if (ops.switch_engine) {
+    // A FetchTensor parameter through the Switch Engine (docs/switch.md §4).
+    auto sw =
+        lower_switch(kernel, static_cast<std::size_t>(ops.switch_engine - kernel.stages.data()));
+    if (!sw) return std::move(sw).take_diagnostics();
+    stream = switched_operand(*sw, *stream, file.axes);
+    if (!stream) return std::move(stream).take_diagnostics();
+  }
   const TensorType& out_type = ops.output_type(kernel);
 
   if (ops.shape != RunShape::Contraction && ops.shape != RunShape::Partial) {

@@ -12,6 +12,12 @@ using runtime::DeviceImage;
 
 Result<DeviceImage> run_fetch(const ir::seq::FetchProgram& p, const DeviceImage& dm,
                               const ir::AxisTable& table, bool values) {
+  // Slice by slice: a switch moves packets across slices, so its chain runs only composed into
+  // the operand streams (ir/seq/operand_streams.h switched_operand).
+  if (p.switch_engine)
+    return run_error("E-RUN-110", fmt::format("the fetch of `{}` goes through the Switch Engine, "
+                                              "which the slice-by-slice executor does not run",
+                                              p.source));
   // The buffer position order is the image's (outer, inner) order: Buf = Time ⊗ Packet.
   if (dm.dtype != p.dm_type || dm.spatial != p.spatial || dm.outer * dm.inner != p.buffer)
     return run_error("E-RUN-102",

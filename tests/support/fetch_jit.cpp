@@ -104,6 +104,10 @@ Status run_fetch_values_jit(const CompiledFetch& compiled, const ir::seq::FetchP
                             std::span<const std::uint32_t> dm_bits,
                             std::span<std::uint32_t> out_bits, JitRunOptions options) {
   if (auto ok = compiled_for_program(compiled, program); !ok) return ok.diagnostics();
+  if (program.switch_engine) // slices are not independent (tests/support/fetch_exec.cpp)
+    return run_error("E-RUN-110", fmt::format("the fetch of `{}` goes through the Switch Engine, "
+                                              "which the slice-by-slice executor does not run",
+                                              program.source));
   const std::uint64_t n = program.spatial;
   const std::uint64_t out_cells = program.collected_time() * program.flit_elements;
   if (dm_bits.size() != n * program.buffer || out_bits.size() != n * out_cells)

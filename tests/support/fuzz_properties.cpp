@@ -213,6 +213,7 @@ std::optional<std::string> fetch_properties(std::string_view input, std::uint64_
       return "a verified kernel's fetch does not lower: " + k.name + ": " +
              diagnostics_text(programs.diagnostics());
     for (const auto& p : *programs) {
+      if (p.switch_engine) continue; // the slice-by-slice executor does not run a switch
       const auto within = [&](std::initializer_list<std::uint64_t> dims) {
         std::uint64_t n = 1;
         for (std::uint64_t d : dims)

@@ -1,5 +1,5 @@
-// The kernel corpus every corpus-wide test walks: specs/*.rs, specs/derived/*.rs and the whole
-// kernels of specs/kernels/*.rs, sorted.
+// The kernel corpus every corpus-wide test walks: specs/*.rs, specs/derived/*.rs, the whole
+// kernels of specs/kernels/*.rs and the Switch Engine examples of specs/switch/*.rs, sorted.
 #pragma once
 
 #include <algorithm>
@@ -11,7 +11,7 @@ namespace tujit::testing {
 inline std::vector<std::filesystem::path> spec_corpus() {
   namespace fs = std::filesystem;
   std::vector<fs::path> out;
-  for (const char* dir : {"specs", "specs/derived", "specs/kernels"})
+  for (const char* dir : {"specs", "specs/derived", "specs/kernels", "specs/switch"})
     for (const auto& e : fs::directory_iterator(fs::path(TUJIT_SOURCE_DIR) / dir))
       if (e.is_regular_file() && e.path().extension() == ".rs") out.push_back(e.path());
   std::sort(out.begin(), out.end());

@@ -100,6 +100,7 @@ const std::vector<CorpusFetch>& corpus_fetches() {
             }
             continue;
           }
+          if (p->switch_engine) continue; // slices are not independent: the run test's
           if (seen.insert(ir::seq::fingerprint(*p)).second)
             out.push_back(CorpusFetch{where, std::move(*p), table, ++seed});
         }
