@@ -352,24 +352,8 @@ private:
   std::optional<VectorCall> logic_or_clip(VectorCall v, bool with_mode, std::string_view base,
                                           Parse parse) {
     if (!arity(with_mode ? 3 : 2)) return std::nullopt;
-    const bool f32 = dtype_ == ScalarType::F32;
-    if (!f32 && !i32_stream()) return std::nullopt;
-    const std::string enum_name = fmt::format("{}{}", base, f32 ? "F32" : "I32");
-    const Expr& a = call_.args[0];
-    if ((a.kind == Expr::Kind::Path || a.kind == Expr::Kind::PathCall) && a.path.size() == 2 &&
-        a.path[0] == fmt::format("{}{}", base, f32 ? "I32" : "F32")) {
-      error("E-VE-006",
-            fmt::format("`{}` is an op of the {} stream, but this stream is {}", a.path[0],
-                        f32 ? "i32" : "f32", name(dtype_)),
-            a.span, {fmt::format("use `{}::…`", enum_name)});
-      return std::nullopt;
-    }
-    auto op = variant(a, enum_name, parse);
+    auto op = scalar_variant<Op>(call_.args[0], base, parse);
     if (!op) return std::nullopt;
-    if (!valid_for_scalar(*op, f32)) {
-      bad_arg(fmt::format("`{}` has no variant `{}`", enum_name, a.name), a.name_span);
-      return std::nullopt;
-    }
     v.op = *op;
     if (with_mode && !arg_mode(call_.args[1], v)) return std::nullopt;
     if (!operand(call_.args[with_mode ? 2 : 1], v, 0)) return std::nullopt;

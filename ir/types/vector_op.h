@@ -149,9 +149,10 @@ std::optional<VeStage> stage_of(VectorCallKind k);
 /// with a constant only as `(&vrf, c)` / `(Stash, c)`.
 enum class VeOperandSource : std::uint8_t { Constant, Vrf, Stash };
 
-/// A per-group call of pair mode's paired phase (docs/vector-engine.md §3.5; the book's
-/// intra-slice-chain.md "Pair Mode"): whether it runs on each group (`()` or a unary op's `false`
-/// skips one) and each group's constant operands (operand0, operand1), as the stream's bits.
+/// A per-group call of pair mode's paired phase (docs/vector-engine.md §3.5; furiosa-opt
+/// docs/src/computing-tensors/vector-engine/intra-slice-chain.md "Pair Mode"): whether it runs on
+/// each group (`()` or a unary op's `false` skips one) and each group's constant operands
+/// (operand0, operand1), as the stream's bits.
 struct VeGroupArgs {
   std::array<bool, 2> runs{true, true};
   std::array<std::array<std::uint32_t, 2>, 2> operand{};

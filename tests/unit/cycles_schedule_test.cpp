@@ -44,9 +44,40 @@ const MemoryValue& value_named(const KernelCycles& k, const std::string& name) {
   return k.graph.values.front();
 }
 
-// Two bf16 GEMMs of a (I × K) with b and c (J × K) on main, their TRF operands stored by sub.
-// Each operand is 8 lanes × (J/8 · K) bf16 = 64·K bytes per slice; c is moved first, so its
-// store is ready as soon as the sub context is.
+// The store of TRF operand `trf` from the DM tensor `src` on the sub context: 8 lanes × (J/8 · K)
+// bf16 = 64·K bytes per slice.
+std::string trf_store(const char* trf, const char* src) {
+  return fmt::format(
+      R"(    let {0}: TrfTensor<bf16, Chip, Cluster, Slice, m![J % 8], m![J / 8, K]> = ctx
+        .sub
+        .begin({1}.view())
+        .fetch::<m![J % 8, J / 8], m![K]>()
+        .collect::<m![J % 8, J / 8, K / 16], m![K % 16]>()
+        .to_trf();
+)",
+      trf, src);
+}
+
+// a · trfᵀ on the main context, committed to DM as `out`.
+std::string gemm(const char* out, const char* trf) {
+  return fmt::format(R"(    let {0}: DmTensor<bf16, Chip, Cluster, Slice, m![I % 32, J]> = ctx
+        .main
+        .begin(a.view())
+        .fetch::<m![I % 32, J / 8], m![K]>()
+        .collect::<m![I % 32, J / 8, K / 16], m![K % 16]>()
+        .contract_outer::<m![I % 32, J / 8, K / 32], m![K % 32], _, _, _>(&{1})
+        .contract_packet::<m![1]>()
+        .contract_time::<m![I % 32, J / 8]>()
+        .contract_lane::<m![I % 32, J / 8], m![J % 8]>(LaneMode::Interleaved)
+        .cast::<bf16, m![J % 8 # 16]>()
+        .commit_trim::<m![J % 8]>()
+        .commit();
+)",
+                     out, trf);
+}
+
+// Two bf16 GEMMs of a (I × K) with b and c (J × K) on main, their TRF operands stored by sub; c is
+// moved first, so its store is ready as soon as the sub context is.
 std::string two_operand_kernel(int k) {
   return fmt::format(R"(use furiosa_opt_std::prelude::*;
 axes![I = 8192, J = 32, K = {0}];
@@ -64,46 +95,11 @@ pub fn two_operands(
     let c: DmTensor<bf16, Chip, Cluster, Slice, m![J, K]> = c.to_dm(&mut ctx.tdma);
     let a: DmTensor<bf16, Chip, Cluster, Slice, m![I % 32, K]> = a.to_dm(&mut ctx.tdma);
     let b: DmTensor<bf16, Chip, Cluster, Slice, m![J, K]> = b.to_dm(&mut ctx.tdma);
-    let b_trf: TrfTensor<bf16, Chip, Cluster, Slice, m![J % 8], m![J / 8, K]> = ctx
-        .sub
-        .begin(b.view())
-        .fetch::<m![J % 8, J / 8], m![K]>()
-        .collect::<m![J % 8, J / 8, K / 16], m![K % 16]>()
-        .to_trf();
-    let h: DmTensor<bf16, Chip, Cluster, Slice, m![I % 32, J]> = ctx
-        .main
-        .begin(a.view())
-        .fetch::<m![I % 32, J / 8], m![K]>()
-        .collect::<m![I % 32, J / 8, K / 16], m![K % 16]>()
-        .contract_outer::<m![I % 32, J / 8, K / 32], m![K % 32], _, _, _>(&b_trf)
-        .contract_packet::<m![1]>()
-        .contract_time::<m![I % 32, J / 8]>()
-        .contract_lane::<m![I % 32, J / 8], m![J % 8]>(LaneMode::Interleaved)
-        .cast::<bf16, m![J % 8 # 16]>()
-        .commit_trim::<m![J % 8]>()
-        .commit();
-    let c_trf: TrfTensor<bf16, Chip, Cluster, Slice, m![J % 8], m![J / 8, K]> = ctx
-        .sub
-        .begin(c.view())
-        .fetch::<m![J % 8, J / 8], m![K]>()
-        .collect::<m![J % 8, J / 8, K / 16], m![K % 16]>()
-        .to_trf();
-    let o: DmTensor<bf16, Chip, Cluster, Slice, m![I % 32, J]> = ctx
-        .main
-        .begin(a.view())
-        .fetch::<m![I % 32, J / 8], m![K]>()
-        .collect::<m![I % 32, J / 8, K / 16], m![K % 16]>()
-        .contract_outer::<m![I % 32, J / 8, K / 32], m![K % 32], _, _, _>(&c_trf)
-        .contract_packet::<m![1]>()
-        .contract_time::<m![I % 32, J / 8]>()
-        .contract_lane::<m![I % 32, J / 8], m![J % 8]>(LaneMode::Interleaved)
-        .cast::<bf16, m![J % 8 # 16]>()
-        .commit_trim::<m![J % 8]>()
-        .commit();
-    o.to_hbm(&mut ctx.tdma)
+{1}{2}{3}{4}    o.to_hbm(&mut ctx.tdma)
 }}
 )",
-                     k);
+                     k, trf_store("b_trf", "b"), gemm("h", "b_trf"), trf_store("c_trf", "c"),
+                     gemm("o", "c_trf"));
 }
 
 } // namespace

@@ -134,14 +134,14 @@ TEST_CASE("pair mode: x[I=1] − x[I=0] (Pair Zip Argument Mode, Mode10) and x[I
   }
 }
 
-TEST_CASE("pair mode: a zip's mode names the groups; per-group operands and a common conversion",
+TEST_CASE("pair mode: a zip's mode names the groups, per-group operands and a common conversion",
           "[vector][pair][run]") {
-  // Group 0 + 1, group 1 · 3; then the zip SubFxp by Mode11: (3·x1) − (3·x1) = 0 is not what we
-  // want to test alone, so Mode10 (group1 − group0) and a later Max with a constant.
+  // Group 1 · 3 (group 0 skips the per-group call); then the zip SubFxp by Mode10 (group1 −
+  // group0) and a later Max with a constant. Each ALU once (E-VE-005): MulInt, the zip's SubFxp
+  // and the clip.
   TempDir src("ve_pair_modes_src");
   const std::string file = src.file(
-      "k.rs", i32_pair(".vector_fxp(FxpBinaryOp::AddFxp, 1, ())"
-                       ".vector_fxp(FxpBinaryOp::MulInt, (), 3)"
+      "k.rs", i32_pair(".vector_fxp(FxpBinaryOp::MulInt, (), 3)"
                        ".vector_fxp_zip_with_mode(FxpBinaryOp::SubFxp, BinaryArgMode::Mode10)"
                        ".vector_clip(ClipBinaryOpI32::Max, -5)"));
   TempDir dir("ve_pair_modes");
@@ -151,7 +151,7 @@ TEST_CASE("pair mode: a zip's mode names the groups; per-group operands and a co
   REQUIRE(in.size() == 32);
   REQUIRE(out.size() == 16);
   for (std::size_t x = 0; x < 16; ++x) {
-    const std::int32_t g0 = wrap(std::int64_t{in[x * 2]} + 1);
+    const std::int32_t g0 = in[x * 2];
     const std::int32_t g1 = wrap(std::int64_t{in[x * 2 + 1]} * 3);
     INFO("a " << x);
     CHECK(out[x] == std::max(wrap(std::int64_t{g1} - g0), -5));
