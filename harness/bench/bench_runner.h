@@ -71,9 +71,9 @@ struct Measured {
 /// process-wide registry: not reentrant), then clears the registry.
 Measured measure(std::vector<PreparedPtr>& kernels, const BenchOptions& options);
 
-/// The FMA peak probe (fma_peak.cpp): `rounds` rounds of independent 8-wide f32 FMAs in
-/// registers (AVX2/FMA, compiled with a target attribute). Returns the FMA lanes done (= MACs), 0
-/// when the CPU has no FMA.
+/// The FMA peak probe (fma_peak.cpp): `rounds` rounds of independent f32 FMAs in registers on
+/// the widest vectors the host has (16 lanes with AVX-512F, else 8 with AVX2 + FMA; compiled with
+/// target attributes). Returns the FMA lanes done (= MACs), 0 when the CPU has no FMA.
 std::uint64_t fma_burst(std::uint64_t rounds);
 
 } // namespace tujit::bench
