@@ -289,16 +289,19 @@ Value KernelTyper::type_call(const Expr& call, const TensorType* expected, bool 
   return type_stage(call, *m, recv, expected);
 }
 
+bool KernelTyper::begins_on_context(const Expr& call, const Value& recv, std::string_view method) {
+  if (recv.kind == Value::Kind::Context && recv.ctx != ContextKind::Tdma) return true;
+  error("E-TYPE-010",
+        fmt::format("`{}` is called on `ctx.main` or `ctx.sub`, not on {}", method,
+                    describe_value(recv)),
+        call.name_span);
+  return false;
+}
+
 Value KernelTyper::type_begin(const Expr& call, const Value& recv) {
   Value v;
   v.span = call.span;
-  if (recv.kind != Value::Kind::Context || recv.ctx == ContextKind::Tdma) {
-    error("E-TYPE-010",
-          fmt::format("`begin` is called on `ctx.main` or `ctx.sub`, not on {}",
-                      describe_value(recv)),
-          call.name_span);
-    return v;
-  }
+  if (!begins_on_context(call, recv, "begin")) return v;
   if (call.args.size() != 1) {
     error("E-TYPE-016",
           fmt::format("`begin` takes one argument (`x.view()` of a DmTensor), found {}",

@@ -32,13 +32,7 @@ bool holds_axis(const TensorType& t, const std::string& axis) {
 Value KernelTyper::type_begin_interleaved(const Expr& call, const Value& recv) {
   Value v;
   v.span = call.span;
-  if (recv.kind != Value::Kind::Context || recv.ctx == ContextKind::Tdma) {
-    error("E-TYPE-010",
-          fmt::format("`begin_interleaved` is called on `ctx.main` or `ctx.sub`, not on {}",
-                      describe_value(recv)),
-          call.name_span);
-    return v;
-  }
+  if (!begins_on_context(call, recv, "begin_interleaved")) return v;
   const char* form =
       "`begin_interleaved::<I, _, _, _, _, _>(lhs.view(), rhs.view())`: the "
       "grouping axis I, then two DM tensors of one type (docs/vector-engine.md §3.5)";

@@ -78,6 +78,8 @@ private:
 
   Value type_call(const Expr& call, const TensorType* expected, bool top);
 
+  /// E-TYPE-010 unless `recv` is `ctx.main` or `ctx.sub`, the contexts a chain begins on.
+  bool begins_on_context(const Expr& call, const Value& recv, std::string_view method);
   Value type_begin(const Expr& call, const Value& recv);
   Value type_begin_interleaved(const Expr& call, const Value& recv);
 
