@@ -1,6 +1,5 @@
 #include "harness/cycles/occupancy_svg.h"
 
-#include "ir/target/rngd.h"
 #include "runtime/io/output_file.h"
 
 #include <fmt/format.h>
@@ -48,17 +47,6 @@ const char* colour(MemoryKind m) {
   }
 }
 
-std::uint64_t capacity(MemoryKind m) {
-  switch (m) {
-  case MemoryKind::Trf:
-    return target::kRngd.trf_capacity_bytes;
-  case MemoryKind::Vrf:
-    return target::kRngd.vrf_bytes;
-  default:
-    return target::kRngd.dm_bytes_per_slice;
-  }
-}
-
 // One memory's panel at height `y`: the address axis spans the bytes the kernel uses (the
 // capacity line shows when it is within twice that), the time axis the makespan.
 std::string panel(const KernelCycles& k, MemoryKind m, double y) {
@@ -66,7 +54,7 @@ std::string panel(const KernelCycles& k, MemoryKind m, double y) {
   std::uint64_t top = 1;
   for (const MemoryValue& v : k.graph.values)
     if (v.memory == m && v.address) top = std::max(top, *v.address + v.bytes);
-  const std::uint64_t cap = capacity(m);
+  const std::uint64_t cap = memory_capacity(m);
   const std::uint64_t span = cap <= 2 * top ? cap : top;
   const double plot = kWidth - kLeft - kRight;
   const double makespan = double(std::max<std::uint64_t>(s.makespan, 1));

@@ -1,5 +1,7 @@
 #include "harness/cycles/schedule.h"
 
+#include "ir/target/rngd.h"
+
 #include <algorithm>
 
 namespace tujit::cycles {
@@ -30,6 +32,17 @@ std::string_view memory_name(MemoryKind m) {
     return "VRF";
   }
   return "?";
+}
+
+std::uint64_t memory_capacity(MemoryKind m) {
+  switch (m) {
+  case MemoryKind::Trf:
+    return target::kRngd.trf_capacity_bytes;
+  case MemoryKind::Vrf:
+    return target::kRngd.vrf_bytes;
+  default:
+    return target::kRngd.dm_bytes_per_slice;
+  }
 }
 
 std::string_view wait_name(WaitKind w) {

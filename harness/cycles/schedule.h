@@ -32,6 +32,8 @@ std::string_view track_name(Track t);
 /// is never reused.
 enum class MemoryKind : std::uint8_t { Hbm, Dm, Trf, Vrf };
 std::string_view memory_name(MemoryKind m);
+/// Bytes of one slice's DM, TRF or VRF (ir/target/rngd.h); HBM is not placed.
+std::uint64_t memory_capacity(MemoryKind m);
 
 /// A tensor the kernel keeps in memory: a parameter (present before the first command) or the
 /// result of one command's stage (a to_dm, a commit, a to_trf, a to_vrf, a to_hbm, a write).

@@ -181,17 +181,6 @@ private:
       if (v.writer && v.readers.empty() && cmds_[*v.writer].statement == last) v.returned = true;
   }
 
-  static std::uint64_t capacity(MemoryKind m) {
-    switch (m) {
-    case MemoryKind::Trf:
-      return target::kRngd.trf_capacity_bytes;
-    case MemoryKind::Vrf:
-      return target::kRngd.vrf_bytes;
-    default:
-      return target::kRngd.dm_bytes_per_slice;
-    }
-  }
-
   // Whether `u` still holds data when command `w` (nullopt: before the first command) writes.
   static bool live(const MemoryValue& u, std::optional<std::size_t> w) {
     if (!w || u.returned) return true;
@@ -211,7 +200,7 @@ private:
       const auto& wb = g_.values[b].writer;
       return wa.has_value() != wb.has_value() ? !wa.has_value() : wa.has_value() && *wa < *wb;
     });
-    const std::uint64_t cap = capacity(m);
+    const std::uint64_t cap = memory_capacity(m);
     std::uint64_t cursor = 0;
     for (std::size_t v : order) {
       MemoryValue& val = g_.values[v];
