@@ -113,7 +113,7 @@ std::uint64_t register_kernel(PreparedKernel* k, const BenchOptions& options,
   configure(benchmark::RegisterBenchmark((l + "/run").c_str(), [k, &options](benchmark::State& st) {
     const run::RunRequest req = end_to_end_request(options);
     time_runs(st, "the end-to-end run failed", k->result.simulated_macs,
-              [&] { return run::run_kernel(*k->file, *k->kernel, k->ops, req); });
+              [&] { return run::run_kernel(*k->file, k->checked(), k->ops, req); });
   }));
   configure(benchmark::RegisterBenchmark((l + "/interp").c_str(), [k](benchmark::State& st) {
     time_runs(st, "the interpreter run failed", k->result.interp_macs,

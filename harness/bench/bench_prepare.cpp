@@ -122,13 +122,13 @@ Result<double> compile_warm_ms(const ir::seq::RunProgram& program, bool* hit) {
   return ms;
 }
 
-/// The verifiers first (an invalid kernel is reported with the rule that failed), then what the
-/// run reads: a bench times a complete contraction chain.
-Result<ir::seq::RunOperands> bench_operands(const ir::SpecFile& file, const ir::Kernel& kernel) {
-  const auto check = ir::verify::check_kernel(file, kernel);
-  for (const auto& d : check.all_diagnostics())
+/// What the run of a checked kernel reads (an invalid kernel is reported with the rule that
+/// failed): a bench times a complete contraction chain.
+Result<ir::seq::RunOperands> bench_operands(const ir::verify::CheckedKernel& checked) {
+  const ir::Kernel& kernel = checked;
+  for (const auto& d : checked.check().all_diagnostics())
     if (d.severity == Severity::Error) return d;
-  auto commands = ir::seq::split_commands(kernel);
+  auto commands = ir::seq::split_commands(checked);
   if (commands && *commands && (*commands)->size() > 1)
     return make_error("E-BENCH-005",
                       fmt::format("kernel `{}` cannot be benchmarked: its commands hand DM "
@@ -156,9 +156,9 @@ Result<ir::seq::RunOperands> bench_operands(const ir::SpecFile& file, const ir::
 }
 
 /// The same inputs as `tujit run` (seeded per parameter, over their tiles) and its program.
-Status lower_with_inputs(const ir::SpecFile& file, const ir::Kernel& kernel,
-                         const ir::seq::RunOperands& ops, const BenchOptions& options,
-                         PreparedKernel& p) {
+Status lower_with_inputs(const ir::SpecFile& file, const ir::seq::RunOperands& ops,
+                         const BenchOptions& options, PreparedKernel& p) {
+  const ir::Kernel& kernel = *p.kernel;
   run::RunRequest req;
   req.seed = options.seed;
   req.threads = options.threads;
@@ -167,7 +167,7 @@ Status lower_with_inputs(const ir::SpecFile& file, const ir::Kernel& kernel,
   auto inputs = run::make_inputs(file, ops, req, *tiles);
   if (!inputs) return std::move(inputs).take_diagnostics();
   p.inputs = std::move(*inputs);
-  auto program = ir::seq::lower_run(file, kernel, ops, p.inputs.shapes, false);
+  auto program = ir::seq::lower_run(file, p.checked(), ops, p.inputs.shapes, false);
   if (!program) return std::move(program).take_diagnostics();
   p.program = std::move(*program);
   return {};
@@ -248,24 +248,27 @@ run::RunRequest end_to_end_request(const BenchOptions& options) {
 
 Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& kernel,
                                    const KernelLabel& label, const BenchOptions& options) {
-  auto ops = bench_operands(file, kernel);
+  PreparedPtr p(new PreparedKernel);
+  p->file = &file;
+  p->kernel = &kernel;
+  p->check = ir::verify::check_kernel(file, kernel);
+  auto ops = bench_operands(p->checked());
   if (!ops) return std::move(ops).take_diagnostics();
   // The limit of `tujit run`, from the types, before lowering or allocating anything.
-  if (auto d = run::kernel_size_error(file, kernel, options.max_bytes)) return *d;
-  PreparedPtr p(new PreparedKernel);
+  if (auto d = run::kernel_size_error(file, p->checked(), options.max_bytes)) return *d;
   KernelResult& r = p->result;
   r.label = label.label;
   r.kernel = kernel.name;
   r.source = label.source;
   r.point = label.point;
   r.params = label.params;
-  if (auto s = lower_with_inputs(file, kernel, *ops, options, *p); !s)
+  if (auto s = lower_with_inputs(file, *ops, options, *p); !s)
     return std::move(s).take_diagnostics();
   r.gemm = gemm_shape(p->inputs.shapes.at(ops->stream->name), p->inputs.shapes.at(ops->trf->name),
                       ir::seq::type_axes(ops->lane->output, file.axes));
 
   const auto cycles =
-      cycles::cycle_report(p->program.contraction().chain, cycles::cycle_options_for(kernel));
+      cycles::cycle_report(p->program.contraction().chain, cycles::cycle_options_for(p->checked()));
   r.cycles_analytic = cycles.analytic.total;
   r.cycles_trace = cycles.trace.total;
   r.mac_utilization = cycles.analytic.mac_utilization;
@@ -277,10 +280,8 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
 
   // The end-to-end run once, which also fills the object cache its measurement loads from: the
   // pipeline of `tujit run` on the same seed must give the prepared run's bytes.
-  p->file = &file;
-  p->kernel = &kernel;
   p->ops = *ops;
-  auto whole = run::run_kernel(file, kernel, p->ops, end_to_end_request(options));
+  auto whole = run::run_kernel(file, p->checked(), p->ops, end_to_end_request(options));
   if (!whole) return std::move(whole).take_diagnostics();
   if (whole->output.data != jr->output.data)
     return bench_error("E-BENCH-007",

@@ -18,6 +18,8 @@ struct PreparedKernel {
   // The kernel as `tujit run` runs it (the end-to-end rate); the spec outlives the measurement.
   const ir::SpecFile* file = nullptr;
   const ir::Kernel* kernel = nullptr;
+  ir::verify::KernelCheck check; // the kernel's, read by lowering
+  ir::verify::CheckedKernel checked() const { return {*kernel, check}; }
   ir::seq::RunOperands ops;
   ir::seq::RunProgram program, interp_program; // interp_program: capped live slices
   run::RunInputTensors inputs;

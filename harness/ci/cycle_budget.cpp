@@ -22,7 +22,7 @@ std::optional<Diagnostic> check_cycle_budget(const ir::Kernel& kernel, std::uint
   return d;
 }
 
-Result<std::uint64_t> analytic_total(const ir::Kernel& kernel, SourceSpan where) {
+Result<std::uint64_t> analytic_total(const ir::verify::CheckedKernel& kernel, SourceSpan where) {
   auto timed = cycles::kernel_cycles(kernel);
   if (!timed) {
     std::vector<std::string> notes;
@@ -30,7 +30,7 @@ Result<std::uint64_t> analytic_total(const ir::Kernel& kernel, SourceSpan where)
     Diagnostic d = make_error(
         "E-CYCLES-001",
         fmt::format("kernel `{}` has a cycle budget but no command the cycle models time",
-                    kernel.name),
+                    kernel.kernel().name),
         where, std::move(notes));
     d.stage = "cycles";
     return d;

@@ -5,6 +5,7 @@
 
 #include "ir/lang/kernel.h"
 #include "ir/support/diagnostic.h"
+#include "ir/verify/checked_kernel.h"
 
 #include <cstdint>
 #include <optional>
@@ -18,6 +19,6 @@ std::optional<Diagnostic> check_cycle_budget(const ir::Kernel& kernel, std::uint
 
 /// The analytic cycles a budget holds the kernel to (cycles::budget_cycles: its main command's);
 /// E-CYCLES-001 at `where` when the kernel has no command to time.
-Result<std::uint64_t> analytic_total(const ir::Kernel& kernel, SourceSpan where);
+Result<std::uint64_t> analytic_total(const ir::verify::CheckedKernel& kernel, SourceSpan where);
 
 } // namespace tujit::ci

@@ -25,7 +25,7 @@ void append(Diagnostics& to, const Diagnostics& more) {
 void check_budget(KernelOutcome& k, const ci::KernelDirectives& dir) {
   if (!dir.max_cycles || has_errors(k.diagnostics)) return;
   k.max_cycles = dir.max_cycles;
-  auto total = ci::analytic_total(*k.kernel, *dir.max_cycles_span);
+  auto total = ci::analytic_total({*k.kernel, *k.check}, *dir.max_cycles_span);
   if (!total) return append(k.diagnostics, total.diagnostics());
   k.cycles = *total;
   if (auto d = ci::check_cycle_budget(*k.kernel, *total, *dir.max_cycles, *dir.max_cycles_span)) {

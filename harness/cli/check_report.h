@@ -5,6 +5,7 @@
 
 #include "harness/cli/command.h"
 #include "ir/lang/kernel.h"
+#include "ir/verify/checked_kernel.h"
 #include "ir/verify/kernel_checker.h"
 
 #include <boost/program_options/options_description.hpp>
@@ -23,6 +24,10 @@ struct CheckedSpec {
   std::vector<ir::verify::KernelCheck> checks; // one per selected kernel
   Diagnostics shown;                           // front end + verifier diagnostics, in order
   int status() const { return has_errors(shown) ? kExitUserError : kExitOk; }
+  /// The selected kernel `n` with its check: what lowering takes.
+  ir::verify::CheckedKernel checked(std::size_t n = 0) const {
+    return {analysis->file.kernels[selected[n]], checks[n]};
+  }
 };
 
 /// The options every FILE command shares: `FILE [--kernel NAME] [--json]`.

@@ -33,21 +33,22 @@ namespace {
 /// The DMA transfers around the run (relayouts the run reads through as aliases of their HBM
 /// source, docs/dma.md) and its writes into DM (the Commit Engine's write sequencer,
 /// docs/output-path.md §3), listed with what the cycle models count.
-Result<std::string> memory_text(const ir::Kernel& kernel, const SourceBuffer& src) {
+Result<std::string> memory_text(const ir::verify::CheckedKernel& checked, const SourceBuffer& src) {
+  const ir::Kernel& kernel = checked;
   std::string text;
   for (std::size_t i = 0; i < kernel.stages.size(); ++i) {
     const ir::Stage& s = kernel.stages[i];
     if (s.unit() == ir::StageUnit::CommitEngine) {
-      auto w = ir::seq::lower_commit(kernel, i,
-                                     s.context == ir::ContextKind::Sub ? ir::ContextKind::Sub
-                                                                       : ir::ContextKind::Main);
+      auto w = ir::seq::lower_commit(checked, i);
       if (!w) return std::move(w).take_diagnostics();
       text += ir::seq::to_text(*w);
       continue;
     }
     if (!ir::is_dma(s.op)) continue;
-    auto d = ir::verify::verify_dma({s.input, s.output});
-    if (!d) return std::move(d).take_diagnostics();
+    const auto* d = checked.derived<ir::verify::DmaDerived>(s);
+    if (d == nullptr)
+      return make_error(
+          "E-RUN-102", fmt::format("internal: `{}` has no verified transfer", ir::to_string(s.op)));
     text += fmt::format("dma {} ({}:{}): {}, {} B in {} packets of {} B, {} requests of 256 B, "
                         "{} DMNs, {} engines{}\n",
                         ir::to_string(s.op), src.name(), src.line_col(s.span.offset).first,
@@ -92,14 +93,14 @@ int run_compile(const std::vector<std::string>& args, CommandIO& io) {
   const auto show = [&](const Diagnostics& ds, int status) {
     return report_all(io, ds, &src, status);
   };
-  if (auto d = run::kernel_size_error(c.analysis->file, *kernel, *max_bytes))
+  if (auto d = run::kernel_size_error(c.analysis->file, c.checked(), *max_bytes))
     return show({*d}, kExitUserError);
-  auto plan = run::plan_run(*kernel);
+  auto plan = run::plan_run(c.checked());
   if (!plan) return show(plan.diagnostics(), kExitUserError);
   const bool checked = vm.count("checked") > 0;
   std::string text;
   if (emit == "seq") {
-    auto dma = memory_text(*kernel, src);
+    auto dma = memory_text(c.checked(), src);
     if (!dma) return show(dma.diagnostics(), kExitUserError);
     text = std::move(*dma);
   }
@@ -108,7 +109,7 @@ int run_compile(const std::vector<std::string>& args, CommandIO& io) {
     auto tiles = ir::seq::input_tiles(c.analysis->file, *command.kernel, command.ops);
     if (!tiles) return show(tiles.diagnostics(), kExitUserError);
     auto program =
-        ir::seq::lower_run(c.analysis->file, *command.kernel, command.ops, *tiles, false);
+        ir::seq::lower_run(c.analysis->file, command.checked(), command.ops, *tiles, false);
     if (!program) return show(program.diagnostics(), kExitUserError);
     if (plan->commands.size() > 1)
       text += fmt::format("{}command `{}`\n", emit == "asm" ? "# " : "; ",

@@ -145,9 +145,9 @@ int run_cycles(const std::vector<std::string>& args, CommandIO& io) {
     if (ci_report.ci()) return ci_report.finish(status, opt.file, kernel, &src, ds);
     return fail(ds, src, kernel->name, opt.json, status, io);
   };
-  if (auto d = run::kernel_size_error(c.analysis->file, *kernel, *max_bytes))
+  if (auto d = run::kernel_size_error(c.analysis->file, c.checked(), *max_bytes))
     return stop({*d}, kExitUserError);
-  auto report = cycles::kernel_cycles(*kernel, timeline);
+  auto report = cycles::kernel_cycles(c.checked(), timeline);
   if (!report) return stop(report.diagnostics(), kExitUserError);
   for (const auto& cmd : report->commands) {
     if (cmd.trace_complete()) continue;

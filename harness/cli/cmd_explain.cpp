@@ -70,7 +70,7 @@ void explain_kernel(const ir::Kernel& k, const ir::verify::KernelCheck& kc, cons
 std::optional<ir::seq::ContractionProgram> program_of(const ir::Kernel& k,
                                                       const ir::verify::KernelCheck& kc) {
   if (!k.ok || !kc.ok()) return std::nullopt;
-  auto p = ir::seq::lower_contraction(k);
+  auto p = ir::seq::lower_contraction(ir::verify::CheckedKernel(k, kc));
   if (!p) return std::nullopt;
   return std::move(*p);
 }
@@ -79,7 +79,7 @@ std::optional<ir::seq::ContractionProgram> program_of(const ir::Kernel& k,
 std::vector<ir::seq::FetchProgram> fetches_of(const ir::Kernel& k,
                                               const ir::verify::KernelCheck& kc) {
   if (!k.ok || !kc.ok()) return {};
-  auto f = ir::seq::lower_fetches(k);
+  auto f = ir::seq::lower_fetches(ir::verify::CheckedKernel(k, kc));
   return f ? std::move(*f) : std::vector<ir::seq::FetchProgram>{};
 }
 
@@ -168,7 +168,7 @@ int run_explain(const std::vector<std::string>& args, CommandIO& io) {
   for (std::size_t n = 0; n < c.selected.size(); ++n) {
     const ir::Kernel& k = file.kernels[c.selected[n]];
     if (!k.ok || !c.checks[n].ok()) continue;
-    if (auto d = run::kernel_size_error(file, k, *max_bytes)) {
+    if (auto d = run::kernel_size_error(file, c.checked(n), *max_bytes)) {
       c.shown.push_back(*d);
       sized[n] = false;
     }
@@ -194,10 +194,9 @@ int run_explain(const std::vector<std::string>& args, CommandIO& io) {
       for (const auto& v : vectors_of(k, c.checks[n]))
         vectors.push_back({{"text", ir::seq::to_text(v)}});
       j["kernels"][n]["vector_passes"] = vectors;
-      j["kernels"][n]["cycles"] =
-          program
-              ? nlohmann::json(cycles::cycle_summary_json(*program, cycles::cycle_options_for(k)))
-              : nlohmann::json(nullptr);
+      j["kernels"][n]["cycles"] = program ? nlohmann::json(cycles::cycle_summary_json(
+                                                *program, cycles::cycle_options_for(c.checked(n))))
+                                          : nlohmann::json(nullptr);
     }
     io.out << j.dump(2) << "\n";
     return c.status();
@@ -222,7 +221,8 @@ int run_explain(const std::vector<std::string>& args, CommandIO& io) {
       io.out << "\n  Sequencer IR (tujit compile --emit seq):\n";
       print_indented(ir::seq::to_text(*program), io.out);
       io.out << "\n  Cycles (tujit cycles):\n";
-      print_indented(cycles::cycle_summary_text(*program, cycles::cycle_options_for(k)), io.out);
+      print_indented(cycles::cycle_summary_text(*program, cycles::cycle_options_for(c.checked(n))),
+                     io.out);
     }
   }
   return c.status();

@@ -396,7 +396,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
     return ci_report.finish(status, opt.file, &kernel, &src, ds);
   };
 
-  auto plan = run::plan_run(kernel);
+  auto plan = run::plan_run(c.checked());
   if (!plan) return stop(kExitUserError, plan.diagnostics());
   // Limits before any allocation (docs/design.md §5.5): the footprint comes from the types alone.
   const bool verify = vm.count("verify") > 0;
@@ -410,7 +410,7 @@ int run_run(const std::vector<std::string>& args, CommandIO& io) {
   if (opt.json && plan->result().ops.shape == ir::seq::RunShape::Contraction)
     req.on_lowered = [&](const ir::seq::RunProgram& p) {
       cycle_doc =
-          cycles::cycle_summary_json(p.contraction().chain, cycles::cycle_options_for(kernel));
+          cycles::cycle_summary_json(p.contraction().chain, cycles::cycle_options_for(c.checked()));
     };
   Diagnostics failed;
   if (auto rc = read_given_inputs(file, kernel, *plan, a, req, io, failed))

@@ -30,7 +30,9 @@ std::vector<std::size_t> contraction_stages(const ir::Kernel& kernel, std::size_
   return out;
 }
 
-Result<ChainPart> chain_part(const ir::Kernel& kernel, const std::vector<std::size_t>& stages) {
+Result<ChainPart> chain_part(const ir::verify::CheckedKernel& checked,
+                             const std::vector<std::size_t>& stages) {
+  const ir::Kernel& kernel = checked;
   if (stages.empty())
     return part_error(fmt::format("kernel `{}` has no contraction stage to time", kernel.name));
   const ir::Stage& head = kernel.stages[stages.front()];
@@ -38,11 +40,11 @@ Result<ChainPart> chain_part(const ir::Kernel& kernel, const std::vector<std::si
   if (outer && !head.trf)
     return part_error(fmt::format("kernel `{}` has no contraction stage to time", kernel.name));
   ChainPart part;
-  part.options = outer ? cycle_options_for(kernel, head) : CycleOptions{};
+  part.options = outer ? cycle_options_for(checked, head) : CycleOptions{};
   part.options.first = model_stage(head.op);
   part.options.last = model_stage(kernel.stages[stages.back()].op);
   // The same program the engines run for this part (the stage verifiers' values, one lowering).
-  auto program = ir::seq::lower_contraction(kernel, stages.front(), stages.back());
+  auto program = ir::seq::lower_contraction(checked, stages.front(), stages.back());
   if (!program) return std::move(program).take_diagnostics();
   part.program = std::move(*program);
   part.complete = part.program.whole();

@@ -13,6 +13,7 @@
 #include "ir/lang/kernel.h"
 #include "ir/seq/contraction_program.h"
 #include "ir/support/diagnostic.h"
+#include "ir/verify/checked_kernel.h"
 
 #include <cstddef>
 #include <vector>
@@ -32,6 +33,7 @@ std::vector<std::size_t> contraction_stages(const ir::Kernel& kernel, std::size_
 /// The part of the chain `stages` (contraction_stages of one statement). Diagnostics: a stage
 /// verifier's when it refuses its stage (the kernel checker reports the same), the lowering's
 /// (E-RUN-101 / E-RUN-102: a bug), E-CYCLES-004 when the statement has no stage to time.
-Result<ChainPart> chain_part(const ir::Kernel& kernel, const std::vector<std::size_t>& stages);
+Result<ChainPart> chain_part(const ir::verify::CheckedKernel& kernel,
+                             const std::vector<std::size_t>& stages);
 
 } // namespace tujit::cycles

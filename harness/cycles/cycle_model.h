@@ -14,6 +14,7 @@
 #include "ir/lang/kernel.h"
 #include "ir/seq/contraction_program.h"
 #include "ir/seq/fetch_program.h"
+#include "ir/verify/checked_kernel.h"
 
 #include <array>
 #include <cstdint>
@@ -96,9 +97,9 @@ std::uint32_t adapter_latency(const ir::seq::FetchProgram& f);
 /// Options the kernel implies: a `to_trf` feeding the chain's TRF operand → concurrent store; a
 /// `fetch_cast` / `fetch_zero_point_sub` on the stream → the Fetch Adapter's cast latency; a fetch
 /// feeding the stream (ir::seq::FetchProgram, consumer Stream) → its read size and rate.
-CycleOptions cycle_options_for(const ir::Kernel& kernel);
+CycleOptions cycle_options_for(const ir::verify::CheckedKernel& kernel);
 /// The same for the chain whose contract_outer is `outer` (a complete chain or a part of one).
-CycleOptions cycle_options_for(const ir::Kernel& kernel, const ir::Stage& outer);
+CycleOptions cycle_options_for(const ir::verify::CheckedKernel& kernel, const ir::Stage& outer);
 
 /// Closed form (docs/contraction.md §10 [PROP], refined in docs/cycle-model.md §2).
 struct AnalyticCycles {

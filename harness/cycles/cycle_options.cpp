@@ -82,26 +82,30 @@ std::uint64_t trf_operand_bytes(const ir::TensorType& trf) {
 
 // The fetch program made by the data-path chain that ends at the Collect stage of chain `chain`
 // (nullopt when that chain collects no fetch or its fetch does not lower: the verifiers say why).
-std::optional<ir::seq::FetchProgram> fetch_of_chain(const ir::Kernel& kernel, std::size_t chain) {
+std::optional<ir::seq::FetchProgram> fetch_of_chain(const ir::verify::CheckedKernel& checked,
+                                                    std::size_t chain) {
+  const ir::Kernel& kernel = checked;
   for (std::size_t i = 0; i < kernel.stages.size(); ++i) {
     const ir::Stage& s = kernel.stages[i];
     if (s.unit() != ir::StageUnit::Collect || s.chain != chain || !s.producer) continue;
     // A switched chain is not timed yet (docs/cycle-model.md §13).
-    if (auto f = ir::seq::lower_fetch(kernel, i); f && !f->switch_engine) return std::move(*f);
+    if (auto f = ir::seq::lower_fetch(checked, i); f && !f->switch_engine) return std::move(*f);
   }
   return std::nullopt;
 }
 
 } // namespace
 
-CycleOptions cycle_options_for(const ir::Kernel& kernel) {
+CycleOptions cycle_options_for(const ir::verify::CheckedKernel& checked) {
+  const ir::Kernel& kernel = checked;
   // The chain the engines run (ir/lang/kernel.h).
   if (auto chain = ir::find_contraction_chain(kernel))
-    return cycle_options_for(kernel, *chain->outer);
+    return cycle_options_for(checked, *chain->outer);
   return {};
 }
 
-CycleOptions cycle_options_for(const ir::Kernel& kernel, const ir::Stage& outer) {
+CycleOptions cycle_options_for(const ir::verify::CheckedKernel& checked, const ir::Stage& outer) {
+  const ir::Kernel& kernel = checked;
   CycleOptions o;
   for (const auto& s : kernel.stages) {
     // A to_trf that makes the chain's TRF operand: the kernel refills the TRF, so in steady state
@@ -113,7 +117,7 @@ CycleOptions cycle_options_for(const ir::Kernel& kernel, const ir::Stage& outer)
     if (s.unit() == ir::StageUnit::TrfStore && outer.trf && !outer.trf_name.empty() &&
         s.bound_to == outer.trf_name) {
       o.concurrent_store = trf_operand_bytes(*outer.trf) * 2 <= target::kRngd.trf_capacity_bytes;
-      if (auto f = fetch_of_chain(kernel, s.chain)) {
+      if (auto f = fetch_of_chain(checked, s.chain)) {
         o.store_read_size = f->read_size;
         o.store_reads_per_packet = f->reads_per_packet;
         o.store_flits_per_packet = f->flits_per_packet;
@@ -126,7 +130,7 @@ CycleOptions cycle_options_for(const ir::Kernel& kernel, const ir::Stage& outer)
   // flits of it; a cast in its Fetch Adapter delays the first flit (furiosa-opt
   // docs/src/computing-tensors/fetch-adapter.md). A chain whose fetch does not lower keeps the
   // one-flit-per-cycle stream (the verifiers report why).
-  if (auto f = fetch_of_chain(kernel, outer.chain)) {
+  if (auto f = fetch_of_chain(checked, outer.chain)) {
     o.fetch_read_size = f->read_size;
     o.fetch_reads_per_packet = f->reads_per_packet;
     o.fetch_flits_per_packet = f->flits_per_packet;

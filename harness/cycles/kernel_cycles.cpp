@@ -2,7 +2,7 @@
 
 #include "ir/lang/stage_descriptor.h"
 #include "ir/target/rngd.h"
-#include "ir/verify/transpose.h"
+#include "ir/verify/checked_kernel.h"
 
 #include <fmt/format.h>
 
@@ -28,6 +28,14 @@ std::string_view command_kind_name(CommandKind k) {
 }
 
 namespace {
+
+/// A stage whose verifier's result the models time and the kernel's check does not hold (the
+/// checker refuses a kernel with such a stage before any model runs).
+Diagnostic unverified(const ir::Stage& s) {
+  return make_error("E-RUN-102", fmt::format("internal: `{}` reached the cycle models without its "
+                                             "verifier's result",
+                                             ir::to_string(s.op)));
+}
 
 // The kernel's commands in body order, each with its statement and stage indices: a statement's
 // stages form one command, except that a DMA transfer is always a command of its own (it runs on
@@ -88,20 +96,22 @@ std::uint64_t setup_cycles(const ir::Kernel& k, const std::vector<std::size_t>& 
 }
 
 // A data-path statement: its fetch (when it collects one), its sink and the flits the sink takes.
-std::optional<DataPathCommand> data_path(const ir::Kernel& k, const std::vector<std::size_t>& st) {
+std::optional<DataPathCommand> data_path(const ir::verify::CheckedKernel& checked,
+                                         const std::vector<std::size_t>& st) {
+  const ir::Kernel& k = checked;
   const ir::Stage& last = k.stages[st.back()];
   DataPathCommand c;
   // The book's sequencer pseudo types (docs/datapath.md §4.2): a MemTensor read runs the Fetch
   // sequencer and hands on one packet per cycle; a write runs the write sequencer.
   if (last.unit() == ir::StageUnit::MemReader) {
-    auto f = ir::seq::lower_mem_read(k, st.back());
+    auto f = ir::seq::lower_mem_read(checked, st.back());
     if (!f) return std::nullopt;
     c.flits = f->collected_time();
     c.fetch = std::move(*f);
     return c;
   }
   if (last.unit() == ir::StageUnit::MemWriter) {
-    auto w = ir::seq::lower_commit(k, st.back());
+    auto w = ir::seq::lower_commit(checked, st.back());
     if (!w) return std::nullopt;
     c.sink = Stage::Commit;
     c.flits = w->time;
@@ -142,7 +152,7 @@ std::optional<DataPathCommand> data_path(const ir::Kernel& k, const std::vector<
   }
   if (collected && collected->unit() == ir::StageUnit::Collect && collected->producer) {
     const auto at = static_cast<std::size_t>(collected - k.stages.data());
-    auto f = ir::seq::lower_fetch(k, at);
+    auto f = ir::seq::lower_fetch(checked, at);
     // A switch inside the chain is not timed yet (docs/cycle-model.md §13).
     if (!f || f->switch_engine) return std::nullopt;
     c.fetch = std::move(*f);
@@ -165,10 +175,12 @@ void time_data_path(CommandCycles& c, DataPathCommand path, bool timeline) {
 }
 
 // A DMA transfer (docs/cycle-model.md §10): its start-up is part of the model, so no set-up.
-Result<CommandCycles> time_dma(const ir::Kernel& k, std::size_t stage, CommandCycles c) {
+Result<CommandCycles> time_dma(const ir::verify::CheckedKernel& checked, std::size_t stage,
+                               CommandCycles c) {
+  const ir::Kernel& k = checked;
   const ir::Stage& s = k.stages[stage];
-  auto d = ir::verify::verify_dma({s.input, s.output});
-  if (!d) return std::move(d).take_diagnostics();
+  const auto* d = checked.derived<ir::verify::DmaDerived>(s);
+  if (d == nullptr) return unverified(s);
   c.kind = CommandKind::Dma;
   c.context = ir::ContextKind::Tdma;
   c.dma_analytic = dma_analytic(*d);
@@ -177,17 +189,16 @@ Result<CommandCycles> time_dma(const ir::Kernel& k, std::size_t stage, CommandCy
   c.trace = c.dma_trace->total;
   c.trace_closed_form = c.dma_trace->closed_form;
   c.trace_steps = c.dma_trace->steps;
-  c.dma = std::move(*d);
+  c.dma = *d;
   return c;
 }
 
 // The Transpose Engine stage `s` of an output path, `before` cycles of Cast Engine ahead of it
 // (docs/cycle-model.md §12).
-Result<TransposeCycles> transpose_cycles(const ir::Stage& s, std::uint64_t before) {
-  auto d = ir::verify::verify_transpose(
-      {s.input.dtype, s.input.mapping(ir::Slot::Time), s.input.mapping(ir::Slot::Packet),
-       s.output.mapping(ir::Slot::Time), s.output.mapping(ir::Slot::Packet)});
-  if (!d) return std::move(d).take_diagnostics();
+Result<TransposeCycles> transpose_cycles(const ir::verify::CheckedKernel& checked,
+                                         const ir::Stage& s, std::uint64_t before) {
+  const auto* d = checked.derived<ir::verify::TransposeDerived>(s);
+  if (d == nullptr) return unverified(s);
   TransposeCycles t;
   t.latency_before = before;
   t.in_flits = s.input.mapping(ir::Slot::Time).size();
@@ -200,14 +211,16 @@ Result<TransposeCycles> transpose_cycles(const ir::Stage& s, std::uint64_t befor
   return t;
 }
 
-// The output path `stages` (cast, transpose, Commit Adapter, commit) of a command in `context`.
-Result<OutputPathCycles> output_path(const ir::Kernel& k, const std::vector<std::size_t>& stages,
-                                     ir::ContextKind context) {
+// The output path `stages` (cast, transpose, Commit Adapter, commit) of a command; the commit is
+// lowered in its own stage's context.
+Result<OutputPathCycles> output_path(const ir::verify::CheckedKernel& checked,
+                                     const std::vector<std::size_t>& stages) {
+  const ir::Kernel& k = checked;
   OutputPathCycles o;
   for (std::size_t i : stages) {
     const ir::Stage& s = k.stages[i];
     if (s.unit() == ir::StageUnit::TransposeEngine) {
-      auto t = transpose_cycles(s, o.latency);
+      auto t = transpose_cycles(checked, s, o.latency);
       if (!t) return std::move(t).take_diagnostics();
       o.transpose = *t;
       o.latency = 0;
@@ -218,7 +231,7 @@ Result<OutputPathCycles> output_path(const ir::Kernel& k, const std::vector<std:
       ++o.latency;
       continue;
     }
-    auto walk = ir::seq::lower_commit(k, i, context);
+    auto walk = ir::seq::lower_commit(checked, i);
     if (!walk) return std::move(walk).take_diagnostics();
     o.flits = walk->time;
     o.committed = true;
@@ -251,15 +264,17 @@ std::uint64_t behind(std::uint64_t engines, const OutputPathCycles& o, std::uint
 }
 
 // Both models of one command; nullopt when it has no form the models time.
-Result<std::optional<CommandCycles>> time_command(const ir::Kernel& k, std::size_t statement,
+Result<std::optional<CommandCycles>> time_command(const ir::verify::CheckedKernel& checked,
+                                                  std::size_t statement,
                                                   const std::vector<std::size_t>& stages,
                                                   bool timeline) {
+  const ir::Kernel& k = checked;
   CommandCycles c;
   c.statement = statement;
   c.stages = stages;
   c.what = describe(k, stages);
   if (ir::is_dma(k.stages[stages.front()].op)) {
-    auto d = time_dma(k, stages.front(), std::move(c));
+    auto d = time_dma(checked, stages.front(), std::move(c));
     if (!d) return std::move(d).take_diagnostics();
     return std::optional<CommandCycles>(std::move(*d));
   }
@@ -272,7 +287,7 @@ Result<std::optional<CommandCycles>> time_command(const ir::Kernel& k, std::size
   };
   const bool transposed = std::any_of(out.begin(), out.end(), transposes);
   if (!out.empty() && (transposed || k.stages[out.back()].unit() == ir::StageUnit::CommitEngine)) {
-    auto o = output_path(k, out, c.context);
+    auto o = output_path(checked, out);
     if (!o) return std::move(o).take_diagnostics();
     c.output = std::move(*o);
   }
@@ -290,7 +305,7 @@ Result<std::optional<CommandCycles>> time_command(const ir::Kernel& k, std::size
     c.setup = setup_cycles(k, stages, false);
     time_data_path(c, std::move(source), timeline);
   } else if (auto contraction = contraction_stages(k, statement); !contraction.empty()) {
-    auto part = chain_part(k, contraction);
+    auto part = chain_part(checked, contraction);
     if (!part) return std::move(part).take_diagnostics();
     c.kind = part->complete ? CommandKind::Contraction : CommandKind::ChainPart;
     c.chain = cycle_report(part->program, part->options, timeline);
@@ -306,17 +321,14 @@ Result<std::optional<CommandCycles>> time_command(const ir::Kernel& k, std::size
     // (docs/cycle-model.md §13).
     const ir::Stage& s = k.stages[engines.front()];
     if (!s.switch_config) return std::optional<CommandCycles>();
-    auto d = ir::verify::verify_switch(
-        {*s.switch_config, s.input.dtype, s.input.mapping(ir::Slot::Slice),
-         s.input.mapping(ir::Slot::Time), s.input.mapping(ir::Slot::Packet),
-         s.output.mapping(ir::Slot::Slice), s.output.mapping(ir::Slot::Time)});
-    if (!d) return std::move(d).take_diagnostics();
+    const auto* d = checked.derived<ir::verify::SwitchDerived>(s);
+    if (d == nullptr) return unverified(s);
     c.kind = CommandKind::Switch;
     c.setup = setup_cycles(k, stages, false);
     c.analytic = c.trace = d->cycles;
-    c.switch_engine = std::move(*d);
+    c.switch_engine = *d;
   } else {
-    auto path = data_path(k, engines);
+    auto path = data_path(checked, engines);
     if (!path) return std::optional<CommandCycles>();
     if (path->short_command())
       c.what += fmt::format(" ({} short command)", *path->fetch->short_command);
@@ -361,11 +373,12 @@ void double_buffer(KernelCycles& kc) {
 
 } // namespace
 
-Result<KernelCycles> kernel_cycles(const ir::Kernel& kernel, bool record_timeline) {
+Result<KernelCycles> kernel_cycles(const ir::verify::CheckedKernel& checked, bool record_timeline) {
+  const ir::Kernel& kernel = checked;
   KernelCycles kc;
   kc.kernel = kernel.name;
   for (const auto& [statement, stages] : command_stages(kernel)) {
-    auto c = time_command(kernel, statement, stages, record_timeline);
+    auto c = time_command(checked, statement, stages, record_timeline);
     if (!c) return std::move(c).take_diagnostics();
     if (*c) kc.commands.push_back(std::move(**c));
   }

@@ -113,7 +113,8 @@ struct KernelCycles {
 /// Times every command of the kernel and schedules them. E-CYCLES-001 when no statement has a
 /// form the models time (a kernel whose statements end at a fetch, before Collect); a stage
 /// verifier's diagnostic when it refuses a stage (the kernel checker reports the same).
-Result<KernelCycles> kernel_cycles(const ir::Kernel& kernel, bool record_timeline = false);
+Result<KernelCycles> kernel_cycles(const ir::verify::CheckedKernel& kernel,
+                                   bool record_timeline = false);
 
 /// The cycles a cycle budget holds the kernel to (docs/ci.md): the analytic model's cycles of its
 /// main command — the contraction chain, or the kernel's last command — set-up excluded, the

@@ -185,7 +185,8 @@ Result<RunFootprint> check_run_size(const ir::SpecFile& file, const RunPlan& pla
   return within_limit(result.kernel->name, std::move(sum), max_bytes);
 }
 
-std::optional<Diagnostic> kernel_size_error(const ir::SpecFile& file, const ir::Kernel& kernel,
+std::optional<Diagnostic> kernel_size_error(const ir::SpecFile& file,
+                                            const ir::verify::CheckedKernel& kernel,
                                             std::uint64_t max_bytes) {
   auto plan = plan_run(kernel);
   if (!plan) return std::nullopt;

@@ -77,7 +77,8 @@ Result<RunFootprint> check_run_size(const ir::SpecFile& file, const RunPlan& pla
 /// E-LIMIT-002 when running `kernel` (without --verify) would need more than `max_bytes`
 /// (check_run_size); nullopt when it fits, or when it is no kernel `run` could execute (then
 /// nothing sizes it, and the command's own checks refuse it).
-std::optional<Diagnostic> kernel_size_error(const ir::SpecFile& file, const ir::Kernel& kernel,
+std::optional<Diagnostic> kernel_size_error(const ir::SpecFile& file,
+                                            const ir::verify::CheckedKernel& kernel,
                                             std::uint64_t max_bytes);
 
 /// "512 B", "3.0 KiB", "4.0 GiB" (for messages).

@@ -108,8 +108,9 @@ void plan_run(const PreparedEngine& e, const ir::seq::RunProgram& program,
 }
 
 /// Lowering to the Sequencer IR (into out.program): it needs only the inputs' shapes.
-Status lower(const ir::SpecFile& file, const ir::Kernel& kernel, const RunOperands& ops,
-             const RunRequest& req, const ir::seq::InputShapes& shapes, RunOutcome& out) {
+Status lower(const ir::SpecFile& file, const ir::verify::CheckedKernel& kernel,
+             const RunOperands& ops, const RunRequest& req, const ir::seq::InputShapes& shapes,
+             RunOutcome& out) {
   const auto t0 = Clock::now();
   auto program = ir::seq::lower_run(file, kernel, ops, shapes, req.ftz_results);
   if (!program) return std::move(program).take_diagnostics();
@@ -121,7 +122,8 @@ Status lower(const ir::SpecFile& file, const ir::Kernel& kernel, const RunOperan
 
 /// What the run does before its inputs exist, on one thread: lowering, the caller's look at the
 /// program and the engine's preparation.
-Result<PreparedEngine> lower_and_prepare(const ir::SpecFile& file, const ir::Kernel& kernel,
+Result<PreparedEngine> lower_and_prepare(const ir::SpecFile& file,
+                                         const ir::verify::CheckedKernel& kernel,
                                          const RunOperands& ops, const RunRequest& req,
                                          const ir::seq::InputShapes& shapes, RunOutcome& out) {
   if (auto ok = lower(file, kernel, ops, req, shapes, out); !ok) return ok.diagnostics();
@@ -130,7 +132,8 @@ Result<PreparedEngine> lower_and_prepare(const ir::SpecFile& file, const ir::Ker
 }
 
 /// lower_and_prepare on one thread, after the inputs are filled (out.inputs_ms: the fill).
-Result<PreparedEngine> prepare_after_filling(const ir::SpecFile& file, const ir::Kernel& kernel,
+Result<PreparedEngine> prepare_after_filling(const ir::SpecFile& file,
+                                             const ir::verify::CheckedKernel& kernel,
                                              const RunOperands& ops, const RunRequest& req,
                                              const ir::seq::InputShapes& shapes,
                                              runtime::FillJob& fill, RunOutcome& out) {
@@ -166,8 +169,8 @@ private:
 /// the other has not begun them (a Claim). The JIT's run then leases the same pool, whose workers
 /// are running. Sets out.inputs_ms to when the last input was filled.
 Result<PreparedEngine> prepare_while_filling(unsigned threads, const ir::SpecFile& file,
-                                             const ir::Kernel& kernel, const RunOperands& ops,
-                                             const RunRequest& req,
+                                             const ir::verify::CheckedKernel& kernel,
+                                             const RunOperands& ops, const RunRequest& req,
                                              const ir::seq::InputShapes& shapes,
                                              const RunInputTensors& inputs, runtime::FillJob& fill,
                                              RunOutcome& out) {
@@ -242,7 +245,7 @@ Result<EngineRun> run_engine(Engine engine, const ir::seq::RunProgram& program,
   return execute(*prepared, program, inputs, req);
 }
 
-Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel,
+Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::verify::CheckedKernel& kernel,
                               const RunOperands& ops, const RunRequest& req) {
   RunOutcome out;
   out.shape = ops.shape;

@@ -9,13 +9,14 @@
 
 #include "harness/run/run_request.h"
 #include "ir/lang/kernel.h"
+#include "ir/verify/checked_kernel.h"
 #include "runtime/engine/run_io.h"
 
 namespace tujit::run {
 
 /// Runs `kernel` of `file`. Diagnostics for a kernel the engines refuse (E-RUN-1xx), given
 /// contents of the wrong type or shape (E-RUN-004, E-RUN-007), …
-Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::Kernel& kernel,
+Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::verify::CheckedKernel& kernel,
                               const RunOperands& ops, const RunRequest& req);
 
 /// One engine on a lowered program and its inputs: what `tujit bench` times as the kernel rate.

@@ -122,31 +122,35 @@ Result<ir::seq::InputShapes> RunPlan::input_tiles(const ir::SpecFile& file) cons
   return tiles;
 }
 
-Result<RunPlan> plan_run(const ir::Kernel& kernel) {
+Result<RunPlan> plan_run(const ir::verify::CheckedKernel& checked) {
+  const ir::Kernel& kernel = checked;
   RunPlan plan;
-  auto split = ir::seq::split_commands(kernel);
+  auto split = ir::seq::split_commands(checked);
   if (!split) return std::move(split).take_diagnostics();
   if (!*split) {
-    // The kernel itself, not owned: the caller keeps it alive.
+    // The kernel and its check themselves, not owned: the caller keeps them alive.
     std::shared_ptr<const ir::Kernel> whole(std::shared_ptr<const ir::Kernel>(), &kernel);
+    std::shared_ptr<const ir::verify::KernelCheck> check(
+        std::shared_ptr<const ir::verify::KernelCheck>(), &checked.check());
     auto ops = ir::seq::find_run_operands(kernel);
     if (!ops) return std::move(ops).take_diagnostics();
-    plan.commands.push_back({std::move(whole), std::move(*ops), {}, {}});
+    plan.commands.push_back({std::move(whole), std::move(check), std::move(*ops), {}, {}});
     return plan;
   }
   for (ir::seq::KernelCommand& c : **split) {
     auto local = std::make_shared<const ir::Kernel>(std::move(c.kernel));
+    auto check = std::make_shared<const ir::verify::KernelCheck>(std::move(c.check));
     auto ops = ir::seq::find_run_operands(*local);
     if (!ops) return std::move(ops).take_diagnostics();
-    plan.commands.push_back(
-        {std::move(local), std::move(*ops), std::move(c.value), std::move(c.reads)});
+    plan.commands.push_back({std::move(local), std::move(check), std::move(*ops),
+                             std::move(c.value), std::move(c.reads)});
   }
   return plan;
 }
 
 Result<RunOutcome> run_plan(const ir::SpecFile& file, const RunPlan& plan, RunRequest req) {
   if (plan.commands.size() == 1)
-    return run_kernel(file, *plan.result().kernel, plan.result().ops, req);
+    return run_kernel(file, plan.result().checked(), plan.result().ops, req);
   // A reshape the run cannot hand on is refused before any command runs.
   for (const CommandRun& c : plan.commands)
     for (const ir::seq::KernelCommand::Read& r : c.reads)
@@ -179,7 +183,7 @@ Result<RunOutcome> run_plan(const ir::SpecFile& file, const RunPlan& plan, RunRe
       step.given.emplace(r.param, std::move(v));
     }
     if (last) step.on_lowered = on_lowered;
-    auto out = run_kernel(file, *c.kernel, c.ops, step);
+    auto out = run_kernel(file, c.checked(), c.ops, step);
     for (auto& [name, t] : step.given)
       if (!holds_value(c, name)) held.insert_or_assign(name, std::move(t));
     if (!out) return std::move(out).take_diagnostics();

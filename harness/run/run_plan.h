@@ -10,6 +10,7 @@
 #include "ir/seq/kernel_commands.h"
 #include "ir/seq/run_operands.h"
 #include "ir/seq/run_program.h"
+#include "ir/verify/checked_kernel.h"
 
 #include <memory>
 #include <string>
@@ -20,7 +21,10 @@ namespace tujit::run {
 struct CommandRun {
   /// The command as a kernel (ir/seq/kernel_commands.h), or the kernel itself when it runs as one.
   std::shared_ptr<const ir::Kernel> kernel;
+  /// Its stage checks, one per stage of *kernel: what lowering reads.
+  std::shared_ptr<const ir::verify::KernelCheck> check;
   RunOperands ops; // points into *kernel
+  ir::verify::CheckedKernel checked() const { return {*kernel, *check}; }
   /// The name of the value this command commits (ir::seq::KernelCommand); empty for the result
   /// command.
   std::string value;
@@ -39,9 +43,10 @@ struct RunPlan {
   Result<ir::seq::InputShapes> input_tiles(const ir::SpecFile& file) const;
 };
 
-/// The plan of a run of `kernel` (which outlives it): find_run_operands of each command of a whole
-/// kernel (ir::seq::split_commands), or of the kernel itself. Their diagnostics otherwise.
-Result<RunPlan> plan_run(const ir::Kernel& kernel);
+/// The plan of a run of `kernel` (which, with its check, outlives it): find_run_operands of each
+/// command of a whole kernel (ir::seq::split_commands), or of the kernel itself. Their diagnostics
+/// otherwise.
+Result<RunPlan> plan_run(const ir::verify::CheckedKernel& kernel);
 
 /// Runs the plan of a kernel of `file`: a single command exactly as run_kernel; several in order,
 /// each command's output handed to the later ones as the DmTensor it committed. The outcome is

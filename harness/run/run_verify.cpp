@@ -113,12 +113,23 @@ std::optional<runtime::OracleCast> oracle_cast(const RunOperands& ops) {
   return runtime::OracleCast{c->to, c->relu};
 }
 
+/// The tolerance of the run's lowered chain (docs/contraction.md §9.5); E-ORACLE-002 for a run
+/// without one, whose float tolerance is undefined.
+Result<runtime::ToleranceModel> chain_tolerance(const ir::seq::RunProgram& program) {
+  if (program.is_move())
+    return make_error("E-ORACLE-002",
+                      fmt::format("kernel {} has no contraction stage, so the float tolerance of "
+                                  "docs/contraction.md §9.5 is undefined",
+                                  program.kernel_name));
+  return runtime::tolerance_model(program.contraction().chain);
+}
+
 /// The verdict of comparing `output` with the float64 reference `ref` (through the output path's
 /// cast when the run has one).
-Status judge(const ir::Kernel& kernel, const runtime::OracleReference& ref,
+Status judge(const ir::seq::RunProgram& program, const runtime::OracleReference& ref,
              const runtime::LogicalTensor& output, RunVerification& v,
              const std::optional<runtime::OracleCast>& cast = std::nullopt) {
-  auto model = runtime::tolerance_model_for_kernel(kernel);
+  auto model = chain_tolerance(program);
   if (!model) return std::move(model).take_diagnostics();
   auto cmp = runtime::compare_with_oracle(ref, output, *model, cast);
   if (!cmp) return std::move(cmp).take_diagnostics();
@@ -132,7 +143,8 @@ Status judge(const ir::Kernel& kernel, const runtime::OracleReference& ref,
 /// A part of a chain that starts from a ContractOuter / Packet / Time tensor: the output sums the
 /// input over what the part reduces, or moves it (the Lane Folder alone).
 Status check_part_from_tensor(const ir::SpecFile& file, const ir::Kernel& kernel,
-                              const RunOperands& ops, const runtime::LogicalTensor& input,
+                              const ir::seq::RunProgram& program, const RunOperands& ops,
+                              const runtime::LogicalTensor& input,
                               const runtime::LogicalTensor& output, RunVerification& v) {
   auto held = runtime::held_reductions(ops.output_type(kernel), {&*ops.stream->tensor}, file.axes);
   if (!held) {
@@ -141,7 +153,7 @@ Status check_part_from_tensor(const ir::SpecFile& file, const ir::Kernel& kernel
   }
   auto ref = runtime::reduction_oracle(input, output.axes, runtime::kDefaultMaxElements, *held);
   if (!ref) return std::move(ref).take_diagnostics();
-  return judge(kernel, *ref, output, v);
+  return judge(program, *ref, output, v);
 }
 
 /// A run whose output has the input's axes compares each output element with the input element of
@@ -220,7 +232,7 @@ void check_pair_pass(const ir::seq::VectorProgram& p, const std::string& group_a
 /// must be what the float64 pass gives somewhere on [r − t, r + t]: between its values at the
 /// two ends (the pass's calls are monotone there, or the interval is far below their period), or
 /// within the pass's own tolerance of one of them. An i32 chain is exact: the pass's oracle on it.
-Status check_pass_after_chain(const ir::Kernel& kernel, const ir::seq::VectorProgram& p,
+Status check_pass_after_chain(const ir::seq::RunProgram& program, const ir::seq::VectorProgram& p,
                               const runtime::OracleReference& ref,
                               const runtime::LogicalTensor& output,
                               const std::vector<runtime::LogicalTensor>& vrf_sources,
@@ -230,7 +242,7 @@ Status check_pass_after_chain(const ir::Kernel& kernel, const ir::seq::VectorPro
                               "pass only for an f32 pass after an f32 chain";
     return {};
   }
-  auto model = runtime::tolerance_model_for_kernel(kernel);
+  auto model = chain_tolerance(program);
   if (!model) return std::move(model).take_diagnostics();
   if (output.axes != ref.axes) {
     v.oracle_not_applicable = "the output's axes are not the contraction's";
@@ -335,7 +347,7 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
   }
   // A part of a chain from contract_outer is judged like a whole chain, by the einsum below.
   if (ops.shape == RunShape::Partial && ops.outer == nullptr)
-    return check_part_from_tensor(file, kernel, ops,
+    return check_part_from_tensor(file, kernel, program, ops,
                                   adapted(stream_in, stream_tile, nullptr, false), output, v);
   const ir::seq::FetchProgram* trf_fetch = fetch_of(fetches, ops.trf_collect);
   const ir::TensorType& out_type = ops.output_type(kernel);
@@ -369,10 +381,10 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
                                     runtime::kDefaultMaxElements, *held);
   if (!ref) return std::move(ref).take_diagnostics();
   if (ops.vector_final) {
-    return check_pass_after_chain(kernel, *program.vector, *ref, output,
+    return check_pass_after_chain(program, *program.vector, *ref, output,
                                   vrf_sources(ops, fetches, inputs, tiles), v, oracle_cast(ops));
   }
-  return judge(kernel, *ref, output, v, oracle_cast(ops));
+  return judge(program, *ref, output, v, oracle_cast(ops));
 }
 
 } // namespace tujit::run

@@ -80,17 +80,18 @@ Result<Entry> ranked_entry(const Problem& p, const Ranked& r, std::uint64_t spac
     return round_trip_error(
         fmt::format("the emitted spec of candidate {} fails `tujit check`", e.index),
         {render(check.all_diagnostics().front(), &a.file.source)});
-  if (auto d = run::kernel_size_error(a.file, k, max_bytes)) {
+  const ir::verify::CheckedKernel checked(k, check);
+  if (auto d = run::kernel_size_error(a.file, checked, max_bytes)) {
     d->notes.push_back(fmt::format("the kernel of candidate {}, which the search ranked; "
                                    "`tujit run` would refuse it too",
                                    e.index));
     return *d;
   }
-  auto program = ir::seq::lower_contraction(k);
+  auto program = ir::seq::lower_contraction(checked);
   if (!program)
     return round_trip_error(fmt::format("the emitted spec of candidate {} does not lower", e.index),
                             {render(program.diagnostics().front(), &a.file.source)});
-  const cycles::CycleOptions options = cycles::cycle_options_for(k);
+  const cycles::CycleOptions options = cycles::cycle_options_for(checked);
   const cycles::AnalyticCycles analytic = cycles::analytic_cycles(*program, options);
   if (analytic.total != e.cycles)
     return round_trip_error(

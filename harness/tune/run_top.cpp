@@ -5,6 +5,7 @@
 #include "harness/run/run_pipeline.h"
 #include "ir/lang/kernel.h"
 #include "ir/seq/run_operands.h"
+#include "ir/verify/checked_kernel.h"
 
 namespace tujit::tune {
 
@@ -13,6 +14,9 @@ Result<TopRun> run_ranked(const Entry& e, unsigned threads, std::uint64_t seed,
   auto file = ir::analyze_spec(SourceBuffer("rank" + std::to_string(e.rank) + ".rs", e.spec));
   if (!file) return file.diagnostics();
   const ir::Kernel& kernel = file->kernels.front();
+  const ir::verify::KernelCheck check = ir::verify::check_kernel(*file, kernel);
+  if (!check.ok()) return check.all_diagnostics();
+  const ir::verify::CheckedKernel checked(kernel, check);
   auto ops = ir::seq::find_run_operands(kernel);
   if (!ops) return ops.diagnostics();
   auto size = run::check_run_size(*file, kernel, *ops, true, max_bytes);
@@ -22,11 +26,11 @@ Result<TopRun> run_ranked(const Entry& e, unsigned threads, std::uint64_t seed,
   req.threads = threads;
   req.seed = seed;
   req.verify = true;
-  auto run = run::run_kernel(*file, kernel, *ops, req);
+  auto run = run::run_kernel(*file, checked, *ops, req);
   if (!run) return run.diagnostics();
   TopRun t;
   t.rank = e.rank;
-  const cycles::CycleOptions options = cycles::cycle_options_for(kernel);
+  const cycles::CycleOptions options = cycles::cycle_options_for(checked);
   t.analytic_cycles = cycles::analytic_cycles(run->program.contraction().chain, options).total;
   t.trace_cycles = cycles::trace_cycles(run->program.contraction().chain, options).total;
   t.sha256 = run->sha256;

@@ -4,7 +4,6 @@
 #include "ir/seq/field_hash.h"
 #include "ir/seq/lower_support.h"
 #include "ir/target/rngd.h"
-#include "ir/verify/output_path.h"
 
 #include <fmt/format.h>
 
@@ -49,7 +48,8 @@ void count_live(CommitProgram& p) {
 
 } // namespace
 
-Result<CommitProgram> lower_commit(const Kernel& kernel, std::size_t stage, ContextKind context) {
+Result<CommitProgram> lower_commit(const verify::CheckedKernel& ck, std::size_t stage) {
+  const Kernel& kernel = ck;
   if (stage >= kernel.stages.size())
     return lower_error("internal: lower_commit needs a stage of the kernel");
   const Stage& s = kernel.stages[stage];
@@ -60,23 +60,20 @@ Result<CommitProgram> lower_commit(const Kernel& kernel, std::size_t stage, Cont
   p.kernel_name = kernel.name;
   p.stage = stage;
   p.stream = s.input;
-  p.context = context;
-  const Mapping& time = s.input.mapping(Slot::Time);
-  const Mapping& packet = s.input.mapping(Slot::Packet);
-  const Mapping& element = s.output.mapping(Slot::Element);
+  p.context = s.context == ContextKind::Sub ? ContextKind::Sub : ContextKind::Main;
   p.element_bits = wire_bits(s.input.dtype);
-  p.time = time.size();
-  p.packet = packet.size();
+  p.time = s.input.mapping(Slot::Time).size();
+  p.packet = s.input.mapping(Slot::Packet).size();
   std::optional<std::uint64_t> write_size;
   if (commit) {
     // The Commit Engine's rules (docs/output-path.md §3): its write size, the sub context's
     // 8-byte writes included.
-    auto rule = verify::verify_commit({s.input.dtype, time, packet, element, context});
+    auto rule = verified<verify::CommitDerived>(ck, s);
     if (!rule) return std::move(rule).take_diagnostics();
     p.sequencer = rule->sequencer;
     write_size = rule->write_size;
   } else {
-    auto derived = datapath::derive_sequencer(element, time, packet, datapath::SeqMode::Write);
+    auto derived = verified<datapath::SequencerDerivation>(ck, s);
     if (!derived) return std::move(derived).take_diagnostics();
     p.sequencer = derived->config;
   }

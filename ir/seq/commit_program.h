@@ -10,6 +10,7 @@
 
 #include "ir/datapath/sequencer_config.h"
 #include "ir/lang/kernel.h"
+#include "ir/verify/checked_kernel.h"
 
 #include <concepts>
 #include <cstddef>
@@ -53,12 +54,11 @@ void for_each_field(Program& p, F&& f) {
    f(packet), f(live_packets), f(valid), f(access), f(write_size));
 }
 
-/// Lowers the write at kernel.stages[stage]: a Commit Engine `commit` run in `context` (the
-/// commit verifier's write sequencer and write size: E-FETCH / E-COMMIT on refusal), or a
-/// MemTensor `write` (write size gcd(valid, access), at most one 32-byte flit). E-RUN-101 for
+/// Lowers the write at kernel.stages[stage]: a Commit Engine `commit` run in its stage's context
+/// (the write sequencer and write size the commit verifier derived), or a MemTensor `write`
+/// (its write sequencer; write size gcd(valid, access), at most one 32-byte flit). E-RUN-101 for
 /// another stage. Returns only programs that verify.
-Result<CommitProgram> lower_commit(const Kernel& kernel, std::size_t stage,
-                                   ContextKind context = ContextKind::Main);
+Result<CommitProgram> lower_commit(const verify::CheckedKernel& kernel, std::size_t stage);
 
 /// The invariants the cycle models rely on (E-RUN-102 naming the first broken one): a sequencer
 /// walking |Time|·|Packet| positions in packets of |Packet|, at most |Time| live packets, at most

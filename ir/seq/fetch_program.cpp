@@ -42,15 +42,13 @@ std::string short_command_refusal(const FetchProgram& p, const verify::CollectDe
   return {};
 }
 
-/// The Fetch Engine's verdict on `fi`, its sequencer and read figures copied into `p`.
-Result<datapath::FetchDerived> verify_into(const datapath::FetchInput& fi, FetchProgram& p) {
-  auto fd = datapath::verify_fetch(fi);
-  if (!fd) return fd;
-  p.sequencer = fd->seq.config;
-  p.read_size = fd->read_size;
-  p.reads_per_packet = fd->reads_per_packet;
-  p.fetch_cycles = fd->cycles;
-  return fd;
+/// The Fetch Engine's derivation (docs/datapath.md §5): its sequencer and read figures copied
+/// into `p`.
+void take_fetch(const datapath::FetchDerived& fd, FetchProgram& p) {
+  p.sequencer = fd.seq.config;
+  p.read_size = fd.read_size;
+  p.reads_per_packet = fd.reads_per_packet;
+  p.fetch_cycles = fd.cycles;
 }
 
 /// The stages of one data-path chain, recognised by their units: collect ← [adapter] ← fetch.
@@ -115,7 +113,8 @@ Result<FetchChain> find_fetch_chain(const Kernel& kernel, std::size_t collect_in
 /// The Fetch Engine and the Fetch Adapter (docs/datapath.md §5, docs/contraction.md §2.2): the
 /// sequencer and read figures, the cast or the zero point (checked against its source type's
 /// range, docs/scalars.md §6).
-Result<datapath::FetchDerived> lower_fetch_engine(const FetchChain& c, FetchProgram& p) {
+Result<datapath::FetchDerived> lower_fetch_engine(const verify::CheckedKernel& ck,
+                                                  const FetchChain& c, FetchProgram& p) {
   const Stage& fetch = *c.fetch;
   p.context = fetch.context == ContextKind::Sub ? datapath::FetchContext::Sub
                                                 : datapath::FetchContext::Main;
@@ -130,14 +129,9 @@ Result<datapath::FetchDerived> lower_fetch_engine(const FetchChain& c, FetchProg
   auto buf = Mapping::pair(fetch.input.mapping(Slot::Time), fetch.input.mapping(Slot::Packet));
   if (!buf) return std::move(buf).take_diagnostics();
   p.buffer = buf->size();
-  datapath::FetchInput fi{p.dm_type,
-                          *buf,
-                          fetch.output.mapping(Slot::Time),
-                          fetch.output.mapping(Slot::Packet),
-                          p.context,
-                          cast ? cast->cast_to : std::nullopt};
-  auto fd = verify_into(fi, p);
+  auto fd = verified<datapath::FetchDerived>(ck, fetch);
   if (!fd) return fd;
+  take_fetch(*fd, p);
   if (zero_point && (!zero_point->zero_point || !zero_point->cast_to ||
                      !zero_point_in_range(zero_point->input.dtype, *zero_point->cast_to,
                                           *zero_point->zero_point)))
@@ -147,12 +141,10 @@ Result<datapath::FetchDerived> lower_fetch_engine(const FetchChain& c, FetchProg
 }
 
 /// Collect's flits (docs/datapath.md §8), and the check that the fetch and collect shapes line up.
-Status lower_collect(const Stage& collect, const datapath::FetchDerived& fd, FetchProgram& p,
+Status lower_collect(const verify::CheckedKernel& ck, const Stage& collect,
+                     const datapath::FetchDerived& fd, FetchProgram& p,
                      verify::CollectDerived& cd) {
-  verify::CollectInput ci{collect.input.dtype, collect.input.mapping(Slot::Time),
-                          collect.input.mapping(Slot::Packet), collect.output.mapping(Slot::Time),
-                          collect.output.mapping(Slot::Packet)};
-  auto derived = verify::verify_collect(ci);
+  auto derived = verified<verify::CollectDerived>(ck, collect);
   if (!derived) return std::move(derived).take_diagnostics();
   cd = *derived;
   p.flits_per_packet = cd.flits_per_packet;
@@ -223,7 +215,8 @@ Status verify(const FetchProgram& p) {
   return {};
 }
 
-Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect_index) {
+Result<FetchProgram> lower_fetch(const verify::CheckedKernel& ck, std::size_t collect_index) {
+  const Kernel& kernel = ck;
   auto chain = find_fetch_chain(kernel, collect_index);
   if (!chain) return std::move(chain).take_diagnostics();
   FetchProgram p;
@@ -236,22 +229,23 @@ Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect_index
   p.spatial = spatial_size(p.dm);
   p.time = p.fetched.mapping(Slot::Time).size();
   p.packet = p.fetched.mapping(Slot::Packet).size();
-  auto fd = lower_fetch_engine(*chain, p);
+  auto fd = lower_fetch_engine(ck, *chain, p);
   if (!fd) return std::move(fd).take_diagnostics();
   if (chain->switch_engine) {
-    auto sw = lower_switch(kernel, *chain->switch_engine);
+    auto sw = lower_switch(ck, *chain->switch_engine);
     if (!sw) return std::move(sw).take_diagnostics();
     p.switch_engine = std::move(*sw);
   }
   verify::CollectDerived cd;
-  if (auto r = lower_collect(*chain->collect, *fd, p, cd); !r)
+  if (auto r = lower_collect(ck, *chain->collect, *fd, p, cd); !r)
     return std::move(r).take_diagnostics();
   lower_consumer(kernel, collect_index, cd, p);
   if (auto ok = verify(p); !ok) return ok.diagnostics();
   return p;
 }
 
-Result<FetchProgram> lower_mem_read(const Kernel& kernel, std::size_t read_index) {
+Result<FetchProgram> lower_mem_read(const verify::CheckedKernel& ck, std::size_t read_index) {
+  const Kernel& kernel = ck;
   if (read_index >= kernel.stages.size() ||
       kernel.stages[read_index].unit() != StageUnit::MemReader)
     return lower_error("internal: lower_mem_read needs a read stage");
@@ -271,17 +265,12 @@ Result<FetchProgram> lower_mem_read(const Kernel& kernel, std::size_t read_index
   p.fetched = read.output;
   p.collected = read.output;
   p.dm_type = p.stream_type = read.input.dtype;
-  const Mapping& buf = read.input.mapping(Slot::Element);
-  datapath::FetchInput fi{p.dm_type,
-                          buf,
-                          read.output.mapping(Slot::Time),
-                          read.output.mapping(Slot::Packet),
-                          datapath::FetchContext::Main,
-                          std::nullopt};
-  if (auto fd = verify_into(fi, p); !fd) return std::move(fd).take_diagnostics();
-  p.buffer = buf.size();
-  p.time = fi.time.size();
-  p.packet = fi.packet.size();
+  auto fd = verified<datapath::FetchDerived>(ck, read);
+  if (!fd) return std::move(fd).take_diagnostics();
+  take_fetch(*fd, p);
+  p.buffer = read.input.mapping(Slot::Element).size();
+  p.time = read.output.mapping(Slot::Time).size();
+  p.packet = read.output.mapping(Slot::Packet).size();
   // The stream as read: one "flit" per packet of exactly its elements (no Collect follows).
   p.flits_per_packet = 1;
   p.flit_elements = p.packet;
@@ -289,7 +278,7 @@ Result<FetchProgram> lower_mem_read(const Kernel& kernel, std::size_t read_index
   return p;
 }
 
-Result<std::vector<FetchProgram>> lower_fetches(const Kernel& kernel) {
+Result<std::vector<FetchProgram>> lower_fetches(const verify::CheckedKernel& kernel) {
   return lower_each<FetchProgram>(
       kernel, [](const Stage& s) { return s.unit() == StageUnit::Collect && s.producer; },
       lower_fetch);

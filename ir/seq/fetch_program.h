@@ -112,18 +112,18 @@ void for_each_field(Program& p, F&& f) {
 }
 
 /// Lowers the data-path chain that ends at the Collect stage `collect` (an index into
-/// kernel.stages), following Stage::producer back to its Fetch. Runs the Fetch Engine and
-/// Collect verifiers (their diagnostics on refusal); E-RUN-101 when the chain does not start with
+/// kernel.stages), following Stage::producer back to its Fetch, from the Fetch Engine's and
+/// Collect's derivations in the kernel's check; E-RUN-101 when the chain does not start with
 /// `begin(x.view())` of a DmTensor parameter.
-Result<FetchProgram> lower_fetch(const Kernel& kernel, std::size_t collect);
+Result<FetchProgram> lower_fetch(const verify::CheckedKernel& kernel, std::size_t collect);
 
 /// The book's `MemTensor::read::<Time, Packet>()` (docs/datapath.md §4.2) of the MemTensor
 /// parameter, as the Fetch sequencer runs it: one slice, the buffer
 /// read as the stream, no adapter, no Collect (a packet is one row of |Packet| elements).
-Result<FetchProgram> lower_mem_read(const Kernel& kernel, std::size_t read_index);
+Result<FetchProgram> lower_mem_read(const verify::CheckedKernel& kernel, std::size_t read_index);
 
 /// Every data-path chain of the kernel (each Collect stage that reads a fetch), in stage order.
-Result<std::vector<FetchProgram>> lower_fetches(const Kernel& kernel);
+Result<std::vector<FetchProgram>> lower_fetches(const verify::CheckedKernel& kernel);
 
 /// The invariants the engines and the cycle models rely on (E-RUN-102 naming the first broken
 /// one): non-empty dimensions, a sequencer walking |T|·|P| positions of packets of |P|, whole

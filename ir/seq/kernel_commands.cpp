@@ -123,10 +123,13 @@ private:
 /// an earlier command's value reads a DmTensor parameter of the DM tensor it fetches, the `source`
 /// of the stages after it renamed with it. `value` names the root's commit for later commands
 /// (empty for the result command).
-Result<KernelCommand> command_kernel(const Kernel& k, Index root, const std::vector<Index>& stages,
-                                     std::string value, Names& names) {
+Result<KernelCommand> command_kernel(const verify::CheckedKernel& checked, Index root,
+                                     const std::vector<Index>& stages, std::string value,
+                                     Names& names) {
+  const Kernel& k = checked;
   KernelCommand cmd;
   cmd.value = std::move(value);
+  cmd.check.kernel = k.name;
   Kernel& local = cmd.kernel;
   local.span = k.span;
   local.name_span = k.name_span;
@@ -168,6 +171,7 @@ Result<KernelCommand> command_kernel(const Kernel& k, Index root, const std::vec
          {&s.producer, &s.trf_producer, &s.vrf_producer, &s.memory_producer})
       if (*link) *link = at.at(**link);
     local.stages.push_back(std::move(s));
+    if (i < checked.check().stages.size()) cmd.check.stages.push_back(checked.check().stages[i]);
   }
   if (cmd.value.empty()) {
     local.name = k.name;
@@ -196,7 +200,9 @@ Status result_not_reshaped(const Kernel& k) {
 
 } // namespace
 
-Result<std::optional<std::vector<KernelCommand>>> split_commands(const Kernel& kernel) {
+Result<std::optional<std::vector<KernelCommand>>>
+split_commands(const verify::CheckedKernel& checked) {
+  const Kernel& kernel = checked;
   const auto& stages = kernel.stages;
   if (stages.empty() || !kernel.returned || kernel.returned->kind != TensorKind::Hbm)
     return std::optional<std::vector<KernelCommand>>();
@@ -217,7 +223,7 @@ Result<std::optional<std::vector<KernelCommand>>> split_commands(const Kernel& k
   std::vector<KernelCommand> commands;
   for (const auto& [root, own] : needs) {
     const bool result = root + 1 == stages.size();
-    auto cmd = command_kernel(kernel, root, own, result ? std::string() : names(root), names);
+    auto cmd = command_kernel(checked, root, own, result ? std::string() : names(root), names);
     if (!cmd) return std::move(cmd).take_diagnostics();
     commands.push_back(std::move(*cmd));
   }

@@ -8,6 +8,7 @@
 
 #include "ir/lang/kernel.h"
 #include "ir/support/diagnostic.h"
+#include "ir/verify/checked_kernel.h"
 
 #include <optional>
 #include <string>
@@ -21,6 +22,10 @@ struct KernelCommand {
   /// DmTensor parameter per DM tensor holding a value of an earlier command that it fetches. An
   /// earlier command returns the DmTensor its last stage, a commit, writes.
   Kernel kernel;
+  /// The whole kernel's stage checks of those stages, in the same order: what lowering the command
+  /// reads (its stages are the checked ones, relinked).
+  verify::KernelCheck check;
+  verify::CheckedKernel checked() const { return {kernel, check}; }
   /// The name of the value this command commits, as later commands read it (its `let` name,
   /// made unique); empty for the kernel's result command.
   std::string value;
@@ -46,6 +51,7 @@ struct KernelCommand {
 /// which runs as it is. The split keeps only what the result depends on. E-RUN-110 for a value
 /// read through a DMA transfer that changes its axes (a broadcast), and for a result reshaped
 /// after its commit.
-Result<std::optional<std::vector<KernelCommand>>> split_commands(const Kernel& kernel);
+Result<std::optional<std::vector<KernelCommand>>>
+split_commands(const verify::CheckedKernel& kernel);
 
 } // namespace tujit::ir::seq

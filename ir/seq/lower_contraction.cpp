@@ -169,19 +169,28 @@ void outer_streams(const ContractionProgram& p, const std::vector<verify::TrfLoo
   }
 }
 
+/// What the checker derived for a stage (`known`), or the verifier run on the part's mappings.
+template <class Derived, class Verify>
+Result<Derived> derived_or(const Derived* known, Verify verify) {
+  if (known != nullptr) return *known;
+  return verify();
+}
+
 // contract_outer (§5): verified; its parameters checked against the shapes the engines walk.
 Status lower_outer(const ChainPart& part, ContractionProgram& p, CycleStreams& cs) {
   const ChainMappings& m = part.m;
-  verify::ContractOuterInput oin;
-  oin.stream_dtype = part.stream_type;
-  oin.weight_dtype = part.trf_type;
-  oin.time = m.time;
-  oin.packet = m.packet;
-  oin.lane = m.lane;
-  oin.element = m.element;
-  oin.out_time = m.out_time;
-  oin.out_packet = m.out_packet;
-  auto outer = verify::verify_contract_outer(oin);
+  auto outer = derived_or(part.derived.outer, [&] {
+    verify::ContractOuterInput oin;
+    oin.stream_dtype = part.stream_type;
+    oin.weight_dtype = part.trf_type;
+    oin.time = m.time;
+    oin.packet = m.packet;
+    oin.lane = m.lane;
+    oin.element = m.element;
+    oin.out_time = m.out_time;
+    oin.out_packet = m.out_packet;
+    return verify::verify_contract_outer(oin);
+  });
   if (!outer) return outer.diagnostics();
   p.accumulator = outer->operands.accumulator;
   p.time = m.time.size();
@@ -221,7 +230,9 @@ Status lower_packet(const ChainPart& part, ContractionProgram& p) {
     p.columns = p.op;
     return {};
   }
-  auto packet = verify::verify_contract_packet({part.stream_type, part.m.out_packet, part.m.p2});
+  auto packet = derived_or(part.derived.packet, [&] {
+    return verify::verify_contract_packet({part.stream_type, part.m.out_packet, part.m.p2});
+  });
   if (!packet) return packet.diagnostics();
   p.depth = packet->depth;
   p.group = packet->group;
@@ -235,7 +246,9 @@ Status lower_packet(const ChainPart& part, ContractionProgram& p) {
 // contract_time (§7): slot(t) = Σ retained digit · its stride in T2.
 Status lower_time(const ChainPart& part, ContractionProgram& p, CycleStreams& cs) {
   if (part.first > ChainStage::Time || part.last < ChainStage::Time) return {};
-  auto time = verify::verify_contract_time({part.m.out_time, part.m.t2});
+  auto time = derived_or(part.derived.time, [&] {
+    return verify::verify_contract_time({part.m.out_time, part.m.t2});
+  });
   if (!time) return time.diagnostics();
   p.inner_time = time->inner_time;
   for (const auto& term : time->terms) {
@@ -279,15 +292,17 @@ std::vector<std::int64_t> drain_order(const ContractionProgram& p, const ChainMa
 Status lower_lane(const ChainPart& part, ContractionProgram& p) {
   if (part.last != ChainStage::Lane) return {};
   const ChainMappings& m = part.m;
-  verify::ContractLaneInput lin;
-  lin.mode = part.mode;
-  lin.lane = m.lane;
-  lin.t2 = m.t2;
-  lin.p2 = m.p2;
-  lin.t3 = m.t3;
-  lin.p3 = m.p3;
-  lin.pre_reduce_time = m.out_time;
-  auto lane = verify::verify_contract_lane(lin);
+  auto lane = derived_or(part.derived.lane, [&] {
+    verify::ContractLaneInput lin;
+    lin.mode = part.mode;
+    lin.lane = m.lane;
+    lin.t2 = m.t2;
+    lin.p2 = m.p2;
+    lin.t3 = m.t3;
+    lin.p3 = m.p3;
+    lin.pre_reduce_time = m.out_time;
+    return verify::verify_contract_lane(lin);
+  });
   if (!lane) return lane.diagnostics();
   p.mode = part.mode;
   p.t3 = m.t3.size();
@@ -384,20 +399,41 @@ ChainStage chain_stage(StageUnit unit) {
   }
 }
 
+/// The part's stages' derived values from the kernel's check: E-RUN-101 for a stage the checker
+/// did not verify (a kernel with errors is refused before lowering).
+Status take_derived(const verify::CheckedKernel& ck, const Stage& st, ChainPart::Derived& d) {
+  bool found = false;
+  switch (st.unit()) {
+  case StageUnit::ContractOuter:
+    found = (d.outer = ck.derived<verify::ContractOuterDerived>(st)) != nullptr;
+    break;
+  case StageUnit::PacketReducer:
+    found = (d.packet = ck.derived<verify::ContractPacketDerived>(st)) != nullptr;
+    break;
+  case StageUnit::TimeReducer:
+    found = (d.time = ck.derived<verify::ContractTimeDerived>(st)) != nullptr;
+    break;
+  default:
+    found = (d.lane = ck.derived<verify::ContractLaneDerived>(st)) != nullptr;
+    break;
+  }
+  if (found) return {};
+  return lower_error(fmt::format("internal: `{}` reached lowering without its verifier's result",
+                                 to_string(st.op)));
+}
+
 } // namespace
 
-Result<ContractionProgram> lower_contraction(const Kernel& kernel) {
+Result<ContractionProgram> lower_contraction(const verify::CheckedKernel& ck) {
+  const Kernel& kernel = ck;
   if (!kernel.ok)
     return lower_error(
         fmt::format("kernel `{}` has errors; fix them before running it", kernel.name));
   if (const std::optional<ContractionChain> c = find_contraction_chain(kernel);
       c && c->lane->lane_mode) {
-    ChainMappings m;
-    for (const Stage* st : {c->outer, c->packet, c->time, c->lane}) take_mappings(*st, m);
-    auto program =
-        lower_contraction(m, c->outer->input.dtype, c->outer->trf->dtype, *c->lane->lane_mode);
-    if (program) program->kernel_name = kernel.name;
-    return program;
+    const auto first = static_cast<std::size_t>(c->outer - kernel.stages.data());
+    const auto last = static_cast<std::size_t>(c->lane - kernel.stages.data());
+    return lower_contraction(ck, first, last);
   }
   return lower_error(
       fmt::format("kernel `{}` has no contract_outer → contract_packet → contract_time → "
@@ -406,8 +442,9 @@ Result<ContractionProgram> lower_contraction(const Kernel& kernel) {
       {"the engines run complete contraction chains (docs/contraction.md §5–§8)"});
 }
 
-Result<ContractionProgram> lower_contraction(const Kernel& kernel, std::size_t first,
+Result<ContractionProgram> lower_contraction(const verify::CheckedKernel& ck, std::size_t first,
                                              std::size_t last) {
+  const Kernel& kernel = ck;
   if (!kernel.ok)
     return lower_error(
         fmt::format("kernel `{}` has errors; fix them before running it", kernel.name));
@@ -418,7 +455,10 @@ Result<ContractionProgram> lower_contraction(const Kernel& kernel, std::size_t f
   const Stage& tail = kernel.stages[path->back()];
   part.first = chain_stage(head.unit());
   part.last = chain_stage(tail.unit());
-  for (std::size_t idx : *path) take_mappings(kernel.stages[idx], part.m);
+  for (std::size_t idx : *path) {
+    take_mappings(kernel.stages[idx], part.m);
+    if (auto ok = take_derived(ck, kernel.stages[idx], part.derived); !ok) return ok.diagnostics();
+  }
   if (part.first == ChainStage::Outer && !head.trf)
     return lower_error(
         fmt::format("kernel `{}`: its contract_outer has no TRF operand", kernel.name));

@@ -6,6 +6,9 @@
 
 #include "ir/lang/kernel.h"
 #include "ir/support/diagnostic.h"
+#include "ir/verify/checked_kernel.h"
+
+#include <fmt/format.h>
 
 #include <cstddef>
 #include <optional>
@@ -21,14 +24,26 @@ inline Diagnostic lower_error(std::string message, std::optional<SourceSpan> spa
   return d;
 }
 
+/// What the kernel checker derived for `stage`, a stage of the checked kernel; E-RUN-101 when it
+/// derived nothing of that kind (a stage that did not verify never reaches lowering).
+template <class Derived>
+Result<Derived> verified(const verify::CheckedKernel& kernel, const Stage& stage) {
+  if (const Derived* d = kernel.derived<Derived>(stage)) return *d;
+  return lower_error(fmt::format("internal: `{}` reached lowering without its verifier's result",
+                                 to_string(stage.op)),
+                     stage.name_span);
+}
+
 /// `lower(kernel, i)` for every stage i with `starts(stage)`, in stage order; the first failure's
 /// diagnostics otherwise.
 template <typename Program, typename Starts, typename Lower>
-Result<std::vector<Program>> lower_each(const Kernel& kernel, Starts starts, Lower lower) {
+Result<std::vector<Program>> lower_each(const verify::CheckedKernel& checked, Starts starts,
+                                        Lower lower) {
+  const Kernel& kernel = checked;
   std::vector<Program> out;
   for (std::size_t i = 0; i < kernel.stages.size(); ++i) {
     if (!starts(kernel.stages[i])) continue;
-    auto p = lower(kernel, i);
+    auto p = lower(checked, i);
     if (!p) return std::move(p).take_diagnostics();
     out.push_back(std::move(*p));
   }

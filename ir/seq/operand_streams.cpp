@@ -2,9 +2,6 @@
 
 #include "ir/datapath/sequencer_derive.h"
 #include "ir/seq/view_streams.h"
-#include "ir/verify/to_trf.h"
-#include "ir/verify/to_vrf.h"
-#include "ir/verify/transpose.h"
 #include "ir/verify/vrf_operand.h"
 
 #include <fmt/format.h>
@@ -15,6 +12,13 @@
 
 namespace tujit::ir::seq {
 namespace {
+
+/// A stage whose verifier's result lowering needs and the kernel's check does not hold.
+Diagnostic unverified(const Stage& stage) {
+  return run_error("E-RUN-102",
+                   fmt::format("internal: `{}` reached lowering without its verifier's result",
+                               to_string(stage.op)));
+}
 
 Result<TensorStreams> param_streams(const std::string& name, const TensorType& type,
                                     const std::vector<Axis>& shape, const AxisTable& table) {
@@ -170,7 +174,8 @@ Result<OperandStreams> fetched_operand(const FetchProgram& f, const KernelParam&
   return switched;
 }
 
-Result<OperandStreams> stored_operand(const Stage& store, const OperandStreams& source) {
+Result<OperandStreams> stored_operand(const Stage& store, const verify::StageFacts& derived,
+                                      const OperandStreams& source) {
   const Mapping& time = store.input.mapping(Slot::Time);
   const Mapping& packet = store.input.mapping(Slot::Packet);
   const CellStreams& src = source.streams.cells;
@@ -180,8 +185,8 @@ Result<OperandStreams> stored_operand(const Stage& store, const OperandStreams& 
   if (store.unit() == StageUnit::TrfStore) {
     const Mapping& lane = store.output.mapping(Slot::Lane);
     const Mapping& element = store.output.mapping(Slot::Element);
-    auto v = verify::verify_to_trf({source.type, time, packet, lane, element});
-    if (!v) return v.diagnostics();
+    const auto* v = std::get_if<verify::ToTrfDerived>(&derived);
+    if (v == nullptr) return unverified(store);
     const std::uint64_t fpl = v->flits_per_lane, np = packet.size();
     // docs/contraction.md §4.2: flit f fills lane f / FPL at element (f mod FPL)·|Packet|; TRF
     // cells no flit fills are never written.
@@ -195,8 +200,7 @@ Result<OperandStreams> stored_operand(const Stage& store, const OperandStreams& 
   }
   if (store.unit() == StageUnit::VrfStore) {
     const Mapping& element = store.output.mapping(Slot::Element);
-    auto v = verify::verify_to_vrf({store.output.dtype, element});
-    if (!v) return v.diagnostics();
+    if (!std::holds_alternative<verify::ToVrfDerived>(derived)) return unverified(store);
     // docs/contraction.md §4.3: each VRF element takes the live stream cell with the same
     // coordinates; the rest of the VRF is zero-initialised.
     const auto by_coords = cells_by_coordinates(time, packet);
@@ -278,15 +282,12 @@ Result<OperandStreams> vrf_read_operand(const TensorType& final, const TensorTyp
   return o;
 }
 
-Result<OperandStreams> transposed_operand(const Stage& transpose, const OperandStreams& source) {
+Result<OperandStreams> transposed_operand(const Stage& transpose, const verify::StageFacts& derived,
+                                          const OperandStreams& source) {
   const TensorType& in = transpose.input;
   const TensorType& out = transpose.output;
-  auto v = verify::verify_transpose({in.dtype, in.mapping(Slot::Time), in.mapping(Slot::Packet),
-                                     out.mapping(Slot::Time), out.mapping(Slot::Packet)});
-  if (!v)
-    return run_error("E-RUN-102", fmt::format("internal: a transpose that does not verify ({}) "
-                                              "reached lowering",
-                                              v.diagnostics().front().code));
+  const auto* v = std::get_if<verify::TransposeDerived>(&derived);
+  if (v == nullptr) return unverified(transpose);
   const CellStreams& src = source.streams.cells;
   if (src.outer_size != in.mapping(Slot::Time).size() ||
       src.inner_size > in.mapping(Slot::Packet).size())
@@ -426,14 +427,15 @@ Result<OperandStreams> switched_operand(const SwitchStep& sw, const OperandStrea
   return o;
 }
 
-Result<OperandStreams> written_operand(const Stage& write, const OperandStreams& source) {
+Result<OperandStreams> written_operand(const Stage& write, const verify::StageFacts& derived,
+                                       const OperandStreams& source) {
   const Mapping& time = write.input.mapping(Slot::Time);
   const Mapping& packet = write.input.mapping(Slot::Packet);
   const Mapping& buf = write.output.mapping(Slot::Element);
   const CellStreams& src = source.streams.cells;
   if (auto bad = shape_mismatch(src, time, packet, "a MemTensor write")) return *bad;
-  auto d = datapath::derive_sequencer(buf, time, packet, datapath::SeqMode::Write);
-  if (!d) return d.diagnostics();
+  const auto* d = std::get_if<datapath::SequencerDerivation>(&derived);
+  if (d == nullptr) return unverified(write);
   // The write-mode loops visit every stream position; a live one writes its buffer cell.
   constexpr std::uint64_t kUnwritten = ~std::uint64_t{0};
   std::vector<std::uint64_t> writer(buf.size(), kUnwritten);

@@ -37,6 +37,7 @@
 #include "ir/seq/address_stream.h"
 #include "ir/seq/fetch_program.h"
 #include "ir/seq/switch_step.h"
+#include "ir/verify/stage_facts.h"
 
 #include <cstdint>
 #include <string>
@@ -62,8 +63,10 @@ Result<OperandStreams> direct_operand(const KernelParam& param, const std::vecto
 Result<OperandStreams> fetched_operand(const FetchProgram& fetch, const KernelParam& dm,
                                        const std::vector<Axis>& shape, const AxisTable& table);
 
-/// A register-file store (to_trf / to_vrf stage) of the stream `source` (the store's input view).
-Result<OperandStreams> stored_operand(const Stage& store, const OperandStreams& source);
+/// A register-file store (to_trf / to_vrf stage) of the stream `source` (the store's input view);
+/// `derived` is what the store's verifier derived (E-RUN-102 when it derived nothing).
+Result<OperandStreams> stored_operand(const Stage& store, const verify::StageFacts& derived,
+                                      const OperandStreams& source);
 
 /// The stream a Vector Engine pass hands on (`final` is the vector_final's type) from the stream
 /// `source` entering it (`init` is its type, the vector_init's input). `fixed` adds coordinates
@@ -82,8 +85,10 @@ Result<OperandStreams> vrf_read_operand(const TensorType& final, const TensorTyp
 
 /// The stream the Transpose Engine hands on from the stream `source` entering the transpose stage
 /// (its input type's Time and Packet; a packet the Cast Engine re-padded may be wider than the
-/// source's cells, its extra positions padding). E-RUN-102 when the stage does not verify.
-Result<OperandStreams> transposed_operand(const Stage& transpose, const OperandStreams& source);
+/// source's cells, its extra positions padding), from what its verifier derived (E-RUN-102 when
+/// it derived nothing).
+Result<OperandStreams> transposed_operand(const Stage& transpose, const verify::StageFacts& derived,
+                                          const OperandStreams& source);
 
 /// The stream the Switch Engine hands on from the stream `source` entering it (the switch's input
 /// type: one row of Time × Packet cells per slice): its Slice and Time relabelled, so slices stop
@@ -97,6 +102,7 @@ Result<OperandStreams> switched_operand(const SwitchStep& sw, const OperandStrea
 /// The buffer a MemTensor write stage fills from the stream `source` (the stage's input view).
 /// E-RUN-102 when a live buffer cell is written by no live stream position (the verifier refuses
 /// such a write, E-FETCH-019).
-Result<OperandStreams> written_operand(const Stage& write, const OperandStreams& source);
+Result<OperandStreams> written_operand(const Stage& write, const verify::StageFacts& derived,
+                                       const OperandStreams& source);
 
 } // namespace tujit::ir::seq

@@ -19,16 +19,17 @@ Result<std::vector<HeldAxis>> type_held_axes(const TensorType& type, const AxisT
 
 /// The stream a consumer reads: fetched from a DmTensor parameter by the Collect stage `collect`,
 /// or a CollectTensor parameter read directly.
-Result<OperandStreams> stream_operand(const SpecFile& file, const Kernel& kernel,
+Result<OperandStreams> stream_operand(const SpecFile& file, const verify::CheckedKernel& checked,
                                       const KernelParam& param, std::optional<std::size_t> collect,
                                       const InputShapes& shapes, RunProgram& out) {
+  const Kernel& kernel = checked;
   auto shape = shapes.find(param.name);
   if (shape == shapes.end())
     return run_error("E-RUN-102", fmt::format("internal: no shape for input `{}`", param.name));
   if (!collect) return direct_operand(param, shape->second, file.axes);
   auto fetch = kernel.stages[*collect].unit() == StageUnit::MemReader
-                   ? lower_mem_read(kernel, *collect)
-                   : lower_fetch(kernel, *collect);
+                   ? lower_mem_read(checked, *collect)
+                   : lower_fetch(checked, *collect);
   if (!fetch) return std::move(fetch).take_diagnostics();
   // A DM tensor `to_dm` wrote is read as its HBM source through the DM layout (docs/dma.md §1).
   if (param.tensor->kind == TensorKind::Dm) fetch->dm = *param.tensor;
@@ -38,13 +39,13 @@ Result<OperandStreams> stream_operand(const SpecFile& file, const Kernel& kernel
 }
 
 /// The TRF operand of a contraction: a TrfTensor parameter, or the store of its source stream.
-Result<OperandStreams> trf_operand(const SpecFile& file, const Kernel& kernel,
+Result<OperandStreams> trf_operand(const SpecFile& file, const verify::CheckedKernel& checked,
                                    const RunOperands& ops, const InputShapes& shapes,
                                    RunProgram& p) {
   if (ops.trf_store) {
-    auto source = stream_operand(file, kernel, *ops.trf, ops.trf_collect, shapes, p);
+    auto source = stream_operand(file, checked, *ops.trf, ops.trf_collect, shapes, p);
     if (!source) return std::move(source).take_diagnostics();
-    return stored_operand(*ops.trf_store, *source);
+    return stored_operand(*ops.trf_store, checked.facts(*ops.trf_store), *source);
   }
   auto shape = shapes.find(ops.trf->name);
   if (shape == shapes.end())
@@ -55,14 +56,14 @@ Result<OperandStreams> trf_operand(const SpecFile& file, const Kernel& kernel,
 /// A `&vrf` operand of the pass ending in `final` (docs/vector-engine.md §3.2): the VRF's
 /// streams (a VrfTensor parameter's own, or the store of its source stream) read at the pass's
 /// output cells.
-Result<OperandStreams> vrf_operand(const SpecFile& file, const Kernel& kernel,
+Result<OperandStreams> vrf_operand(const SpecFile& file, const verify::CheckedKernel& checked,
                                    const RunOperands::VrfOperand& v, const TensorType& final,
                                    const InputShapes& shapes, RunProgram& p) {
   Result<OperandStreams> vrf = run_error("E-RUN-102", "internal: a VRF operand without a source");
   if (v.store) {
-    auto source = stream_operand(file, kernel, *v.param, v.collect, shapes, p);
+    auto source = stream_operand(file, checked, *v.param, v.collect, shapes, p);
     if (!source) return std::move(source).take_diagnostics();
-    vrf = stored_operand(*v.store, *source);
+    vrf = stored_operand(*v.store, checked.facts(*v.store), *source);
   } else {
     auto shape = shapes.find(v.param->name);
     if (shape == shapes.end())
@@ -204,16 +205,17 @@ Status check_returned(const SpecFile& file, const Kernel& kernel, const RunOpera
 
 } // namespace
 
-Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const RunOperands& ops,
-                             const InputShapes& shapes, bool ftz_results) {
+Result<RunProgram> lower_run(const SpecFile& file, const verify::CheckedKernel& checked,
+                             const RunOperands& ops, const InputShapes& shapes, bool ftz_results) {
+  const Kernel& kernel = checked;
   RunProgram p;
   p.kernel_name = kernel.name;
-  auto stream = stream_operand(file, kernel, *ops.stream, ops.stream_collect, shapes, p);
+  auto stream = stream_operand(file, checked, *ops.stream, ops.stream_collect, shapes, p);
   if (!stream) return std::move(stream).take_diagnostics();
   if (ops.switch_engine) {
     // A FetchTensor parameter through the Switch Engine (docs/switch.md §4).
     auto sw =
-        lower_switch(kernel, static_cast<std::size_t>(ops.switch_engine - kernel.stages.data()));
+        lower_switch(checked, static_cast<std::size_t>(ops.switch_engine - kernel.stages.data()));
     if (!sw) return std::move(sw).take_diagnostics();
     stream = switched_operand(*sw, *stream, file.axes);
     if (!stream) return std::move(stream).take_diagnostics();
@@ -240,7 +242,7 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
       stream = std::move(passed);
       p.vector = std::move(chain->program);
       for (const RunOperands::VrfOperand& v : ops.vrf) {
-        auto read = vrf_operand(file, kernel, v, final, shapes, p);
+        auto read = vrf_operand(file, checked, v, final, shapes, p);
         if (!read) return std::move(read).take_diagnostics();
         vrf_reads.push_back(std::move(*read));
       }
@@ -249,10 +251,13 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
     auto after_pass = [&](const OperandStreams& in) -> Result<OperandStreams> {
       Result<OperandStreams> moved = in;
       // The Transpose Engine after the stream or the pass (docs/transpose.md §4).
-      if (ops.transpose) moved = transposed_operand(*ops.transpose, *moved);
+      if (ops.transpose)
+        moved = transposed_operand(*ops.transpose, checked.facts(*ops.transpose), *moved);
       if (!moved) return moved;
-      if (ops.shape == RunShape::Store) return stored_operand(*ops.store, *moved);
-      if (ops.shape == RunShape::Write) return written_operand(*ops.write, *moved);
+      if (ops.shape == RunShape::Store)
+        return stored_operand(*ops.store, checked.facts(*ops.store), *moved);
+      if (ops.shape == RunShape::Write)
+        return written_operand(*ops.write, checked.facts(*ops.write), *moved);
       return moved;
     };
     auto moved = after_pass(*stream);
@@ -275,14 +280,14 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
   }
 
   auto chain = ops.shape == RunShape::Partial
-                   ? lower_contraction(kernel, ops.partial_first, ops.partial_last)
-                   : lower_contraction(kernel);
+                   ? lower_contraction(checked, ops.partial_first, ops.partial_last)
+                   : lower_contraction(checked);
   if (!chain) return std::move(chain).take_diagnostics();
   ContractionRun run{std::move(*chain), std::move(*stream), {}};
   run.chain.ftz_results = ftz_results;
   // A part from a ContractOuter / Packet / Time tensor reads that parameter alone.
   if (run.chain.forms_products()) {
-    auto trf = trf_operand(file, kernel, ops, shapes, p);
+    auto trf = trf_operand(file, checked, ops, shapes, p);
     if (!trf) return std::move(trf).take_diagnostics();
     run.trf = std::move(*trf);
   }
@@ -340,7 +345,7 @@ Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const R
     // Its `&vrf` operands, read at the output cells the Lane Folder drains (the pass keeps every
     // element's coordinates, docs/vector-engine.md §3.2, §4.1).
     for (const RunOperands::VrfOperand& v : ops.vrf) {
-      auto read = vrf_operand(file, kernel, v, chain_out, shapes, p);
+      auto read = vrf_operand(file, checked, v, chain_out, shapes, p);
       if (!read) return std::move(read).take_diagnostics();
       p.vrf_operands.push_back(std::move(*read));
     }

@@ -161,8 +161,8 @@ std::optional<OutputCast> output_cast(const RunOperands& ops, ScalarType engines
 
 /// Lowers a Contraction, Store, Collect or Write run (E-RUN-101 for a Partial run, which the
 /// stage-by-stage executor runs). `shapes` gives every input's logical shape.
-Result<RunProgram> lower_run(const SpecFile& file, const Kernel& kernel, const RunOperands& ops,
-                             const InputShapes& shapes, bool ftz_results);
+Result<RunProgram> lower_run(const SpecFile& file, const verify::CheckedKernel& kernel,
+                             const RunOperands& ops, const InputShapes& shapes, bool ftz_results);
 
 /// `p` with its output: the streams of the output view `type` (over `axes`, the view's axes) into
 /// the logical output over its held axes (held_axes.h), elements of `dtype`; every held element

@@ -6,18 +6,15 @@
 
 namespace tujit::ir::seq {
 
-Result<SwitchStep> lower_switch(const Kernel& kernel, std::size_t index) {
+Result<SwitchStep> lower_switch(const verify::CheckedKernel& ck, std::size_t index) {
+  const Kernel& kernel = ck;
   if (index >= kernel.stages.size() || kernel.stages[index].unit() != StageUnit::SwitchEngine ||
       !kernel.stages[index].switch_config)
     return run_error("E-RUN-102", "internal: lower_switch needs a switch stage");
   const Stage& st = kernel.stages[index];
-  auto d = verify::verify_switch({*st.switch_config, st.input.dtype, st.input.mapping(Slot::Slice),
-                                  st.input.mapping(Slot::Time), st.input.mapping(Slot::Packet),
-                                  st.output.mapping(Slot::Slice), st.output.mapping(Slot::Time)});
-  if (!d)
-    return run_error("E-RUN-102", fmt::format("internal: a switch that does not verify ({}) "
-                                              "reached lowering",
-                                              d.diagnostics().front().code));
+  const verify::SwitchDerived* d = ck.derived<verify::SwitchDerived>(st);
+  if (d == nullptr)
+    return run_error("E-RUN-102", "internal: a switch that did not verify reached lowering");
   SwitchStep s;
   s.stage = index;
   s.kind = d->kind;

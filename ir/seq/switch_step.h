@@ -10,6 +10,7 @@
 #include "ir/lang/kernel.h"
 #include "ir/lang/switch_config.h"
 #include "ir/support/diagnostic.h"
+#include "ir/verify/checked_kernel.h"
 
 #include <concepts>
 #include <cstddef>
@@ -39,9 +40,9 @@ void for_each_field(Step& s, F&& f) {
    f(cycles), f(input), f(output));
 }
 
-/// The switch stage `index` of `kernel`, its verifier's derived values (E-RUN-102 when the stage
-/// does not verify: the checker refuses such a kernel before lowering).
-Result<SwitchStep> lower_switch(const Kernel& kernel, std::size_t index);
+/// The switch stage `index` of `kernel`, with what its verifier derived (E-RUN-102 when the stage
+/// did not verify: the checker refuses such a kernel before lowering).
+Result<SwitchStep> lower_switch(const verify::CheckedKernel& kernel, std::size_t index);
 
 /// An input position of the switch: a slice of InSlice and a time step of InTime.
 struct SwitchSource {

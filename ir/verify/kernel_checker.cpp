@@ -129,6 +129,10 @@ std::vector<StageCheck> check_stages(const std::vector<Stage>& stages) {
 
 KernelCheck check_kernel(const SpecFile& file, const Kernel& kernel) {
   (void)file; // mappings are already resolved; the file is the diagnostics' source
+  return check_kernel(kernel);
+}
+
+KernelCheck check_kernel(const Kernel& kernel) {
   KernelCheck out;
   out.kernel = kernel.name;
   check_params(kernel, out);

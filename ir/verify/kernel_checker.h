@@ -31,5 +31,7 @@ struct KernelCheck {
 /// front end refused (`!kernel.ok`) is still walked, but stages whose types are incomplete are
 /// verified only as far as their mappings are present.
 KernelCheck check_kernel(const SpecFile& file, const Kernel& kernel);
+/// The same: a typed kernel's mappings are resolved, so the check needs nothing else of its file.
+KernelCheck check_kernel(const Kernel& kernel);
 
 } // namespace tujit::ir::verify

@@ -41,10 +41,22 @@ void take(Result<T>&& r, const Stage& s, StageCheck& out) {
 /// The derived parameters of a verifier that passed, or its diagnostics.
 template <class T, class... Args>
 void report(Result<T>&& r, const Stage& s, StageCheck& out, const Args&... table_args) {
-  if (r)
-    out.derived = r->to_table(table_args...);
-  else
+  if (!r) {
     take(std::move(r), s, out);
+    return;
+  }
+  out.derived = r->to_table(table_args...);
+  out.facts = std::move(*r);
+}
+
+/// A Fetch Engine derivation: its table and typed value, or its diagnostics.
+void fetch_report(Result<datapath::FetchDerived>&& r, const Stage& s, StageCheck& out) {
+  if (!r) {
+    take(std::move(r), s, out);
+    return;
+  }
+  out.derived = fetch_table(*r);
+  out.facts = std::move(*r);
 }
 
 void check_fetch_cast(const StageSite& site, StageCheck& out) {
@@ -98,11 +110,7 @@ void check_fetch(const StageSite& site, StageCheck& out) {
                           std::nullopt};
   if (next != nullptr && next->chain == s.chain && next->op == StageOp::FetchCast)
     fi.cast_to = next->cast_to;
-  auto r = datapath::verify_fetch(fi);
-  if (r)
-    out.derived = fetch_table(*r);
-  else
-    take(std::move(r), s, out);
+  fetch_report(datapath::verify_fetch(fi), s, out);
 }
 
 /// The sequencer of a MemTensor read / write (docs/datapath.md §4.2): its configuration, and
@@ -128,13 +136,10 @@ void check_mem(const StageSite& site, StageCheck& out) {
                                {"written_positions", d->live_positions},
                                {"dropped_positions", c.stream_size() - d->live_positions},
                                {"buffer_size", d->buffer_size}};
+    out.facts = std::move(*d);
     return;
   }
-  auto f = datapath::check_fetch(*d, mem.dtype, datapath::FetchContext::Main);
-  if (f)
-    out.derived = fetch_table(*f);
-  else
-    take(std::move(f), s, out);
+  fetch_report(datapath::check_fetch(*d, mem.dtype, datapath::FetchContext::Main), s, out);
 }
 
 void check_collect(const StageSite& site, StageCheck& out) {
@@ -222,8 +227,13 @@ void check_vector(const StageSite& site, StageCheck& out) {
       state = std::move(ds);
     }
   }
-  report(std::move(state), s, out, *s.vector);
+  if (!state) {
+    take(std::move(state), s, out);
+    return;
+  }
+  out.derived = state->to_table(*s.vector);
   if (read) out.derived.merge(read->to_table());
+  out.facts = VectorFacts{std::move(*state), std::move(read)};
 }
 
 void check_vrf_reshape(const StageSite& site, StageCheck& out) {

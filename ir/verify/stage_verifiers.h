@@ -8,6 +8,7 @@
 #include "ir/lang/kernel.h"
 #include "ir/support/diagnostic.h"
 #include "ir/verify/stage_check.h"
+#include "ir/verify/stage_facts.h"
 
 #include <cstddef>
 #include <span>
@@ -21,6 +22,7 @@ namespace tujit::ir::verify {
 struct StageCheck {
   StageOp op{};
   DerivedTable derived;           // empty when the stage failed, was skipped or derives nothing
+  StageFacts facts;               // the same derivation as typed values (monostate likewise)
   Diagnostics diagnostics;        // errors of this stage's rules, each with a span into the file
   std::vector<std::string> notes; // e.g. "skipped: …", "pre-reduce time unknown …"
   bool skipped = false;           // not verified because a stage it depends on failed

@@ -1,6 +1,5 @@
 #include "runtime/oracle/oracle.h"
 
-#include "ir/verify/contract_packet.h"
 #include "runtime/layout/held_readback.h"
 #include "runtime/layout/layout.h"
 #include "runtime/scalar/float_bits.h"
@@ -190,34 +189,14 @@ double oracle_tolerance(const ToleranceModel& m, double abs_sum, std::uint64_t p
          n * std::ldexp(abs_sum, -52);
 }
 
-Result<ToleranceModel> tolerance_model_for_kernel(const ir::Kernel& k) {
-  const ir::Stage* packet = nullptr;
-  const ir::Stage* time = nullptr;
-  bool contraction = false;
-  for (const auto& s : k.stages) {
-    if (s.unit() == ir::StageUnit::PacketReducer) packet = &s;
-    if (s.unit() == ir::StageUnit::TimeReducer) time = &s;
-    contraction = contraction || ir::is_contraction(s.op);
-  }
-  if (!contraction)
-    return make_error("E-ORACLE-002",
-                      fmt::format("kernel {} has no contraction stage, so the float tolerance of "
-                                  "docs/contraction.md §9.5 is undefined",
-                                  k.name));
+ToleranceModel tolerance_model(const ir::seq::ContractionProgram& chain) {
+  using ir::seq::ChainStage;
+  const auto runs = [&](ChainStage s) { return chain.first <= s && s <= chain.last; };
   ToleranceModel m;
-  m.flits = 0; // a part of a chain without contract_time accumulates nothing across flits
-  if (packet != nullptr) {
-    ir::verify::ContractPacketInput in;
-    in.dtype = packet->input.storage.value_or(packet->input.dtype);
-    in.out_packet = packet->input.mapping(ir::Slot::Packet);
-    in.p2 = packet->output.mapping(ir::Slot::Packet);
-    auto derived = ir::verify::verify_contract_packet(in);
-    if (!derived) return std::move(derived).take_diagnostics();
-    m.tree_depth = derived->depth;
-  }
-  if (time != nullptr) {
-    const std::uint64_t ot = time->input.mapping(ir::Slot::Time).size();
-    const std::uint64_t t2 = time->output.mapping(ir::Slot::Time).size();
+  m.tree_depth = runs(ChainStage::Packet) ? chain.depth : 0;
+  m.flits = 0;
+  if (runs(ChainStage::Time)) {
+    const std::uint64_t ot = chain.m.out_time.size(), t2 = chain.m.t2.size();
     m.flits = std::max<std::uint64_t>(1, t2 == 0 ? ot : ot / t2);
   }
   return m;

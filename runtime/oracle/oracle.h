@@ -25,6 +25,7 @@
 #pragma once
 
 #include "ir/lang/kernel.h"
+#include "ir/seq/contraction_program.h"
 #include "ir/support/diagnostic.h"
 #include "runtime/tensor/logical_tensor.h"
 
@@ -100,12 +101,10 @@ struct ToleranceModel {
 };
 double oracle_tolerance(const ToleranceModel& m, double abs_sum, std::uint64_t products);
 
-/// d from the kernel's contract_packet (verify_contract_packet) and n_flits = |OT| / |T2| from
-/// its contract_time. A kernel that runs part of a chain rounds only in the stages it runs: d = 0
-/// without contract_packet, n_flits = 0 without contract_time (a product, a tree result or a
-/// relocated value is rounded by nothing else). E-ORACLE-002 when the kernel has no contraction
-/// stage.
-Result<ToleranceModel> tolerance_model_for_kernel(const ir::Kernel& k);
+/// d of the lowered chain's Packet Reducer and n_flits = |OT| / |T2| of its Time Reducer. A part of
+/// a chain rounds only in the stages it runs: d = 0 without contract_packet, n_flits = 0 without
+/// contract_time (a product, a tree result or a relocated value is rounded by nothing else).
+ToleranceModel tolerance_model(const ir::seq::ContractionProgram& chain);
 
 struct OracleMismatch {
   std::string coordinate; // "M=3, N=5"

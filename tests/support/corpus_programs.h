@@ -4,6 +4,7 @@
 
 #include "ir/lang/kernel.h"
 #include "ir/seq/lower_contraction.h"
+#include "tests/support/checked.h"
 #include "tests/support/spec_corpus.h"
 
 #include <catch2/catch.hpp>
@@ -18,7 +19,8 @@ inline std::vector<ir::seq::ContractionProgram> corpus_programs() {
     auto file = ir::load_spec(path.string());
     REQUIRE(file.ok());
     for (const auto& kernel : file->kernels)
-      if (auto p = ir::seq::lower_contraction(kernel)) out.push_back(std::move(*p));
+      if (auto p = ir::seq::lower_contraction(testing::checked(kernel)))
+        out.push_back(std::move(*p));
   }
   return out;
 }

@@ -159,7 +159,8 @@ std::optional<std::string> run_properties(std::string_view input, std::uint64_t 
   if (!file) return std::nullopt;
   const SourceBuffer& src = file->source;
   for (const auto& k : file->kernels) {
-    if (!k.ok || !ir::verify::check_kernel(*file, k).ok()) continue;
+    const ir::verify::KernelCheck check = ir::verify::check_kernel(*file, k);
+    if (!k.ok || !check.ok()) continue;
     auto ops = ir::seq::find_run_operands(k);
     if (!ops) {
       if (auto b = check_diagnostics(ops.diagnostics(), &src)) return b;
@@ -179,7 +180,7 @@ std::optional<std::string> run_properties(std::string_view input, std::uint64_t 
     req.jit.checked = true;
     req.seed = input.size();
     req.verify = true;
-    auto r = run::run_kernel(*file, k, *ops, req);
+    auto r = run::run_kernel(*file, {k, check}, *ops, req);
     if (!r) {
       if (auto b = check_diagnostics(r.diagnostics(), &src)) return b;
       if (auto b = engine_failure(r.diagnostics(), k.name)) return b;
@@ -207,8 +208,9 @@ std::optional<std::string> fetch_properties(std::string_view input, std::uint64_
   hash.add(input);
   const std::uint64_t seed = hash.value();
   for (const auto& k : file->kernels) {
-    if (!k.ok || !ir::verify::check_kernel(*file, k).ok()) continue;
-    auto programs = ir::seq::lower_fetches(k);
+    const ir::verify::KernelCheck check = ir::verify::check_kernel(*file, k);
+    if (!k.ok || !check.ok()) continue;
+    auto programs = ir::seq::lower_fetches({k, check});
     if (!programs)
       return "a verified kernel's fetch does not lower: " + k.name + ": " +
              diagnostics_text(programs.diagnostics());

@@ -5,6 +5,7 @@
 #include "runtime/npy/npy.h"
 #include "runtime/tensor/logical_tensor.h"
 #include "runtime/tensor/sha256.h"
+#include "tests/support/checked.h"
 #include "tests/support/cli_capture.h"
 
 #include <catch2/catch.hpp>
@@ -308,7 +309,8 @@ TEST_CASE("run: a tile kernel takes its tile or the whole tensor as --input", "[
   auto short_input = rt::make_logical_tensor(tujit::ir::ScalarType::I8, {{"AA", 4}, {"K8", 32}});
   REQUIRE(short_input.ok());
   req.given["input_dm"] = std::move(*short_input);
-  auto refused = tujit::run::run_kernel(*file, file->kernels.at(0), *ops, req);
+  auto refused =
+      tujit::run::run_kernel(*file, tujit::testing::checked(file->kernels.at(0)), *ops, req);
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.diagnostics().front().code == "E-RUN-007");
 }

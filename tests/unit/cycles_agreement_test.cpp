@@ -3,6 +3,7 @@
 // then, on every kernel of specs/ and specs/derived/ that lowers and on 250 generated kernels, each
 // also behind stream fetches of 5 rates (docs/cycle-model.md M13); every disagreement above 0.5% is
 // explained in docs/cycle-model.md (§5 lists the kernels and the classes).
+#include "tests/support/checked.h"
 #include "tests/support/kernel_gen.h"
 #include "tests/unit/cycles_test_support.h"
 
@@ -53,9 +54,9 @@ TEST_CASE("analytic and trace totals agree on every spec kernel that lowers", "[
       auto file = ir::load_spec(path.string());
       if (!file) continue; // the front end's tests own these
       for (const auto& k : file->kernels) {
-        auto p = ir::seq::lower_contraction(k);
+        auto p = ir::seq::lower_contraction(testing::checked(k));
         if (!p) continue; // no complete chain (stores, Outer-only kernels)
-        const auto o = cycles::cycle_options_for(k);
+        const auto o = cycles::cycle_options_for(testing::checked(k));
         if (o.fetch_reads_per_packet > o.fetch_flits_per_packet) ++fetched;
         const auto r = cycles::cycle_report(*p, o);
         const double dev = cycles::relative_deviation(r.analytic.total, r.trace.total);
@@ -89,9 +90,9 @@ TEST_CASE("analytic and trace totals agree on 250 generated kernels", "[cycles]"
     auto file = ir::analyze_spec(SourceBuffer(g.kernel_name + ".rs", g.spec));
     if (!file) continue;
     for (const auto& k : file->kernels) {
-      auto p = ir::seq::lower_contraction(k);
+      auto p = ir::seq::lower_contraction(testing::checked(k));
       if (!p) continue;
-      const auto r = cycles::cycle_report(*p, cycles::cycle_options_for(k));
+      const auto r = cycles::cycle_report(*p, cycles::cycle_options_for(testing::checked(k)));
       const double dev = cycles::relative_deviation(r.analytic.total, r.trace.total);
       INFO(g.description << ": analytic " << r.analytic.total << ", trace " << r.trace.total << "\n"
                          << ir::seq::to_text(*p));
@@ -107,7 +108,7 @@ TEST_CASE("analytic and trace totals agree on 250 generated kernels", "[cycles]"
       // (class S).
       for (const auto& [reads, flits] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{
                {2, 1}, {4, 1}, {8, 1}, {3, 2}, {5, 2}}) {
-        auto o = cycles::cycle_options_for(k);
+        auto o = cycles::cycle_options_for(testing::checked(k));
         o.fetch_read_size = 1;
         o.fetch_reads_per_packet = reads;
         o.fetch_flits_per_packet = flits;

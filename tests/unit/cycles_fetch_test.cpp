@@ -5,6 +5,7 @@
 #include "tests/unit/cycles_test_support.h"
 
 #include "ir/seq/fetch_program.h"
+#include "tests/support/checked.h"
 
 using namespace tujit;
 using namespace tujit::cycles_test;
@@ -91,17 +92,17 @@ TEST_CASE("cycle_options_for takes the stream's fetch from its FetchProgram", "[
   REQUIRE(file);
   bool seen = false;
   for (const auto& k : file->kernels) {
-    auto fetches = ir::seq::lower_fetches(k);
+    auto fetches = ir::seq::lower_fetches(testing::checked(k));
     REQUIRE(fetches);
     for (const auto& f : *fetches) {
       if (f.consumer != ir::seq::FetchConsumer::Stream) continue;
-      const auto o = cycles::cycle_options_for(k);
+      const auto o = cycles::cycle_options_for(testing::checked(k));
       CHECK(o.fetch_read_size == f.read_size);
       CHECK(o.fetch_reads_per_packet == f.reads_per_packet);
       CHECK(o.fetch_flits_per_packet == f.flits_per_packet);
       // docs/datapath.md §5: a packet of |P| elements takes |P| / read_size reads.
       CHECK(f.read_size * f.reads_per_packet == f.packet);
-      auto p = ir::seq::lower_contraction(k);
+      auto p = ir::seq::lower_contraction(testing::checked(k));
       REQUIRE(p);
       const auto r = cycles::cycle_report(*p, o);
       const std::string text = cycles::cycle_summary_text(r);

@@ -2,6 +2,7 @@
 // TRF / VRF stores, the StoTRF / StoVRF short command), parts of a contraction chain, and whole
 // multi-statement kernels; the analytic model and the trace agree on every kernel of specs/.
 #include "harness/cycles/kernel_cycles.h"
+#include "tests/support/checked.h"
 #include "tests/support/spec_corpus.h"
 #include "tests/unit/cycles_test_support.h"
 
@@ -67,7 +68,7 @@ TEST_CASE("every kernel of specs/ is timed, analytic and trace within 2% per com
     REQUIRE(file);
     for (const auto& k : file->kernels) {
       INFO(path.filename().string() << " " << k.name);
-      auto kc = cycles::kernel_cycles(k);
+      auto kc = cycles::kernel_cycles(testing::checked(k));
       if (!kc)
         for (const auto& d : kc.diagnostics()) UNSCOPED_INFO(d.code << ": " << d.message);
       REQUIRE(kc);
@@ -145,7 +146,7 @@ TEST_CASE("a TRF store lands in one half when it fits, one flit per cycle per la
   // (bank 0 then bank 1); 512 B fits half the 64 KiB file; 16 flits, one per cycle.
   auto file = ir::load_spec(spec_path("specs/store_bmatmul_trf.rs"));
   REQUIRE(file);
-  auto k = cycles::kernel_cycles(file->kernels.front());
+  auto k = cycles::kernel_cycles(testing::checked(file->kernels.front()));
   REQUIRE(k);
   const auto& c = k->commands.front();
   CHECK(c.analytic == 16);
@@ -169,8 +170,8 @@ TEST_CASE("the StoTRF short command sets up in fewer cycles than the full path",
   auto full_file = ir::load_spec(spec_path("specs/derived/gemm_kernel.rs"));
   REQUIRE(short_file);
   REQUIRE(full_file);
-  auto s = cycles::kernel_cycles(short_file->kernels.front());
-  auto f = cycles::kernel_cycles(full_file->kernels.front());
+  auto s = cycles::kernel_cycles(testing::checked(short_file->kernels.front()));
+  auto f = cycles::kernel_cycles(testing::checked(full_file->kernels.front()));
   REQUIRE(s);
   REQUIRE(f);
   REQUIRE(s->commands.front().path->short_command());
@@ -186,7 +187,7 @@ TEST_CASE("a part of a chain is timed over the stages it runs", "[cycles]") {
   // cycle, |OT| = O·M = 64 packets of PackSize 2: the last issues in cycle 127.
   auto file = ir::load_spec(spec_path("specs/trf_sequencer_partial_read.rs"));
   REQUIRE(file);
-  auto k = cycles::kernel_cycles(file->kernels.front());
+  auto k = cycles::kernel_cycles(testing::checked(file->kernels.front()));
   REQUIRE(k);
   const auto& c = k->commands.front();
   CHECK(c.kind == CommandKind::ChainPart);
@@ -203,7 +204,7 @@ TEST_CASE("the two contexts overlap only where nothing is read before it is writ
   // the chain (double buffering), so a pass takes the longer of the two contexts.
   auto file = ir::load_spec(spec_path("specs/derived/weighted_sum.rs"));
   REQUIRE(file);
-  auto k = cycles::kernel_cycles(file->kernels.front());
+  auto k = cycles::kernel_cycles(testing::checked(file->kernels.front()));
   REQUIRE(k);
   REQUIRE(k->commands.size() == 2);
   const auto& store = k->commands[0];

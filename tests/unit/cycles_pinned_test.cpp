@@ -8,6 +8,7 @@
 #include "ir/lang/kernel.h"
 #include "ir/verify/kernel_checker.h"
 #include "runtime/tensor/sha256.h"
+#include "tests/support/checked.h"
 #include "tests/support/spec_corpus.h"
 
 #include <catch2/catch.hpp>
@@ -133,7 +134,7 @@ constexpr PinnedCycles kPinnedCycles[] = {
 // clang-format on
 
 std::string report_digest(const ir::Kernel& k) {
-  auto kc = cycles::kernel_cycles(k, false);
+  auto kc = cycles::kernel_cycles(testing::checked(k), false);
   if (!kc) return kc.diagnostics().front().code;
   const std::string text = cycles::kernel_cycles_json(*kc).dump();
   return runtime::sha256_hex({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});

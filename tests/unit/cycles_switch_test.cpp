@@ -5,6 +5,7 @@
 // example's printed figures, behind one cycle of set-up.
 #include "harness/cycles/kernel_cycles.h"
 #include "ir/lang/kernel.h"
+#include "tests/support/checked.h"
 
 #include <catch2/catch.hpp>
 
@@ -32,7 +33,7 @@ TEST_CASE("switch cycles: the book's examples as commands", "[cycles][switch]") 
     auto file = ir::load_spec(std::string(TUJIT_SOURCE_DIR) + "/specs/" + c.spec);
     REQUIRE(file);
     REQUIRE(file->kernels.size() == 1);
-    auto kc = cycles::kernel_cycles(file->kernels[0]);
+    auto kc = cycles::kernel_cycles(testing::checked(file->kernels[0]));
     REQUIRE(kc);
     REQUIRE(kc->commands.size() == 1);
     const cycles::CommandCycles& cmd = kc->commands[0];

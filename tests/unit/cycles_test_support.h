@@ -7,6 +7,7 @@
 #include "harness/cycles/kernel_cycles.h"
 #include "ir/lang/kernel.h"
 #include "ir/seq/lower_contraction.h"
+#include "tests/support/checked.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -33,7 +34,7 @@ inline cycles::KernelCycles time_kernel_file(const Result<ir::SpecFile>& file) {
     for (const auto& d : file.diagnostics()) UNSCOPED_INFO(d.code << ": " << d.message);
   REQUIRE(file);
   REQUIRE(file->kernels.size() == 1);
-  auto k = cycles::kernel_cycles(file->kernels.front());
+  auto k = cycles::kernel_cycles(testing::checked(file->kernels.front()));
   if (!k)
     for (const auto& d : k.diagnostics()) UNSCOPED_INFO(d.code << ": " << d.message);
   REQUIRE(k);
@@ -48,8 +49,8 @@ inline cycles::KernelCycles time_text(const std::string& text) {
 /// The first kernel of `file` that lowers, with the options the kernel implies.
 inline std::optional<Lowered> lower_file(const ir::SpecFile& file) {
   for (const auto& k : file.kernels) {
-    auto p = ir::seq::lower_contraction(k);
-    if (p) return Lowered{*p, cycles::cycle_options_for(k)};
+    auto p = ir::seq::lower_contraction(testing::checked(k));
+    if (p) return Lowered{*p, cycles::cycle_options_for(testing::checked(k))};
   }
   return std::nullopt;
 }

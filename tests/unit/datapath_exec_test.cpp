@@ -7,6 +7,7 @@
 #include "ir/seq/fetch_program.h"
 #include "runtime/layout/layout.h"
 #include "runtime/scalar/fetch_adapter.h"
+#include "tests/support/checked.h"
 #include "tests/support/device_layout.h"
 #include "tests/support/fetch_exec.h"
 #include "tests/support/fetch_streams_check.h"
@@ -85,7 +86,7 @@ TEST_CASE("datapath exec: every DM fetch chain of specs/ equals the direct layou
     for (const auto& kernel : file->kernels)
       for (std::size_t collect : fetch_collects(kernel)) {
         INFO(path.filename().string() << " :: " << kernel.name << " stage " << collect);
-        auto p = ir::seq::lower_fetch(kernel, collect);
+        auto p = ir::seq::lower_fetch(testing::checked(kernel), collect);
         if (!p) {
           for (const auto& d : p.diagnostics()) UNSCOPED_INFO(render(d, &file->source));
         }
@@ -176,7 +177,7 @@ TEST_CASE("datapath exec: the address streams of every DM fetch chain of specs/ 
     for (const auto& kernel : file->kernels)
       for (std::size_t collect : fetch_collects(kernel)) {
         INFO(path.filename().string() << " :: " << kernel.name << " stage " << collect);
-        auto p = ir::seq::lower_fetch(kernel, collect);
+        auto p = ir::seq::lower_fetch(testing::checked(kernel), collect);
         REQUIRE(p.ok());
         const ir::KernelParam* dm = nullptr;
         for (const auto& param : kernel.params)
@@ -209,7 +210,7 @@ pub fn bcast(ctx: &mut Context, x: &DmTensor<i8, m![1], m![1 # 2], m![1 # 256], 
   }
   REQUIRE(file.ok());
   const ir::Kernel& k = file->kernels.at(0);
-  auto p = ir::seq::lower_fetch(k, fetch_collects(k).at(0));
+  auto p = ir::seq::lower_fetch(testing::checked(k), fetch_collects(k).at(0));
   REQUIRE(p.ok());
   CHECK(p->sequencer.to_string() == "[3:0, 4:32, 32:1] : 32");
   const auto axes = runtime::tensor_axes(p->dm, file->axes);
@@ -245,7 +246,8 @@ TEST_CASE("datapath exec: `tujit run` runs every kernel of specs/ with --verify"
     REQUIRE(file.ok());
     for (const auto& kernel : file->kernels) {
       INFO(path.filename().string() << " :: " << kernel.name);
-      auto plan = run::plan_run(kernel);
+      const auto checked = testing::checked(kernel);
+      auto plan = run::plan_run(checked);
       if (!plan) {
         for (const auto& d : plan.diagnostics()) {
           UNSCOPED_INFO(render(d, &file->source));
@@ -323,7 +325,7 @@ TEST_CASE("datapath exec: an output that holds part of an axis is read back over
     REQUIRE(ops.ok());
     run::RunRequest req;
     req.engine = run::Engine::Interp;
-    auto r = run::run_kernel(*file, k, *ops, req);
+    auto r = run::run_kernel(*file, testing::checked(k), *ops, req);
     if (!r) {
       for (const auto& d : r.diagnostics()) UNSCOPED_INFO(render(d, &file->source));
     }

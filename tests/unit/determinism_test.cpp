@@ -12,6 +12,7 @@
 #include "ir/seq/contraction_program.h"
 #include "ir/verify/kernel_checker.h"
 #include "runtime/tensor/sha256.h"
+#include "tests/support/checked.h"
 #include "tests/support/cli_capture.h"
 #include "tests/support/reliability_generated.h"
 #include "tests/support/spec_corpus.h"
@@ -39,7 +40,7 @@ run::RunRequest request(run::Engine engine, unsigned threads, std::uint64_t seed
 
 run::RunOutcome run_ok(const ir::SpecFile& file, const ir::Kernel& k,
                        const ir::seq::RunOperands& ops, const run::RunRequest& req) {
-  auto r = run::run_kernel(file, k, ops, req);
+  auto r = run::run_kernel(file, testing::checked(k), ops, req);
   if (!r)
     for (const auto& d : r.diagnostics()) UNSCOPED_INFO(render(d, &file.source));
   REQUIRE(r.ok());
@@ -63,7 +64,8 @@ std::string programs_and_cycles(const run::RunOutcome& r, const ir::Kernel& k) {
   if (r.shape != ir::seq::RunShape::Contraction) return s;
   s += ir::seq::to_text(r.program) + "\n";
   return s + cycles::cycle_report_json(
-                 cycles::cycle_report(r.program.contraction().chain, cycles::cycle_options_for(k)))
+                 cycles::cycle_report(r.program.contraction().chain,
+                                      cycles::cycle_options_for(testing::checked(k))))
                  .dump();
 }
 
@@ -95,7 +97,7 @@ bool check_deterministic(const ir::SpecFile& file, const ir::Kernel& k,
     req.jit.use_cache = true;
     req.jit.cache_dir = cache_dir;
     INFO("run " << i << ": " << run::engine_name(req.engine) << ", threads " << req.threads);
-    auto r = run::run_kernel(file, k, ops, req);
+    auto r = run::run_kernel(file, testing::checked(k), ops, req);
     if (!first) {
       if (r) {
         // The digest is of the output bytes (docs/cli.md §6), so equal digests are equal outputs.
@@ -172,7 +174,8 @@ TEST_CASE("same spec and seed give the same bytes, another seed other bytes", "[
   for_each_fed_corpus_kernel(
       [&](const ir::SpecFile& file, const ir::Kernel& k, const ir::seq::RunOperands& ops) {
         if (input_elements(file, k, ops) > kEveryRunElements) return; // the test below
-        auto first = run::run_kernel(file, k, ops, request(run::Engine::Interp, 1, 7));
+        auto first =
+            run::run_kernel(file, testing::checked(k), ops, request(run::Engine::Interp, 1, 7));
         if (!first) return; // refused alike every time: the test below
         const run::RunOutcome& a = *first;
         const run::RunOutcome b = run_ok(file, k, ops, request(run::Engine::Interp, 1, 7));

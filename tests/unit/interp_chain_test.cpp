@@ -8,6 +8,7 @@
 #include "runtime/interp/interpreter.h"
 #include "runtime/scalar/bf16.h"
 #include "tests/support/alloc_tracker.h"
+#include "tests/support/checked.h"
 
 #include <fmt/format.h>
 
@@ -44,7 +45,7 @@ std::string spec_text(const Chain& c) {
 ir::seq::ContractionProgram plan_of(const Chain& c) {
   const ir::SpecFile file = parse_spec(spec_text(c));
   REQUIRE(file.kernels.size() == 1);
-  auto plan = ir::seq::lower_contraction(file.kernels[0]);
+  auto plan = ir::seq::lower_contraction(testing::checked(file.kernels[0]));
   if (!plan)
     for (const auto& d : plan.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(plan.ok());

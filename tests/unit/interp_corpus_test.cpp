@@ -5,6 +5,7 @@
 #include "tests/unit/interp_test_support.h"
 
 #include "runtime/interp/interpreter.h"
+#include "tests/support/checked.h"
 #include "tests/support/register_store.h"
 
 #include <fmt/format.h>
@@ -102,7 +103,7 @@ TEST_CASE("interp corpus: every contraction and store kernel matches a brute-for
           check_store(st, ++seed);
           ++stores;
         }
-      auto plan = ir::seq::lower_contraction(kernel);
+      auto plan = ir::seq::lower_contraction(testing::checked(kernel));
       if (!plan) {
         // Only kernels without a complete chain may be refused.
         for (const auto& d : plan.diagnostics()) {
@@ -162,7 +163,7 @@ TEST_CASE("interp corpus: the TRF Sequencer loop addresses equal the normative T
     auto file = ir::load_spec(path.string());
     REQUIRE(file.ok());
     for (const auto& kernel : file->kernels) {
-      auto plan = ir::seq::lower_contraction(kernel);
+      auto plan = ir::seq::lower_contraction(testing::checked(kernel));
       if (!plan) continue;
       INFO(path.filename().string());
       const auto& m = plan->m;

@@ -13,6 +13,7 @@
 #include "codegen/partial_emit.h"
 #include "ir/lang/kernel.h"
 #include "runtime/tensor/sha256.h"
+#include "tests/support/checked.h"
 
 #include <unistd.h>
 
@@ -284,7 +285,7 @@ TEST_CASE("jit: parts of a chain and the poison shadow compile on the cold tier,
       if (!ops) continue;
       auto tiles = ir::seq::input_tiles(*file, kernel, *ops);
       if (!tiles) continue;
-      auto rp = ir::seq::lower_run(*file, kernel, *ops, *tiles, false);
+      auto rp = ir::seq::lower_run(*file, testing::checked(kernel), *ops, *tiles, false);
       if (!rp) continue;
       INFO(path.filename().string() << " :: " << kernel.name);
       // Checked text: the run module, then its poison shadow's (poison_emit.h).

@@ -16,6 +16,7 @@
 #include "runtime/engine/result_diff.h"
 #include "runtime/exec/operand_staging.h"
 #include "tests/support/chain_run.h"
+#include "tests/support/checked.h"
 #include "tests/support/reliability_generated.h"
 
 #include <chrono>
@@ -99,7 +100,7 @@ TEST_CASE("jit checked: 100 generated kernels stay inside their operands, same b
   for (std::size_t i = 0; run < kKernels && i < 3 * kKernels; ++i) {
     const testing::AnalyzedKernel a = testing::next_analyzed(gen);
     INFO(a.context());
-    auto p = ir::seq::lower_contraction(a.kernel());
+    auto p = ir::seq::lower_contraction(testing::checked(a.kernel()));
     if (!p) {
       // kernel_gen.h findings 1 and 2: the lowering's internal "packet-cycle boundaries do not
       // nest" and the layout's "overshoots axis K".

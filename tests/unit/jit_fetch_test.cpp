@@ -18,6 +18,7 @@
 #include "runtime/tensor/logical_tensor.h"
 #include "runtime/tensor/random_fill.h"
 #include "tests/support/adversarial_dm.h"
+#include "tests/support/checked.h"
 #include "tests/support/device_layout.h"
 #include "tests/support/fetch_emit.h"
 #include "tests/support/fetch_exec.h"
@@ -91,7 +92,7 @@ const std::vector<CorpusFetch>& corpus_fetches() {
           const std::string where =
               fmt::format("{} :: {} :: collect #{}", path.filename().string(), kernel.name, i);
           INFO(where);
-          auto p = ir::seq::lower_fetch(kernel, i);
+          auto p = ir::seq::lower_fetch(testing::checked(kernel), i);
           if (!p) {
             // Only a collect whose chain does not start at a fetch may be refused.
             for (const auto& d : p.diagnostics()) {

@@ -4,6 +4,7 @@
 // ("[jit]"). Each kernel is compiled once; sizes are the generator's (small).
 #include "tests/unit/jit_test_support.h"
 
+#include "tests/support/checked.h"
 #include "tests/support/kernel_gen.h"
 #include "tests/support/reliability_generated.h"
 
@@ -22,7 +23,7 @@ TEST_CASE("jit generated: 1,000 random kernels match the interpreter bit for bit
     const testing::AnalyzedKernel a = testing::next_analyzed(gen);
     INFO(a.context());
     // Every generated kernel is a valid complete chain: the lowering refuses none.
-    auto p = ir::seq::lower_contraction(a.kernel());
+    auto p = ir::seq::lower_contraction(testing::checked(a.kernel()));
     if (!p) FAIL("lower_contraction refused it: " << p.diagnostics().front().message);
     const Operands o = operands_for(*p, 31 * i + 5);
     REQUIRE(jit_vs_interp(*p, o) == 0);

@@ -16,6 +16,7 @@
 #include "harness/run/run_pipeline.h"
 #include "ir/seq/run_operands.h"
 #include "runtime/engine/result_diff.h"
+#include "tests/support/checked.h"
 
 #include <fmt/format.h>
 
@@ -93,7 +94,7 @@ SpecRun spec_run(const std::string& text, std::uint64_t seed) {
     r.tensors.emplace(p->name, std::move(*t));
   }
   for (const auto& [name, t] : r.tensors) r.inputs[name] = &t;
-  auto program = ir::seq::lower_run(r.file, kernel, *ops, *tiles, false);
+  auto program = ir::seq::lower_run(r.file, testing::checked(kernel), *ops, *tiles, false);
   if (!program)
     for (const auto& d : program.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(program.ok());
@@ -224,7 +225,7 @@ TEST_CASE("jit poison: tujit run --verify compares the JIT's shadow with the int
   req.verify = true;
   req.threads = 2;
   for (auto& [name, t] : r.tensors) req.given.emplace(name, t);
-  auto out = run::run_kernel(r.file, kernel, *ops, req);
+  auto out = run::run_kernel(r.file, testing::checked(kernel), *ops, req);
   if (!out)
     for (const auto& d : out.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(out.ok());

@@ -9,6 +9,7 @@
 #include "codegen/contraction_jit.h"
 #include "ir/seq/lower_contraction.h"
 #include "runtime/interp/interpreter.h"
+#include "tests/support/checked.h"
 #include "tests/support/run_case.h"
 
 #include <fmt/format.h>
@@ -24,7 +25,7 @@ inline ir::seq::ContractionProgram bmatmul() {
       (std::filesystem::path(TUJIT_SOURCE_DIR) / "specs" / "bmatmul_m_in_time.rs").string());
   REQUIRE(file.ok());
   REQUIRE(!file->kernels.empty());
-  auto p = ir::seq::lower_contraction(file->kernels[0]);
+  auto p = ir::seq::lower_contraction(testing::checked(file->kernels[0]));
   REQUIRE(p.ok());
   return *p;
 }
@@ -33,7 +34,7 @@ inline ir::seq::ContractionProgram bmatmul() {
 inline ir::seq::ContractionProgram lowered(const std::string& spec) {
   const ir::SpecFile file = interp::parse_spec(spec);
   REQUIRE(file.kernels.size() == 1);
-  auto p = ir::seq::lower_contraction(file.kernels[0]);
+  auto p = ir::seq::lower_contraction(testing::checked(file.kernels[0]));
   if (!p)
     for (const auto& d : p.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
   REQUIRE(p.ok());

@@ -5,6 +5,7 @@
 #include "ir/seq/kernel_commands.h"
 #include "runtime/scalar/bf16.h"
 #include "runtime/scalar/float_bits.h"
+#include "tests/support/checked.h"
 #include "tests/support/saved_run.h"
 #include "tests/support/text_file.h"
 
@@ -34,7 +35,7 @@ ir::SpecFile load(const std::string& rel) {
 }
 
 std::vector<ir::seq::KernelCommand> split(const ir::Kernel& k) {
-  auto commands = ir::seq::split_commands(k);
+  auto commands = ir::seq::split_commands(testing::checked(k));
   REQUIRE(commands.ok());
   REQUIRE(commands->has_value());
   return std::move(**commands);
@@ -145,7 +146,7 @@ double bf16_value(std::uint16_t code) {
 TEST_CASE("kernel commands: a kernel that is not a whole kernel is not split",
           "[kernel_commands]") {
   const ir::SpecFile file = load("specs/matmul.rs");
-  auto commands = ir::seq::split_commands(file.kernels.at(0));
+  auto commands = ir::seq::split_commands(testing::checked(file.kernels.at(0)));
   REQUIRE(commands.ok());
   CHECK_FALSE(commands->has_value());
 }

@@ -12,6 +12,7 @@
 #include "runtime/layout/layout.h"
 #include "runtime/oracle/oracle.h"
 #include "runtime/tensor/random_fill.h"
+#include "tests/support/checked.h"
 #include "tests/support/diagnostic_dump.h"
 #include "tests/support/kernel_gen.h"
 #include "tests/support/run_request.h"
@@ -261,7 +262,7 @@ Result<RunCheck> run_on_interpreter(const SpecFile& spec, const Kernel& k, std::
     inputs.emplace(p->name, *t);
   }
   req.given = inputs;
-  auto run = run::run_kernel(spec, k, *ops, req);
+  auto run = run::run_kernel(spec, testing::checked(k), *ops, req);
   if (!run) return std::move(run).take_diagnostics();
   RunCheck rc;
   rc.poisoned = run->poisoned_outputs;
@@ -280,9 +281,8 @@ Result<RunCheck> run_on_interpreter(const SpecFile& spec, const Kernel& k, std::
   if (!stream) return std::move(stream).take_diagnostics();
   auto ref = runtime::einsum_oracle({&*stream, 0}, {&*weight, 0}, run->output.axes);
   if (!ref) return std::move(ref).take_diagnostics();
-  auto model = runtime::tolerance_model_for_kernel(k);
-  if (!model) return std::move(model).take_diagnostics();
-  auto cmp = runtime::compare_with_oracle(*ref, run->output, *model);
+  const runtime::ToleranceModel model = runtime::tolerance_model(run->program.contraction().chain);
+  auto cmp = runtime::compare_with_oracle(*ref, run->output, model);
   if (!cmp) return std::move(cmp).take_diagnostics();
   rc.oracle_ok = cmp->ok;
   rc.mismatches = cmp->mismatches;
@@ -367,7 +367,7 @@ TEST_CASE("kernel gen: generated kernels through run_kernel --verify (JIT and or
     REQUIRE(ops.ok());
     const run::RunRequest req =
         testing::interp_verify_request(kSeed + static_cast<std::uint64_t>(i));
-    auto run = run::run_kernel(*spec, k, *ops, req);
+    auto run = run::run_kernel(*spec, testing::checked(k), *ops, req);
     INFO((run.ok() ? std::string() : dump(spec->source, run.diagnostics())));
     REQUIRE(run.ok());
     REQUIRE(run->verify.has_value());
@@ -419,7 +419,7 @@ TEST_CASE("kernel gen: DM-fed generated kernels through run_kernel --verify", "[
       req.verify = true;
       req.threads = 1;
       req.jit.use_cache = false;
-      auto run = run::run_kernel(*spec, k, *ops, req);
+      auto run = run::run_kernel(*spec, testing::checked(k), *ops, req);
       INFO((run.ok() ? std::string() : dump(spec->source, run.diagnostics())));
       REQUIRE(run.ok());
       CHECK(run->fetches.size() == (dm ? 2u : 0u));

@@ -6,6 +6,7 @@
 #include "ir/lang/kernel.h"
 #include "ir/seq/kernel_commands.h"
 #include "runtime/layout/dm_reshape.h"
+#include "tests/support/checked.h"
 #include "tests/support/error_codes.h"
 #include "tests/support/saved_run.h"
 
@@ -200,8 +201,8 @@ TEST_CASE("calls: helpers are typed inline with the stages of the kernel written
   REQUIRE(c.returned.has_value());
   CHECK(ir::to_string(*c.returned) == ir::to_string(*w.returned));
   // The split sees the same commands.
-  auto cs = ir::seq::split_commands(c);
-  auto ws = ir::seq::split_commands(w);
+  auto cs = ir::seq::split_commands(testing::checked(c));
+  auto ws = ir::seq::split_commands(testing::checked(w));
   REQUIRE(cs.ok());
   REQUIRE(ws.ok());
   REQUIRE((*cs)->size() == 2);
@@ -392,7 +393,7 @@ TEST_CASE("reshape: a relabelling to other axes keeps each DM cell's element",
     for (const ir::Kernel& k : a.file.kernels)
       if (k.name == "forward") forward = &k;
     REQUIRE(forward != nullptr);
-    auto split = ir::seq::split_commands(*forward);
+    auto split = ir::seq::split_commands(testing::checked(*forward));
     REQUIRE(split.ok());
     REQUIRE((*split)->size() == 2);
     const auto& reads = (**split)[1].reads;

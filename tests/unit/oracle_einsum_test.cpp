@@ -3,9 +3,12 @@
 // the tolerance bound of docs/contraction.md §9.5 on a cancelling sum, and the applicability check.
 #include "ir/lang/kernel.h"
 #include "ir/mapping/syntax.h"
+#include "ir/seq/lower_contraction.h"
+#include "ir/seq/run_operands.h"
 #include "runtime/oracle/oracle.h"
 #include "runtime/scalar/float_bits.h"
 
+#include "tests/support/checked.h"
 #include "tests/support/tensor_values.h"
 
 #include <catch2/catch.hpp>
@@ -34,6 +37,16 @@ LogicalTensor f32s(std::vector<ir::Axis> axes, std::vector<float> v) {
   return testing::tensor_of(ScalarType::F32, std::move(axes), c);
 }
 const ir::Axis M{"M", 2}, N{"N", 2}, K{"K", 3};
+
+/// The tolerance model of the kernel's lowered chain (the whole chain, or the part it runs).
+Result<ToleranceModel> chain_tolerance(const ir::Kernel& k) {
+  auto stages = ir::seq::find_contraction_stages(k);
+  if (!stages) return std::move(stages).take_diagnostics();
+  auto chain = ir::seq::lower_contraction(testing::checked(k), stages->first, stages->last);
+  if (!chain) return std::move(chain).take_diagnostics();
+  return tolerance_model(*chain);
+}
+
 } // namespace
 
 TEST_CASE("oracle: integer einsum matches exactly", "[oracle]") {
@@ -199,7 +212,7 @@ TEST_CASE("oracle: refusals and applicability", "[oracle]") {
 TEST_CASE("oracle: tolerance model of a corpus kernel", "[oracle]") {
   auto spec = ir::load_spec(std::string(TUJIT_SOURCE_DIR) + "/specs/bmatmul_k_in_time.rs");
   REQUIRE(spec.ok());
-  auto m = tolerance_model_for_kernel(spec->kernels.at(0));
+  auto m = chain_tolerance(spec->kernels.at(0));
   REQUIRE(m.ok());
   // contract_packet::<m![1]> on OP = m![1 # 16]: depth 0 (docs/contraction.md §11 ex 1);
   // contract_time: OT = [V / 16, K] (2·32 = 64 flits) → T2 = V / 16 (2): 32 flits per cell.
@@ -292,7 +305,7 @@ TEST_CASE("oracle: the tolerance of a part of a chain counts only the stages it 
   // specs/lane_interleaved.rs runs the Lane Folder alone: nothing is rounded (d = 0, no flits).
   auto spec = ir::load_spec(std::string(TUJIT_SOURCE_DIR) + "/specs/lane_interleaved.rs");
   REQUIRE(spec.ok());
-  auto m = tolerance_model_for_kernel(spec->kernels.at(0));
+  auto m = chain_tolerance(spec->kernels.at(0));
   REQUIRE(m.ok());
   CHECK(m->tree_depth == 0);
   CHECK(m->flits == 0);

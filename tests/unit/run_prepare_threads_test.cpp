@@ -5,6 +5,7 @@
 #include "harness/run/run_pipeline.h"
 #include "ir/lang/kernel.h"
 #include "ir/seq/field_hash.h"
+#include "tests/support/checked.h"
 
 #include <catch2/catch.hpp>
 
@@ -29,7 +30,7 @@ TEST_CASE("run preparation: the program lowered with one thread and with two is 
       req.threads = threads;
       req.seed = 5;
       req.jit.use_cache = false;
-      auto out = run::run_kernel(*file, k, *ops, req);
+      auto out = run::run_kernel(*file, testing::checked(k), *ops, req);
       REQUIRE(out.ok());
       if (!first) {
         first = std::move(*out);

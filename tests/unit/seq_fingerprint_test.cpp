@@ -12,6 +12,7 @@
 #include "ir/seq/field_hash.h"
 #include "ir/seq/run_operands.h"
 #include "ir/seq/run_program.h"
+#include "tests/support/checked.h"
 
 #include <filesystem>
 #include <optional>
@@ -288,7 +289,7 @@ ir::seq::RunProgram run_program_of(const char* spec) {
   REQUIRE(ops.ok());
   run::RunRequest req;
   req.engine = run::Engine::Interp;
-  auto out = run::run_kernel(*file, k, *ops, req);
+  auto out = run::run_kernel(*file, testing::checked(k), *ops, req);
   REQUIRE(out.ok());
   return std::move(out->program);
 }

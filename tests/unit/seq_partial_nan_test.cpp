@@ -21,6 +21,7 @@
 #include "runtime/interp/interpreter.h"
 #include "runtime/scalar/float_bits.h"
 #include "tests/support/chain_run.h"
+#include "tests/support/checked.h"
 #include "tests/support/run_case.h"
 
 #include <fmt/format.h>
@@ -185,7 +186,7 @@ TEST_CASE("seq partial: every NaN a part of a chain puts out is 0x7FC00000, on b
     for (std::size_t f = 0; f < 4; ++f)
       for (std::size_t l = f; l < 4; ++l) {
         INFO(text << "part " << kStage[f] << " … " << kStage[l]);
-        auto part = ir::seq::lower_contraction(k, span->path[f], span->path[l]);
+        auto part = ir::seq::lower_contraction(testing::checked(k), span->path[f], span->path[l]);
         if (!part)
           for (const auto& d : part.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
         REQUIRE(part.ok());
@@ -229,7 +230,7 @@ TEST_CASE("seq partial: the book's Lane Folder examples put out NaNs as 0x7FC000
     const ir::KernelParam& p = *ops->stream;
     REQUIRE(p.tensor->dtype == ir::ScalarType::F32);
     const auto input = input_tensor(p.tensor->dtype, tiles->at(p.name), ++seed, 16);
-    auto program = ir::seq::lower_run(*file, kernel, *ops, *tiles, false);
+    auto program = ir::seq::lower_run(*file, testing::checked(kernel), *ops, *tiles, false);
     if (!program)
       for (const auto& d : program.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
     REQUIRE(program.ok());

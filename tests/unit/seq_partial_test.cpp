@@ -19,6 +19,7 @@
 #include "runtime/interp/interpreter.h"
 #include "runtime/layout/held_readback.h"
 #include "runtime/layout/layout.h"
+#include "tests/support/checked.h"
 #include "tests/support/device_layout.h"
 
 #include <fmt/format.h>
@@ -143,7 +144,7 @@ TEST_CASE("seq partial: every spec kernel read from parameters matches the stage
         tensors.emplace(p->name, random_tensor(p->tensor->dtype, tiles->at(p->name), ++seed));
         in[p->name] = &tensors.at(p->name);
       }
-      auto program = ir::seq::lower_run(*file, kernel, *ops, *tiles, false);
+      auto program = ir::seq::lower_run(*file, testing::checked(kernel), *ops, *tiles, false);
       if (!program)
         for (const auto& d : program.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
       REQUIRE(program.ok());
@@ -187,13 +188,13 @@ TEST_CASE("seq partial: every part of generated chains matches the stage oracle 
     const ir::Kernel& k = a.kernel();
     auto span = ir::seq::find_contraction_stages(k);
     REQUIRE(span.ok());
-    if (span->path.size() != 4 || !ir::seq::lower_contraction(k)) continue;
+    if (span->path.size() != 4 || !ir::seq::lower_contraction(testing::checked(k))) continue;
     ++kernels;
     for (std::size_t f = 0; f < 4; ++f)
       for (std::size_t l = f; l < 4; ++l) {
         if (f == 0 && l == 3) continue; // the whole chain: stage_oracle_test.cpp
         INFO("part " << f << " … " << l);
-        auto part = ir::seq::lower_contraction(k, span->path[f], span->path[l]);
+        auto part = ir::seq::lower_contraction(testing::checked(k), span->path[f], span->path[l]);
         if (!part)
           for (const auto& d : part.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
         REQUIRE(part.ok());
@@ -242,7 +243,7 @@ TEST_CASE("seq partial: the text of a part shows only the stages it runs", "[seq
     const ir::Kernel& k = file->kernels.front();
     auto span = ir::seq::find_contraction_stages(k);
     REQUIRE(span.ok());
-    auto p = ir::seq::lower_contraction(k, span->first, span->last);
+    auto p = ir::seq::lower_contraction(testing::checked(k), span->first, span->last);
     REQUIRE(p.ok());
     return ir::seq::to_text(*p);
   };

@@ -7,6 +7,7 @@
 
 #include "ir/seq/contraction_program.h"
 #include "ir/seq/lower_contraction.h"
+#include "tests/support/checked.h"
 
 #include <catch2/catch.hpp>
 
@@ -151,7 +152,7 @@ TEST_CASE("seq: a kernel without a contraction chain is refused with E-RUN-101",
   REQUIRE(file.ok());
   REQUIRE(!file->kernels.empty());
   for (const auto& kernel : file->kernels) {
-    auto p = ir::seq::lower_contraction(kernel);
+    auto p = ir::seq::lower_contraction(testing::checked(kernel));
     REQUIRE_FALSE(p.ok());
     CHECK(p.diagnostics().front().code == "E-RUN-101");
   }

@@ -10,6 +10,7 @@
 #include "ir/seq/run_operands.h"
 #include "ir/seq/run_program.h"
 #include "ir/seq/vector_program.h"
+#include "tests/support/checked.h"
 
 #include <catch2/catch.hpp>
 
@@ -30,7 +31,7 @@ ir::seq::RunProgram lower_spec(const std::string& rel) {
   REQUIRE(ops.ok());
   auto tiles = ir::seq::input_tiles(a.file, k, *ops);
   REQUIRE(tiles.ok());
-  auto p = ir::seq::lower_run(a.file, k, *ops, *tiles, false);
+  auto p = ir::seq::lower_run(a.file, testing::checked(k), *ops, *tiles, false);
   INFO(rel << ": " << (p.ok() ? "" : p.diagnostics().front().message));
   REQUIRE(p.ok());
   return std::move(*p);
@@ -137,7 +138,7 @@ TEST_CASE("seq verify: a write program refuses each broken invariant", "[seq][ve
   for (std::size_t i = 0; i < k.stages.size(); ++i)
     if (k.stages[i].unit() == ir::StageUnit::CommitEngine) commit = i;
   REQUIRE(commit);
-  auto w = ir::seq::lower_commit(k, *commit);
+  auto w = ir::seq::lower_commit(testing::checked(k), *commit);
   REQUIRE(w.ok());
   CHECK(w->stage == *commit);
   using P = ir::seq::CommitProgram;
@@ -149,5 +150,5 @@ TEST_CASE("seq verify: a write program refuses each broken invariant", "[seq][ve
            {"no element per write", [](P& p) { p.write_size = 0; }},
            {"writes wider than a packet", [](P& p) { p.write_size = p.packet + 1; }}});
   // Not a write: the lowering refuses it.
-  CHECK_FALSE(ir::seq::lower_commit(k, 0).ok());
+  CHECK_FALSE(ir::seq::lower_commit(testing::checked(k), 0).ok());
 }

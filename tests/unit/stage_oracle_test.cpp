@@ -17,6 +17,7 @@
 #include "runtime/scalar/f8.h"
 #include "runtime/tensor/logical_tensor.h"
 #include "runtime/tensor/random_fill.h"
+#include "tests/support/checked.h"
 #include "tests/support/device_layout.h"
 #include "tests/support/stage_oracle.h"
 
@@ -242,7 +243,7 @@ TEST_CASE("stage exec: every corpus chain matches the fused interpreter bit for 
     auto file = ir::load_spec(path.string());
     REQUIRE(file.ok());
     for (const auto& kernel : file->kernels) {
-      auto p = ir::seq::lower_contraction(kernel);
+      auto p = ir::seq::lower_contraction(testing::checked(kernel));
       if (!p) continue; // no complete chain (covered by the partial-kernel tests below)
       INFO(path.filename().string() << " :: " << kernel.name);
       const testing::jit::Operands o = testing::jit::operands_for(*p, seed += 7);
@@ -269,7 +270,7 @@ TEST_CASE("stage exec: generated kernels match the fused interpreter bit for bit
     for (std::size_t i = 0; done < b.kernels && i < 3 * b.kernels; ++i) {
       const testing::AnalyzedKernel a = testing::next_analyzed(gen);
       INFO(a.context());
-      auto p = ir::seq::lower_contraction(a.kernel());
+      auto p = ir::seq::lower_contraction(testing::checked(a.kernel()));
       if (!p) {
         ++refused; // the lowering's known refusals (kernel_gen.h findings); not this test's
         continue;

@@ -10,6 +10,7 @@
 #include "ir/lang/kernel.h"
 #include "ir/seq/run_program.h"
 #include "ir/seq/switch_step.h"
+#include "tests/support/checked.h"
 
 #include <catch2/catch.hpp>
 
@@ -39,7 +40,7 @@ Lowered lower(const std::string& body) {
   REQUIRE(ops.ok());
   auto tiles = ir::seq::input_tiles(*file, k, *ops);
   REQUIRE(tiles.ok());
-  auto p = ir::seq::lower_run(*file, k, *ops, *tiles, false);
+  auto p = ir::seq::lower_run(*file, testing::checked(k), *ops, *tiles, false);
   if (!p) FAIL(p.diagnostics().front().code << ": " << p.diagnostics().front().message);
   REQUIRE(p->is_move());
   return {std::move(*file), std::move(*p)};
@@ -230,7 +231,8 @@ TEST_CASE("switch run: MNIST's fc2 input, a Broadcast1 of slice1 256 before a tr
       "    .commit()\n"
       "}\n"));
   REQUIRE(file.ok());
-  auto plan = run::plan_run(file->kernels.at(0));
+  const auto checked = testing::checked(file->kernels.at(0));
+  auto plan = run::plan_run(checked);
   REQUIRE(plan.ok());
   for (run::Engine e : {run::Engine::Interp, run::Engine::Jit}) {
     run::RunRequest req;

@@ -8,6 +8,7 @@
 #include "ir/lang/kernel.h"
 #include "ir/verify/kernel_checker.h"
 #include "ir/verify/transpose.h"
+#include "tests/support/checked.h"
 
 #include <catch2/catch.hpp>
 
@@ -81,7 +82,7 @@ Runs run_both(const ir::SpecFile& f) {
     req.jit.use_cache = false;
     req.verify = true;
     req.given[p.name] = *x;
-    auto r = run::run_kernel(f, k, *ops, req);
+    auto r = run::run_kernel(f, testing::checked(k), *ops, req);
     if (!r)
       for (const auto& d : r.diagnostics()) UNSCOPED_INFO(d.code << " " << d.message);
     REQUIRE(r.ok());
@@ -277,7 +278,7 @@ fn matmul_t<'l, const T: Tu>(
     run::RunRequest req;
     req.seed = 12;
     req.verify = true;
-    auto r = run::run_kernel(file, kernel, *ops, req);
+    auto r = run::run_kernel(file, testing::checked(kernel), *ops, req);
     REQUIRE(r.ok());
     REQUIRE(r->verify.has_value());
     CHECK(r->verify->engines_bit_exact);

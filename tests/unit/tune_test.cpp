@@ -12,6 +12,7 @@
 #include "ir/seq/run_operands.h"
 #include "ir/verify/kernel_checker.h"
 #include "runtime/tensor/logical_tensor.h"
+#include "tests/support/checked.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -58,9 +59,9 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> ranking(const std::vector<R
 // The analytic model on a spec file's kernel (its first), as `tujit cycles` computes it.
 std::uint64_t book_cycles(const ir::SpecFile& file) {
   const ir::Kernel& k = file.kernels.front();
-  auto program = ir::seq::lower_contraction(k);
+  auto program = ir::seq::lower_contraction(testing::checked(k));
   REQUIRE(program.ok());
-  return cycles::analytic_cycles(*program, cycles::cycle_options_for(k)).total;
+  return cycles::analytic_cycles(*program, cycles::cycle_options_for(testing::checked(k))).total;
 }
 
 std::string sizes_of(const ir::AxisTable& axes) {
@@ -199,9 +200,9 @@ TEST_CASE("tune: `tujit check` judges every candidate's text as the tuner judged
         if (e.verdict == Verdict::Valid) {
           ++valid;
           REQUIRE(!has_errors(all));
-          auto program = ir::seq::lower_contraction(k);
+          auto program = ir::seq::lower_contraction(testing::checked(k));
           REQUIRE(program.ok());
-          const auto options = cycles::cycle_options_for(k);
+          const auto options = cycles::cycle_options_for(testing::checked(k));
           CHECK(cycles::analytic_cycles(*program, options).total == e.score.cycles);
           // The trace model (docs/cycle-model.md §3) confirms the analytic model's total.
           CHECK(cycles::trace_cycles(*program, options).total == e.score.cycles);
@@ -258,7 +259,7 @@ TEST_CASE("tune: ranked kernels compute the einsum (independent sum on the opera
       }
       req.given[param->name] = std::move(*t);
     }
-    auto run = run::run_kernel(*file, k, *ops, req);
+    auto run = run::run_kernel(*file, testing::checked(k), *ops, req);
     REQUIRE(run.ok());
     REQUIRE(run->verify.has_value());
     CHECK(run->verify->engines_bit_exact);

@@ -10,6 +10,7 @@
 #include "harness/run/run_pipeline.h"
 #include "ir/lang/kernel.h"
 #include "ir/verify/kernel_checker.h"
+#include "tests/support/checked.h"
 #include "tests/support/diagnostic_dump.h"
 #include "tests/support/kernel_gen.h"
 #include "tests/support/run_request.h"
@@ -85,7 +86,7 @@ TEST_CASE("whole kernel differential: generated HBM → DM → contraction → o
     REQUIRE(ops->commit != nullptr);
     const run::RunRequest req =
         testing::interp_verify_request(kSeed + static_cast<std::uint64_t>(i));
-    auto run = run::run_kernel(*spec, k, *ops, req);
+    auto run = run::run_kernel(*spec, testing::checked(k), *ops, req);
     INFO((run.ok() ? std::string() : dump(spec->source, run.diagnostics())));
     REQUIRE(run.ok());
     const bool move = g.description.find("move:") != std::string::npos;
