@@ -18,17 +18,28 @@ bool moves_value(StageOp op) {
 }
 
 /// Where the value a chain fetches from the DM tensor `memory_producer` wrote comes from: the
-/// commit of an earlier command (through any DMA transfers and reshapes). Nullopt when the data
-/// comes from a parameter.
+/// commit of an earlier command (through any DMA transfers and reshapes), or, after at least one
+/// reshape, the HbmTensor parameter the first of a run of DMA transfers moved there (the DM tensor
+/// holds its logical tensor, docs/dma.md §1). Nullopt when the data comes from a parameter
+/// otherwise (the run reads it through the DM layout, ir/seq/run_operands.h `moved`).
 struct ValueSource {
-  Index writer;           // the commit
-  bool parameter = false; // never set here
+  Index writer;           // the commit, or the first DMA transfer of the parameter
+  bool parameter = false; // the value is the parameter k.stages[writer].source
 };
 std::optional<ValueSource> value_source(const Kernel& k, std::optional<Index> memory_producer) {
   if (!memory_producer) return std::nullopt;
   Index w = *memory_producer;
-  while (moves_value(k.stages[w].op) && k.stages[w].producer) w = *k.stages[w].producer;
-  if (k.stages[w].op == StageOp::Commit) return ValueSource{w, false};
+  bool reshaped = false;
+  while (moves_value(k.stages[w].op) && k.stages[w].producer) {
+    reshaped = reshaped || k.stages[w].op == StageOp::DmReshape;
+    w = *k.stages[w].producer;
+  }
+  const Stage& s = k.stages[w];
+  if (s.op == StageOp::Commit) return ValueSource{w, false};
+  if (!reshaped || !is_dma(s.op) || s.input.kind != TensorKind::Hbm) return std::nullopt;
+  for (const KernelParam& p : k.params)
+    if (p.name == s.source && p.tensor && p.tensor->kind == TensorKind::Hbm)
+      return ValueSource{w, true};
   return std::nullopt;
 }
 

@@ -37,8 +37,8 @@ Result<const KernelParam*> moved_memory(const Kernel& k, const Stage& fetch,
   const Stage& writer = k.stages[*memory_producer];
   if (writer.op == StageOp::DmReshape)
     return unsupported("tujit run: this fetch reads a reshape of a DM tensor that no earlier "
-                       "command committed (one `to_dm` wrote, or a parameter); tujit runs a "
-                       "reshape of a value an earlier command committed "
+                       "command committed and no DMA moved from an HbmTensor parameter of a "
+                       "whole kernel; tujit runs a reshape of such a value "
                        "(docs/kernel-language.md §6.2)",
                        writer.name_span);
   if (writer.op != StageOp::ToDm)
