@@ -1,8 +1,8 @@
 // The reference's MNIST classifier `forward` (tests/data/mnist/mod.rs, furiosa-opt-examples
 // src/mnist/mod.rs) run by `tujit run --verify` on each of the ten labelled images with the trained
 // weights (tests/data/mnist/*.npy, axes in declaration order, docs/cli.md §6.1): both engines bit
-// for bit, every command's oracle ok, and the argmax of the first ten logits is the image's label,
-// as the reference's tests/mnist_tests.rs asserts on the device.
+// for bit, every command judged by the oracle and ok, and the argmax of the first ten logits is the
+// image's label, as the reference's tests/mnist_tests.rs asserts on the device.
 #include "runtime/npy/npy.h"
 #include "tests/support/cli_capture.h"
 
@@ -43,6 +43,15 @@ TEST_CASE("mnist forward: each image's label is the argmax of the run's logits",
     const auto j = r.json();
     CHECK(j["verify"]["engines_bit_exact"] == true);
     CHECK(j["verify"]["oracle_ok"] == true);
+    // Every command is judged by the oracle, the pair passes through their cast to bf16 too.
+    CHECK_FALSE(j["verify"].contains("oracle_not_applicable"));
+    REQUIRE(j["earlier_commands"].size() == 7);
+    for (const auto& c : j["earlier_commands"]) {
+      INFO(c["value"]);
+      CHECK(c["verify"]["engines_bit_exact"] == true);
+      CHECK(c["verify"]["oracle_ok"] == true);
+      CHECK_FALSE(c["verify"].contains("oracle_not_applicable"));
+    }
     auto logits = runtime::read_npy_file(out);
     REQUIRE(logits.ok());
     REQUIRE(logits->dtype == runtime::NpyDtype::U2);
