@@ -12,6 +12,13 @@ OUT_DIR/SOURCE.txt (the input's SHA-256 and each tensor's shape). bf16 tensors b
 16-bit codes as `<u2` (docs/cli.md §6.1: how `--input` reads bf16), i32 labels `<i4`: bits are
 copied, never converted. Only the Python standard library is used.
 
+Axis order: an `.npy` input holds the logical tensor with its axes in the kernel's `axes!`
+declaration order (docs/cli.md §6.1). mod.rs declares `axes![X = 800, H = 256, C = 16, …]`, and
+`forward` takes `fc1_weight: m![H, X]` and `fc2_weight: m![C, H]`, which the safetensors stores
+row-major as [H, X] and [C, H] (tests/mnist_tests.rs reads them as `HostTensor<bf16, m![H, X]>`
+and `m![C, H]`). Those two are written transposed, as [X, H] = [800, 256] and [H, C] = [256, 16],
+so each element keeps its (X, H) / (H, C) coordinates; SOURCE.txt lists the written shapes.
+
 The safetensors layout: an 8-byte little-endian header length, a JSON header naming each tensor's
 dtype, shape and [begin, end) byte offsets into the data that follows, then the data
 (little-endian).
@@ -32,6 +39,22 @@ def wanted(name):
         or name.startswith("hw.image_")
         or name.startswith("label_")
     )
+
+
+# The tensors whose two axes are stored in the other order than the declaration's (see above).
+TRANSPOSED = ("hw.fc1.weight", "hw.fc2.weight")
+
+
+def transposed(shape, item, data):
+    """A row-major [rows, cols] array of `item`-byte elements as [cols, rows]."""
+    rows, cols = shape
+    out = bytearray(len(data))
+    for r in range(rows):
+        for c in range(cols):
+            src = (r * cols + c) * item
+            dst = (c * rows + r) * item
+            out[dst : dst + item] = data[src : src + item]
+    return [cols, rows], bytes(out)
 
 
 def npy_bytes(dtype, shape, data):
@@ -67,8 +90,11 @@ def main(argv):
         if t["dtype"] not in NPY_DTYPE or end - begin != count * ITEM_BYTES[t["dtype"]]:
             sys.stderr.write("mnist_to_npy.py: %s: unexpected dtype %s or size\n" % (name, t["dtype"]))
             return 1
-        (out / (name + ".npy")).write_bytes(npy_bytes(NPY_DTYPE[t["dtype"]], t["shape"], data[begin:end]))
-        lines.append("%s %s %s" % (name, t["dtype"], t["shape"]))
+        shape, tensor = t["shape"], data[begin:end]
+        if name in TRANSPOSED:
+            shape, tensor = transposed(shape, ITEM_BYTES[t["dtype"]], tensor)
+        (out / (name + ".npy")).write_bytes(npy_bytes(NPY_DTYPE[t["dtype"]], shape, tensor))
+        lines.append("%s %s %s" % (name, t["dtype"], shape))
     (out / "SOURCE.txt").write_text("\n".join(lines) + "\n")
     return 0
 

@@ -144,7 +144,11 @@ private:
       const Stage& s = k_.stages[at];
       if (s.unit() == ir::StageUnit::VectorEngine) hold(n, Track::VectorEngine);
       if (s.unit() == ir::StageUnit::VrfStore && n.context == Track::Main) hold(n, Track::Sub);
-      for (auto link : {s.producer, s.trf_producer, s.vrf_producer, s.memory_producer}) {
+      std::vector<std::optional<std::size_t>> links{s.producer, s.trf_producer, s.vrf_producer,
+                                                    s.memory_producer};
+      for (const Stage::InterleavedSide& side : s.interleaved)
+        links.push_back(side.memory_producer);
+      for (auto link : links) {
         const auto p = resolve(k_, link);
         if (!p) continue;
         const auto it = command_of_.find(*p);
@@ -166,8 +170,12 @@ private:
       read(i, read_value(resolve(k_, s.trf_producer), s.trf_source));
     if (s.vrf) read(i, read_value(resolve(k_, s.vrf_producer), s.vrf_source));
     if (s.memory_producer) read(i, read_value(resolve(k_, s.memory_producer), {}));
-    const bool first_fetch =
-        unit == ir::StageUnit::FetchSequencer && !s.producer && !s.memory_producer;
+    // An interleaved fetch reads its two DM tensors (docs/vector-engine.md §3.5).
+    for (const Stage::InterleavedSide& side : s.interleaved)
+      read(i, side.memory_producer ? read_value(resolve(k_, side.memory_producer), {})
+                                   : read_value(std::nullopt, side.source));
+    const bool first_fetch = unit == ir::StageUnit::FetchSequencer && !s.producer &&
+                             !s.memory_producer && s.interleaved.empty();
     if (first_fetch || unit == ir::StageUnit::MemReader)
       read(i, read_value(std::nullopt, s.source));
     if (unit == ir::StageUnit::Dma) read(i, read_value(resolve(k_, s.producer), s.source));

@@ -1,6 +1,7 @@
 #include "harness/run/run_inputs.h"
 
 #include "ir/seq/operand_streams.h"
+#include "runtime/tensor/interleave.h"
 
 #include <fmt/format.h>
 
@@ -25,6 +26,9 @@ ir::seq::InputShapes input_shapes(const RunOperands& ops, const RunRequest& req,
     const auto given = req.given.find(p->name);
     shapes[p->name] = given != req.given.end() ? given->second.axes : tiles.at(p->name);
   }
+  // An interleaved pair is made over its tile (interleave_inputs).
+  for (const RunOperands::Interleaved& i : ops.interleaved)
+    shapes[i.param->name] = tiles.at(i.param->name);
   return shapes;
 }
 
@@ -67,15 +71,44 @@ Result<RunInputTensors> allocate_inputs(const ir::SpecFile& file, const RunOpera
                               runtime::tile_index(tile, ir::seq::type_axes(*p->tensor, file.axes))};
     if (p->name != unfilled) fill.add(slot, contents);
   }
+  for (const RunOperands::Interleaved& i : ops.interleaved) {
+    const ir::KernelParam& p = *i.param;
+    if (in.tensors.count(p.name) != 0) continue;
+    auto t = runtime::make_logical_tensor(p.tensor->dtype, tiles.at(p.name),
+                                          runtime::kDefaultMaxElements,
+                                          runtime::TensorInit::Uninitialised);
+    if (!t) return std::move(t).take_diagnostics();
+    auto& slot = in.generated[p.name] = std::move(*t);
+    in.tensors[p.name] = &slot;
+  }
   in.shapes = input_shapes(ops, req, tiles);
   return in;
+}
+
+Result<runtime::LogicalTensor> seeded_input(const ir::SpecFile& file, const ir::KernelParam& p,
+                                            const RunRequest& req) {
+  const std::vector<ir::Axis> whole = ir::seq::type_axes(*p.tensor, file.axes);
+  auto t = runtime::make_logical_tensor(p.tensor->dtype, whole, runtime::kDefaultMaxElements,
+                                        runtime::TensorInit::Uninitialised);
+  if (!t) return t;
+  runtime::fill_random(*t, runtime::parameter_seed(req.seed, p.name),
+                       runtime::tile_index(whole, whole));
+  return t;
+}
+
+void interleave_inputs(const RunOperands& ops, RunInputTensors& in) {
+  for (const RunOperands::Interleaved& i : ops.interleaved)
+    runtime::interleave_into(in.generated.at(i.param->name), i.axis,
+                             *in.tensors.at(i.sides[0]->name), *in.tensors.at(i.sides[1]->name));
 }
 
 Result<RunInputTensors> make_inputs(const ir::SpecFile& file, const RunOperands& ops,
                                     const RunRequest& req, const ir::seq::InputShapes& tiles) {
   runtime::FillJob fill;
   auto in = allocate_inputs(file, ops, req, tiles, fill);
-  if (in) fill.run(req.threads);
+  if (!in) return in;
+  fill.run(req.threads);
+  interleave_inputs(ops, *in);
   return in;
 }
 

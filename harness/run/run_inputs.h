@@ -45,7 +45,16 @@ Result<RunInputTensors> allocate_inputs(const ir::SpecFile& file, const RunOpera
                                         const RunRequest& req, const ir::seq::InputShapes& tiles,
                                         runtime::FillJob& fill, std::string_view unfilled = {});
 
-/// allocate_inputs, filled on the request's threads.
+/// Makes each interleaved pair the run reads (RunOperands::Interleaved) from its two sides, once
+/// they are filled: allocate_inputs reserves it, with the generated inputs, but leaves it empty.
+void interleave_inputs(const RunOperands& ops, RunInputTensors& in);
+
+/// Parameter `p`'s whole logical tensor as a run generates it when no contents are given: the
+/// seeded contents allocate_inputs gives it, over every axis.
+Result<runtime::LogicalTensor> seeded_input(const ir::SpecFile& file, const ir::KernelParam& p,
+                                            const RunRequest& req);
+
+/// allocate_inputs, filled on the request's threads, the interleaved pairs made.
 Result<RunInputTensors> make_inputs(const ir::SpecFile& file, const RunOperands& ops,
                                     const RunRequest& req, const ir::seq::InputShapes& tiles);
 

@@ -227,6 +227,7 @@ Result<PreparedEngine> prepare_while_filling(unsigned threads, const ir::SpecFil
 std::string generated_stream(const RunOperands& ops, const RunRequest& req) {
   if (req.engine != Engine::Jit || req.verify || ops.shape != ir::seq::RunShape::Contraction ||
       ops.stream == nullptr || !ops.stream->tensor || req.given.count(ops.stream->name) != 0 ||
+      ops.pair_of(ops.stream) != nullptr ||
       (ops.trf != nullptr && ops.trf->name == ops.stream->name))
     return {};
   return ops.stream->name;
@@ -273,6 +274,7 @@ Result<RunOutcome> run_kernel(const ir::SpecFile& file, const ir::verify::Checke
           : prepare_after_filling(file, kernel, ops, req, shapes, fill, out);
   out.inputs_ms += tiles_ms + allocated_ms;
   if (!prepared) return std::move(prepared).take_diagnostics();
+  interleave_inputs(ops, *inputs); // the sides are filled
   if (!unfilled.empty() && out.program.input().streams.tensor != unfilled) {
     // The program's stream is not that parameter (a chain fetches it): filled like the others.
     const runtime::SeededContents& c = inputs->seeded.at(unfilled);

@@ -1,7 +1,9 @@
 #include "harness/run/run_plan.h"
 
+#include "harness/run/run_inputs.h"
 #include "harness/run/run_pipeline.h"
 #include "ir/seq/kernel_commands.h"
+#include "runtime/device/device_image.h"
 #include "runtime/layout/dm_reshape.h"
 
 #include <fmt/format.h>
@@ -93,16 +95,101 @@ RunOutcome combine(RunOutcome result, std::vector<CommandOutcome> earlier, const
   return result;
 }
 
+/// The logical tensor read `r` starts from: an earlier command's value, or a parameter a DMA
+/// moved into DM (given, else generated from the run's seed over the whole tensor, as
+/// run_inputs.h generates any input).
+Result<runtime::LogicalTensor> read_value(const ir::SpecFile& file, const CommandRun& c,
+                                          const ir::seq::KernelCommand::Read& r,
+                                          const std::map<std::string, runtime::LogicalTensor>& held,
+                                          const RunRequest& req) {
+  if (auto it = held.find(r.value); it != held.end()) return it->second;
+  if (r.parameter)
+    for (const ir::KernelParam& p : c.kernel->params)
+      if (p.name == r.value && p.tensor) return seeded_input(file, p, req);
+  return run_error("E-RUN-102", fmt::format("internal: no value `{}` to hand on", r.value));
+}
+
+/// A value other than the poison pattern (runtime/device/device_image.h): 1.0 for the float
+/// formats, the pattern's complement otherwise.
+std::uint32_t alternate_bits(ir::ScalarType t) {
+  switch (ir::encoding(t)) {
+  case ir::Encoding::F32:
+    return 0x3F800000u;
+  case ir::Encoding::Bf16:
+    return 0x3F80u;
+  case ir::Encoding::F8E4M3:
+    return 0x38u;
+  case ir::Encoding::F8E5M2:
+    return 0x3Cu;
+  default:
+    return ~runtime::poison_bits(t);
+  }
+}
+
+/// A padded DM cell holds something other than the poison pattern the run gives it on hardware,
+/// so an element that depends on one is found by running the command again with those elements
+/// set to another value (alternate_bits) and comparing: the output elements
+/// that differ depend on them. This is a test, not a proof: an op that maps the poison NaN and
+/// 1.0 to one value hides the dependence (docs/kernel-language.md §6.2).
+Result<std::vector<bool>>
+undefined_outputs(const ir::SpecFile& file, const CommandRun& c, const RunRequest& step,
+                  const std::map<std::string, std::vector<bool>>& unwritten,
+                  const runtime::LogicalTensor& output) {
+  RunRequest again = step;
+  again.verify = false;
+  again.on_lowered = nullptr;
+  for (const auto& [name, mask] : unwritten) {
+    runtime::LogicalTensor& t = again.given.at(name);
+    const std::uint32_t other = alternate_bits(t.dtype);
+    for (std::uint64_t i = 0; i < t.elements(); ++i)
+      if (mask[i]) t.set(i, other);
+  }
+  auto second = run_kernel(file, c.checked(), c.ops, again);
+  if (!second) return std::move(second).take_diagnostics();
+  std::vector<bool> u(output.elements(), false);
+  bool any = false;
+  for (std::uint64_t i = 0; i < output.elements(); ++i) {
+    u[i] = output.get(i) != second->output.get(i);
+    any = any || u[i];
+  }
+  if (!any) u.clear();
+  return u;
+}
+
+/// E-RUN-110 when the kernel's result holds elements that depend on DM cells no command wrote.
+Status defined_result(const CommandRun& c, const std::vector<bool>& undefined,
+                      const runtime::LogicalTensor& output) {
+  const auto first = std::find(undefined.begin(), undefined.end(), true);
+  if (first == undefined.end()) return {};
+  const auto n = std::count(undefined.begin(), undefined.end(), true);
+  return run_error(
+      "E-RUN-110",
+      fmt::format("tujit run: {} elements of the result of `{}` depend on DM cells "
+                  "that no command wrote (made live by a reshape), first at {}; "
+                  "their contents are whatever DM held (docs/kernel-language.md "
+                  "§6.2)",
+                  n, c.kernel->name,
+                  output.coordinate_text(static_cast<std::uint64_t>(first - undefined.begin()))));
+}
+
 } // namespace
 
 std::vector<const ir::KernelParam*> RunPlan::inputs() const {
   std::vector<const ir::KernelParam*> v;
-  for (const CommandRun& c : commands)
+  const auto add = [&](const ir::KernelParam* p) {
+    if (std::none_of(v.begin(), v.end(),
+                     [&](const ir::KernelParam* q) { return q->name == p->name; }))
+      v.push_back(p);
+  };
+  for (const CommandRun& c : commands) {
     for (const ir::KernelParam* p : c.ops.inputs())
-      if (p != nullptr && !holds_value(c, p->name) &&
-          std::none_of(v.begin(), v.end(),
-                       [&](const ir::KernelParam* q) { return q->name == p->name; }))
-        v.push_back(p);
+      if (p != nullptr && !holds_value(c, p->name)) add(p);
+    // A parameter a DMA moved and a reshape restates: read whole (read_value).
+    for (const ir::seq::KernelCommand::Read& r : c.reads)
+      if (r.parameter)
+        for (const ir::KernelParam& p : c.kernel->params)
+          if (p.name == r.value) add(&p);
+  }
   return v;
 }
 
@@ -118,6 +205,8 @@ Result<ir::seq::InputShapes> RunPlan::input_tiles(const ir::SpecFile& file) cons
       for (auto& [name, axes] : *found) tiles.emplace(name, std::move(axes));
       break;
     }
+    // A parameter no command's engines read (a Read's): whole.
+    if (!tiles.count(p->name)) tiles.emplace(p->name, ir::seq::type_axes(*p->tensor, file.axes));
   }
   return tiles;
 }
@@ -149,7 +238,7 @@ Result<RunPlan> plan_run(const ir::verify::CheckedKernel& checked) {
 }
 
 Result<RunOutcome> run_plan(const ir::SpecFile& file, const RunPlan& plan, RunRequest req) {
-  if (plan.commands.size() == 1)
+  if (plan.commands.size() == 1 && plan.result().reads.empty())
     return run_kernel(file, plan.result().checked(), plan.result().ops, req);
   // A reshape the run cannot hand on is refused before any command runs.
   for (const CommandRun& c : plan.commands)
@@ -165,6 +254,7 @@ Result<RunOutcome> run_plan(const ir::SpecFile& file, const RunPlan& plan, RunRe
   req.on_lowered = nullptr;
   std::vector<CommandOutcome> earlier;
   EarlierCosts costs;
+  std::map<std::string, std::vector<bool>> undefined; // by value: its elements no command wrote
   for (const CommandRun& c : plan.commands) {
     const bool last = &c == &plan.result();
     RunRequest step = req;
@@ -172,24 +262,40 @@ Result<RunOutcome> run_plan(const ir::SpecFile& file, const RunPlan& plan, RunRe
       if (!holds_value(c, p->name))
         if (auto node = held.extract(p->name)) step.given.insert(std::move(node));
     // A DM tensor holding an earlier value: that value's logical tensor (a relayout keeps it),
-    // relabelled cell by cell by each reshape on the way (runtime/layout/dm_reshape.h).
+    // relabelled cell by cell by each reshape on the way (runtime/layout/dm_reshape.h); the
+    // elements no command wrote are marked in `unwritten`.
+    std::map<std::string, std::vector<bool>> unwritten;
     for (const ir::seq::KernelCommand::Read& r : c.reads) {
-      runtime::LogicalTensor v = held.at(r.value);
+      auto value = read_value(file, c, r, held, req);
+      if (!value) return std::move(value).take_diagnostics();
+      runtime::LogicalTensor v = std::move(*value);
+      std::vector<bool> u = undefined.count(r.value) ? undefined.at(r.value) : std::vector<bool>();
       for (const auto& rs : r.reshapes) {
-        auto relabelled = runtime::reshape_dm_value(v, rs.from, rs.to, file.axes);
+        auto relabelled = runtime::reshape_dm_value(v, rs.from, rs.to, file.axes, u);
         if (!relabelled) return at_reshape(std::move(relabelled).take_diagnostics(), rs);
         v = std::move(*relabelled);
       }
+      if (!u.empty()) unwritten[r.param] = std::move(u);
       step.given.emplace(r.param, std::move(v));
     }
     if (last) step.on_lowered = on_lowered;
     auto out = run_kernel(file, c.checked(), c.ops, step);
+    std::vector<bool> out_undefined;
+    if (out && !unwritten.empty()) {
+      auto u = undefined_outputs(file, c, step, unwritten, out->output);
+      if (!u) return std::move(u).take_diagnostics();
+      out_undefined = std::move(*u);
+    }
     for (auto& [name, t] : step.given)
       if (!holds_value(c, name)) held.insert_or_assign(name, std::move(t));
     if (!out) return std::move(out).take_diagnostics();
-    if (last) return combine(std::move(*out), std::move(earlier), costs);
+    if (last) {
+      if (auto ok = defined_result(c, out_undefined, out->output); !ok) return ok.diagnostics();
+      return combine(std::move(*out), std::move(earlier), costs);
+    }
     earlier.push_back(command_outcome(c.value, *out));
     costs.add(*out);
+    if (!out_undefined.empty()) undefined[c.value] = std::move(out_undefined);
     held.insert_or_assign(c.value, std::move(out->output));
   }
   return run_error("E-RUN-101", "tujit run: the run plan has no command", {});

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <tuple>
 #include <utility>
 
@@ -175,19 +176,46 @@ void check_elementwise(const runtime::LogicalTensor& input, const runtime::Logic
   }
 }
 
+/// How an output element is judged against the oracle's value of the pass: oracle_compare, or
+/// cast_compare when the output path narrows the pass's result.
+using ElementJudge = std::function<runtime::vector::OracleCheck(double, std::uint32_t)>;
+
+/// An f32 pass followed by the output path's cast (docs/output-path.md §1): the f32 results
+/// oracle_compare accepts for `expected` form an interval [lo, hi] around it (found one f32 step at
+/// a time, at most 4096 each way); the cast is monotone, so the output must lie in cast_range of
+/// [lo, hi] (a NaN where the pass gives a NaN).
+runtime::vector::OracleCheck cast_compare(const ir::seq::VectorProgram& p, double expected,
+                                          const runtime::OracleCast& cast, std::uint32_t out) {
+  const double got = static_cast<double>(std::bit_cast<float>(runtime::widen_bits(cast.to, out)));
+  if (std::isnan(expected)) return {std::isnan(got), 0};
+  const auto accepts = [&](float f) {
+    return runtime::vector::oracle_compare(p, expected, std::bit_cast<std::uint32_t>(f)).ok;
+  };
+  const float f0 = static_cast<float>(expected);
+  if (!accepts(f0)) return {false, std::abs(got - expected)};
+  float lo = f0, hi = f0;
+  for (int k = 0; k < 4096 && accepts(std::nextafter(lo, -INFINITY)); ++k)
+    lo = std::nextafter(lo, -INFINITY);
+  for (int k = 0; k < 4096 && accepts(std::nextafter(hi, INFINITY)); ++k)
+    hi = std::nextafter(hi, INFINITY);
+  const auto [clo, chi] = runtime::cast_range(cast, lo, hi);
+  if (got >= clo && got <= chi) return {true, 0};
+  return {false, std::min(std::abs(got - clo), std::abs(got - chi))};
+}
+
 /// A run through a Vector Engine pass: the pass's value calls applied in float64 to the input
 /// element (runtime/vector/vector_oracle.h, docs/vector-engine.md §8), each `&vrf` operand the
 /// element of its source (after its Fetch Adapter) at the output element's coordinates on the
 /// source's axes (docs/vector-engine.md §3.2), independently of the engines' address streams.
 void check_vector_pass(const ir::seq::VectorProgram& p, const runtime::LogicalTensor& input,
                        const runtime::LogicalTensor& output,
-                       const std::vector<runtime::LogicalTensor>& vrf_sources, RunVerification& v) {
+                       const std::vector<runtime::LogicalTensor>& vrf_sources, RunVerification& v,
+                       const ElementJudge& judge) {
   std::vector<std::uint32_t> vrf;
   std::uint64_t i = 0; // check_elementwise visits the output's elements in order
   check_elementwise(input, output, v, [&](std::uint32_t in, std::uint32_t out) {
     vrf_operands_at(vrf_sources, output, i++, vrf);
-    const auto c =
-        runtime::vector::oracle_compare(p, runtime::vector::oracle_chain(p, in, vrf), out);
+    const auto c = judge(runtime::vector::oracle_chain(p, in, vrf), out);
     return std::pair{c.ok, c.abs_err};
   });
 }
@@ -197,7 +225,8 @@ void check_vector_pass(const ir::seq::VectorProgram& p, const runtime::LogicalTe
 /// address streams; the input holds exactly the output's axes and the grouping axis `I`.
 void check_pair_pass(const ir::seq::VectorProgram& p, const std::string& group_axis,
                      const runtime::LogicalTensor& input, const runtime::LogicalTensor& output,
-                     const std::vector<runtime::LogicalTensor>& vrf_sources, RunVerification& v) {
+                     const std::vector<runtime::LogicalTensor>& vrf_sources, RunVerification& v,
+                     const ElementJudge& judge) {
   std::vector<ir::Axis> expect = output.axes;
   for (const ir::Axis& a : input.axes)
     if (a.name == group_axis) expect.push_back(a);
@@ -218,8 +247,7 @@ void check_pair_pass(const ir::seq::VectorProgram& p, const std::string& group_a
     at[group_axis] = 1;
     const std::uint32_t g1 = input.get(input.offset(at));
     vrf_operands_at(vrf_sources, output, o, vrf);
-    const auto c = runtime::vector::oracle_compare(
-        p, runtime::vector::oracle_pair_chain(p, g0, g1, vrf), output.get(o));
+    const auto c = judge(runtime::vector::oracle_pair_chain(p, g0, g1, vrf), output.get(o));
     if (std::isfinite(c.abs_err)) v.oracle_max_abs_err = std::max(v.oracle_max_abs_err, c.abs_err);
     if (c.ok) continue;
     if (v.mismatches++ == 0) v.worst = output.coordinate_text(o);
@@ -317,12 +345,12 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
     // Store, Collect, Write: the data moved, or passed through the Vector Engine.
     runtime::LogicalTensor input = adapted(stream_in, stream_tile, stream_fetch, true);
     const auto cast = oracle_cast(ops);
-    if (cast && ops.vector_final) {
-      v.oracle_not_applicable = "the oracle does not compose a Vector Engine pass with the output "
-                                "path's cast on a data move";
+    if (cast && ops.vector_final && program.vector->out_type != ir::ScalarType::F32) {
+      v.oracle_not_applicable = "the oracle composes the output path's cast after a Vector Engine "
+                                "pass on a data move only for an f32 pass";
       return {};
     }
-    if (cast) {
+    if (cast && !ops.vector_final) {
       // The output path narrows every moved element in place (docs/output-path.md §1, §2.2).
       runtime::LogicalTensor narrowed = input;
       narrowed.dtype = cast->to;
@@ -337,12 +365,17 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
     }
     auto chain = ir::seq::lower_vector(kernel, *ops.vector_final);
     if (!chain) return std::move(chain).take_diagnostics();
+    const ir::seq::VectorProgram& p = *program.vector;
+    const ElementJudge judge = [&](double expected, std::uint32_t out) {
+      return cast ? cast_compare(p, expected, *cast, out)
+                  : runtime::vector::oracle_compare(p, expected, out);
+    };
     if (!chain->group_axis.empty()) {
-      check_pair_pass(*program.vector, chain->group_axis, input, output,
-                      vrf_sources(ops, fetches, inputs, tiles), v);
+      check_pair_pass(p, chain->group_axis, input, output, vrf_sources(ops, fetches, inputs, tiles),
+                      v, judge);
       return {};
     }
-    check_vector_pass(*program.vector, input, output, vrf_sources(ops, fetches, inputs, tiles), v);
+    check_vector_pass(p, input, output, vrf_sources(ops, fetches, inputs, tiles), v, judge);
     return {};
   }
   // A part of a chain from contract_outer is judged like a whole chain, by the einsum below.

@@ -79,6 +79,15 @@ struct Stage {
   /// of an earlier statement), set on the chain's first stage; nullopt when `x` is a parameter or
   /// built inside. A DMA stage reads its tensor through `producer`.
   std::optional<std::size_t> memory_producer;
+  /// `begin_interleaved::<I, …>(a.view(), b.view())` (docs/vector-engine.md §3.5), set on the
+  /// chain's first stage: the two DM tensors the fetch reads, at I = 0 and I = 1, each named as
+  /// `source` and `memory_producer` name the one a `begin` reads (`source` is then "a+b", the pair
+  /// they make). Empty for a `begin`.
+  struct InterleavedSide {
+    std::string source;
+    std::optional<std::size_t> memory_producer;
+  };
+  std::vector<InterleavedSide> interleaved;
 
   /// The unit that runs this stage (its descriptor's, ir/lang/stage_descriptor.h): lowering, the
   /// engines and the cycle models recognise a stage by the hardware it stands for, so a new

@@ -213,6 +213,7 @@ private:
   bool parse_array(Expr& e);
   void parse_float_literal(const Token& tk, Expr& e);
 
+  void fold_shift(Expr& e);
   Expr parse_primary();
   Expr parse_path(const Token& first);
   void parse_struct_literal(SourceSpan start, Expr& e);

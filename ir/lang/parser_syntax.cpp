@@ -299,6 +299,28 @@ void Parser::parse_float_literal(const Token& tk, Expr& e) {
   std::from_chars(text.data(), text.data() + text.size(), e.float_value);
 }
 
+// `a << b` of two integer literals (the reference's zip.rs writes an exponent step as `1 << 23`):
+// folded into one literal, the only operator the kernel language reads (docs/kernel-language.md
+// §6). The two `<` are adjacent, so a generic `<` never starts it; a shift of 63 or more, or
+// a result past i64, is an overflowing literal like any other (E-VE-015 where it is used).
+void Parser::fold_shift(Expr& e) {
+  const Token& a = peek();
+  const Token& b = peek(1);
+  if (!a.is_punct("<") || !b.is_punct("<") || a.span.end() != b.span.offset ||
+      !peek(2).is(TokenKind::Int))
+    return;
+  const Token& n = peek(2);
+  p_ += 3;
+  e.span = join(e.span, n.span);
+  const auto by = n.int_value();
+  if (e.int_overflow || !by || *by >= 63 ||
+      e.int_value > (std::numeric_limits<std::int64_t>::max() >> *by)) {
+    e.int_overflow = true;
+    return;
+  }
+  e.int_value <<= *by;
+}
+
 Expr Parser::parse_primary() {
   Expr e;
   const Token& tk = peek();
@@ -337,6 +359,7 @@ Expr Parser::parse_primary() {
       e.int_overflow = true;
     else
       e.int_value = static_cast<std::int64_t>(*v);
+    fold_shift(e);
     return e;
   }
   if (tk.is(TokenKind::String) || tk.is(TokenKind::Char)) {

@@ -356,6 +356,7 @@ Value KernelTyper::type_stage(const Expr& call, const MethodInfo& m, const Value
   st.producer = recv.producer;
   st.source = recv.source;
   st.memory_producer = recv.memory_producer;
+  st.interleaved = recv.interleaved;
   if (is_dma(m.op)) st.context = ContextKind::Tdma;
 
   // contract_outer: Lane, TrfElement, TrfD come from the TRF operand; it runs in the main

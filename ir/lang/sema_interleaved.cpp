@@ -98,8 +98,9 @@ Value KernelTyper::type_begin_interleaved(const Expr& call, const Value& recv) {
   v.kind = Value::Kind::Tensor;
   v.tensor = std::move(t);
   v.ctx = recv.ctx;
-  // Two sources: a run refuses it (docs/vector-engine.md §3.5); the name says which.
+  // Two sources, at I = 0 and I = 1: the name of the pair says which.
   v.source = fmt::format("{}+{}", args[0].source, args[1].source);
+  for (const Value& side : args) v.interleaved.push_back({side.source, side.memory_producer});
   return v;
 }
 

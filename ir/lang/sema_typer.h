@@ -41,6 +41,8 @@ struct Value {
   /// A View or Begin tensor: the stage that wrote the memory tensor it reads (Stage::
   /// memory_producer).
   std::optional<std::size_t> memory_producer;
+  /// A `begin_interleaved` tensor: its two DM tensors (Stage::interleaved).
+  std::vector<Stage::InterleavedSide> interleaved;
 };
 
 /// Whether the stream produced by stage `at` is pair mode's two groups before their zip

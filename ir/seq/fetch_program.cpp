@@ -92,9 +92,12 @@ Result<FetchChain> find_fetch_chain(const Kernel& kernel, std::size_t collect_in
     return lower_error("this collect does not read a `fetch` of the kernel: tujit runs "
                        "collect only on a stream fetched from a DmTensor parameter",
                        c.collect->name_span);
-  if (c.fetch->memory_producer) {
+  // `begin_interleaved`: the pair of DM tensors, as the BeginTensor presents them (Time is the
+  // grouping axis, docs/vector-engine.md §3.5); the run names them `a+b`.
+  if (c.fetch->memory_producer || !c.fetch->interleaved.empty()) {
     c.dm_name = c.fetch->source;
-    c.dm_type = &kernel.stages[*c.fetch->memory_producer].output;
+    c.dm_type = c.fetch->memory_producer ? &kernel.stages[*c.fetch->memory_producer].output
+                                         : &c.fetch->input;
     return c;
   }
   const KernelParam* dm = dm_param(kernel, c.fetch->source);

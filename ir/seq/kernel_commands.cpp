@@ -17,15 +17,37 @@ bool moves_value(StageOp op) {
   return is_dma(op) || op == StageOp::DmReshape;
 }
 
-/// The commit whose value the chain starting at `s` fetches: the writer of its DmTensor, or the
-/// commit a chain of DMA transfers and reshapes moved that DmTensor from. Nullopt when the data
-/// comes from a parameter.
-std::optional<Index> committed_source(const Kernel& k, const Stage& s) {
-  if (!s.memory_producer) return std::nullopt;
-  Index w = *s.memory_producer;
-  while (moves_value(k.stages[w].op) && k.stages[w].producer) w = *k.stages[w].producer;
-  if (k.stages[w].op != StageOp::Commit) return std::nullopt;
-  return w;
+/// Where the value a chain fetches from the DM tensor `memory_producer` wrote comes from: the
+/// commit of an earlier command (through any DMA transfers and reshapes), or, after at least one
+/// reshape, the HbmTensor parameter the first of a run of DMA transfers moved there (the DM tensor
+/// holds its logical tensor, docs/dma.md §1). Nullopt when the data comes from a parameter
+/// otherwise (the run reads it through the DM layout, ir/seq/run_operands.h `moved`).
+struct ValueSource {
+  Index writer;           // the commit, or the first DMA transfer of the parameter
+  bool parameter = false; // the value is the parameter k.stages[writer].source
+};
+std::optional<ValueSource> value_source(const Kernel& k, std::optional<Index> memory_producer) {
+  if (!memory_producer) return std::nullopt;
+  Index w = *memory_producer;
+  bool reshaped = false;
+  while (moves_value(k.stages[w].op) && k.stages[w].producer) {
+    reshaped = reshaped || k.stages[w].op == StageOp::DmReshape;
+    w = *k.stages[w].producer;
+  }
+  const Stage& s = k.stages[w];
+  if (s.op == StageOp::Commit) return ValueSource{w, false};
+  if (!reshaped || !is_dma(s.op) || s.input.kind != TensorKind::Hbm) return std::nullopt;
+  for (const KernelParam& p : k.params)
+    if (p.name == s.source && p.tensor && p.tensor->kind == TensorKind::Hbm)
+      return ValueSource{w, true};
+  return std::nullopt;
+}
+
+/// The DM tensors a chain's first stage reads, each as its data's name and writer: the one of a
+/// `begin`, or the two of a `begin_interleaved` (docs/vector-engine.md §3.5).
+std::vector<Stage::InterleavedSide> memory_reads(const Stage& s) {
+  if (!s.interleaved.empty()) return s.interleaved;
+  return {{s.source, s.memory_producer}};
 }
 
 Diagnostic refused(std::string message, SourceSpan span) {
@@ -72,7 +94,7 @@ Result<std::vector<KernelCommand::Reshape>> reshapes_between(const Kernel& k, In
 
 /// The stages the command ending at `root` needs, ascending: everything its result reads through
 /// producers, register-file stores and DMA, up to the DmTensors earlier commands committed (the
-/// fetches reading them go to `reads`).
+/// commits of the values its fetches read go to `reads`).
 std::vector<Index> command_stages(const Kernel& k, Index root, std::vector<Index>& reads) {
   std::vector<char> in(k.stages.size(), 0);
   std::vector<Index> todo{root};
@@ -84,10 +106,12 @@ std::vector<Index> command_stages(const Kernel& k, Index root, std::vector<Index
     const Stage& s = k.stages[i];
     for (const std::optional<Index>& link : {s.producer, s.trf_producer, s.vrf_producer})
       if (link) todo.push_back(*link);
-    if (committed_source(k, s))
-      reads.push_back(i);
-    else if (s.memory_producer)
-      todo.push_back(*s.memory_producer);
+    for (const Stage::InterleavedSide& m : memory_reads(s))
+      if (const auto from = value_source(k, m.memory_producer)) {
+        if (!from->parameter) reads.push_back(from->writer);
+      } else if (m.memory_producer) {
+        todo.push_back(*m.memory_producer);
+      }
   }
   std::vector<Index> stages;
   for (Index i = 0; i < in.size(); ++i)
@@ -119,6 +143,29 @@ private:
   std::map<Index, std::string> names_;
 };
 
+/// The DmTensor parameter of command `cmd` that holds the value `from` names, as the DM tensor
+/// `holder` holds it for the fetch `reader`: added to the command's parameters and reads the
+/// first time, by its unique name.
+Result<std::string> read_param(const Kernel& k, ValueSource from, Index holder, const Stage& reader,
+                               KernelCommand& cmd, Names& names) {
+  const std::string value = from.parameter ? k.stages[from.writer].source : names(from.writer);
+  auto reshapes = reshapes_between(k, from.writer, holder, value, reader);
+  if (!reshapes) return std::move(reshapes).take_diagnostics();
+  const std::string param = names(holder);
+  const bool known = std::any_of(cmd.reads.begin(), cmd.reads.end(),
+                                 [&](const KernelCommand::Read& r) { return r.param == param; });
+  if (!known) {
+    cmd.reads.push_back({param, value, std::move(*reshapes), from.parameter});
+    KernelParam p;
+    p.name = param;
+    p.span = k.stages[holder].span;
+    p.by_ref = true;
+    p.tensor = k.stages[holder].output;
+    cmd.kernel.params.push_back(std::move(p));
+  }
+  return param;
+}
+
 /// The command ending at `root` as a kernel of its own: `stages` of `k` reindexed; each fetch of
 /// an earlier command's value reads a DmTensor parameter of the DM tensor it fetches, the `source`
 /// of the stages after it renamed with it. `value` names the root's commit for later commands
@@ -140,26 +187,24 @@ Result<KernelCommand> command_kernel(const verify::CheckedKernel& checked, Index
   for (Index i : stages) {
     const Stage& orig = k.stages[i];
     Stage s = orig;
-    if (const std::optional<Index> commit = committed_source(k, orig)) {
-      const Index holder = *orig.memory_producer;
-      const TensorType& held = k.stages[holder].output;
-      auto reshapes = reshapes_between(k, *commit, holder, names(*commit), orig);
-      if (!reshapes) return std::move(reshapes).take_diagnostics();
-      const std::string param = names(holder);
-      s.source = param;
+    std::vector<Stage::InterleavedSide> sides = memory_reads(orig);
+    bool renamed = false;
+    for (Stage::InterleavedSide& m : sides) {
+      const std::optional<ValueSource> from = value_source(k, m.memory_producer);
+      if (!from) continue;
+      auto param = read_param(k, *from, *m.memory_producer, orig, cmd, names);
+      if (!param) return std::move(param).take_diagnostics();
+      m.source = *param;
+      m.memory_producer.reset();
+      renamed = true;
+    }
+    if (!orig.interleaved.empty()) {
+      s.interleaved = sides;
+      s.source = fmt::format("{}+{}", sides[0].source, sides[1].source);
       s.memory_producer.reset();
-      const bool known =
-          std::any_of(cmd.reads.begin(), cmd.reads.end(),
-                      [&](const KernelCommand::Read& r) { return r.param == param; });
-      if (!known) {
-        cmd.reads.push_back({param, names(*commit), std::move(*reshapes)});
-        KernelParam p;
-        p.name = param;
-        p.span = k.stages[holder].span;
-        p.by_ref = true;
-        p.tensor = held;
-        local.params.push_back(std::move(p));
-      }
+    } else if (renamed) {
+      s.source = sides[0].source;
+      s.memory_producer.reset();
     } else if (orig.producer && k.stages[*orig.producer].source == orig.source) {
       s.source = local.stages[at.at(*orig.producer)].source; // the chain's data, renamed with it
     }
@@ -170,6 +215,8 @@ Result<KernelCommand> command_kernel(const verify::CheckedKernel& checked, Index
     for (std::optional<Index>* link :
          {&s.producer, &s.trf_producer, &s.vrf_producer, &s.memory_producer})
       if (*link) *link = at.at(**link);
+    for (Stage::InterleavedSide& m : s.interleaved)
+      if (m.memory_producer) m.memory_producer = at.at(*m.memory_producer);
     local.stages.push_back(std::move(s));
     if (i < checked.check().stages.size()) cmd.check.stages.push_back(checked.check().stages[i]);
   }
@@ -216,7 +263,7 @@ split_commands(const verify::CheckedKernel& checked) {
     if (needs.count(root)) continue;
     std::vector<Index> reads;
     needs[root] = command_stages(kernel, root, reads);
-    for (Index r : reads) todo.insert(*committed_source(kernel, stages[r]));
+    for (Index commit : reads) todo.insert(commit);
   }
   Names names(kernel);
   // Ascending roots: a command's values were committed by statements before it.

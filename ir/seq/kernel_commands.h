@@ -42,6 +42,9 @@ struct KernelCommand {
     std::string param;
     std::string value;
     std::vector<Reshape> reshapes;
+    /// `value` is an HbmTensor parameter of the kernel that DMA moved into DM and a reshape
+    /// restates (the run reads the parameter's logical tensor, docs/kernels.md §3).
+    bool parameter = false;
   };
   std::vector<Read> reads;
 };

@@ -27,18 +27,18 @@ const Stage* chain_fetch(const Kernel& k, const Stage& last) {
   return s->unit() == StageUnit::FetchSequencer ? s : nullptr;
 }
 
-/// The DM tensor a whole kernel's fetch chain (ending at `collect`) reads, when `to_dm` wrote it
+/// The DM tensor `fetch` reads from the DM tensor `memory_producer` wrote, when `to_dm` wrote it
 /// from an HbmTensor parameter: that parameter read through the DM layout, the axes it does not
-/// have made broadcasts (RunOperands::moved, docs/dma.md §1). nullptr when the fetch reads a
-/// DmTensor parameter.
-Result<const KernelParam*> moved_source(const Kernel& k, const Stage& collect, RunOperands& ops) {
-  const Stage* fetch = chain_fetch(k, collect);
-  if (fetch == nullptr || !fetch->memory_producer) return static_cast<const KernelParam*>(nullptr);
-  const Stage& writer = k.stages[*fetch->memory_producer];
+/// have made broadcasts (RunOperands::moved, docs/dma.md §1). nullptr when it reads a parameter.
+Result<const KernelParam*> moved_memory(const Kernel& k, const Stage& fetch,
+                                        std::optional<std::size_t> memory_producer,
+                                        RunOperands& ops) {
+  if (!memory_producer) return static_cast<const KernelParam*>(nullptr);
+  const Stage& writer = k.stages[*memory_producer];
   if (writer.op == StageOp::DmReshape)
     return unsupported("tujit run: this fetch reads a reshape of a DM tensor that no earlier "
-                       "command committed (one `to_dm` wrote, or a parameter); tujit runs a "
-                       "reshape of a value an earlier command committed "
+                       "command committed and no DMA moved from an HbmTensor parameter of a "
+                       "whole kernel; tujit runs a reshape of such a value "
                        "(docs/kernel-language.md §6.2)",
                        writer.name_span);
   if (writer.op != StageOp::ToDm)
@@ -47,7 +47,7 @@ Result<const KernelParam*> moved_source(const Kernel& k, const Stage& collect, R
                                    "(`tujit run`, `tujit compile`, docs/kernels.md §3), not as "
                                    "one program",
                                    to_string(writer.op)),
-                       fetch->name_span);
+                       fetch.name_span);
   // An HBM → HBM `to_hbm` before it is a relayout of the same logical tensor (docs/dma.md §1):
   // the DM tensor holds the parameter it started from.
   const Stage* from = &writer;
@@ -83,9 +83,80 @@ Result<const KernelParam*> moved_source(const Kernel& k, const Stage& collect, R
   return moved.get();
 }
 
+/// The DM tensor `fetch` reads as `source` (written by `memory_producer`): a DmTensor or
+/// BeginTensor parameter, or an HbmTensor parameter `to_dm` moved (moved_memory). A refusal
+/// points at `at`, the collect of the chain.
+Result<const KernelParam*> fetched_memory(const Kernel& k, const Stage& fetch,
+                                          const std::string& source,
+                                          std::optional<std::size_t> memory_producer,
+                                          const std::string& role, SourceSpan at,
+                                          RunOperands& ops) {
+  auto moved = moved_memory(k, fetch, memory_producer, ops);
+  if (!moved || *moved != nullptr) return moved;
+  const KernelParam* param = param_named(k, source);
+  if (param == nullptr ||
+      (param->tensor->kind != TensorKind::Dm && param->tensor->kind != TensorKind::Begin))
+    return unsupported(fmt::format("tujit run: the {} is fetched from `{}`, which is not a "
+                                   "DmTensor parameter of the kernel",
+                                   role, source),
+                       at);
+  return param;
+}
+
+/// The pair a `begin_interleaved` fetch reads (docs/vector-engine.md §3.5): its two DM tensors as
+/// one BeginTensor whose Time is the grouping axis, side 0 at I = 0 (RunOperands::Interleaved).
+/// E-RUN-110 when the sides, as the run reads them, are not laid out alike.
+Result<const KernelParam*> interleaved_pair(const Kernel& k, const Stage& fetch,
+                                            const std::string& role, SourceSpan at,
+                                            RunOperands& ops) {
+  RunOperands::Interleaved pair;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const Stage::InterleavedSide& side = fetch.interleaved[i];
+    auto p = fetched_memory(k, fetch, side.source, side.memory_producer, role, at, ops);
+    if (!p) return p;
+    pair.sides[i] = *p;
+  }
+  const TensorType& a = *pair.sides[0]->tensor;
+  const TensorType& b = *pair.sides[1]->tensor;
+  bool same = a.dtype == b.dtype;
+  for (Slot s : {Slot::Chip, Slot::Cluster, Slot::Slice, Slot::Element})
+    same = same && same_mapping(a.mapping(s), b.mapping(s));
+  if (!same)
+    return unsupported(fmt::format("tujit run: the {} interleaves `{}` and `{}`, which the run "
+                                   "reads through different layouts ({} and {})",
+                                   role, pair.sides[0]->name, pair.sides[1]->name, to_string(a),
+                                   to_string(b)),
+                       fetch.name_span);
+  // The fetch's buffer is the BeginTensor's Time ⊗ Packet: the grouping axis picks the side.
+  TensorType t = fetch.input;
+  for (Slot s : {Slot::Chip, Slot::Cluster, Slot::Slice})
+    if (a.get(s)) t.set(s, *a.get(s));
+  if (a.get(Slot::Element)) t.set(Slot::Packet, *a.get(Slot::Element));
+  auto param = std::make_shared<KernelParam>(*pair.sides[0]);
+  param->name = fetch.source;
+  param->tensor = std::move(t);
+  param->built_inside = false;
+  pair.param = param;
+  pair.axis = fetch.input.mapping(Slot::Time).axes().front().name;
+  ops.interleaved.push_back(std::move(pair));
+  return param.get();
+}
+
+/// The DM tensor the fetch chain ending at `collect` reads, as fetched_memory (or the pair of an
+/// interleaved fetch, interleaved_pair).
+Result<const KernelParam*> collected_source(const Kernel& k, const Stage& collect,
+                                            const std::string& role, RunOperands& ops) {
+  const Stage* fetch = chain_fetch(k, collect);
+  if (fetch == nullptr) // no fetch in the kernel: `collect` reads a parameter
+    return fetched_memory(k, collect, collect.source, std::nullopt, role, collect.name_span, ops);
+  if (!fetch->interleaved.empty()) return interleaved_pair(k, *fetch, role, collect.name_span, ops);
+  return fetched_memory(k, *fetch, fetch->source, fetch->memory_producer, role, collect.name_span,
+                        ops);
+}
+
 /// Where a stage's input stream comes from: a CollectTensor parameter, or a Collect stage that
-/// fetched a DmTensor parameter (or a DM tensor `to_dm` wrote, moved_source). `role` names the
-/// operand in diagnostics.
+/// fetched a DmTensor parameter (or a DM tensor `to_dm` wrote, or two interleaved,
+/// collected_source). `role` names the operand in diagnostics.
 Status stream_source(const Kernel& k, const Stage& reader, const std::string& role,
                      const KernelParam*& param, std::optional<std::size_t>& collect,
                      RunOperands& ops) {
@@ -97,26 +168,9 @@ Status stream_source(const Kernel& k, const Stage& reader, const std::string& ro
                                      role, to_string(made_by.op), to_string(reader.op)),
                          made_by.name_span);
     collect = *reader.producer;
-    auto moved = moved_source(k, made_by, ops);
-    if (!moved) return std::move(moved).take_diagnostics();
-    if (*moved != nullptr) {
-      param = *moved;
-      return {};
-    }
-    param = param_named(k, made_by.source);
-    if (made_by.source.find('+') != std::string::npos) // `begin_interleaved(lhs, rhs)`
-      return unsupported(fmt::format("tujit run: the {} is fetched from two DM tensors "
-                                     "interleaved (`{}`); tujit runs pair mode on a stream "
-                                     "fetched from one tensor or a CollectTensor, not "
-                                     "`begin_interleaved` yet (docs/vector-engine.md §3.5)",
-                                     role, made_by.source),
-                         made_by.name_span);
-    if (param == nullptr ||
-        (param->tensor->kind != TensorKind::Dm && param->tensor->kind != TensorKind::Begin))
-      return unsupported(fmt::format("tujit run: the {} is fetched from `{}`, which is not a "
-                                     "DmTensor parameter of the kernel",
-                                     role, made_by.source),
-                         made_by.name_span);
+    auto fetched = collected_source(k, made_by, role, ops);
+    if (!fetched) return std::move(fetched).take_diagnostics();
+    param = *fetched;
     return {};
   }
   param = param_named(k, reader.source);
@@ -536,15 +590,9 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
   if (last && last->unit() == StageUnit::Collect && last->producer) {
     ops.shape = RunShape::Collect;
     ops.stream_collect = static_cast<std::size_t>(last - kernel.stages.data());
-    auto moved = moved_source(kernel, *last, ops);
-    if (!moved) return std::move(moved).take_diagnostics();
-    ops.stream = *moved != nullptr ? *moved : param_named(kernel, last->source);
-    if (ops.stream == nullptr || (ops.stream->tensor->kind != TensorKind::Dm &&
-                                  ops.stream->tensor->kind != TensorKind::Begin))
-      return unsupported(fmt::format("tujit run: the collected stream is fetched from `{}`, which "
-                                     "is not a DmTensor parameter",
-                                     last->source),
-                         last->name_span);
+    auto fetched = collected_source(kernel, *last, "collected stream", ops);
+    if (!fetched) return std::move(fetched).take_diagnostics();
+    ops.stream = *fetched;
     if (auto r = output_path(kernel, ops); !r) return std::move(r).take_diagnostics();
     return ops;
   }

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace tujit::ir::seq {
@@ -93,16 +94,45 @@ struct RunOperands {
   /// reduces and both operands hold only as copies is summed over its copies.
   std::vector<TensorType> moved_layouts;
 
+  /// A `begin_interleaved` fetch's two DM tensors (docs/vector-engine.md §3.5): `sides` as the
+  /// run reads them (parameters, or `moved` ones), and `param` the pair the fetch reads, a
+  /// BeginTensor of their layout whose Time is the grouping axis `axis`: its logical tensor holds
+  /// side i's element at the same coordinates with `axis` = i (runtime/tensor/interleave.h).
+  /// `stream`, `trf` or a VRF operand's `param` may point to it.
+  struct Interleaved {
+    const KernelParam* sides[2] = {nullptr, nullptr};
+    std::shared_ptr<const KernelParam> param;
+    std::string axis;
+  };
+  std::vector<Interleaved> interleaved;
+  /// The Interleaved entry whose pair is `p`, or nullptr.
+  const Interleaved* pair_of(const KernelParam* p) const {
+    for (const Interleaved& i : interleaved)
+      if (i.param.get() == p) return &i;
+    return nullptr;
+  }
+
   /// The parameters whose contents the run needs (stream, then the TRF or its source, then the
-  /// VRF operands' sources), each once.
+  /// VRF operands' sources), each once; an interleaved pair's two sides in its place.
   std::vector<const KernelParam*> inputs() const {
-    std::vector<const KernelParam*> v{stream};
-    if (trf) v.push_back(trf);
-    for (const VrfOperand& o : vrf)
-      if (std::none_of(v.begin(), v.end(), [&](const KernelParam* p) {
-            return p != nullptr && o.param != nullptr && p->name == o.param->name;
+    std::vector<const KernelParam*> v;
+    const auto add = [&](const KernelParam* p, bool once) {
+      if (const Interleaved* i = pair_of(p)) {
+        for (const KernelParam* side : i->sides)
+          if (std::none_of(v.begin(), v.end(), [&](const KernelParam* q) {
+                return q != nullptr && q->name == side->name;
+              }))
+            v.push_back(side);
+        return;
+      }
+      if (!once || std::none_of(v.begin(), v.end(), [&](const KernelParam* q) {
+            return q != nullptr && p != nullptr && q->name == p->name;
           }))
-        v.push_back(o.param);
+        v.push_back(p);
+    };
+    add(stream, false);
+    if (trf) add(trf, false);
+    for (const VrfOperand& o : vrf) add(o.param, true);
     return v;
   }
   /// The type the engines read the stream as (the Collect output or the CollectTensor

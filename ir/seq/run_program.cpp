@@ -31,8 +31,10 @@ Result<OperandStreams> stream_operand(const SpecFile& file, const verify::Checke
                    ? lower_mem_read(checked, *collect)
                    : lower_fetch(checked, *collect);
   if (!fetch) return std::move(fetch).take_diagnostics();
-  // A DM tensor `to_dm` wrote is read as its HBM source through the DM layout (docs/dma.md §1).
-  if (param.tensor->kind == TensorKind::Dm) fetch->dm = *param.tensor;
+  // A DM tensor `to_dm` wrote is read as its HBM source through the DM layout (docs/dma.md §1),
+  // an interleaved pair through its sides' (RunOperands::Interleaved).
+  if (param.tensor->kind == TensorKind::Dm || param.tensor->kind == TensorKind::Begin)
+    fetch->dm = *param.tensor;
   auto o = fetched_operand(*fetch, param, shape->second, file.axes);
   out.fetches.push_back(std::move(*fetch));
   return o;
@@ -153,12 +155,15 @@ Result<InputShapes> input_tiles(const SpecFile& file, const Kernel& kernel, cons
       extent[axes[a].name] = std::max(extent[axes[a].name], e);
     }
   };
-  for (const KernelParam* p : ops.inputs())
+  std::vector<const KernelParam*> read = ops.inputs();
+  // An interleaved pair is read over its sides' tile and its grouping axis.
+  for (const RunOperands::Interleaved& i : ops.interleaved) read.push_back(i.param.get());
+  for (const KernelParam* p : read)
     if (p && p->tensor) widen(*p->tensor);
   // The output too: the oracle walks the output's coordinates over the inputs.
   widen(ops.output_type(kernel));
   InputShapes out;
-  for (const KernelParam* p : ops.inputs()) {
+  for (const KernelParam* p : read) {
     if (!p || !p->tensor) continue;
     auto axes = type_axes(*p->tensor, file.axes);
     for (auto& a : axes) a.size = extent.at(a.name);

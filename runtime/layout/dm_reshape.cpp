@@ -1,5 +1,6 @@
 #include "runtime/layout/dm_reshape.h"
 
+#include "runtime/device/device_image.h"
 #include "runtime/layout/layout.h"
 
 #include <fmt/format.h>
@@ -32,8 +33,8 @@ struct Relabel {
   LayoutCells from; // `from` laid out over its axes at their sizes in the table
 };
 
-/// The Relabel of a reshape from `from` to `to`, checked: every live cell of `to` was live in
-/// `from`, one element of `to` is not named at cells holding different elements, and `to` holds a
+/// The Relabel of a reshape from `from` to `to`, checked: one element of `to` is not named at
+/// cells holding different elements (a cell that held padding holds its own), and `to` holds a
 /// leading block of each axis, every element of it in some cell.
 Result<Relabel> relabel(const ir::TensorType& from, const ir::TensorType& to,
                         const ir::AxisTable& table) {
@@ -54,11 +55,6 @@ Result<Relabel> relabel(const ir::TensorType& from, const ir::TensorType& to,
   std::vector<std::uint64_t> c(full.size());
   for (std::uint64_t i = 0; i < t->offset.size(); ++i) {
     if (t->state[i] != CellState::Live) continue;
-    if (f->state[i] != CellState::Live)
-      return refused(from, to,
-                     fmt::format("makes the cell at {} live, but it held padding: its contents "
-                                 "are whatever DM held there",
-                                 where(i)));
     row_major_coordinates(t->offset[i], full, c);
     for (std::size_t k = 0; k < c.size(); ++k)
       out.axes[k].size = std::max(out.axes[k].size, c[k] + 1);
@@ -72,7 +68,9 @@ Result<Relabel> relabel(const ir::TensorType& from, const ir::TensorType& to,
     std::uint64_t e = 0;
     for (std::size_t k = 0; k < c.size(); ++k) e = e * out.axes[k].size + c[k];
     std::uint64_t& at = out.cell[e];
-    if (at != kNoCell && f->offset[at] != f->offset[i])
+    const bool held = f->state[i] == CellState::Live;
+    if (at != kNoCell &&
+        (!held || f->state[at] != CellState::Live || f->offset[at] != f->offset[i]))
       return refused(from, to,
                      fmt::format("names one element at {} and at {}, which hold different "
                                  "elements",
@@ -97,7 +95,8 @@ Status check_dm_reshape(const ir::TensorType& from, const ir::TensorType& to,
 }
 
 Result<LogicalTensor> reshape_dm_value(const LogicalTensor& value, const ir::TensorType& from,
-                                       const ir::TensorType& to, const ir::AxisTable& table) {
+                                       const ir::TensorType& to, const ir::AxisTable& table,
+                                       std::vector<bool>& undefined) {
   auto r = relabel(from, to, table);
   if (!r) return std::move(r).take_diagnostics();
   const std::vector<ir::Axis> full = tensor_axes(from, table);
@@ -108,23 +107,30 @@ Result<LogicalTensor> reshape_dm_value(const LogicalTensor& value, const ir::Ten
   auto out =
       make_logical_tensor(value.dtype, r->axes, kDefaultMaxElements, TensorInit::Uninitialised);
   if (!out) return std::move(out).take_diagnostics();
+  std::vector<bool> result(r->cell.size(), false);
   std::vector<std::uint64_t> c(full.size());
-  const std::uint64_t inner = r->from.plan.inner.size;
   for (std::uint64_t e = 0; e < r->cell.size(); ++e) {
     const std::uint64_t i = r->cell[e];
-    row_major_coordinates(r->from.offset[i], full, c);
+    // Padding, or an element the committing command did not write: whatever DM held there.
+    bool written = r->from.state[i] == CellState::Live;
     std::uint64_t at = 0;
-    for (std::size_t k = 0; k < full.size(); ++k) {
-      if (c[k] >= value.axes[k].size)
-        return refused(from, to,
-                       fmt::format("makes the cell at {} live, but the command that committed "
-                                   "the value did not write it ({} = {}, {} written)",
-                                   r->from.plan.position_text(i / inner, 0, i % inner),
-                                   full[k].name, c[k], value.axes[k].size));
-      at = at * value.axes[k].size + c[k];
+    if (written) {
+      row_major_coordinates(r->from.offset[i], full, c);
+      for (std::size_t k = 0; k < full.size(); ++k) {
+        written = written && c[k] < value.axes[k].size;
+        at = at * value.axes[k].size + (written ? c[k] : 0);
+      }
+    }
+    if (!written || (!undefined.empty() && undefined[at])) {
+      out->set(e, poison_bits(value.dtype));
+      result[e] = true;
+      continue;
     }
     out->set(e, value.get(at));
   }
+  undefined = std::any_of(result.begin(), result.end(), [](bool u) { return u; })
+                  ? std::move(result)
+                  : std::vector<bool>();
   return out;
 }
 

@@ -93,6 +93,8 @@ constexpr PinnedCycles kPinnedCycles[] = {
   {"specs/kernels/ve_elementwise_fp_ternary_with_mode.rs", "ve_elementwise_fp_ternary_with_mode", "ee88765cc6e0ab11851eb0484e67fb1ab15e83b0db4cc793e9af3a7951b5235e"},
   {"specs/kernels/ve_elementwise_multi_vrf.rs", "ve_elementwise_multi_vrf", "bf4eb627320ae7c09ebfef1f6e754a481696b90d6e35ece9ccbc347e0d46b515"},
   {"specs/kernels/ve_elementwise_vrf.rs", "ve_elementwise_vrf", "80b89f6a82f1d7a7c1d74134eda143e88d86a7e6f7b137b3c05a898c1dfcfc7f"},
+  {"specs/kernels/ve_group_pair_fp_multi_packet.rs", "ve_group_pair_fp_multi_packet", "4c43ba2131c885b504d354c1203264b225878f6d0ade543a23ed5069c59223c6"},
+  {"specs/kernels/ve_group_pair_preprocess_both.rs", "ve_group_pair_preprocess_both", "b2a04e4c95b7fe0ce0ac33032cfa66fa096840569defd78f1d8ae4f53fded1d9"},
   {"specs/lane_interleaved.rs", "lane_interleaved", "603cabeac9e8e34df07060288a464ab43a4f97a66c852397ca6cde5f146deab7"},
   {"specs/lane_sequential.rs", "lane_sequential", "b99ea895395a362ced1d69d0d9cf6a7c997a8011d445735aa387b45c02028e9d"},
   {"specs/load_trf.rs", "load_trf", "922de838b33c95a704a95893a91c506b69e450e4593a0aae05f8273d9d4f302c"},

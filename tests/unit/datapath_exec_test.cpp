@@ -182,6 +182,14 @@ TEST_CASE("datapath exec: the address streams of every DM fetch chain of specs/ 
         const ir::KernelParam* dm = nullptr;
         for (const auto& param : kernel.params)
           if (param.name == p->source) dm = &param;
+        // An interleaved fetch reads its pair of DM tensors as one BeginTensor (its own type,
+        // docs/vector-engine.md §3.5), named after both.
+        ir::KernelParam pair;
+        if (dm == nullptr && p->dm.kind == ir::TensorKind::Begin) {
+          pair.name = p->source;
+          pair.tensor = p->dm;
+          dm = &pair;
+        }
         REQUIRE(dm != nullptr);
         const auto diff = testing::fetch_streams_difference(*p, *dm, file->axes, ++seed);
         INFO(diff.value_or(""));

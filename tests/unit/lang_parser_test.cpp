@@ -242,3 +242,22 @@ TEST_CASE("lang parser: hostile input never crashes", "[lang]") {
   auto open = parse(std::string(50000, '{'));
   CHECK(!open->diags.empty());
 }
+
+TEST_CASE("lang parser: a shift of two integer literals is one literal", "[lang]") {
+  // zip.rs writes an f32 exponent step as `1 << 23`; `-1 << 3` is (−1)·8 as in Rust; a shift
+  // past i64 overflows like a literal that does.
+  auto p = parse("fn k(a: A) {\n  x.vector_fxp(FxpBinaryOp::AddFxp, 1 << 23, 2 << 23, -1 << 3, "
+                 "1 << 63, 3 << 62)\n}\n");
+  INFO(dump(*p));
+  CHECK(all_diags(*p).empty());
+  REQUIRE(p->file.ast.fns.size() == 1);
+  const auto& call = p->file.ast.fns[0].tail;
+  REQUIRE(call);
+  REQUIRE(call->args.size() == 6);
+  CHECK(call->args[1].kind == Expr::Kind::Int);
+  CHECK(call->args[1].int_value == 8388608);
+  CHECK(call->args[2].int_value == 16777216);
+  CHECK(call->args[3].int_value == -8);
+  CHECK(call->args[4].int_overflow);
+  CHECK(call->args[5].int_overflow);
+}

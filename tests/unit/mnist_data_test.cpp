@@ -46,9 +46,10 @@ std::vector<double> bf16_values(const runtime::NpyArray& a, std::vector<std::uin
 
 TEST_CASE("mnist data: a double-precision MLP over the converted weights predicts every label",
           "[mnist]") {
-  const auto w1 = bf16_values(load("hw.fc1.weight"), {kH, kX});
+  // The weights in the `axes!` declaration order X, H, C (docs/cli.md §6.1): [X][H] and [H][C].
+  const auto w1 = bf16_values(load("hw.fc1.weight"), {kX, kH});
   const auto b1 = bf16_values(load("fc1.bias"), {kH});
-  const auto w2 = bf16_values(load("hw.fc2.weight"), {kC, kH});
+  const auto w2 = bf16_values(load("hw.fc2.weight"), {kH, kC});
   const auto b2 = bf16_values(load("hw.fc2.bias"), {kC});
   for (int i = 0; i < 10; ++i) {
     const auto x = bf16_values(load(fmt::format("hw.image_{}", i)), {kX});
@@ -59,13 +60,13 @@ TEST_CASE("mnist data: a double-precision MLP over the converted weights predict
     std::vector<double> h(kH);
     for (std::size_t r = 0; r < kH; ++r) {
       double s = b1[r];
-      for (std::size_t c = 0; c < kX; ++c) s += w1[r * kX + c] * x[c];
+      for (std::size_t c = 0; c < kX; ++c) s += w1[c * kH + r] * x[c];
       h[r] = std::max(s, 0.0);
     }
     std::vector<double> logits(kClasses);
     for (std::size_t r = 0; r < kClasses; ++r) {
       double s = b2[r];
-      for (std::size_t c = 0; c < kH; ++c) s += w2[r * kH + c] * h[c];
+      for (std::size_t c = 0; c < kH; ++c) s += w2[c * kC + r] * h[c];
       logits[r] = s;
     }
     const auto predicted = std::max_element(logits.begin(), logits.end()) - logits.begin();
