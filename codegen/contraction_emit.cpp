@@ -59,6 +59,17 @@
 // Byte octets are the same on 16 lanes of i32, two quads of a lane side by side, added at the end
 // of the cycle (another order of the same sum).
 //
+// HALF PACKETS (f32 accumulators without FMA, on a host with 16 f32 lanes).
+// With G = 2^d ≥ 2 cells per column, cell j of a column and cell j + G/2 (j < G/2) share one
+// 16-lane vector: their 8 lanes each, lanes 0–7 and 8–15. The tree's levels 1 … d − 1 pair
+// vectors j and j + 1 exactly as they pair cells j and j + 1, so each half computes, operation for
+// operation, the subtree of its G/2 cells (every lane of a vector op is the same binary32 mul or
+// add); the last level adds the two halves, tree(first half) ⊕ tree(second half), as §9.2 does. A
+// half that is ABSENT while the other is present holds the identity -0 (see ABSENT above), so the
+// vector's ops leave the present half's values as the scalar tree, which skips the absent operand,
+// has them. Products stay separate vmulps and sums separate vaddps: a bf16 × bf16 product can
+// round (below 2^-126, above f32's range), so fusing it with an add would change bits.
+//
 // Aliasing. The accumulator scratch, the output and the read-only operands and tables are distinct
 // buffers (contraction_run.cpp allocates them apart), which the code states with scoped noalias
 // metadata so that LICM keeps a reduced slot's accumulator in a register across the Time loop and
@@ -73,6 +84,7 @@
 #include "codegen/pair_madd.h"
 #include "codegen/quad_madd.h"
 #include "codegen/stream_load.h"
+#include "codegen/trf_halves.h"
 #include "codegen/vector_chain_emit.h"
 #include "codegen/vrf_operand_emit.h"
 #include "runtime/exec/operand_staging.h"
@@ -162,6 +174,9 @@ private:
   void emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
   void emit_pair_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
   void emit_quad_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
+  void emit_half_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
+  llvm::Value* half_mask(const StreamLoad::Cell* lo, const StreamLoad::Cell* hi);
+  void reduce_column(std::vector<llvm::Value*> level, llvm::Value* slot_base, std::uint64_t c);
   llvm::Value* stream_pair(StreamLoad::Packet& packet, std::uint64_t i);
   void accumulate(llvm::Value* slot_base, std::uint64_t column, llvm::Value* r);
   llvm::Value* product_value(Product& x);
@@ -180,7 +195,9 @@ private:
   llvm::Function* f_ = nullptr;
   bool float_ = true;
   bool fma_ = false;
-  llvm::Type* scalar_ = nullptr; // f32 or i32
+  bool halves_ = false;               // HALF PACKETS
+  llvm::Value* trf_halves_ = nullptr; // the TRF as [x][x + group / 2] rows (trf_halves.h)
+  llvm::Type* scalar_ = nullptr;      // f32 or i32
   llvm::VectorType* vec_ = nullptr;
   std::unique_ptr<StreamLoad> load_;
   llvm::Value* arg_[kFieldCount] = {};
@@ -220,12 +237,12 @@ llvm::GlobalVariable* Emitter::table_u8(const std::vector<std::uint8_t>& v, cons
 // tininess differently and would not be bit-exact).
 llvm::Value* Emitter::flushed(llvm::Value* v) {
   if (!float_ || !p_.ftz_results) return v;
-  auto* ivec = llvm::FixedVectorType::get(b_.getInt32Ty(), kLaneVector);
+  auto* ivec = llvm::VectorType::getInteger(llvm::cast<llvm::VectorType>(v->getType()));
   llvm::Value* bits = b_.CreateBitCast(v, ivec);
   llvm::Value* exponent = b_.CreateAnd(bits, llvm::ConstantInt::get(ivec, kF32Inf));
   llvm::Value* tiny = b_.CreateICmpEQ(exponent, llvm::ConstantInt::get(ivec, 0));
   llvm::Value* zero = b_.CreateAnd(bits, llvm::ConstantInt::get(ivec, kF32NegZero));
-  return b_.CreateBitCast(b_.CreateSelect(tiny, zero, bits), vec_);
+  return b_.CreateBitCast(b_.CreateSelect(tiny, zero, bits), v->getType());
 }
 
 llvm::Value* Emitter::add(llvm::Value* a, llvm::Value* b) {
@@ -237,9 +254,9 @@ llvm::Value* Emitter::product_value(Product& x) {
   llvm::Value* v = float_ ? flushed(b_.CreateFMul(x.s, x.w)) : b_.CreateMul(x.s, x.w);
   if (x.mask != nullptr) {
     llvm::Constant* identity =
-        float_ ? llvm::ConstantFP::get(
-                     vec_, llvm::APFloat(llvm::APFloat::IEEEsingle(), llvm::APInt(32, kF32NegZero)))
-               : llvm::ConstantInt::get(vec_, 0);
+        float_ ? llvm::ConstantFP::get(v->getType(), llvm::APFloat(llvm::APFloat::IEEEsingle(),
+                                                                   llvm::APInt(32, kF32NegZero)))
+               : llvm::ConstantInt::get(v->getType(), 0);
     v = b_.CreateSelect(x.mask, v, identity);
   }
   x.value = v;
@@ -314,16 +331,124 @@ void Emitter::emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* 
     } else {
       if (present[first]) level[0] = product_value(x[first]);
     }
-    while (level.size() > 1) {
-      std::vector<llvm::Value*> next(level.size() / 2, nullptr);
-      for (std::size_t i = 0; i < next.size(); ++i) {
-        llvm::Value* a = level[2 * i];
-        llvm::Value* bb = level[2 * i + 1];
-        next[i] = a && bb ? add(a, bb) : (a ? a : bb);
-      }
-      level = std::move(next);
+    reduce_column(std::move(level), slot_base, c);
+  }
+}
+
+// The rest of a column's tree (§9.2), from a level of values (null: ABSENT), level by level over
+// adjacent pairs, ABSENT ⊕ v = v; a 16-lane result (HALF PACKETS) is its two halves' sum, the
+// tree's last level. Then the accumulator add, unless the column is statically absent.
+void Emitter::reduce_column(std::vector<llvm::Value*> level, llvm::Value* slot_base,
+                            std::uint64_t c) {
+  while (level.size() > 1) {
+    std::vector<llvm::Value*> next(level.size() / 2, nullptr);
+    for (std::size_t i = 0; i < next.size(); ++i) {
+      llvm::Value* a = level[2 * i];
+      llvm::Value* bb = level[2 * i + 1];
+      next[i] = a && bb ? add(a, bb) : (a ? a : bb);
     }
-    if (level[0] != nullptr) accumulate(slot_base, c, level[0]); // else statically absent
+    level = std::move(next);
+  }
+  llvm::Value* r = level[0];
+  if (r == nullptr) return; // statically absent
+  const auto lanes = static_cast<unsigned>(kLaneVector);
+  if (llvm::cast<llvm::FixedVectorType>(r->getType())->getNumElements() == 2 * lanes) {
+    std::vector<int> lo, hi;
+    for (unsigned l = 0; l < lanes; ++l) {
+      lo.push_back(static_cast<int>(l));
+      hi.push_back(static_cast<int>(lanes + l));
+    }
+    r = add(b_.CreateShuffleVector(r, lo), b_.CreateShuffleVector(r, hi));
+  }
+  accumulate(slot_base, c, r);
+}
+
+// An all-true, all-false or per-flit presence mask of a half (HALF PACKETS): a null cell is
+// statically absent; null when both halves are statically present.
+llvm::Value* Emitter::half_mask(const StreamLoad::Cell* lo, const StreamLoad::Cell* hi) {
+  const auto lanes = static_cast<unsigned>(kLaneVector);
+  const bool static_lo = lo != nullptr && lo->live == nullptr;
+  const bool static_hi = hi != nullptr && hi->live == nullptr;
+  if (static_lo && static_hi) return nullptr;
+  const auto side = [&](const StreamLoad::Cell* c) -> llvm::Value* {
+    if (c == nullptr) return b_.CreateVectorSplat(lanes, b_.getFalse());
+    return b_.CreateVectorSplat(lanes, c->live != nullptr ? c->live : b_.getTrue());
+  };
+  std::vector<int> both;
+  for (int j = 0; j < static_cast<int>(2 * lanes); ++j) both.push_back(j);
+  return b_.CreateShuffleVector(side(lo), side(hi), both);
+}
+
+// One packet cycle of an f32 contraction on 16 lanes (HALF PACKETS above): per column, cell j of
+// the group and cell j + G/2 share one vector, lanes 0–7 and 8–15; the tree's first d − 1 levels
+// run on these vectors, its last level adds the two halves.
+void Emitter::emit_half_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot) {
+  const std::uint64_t cells = p_.columns * p_.group;
+  const std::uint64_t half = p_.group / 2;
+  const auto lanes = static_cast<unsigned>(kLaneVector);
+  auto* wide = llvm::FixedVectorType::get(b_.getFloatTy(), 2 * lanes);
+  llvm::Value* tbase = b_.CreateMul(trf, i64(kLaneVector), "tbase", true, true);
+  std::vector<llvm::Value*> w(p_.read_size, nullptr);
+  const auto trf_vector = [&](std::uint64_t k) {
+    if (w[k] == nullptr) {
+      llvm::Value* idx = b_.CreateAdd(tbase, i64(k * kLaneVector), "", true, true);
+      w[k] = b_.CreateAlignedLoad(vec_, element(arg_[kTrf], idx, kLaneVector, sh_.trf_cells),
+                                  llvm::Align(4));
+    }
+    return w[k];
+  };
+  std::vector<llvm::Value*> wmask(p_.read_size, nullptr);
+  const auto trf_mask = [&](std::uint64_t k) {
+    if (wmask[k] == nullptr) {
+      llvm::Value* idx = b_.CreateAdd(tbase, i64(k * kLaneVector), "", true, true);
+      llvm::Value* m = b_.CreateAlignedLoad(
+          llvm::FixedVectorType::get(b_.getInt32Ty(), kLaneVector),
+          element(arg_[kTrfPresent], idx, kLaneVector, sh_.trf_cells), llvm::Align(4));
+      wmask[k] = b_.CreateICmpNE(m, llvm::ConstantInt::get(m->getType(), 0));
+    }
+    return wmask[k];
+  };
+  std::vector<int> both;
+  for (int j = 0; j < static_cast<int>(2 * lanes); ++j) both.push_back(j);
+  const auto trf_pair = [&](std::uint64_t ka, std::uint64_t kb) -> llvm::Value* {
+    if (trf_halves_ != nullptr && kb == ka + half) {
+      llvm::Value* idx = b_.CreateMul(b_.CreateAdd(tbase, i64(ka * kLaneVector), "", true, true),
+                                      i64(2), "", true, true);
+      return b_.CreateAlignedLoad(
+          wide, element(b_.getFloatTy(), trf_halves_, idx, 2 * lanes, i64(2 * sh_.trf_cells)),
+          llvm::Align(64));
+    }
+    return b_.CreateShuffleVector(trf_vector(ka), trf_vector(kb), both);
+  };
+
+  std::vector<StreamLoad::Cell> cell(cells);
+  std::vector<bool> present(cells, false);
+  StreamLoad::Packet packet = load_->packet(b_, flit, cells);
+  for (std::uint64_t i = 0; i < cells; ++i) {
+    if (!p_.is_cell_live(i)) continue; // statically ABSENT (§5.4 live_OP)
+    cell[i] = load_->cell(b_, packet, i);
+    present[i] = cell[i].value != nullptr; // else a padding cell of every flit
+  }
+  llvm::Value* slot_base = b_.CreateMul(slot, i64(p_.p2 * kLaneVector), "slotbase", true, true);
+  for (std::uint64_t c = 0; c < p_.columns; ++c) {
+    std::vector<llvm::Value*> level(half, nullptr);
+    for (std::uint64_t j = 0; j < half; ++j) {
+      const std::uint64_t a = c * p_.group + j, z = a + half;
+      if (!present[a] && !present[z]) continue;
+      const StreamLoad::Cell* lo = present[a] ? &cell[a] : nullptr;
+      const StreamLoad::Cell* hi = present[z] ? &cell[z] : nullptr;
+      Product x;
+      x.s = load_->splat_halves(b_, lo, hi, true);
+      x.w = trf_pair(a % p_.read_size, z % p_.read_size);
+      x.mask = half_mask(lo, hi);
+      if (sh_.trf_masks) { // a padding TRF cell: ABSENT (§9.4)
+        llvm::Value* m =
+            b_.CreateShuffleVector(trf_mask(a % p_.read_size), trf_mask(z % p_.read_size), both);
+        x.mask = x.mask == nullptr ? m : b_.CreateAnd(x.mask, m);
+      }
+      level[j] = product_value(x);
+    }
+    reduce_column(std::move(level), slot_base, c);
   }
 }
 
@@ -459,6 +584,8 @@ void Emitter::emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot,
       emit_quad_cycle_body(flit, trf, slot);
     else if (sh_.trf_pairs)
       emit_pair_cycle_body(flit, trf, slot);
+    else if (halves_)
+      emit_half_cycle_body(flit, trf, slot);
     else
       emit_cycle_body(flit, trf, slot);
   };
@@ -551,6 +678,8 @@ void Emitter::annotate_aliasing() {
 void Emitter::emit_slice() {
   // Time Reducer slots start at +0 / 0 (§9.2 step 2): both are the bits 0.
   b_.CreateMemSet(arg_[kScratch], b_.getInt8(0), i64(sh_.acc_cells * 4), llvm::MaybeAlign(4));
+  if (halves_)
+    trf_halves_ = emit_trf_halves(b_, f_, arg_[kTrf], sh_.trf_cells / kLaneVector, p_.group / 2);
   emit_cycle_nest(b_, f_, p_.cycle_nest,
                   [&](llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t) {
                     emit_cycle(flit, trf, slot, t);
@@ -564,6 +693,7 @@ std::unique_ptr<llvm::Module> Emitter::run() {
   m_ = module.get();
   float_ = p_.accumulator == ir::ScalarType::F32;
   fma_ = uses_fma(rp_, cfg_);
+  halves_ = float_ && !fma_ && cfg_.host_dot.avx512f && p_.group >= 2 && kLaneVector == 8;
   scalar_ = float_ ? b_.getFloatTy() : b_.getInt32Ty();
   vec_ = llvm::FixedVectorType::get(scalar_, kLaneVector);
 
