@@ -80,6 +80,7 @@
 #include "codegen/contraction_emit.h"
 
 #include "codegen/counted_loop.h"
+#include "codegen/drain_blocks.h"
 #include "codegen/narrow_emit.h"
 #include "codegen/pair_madd.h"
 #include "codegen/quad_madd.h"
@@ -183,6 +184,7 @@ private:
   llvm::Value* add(llvm::Value* a, llvm::Value* b);
   llvm::Value* flushed(llvm::Value* v);
   void emit_drain();
+  bool emit_drain_blocks();
   void annotate_aliasing();
 
   const ir::seq::RunProgram& rp_;
@@ -204,6 +206,7 @@ private:
   llvm::BasicBlock* violation_ = nullptr;
   llvm::GlobalVariable* cycle_live_ = nullptr;
   llvm::GlobalVariable* drain_ = nullptr;
+  std::vector<std::uint32_t> drain_cells_; // drain_'s contents
 };
 
 // In checked mode, leaves the function with kRunBoundsViolation unless `span` consecutive
@@ -609,6 +612,7 @@ void Emitter::emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot,
 // for every output cell the slice writes, through the Vector Engine pass that reads the chain's
 // output when the kernel runs one (docs/vector-engine.md §4.1).
 void Emitter::emit_drain() {
+  if (emit_drain_blocks()) return;
   const std::uint64_t n = sh_.out_cells;
   emit_loop(n, [&](llvm::Value* o) {
     llvm::Value* off =
@@ -644,6 +648,33 @@ void Emitter::emit_drain() {
     b_.CreateBr(next);
     b_.SetInsertPoint(next);
   });
+}
+
+// The drain as 8-lane blocks (drain_blocks.h) when every output cell is in one and the values
+// leave unchanged (no Vector Engine pass, no output cast): the output offsets are the program's
+// (runtime::exec::program_tables), the same table the run passes. False: nothing emitted.
+bool Emitter::emit_drain_blocks() {
+  constexpr std::size_t kMaxRuns = 16;
+  if (rp_.vector || rp_.output_cast || runtime::element_bytes(rp_.output.dtype) != 4) return false;
+  const std::vector<std::uint64_t> out = runtime::exec::program_tables(rp_, kNoOutput).out_offset;
+  const std::vector<DrainRun> runs = drain_runs(drain_cells_, ~0u, out, kNoOutput, kMaxRuns);
+  if (runs.empty()) return false;
+  auto* v8 = llvm::FixedVectorType::get(b_.getInt32Ty(), kDrainBlock);
+  const auto k = [&](std::uint32_t c) { return llvm::ConstantInt::get(v8, c); };
+  for (const DrainRun& r : runs) {
+    emit_loop(r.blocks, [&](llvm::Value* i) {
+      llvm::Value* a = add_scaled(i64(r.acc), i, r.acc_step);
+      llvm::Value* v = b_.CreateAlignedLoad(
+          v8, element(arg_[kScratch], a, kDrainBlock, sh_.acc_cells), llvm::Align(4));
+      if (float_) // NaN → 0x7FC00000 (§9.3)
+        v = b_.CreateSelect(b_.CreateICmpUGT(b_.CreateAnd(v, k(kF32AbsMask)), k(kF32Inf)),
+                            k(kF32CanonicalNaNBits), v);
+      llvm::Value* e = add_scaled(i64(r.out), i, r.out_step);
+      b_.CreateAlignedStore(
+          v, element(b_.getInt32Ty(), arg_[kOut], e, kDrainBlock, arg_[kOutLimit]), llvm::Align(1));
+    });
+  }
+  return true;
 }
 
 // Every memory access gets the scope of its buffer: the scratch, the output, or (everything else)
@@ -725,6 +756,7 @@ std::unique_ptr<llvm::Module> Emitter::run() {
     const std::uint64_t c = cell % p_.p2, u = (cell / p_.p2) % p_.t2, l = cell / (p_.p2 * p_.t2);
     drain[o] = static_cast<std::uint32_t>((u * p_.p2 + c) * kLaneVector + l);
   }
+  drain_cells_ = drain;
   auto* init = llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<std::uint32_t>(drain));
   drain_ = new llvm::GlobalVariable(*m_, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
                                     init, "drain");
