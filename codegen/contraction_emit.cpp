@@ -70,6 +70,11 @@
 // has them. Products stay separate vmulps and sums separate vaddps: a bf16 × bf16 product can
 // round (below 2^-126, above f32's range), so fusing it with an add would change bits.
 //
+// PAIRED STEPS (codegen/paired_nest.h). Two steps of a cycle loop whose TRF stride is 0 run their
+// cycles interleaved, so that each TRF vector is loaded once for both; the steps' slots are
+// disjoint, so every slot still adds its cycles' results in flit order (§7, §9.2) and each product
+// and sum is the same operation on the same operands.
+//
 // Aliasing. The accumulator scratch, the output and the read-only operands and tables are distinct
 // buffers (contraction_run.cpp allocates them apart), which the code states with scoped noalias
 // metadata so that LICM keeps a reduced slot's accumulator in a register across the Time loop and
@@ -83,6 +88,7 @@
 #include "codegen/drain_blocks.h"
 #include "codegen/narrow_emit.h"
 #include "codegen/pair_madd.h"
+#include "codegen/paired_nest.h"
 #include "codegen/quad_madd.h"
 #include "codegen/stream_load.h"
 #include "codegen/trf_halves.h"
@@ -105,6 +111,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <vector>
 
 namespace tujit::codegen {
@@ -173,6 +180,7 @@ private:
   void emit_slice();
   void emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t);
   void emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
+  void emit_any_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
   void emit_pair_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
   void emit_quad_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
   void emit_half_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
@@ -207,6 +215,8 @@ private:
   llvm::GlobalVariable* cycle_live_ = nullptr;
   llvm::GlobalVariable* drain_ = nullptr;
   std::vector<std::uint32_t> drain_cells_; // drain_'s contents
+  /// TRF loads of the current cycle, or of both cycles of a pair (PAIRED STEPS): (kind, element).
+  std::map<std::pair<int, std::uint64_t>, llvm::Value*> trf_loads_;
 };
 
 // In checked mode, leaves the function with kRunBoundsViolation unless `span` consecutive
@@ -391,35 +401,38 @@ void Emitter::emit_half_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Va
   const auto lanes = static_cast<unsigned>(kLaneVector);
   auto* wide = llvm::FixedVectorType::get(b_.getFloatTy(), 2 * lanes);
   llvm::Value* tbase = b_.CreateMul(trf, i64(kLaneVector), "tbase", true, true);
-  std::vector<llvm::Value*> w(p_.read_size, nullptr);
   const auto trf_vector = [&](std::uint64_t k) {
-    if (w[k] == nullptr) {
+    llvm::Value*& w = trf_loads_[{0, k}];
+    if (w == nullptr) {
       llvm::Value* idx = b_.CreateAdd(tbase, i64(k * kLaneVector), "", true, true);
-      w[k] = b_.CreateAlignedLoad(vec_, element(arg_[kTrf], idx, kLaneVector, sh_.trf_cells),
-                                  llvm::Align(4));
+      w = b_.CreateAlignedLoad(vec_, element(arg_[kTrf], idx, kLaneVector, sh_.trf_cells),
+                               llvm::Align(4));
     }
-    return w[k];
+    return w;
   };
-  std::vector<llvm::Value*> wmask(p_.read_size, nullptr);
   const auto trf_mask = [&](std::uint64_t k) {
-    if (wmask[k] == nullptr) {
+    llvm::Value*& w = trf_loads_[{1, k}];
+    if (w == nullptr) {
       llvm::Value* idx = b_.CreateAdd(tbase, i64(k * kLaneVector), "", true, true);
       llvm::Value* m = b_.CreateAlignedLoad(
           llvm::FixedVectorType::get(b_.getInt32Ty(), kLaneVector),
           element(arg_[kTrfPresent], idx, kLaneVector, sh_.trf_cells), llvm::Align(4));
-      wmask[k] = b_.CreateICmpNE(m, llvm::ConstantInt::get(m->getType(), 0));
+      w = b_.CreateICmpNE(m, llvm::ConstantInt::get(m->getType(), 0));
     }
-    return wmask[k];
+    return w;
   };
   std::vector<int> both;
   for (int j = 0; j < static_cast<int>(2 * lanes); ++j) both.push_back(j);
   const auto trf_pair = [&](std::uint64_t ka, std::uint64_t kb) -> llvm::Value* {
     if (trf_halves_ != nullptr && kb == ka + half) {
+      llvm::Value*& w = trf_loads_[{2, ka}];
+      if (w != nullptr) return w;
       llvm::Value* idx = b_.CreateMul(b_.CreateAdd(tbase, i64(ka * kLaneVector), "", true, true),
                                       i64(2), "", true, true);
-      return b_.CreateAlignedLoad(
+      w = b_.CreateAlignedLoad(
           wide, element(b_.getFloatTy(), trf_halves_, idx, 2 * lanes, i64(2 * sh_.trf_cells)),
           llvm::Align(64));
+      return w;
     }
     return b_.CreateShuffleVector(trf_vector(ka), trf_vector(kb), both);
   };
@@ -534,7 +547,6 @@ void Emitter::emit_quad_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Va
   const auto lanes = static_cast<unsigned>(kLaneVector); // accumulator lanes
   auto* vt = llvm::FixedVectorType::get(b_.getInt32Ty(), lanes * words);
   llvm::Value* tbase = b_.CreateMul(trf, i64(kLaneVector), "tbase", true, true);
-  std::vector<llvm::Value*> w(p_.read_size, nullptr);
   StreamLoad::Packet packet = load_->packet(b_, flit, p_.columns * p_.group);
   llvm::Value* slot_base = b_.CreateMul(slot, i64(p_.p2 * kLaneVector), "slotbase", true, true);
   llvm::Value* bytes128 = llvm::ConstantInt::get(vt, 0x80808080u);
@@ -551,15 +563,16 @@ void Emitter::emit_quad_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Va
               : b_.CreateSelect(q.live, q.value, llvm::ConstantInt::get(q.value->getType(), 0));
       llvm::Value* s = b_.CreateBitCast(b_.CreateVectorSplat(lanes, x), vt);
       const std::uint64_t k = i % p_.read_size; // the run staged at k holds k … k + width − 1
-      if (w[k] == nullptr) {
+      llvm::Value*& w = trf_loads_[{0, k}];
+      if (w == nullptr) {
         llvm::Value* idx = b_.CreateAdd(tbase, i64(k * kLaneVector), "", true, true);
         if (words > 1) idx = b_.CreateMul(idx, i64(words), "", true, true);
-        w[k] = b_.CreateAlignedLoad(
+        w = b_.CreateAlignedLoad(
             vt, element(arg_[kTrf], idx, kLaneVector * words, sh_.trf_cells * words),
             llvm::Align(4));
       }
       llvm::Value*& part = sum[j % kQuadChains];
-      part = emit_quad_madd(b_, *m_, cfg_.host_dot, part, w[k], s);
+      part = emit_quad_madd(b_, *m_, cfg_.host_dot, part, w, s);
       llvm::Value*& fix = correction[j % kQuadChains];
       fix = emit_quad_madd(b_, *m_, cfg_.host_dot, fix, bytes128, s);
     }
@@ -581,17 +594,20 @@ void Emitter::emit_quad_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Va
   }
 }
 
+void Emitter::emit_any_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot) {
+  if (sh_.trf_quads || sh_.trf_octets)
+    emit_quad_cycle_body(flit, trf, slot);
+  else if (sh_.trf_pairs)
+    emit_pair_cycle_body(flit, trf, slot);
+  else if (halves_)
+    emit_half_cycle_body(flit, trf, slot);
+  else
+    emit_cycle_body(flit, trf, slot);
+}
+
 void Emitter::emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t) {
-  const auto body = [&] {
-    if (sh_.trf_quads || sh_.trf_octets)
-      emit_quad_cycle_body(flit, trf, slot);
-    else if (sh_.trf_pairs)
-      emit_pair_cycle_body(flit, trf, slot);
-    else if (halves_)
-      emit_half_cycle_body(flit, trf, slot);
-    else
-      emit_cycle_body(flit, trf, slot);
-  };
+  trf_loads_.clear();
+  const auto body = [&] { emit_any_cycle_body(flit, trf, slot); };
   if (cycle_live_ == nullptr) {
     body();
     return;
@@ -711,10 +727,25 @@ void Emitter::emit_slice() {
   b_.CreateMemSet(arg_[kScratch], b_.getInt8(0), i64(sh_.acc_cells * 4), llvm::MaybeAlign(4));
   if (halves_)
     trf_halves_ = emit_trf_halves(b_, f_, arg_[kTrf], sh_.trf_cells / kLaneVector, p_.group / 2);
-  emit_cycle_nest(b_, f_, p_.cycle_nest,
-                  [&](llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t) {
-                    emit_cycle(flit, trf, slot, t);
-                  });
+  // PAIRED STEPS where the TRF loads they share are half of a cycle's loads (byte runs; the
+  // HALF PACKETS' permutes, not their loads, bound them, and pairs were slower there).
+  const bool share = sh_.trf_quads || sh_.trf_octets;
+  const std::size_t level =
+      share && cycle_live_ == nullptr ? paired_level(p_.cycle_nest) : p_.cycle_nest.size();
+  if (level < p_.cycle_nest.size()) {
+    emit_paired_nest(b_, f_, p_.cycle_nest, level,
+                     [&](llvm::Value* flit0, llvm::Value* flit1, llvm::Value* trf,
+                         llvm::Value* slot0, llvm::Value* slot1) {
+                       trf_loads_.clear();
+                       emit_any_cycle_body(flit0, trf, slot0);
+                       emit_any_cycle_body(flit1, trf, slot1);
+                     });
+  } else {
+    emit_cycle_nest(b_, f_, p_.cycle_nest,
+                    [&](llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t) {
+                      emit_cycle(flit, trf, slot, t);
+                    });
+  }
   emit_drain();
 }
 
