@@ -59,6 +59,22 @@
 // Byte octets are the same on 16 lanes of i32, two quads of a lane side by side, added at the end
 // of the cycle (another order of the same sum).
 //
+// HALF PACKETS (f32 accumulators without FMA, on a host with 16 f32 lanes).
+// With G = 2^d ≥ 2 cells per column, cell j of a column and cell j + G/2 (j < G/2) share one
+// 16-lane vector: their 8 lanes each, lanes 0–7 and 8–15. The tree's levels 1 … d − 1 pair
+// vectors j and j + 1 exactly as they pair cells j and j + 1, so each half computes, operation for
+// operation, the subtree of its G/2 cells (every lane of a vector op is the same binary32 mul or
+// add); the last level adds the two halves, tree(first half) ⊕ tree(second half), as §9.2 does. A
+// half that is ABSENT while the other is present holds the identity -0 (see ABSENT above), so the
+// vector's ops leave the present half's values as the scalar tree, which skips the absent operand,
+// has them. Products stay separate vmulps and sums separate vaddps: a bf16 × bf16 product can
+// round (below 2^-126, above f32's range), so fusing it with an add would change bits.
+//
+// PAIRED STEPS (codegen/paired_nest.h). Two steps of a cycle loop whose TRF stride is 0 run their
+// cycles interleaved, so that each TRF vector is loaded once for both; the steps' slots are
+// disjoint, so every slot still adds its cycles' results in flit order (§7, §9.2) and each product
+// and sum is the same operation on the same operands.
+//
 // Aliasing. The accumulator scratch, the output and the read-only operands and tables are distinct
 // buffers (contraction_run.cpp allocates them apart), which the code states with scoped noalias
 // metadata so that LICM keeps a reduced slot's accumulator in a register across the Time loop and
@@ -69,10 +85,13 @@
 #include "codegen/contraction_emit.h"
 
 #include "codegen/counted_loop.h"
+#include "codegen/drain_blocks.h"
 #include "codegen/narrow_emit.h"
 #include "codegen/pair_madd.h"
+#include "codegen/paired_nest.h"
 #include "codegen/quad_madd.h"
 #include "codegen/stream_load.h"
+#include "codegen/trf_halves.h"
 #include "codegen/vector_chain_emit.h"
 #include "codegen/vrf_operand_emit.h"
 #include "runtime/exec/operand_staging.h"
@@ -92,6 +111,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <vector>
 
 namespace tujit::codegen {
@@ -160,14 +180,19 @@ private:
   void emit_slice();
   void emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t);
   void emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
+  void emit_any_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
   void emit_pair_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
   void emit_quad_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
+  void emit_half_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
+  llvm::Value* half_mask(const StreamLoad::Cell* lo, const StreamLoad::Cell* hi);
+  void reduce_column(std::vector<llvm::Value*> level, llvm::Value* slot_base, std::uint64_t c);
   llvm::Value* stream_pair(StreamLoad::Packet& packet, std::uint64_t i);
   void accumulate(llvm::Value* slot_base, std::uint64_t column, llvm::Value* r);
   llvm::Value* product_value(Product& x);
   llvm::Value* add(llvm::Value* a, llvm::Value* b);
   llvm::Value* flushed(llvm::Value* v);
   void emit_drain();
+  bool emit_drain_blocks();
   void annotate_aliasing();
 
   const ir::seq::RunProgram& rp_;
@@ -180,13 +205,18 @@ private:
   llvm::Function* f_ = nullptr;
   bool float_ = true;
   bool fma_ = false;
-  llvm::Type* scalar_ = nullptr; // f32 or i32
+  bool halves_ = false;               // HALF PACKETS
+  llvm::Value* trf_halves_ = nullptr; // the TRF as [x][x + group / 2] rows (trf_halves.h)
+  llvm::Type* scalar_ = nullptr;      // f32 or i32
   llvm::VectorType* vec_ = nullptr;
   std::unique_ptr<StreamLoad> load_;
   llvm::Value* arg_[kFieldCount] = {};
   llvm::BasicBlock* violation_ = nullptr;
   llvm::GlobalVariable* cycle_live_ = nullptr;
   llvm::GlobalVariable* drain_ = nullptr;
+  std::vector<std::uint32_t> drain_cells_; // drain_'s contents
+  /// TRF loads of the current cycle, or of both cycles of a pair (PAIRED STEPS): (kind, element).
+  std::map<std::pair<int, std::uint64_t>, llvm::Value*> trf_loads_;
 };
 
 // In checked mode, leaves the function with kRunBoundsViolation unless `span` consecutive
@@ -220,12 +250,12 @@ llvm::GlobalVariable* Emitter::table_u8(const std::vector<std::uint8_t>& v, cons
 // tininess differently and would not be bit-exact).
 llvm::Value* Emitter::flushed(llvm::Value* v) {
   if (!float_ || !p_.ftz_results) return v;
-  auto* ivec = llvm::FixedVectorType::get(b_.getInt32Ty(), kLaneVector);
+  auto* ivec = llvm::VectorType::getInteger(llvm::cast<llvm::VectorType>(v->getType()));
   llvm::Value* bits = b_.CreateBitCast(v, ivec);
   llvm::Value* exponent = b_.CreateAnd(bits, llvm::ConstantInt::get(ivec, kF32Inf));
   llvm::Value* tiny = b_.CreateICmpEQ(exponent, llvm::ConstantInt::get(ivec, 0));
   llvm::Value* zero = b_.CreateAnd(bits, llvm::ConstantInt::get(ivec, kF32NegZero));
-  return b_.CreateBitCast(b_.CreateSelect(tiny, zero, bits), vec_);
+  return b_.CreateBitCast(b_.CreateSelect(tiny, zero, bits), v->getType());
 }
 
 llvm::Value* Emitter::add(llvm::Value* a, llvm::Value* b) {
@@ -237,9 +267,9 @@ llvm::Value* Emitter::product_value(Product& x) {
   llvm::Value* v = float_ ? flushed(b_.CreateFMul(x.s, x.w)) : b_.CreateMul(x.s, x.w);
   if (x.mask != nullptr) {
     llvm::Constant* identity =
-        float_ ? llvm::ConstantFP::get(
-                     vec_, llvm::APFloat(llvm::APFloat::IEEEsingle(), llvm::APInt(32, kF32NegZero)))
-               : llvm::ConstantInt::get(vec_, 0);
+        float_ ? llvm::ConstantFP::get(v->getType(), llvm::APFloat(llvm::APFloat::IEEEsingle(),
+                                                                   llvm::APInt(32, kF32NegZero)))
+               : llvm::ConstantInt::get(v->getType(), 0);
     v = b_.CreateSelect(x.mask, v, identity);
   }
   x.value = v;
@@ -314,16 +344,127 @@ void Emitter::emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* 
     } else {
       if (present[first]) level[0] = product_value(x[first]);
     }
-    while (level.size() > 1) {
-      std::vector<llvm::Value*> next(level.size() / 2, nullptr);
-      for (std::size_t i = 0; i < next.size(); ++i) {
-        llvm::Value* a = level[2 * i];
-        llvm::Value* bb = level[2 * i + 1];
-        next[i] = a && bb ? add(a, bb) : (a ? a : bb);
-      }
-      level = std::move(next);
+    reduce_column(std::move(level), slot_base, c);
+  }
+}
+
+// The rest of a column's tree (§9.2), from a level of values (null: ABSENT), level by level over
+// adjacent pairs, ABSENT ⊕ v = v; a 16-lane result (HALF PACKETS) is its two halves' sum, the
+// tree's last level. Then the accumulator add, unless the column is statically absent.
+void Emitter::reduce_column(std::vector<llvm::Value*> level, llvm::Value* slot_base,
+                            std::uint64_t c) {
+  while (level.size() > 1) {
+    std::vector<llvm::Value*> next(level.size() / 2, nullptr);
+    for (std::size_t i = 0; i < next.size(); ++i) {
+      llvm::Value* a = level[2 * i];
+      llvm::Value* bb = level[2 * i + 1];
+      next[i] = a && bb ? add(a, bb) : (a ? a : bb);
     }
-    if (level[0] != nullptr) accumulate(slot_base, c, level[0]); // else statically absent
+    level = std::move(next);
+  }
+  llvm::Value* r = level[0];
+  if (r == nullptr) return; // statically absent
+  const auto lanes = static_cast<unsigned>(kLaneVector);
+  if (llvm::cast<llvm::FixedVectorType>(r->getType())->getNumElements() == 2 * lanes) {
+    std::vector<int> lo, hi;
+    for (unsigned l = 0; l < lanes; ++l) {
+      lo.push_back(static_cast<int>(l));
+      hi.push_back(static_cast<int>(lanes + l));
+    }
+    r = add(b_.CreateShuffleVector(r, lo), b_.CreateShuffleVector(r, hi));
+  }
+  accumulate(slot_base, c, r);
+}
+
+// An all-true, all-false or per-flit presence mask of a half (HALF PACKETS): a null cell is
+// statically absent; null when both halves are statically present.
+llvm::Value* Emitter::half_mask(const StreamLoad::Cell* lo, const StreamLoad::Cell* hi) {
+  const auto lanes = static_cast<unsigned>(kLaneVector);
+  const bool static_lo = lo != nullptr && lo->live == nullptr;
+  const bool static_hi = hi != nullptr && hi->live == nullptr;
+  if (static_lo && static_hi) return nullptr;
+  const auto side = [&](const StreamLoad::Cell* c) -> llvm::Value* {
+    if (c == nullptr) return b_.CreateVectorSplat(lanes, b_.getFalse());
+    return b_.CreateVectorSplat(lanes, c->live != nullptr ? c->live : b_.getTrue());
+  };
+  std::vector<int> both;
+  for (int j = 0; j < static_cast<int>(2 * lanes); ++j) both.push_back(j);
+  return b_.CreateShuffleVector(side(lo), side(hi), both);
+}
+
+// One packet cycle of an f32 contraction on 16 lanes (HALF PACKETS above): per column, cell j of
+// the group and cell j + G/2 share one vector, lanes 0–7 and 8–15; the tree's first d − 1 levels
+// run on these vectors, its last level adds the two halves.
+void Emitter::emit_half_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot) {
+  const std::uint64_t cells = p_.columns * p_.group;
+  const std::uint64_t half = p_.group / 2;
+  const auto lanes = static_cast<unsigned>(kLaneVector);
+  auto* wide = llvm::FixedVectorType::get(b_.getFloatTy(), 2 * lanes);
+  llvm::Value* tbase = b_.CreateMul(trf, i64(kLaneVector), "tbase", true, true);
+  const auto trf_vector = [&](std::uint64_t k) {
+    llvm::Value*& w = trf_loads_[{0, k}];
+    if (w == nullptr) {
+      llvm::Value* idx = b_.CreateAdd(tbase, i64(k * kLaneVector), "", true, true);
+      w = b_.CreateAlignedLoad(vec_, element(arg_[kTrf], idx, kLaneVector, sh_.trf_cells),
+                               llvm::Align(4));
+    }
+    return w;
+  };
+  const auto trf_mask = [&](std::uint64_t k) {
+    llvm::Value*& w = trf_loads_[{1, k}];
+    if (w == nullptr) {
+      llvm::Value* idx = b_.CreateAdd(tbase, i64(k * kLaneVector), "", true, true);
+      llvm::Value* m = b_.CreateAlignedLoad(
+          llvm::FixedVectorType::get(b_.getInt32Ty(), kLaneVector),
+          element(arg_[kTrfPresent], idx, kLaneVector, sh_.trf_cells), llvm::Align(4));
+      w = b_.CreateICmpNE(m, llvm::ConstantInt::get(m->getType(), 0));
+    }
+    return w;
+  };
+  std::vector<int> both;
+  for (int j = 0; j < static_cast<int>(2 * lanes); ++j) both.push_back(j);
+  const auto trf_pair = [&](std::uint64_t ka, std::uint64_t kb) -> llvm::Value* {
+    if (trf_halves_ != nullptr && kb == ka + half) {
+      llvm::Value*& w = trf_loads_[{2, ka}];
+      if (w != nullptr) return w;
+      llvm::Value* idx = b_.CreateMul(b_.CreateAdd(tbase, i64(ka * kLaneVector), "", true, true),
+                                      i64(2), "", true, true);
+      w = b_.CreateAlignedLoad(
+          wide, element(b_.getFloatTy(), trf_halves_, idx, 2 * lanes, i64(2 * sh_.trf_cells)),
+          llvm::Align(64));
+      return w;
+    }
+    return b_.CreateShuffleVector(trf_vector(ka), trf_vector(kb), both);
+  };
+
+  std::vector<StreamLoad::Cell> cell(cells);
+  std::vector<bool> present(cells, false);
+  StreamLoad::Packet packet = load_->packet(b_, flit, cells);
+  for (std::uint64_t i = 0; i < cells; ++i) {
+    if (!p_.is_cell_live(i)) continue; // statically ABSENT (§5.4 live_OP)
+    cell[i] = load_->cell(b_, packet, i);
+    present[i] = cell[i].value != nullptr; // else a padding cell of every flit
+  }
+  llvm::Value* slot_base = b_.CreateMul(slot, i64(p_.p2 * kLaneVector), "slotbase", true, true);
+  for (std::uint64_t c = 0; c < p_.columns; ++c) {
+    std::vector<llvm::Value*> level(half, nullptr);
+    for (std::uint64_t j = 0; j < half; ++j) {
+      const std::uint64_t a = c * p_.group + j, z = a + half;
+      if (!present[a] && !present[z]) continue;
+      const StreamLoad::Cell* lo = present[a] ? &cell[a] : nullptr;
+      const StreamLoad::Cell* hi = present[z] ? &cell[z] : nullptr;
+      Product x;
+      x.s = load_->splat_halves(b_, lo, hi, true);
+      x.w = trf_pair(a % p_.read_size, z % p_.read_size);
+      x.mask = half_mask(lo, hi);
+      if (sh_.trf_masks) { // a padding TRF cell: ABSENT (§9.4)
+        llvm::Value* m =
+            b_.CreateShuffleVector(trf_mask(a % p_.read_size), trf_mask(z % p_.read_size), both);
+        x.mask = x.mask == nullptr ? m : b_.CreateAnd(x.mask, m);
+      }
+      level[j] = product_value(x);
+    }
+    reduce_column(std::move(level), slot_base, c);
   }
 }
 
@@ -406,7 +547,6 @@ void Emitter::emit_quad_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Va
   const auto lanes = static_cast<unsigned>(kLaneVector); // accumulator lanes
   auto* vt = llvm::FixedVectorType::get(b_.getInt32Ty(), lanes * words);
   llvm::Value* tbase = b_.CreateMul(trf, i64(kLaneVector), "tbase", true, true);
-  std::vector<llvm::Value*> w(p_.read_size, nullptr);
   StreamLoad::Packet packet = load_->packet(b_, flit, p_.columns * p_.group);
   llvm::Value* slot_base = b_.CreateMul(slot, i64(p_.p2 * kLaneVector), "slotbase", true, true);
   llvm::Value* bytes128 = llvm::ConstantInt::get(vt, 0x80808080u);
@@ -423,15 +563,16 @@ void Emitter::emit_quad_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Va
               : b_.CreateSelect(q.live, q.value, llvm::ConstantInt::get(q.value->getType(), 0));
       llvm::Value* s = b_.CreateBitCast(b_.CreateVectorSplat(lanes, x), vt);
       const std::uint64_t k = i % p_.read_size; // the run staged at k holds k … k + width − 1
-      if (w[k] == nullptr) {
+      llvm::Value*& w = trf_loads_[{0, k}];
+      if (w == nullptr) {
         llvm::Value* idx = b_.CreateAdd(tbase, i64(k * kLaneVector), "", true, true);
         if (words > 1) idx = b_.CreateMul(idx, i64(words), "", true, true);
-        w[k] = b_.CreateAlignedLoad(
+        w = b_.CreateAlignedLoad(
             vt, element(arg_[kTrf], idx, kLaneVector * words, sh_.trf_cells * words),
             llvm::Align(4));
       }
       llvm::Value*& part = sum[j % kQuadChains];
-      part = emit_quad_madd(b_, *m_, cfg_.host_dot, part, w[k], s);
+      part = emit_quad_madd(b_, *m_, cfg_.host_dot, part, w, s);
       llvm::Value*& fix = correction[j % kQuadChains];
       fix = emit_quad_madd(b_, *m_, cfg_.host_dot, fix, bytes128, s);
     }
@@ -453,15 +594,20 @@ void Emitter::emit_quad_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Va
   }
 }
 
+void Emitter::emit_any_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot) {
+  if (sh_.trf_quads || sh_.trf_octets)
+    emit_quad_cycle_body(flit, trf, slot);
+  else if (sh_.trf_pairs)
+    emit_pair_cycle_body(flit, trf, slot);
+  else if (halves_)
+    emit_half_cycle_body(flit, trf, slot);
+  else
+    emit_cycle_body(flit, trf, slot);
+}
+
 void Emitter::emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t) {
-  const auto body = [&] {
-    if (sh_.trf_quads || sh_.trf_octets)
-      emit_quad_cycle_body(flit, trf, slot);
-    else if (sh_.trf_pairs)
-      emit_pair_cycle_body(flit, trf, slot);
-    else
-      emit_cycle_body(flit, trf, slot);
-  };
+  trf_loads_.clear();
+  const auto body = [&] { emit_any_cycle_body(flit, trf, slot); };
   if (cycle_live_ == nullptr) {
     body();
     return;
@@ -482,6 +628,7 @@ void Emitter::emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot,
 // for every output cell the slice writes, through the Vector Engine pass that reads the chain's
 // output when the kernel runs one (docs/vector-engine.md §4.1).
 void Emitter::emit_drain() {
+  if (emit_drain_blocks()) return;
   const std::uint64_t n = sh_.out_cells;
   emit_loop(n, [&](llvm::Value* o) {
     llvm::Value* off =
@@ -519,6 +666,33 @@ void Emitter::emit_drain() {
   });
 }
 
+// The drain as 8-lane blocks (drain_blocks.h) when every output cell is in one and the values
+// leave unchanged (no Vector Engine pass, no output cast): the output offsets are the program's
+// (runtime::exec::program_tables), the same table the run passes. False: nothing emitted.
+bool Emitter::emit_drain_blocks() {
+  constexpr std::size_t kMaxRuns = 16;
+  if (rp_.vector || rp_.output_cast || runtime::element_bytes(rp_.output.dtype) != 4) return false;
+  const std::vector<std::uint64_t> out = runtime::exec::program_tables(rp_, kNoOutput).out_offset;
+  const std::vector<DrainRun> runs = drain_runs(drain_cells_, ~0u, out, kNoOutput, kMaxRuns);
+  if (runs.empty()) return false;
+  auto* v8 = llvm::FixedVectorType::get(b_.getInt32Ty(), kDrainBlock);
+  const auto k = [&](std::uint32_t c) { return llvm::ConstantInt::get(v8, c); };
+  for (const DrainRun& r : runs) {
+    emit_loop(r.blocks, [&](llvm::Value* i) {
+      llvm::Value* a = add_scaled(i64(r.acc), i, r.acc_step);
+      llvm::Value* v = b_.CreateAlignedLoad(
+          v8, element(arg_[kScratch], a, kDrainBlock, sh_.acc_cells), llvm::Align(4));
+      if (float_) // NaN → 0x7FC00000 (§9.3)
+        v = b_.CreateSelect(b_.CreateICmpUGT(b_.CreateAnd(v, k(kF32AbsMask)), k(kF32Inf)),
+                            k(kF32CanonicalNaNBits), v);
+      llvm::Value* e = add_scaled(i64(r.out), i, r.out_step);
+      b_.CreateAlignedStore(
+          v, element(b_.getInt32Ty(), arg_[kOut], e, kDrainBlock, arg_[kOutLimit]), llvm::Align(1));
+    });
+  }
+  return true;
+}
+
 // Every memory access gets the scope of its buffer: the scratch, the output, or (everything else)
 // the read-only operands and tables, which alias neither.
 void Emitter::annotate_aliasing() {
@@ -551,10 +725,27 @@ void Emitter::annotate_aliasing() {
 void Emitter::emit_slice() {
   // Time Reducer slots start at +0 / 0 (§9.2 step 2): both are the bits 0.
   b_.CreateMemSet(arg_[kScratch], b_.getInt8(0), i64(sh_.acc_cells * 4), llvm::MaybeAlign(4));
-  emit_cycle_nest(b_, f_, p_.cycle_nest,
-                  [&](llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t) {
-                    emit_cycle(flit, trf, slot, t);
-                  });
+  if (halves_)
+    trf_halves_ = emit_trf_halves(b_, f_, arg_[kTrf], sh_.trf_cells / kLaneVector, p_.group / 2);
+  // PAIRED STEPS where the TRF loads they share are half of a cycle's loads (byte runs; the
+  // HALF PACKETS' permutes, not their loads, bound them, and pairs were slower there).
+  const bool share = sh_.trf_quads || sh_.trf_octets;
+  const std::size_t level =
+      share && cycle_live_ == nullptr ? paired_level(p_.cycle_nest) : p_.cycle_nest.size();
+  if (level < p_.cycle_nest.size()) {
+    emit_paired_nest(b_, f_, p_.cycle_nest, level,
+                     [&](llvm::Value* flit0, llvm::Value* flit1, llvm::Value* trf,
+                         llvm::Value* slot0, llvm::Value* slot1) {
+                       trf_loads_.clear();
+                       emit_any_cycle_body(flit0, trf, slot0);
+                       emit_any_cycle_body(flit1, trf, slot1);
+                     });
+  } else {
+    emit_cycle_nest(b_, f_, p_.cycle_nest,
+                    [&](llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t) {
+                      emit_cycle(flit, trf, slot, t);
+                    });
+  }
   emit_drain();
 }
 
@@ -564,6 +755,7 @@ std::unique_ptr<llvm::Module> Emitter::run() {
   m_ = module.get();
   float_ = p_.accumulator == ir::ScalarType::F32;
   fma_ = uses_fma(rp_, cfg_);
+  halves_ = float_ && !fma_ && cfg_.host_dot.avx512f && p_.group >= 2 && kLaneVector == 8;
   scalar_ = float_ ? b_.getFloatTy() : b_.getInt32Ty();
   vec_ = llvm::FixedVectorType::get(scalar_, kLaneVector);
 
@@ -595,6 +787,7 @@ std::unique_ptr<llvm::Module> Emitter::run() {
     const std::uint64_t c = cell % p_.p2, u = (cell / p_.p2) % p_.t2, l = cell / (p_.p2 * p_.t2);
     drain[o] = static_cast<std::uint32_t>((u * p_.p2 + c) * kLaneVector + l);
   }
+  drain_cells_ = drain;
   auto* init = llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<std::uint32_t>(drain));
   drain_ = new llvm::GlobalVariable(*m_, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
                                     init, "drain");

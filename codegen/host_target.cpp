@@ -35,6 +35,7 @@ HostDot host_dot(const std::string& features) {
   h.avx2 = on.count("avx2") > 0;
   h.vnni = on.count("avxvnni") > 0 || (on.count("avx512vnni") > 0 && on.count("avx512vl") > 0);
   h.vnni512 = on.count("avx512vnni") > 0;
+  h.avx512f = on.count("avx512f") > 0;
   return h;
 }
 

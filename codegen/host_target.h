@@ -24,6 +24,7 @@ struct HostDot {
   bool avx2 = false; // vpmaddwd on 256 bits
   bool vnni = false; // vpdpwssd and vpdpbusd on 256 bits (AVX-VNNI, or AVX512-VNNI with AVX512VL)
   bool vnni512 = false; // vpdpbusd on 512 bits (AVX512-VNNI)
+  bool avx512f = false; // f32 products and sums on 16 lanes (contraction_emit.cpp, HALF PACKETS)
 };
 /// From LLVM's feature string of the target ("+avx2,-avx512f,…").
 HostDot host_dot(const std::string& features);

@@ -221,6 +221,55 @@ llvm::Value* StreamLoad::splat(llvm::IRBuilder<>& b, const Cell& c, llvm::Type* 
   return b.CreateCall(permd, {source, index});
 }
 
+llvm::Value* StreamLoad::splat_halves(llvm::IRBuilder<>& b, const Cell* lo, const Cell* hi,
+                                      bool permute) const {
+  constexpr unsigned kHalf = 8;
+  if (lo == nullptr) lo = hi;
+  if (hi == nullptr) hi = lo;
+  llvm::Type* f32 = b.getFloatTy();
+  if (!permute || lo->flit == nullptr || hi->flit == nullptr ||
+      lo->flit->getType() != hi->flit->getType()) {
+    llvm::Value* a = b.CreateVectorSplat(kHalf, b.CreateBitCast(lo->value, f32));
+    llvm::Value* c = b.CreateVectorSplat(kHalf, b.CreateBitCast(hi->value, f32));
+    std::vector<int> both;
+    for (int j = 0; j < static_cast<int>(2 * kHalf); ++j) both.push_back(j);
+    return b.CreateShuffleVector(a, c, both);
+  }
+  llvm::Module& m = *f_->getParent();
+  if (half_index_ == nullptr) {
+    // Row (l, h): lane j < 8 takes element l of the window, lane j ≥ 8 element 8 + h.
+    std::vector<std::uint32_t> index;
+    for (unsigned l = 0; l < kHalf; ++l)
+      for (unsigned h = 0; h < kHalf; ++h) {
+        index.insert(index.end(), kHalf, l);
+        index.insert(index.end(), kHalf, kHalf + h);
+      }
+    auto* init = llvm::ConstantDataArray::get(m.getContext(), llvm::ArrayRef<std::uint32_t>(index));
+    // Not constant, as lane_index_.
+    half_index_ = new llvm::GlobalVariable(m, init->getType(), false,
+                                           llvm::GlobalValue::PrivateLinkage, init, "half_index");
+  }
+  // The window: the aligned 8 elements of each flit holding the cell, side by side.
+  const auto n = llvm::cast<llvm::FixedVectorType>(lo->flit->getType())->getNumElements();
+  std::vector<int> pick;
+  const Cell* side[2] = {lo, hi};
+  for (unsigned k = 0; k < 2; ++k) {
+    const unsigned base = static_cast<unsigned>(side[k]->element / kHalf) * kHalf;
+    for (unsigned j = 0; j < kHalf; ++j)
+      pick.push_back(base + j < n ? static_cast<int>(k * n + base + j) : -1);
+  }
+  llvm::Value* window = b.CreateShuffleVector(lo->flit, hi->flit, pick);
+  const std::uint64_t row = (lo->element % kHalf) * kHalf + hi->element % kHalf;
+  auto* ivec = llvm::FixedVectorType::get(b.getInt32Ty(), 2 * kHalf);
+  llvm::Value* index = b.CreateAlignedLoad(
+      ivec, b.CreateConstInBoundsGEP1_64(b.getInt32Ty(), half_index_, row * 2 * kHalf),
+      llvm::Align(4));
+  auto* fvec = llvm::FixedVectorType::get(f32, 2 * kHalf);
+  llvm::Function* permps =
+      llvm::Intrinsic::getDeclaration(&m, llvm::Intrinsic::x86_avx512_permvar_sf_512);
+  return b.CreateCall(permps, {b.CreateBitCast(window, fvec), index});
+}
+
 StreamLoad::Cell StreamLoad::pair(llvm::IRBuilder<>& b, Packet& p, std::uint64_t i) const {
   const ir::seq::CellStreams& c = rp_.input().streams.cells;
   const std::uint64_t k = i / packet_, e = i % packet_;

@@ -53,6 +53,11 @@ public:
   /// back into a generic shuffle the backend lowers in two steps).
   llvm::Value* splat(llvm::IRBuilder<>& b, const Cell& cell, llvm::Type* scalar, unsigned lanes,
                      bool permute) const;
+  /// Two cells side by side on 16 f32 lanes: `lo` in lanes 0–7, `hi` in lanes 8–15 (a null cell:
+  /// the other's value, for a half whose product is masked). Cells of flit vectors take one
+  /// vpermps of a 16-element window of the two flits (with `permute`), else two splats.
+  llvm::Value* splat_halves(llvm::IRBuilder<>& b, const Cell* lo, const Cell* hi,
+                            bool permute) const;
   /// Cells i and i + 1 as one i32 word of two i16 (low half = cell i) when both are live cells of
   /// one flit read as a vector (`pairs` only); else a null value.
   Cell pair(llvm::IRBuilder<>& b, Packet& packet, std::uint64_t i) const;
@@ -79,6 +84,7 @@ private:
   StreamWiden widen_;
   llvm::GlobalVariable* table_ = nullptr;
   mutable llvm::GlobalVariable* lane_index_ = nullptr; // splat(): index vectors, [lanes][lanes]
+  mutable llvm::GlobalVariable* half_index_ = nullptr; // splat_halves(): [8][8][16]
   /// How a Table widening acts on the byte, when it is an arithmetic extension.
   enum class Extension : std::uint8_t { None, Sign, Zero } extension_ = Extension::None;
   std::uint64_t run_ = 0;    // > 0: the vector path reads elements [0, run_) of each flit

@@ -122,11 +122,44 @@ TEST_CASE("jit fast paths: a flit of consecutive cells is one vector load widene
     CHECK(occurrences(ir, load) >= 1);
     CHECK(occurrences(ir, widen) >= 1);
     // Each bf16 cell reaches the lanes by one cross-lane permute of its widened flit, which stays
-    // in registers (no store and reload).
-    if (std::string_view(dtype) == "bf16" && codegen::host_target().avx2)
+    // in registers (no store and reload): with 16 f32 lanes two cells, j and j + 16, share one
+    // permute (contraction_emit.cpp, HALF PACKETS), whose TRF rows are one stack copy.
+    const bool bf16 = std::string_view(dtype) == "bf16";
+    if (bf16 && dot.avx512f)
+      CHECK(occurrences(ir, "@llvm.x86.avx512.permvar.sf.512(") >= 16);
+    else if (bf16 && codegen::host_target().avx2)
       CHECK(occurrences(ir, "@llvm.x86.avx2.permps(") >= 32);
-    CHECK(occurrences(ir, "alloca") == 0);
+    CHECK(occurrences(ir, "alloca") == (bf16 && dot.avx512f ? 1 : 0));
     check_against_interpreter(p, 57);
+  }
+}
+
+TEST_CASE("jit fast paths: f32 columns of 8 cells pair cell j with j + 4 on 16 lanes", "[jit]") {
+  // Flits of 12 live cells padded to 16 in the stream and the TRF (docs/contraction.md §9.4), four
+  // columns of 8 cells: in the second column of each flit, cells 8–11 are live and 12–15 padding,
+  // so each 16-lane vector (contraction_emit.cpp, HALF PACKETS) has a present half and an absent
+  // one, whose identity must leave the present half's tree as the interpreter's.
+  {
+    const char *dtype = "bf16", *acc = "f32";
+    const std::string spec = fmt::format(
+        "use furiosa_opt_std::prelude::*;\naxes![V = 32, M = 8, N = 8, A = 4, B = 2, Z = 12];\n"
+        "fn cols<'l, const T: Tu>(\n"
+        "  input: CollectTensor<'l, T, {0}, m![1], m![V / 16], m![V % 16 # 256], m![M, A, B], "
+        "m![Z # 16]>,\n"
+        "  trf: &TrfTensor<{0}, m![1], m![V / 16], m![V % 16 # 256], m![N], m![A, B, Z # 16]>,\n"
+        ") -> ContractTensor<'l, T, {1}, m![1], m![V / 16], m![V % 16 # 256], "
+        "m![M, B, Z # 16 / 8], m![N]> {{\n"
+        "  input.contract_outer::<m![M, A], m![B, Z # 16], _, _, _>(trf)\n"
+        "    .contract_packet::<m![B, Z # 16 / 8]>()\n"
+        "    .contract_time::<m![M]>()\n"
+        "    .contract_lane::<m![M, B, Z # 16 / 8], m![N]>(LaneMode::Interleaved)\n}}\n",
+        dtype, acc);
+    const ir::seq::ContractionProgram p = lowered(spec);
+    CHECK(p.columns == 4);
+    CHECK(p.group == 8);
+    if (codegen::native_host_dot().avx512f)
+      CHECK(occurrences(optimised_ir(p), "@llvm.x86.avx512.permvar.sf.512(") >= 1);
+    check_against_interpreter(p, 91);
   }
 }
 
