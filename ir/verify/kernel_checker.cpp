@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -63,9 +64,15 @@ void check_memory_values(const Kernel& k, KernelCheck& out) {
   for (const auto& p : k.params) whole = whole || (p.tensor && p.tensor->kind == TensorKind::Hbm);
   if (!whole) return;
   for (const Stage& s : k.stages) {
-    if (s.unit() != StageUnit::FetchSequencer || s.producer || s.memory_producer) continue;
+    if (s.unit() != StageUnit::FetchSequencer || s.producer) continue;
+    // A `begin_interleaved` reads two DM tensors (docs/vector-engine.md §3.5): each side is read.
+    std::vector<Stage::InterleavedSide> reads = s.interleaved;
+    if (reads.empty()) reads.push_back({s.source, s.memory_producer});
     for (const auto& p : k.params) {
-      if (!p.built_inside || p.name != s.source) continue;
+      const bool unwritten = std::any_of(reads.begin(), reads.end(), [&](const auto& side) {
+        return !side.memory_producer && side.source == p.name;
+      });
+      if (!p.built_inside || !unwritten) continue;
       Diagnostic d = make_error(
           "E-KERNEL-001", fmt::format("`{}` is read before any command writes it", p.name), s.span,
           {fmt::format("`{}` is built with `DmTensor::new()` and nothing writes it before this "
