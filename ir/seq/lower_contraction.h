@@ -12,13 +12,13 @@
 namespace tujit::ir::seq {
 
 /// Lowers the first complete contract_outer → contract_packet → contract_time → contract_lane
-/// chain of `kernel`. E-RUN-101 when the kernel has errors or no such chain; a verifier's own
-/// diagnostic when it refuses the chain.
+/// chain of `kernel`. E-RUN-101 when the kernel has errors or no such chain, or when the check
+/// holds no result for one of its stages (the checker refused it).
 Result<ContractionProgram> lower_contraction(const verify::CheckedKernel& kernel);
 
 /// Lowers the contiguous part kernel.stages[first] … kernel.stages[last] of a chain
-/// (ir/seq/run_operands.h contraction_path): E-RUN-101 when they are not one; a verifier's own
-/// diagnostic when it refuses a stage of the part.
+/// (ir/seq/run_operands.h contraction_path): E-RUN-101 when they are not one, or when the check
+/// holds no result for one of its stages.
 Result<ContractionProgram> lower_contraction(const verify::CheckedKernel& kernel, std::size_t first,
                                              std::size_t last);
 
