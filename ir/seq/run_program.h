@@ -75,12 +75,16 @@ void for_each_field(Run& r, F&& f) {
 /// MemTensor read or write, a transpose: the cells are relabelled, the values kept).
 struct MoveRun {
   OperandStreams source;
+  /// Pair mode (docs/vector-engine.md §3.5): the grouping axis `I` whose `I = 1` element the
+  /// pass's first `&vrf` operand holds at each output cell; empty otherwise. The engines read that
+  /// operand; the oracle reads the pair by coordinates.
+  std::string pair_group_axis;
 };
 template <class Run, class F>
 requires std::same_as<std::remove_const_t<Run>, MoveRun>
 void for_each_field(Run& r, F&& f) {
-  auto& [source] = r;
-  f(source);
+  auto& [source, pair_group_axis] = r;
+  (f(source), f(pair_group_axis));
 }
 
 /// The closed set of run kinds. A command kind the engines come to execute is one more

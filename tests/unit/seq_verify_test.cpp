@@ -125,7 +125,18 @@ TEST_CASE("seq verify: a run program refuses each broken invariant", "[seq][veri
   check_mutations<P>(lower_spec("specs/store_pass.rs"),
                      {{"a broken fetch", [](P& p) { p.fetches[0].fetch_cycles += 1; }},
                       {"a move's source of another shape",
-                       [](P& p) { p.move().source.streams.cells.inner_size += 1; }}});
+                       [](P& p) { p.move().source.streams.cells.inner_size += 1; }},
+                      {"pair mode with no operand holding group 1",
+                       [](P& p) { p.move().pair_group_axis = "I"; }}});
+  // A pair-mode pass keeps its grouping axis in the program (the oracle reads it there) and
+  // refuses to lose the operand that holds group 1 (docs/vector-engine.md §3.5).
+  const P pair = lower_spec("specs/ve_pair_add.rs");
+  CHECK(pair.move().pair_group_axis == "I");
+  CHECK(ir::seq::to_text(pair).find("pairs along I") != std::string::npos);
+  check_mutations<P>(pair, {{"pair mode without its pass", [](P& p) {
+                               p.vrf_operands.clear();
+                               p.vector.reset();
+                             }}});
 }
 
 TEST_CASE("seq verify: a write program refuses each broken invariant", "[seq][verify]") {
