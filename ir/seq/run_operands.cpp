@@ -486,6 +486,34 @@ Status returns_commit(const Kernel& k, const RunOperands& ops) {
                      k.name_span);
 }
 
+namespace {
+
+/// A kernel whose stages are DMA transfers only, one after the other from an HbmTensor parameter:
+/// sets `ops` for the move of that parameter (RunOperands::transfers); leaves it alone otherwise.
+Status transfers_only(const Kernel& kernel, RunOperands& ops) {
+  if (kernel.stages.empty()) return {};
+  for (std::size_t i = 0; i < kernel.stages.size(); ++i) {
+    const Stage& s = kernel.stages[i];
+    if (!is_dma(s.op)) return {};
+    // Each transfer moves the one before it (the first, a parameter).
+    if (i > 0 && s.producer != i - 1) return {};
+  }
+  const Stage& first = kernel.stages.front();
+  const KernelParam* source = first.producer ? nullptr : param_named(kernel, first.source);
+  if (source == nullptr || source->tensor->kind != TensorKind::Hbm)
+    return unsupported(fmt::format("tujit run: the kernel's transfers start from `{}`, which is "
+                                   "not an HbmTensor parameter",
+                                   first.source),
+                       first.name_span);
+  ops.shape = RunShape::Collect;
+  ops.transfers = &kernel.stages.back();
+  ops.stream = source;
+  ops.output_view = *source->tensor;
+  return {};
+}
+
+} // namespace
+
 Result<RunOperands> find_run_operands(const Kernel& kernel) {
   RunOperands ops;
   if (auto chain = find_contraction_chain(kernel)) {
@@ -596,11 +624,16 @@ Result<RunOperands> find_run_operands(const Kernel& kernel) {
     if (auto r = output_path(kernel, ops); !r) return std::move(r).take_diagnostics();
     return ops;
   }
+  if (auto r = transfers_only(kernel, ops); !r || ops.transfers) {
+    if (!r) return std::move(r).take_diagnostics();
+    return ops;
+  }
   Diagnostic d = make_error(
       "E-RUN-101",
       fmt::format("tujit run: kernel '{}' has nothing tujit can run: no contract_outer … "
-                  "contract_lane chain, and it does not end with a to_trf / to_vrf store, a "
-                  "collect, a transpose, a switch, a vector_final or a MemTensor read / write",
+                  "contract_lane chain, it does not end with a to_trf / to_vrf store, a "
+                  "collect, a transpose, a switch, a vector_final or a MemTensor read / write, "
+                  "and it is not a run of DMA transfers from an HbmTensor parameter",
                   kernel.name),
       kernel.name_span);
   d.stage = "run";

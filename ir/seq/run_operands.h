@@ -53,6 +53,10 @@ struct RunOperands {
   /// Engine examples, docs/switch.md): `stream` is that parameter, the output the SwitchTensor.
   /// A switch inside a fetch chain belongs to the chain's FetchProgram instead.
   const Stage* switch_engine = nullptr;
+  /// Collect: a kernel of DMA transfers only (furiosa-opt-examples transpose.rs: HBM → HBM
+  /// relayouts), the last of them. A transfer moves the tensor unchanged (docs/dma.md §1), so the
+  /// result is `stream`, that HbmTensor parameter, read through its own type.
+  const Stage* transfers = nullptr;
 
   /// A `&vrf` operand of the Vector Engine pass (docs/vector-engine.md §3.2): the call reading
   /// it, and a VrfTensor parameter or the source of the to_vrf that stored it (a CollectTensor,

@@ -199,6 +199,18 @@ Result<bool> holds_same(const SpecFile& file, const TensorType& a, const TensorT
 
 Status check_returned(const SpecFile& file, const Kernel& kernel, const RunOperands& ops,
                       const TensorType& view) {
+  if (ops.transfers && kernel.returned) {
+    // The run hands on the parameter's tensor as it is: a transfer that broadcasts it along an
+    // axis it lacks (docs/dma.md §1) would return more.
+    auto same = holds_same(file, view, *kernel.returned);
+    if (!same) return std::move(same).take_diagnostics();
+    if (*same) return {};
+    return run_error("E-RUN-110",
+                     fmt::format("tujit run: kernel `{}` broadcasts `{}` {} by DMA into {}; tujit "
+                                 "runs a kernel of transfers only when they keep its axes",
+                                 kernel.name, ops.stream->name, to_string(view),
+                                 to_string(*kernel.returned)));
+  }
   if (!ops.commit || !kernel.returned) return {};
   auto same = holds_same(file, view, *kernel.returned);
   if (!same) return std::move(same).take_diagnostics();
@@ -229,6 +241,7 @@ Result<RunProgram> lower_run(const SpecFile& file, const verify::CheckedKernel& 
 
   if (ops.shape != RunShape::Contraction && ops.shape != RunShape::Partial) {
     std::vector<OperandStreams> vrf_reads;
+    std::string pair_group_axis;
     if (ops.vector_final) {
       // The Vector Engine pass between the stream and the store or the result.
       auto chain = lower_vector(kernel, *ops.vector_final);
@@ -241,6 +254,7 @@ Result<RunProgram> lower_run(const SpecFile& file, const verify::CheckedKernel& 
         auto group1 = passed_operand(init, final, *stream, Index{{chain->group_axis, 1}});
         if (!group1) return std::move(group1).take_diagnostics();
         vrf_reads.push_back(std::move(*group1));
+        pair_group_axis = chain->group_axis;
       }
       auto passed = passed_operand(init, final, *stream);
       if (!passed) return std::move(passed).take_diagnostics();
@@ -267,7 +281,7 @@ Result<RunProgram> lower_run(const SpecFile& file, const verify::CheckedKernel& 
     };
     auto moved = after_pass(*stream);
     if (!moved) return std::move(moved).take_diagnostics();
-    p.body = MoveRun{std::move(*moved)};
+    p.body = MoveRun{std::move(*moved), std::move(pair_group_axis)};
     for (const OperandStreams& read : vrf_reads) {
       auto cells = after_pass(read);
       if (!cells) return std::move(cells).take_diagnostics();
@@ -403,6 +417,11 @@ Status verify(const RunProgram& p) {
       return run_error("E-RUN-102", fmt::format("internal: the source of `{}` is not a view of its "
                                                 "output's shape",
                                                 p.kernel_name));
+    if (!p.move().pair_group_axis.empty() && (!p.vector || p.vrf_operands.empty()))
+      return run_error("E-RUN-102", fmt::format("internal: `{}` pairs its source along `{}` with "
+                                                "no Vector Engine operand holding the group 1 "
+                                                "elements",
+                                                p.kernel_name, p.move().pair_group_axis));
     return verify_vrf_operands(p);
   }
   const ContractionRun& run = p.contraction();
@@ -441,8 +460,11 @@ std::string to_text(const RunProgram& p) {
   if (!p.is_move())
     out += to_text(p.contraction().chain);
   else
-    out += fmt::format("move {} ; {} → {}\n", p.kernel_name, name(p.move().source.type),
-                       name(p.output.dtype));
+    out += fmt::format("move {} ; {} → {}{}\n", p.kernel_name, name(p.move().source.type),
+                       name(p.output.dtype),
+                       p.move().pair_group_axis.empty()
+                           ? ""
+                           : fmt::format(" ; pairs along {}", p.move().pair_group_axis));
   const auto operand = [&](const char* role, const OperandStreams& o) {
     std::string adapter;
     if (o.adapter.cast_to) adapter = fmt::format(", fetch_cast to {}", name(*o.adapter.cast_to));
