@@ -40,8 +40,9 @@ enum class Stage : std::uint8_t {
   Collect,
   VrfStore,
   Commit, // the write sequencer of a MemTensor write (docs/cycle-model.md §7.3)
+  Switch, // the Switch Engine between the Fetch Adapter and Collect (docs/cycle-model.md §13)
 };
-inline constexpr std::size_t kStageCount = 10;
+inline constexpr std::size_t kStageCount = 11;
 std::string_view stage_name(Stage s);
 /// What the models time a kernel stage as, by the unit its descriptor names
 /// (ir/lang/stage_descriptor.h); nullopt for a unit the models do not time on its own (the Fetch

@@ -17,6 +17,8 @@ std::optional<Stage> cycle_stage(ir::StageUnit unit) {
     return Stage::TrfStore;
   case U::VrfStore:
     return Stage::VrfStore;
+  case U::SwitchEngine:
+    return Stage::Switch;
   case U::ContractOuter:
     return Stage::ContractOuter;
   case U::PacketReducer:
@@ -33,7 +35,6 @@ std::optional<Stage> cycle_stage(ir::StageUnit unit) {
   case U::Dma:        // timed as a command of its own (docs/cycle-model.md §10)
   case U::CastEngine: // the output path streams behind the engines (§11)
   case U::TransposeEngine:
-  case U::SwitchEngine: // not yet timed inside a chain (docs/switch.md §5)
   case U::CommitAdapter:
   case U::CommitEngine:
     return std::nullopt;
@@ -63,6 +64,8 @@ std::string_view stage_name(Stage s) {
     return "vrf_store";
   case Stage::Commit:
     return "commit";
+  case Stage::Switch:
+    return "switch";
   }
   return "?";
 }
@@ -88,7 +91,8 @@ std::optional<ir::seq::FetchProgram> fetch_of_chain(const ir::verify::CheckedKer
   for (std::size_t i = 0; i < kernel.stages.size(); ++i) {
     const ir::Stage& s = kernel.stages[i];
     if (s.unit() != ir::StageUnit::Collect || s.chain != chain || !s.producer) continue;
-    // A switched chain is not timed yet (docs/cycle-model.md §13).
+    // A switched stream's rate is the ring's, which the chain's models do not take
+    // (docs/cycle-model.md §13): they go by the products alone.
     if (auto f = ir::seq::lower_fetch(checked, i); f && !f->switch_engine) return std::move(*f);
   }
   return std::nullopt;

@@ -20,6 +20,12 @@ std::uint64_t fetch_reads(const DataPathCommand& c) {
   return c.fetch ? c.fetch->time * c.fetch->reads_per_packet : 0;
 }
 
+// The Switch Engine between the Fetch Adapter and Collect: the book's figure for the whole
+// switch (docs/cycle-model.md §13); 0 without one.
+std::uint64_t switch_cycles(const DataPathCommand& c) {
+  return c.fetch && c.fetch->switch_engine ? c.fetch->switch_engine->cycles : 0;
+}
+
 // A TRF store's placement from its shape (furiosa-opt docs/src/computing-tensors/register-files.md;
 // docs/contraction.md §4.1 [MODEL] layout): lane l takes flits l·FPL … (l+1)·FPL − 1, flit j of a
 // lane at byte 32·j of the lane, so rows of 64 B hold two flits, bank 0 then bank 1. A tensor that
@@ -80,6 +86,16 @@ private:
   std::uint64_t pos_ = 0, offset_ = 0;
 };
 
+// The busiest of the fetch, the switch and the sink. On a tie the switch wins over the sink (the
+// flits Collect takes are the ring's output) and the sink over the fetch.
+Stage bottleneck(DataPathCycles& d, Stage sink) {
+  Stage b = sink;
+  if (busy_of(d, Stage::Switch) > 0 && busy_of(d, Stage::Switch) >= busy_of(d, b))
+    b = Stage::Switch;
+  if (busy_of(d, Stage::Fetch) > busy_of(d, b)) b = Stage::Fetch;
+  return b;
+}
+
 class DataPathTracer {
 public:
   DataPathTracer(const DataPathCommand& c, bool timeline)
@@ -95,6 +111,10 @@ private:
   void mark(Stage s, int state) { marks_.mark(s, state, cycle_); }
   void step_fetch(ReadCursor& cursor);
   std::uint64_t visible() const;
+  void step_switch();
+  /// Flits Collect can take: the adapter's, or those the switch has handed on.
+  std::uint64_t available() const { return switched() ? released_ : visible(); }
+  bool switched() const { return c_.fetch && c_.fetch->switch_engine; }
   void step_sink();
 
   const DataPathCommand& c_;
@@ -104,6 +124,10 @@ private:
   std::uint64_t packets_ = 0, delivered_ = 0, written_ = 0;
   std::vector<std::uint64_t> ring_; // flits delivered by the end of each of the last L+1 cycles
   std::uint64_t max_row_ = 0;
+  // The switch: input packets it took, the ring cycles each takes, those left of the current one
+  // and those worked in all, and the flits it has handed to Collect.
+  std::uint64_t switch_taken_ = 0, switch_step_ = 1, switch_left_ = 0, switch_work_ = 0;
+  std::uint64_t released_ = 0;
 };
 
 void DataPathTracer::step_fetch(ReadCursor& cursor) {
@@ -112,8 +136,10 @@ void DataPathTracer::step_fetch(ReadCursor& cursor) {
     mark(Stage::Fetch, kIdle);
     return;
   }
-  // Back-pressure (docs/cycle-model.md M2): Collect holds two packets' flits.
-  if (visible() - written_ >=
+  // Back-pressure (docs/cycle-model.md M2): Collect (or the switch's input) holds two packets'
+  // flits.
+  const std::uint64_t taken = switched() ? switch_taken_ * f.flits_per_packet : written_;
+  if (visible() - taken >=
       std::uint64_t{detail::kTu.stream_adapter_buffer_packets} * f.flits_per_packet) {
     mark(Stage::Fetch, kStall);
     return;
@@ -138,9 +164,30 @@ std::uint64_t DataPathTracer::visible() const {
   return ring_[(cycle_ - l) % ring_.size()];
 }
 
+// The switch takes one input packet at a time once the adapter has handed on all its flits and
+// keeps it in the ring for its share of the book's figure; the output flits leave as the ring
+// works, at the rate that spreads them over the whole figure (a broadcast's copies reach Collect
+// hop by hop; docs/cycle-model.md §13).
+void DataPathTracer::step_switch() {
+  const ir::seq::FetchProgram& f = *c_.fetch;
+  if (switch_left_ == 0 && switch_taken_ < f.time &&
+      visible() >= (switch_taken_ + 1) * f.flits_per_packet) {
+    ++switch_taken_;
+    switch_left_ = switch_step_;
+  }
+  if (switch_left_ == 0) {
+    mark(Stage::Switch, switch_taken_ >= f.time ? kIdle : kStall);
+    return;
+  }
+  mark(Stage::Switch, kBusy);
+  --switch_left_;
+  ++switch_work_;
+  released_ = switch_work_ * c_.flits / (switch_step_ * f.time);
+}
+
 void DataPathTracer::step_sink() {
   const bool collect = !c_.short_command() && c_.fetch.has_value();
-  if (written_ >= c_.flits || written_ >= visible()) {
+  if (written_ >= c_.flits || written_ >= available()) {
     const int state = written_ >= c_.flits ? kIdle : kStall;
     mark(c_.sink, state);
     if (collect && c_.sink != Stage::Collect) mark(Stage::Collect, state);
@@ -168,8 +215,15 @@ DataPathCycles DataPathTracer::run() {
   }
   std::optional<ReadCursor> cursor;
   if (c_.fetch) cursor.emplace(*c_.fetch);
-  // Safety bound: the fetch makes a read, or the sink writes a flit, at least every other cycle.
-  const std::uint64_t bound = 2 * (fetch_reads(c_) + c_.flits) + out_.adapter_latency + 4;
+  if (switched()) {
+    const std::uint64_t time = std::max<std::uint64_t>(1, c_.fetch->time);
+    switch_step_ = std::max<std::uint64_t>(1, (switch_cycles(c_) + time - 1) / time);
+  }
+  // Safety bound: the fetch makes a read, the switch works, or the sink writes a flit, at least
+  // every other cycle.
+  const std::uint64_t bound =
+      2 * (fetch_reads(c_) + c_.flits + switch_step_ * (c_.fetch ? c_.fetch->time : 0)) +
+      out_.adapter_latency + 4;
   for (cycle_ = 0; written_ < c_.flits; ++cycle_) {
     if (cycle_ > bound) {
       out_.complete = false;
@@ -177,13 +231,14 @@ DataPathCycles DataPathTracer::run() {
     }
     if (cursor) step_fetch(*cursor);
     ring_[cycle_ % ring_.size()] = delivered_;
+    if (switched()) step_switch();
     step_sink();
   }
   out_.total = cycle_;
   out_.steps = cycle_;
   if (out_.trf) out_.trf->rows_per_lane = max_row_;
   marks_.flush(cycle_);
-  out_.bottleneck = busy_of(out_, Stage::Fetch) > busy_of(out_, c_.sink) ? Stage::Fetch : c_.sink;
+  out_.bottleneck = bottleneck(out_, c_.sink);
   return out_;
 }
 
@@ -240,8 +295,9 @@ DataPathCycles datapath_analytic(const DataPathCommand& c) {
   busy_of(a, Stage::Fetch) = a.reads;
   if (c.fetch && !c.short_command()) busy_of(a, Stage::Collect) = c.flits;
   busy_of(a, c.sink) = c.flits;
-  a.total = a.adapter_latency + std::max(c.flits, a.reads);
-  a.bottleneck = a.reads > c.flits ? Stage::Fetch : c.sink;
+  busy_of(a, Stage::Switch) = switch_cycles(c);
+  a.total = a.adapter_latency + std::max({c.flits, a.reads, switch_cycles(c)});
+  a.bottleneck = bottleneck(a, c.sink);
   if (c.sink == Stage::TrfStore) a.trf = trf_placement(c);
   return a;
 }
@@ -251,7 +307,7 @@ DataPathCycles datapath_trace(const DataPathCommand& c, bool record_timeline) {
   const std::uint64_t positions = c.fetch    ? c.fetch->sequencer.stream_size()
                                   : c.commit ? c.commit->time * c.commit->packet
                                              : 0;
-  const std::uint64_t steps = positions + fetch_reads(c) + c.flits;
+  const std::uint64_t steps = positions + fetch_reads(c) + c.flits + switch_cycles(c);
   if (steps > kTraceStepLimit) {
     // docs/cycle-model.md §3.1: too long to walk; the closed form stands in, and says so.
     DataPathCycles t = datapath_analytic(c);

@@ -4,6 +4,9 @@
 // the same DM run into the register file without the Collect stage; or a store of a
 // CollectTensor parameter, whose flits arrive one per cycle.
 //
+// A Switch Engine between the Fetch Adapter and Collect (FetchProgram::switch_engine) is one more
+// stage of the same pipeline, timed by the book's figure (docs/cycle-model.md §13).
+//
 // Two independent answers, as for a contraction chain:
 // - datapath_analytic(): the closed form `L_adapter + max(flits, |Time|·reads_per_packet)`
 //   (docs/datapath.md §5: one read of read_size elements per cycle; every engine after the fetch
@@ -53,7 +56,7 @@ struct TrfPlacement {
 /// One model's answer.
 struct DataPathCycles {
   std::uint64_t total = 0; // cycles from the first DM read (or flit) to the last flit written
-  std::array<StageTrace, kStageCount> stages{}; // fetch, collect, trf_store / vrf_store
+  std::array<StageTrace, kStageCount> stages{}; // fetch, switch, collect, trf_store / vrf_store
   Stage bottleneck = Stage::Fetch;
   std::uint64_t adapter_latency = 0;
   std::uint64_t reads = 0;  // DM reads of the fetch

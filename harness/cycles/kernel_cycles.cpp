@@ -153,8 +153,7 @@ std::optional<DataPathCommand> data_path(const ir::verify::CheckedKernel& checke
   if (collected && collected->unit() == ir::StageUnit::Collect && collected->producer) {
     const auto at = static_cast<std::size_t>(collected - k.stages.data());
     auto f = ir::seq::lower_fetch(checked, at);
-    // A switch inside the chain is not timed yet (docs/cycle-model.md §13).
-    if (!f || f->switch_engine) return std::nullopt;
+    if (!f) return std::nullopt;
     c.fetch = std::move(*f);
   } else if (last.unit() == ir::StageUnit::Collect) {
     return std::nullopt; // a collect of a parameter: nothing in the kernel fetches

@@ -11,6 +11,7 @@ namespace {
 std::vector<Stage> datapath_stages(const DataPathCommand& c) {
   std::vector<Stage> out;
   if (c.fetch) out.push_back(Stage::Fetch);
+  if (c.fetch && c.fetch->switch_engine) out.push_back(Stage::Switch);
   if (c.fetch && !c.short_command() && c.sink != Stage::Collect) out.push_back(Stage::Collect);
   out.push_back(c.sink);
   return out;

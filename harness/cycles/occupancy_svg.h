@@ -3,7 +3,8 @@
 // across in the trace model's cycles, addresses down, each value a box from its writer's start to
 // its last reader's end, in the manner of the book's schedule viewer (furiosa-opt
 // docs/src/scheduling/schedule.md, its memory-hierarchy figure). Written as SVG directly: boxes and
-// labels need no plotting program.
+// labels need no plotting program. Under the panels, the schedule's tracks (main, sub, tdma, the
+// Vector Engine) with each command as a box, as in the same figure.
 #pragma once
 
 #include "harness/cycles/kernel_cycles.h"

@@ -22,9 +22,9 @@ constexpr std::uint64_t kBins = 2000;
 // The stages the trace saw work or wait, in pipeline order.
 std::vector<Stage> rows_of(const CycleReport& r) {
   std::vector<Stage> rows;
-  for (Stage s :
-       {Stage::Fetch, Stage::Collect, Stage::TrfRead, Stage::ContractOuter, Stage::ContractPacket,
-        Stage::ContractTime, Stage::ContractLane, Stage::TrfStore, Stage::VrfStore}) {
+  for (Stage s : {Stage::Fetch, Stage::Switch, Stage::Collect, Stage::TrfRead, Stage::ContractOuter,
+                  Stage::ContractPacket, Stage::ContractTime, Stage::ContractLane, Stage::TrfStore,
+                  Stage::VrfStore}) {
     const auto& st = r.trace.stages[static_cast<std::size_t>(s)];
     if (st.busy + st.stall > 0) rows.push_back(s);
   }

@@ -301,12 +301,18 @@ TEST_CASE("the memory picture: a box per placed value, where it lives and for ho
   const std::string svg = occupancy_svg(k);
   CHECK(svg.rfind("<svg", 0) == 0);
   CHECK(svg.find("</svg>") != std::string::npos);
-  std::size_t boxes = 0, placed = 0;
+  std::size_t boxes = 0, placed = 0, command_boxes = 0, held = 0;
   for (std::size_t at = svg.find("<title>"); at != std::string::npos;
        at = svg.find("<title>", at + 1))
-    ++boxes;
+    (svg.compare(at + 7, 1, "#") == 0 ? command_boxes : boxes) += 1;
   for (const MemoryValue& v : k.graph.values) placed += v.address.has_value();
   CHECK(boxes == placed);
+  // Under the panels, one box per command on each track it holds, over its cycles.
+  for (std::size_t i = 0; i < k.commands.size(); ++i)
+    for (Track t : {Track::Main, Track::Sub, Track::Tdma, Track::VectorEngine})
+      held += k.graph.nodes[i].holds_track(t);
+  CHECK(command_boxes == held);
+  CHECK(held >= k.commands.size());
   // b_trf lives from its store's start to the end of h, the contraction that reads it.
   const std::size_t b_store = command_named(k, "begin(b)");
   const std::size_t h = command_named(k, "begin(a)");
@@ -316,4 +322,7 @@ TEST_CASE("the memory picture: a box per placed value, where it lives and for ho
   for (const char* panel : {">DM (per slice", ">TRF (per slice"})
     CHECK(svg.find(panel) != std::string::npos);
   CHECK(svg.find(">VRF (per slice") == std::string::npos); // the kernel keeps nothing in the VRF
+  CHECK(svg.find(fmt::format("<title>#{} {}: {}, cycles [{}, {})</title>", h + 1,
+                             track_name(k.graph.nodes[h].context), k.commands[h].what,
+                             s.commands[h].start, s.commands[h].end)) != std::string::npos);
 }

@@ -44,3 +44,71 @@ TEST_CASE("switch cycles: the book's examples as commands", "[cycles][switch]") 
     CHECK(kc->analytic_total == c.cycles + 1);
   }
 }
+
+namespace {
+
+const cycles::CommandCycles* command_with_switch(const cycles::KernelCycles& kc, std::size_t nth) {
+  for (const cycles::CommandCycles& c : kc.commands)
+    if (c.path && c.path->fetch && c.path->fetch->switch_engine && nth-- == 0) return &c;
+  return nullptr;
+}
+
+std::uint64_t busy(const cycles::DataPathCycles& d, cycles::Stage s) {
+  return d.stages[static_cast<std::size_t>(s)].busy;
+}
+
+} // namespace
+
+// A switch between the Fetch Adapter and Collect is a stage of its data-path command
+// (docs/cycle-model.md §13): L + max(flits, reads, ring) analytically, and a walk in which the
+// ring hands on its output flits as it works.
+TEST_CASE("switch cycles: a switch inside a fetch → collect command is a stage of its data path",
+          "[cycles][switch]") {
+  SECTION("CustomBroadcast ring 4 of specs/kernels/switch_moved_axis.rs") {
+    auto file =
+        ir::load_spec(std::string(TUJIT_SOURCE_DIR) + "/specs/kernels/switch_moved_axis.rs");
+    REQUIRE(file);
+    auto kc = cycles::kernel_cycles(testing::checked(file->kernels[0]));
+    REQUIRE(kc);
+    REQUIRE(kc->commands.size() == 3); // to_dm, the switched fetch, to_hbm
+    const cycles::CommandCycles* c = command_with_switch(*kc, 0);
+    REQUIRE(c != nullptr);
+    // Ring 4 · |InTime| = |B| = 8 · one 32 B flit per 16-element bf16 packet = 32 ring cycles;
+    // Collect takes |B|·|Q| = 32 flits; the fetch makes one 32 B read per packet: 8 reads.
+    CHECK(c->path->flits == 32);
+    for (const cycles::DataPathCycles* d : {&*c->path_analytic, &*c->path_trace}) {
+      CHECK(busy(*d, cycles::Stage::Switch) == 32);
+      CHECK(busy(*d, cycles::Stage::Fetch) == 8);
+      CHECK(d->total == 32);
+      CHECK(d->bottleneck == cycles::Stage::Switch);
+    }
+    // Set-up: fetch, switch, collect, Commit Adapter, commit (M15), one cycle each.
+    CHECK(c->setup == 5);
+  }
+  SECTION("MNIST's three relayouts (tests/data/mnist/mod.rs)") {
+    auto file = ir::load_spec(std::string(TUJIT_SOURCE_DIR) + "/tests/data/mnist/mod.rs");
+    REQUIRE(file);
+    const ir::Kernel* forward = nullptr;
+    for (const ir::Kernel& k : file->kernels)
+      if (k.name == "forward") forward = &k;
+    REQUIRE(forward != nullptr);
+    auto kc = cycles::kernel_cycles(testing::checked(*forward));
+    REQUIRE(kc);
+    REQUIRE(command_with_switch(*kc, 3) == nullptr);
+    // fc1 bias: InterTranspose slice1 8, slice0 1 → ring 8; |InTime| = |H % 8| = 8; 2 B bf16
+    // packet → 1 flit: 64 ring cycles. fc2 input: Broadcast1 slice1 256 → ring 256; |InTime| 1:
+    // 256 cycles, and 256 flits reach Collect one per ring cycle (not all after the ring). fc2
+    // bias: InterTranspose 16 × 16 → ring 256; |InTime| = |C| = 16: 4096.
+    const std::uint64_t ring[] = {64, 256, 4096};
+    for (std::size_t i = 0; i < 3; ++i) {
+      INFO("switched command " << i);
+      const cycles::CommandCycles* c = command_with_switch(*kc, i);
+      REQUIRE(c != nullptr);
+      CHECK(busy(*c->path_analytic, cycles::Stage::Switch) == ring[i]);
+      CHECK(busy(*c->path_trace, cycles::Stage::Switch) == ring[i]);
+      CHECK(c->path_analytic->total == ring[i]);
+      CHECK(c->path_trace->total >= ring[i]);
+      CHECK(c->path_trace->total <= ring[i] + 2);
+    }
+  }
+}
