@@ -58,7 +58,7 @@ for t in "${TARGETS[@]}"; do
     status=1
   else
     # libFuzzer's last status line: coverage (cov: edges, ft: features) and corpus at the end.
-    final=$(grep -E '^#[0-9]+ +(DONE|pulse|NEW|REDUCE|INITED)' "$log" | tail -1 |
+    final=$(grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)' "$log" | tail -1 |
       grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' || true)
     echo "== $t: ok, ${runs:-?} inputs, ${final:-no status line}," \
       "corpus $(ls "$BUILD/corpus/$t" | wc -l) files" >&2
