@@ -100,6 +100,11 @@ Result<RunFootprint> run_footprint(const ir::SpecFile& file, const ir::Kernel& k
     b.logical(role, p->tensor->dtype, axes_of(*p), p->span);
     b.streams(role, *p->tensor, p->span);
   }
+  // A `begin_interleaved` pair is read as one tensor built from its sides, a copy of both
+  // (runtime/tensor/interleave.h).
+  for (const ir::seq::RunOperands::Interleaved& i : ops.interleaved)
+    b.logical(fmt::format("interleaved pair '{}'", i.param->name), i.param->tensor->dtype,
+              axes_of(*i.param), i.param->span);
   // The output over every coordinate of its axes (its held part is never larger).
   const auto out_axes = ir::seq::type_axes(out, file.axes);
   const ir::ScalarType out_dtype = out.dtype;

@@ -4,11 +4,13 @@
 // parsers of --max-bytes / --timeout.
 #include "harness/cli/run_limits.h"
 #include "harness/run/run_footprint.h"
+#include "harness/run/run_plan.h"
 #include "ir/lang/kernel.h"
 #include "ir/mapping/syntax.h"
 #include "ir/seq/operand_streams.h"
 #include "ir/seq/run_program.h"
 #include "runtime/tensor/logical_tensor.h"
+#include "tests/support/checked.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -162,6 +164,27 @@ TEST_CASE("run_footprint counts every tensor the run holds, from the types alone
   CHECK(d.notes[0].find("input 'input'") != std::string::npos);
   CHECK(d.notes[0].find("32768 cells") != std::string::npos);
   CHECK(run::check_run_size(file, k, *ops, false, run::kDefaultMaxRunBytes).ok());
+}
+
+TEST_CASE("run_footprint counts the copy a begin_interleaved pair is read from", "[limits]") {
+  // specs/kernels/ve_group_pair_preprocess_both.rs: lhs and rhs, i32 over A = 512, interleaved
+  // along I = 2 into one pair of 2 · 512 elements (docs/vector-engine.md §3.5).
+  const ir::SpecFile file = load("specs/kernels/ve_group_pair_preprocess_both.rs");
+  REQUIRE(file.kernels.size() == 1);
+  const auto checked = testing::checked(file.kernels[0]);
+  auto plan = run::plan_run(checked.view());
+  REQUIRE(plan.ok());
+  const run::CommandRun& c = plan->result();
+  REQUIRE(c.ops.interleaved.size() == 1);
+  auto fp = run::run_footprint(file, *c.kernel, c.ops, /*verify=*/false);
+  REQUIRE(fp.ok());
+  std::uint64_t pair = 0, sides = 0;
+  for (const run::FootprintItem& it : fp->items) {
+    if (it.what.starts_with("interleaved pair 'lhs+rhs'")) pair += it.bytes;
+    if (it.what.starts_with("input 'lhs'") || it.what.starts_with("input 'rhs'")) sides += it.cells;
+  }
+  CHECK(pair == 2 * 512 * 4);
+  CHECK(sides >= 2 * 512); // each side's logical tensor (and its address streams)
 }
 
 TEST_CASE("run limits: --max-bytes and --timeout values", "[limits]") {
