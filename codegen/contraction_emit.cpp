@@ -41,35 +41,6 @@
 // ftz_results the first product is flushed first in the interpreter, a no-op for f8 products
 // (always normal), so the fused form stays identical.
 //
-// i16 PAIRS (integer accumulators whose operands fit in i16, runtime/exec/operand_staging.h). The
-// tree and the accumulator add of a column become multiply-adds of pairs of adjacent cells into
-// independent partial sums, then their sum and one add to the accumulator: i32 addition wraps mod
-// 2^32 and is associative and commutative there (§9.1), so every order and grouping of the same
-// products gives the same bits, and each pair's multiply-add is exact mod 2^32
-// (codegen/pair_madd.h). An absent product is 0 (a padding TRF cell is staged 0, an absent stream
-// cell's half is 0), the identity.
-//
-// BYTE QUADS (integer accumulators whose operands are bytes, runtime/exec/operand_staging.h,
-// chosen only on a host with a u8 × i8 dot product). The TRF holds each element w as the unsigned
-// byte w + 128 and the stream cell x is read as its own signed byte, so one multiply-add of a quad
-// (codegen/quad_madd.h, exact mod 2^32) gives Σ (w + 128)·x, and a second one of the bytes 128 with
-// the same stream quad gives Σ 128·x; their difference is Σ w·x mod 2^32, the products' sum,
-// summed in another order (§9.1 again). A padding TRF cell is staged as 128 (w = 0), so its two
-// terms cancel and its product is 0; a padding flit's quad is read as 0, both terms 0 (§9.4).
-// Byte octets are the same on 16 lanes of i32, two quads of a lane side by side, added at the end
-// of the cycle (another order of the same sum).
-//
-// HALF PACKETS (f32 accumulators without FMA, on a host with 16 f32 lanes).
-// With G = 2^d ≥ 2 cells per column, cell j of a column and cell j + G/2 (j < G/2) share one
-// 16-lane vector: their 8 lanes each, lanes 0–7 and 8–15. The tree's levels 1 … d − 1 pair
-// vectors j and j + 1 exactly as they pair cells j and j + 1, so each half computes, operation for
-// operation, the subtree of its G/2 cells (every lane of a vector op is the same binary32 mul or
-// add); the last level adds the two halves, tree(first half) ⊕ tree(second half), as §9.2 does. A
-// half that is ABSENT while the other is present holds the identity -0 (see ABSENT above), so the
-// vector's ops leave the present half's values as the scalar tree, which skips the absent operand,
-// has them. Products stay separate vmulps and sums separate vaddps: a bf16 × bf16 product can
-// round (below 2^-126, above f32's range), so fusing it with an add would change bits.
-//
 // PAIRED STEPS (codegen/paired_nest.h). Two steps of a cycle loop whose TRF stride is 0 run their
 // cycles interleaved, so that each TRF vector is loaded once for both; the steps' slots are
 // disjoint, so every slot still adds its cycles' results in flit order (§7, §9.2) and each product
@@ -82,7 +53,7 @@
 //
 // ftz_results (§9.3) flushes every f32 product and sum, as acc_mul / acc_add do; flushing
 // commutes with both liberties above (a flushed value plus -0 is itself; NaN is never flushed).
-#include "codegen/contraction_emit.h"
+#include "codegen/contraction_emitter.h"
 
 #include "codegen/counted_loop.h"
 #include "codegen/drain_blocks.h"
@@ -115,109 +86,7 @@
 #include <vector>
 
 namespace tujit::codegen {
-namespace {
-
-using runtime::exec::kLaneVector;
-using Program = ir::seq::ContractionProgram;
-
-constexpr std::uint32_t kF32NegZero = 0x80000000u;
-constexpr std::uint32_t kF32AbsMask = 0x7FFFFFFFu;
-constexpr std::uint32_t kF32Inf = 0x7F800000u;
-constexpr std::uint32_t kF32CanonicalNaNBits = 0x7FC00000u;
-
-bool is_f8(ir::ScalarType t) {
-  return t == ir::ScalarType::F8E4M3 || t == ir::ScalarType::F8E5M2;
-}
-
-// Fields of ContractionArgs, in order (contraction_emit.h).
-enum Field : unsigned {
-  kStream,
-  kStreamLimit,
-  kTrf,
-  kTrfPresent,
-  kOut,
-  kOutLimit,
-  kScratch,
-  kFlitOffset,
-  kFlitLive,
-  kOutOffset,
-  kVrf,
-  kFieldCount
-};
-
-class Emitter {
-public:
-  Emitter(const ir::seq::RunProgram& rp, const EmitConfig& cfg, llvm::LLVMContext& ctx)
-      : rp_(rp), p_(rp.contraction().chain), cfg_(cfg),
-        sh_(runtime::exec::staged_shape(rp, byte_dot(cfg.host_dot))), ctx_(ctx), b_(ctx) {}
-
-  std::unique_ptr<llvm::Module> run();
-
-private:
-  // One packet product: the splat stream value, the TRF vector and (once formed) their product.
-  struct Product {
-    llvm::Value* s = nullptr;
-    llvm::Value* w = nullptr;
-    llvm::Value* mask = nullptr; // i1 scalar or vector: present; nullptr = statically present
-    llvm::Value* value = nullptr;
-  };
-
-  llvm::Value* i64(std::uint64_t v) { return b_.getInt64(v); }
-  llvm::Value* add_scaled(llvm::Value* base, llvm::Value* digit, std::uint64_t stride) {
-    return codegen::add_scaled(b_, base, digit, stride);
-  }
-  llvm::Value* guard(llvm::Value* index, std::uint64_t span, llvm::Value* limit);
-  llvm::Value* element(llvm::Type* ty, llvm::Value* base, llvm::Value* index, std::uint64_t span,
-                       llvm::Value* limit);
-  llvm::Value* element(llvm::Value* base, llvm::Value* index, std::uint64_t span,
-                       std::uint64_t limit) {
-    return element(b_.getInt32Ty(), base, index, span, i64(limit));
-  }
-  llvm::GlobalVariable* table_u8(const std::vector<std::uint8_t>& v, const char* name);
-  void emit_loop(std::uint64_t n, const std::function<void(llvm::Value*)>& body) {
-    emit_counted_loop(b_, f_, n, body);
-  }
-  void emit_slice();
-  void emit_cycle(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot, llvm::Value* t);
-  void emit_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
-  void emit_any_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
-  void emit_pair_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
-  void emit_quad_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
-  void emit_half_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot);
-  llvm::Value* half_mask(const StreamLoad::Cell* lo, const StreamLoad::Cell* hi);
-  void reduce_column(std::vector<llvm::Value*> level, llvm::Value* slot_base, std::uint64_t c);
-  llvm::Value* stream_pair(StreamLoad::Packet& packet, std::uint64_t i);
-  void accumulate(llvm::Value* slot_base, std::uint64_t column, llvm::Value* r);
-  llvm::Value* product_value(Product& x);
-  llvm::Value* add(llvm::Value* a, llvm::Value* b);
-  llvm::Value* flushed(llvm::Value* v);
-  void emit_drain();
-  bool emit_drain_blocks();
-  void annotate_aliasing();
-
-  const ir::seq::RunProgram& rp_;
-  const Program& p_;
-  EmitConfig cfg_;
-  runtime::exec::StagedShape sh_;
-  llvm::LLVMContext& ctx_;
-  llvm::IRBuilder<> b_;
-  llvm::Module* m_ = nullptr;
-  llvm::Function* f_ = nullptr;
-  bool float_ = true;
-  bool fma_ = false;
-  bool halves_ = false;               // HALF PACKETS
-  llvm::Value* trf_halves_ = nullptr; // the TRF as [x][x + group / 2] rows (trf_halves.h)
-  llvm::Type* scalar_ = nullptr;      // f32 or i32
-  llvm::VectorType* vec_ = nullptr;
-  std::unique_ptr<StreamLoad> load_;
-  llvm::Value* arg_[kFieldCount] = {};
-  llvm::BasicBlock* violation_ = nullptr;
-  llvm::GlobalVariable* cycle_live_ = nullptr;
-  llvm::GlobalVariable* drain_ = nullptr;
-  std::vector<std::uint32_t> drain_cells_; // drain_'s contents
-  /// TRF loads of the current cycle, or of both cycles of a pair (PAIRED STEPS): (kind, element).
-  std::map<std::pair<int, std::uint64_t>, llvm::Value*> trf_loads_;
-};
+namespace contraction_detail {
 
 // In checked mode, leaves the function with kRunBoundsViolation unless `span` consecutive
 // elements from `index` lie below `limit`; returns `index`.
@@ -376,222 +245,12 @@ void Emitter::reduce_column(std::vector<llvm::Value*> level, llvm::Value* slot_b
   accumulate(slot_base, c, r);
 }
 
-// An all-true, all-false or per-flit presence mask of a half (HALF PACKETS): a null cell is
-// statically absent; null when both halves are statically present.
-llvm::Value* Emitter::half_mask(const StreamLoad::Cell* lo, const StreamLoad::Cell* hi) {
-  const auto lanes = static_cast<unsigned>(kLaneVector);
-  const bool static_lo = lo != nullptr && lo->live == nullptr;
-  const bool static_hi = hi != nullptr && hi->live == nullptr;
-  if (static_lo && static_hi) return nullptr;
-  const auto side = [&](const StreamLoad::Cell* c) -> llvm::Value* {
-    if (c == nullptr) return b_.CreateVectorSplat(lanes, b_.getFalse());
-    return b_.CreateVectorSplat(lanes, c->live != nullptr ? c->live : b_.getTrue());
-  };
-  std::vector<int> both;
-  for (int j = 0; j < static_cast<int>(2 * lanes); ++j) both.push_back(j);
-  return b_.CreateShuffleVector(side(lo), side(hi), both);
-}
-
-// One packet cycle of an f32 contraction on 16 lanes (HALF PACKETS above): per column, cell j of
-// the group and cell j + G/2 share one vector, lanes 0–7 and 8–15; the tree's first d − 1 levels
-// run on these vectors, its last level adds the two halves.
-void Emitter::emit_half_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot) {
-  const std::uint64_t cells = p_.columns * p_.group;
-  const std::uint64_t half = p_.group / 2;
-  const auto lanes = static_cast<unsigned>(kLaneVector);
-  auto* wide = llvm::FixedVectorType::get(b_.getFloatTy(), 2 * lanes);
-  llvm::Value* tbase = b_.CreateMul(trf, i64(kLaneVector), "tbase", true, true);
-  const auto trf_vector = [&](std::uint64_t k) {
-    llvm::Value*& w = trf_loads_[{0, k}];
-    if (w == nullptr) {
-      llvm::Value* idx = b_.CreateAdd(tbase, i64(k * kLaneVector), "", true, true);
-      w = b_.CreateAlignedLoad(vec_, element(arg_[kTrf], idx, kLaneVector, sh_.trf_cells),
-                               llvm::Align(4));
-    }
-    return w;
-  };
-  const auto trf_mask = [&](std::uint64_t k) {
-    llvm::Value*& w = trf_loads_[{1, k}];
-    if (w == nullptr) {
-      llvm::Value* idx = b_.CreateAdd(tbase, i64(k * kLaneVector), "", true, true);
-      llvm::Value* m = b_.CreateAlignedLoad(
-          llvm::FixedVectorType::get(b_.getInt32Ty(), kLaneVector),
-          element(arg_[kTrfPresent], idx, kLaneVector, sh_.trf_cells), llvm::Align(4));
-      w = b_.CreateICmpNE(m, llvm::ConstantInt::get(m->getType(), 0));
-    }
-    return w;
-  };
-  std::vector<int> both;
-  for (int j = 0; j < static_cast<int>(2 * lanes); ++j) both.push_back(j);
-  const auto trf_pair = [&](std::uint64_t ka, std::uint64_t kb) -> llvm::Value* {
-    if (trf_halves_ != nullptr && kb == ka + half) {
-      llvm::Value*& w = trf_loads_[{2, ka}];
-      if (w != nullptr) return w;
-      llvm::Value* idx = b_.CreateMul(b_.CreateAdd(tbase, i64(ka * kLaneVector), "", true, true),
-                                      i64(2), "", true, true);
-      w = b_.CreateAlignedLoad(
-          wide, element(b_.getFloatTy(), trf_halves_, idx, 2 * lanes, i64(2 * sh_.trf_cells)),
-          llvm::Align(64));
-      return w;
-    }
-    return b_.CreateShuffleVector(trf_vector(ka), trf_vector(kb), both);
-  };
-
-  std::vector<StreamLoad::Cell> cell(cells);
-  std::vector<bool> present(cells, false);
-  StreamLoad::Packet packet = load_->packet(b_, flit, cells);
-  for (std::uint64_t i = 0; i < cells; ++i) {
-    if (!p_.is_cell_live(i)) continue; // statically ABSENT (§5.4 live_OP)
-    cell[i] = load_->cell(b_, packet, i);
-    present[i] = cell[i].value != nullptr; // else a padding cell of every flit
-  }
-  llvm::Value* slot_base = b_.CreateMul(slot, i64(p_.p2 * kLaneVector), "slotbase", true, true);
-  for (std::uint64_t c = 0; c < p_.columns; ++c) {
-    std::vector<llvm::Value*> level(half, nullptr);
-    for (std::uint64_t j = 0; j < half; ++j) {
-      const std::uint64_t a = c * p_.group + j, z = a + half;
-      if (!present[a] && !present[z]) continue;
-      const StreamLoad::Cell* lo = present[a] ? &cell[a] : nullptr;
-      const StreamLoad::Cell* hi = present[z] ? &cell[z] : nullptr;
-      Product x;
-      x.s = load_->splat_halves(b_, lo, hi, true);
-      x.w = trf_pair(a % p_.read_size, z % p_.read_size);
-      x.mask = half_mask(lo, hi);
-      if (sh_.trf_masks) { // a padding TRF cell: ABSENT (§9.4)
-        llvm::Value* m =
-            b_.CreateShuffleVector(trf_mask(a % p_.read_size), trf_mask(z % p_.read_size), both);
-        x.mask = x.mask == nullptr ? m : b_.CreateAnd(x.mask, m);
-      }
-      level[j] = product_value(x);
-    }
-    reduce_column(std::move(level), slot_base, c);
-  }
-}
-
 // Time Reducer (§7): acc[slot][c] = acc[slot][c] ⊕ r, in flit order.
 void Emitter::accumulate(llvm::Value* slot_base, std::uint64_t c, llvm::Value* r) {
   llvm::Value* idx = b_.CreateAdd(slot_base, i64(c * kLaneVector), "", true, true);
   llvm::Value* ptr = element(arg_[kScratch], idx, kLaneVector, sh_.acc_cells);
   llvm::Value* acc = b_.CreateAlignedLoad(vec_, ptr, llvm::Align(4));
   b_.CreateAlignedStore(add(acc, r), ptr, llvm::Align(4));
-}
-
-// The stream half of the products of cells i and i + 1 (i even) as one i32 word of two i16 (low
-// half = cell i) in every lane, an absent cell being 0 (its product is then 0, the identity of
-// the sum); null when both are statically absent.
-llvm::Value* Emitter::stream_pair(StreamLoad::Packet& packet, std::uint64_t i) {
-  const auto lanes = static_cast<unsigned>(kLaneVector);
-  const auto present = [&](llvm::Value* v, llvm::Value* live) {
-    return live == nullptr ? v : b_.CreateSelect(live, v, b_.getInt32(0));
-  };
-  if (p_.is_cell_live(i) && p_.is_cell_live(i + 1)) {
-    StreamLoad::Cell both = load_->pair(b_, packet, i);
-    if (both.value != nullptr && both.live == nullptr)
-      return load_->splat(b_, both, b_.getInt32Ty(), lanes, cfg_.host_dot.avx2);
-    if (both.value != nullptr) return b_.CreateVectorSplat(lanes, present(both.value, both.live));
-  }
-  llvm::Value* half[2] = {nullptr, nullptr};
-  for (unsigned h = 0; h < 2; ++h) {
-    if (!p_.is_cell_live(i + h)) continue;
-    StreamLoad::Cell c = load_->cell(b_, packet, i + h);
-    if (c.value != nullptr) half[h] = present(c.value, c.live);
-  }
-  if (half[0] == nullptr && half[1] == nullptr) return nullptr;
-  llvm::Value* lo = half[0] ? b_.CreateAnd(half[0], b_.getInt32(0xFFFFu)) : b_.getInt32(0);
-  return b_.CreateVectorSplat(lanes, half[1] ? b_.CreateOr(lo, b_.CreateShl(half[1], 16)) : lo);
-}
-
-// One packet cycle of an integer contraction on i16 pairs (runtime/exec/operand_staging.h): per
-// column, one multiply-add per pair of cells (codegen/pair_madd.h) into kPairChains independent
-// partial sums, their sum, the accumulator add. i32 sums wrap mod 2^32 in any order (§9.1), so
-// this is the tree's value; the chains hide the multiply-add's latency.
-void Emitter::emit_pair_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot) {
-  constexpr std::size_t kPairChains = 4;
-  const std::uint64_t cells = p_.columns * p_.group;
-  llvm::Value* tbase = b_.CreateMul(trf, i64(kLaneVector), "tbase", true, true);
-  std::vector<llvm::Value*> w(p_.read_size, nullptr);
-  StreamLoad::Packet packet = load_->packet(b_, flit, cells);
-  llvm::Value* slot_base = b_.CreateMul(slot, i64(p_.p2 * kLaneVector), "slotbase", true, true);
-  for (std::uint64_t c = 0; c < p_.columns; ++c) {
-    std::vector<llvm::Value*> chain(kPairChains, nullptr);
-    for (std::uint64_t j = 0; j < p_.group / 2; ++j) {
-      const std::uint64_t i = c * p_.group + 2 * j;
-      llvm::Value* s = stream_pair(packet, i);
-      if (s == nullptr) continue;
-      const std::uint64_t k = i % p_.read_size; // the pair staged at k holds k and k + 1
-      if (w[k] == nullptr) {
-        llvm::Value* idx = b_.CreateAdd(tbase, i64(k * kLaneVector), "", true, true);
-        w[k] = b_.CreateAlignedLoad(vec_, element(arg_[kTrf], idx, kLaneVector, sh_.trf_cells),
-                                    llvm::Align(4));
-      }
-      llvm::Value*& sum = chain[j % kPairChains];
-      sum = emit_pair_madd(b_, *m_, cfg_.host_dot, sum, s, w[k]);
-    }
-    llvm::Value* r = nullptr;
-    for (llvm::Value* v : chain)
-      if (v != nullptr) r = r == nullptr ? v : b_.CreateAdd(r, v);
-    if (r != nullptr) accumulate(slot_base, c, r); // else statically absent
-  }
-}
-
-// One packet cycle of an integer contraction on byte quads or octets (BYTE QUADS above): per
-// column, each run of cells (4 on 8 lanes, 8 on 16: two quads side by side per lane) is one
-// multiply-add of the staged TRF run with the stream's raw bytes broadcast into kQuadChains
-// partial sums, and one of the bytes 128 with the same stream bytes into as many correction sums;
-// the column's value is their difference (on 16 lanes, each lane's two quads added), added to the
-// accumulator. The chains hide the latency.
-void Emitter::emit_quad_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot) {
-  constexpr std::size_t kQuadChains = 4;
-  const unsigned width = sh_.trf_octets ? 8 : 4;         // cells per run
-  const unsigned words = width / 4;                      // staged words per TRF cell
-  const auto lanes = static_cast<unsigned>(kLaneVector); // accumulator lanes
-  auto* vt = llvm::FixedVectorType::get(b_.getInt32Ty(), lanes * words);
-  llvm::Value* tbase = b_.CreateMul(trf, i64(kLaneVector), "tbase", true, true);
-  StreamLoad::Packet packet = load_->packet(b_, flit, p_.columns * p_.group);
-  llvm::Value* slot_base = b_.CreateMul(slot, i64(p_.p2 * kLaneVector), "slotbase", true, true);
-  llvm::Value* bytes128 = llvm::ConstantInt::get(vt, 0x80808080u);
-  for (std::uint64_t c = 0; c < p_.columns; ++c) {
-    std::vector<llvm::Value*> sum(kQuadChains, nullptr), correction(kQuadChains, nullptr);
-    for (std::uint64_t j = 0; j < p_.group / width; ++j) {
-      const std::uint64_t i = c * p_.group + width * j;
-      if (!p_.is_cell_live(i)) continue; // the whole run is statically ABSENT (staged_shape)
-      StreamLoad::Cell q = load_->bytes(b_, packet, i, width);
-      if (q.value == nullptr) continue;
-      llvm::Value* x =
-          q.live == nullptr
-              ? q.value
-              : b_.CreateSelect(q.live, q.value, llvm::ConstantInt::get(q.value->getType(), 0));
-      llvm::Value* s = b_.CreateBitCast(b_.CreateVectorSplat(lanes, x), vt);
-      const std::uint64_t k = i % p_.read_size; // the run staged at k holds k … k + width − 1
-      llvm::Value*& w = trf_loads_[{0, k}];
-      if (w == nullptr) {
-        llvm::Value* idx = b_.CreateAdd(tbase, i64(k * kLaneVector), "", true, true);
-        if (words > 1) idx = b_.CreateMul(idx, i64(words), "", true, true);
-        w = b_.CreateAlignedLoad(
-            vt, element(arg_[kTrf], idx, kLaneVector * words, sh_.trf_cells * words),
-            llvm::Align(4));
-      }
-      llvm::Value*& part = sum[j % kQuadChains];
-      part = emit_quad_madd(b_, *m_, cfg_.host_dot, part, w, s);
-      llvm::Value*& fix = correction[j % kQuadChains];
-      fix = emit_quad_madd(b_, *m_, cfg_.host_dot, fix, bytes128, s);
-    }
-    llvm::Value* r = nullptr;
-    for (std::size_t h = 0; h < kQuadChains; ++h) {
-      if (sum[h] == nullptr) continue;
-      llvm::Value* v = b_.CreateSub(sum[h], correction[h]);
-      r = r == nullptr ? v : b_.CreateAdd(r, v);
-    }
-    if (r != nullptr && words > 1) { // lane l's two quads are words 2l and 2l + 1
-      std::vector<int> even, odd;
-      for (unsigned l = 0; l < lanes; ++l) {
-        even.push_back(static_cast<int>(2 * l));
-        odd.push_back(static_cast<int>(2 * l + 1));
-      }
-      r = b_.CreateAdd(b_.CreateShuffleVector(r, even), b_.CreateShuffleVector(r, odd));
-    }
-    if (r != nullptr) accumulate(slot_base, c, r); // else statically absent
-  }
 }
 
 void Emitter::emit_any_cycle_body(llvm::Value* flit, llvm::Value* trf, llvm::Value* slot) {
@@ -801,7 +460,10 @@ std::unique_ptr<llvm::Module> Emitter::run() {
   return module;
 }
 
-} // namespace
+} // namespace contraction_detail
+
+using contraction_detail::Emitter;
+using contraction_detail::is_f8;
 
 bool uses_fma(const ir::seq::RunProgram& rp, const EmitConfig& config) {
   const ir::seq::ContractionProgram& p = rp.contraction().chain;
