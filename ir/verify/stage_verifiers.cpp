@@ -1,6 +1,7 @@
 #include "ir/verify/stage_verifiers.h"
 
 #include "ir/datapath/fetch_engine.h"
+#include "ir/target/rngd.h"
 #include "ir/types/scalar_type.h"
 #include "ir/verify/collect.h"
 #include "ir/verify/contract_lane.h"
@@ -103,15 +104,15 @@ void check_table_lookup(const StageSite& site, StageCheck& out) {
   }
   const std::uint64_t packet = s.input.mapping(Slot::Packet).size();
   const bool paired = is_paired_table_lookup(in, to);
-  out.derived = DerivedTable{
-      {"table", fmt::format("{} → {}", name(in), name(to))},
-      {"paired", paired},
-      // A paired table is indexed by a whole byte, two keys (the book: keys are 1 or 2 bytes).
-      {"table_entries", std::uint64_t{256}},
-      {"values_per_key_byte", std::uint64_t{paired ? 2u : 1u}},
-      {"packet_elements", packet},
-      {"packet_bits_in", packet * wire_bits(in)},
-      {"packet_bits_out", packet * wire_bits(to)}};
+  out.derived = DerivedTable{{"table", fmt::format("{} → {}", name(in), name(to))},
+                             {"paired", paired},
+                             // The sequencer walks byte-aligned keys: every table is indexed by a
+                             // whole byte, which holds two keys of a paired table.
+                             {"table_entries", std::uint64_t{1} << target::kRngd.bits_per_byte},
+                             {"values_per_key_byte", std::uint64_t{paired ? 2u : 1u}},
+                             {"packet_elements", packet},
+                             {"packet_bits_in", packet * wire_bits(in)},
+                             {"packet_bits_out", packet * wire_bits(to)}};
 }
 
 void check_fetch_cast(const StageSite& site, StageCheck& out) {
