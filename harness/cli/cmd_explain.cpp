@@ -107,6 +107,8 @@ nlohmann::json fetch_json(const ir::seq::FetchProgram& p) {
   j["read_size"] = p.read_size;
   j["reads_per_packet"] = p.reads_per_packet;
   j["fetch_cycles"] = p.fetch_cycles;
+  j["table_lookup"] =
+      p.lookup_to ? nlohmann::json(std::string(ir::name(*p.lookup_to))) : nlohmann::json();
   j["cast"] = p.cast_to ? nlohmann::json(std::string(ir::name(*p.cast_to))) : nlohmann::json();
   j["zero_point"] = p.zero_point ? nlohmann::json(*p.zero_point) : nlohmann::json();
   j["flits_per_packet"] = p.flits_per_packet;

@@ -90,14 +90,15 @@ struct CycleOptions {
 /// Whether the part of the chain `o` names runs stage `s` (ContractOuter … ContractLane).
 bool runs_stage(const CycleOptions& o, Stage s);
 
-/// Cycles the Fetch Adapter adds to a fetch's first flit: a cast to another type or a zero-point
-/// subtraction (furiosa-opt docs/src/computing-tensors/fetch-adapter.md "1 to 2 cycles",
-/// docs/cycle-model.md M8); an identity cast converts nothing and adds none.
+/// Cycles the Fetch Adapter adds to a fetch's first flit: a table lookup, then a cast to another
+/// type or a zero-point subtraction (furiosa-opt docs/src/computing-tensors/fetch-adapter.md "1 to
+/// 2 cycles", docs/cycle-model.md M8, A4); an identity cast converts nothing and adds none.
 std::uint32_t adapter_latency(const ir::seq::FetchProgram& f);
 
 /// Options the kernel implies: a `to_trf` feeding the chain's TRF operand → concurrent store; a
-/// `fetch_cast` / `fetch_zero_point_sub` on the stream → the Fetch Adapter's cast latency; a fetch
-/// feeding the stream (ir::seq::FetchProgram, consumer Stream) → its read size and rate.
+/// table lookup / `fetch_cast` / `fetch_zero_point_sub` on the stream → the Fetch Adapter's
+/// latency; a fetch feeding the stream (ir::seq::FetchProgram, consumer Stream) → its read size and
+/// rate.
 CycleOptions cycle_options_for(const ir::verify::CheckedKernel& kernel);
 /// The same for the chain whose contract_outer is `outer` (a complete chain or a part of one).
 CycleOptions cycle_options_for(const ir::verify::CheckedKernel& kernel, const ir::Stage& outer);

@@ -144,8 +144,10 @@ CycleOptions cycle_options_for(const ir::verify::CheckedKernel& checked, const i
 }
 
 std::uint32_t adapter_latency(const ir::seq::FetchProgram& f) {
-  const bool converts = f.zero_point.has_value() || (f.cast_to && *f.cast_to != f.dm_type);
-  return converts ? target::kRngd.fetch_adapter_cast_latency : 0;
+  // The stages run one after the other (docs/scalars.md §5.1), so their latencies add up.
+  const bool converts = f.zero_point.has_value() || (f.cast_to && *f.cast_to != f.cast_source());
+  return (f.lookup_to ? target::kRngd.fetch_adapter_lookup_latency : 0) +
+         (converts ? target::kRngd.fetch_adapter_cast_latency : 0);
 }
 
 double relative_deviation(std::uint64_t analytic, std::uint64_t trace) {

@@ -88,7 +88,7 @@ std::uint64_t setup_cycles(const ir::Kernel& k, const std::vector<std::size_t>& 
   bool adapter = false;
   for (std::size_t i : stages) {
     const bool is_adapter = ir::is_fetch_adapter(k.stages[i].op);
-    if (is_adapter && adapter) continue; // casts and zero point are stages of one adapter
+    if (is_adapter && adapter) continue; // lookup, cast, zero point: stages of one adapter
     adapter = adapter || is_adapter;
     ++engines;
   }

@@ -28,24 +28,22 @@ const ir::seq::FetchProgram* fetch_of(const std::vector<ir::seq::FetchProgram>& 
 }
 
 /// The parameter's contents over its tile as the consumer sees them: the Fetch Adapter applied
-/// elementwise (the zero point too when `with_zero_point`, else the dtype stays the source's).
+/// elementwise — the table lookup and the cast, and the zero point too when `with_zero_point`
+/// (else the dtype stays the one before it).
 runtime::LogicalTensor adapted(const runtime::LogicalTensor& given,
                                const std::vector<ir::Axis>& tile, const ir::seq::FetchProgram* f,
                                bool with_zero_point) {
   runtime::LogicalTensor t = given.axes == tile ? given : runtime::leading_block(given, tile);
   if (f == nullptr) return t;
+  static const std::optional<std::int64_t> kNoZeroPoint;
+  const std::optional<std::int64_t>& zero_point = with_zero_point ? f->zero_point : kNoZeroPoint;
+  if (!f->lookup_to && !f->cast_to && !zero_point) return t;
   runtime::LogicalTensor out = t;
-  if (f->zero_point && with_zero_point) {
-    out.dtype = f->stream_type;
-    out.data.resize(t.elements() * runtime::element_bytes(out.dtype));
-    for (std::uint64_t i = 0; i < t.elements(); ++i)
-      out.set(i, runtime::zero_point_sub_bits(f->dm_type, t.get(i), *f->zero_point));
-  } else if (f->cast_to) {
-    out.dtype = *f->cast_to;
-    out.data.resize(t.elements() * runtime::element_bytes(out.dtype));
-    for (std::uint64_t i = 0; i < t.elements(); ++i)
-      out.set(i, runtime::fetch_cast_bits(f->dm_type, *f->cast_to, t.get(i)));
-  }
+  out.dtype = zero_point ? f->stream_type : f->adapted_type();
+  out.data.resize(t.elements() * runtime::element_bytes(out.dtype));
+  for (std::uint64_t i = 0; i < t.elements(); ++i)
+    out.set(
+        i, runtime::fetch_adapter_bits(f->dm_type, f->lookup_to, f->cast_to, zero_point, t.get(i)));
   return out;
 }
 

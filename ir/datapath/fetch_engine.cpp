@@ -21,7 +21,8 @@ std::string bytes_text(std::uint64_t elements, std::uint32_t bits) {
 
 std::optional<std::uint64_t> fetch_read_size(std::uint64_t max_access_size, ScalarType dtype,
                                              FetchContext context,
-                                             std::optional<ScalarType> cast_to) {
+                                             std::optional<ScalarType> cast_to,
+                                             std::optional<ScalarType> lookup_to) {
   const std::uint32_t bits = wire_bits(dtype);
   if (bits == 0 || max_access_size == 0) return std::nullopt;
   if (context == FetchContext::Sub) {
@@ -37,20 +38,23 @@ std::optional<std::uint64_t> fetch_read_size(std::uint64_t max_access_size, Scal
     if (bytes * kRngd.bits_per_byte % bits != 0) continue;
     const std::uint64_t d = bytes * kRngd.bits_per_byte / bits;
     if (max_access_size % d != 0) continue;
+    // One read's output of each converting adapter stage travels as one flit (§5, §6).
     if (cast_to && d * wire_bits(*cast_to) > kRngd.flit_bits()) continue;
+    if (lookup_to && d * wire_bits(*lookup_to) > kRngd.flit_bits()) continue;
     return d;
   }
   return std::nullopt;
 }
 
 Result<FetchDerived> check_fetch(const SequencerDerivation& seq, ScalarType dtype,
-                                 FetchContext context, std::optional<ScalarType> cast_to) {
+                                 FetchContext context, std::optional<ScalarType> cast_to,
+                                 std::optional<ScalarType> lookup_to) {
   const SequencerConfig& c = seq.config;
   const std::uint32_t bits = wire_bits(dtype);
   FetchDerived out;
   out.seq = seq;
 
-  auto rs = fetch_read_size(c.max_access_size, dtype, context, cast_to);
+  auto rs = fetch_read_size(c.max_access_size, dtype, context, cast_to, lookup_to);
   if (!rs) {
     std::vector<std::string> notes = {
         fmt::format("sequencer {}: contiguous_run {}, max_access_size = gcd({}, {}) = {} "
@@ -68,6 +72,11 @@ Result<FetchDerived> check_fetch(const SequencerDerivation& seq, ScalarType dtyp
       notes.insert(notes.begin() + 1,
                    fmt::format("with fetch_cast to {}, one read's output must fit {} B",
                                name(*cast_to), kRngd.flit_bytes));
+    if (lookup_to)
+      notes.insert(notes.begin() + 1,
+                   fmt::format("with fetch_table_lookup to {}, one read's decoded output must "
+                               "fit {} B",
+                               name(*lookup_to), kRngd.flit_bytes));
     return seq_error(kNoAccessSize,
                      fmt::format("no legal DM access size for this {} fetch: the packet's "
                                  "contiguous pieces are {} elements ({})",
@@ -126,7 +135,7 @@ std::optional<std::uint64_t> bottom_read(const Mapping& buf, const SequencerConf
 Result<FetchDerived> verify_fetch(const FetchInput& in) {
   auto seq = derive_sequencer(in.buf, in.time, in.packet, SeqMode::Read);
   if (!seq) return std::move(seq).take_diagnostics();
-  auto out = check_fetch(*seq, in.dtype, in.context, in.cast_to);
+  auto out = check_fetch(*seq, in.dtype, in.context, in.cast_to, in.lookup_to);
   if (!out) return out;
   if (auto q = bottom_read(in.buf, seq->config))
     return seq_error(

@@ -28,6 +28,9 @@ struct FetchInput {
   FetchContext context = FetchContext::Main;
   /// The type a following fetch_cast widens to: one read's cast output must fit 32 B (§5).
   std::optional<ScalarType> cast_to;
+  /// The type a following fetch_table_lookup decodes to: one read's decoded output must fit 32 B
+  /// as well (§5, §6).
+  std::optional<ScalarType> lookup_to;
 };
 
 struct FetchDerived {
@@ -43,18 +46,20 @@ struct FetchDerived {
 };
 
 /// §5 read_size: main context — the largest divisor of max_access_size whose byte size is 1, 2,
-/// 4, 8, 16 or 32 (and, with a cast, whose cast output fits 32 B); sub context — 8 bytes, which
-/// must divide the contiguous access. None when no size qualifies (e.g. a transposed i4 read:
-/// half-byte accesses do not exist).
+/// 4, 8, 16 or 32 (and, with a cast or a table lookup, whose output of the adapter's stages fits
+/// 32 B); sub context — 8 bytes, which must divide the contiguous access. None when no size
+/// qualifies (e.g. a transposed i4 read: half-byte accesses do not exist).
 std::optional<std::uint64_t> fetch_read_size(std::uint64_t max_access_size, ScalarType dtype,
                                              FetchContext context,
-                                             std::optional<ScalarType> cast_to = std::nullopt);
+                                             std::optional<ScalarType> cast_to = std::nullopt,
+                                             std::optional<ScalarType> lookup_to = std::nullopt);
 
 /// The engine rules on a derivation: a legal read_size (E-FETCH-015), then the buffer bounds
 /// (E-FETCH-016: no live stream position may read past |Buf|; padded positions may over-read).
 Result<FetchDerived> check_fetch(const SequencerDerivation& seq, ScalarType dtype,
                                  FetchContext context,
-                                 std::optional<ScalarType> cast_to = std::nullopt);
+                                 std::optional<ScalarType> cast_to = std::nullopt,
+                                 std::optional<ScalarType> lookup_to = std::nullopt);
 
 /// derive_sequencer (read mode) followed by check_fetch.
 Result<FetchDerived> verify_fetch(const FetchInput& in);

@@ -112,4 +112,20 @@ std::optional<Diagnostic> commit_cast_context_error(std::string_view method, Sou
        "(`.cast::<D, OutPacket>()`) before commit_trim"});
 }
 
+std::optional<Diagnostic> table_lookup_context_error(std::string_view method, SourceSpan span,
+                                                     ContextKind stream) {
+  if (stream != ContextKind::Sub) return std::nullopt;
+  return ctx_error(
+      "E-CTX-007",
+      fmt::format("`{}` runs on a stream of the sub context, but the Fetch Adapter's table "
+                  "lookup runs in the main context only",
+                  method),
+      span,
+      {"only the main context's Fetch Unit can point at a lookup table; the sub context's has "
+       "none (furiosa-opt docs/src/computing-tensors/fetch-adapter.md \"Table Lookup\", "
+       "docs/scalars.md §4.5)",
+       "fix: decode in a main-context fetch and commit the decoded stream to DM, then read that "
+       "from the sub context"});
+}
+
 } // namespace tujit::ir::lang

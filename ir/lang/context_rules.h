@@ -3,8 +3,8 @@
 // main context only (the sub context drops it); a store to the VRF issued from the main context
 // runs its write through the sub context, so it takes `&mut ctx.sub`; one issued from the sub
 // context takes no argument; a DMA transfer runs in the DMA context (`&mut ctx.tdma`); the Commit
-// Adapter's cast runs in the main context only. Each misuse is an E-CTX diagnostic
-// (docs/errors.md).
+// Adapter's cast and the Fetch Adapter's table lookup run in the main context only. Each misuse is
+// an E-CTX diagnostic (docs/errors.md).
 #pragma once
 
 #include "ir/lang/types.h"
@@ -45,5 +45,11 @@ std::optional<Diagnostic> dma_context_error(std::string_view method, SourceSpan 
 /// context, which has no commit cast (furiosa-opt docs/src/computing-tensors/commit-adapter.md).
 std::optional<Diagnostic> commit_cast_context_error(std::string_view method, SourceSpan span,
                                                     ContextKind stream);
+
+/// E-CTX-007: the Fetch Adapter's table lookup (`fetch_table_lookup`) on a stream of the sub
+/// context, whose Fetch Unit has no lookup table (furiosa-opt
+/// docs/src/computing-tensors/fetch-adapter.md "Table Lookup").
+std::optional<Diagnostic> table_lookup_context_error(std::string_view method, SourceSpan span,
+                                                     ContextKind stream);
 
 } // namespace tujit::ir::lang

@@ -41,7 +41,8 @@ struct Stage {
   SourceSpan zero_point_span;
   /// switch: the configuration literal (docs/switch.md §1).
   std::optional<SwitchConfig> switch_config;
-  /// fetch_cast / fetch_zero_point_sub: the target type.
+  /// fetch_table_lookup / fetch_cast / fetch_zero_point_sub (and the output path's casts): the
+  /// target type.
   std::optional<ScalarType> cast_to;
   /// A Vector Engine call (the Vector operation): the call and its arguments.
   std::optional<VectorCall> vector;

@@ -277,7 +277,8 @@ Value KernelTyper::type_call(const Expr& call, const TensorType* expected, bool 
           fmt::format("`{}` is a method of {}, but it is called on {}", call.name,
                       method_inputs_text(call.name), describe_value(recv)),
           call.name_span,
-          {"the typestate chain is: begin → fetch → [fetch_cast | fetch_zero_point_sub] → "
+          {"the typestate chain is: begin → fetch → [fetch_table_lookup] [fetch_cast] "
+           "[fetch_zero_point_sub] → "
            "collect → to_trf | to_vrf | contract_outer → contract_packet → contract_time → "
            "contract_lane (docs/contraction.md §3); a Vector Engine pass runs vector_init … "
            "vector_final off a collect or a contract_lane, and its result may be stored with "
@@ -384,6 +385,7 @@ Value KernelTyper::type_stage(const Expr& call, const MethodInfo& m, const Value
   if ((m.op == StageOp::CommitCast || m.op == StageOp::CommitCastRelu) &&
       !check_commit_cast_context(call, recv.ctx))
     return fail;
+  if (m.op == StageOp::FetchTableLookup && !check_table_lookup_context(call, recv.ctx)) return fail;
   if (!descriptor(m.op).value_args && !check_no_args(call)) return fail;
 
   st.output = *out;
@@ -538,6 +540,7 @@ bool KernelTyper::type_operation(const Expr& call, const MethodInfo& m, const Te
     out.dtype_span = args[0].span;
     st.cast_to = out.dtype;
     return true;
+  case StageOp::FetchTableLookup: // the pair is the verifier's (E-FETCH-003)
   case StageOp::FetchCast:
     out.dtype = *args[0].scalar;
     out.dtype_span = args[0].span;

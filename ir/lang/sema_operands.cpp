@@ -55,6 +55,13 @@ bool KernelTyper::check_commit_cast_context(const Expr& call, ContextKind ctx) {
   return false;
 }
 
+bool KernelTyper::check_table_lookup_context(const Expr& call, ContextKind ctx) {
+  auto d = table_lookup_context_error(call.name, call.name_span, ctx);
+  if (!d) return true;
+  diags_.push_back(std::move(*d));
+  return false;
+}
+
 bool KernelTyper::check_contraction_context(const Expr& call, ContextKind ctx) {
   auto d = contraction_context_error(call.name, call.name_span, ctx);
   if (!d) return true;

@@ -127,6 +127,7 @@ private:
   bool check_dma_context(const Expr& call);
 
   bool check_commit_cast_context(const Expr& call, ContextKind ctx);
+  bool check_table_lookup_context(const Expr& call, ContextKind ctx);
 
   bool check_contraction_context(const Expr& call, ContextKind ctx);
 

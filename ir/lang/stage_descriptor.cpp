@@ -65,6 +65,9 @@ constexpr std::span<const S> kNoSlots{};
 constexpr StageDescriptor kDescriptors[] = {
     {StageOp::Fetch, "fetch", K::Begin, kNoAlt, K::Fetch, kTimePacket, 2, kNoSlots, false,
      U::FetchSequencer, "docs/datapath.md §5", ""},
+    // The Fetch Adapter's stages, in the hardware's order (docs/scalars.md §5.1).
+    {StageOp::FetchTableLookup, "fetch_table_lookup", K::Fetch, kNoAlt, K::Fetch, kCast, 1,
+     kAllSlots, false, U::FetchAdapter, "docs/scalars.md §4.5", ""},
     {StageOp::FetchCast, "fetch_cast", K::Fetch, kNoAlt, K::Fetch, kCast, 1, kAllSlots, false,
      U::FetchAdapter, "docs/scalars.md §5.1", ""},
     {StageOp::FetchZeroPointSub, "fetch_zero_point_sub", K::Fetch, kNoAlt, K::Fetch, kCast, 1,
@@ -165,6 +168,20 @@ bool is_contraction(StageOp op) {
 
 bool is_fetch_adapter(StageOp op) {
   return descriptor(op).unit == StageUnit::FetchAdapter;
+}
+
+std::optional<std::size_t> fetch_adapter_position(StageOp op) {
+  // docs/scalars.md §5.1: mask (not simulated), table lookup, type cast, zero-point subtraction.
+  switch (op) {
+  case StageOp::FetchTableLookup:
+    return 1;
+  case StageOp::FetchCast:
+    return 2;
+  case StageOp::FetchZeroPointSub:
+    return 3;
+  default:
+    return std::nullopt;
+  }
 }
 
 bool is_register_store(StageOp op) {

@@ -94,8 +94,12 @@ const StageDescriptor* find_descriptor(std::string_view method,
 std::string_view to_string(StageOp op);
 /// One of the four Contraction Engine stages (docs/contraction.md §5–§8).
 bool is_contraction(StageOp op);
-/// A Fetch Adapter stage: fetch_cast or fetch_zero_point_sub (docs/contraction.md §2.2).
+/// A Fetch Adapter stage: fetch_table_lookup, fetch_cast or fetch_zero_point_sub
+/// (docs/scalars.md §5.1).
 bool is_fetch_adapter(StageOp op);
+/// A Fetch Adapter stage's place in the adapter's fixed order (docs/scalars.md §5.1): table lookup
+/// 1, type cast 2, zero-point subtraction 3; nullopt for any other operation.
+std::optional<std::size_t> fetch_adapter_position(StageOp op);
 /// A register-file store: to_trf or to_vrf.
 bool is_register_store(StageOp op);
 /// A DMA transfer: to_dm or to_hbm.

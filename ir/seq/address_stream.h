@@ -129,11 +129,13 @@ struct TensorStreams {
 };
 
 /// The Fetch Adapter between a DM tensor and the stream (docs/datapath.md §6): the elements an
-/// engine reads are converted on the way. Identity when both are empty.
+/// engine reads are converted on the way, by the table lookup, the cast and the zero-point
+/// subtraction in that order (runtime::fetch_adapter_bits). Identity when all are empty.
 struct FetchAdapter {
+  std::optional<ScalarType> lookup_to;
   std::optional<ScalarType> cast_to;
   std::optional<std::int64_t> zero_point;
-  bool identity() const { return !cast_to && !zero_point; }
+  bool identity() const { return !lookup_to && !cast_to && !zero_point; }
   friend bool operator==(const FetchAdapter&, const FetchAdapter&) = default;
 };
 

@@ -27,7 +27,7 @@ const KernelParam* dm_param(const Kernel& k, const std::string& name) {
 /// docs/contraction.md §4.4 / docs/datapath.md §8.1: the short commands copy a fully contiguous DM
 /// region straight into the register file. Empty when it applies, else why not.
 std::string short_command_refusal(const FetchProgram& p, const verify::CollectDerived& collect) {
-  if (p.cast_to || p.zero_point)
+  if (p.lookup_to || p.cast_to || p.zero_point)
     return "the Fetch Adapter changes the values (a short command copies bytes)";
   if (p.switch_engine) return "the Switch Engine moves the packets across slices";
   if (collect.pad_bytes != 0)
@@ -54,8 +54,9 @@ void take_fetch(const datapath::FetchDerived& fd, FetchProgram& p) {
 /// The stages of one data-path chain, recognised by their units: collect ← [adapter] ← fetch.
 struct FetchChain {
   const Stage* fetch = nullptr;
-  // The Fetch Adapter's stages: a cast, and a zero-point subtraction (the adapter stage that
-  // takes a value argument, the zero point).
+  // The Fetch Adapter's stages (docs/scalars.md §5.1): a table lookup, a cast, a zero-point
+  // subtraction; the verifiers held them to that order, each at most once.
+  const Stage* lookup = nullptr;
   const Stage* cast = nullptr;
   const Stage* zero_point = nullptr;
   std::optional<std::size_t> switch_engine; // the Switch Engine before Collect (docs/switch.md)
@@ -67,7 +68,7 @@ struct FetchChain {
 };
 
 /// Walks the producer links back from the Collect stage `collect_index` to its Fetch:
-/// collect ← [switch] ← [zero point] ← [cast] ← fetch.
+/// collect ← [switch] ← [zero point] ← [cast] ← [table lookup] ← fetch.
 Result<FetchChain> find_fetch_chain(const Kernel& kernel, std::size_t collect_index) {
   if (collect_index >= kernel.stages.size() ||
       kernel.stages[collect_index].unit() != StageUnit::Collect)
@@ -79,7 +80,9 @@ Result<FetchChain> find_fetch_chain(const Kernel& kernel, std::size_t collect_in
     if (s.unit() == StageUnit::FetchSequencer)
       c.fetch = &s;
     else if (s.unit() == StageUnit::FetchAdapter)
-      (descriptor(s.op).value_args ? c.zero_point : c.cast) = &s;
+      (s.op == StageOp::FetchTableLookup ? c.lookup
+       : s.op == StageOp::FetchCast      ? c.cast
+                                         : c.zero_point) = &s;
     else if (s.unit() == StageUnit::SwitchEngine && !c.switch_engine)
       c.switch_engine = *at;
     else
@@ -114,8 +117,8 @@ Result<FetchChain> find_fetch_chain(const Kernel& kernel, std::size_t collect_in
 }
 
 /// The Fetch Engine and the Fetch Adapter (docs/datapath.md §5, docs/contraction.md §2.2): the
-/// sequencer and read figures, the cast or the zero point (checked against its source type's
-/// range, docs/scalars.md §6).
+/// sequencer and read figures, the table lookup, the cast, the zero point (checked against its
+/// source type's range, docs/scalars.md §6).
 Result<datapath::FetchDerived> lower_fetch_engine(const verify::CheckedKernel& ck,
                                                   const FetchChain& c, FetchProgram& p) {
   const Stage& fetch = *c.fetch;
@@ -125,7 +128,8 @@ Result<datapath::FetchDerived> lower_fetch_engine(const verify::CheckedKernel& c
   p.stream_type = c.collect->input.dtype;
   const Stage* cast = c.cast;
   const Stage* zero_point = c.zero_point;
-  if (cast && cast->cast_to && *cast->cast_to != p.dm_type) p.cast_to = cast->cast_to;
+  if (c.lookup) p.lookup_to = c.lookup->cast_to;
+  if (cast && cast->cast_to && *cast->cast_to != p.cast_source()) p.cast_to = cast->cast_to;
   if (zero_point) p.zero_point = zero_point->zero_point;
 
   // Buf = the Begin tensor's Time ⊗ Packet (= DM Element).
@@ -205,12 +209,17 @@ Status verify(const FetchProgram& p) {
       (p.flits_per_packet - 1) * p.flit_elements >= p.packet)
     return invalid(fmt::format("puts packets of {} into {} flits of {}", p.packet,
                                p.flits_per_packet, p.flit_elements));
+  // docs/scalars.md §4.5: a decode table of the main context's Fetch Unit.
+  if (p.lookup_to &&
+      (!is_table_lookup(p.dm_type, *p.lookup_to) || p.context != datapath::FetchContext::Main))
+    return invalid(fmt::format("looks {} up in a {} table it does not have", name(p.dm_type),
+                               name(*p.lookup_to)));
   // docs/datapath.md §6: the Fetch Adapter decides the stream's scalar.
   const bool zero_point_type = p.stream_type == ScalarType::I5 || p.stream_type == ScalarType::I9;
-  if (p.zero_point ? !zero_point_type : p.stream_type != p.cast_to.value_or(p.dm_type))
+  if (p.zero_point ? !zero_point_type : p.stream_type != p.adapted_type())
     return invalid(fmt::format("turns {} into a {} stream", name(p.dm_type), name(p.stream_type)));
-  if (p.short_command &&
-      (p.consumer == FetchConsumer::Stream || p.cast_to || p.zero_point || p.switch_engine))
+  if (p.short_command && (p.consumer == FetchConsumer::Stream || p.lookup_to || p.cast_to ||
+                          p.zero_point || p.switch_engine))
     return invalid("takes a short command it cannot take");
   if (p.switch_engine && (p.switch_engine->input.mapping(Slot::Time).size() != p.time ||
                           p.switch_engine->input.mapping(Slot::Packet).size() != p.packet))
@@ -295,9 +304,13 @@ std::string to_text(const FetchProgram& p) {
                    p.packet);
   s += fmt::format("  read_size {} elements, {} reads per packet, {} cycles\n", p.read_size,
                    p.reads_per_packet, p.fetch_cycles);
-  if (p.cast_to) s += fmt::format("  fetch_cast {} → {}\n", name(p.dm_type), name(*p.cast_to));
+  if (p.lookup_to)
+    s += fmt::format("  fetch_table_lookup {} → {}{}\n", name(p.dm_type), name(*p.lookup_to),
+                     is_paired_table_lookup(p.dm_type, *p.lookup_to) ? " (paired)" : "");
+  if (p.cast_to)
+    s += fmt::format("  fetch_cast {} → {}\n", name(p.cast_source()), name(*p.cast_to));
   if (p.zero_point)
-    s += fmt::format("  fetch_zero_point_sub {} → {}, zp {}\n", name(p.dm_type),
+    s += fmt::format("  fetch_zero_point_sub {} → {}, zp {}\n", name(p.adapted_type()),
                      name(p.stream_type), *p.zero_point);
   if (p.switch_engine)
     s += fmt::format("  switch {}: ring_size {}, {} cycles → Slice {}, Time {}\n",

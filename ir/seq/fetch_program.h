@@ -1,6 +1,7 @@
 // The Sequencer IR of one data-path chain from DM into the Tensor Unit (docs/datapath.md §4–§6,
-// §8; docs/contraction.md §2.2): `begin(x.view()).fetch::<T, P>() [.fetch_cast::<D>()]
-// [.fetch_zero_point_sub::<D>(zp)] [.switch::<S, T1>(cfg)] .collect::<T2, P2>()`. Like
+// §8; docs/contraction.md §2.2): `begin(x.view()).fetch::<T, P>() [.fetch_table_lookup::<D>()]
+// [.fetch_cast::<D>()] [.fetch_zero_point_sub::<D>(zp)] [.switch::<S, T1>(cfg)]
+// .collect::<T2, P2>()`. Like
 // ContractionProgram it holds only values the verifiers derived (the Fetch sequencer configuration,
 // the Collect split); both engines read it composed into a run program's operand streams
 // (operand_streams.h), and the tests also run it on its own (tests/support/fetch_exec.h,
@@ -10,7 +11,7 @@
 //     addr = Σ digit·stride over `sequencer.entries`              (stride 0 = broadcast)
 //     if addr ≥ buffer: skip (a padded position over-reading past the buffer: poison, Top)
 //     v    = dm[addr]                                             one DM element
-//     v    = cast(v) / v − zp                                     Fetch Adapter (§6)
+//     v    = zp(cast(lookup(v)))                                Fetch Adapter (§6), each optional
 //     t, e = pos / |P|, pos mod |P|
 //     out[t·F + e / E][e mod E] = v                               Collect: F flits of E elements
 //   cells of out the packet does not fill (e ≥ |P|) are top padding (§8)
@@ -58,7 +59,10 @@ struct FetchProgram {
 
   ScalarType dm_type = ScalarType::BF16;     // DM element type
   ScalarType stream_type = ScalarType::BF16; // after the Fetch Adapter
-  /// fetch_cast to another type (docs/scalars.md §5.1); nullopt for none or an identity cast.
+  /// fetch_table_lookup: the decode table dm_type → lookup_to (docs/scalars.md §4.5).
+  std::optional<ScalarType> lookup_to;
+  /// fetch_cast to another type (docs/scalars.md §5.1), of the lookup's output when there is one;
+  /// nullopt for none or an identity cast.
   std::optional<ScalarType> cast_to;
   /// fetch_zero_point_sub (docs/scalars.md §6): stream_type is then i5 / i9.
   std::optional<std::int64_t> zero_point;
@@ -78,6 +82,12 @@ struct FetchProgram {
   /// The Switch Engine between the Fetch Adapter and Collect, when the chain has one: Collect
   /// then reads its OutSlice and OutTime (docs/switch.md).
   std::optional<SwitchStep> switch_engine;
+
+  /// The type the Fetch Adapter's cast reads: the lookup's output, else the DM type.
+  ScalarType cast_source() const { return lookup_to.value_or(dm_type); }
+  /// The type the adapter hands on before a zero-point subtraction: the cast's, the lookup's or
+  /// the DM type.
+  ScalarType adapted_type() const { return cast_to.value_or(cast_source()); }
 
   /// The register-file store takes the StoTRF / StoVRF short command (docs/contraction.md §4.4,
   /// docs/datapath.md §8.1): the consumer is a store, the fetch reads one contiguous DM run in
@@ -101,11 +111,11 @@ template <class Program, class F>
 requires std::same_as<std::remove_const_t<Program>, FetchProgram>
 void for_each_field(Program& p, F&& f) {
   auto& [kernel_name, stage, source, dm, fetched, collected, context, consumer, dm_type,
-         stream_type, cast_to, zero_point, sequencer, read_size, reads_per_packet, fetch_cycles,
-         spatial, buffer, time, packet, flits_per_packet, flit_elements, switch_engine,
-         short_command, short_command_refusal] = p;
+         stream_type, lookup_to, cast_to, zero_point, sequencer, read_size, reads_per_packet,
+         fetch_cycles, spatial, buffer, time, packet, flits_per_packet, flit_elements,
+         switch_engine, short_command, short_command_refusal] = p;
   (f(kernel_name), f(stage), f(source), f(dm), f(fetched), f(collected), f(context), f(consumer),
-   f(dm_type), f(stream_type), f(cast_to), f(zero_point), f(sequencer), f(read_size),
+   f(dm_type), f(stream_type), f(lookup_to), f(cast_to), f(zero_point), f(sequencer), f(read_size),
    f(reads_per_packet), f(fetch_cycles), f(spatial), f(buffer), f(time), f(packet),
    f(flits_per_packet), f(flit_elements), f(switch_engine), f(short_command),
    f(short_command_refusal));
@@ -128,8 +138,9 @@ Result<std::vector<FetchProgram>> lower_fetches(const verify::CheckedKernel& ker
 /// The invariants the engines and the cycle models rely on (E-RUN-102 naming the first broken
 /// one): non-empty dimensions, a sequencer walking |T|·|P| positions of packets of |P|, whole
 /// reads per packet and one read per cycle, packets filling their flits (the last one partly at
-/// most), the stream's scalar the Fetch Adapter's, and a short command only for an unadapted
-/// register-file store. lower_fetch and lower_mem_read return only programs that verify.
+/// most), a table lookup only of a decode table in the main context, the stream's scalar the
+/// Fetch Adapter's, and a short command only for an unadapted register-file store. lower_fetch and
+/// lower_mem_read return only programs that verify.
 Status verify(const FetchProgram& p);
 
 /// The `tujit compile --emit seq` text of the program.

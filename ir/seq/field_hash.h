@@ -117,8 +117,8 @@ void for_each_field(T& t, F&& f) {
 template <class A, class F>
 requires std::same_as<std::remove_const_t<A>, FetchAdapter>
 void for_each_field(A& a, F&& f) {
-  auto& [cast_to, zero_point] = a;
-  (f(cast_to), f(zero_point));
+  auto& [lookup_to, cast_to, zero_point] = a;
+  (f(lookup_to), f(cast_to), f(zero_point));
 }
 template <class O, class F>
 requires std::same_as<std::remove_const_t<O>, OperandStreams>

@@ -160,6 +160,7 @@ Result<OperandStreams> fetched_operand(const FetchProgram& f, const KernelParam&
                      fmt::format("the fetch of `{}` reads DM cell {}, which is `#{{!}}` padding: "
                                  "such cells are never touched (docs/mapping.md §2)",
                                  f.source, bottom.value_or(0)));
+  o.adapter.lookup_to = f.lookup_to;
   o.adapter.cast_to = f.cast_to;
   o.adapter.zero_point = f.zero_point;
   o.type = f.stream_type;

@@ -467,7 +467,9 @@ std::string to_text(const RunProgram& p) {
                            : fmt::format(" ; pairs along {}", p.move().pair_group_axis));
   const auto operand = [&](const char* role, const OperandStreams& o) {
     std::string adapter;
-    if (o.adapter.cast_to) adapter = fmt::format(", fetch_cast to {}", name(*o.adapter.cast_to));
+    if (o.adapter.lookup_to)
+      adapter = fmt::format(", fetch_table_lookup to {}", name(*o.adapter.lookup_to));
+    if (o.adapter.cast_to) adapter += fmt::format(", fetch_cast to {}", name(*o.adapter.cast_to));
     if (o.adapter.zero_point) adapter = fmt::format(", zero point {}", *o.adapter.zero_point);
     out += fmt::format("  {:<12} {}{} → {}\n", role, o.streams.text(), adapter, name(o.type));
   };

@@ -27,6 +27,9 @@ struct TensorUnitDescription {
   std::uint32_t fetch_adapter_cast_latency =
       2; // furiosa-opt docs/src/computing-tensors/fetch-adapter.md: a cast adds 1–2 cycles; the
          // model takes the upper bound
+  // [MODEL] the book gives no latency for the table lookup; taken as the cast's upper bound (one
+  // table read per key, a stage ahead of the cast; docs/cycle-model.md A4).
+  std::uint32_t fetch_adapter_lookup_latency = 2;
   std::uint32_t stream_adapter_buffer_packets = 2; // [MODEL] the packet in use + one being filled
   std::uint32_t trf_store_buffer_banks = 2; // [MODEL] a store holds one pending flit per bank
   // [MODEL] configuring a command before its first read: one cycle per engine it configures (the

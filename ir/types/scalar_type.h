@@ -89,7 +89,8 @@ struct FloatFormat {
     .value_bits = 32, .kernel_language = true, .vector_engine = true,                              \
     .format = {8, 23, 127, FloatSpecials::Ieee, 0x7FC00000u, 0x7F7FFFFFu})                         \
   X(F4E2M1, .name = "f4e2m1", .encoding = Encoding::F4E2M1, .wire_bits = 4, .host_bits = 4,        \
-    .value_bits = 4, .format = {2, 1, 1, FloatSpecials::None, 0u, 0x7u})
+    .value_bits = 4, .kernel_language = true,                                                      \
+    .format = {2, 1, 1, FloatSpecials::None, 0u, 0x7u})
 // clang-format on
 
 enum class ScalarType : std::uint8_t {
@@ -110,7 +111,7 @@ struct ScalarInfo {
   std::uint8_t host_bits = 0;
   /// Bits of the value itself: the Wrap(k) width of an integer (i5 5, i9 9).
   std::uint8_t value_bits = 0;
-  /// Named by the kernel language (docs/kernel-language.md §4); f4e2m1 is host-side only.
+  /// Named by the kernel language (docs/kernel-language.md §4): every type of the table.
   bool kernel_language = false;
   /// i32 and f32: VRF contents, Vector Engine streams, Cast Engine inputs, accumulators.
   bool vector_engine = false;
@@ -152,10 +153,10 @@ constexpr std::string_view name(ScalarType t) {
 }
 
 /// Which names parse_scalar_type accepts.
-/// - KernelLanguage: the types a kernel may name (docs/kernel-language.md §4). `f4e2m1` is not
-///   among them: no kernel operation reads it (the Fetch Adapter's table lookups that decode it
-///   are not simulated).
-/// - All: every ScalarType, including `f4e2m1` (host-side tools: npy dtypes, --dtype, tests).
+/// - KernelLanguage: the types a kernel may name (docs/kernel-language.md §4), the rows marked
+///   `kernel_language` (today every row; `f4e2m1` since the Fetch Adapter's table lookup that
+///   decodes it is simulated).
+/// - All: every ScalarType (host-side tools: npy dtypes, --dtype, tests).
 enum class ScalarNameSet : std::uint8_t { KernelLanguage, All };
 
 std::optional<ScalarType> parse_scalar_type(std::string_view text,

@@ -1,6 +1,7 @@
 #include "ir/verify/stage_verifiers.h"
 
 #include "ir/datapath/fetch_engine.h"
+#include "ir/target/rngd.h"
 #include "ir/types/scalar_type.h"
 #include "ir/verify/collect.h"
 #include "ir/verify/contract_lane.h"
@@ -59,7 +60,63 @@ void fetch_report(Result<datapath::FetchDerived>&& r, const Stage& s, StageCheck
   out.facts = std::move(*r);
 }
 
+/// docs/scalars.md §5.1: the Fetch Adapter's stages run in a fixed order (table lookup, type cast,
+/// zero-point subtraction), each at most once; a stage may read the fetch or an earlier stage
+/// only. True when the stage keeps that order.
+bool check_adapter_order(const StageSite& site, StageCheck& out) {
+  const Stage& s = site.stage();
+  if (!s.producer || *s.producer >= site.stages.size()) return true;
+  const Stage& before = site.stages[*s.producer];
+  const auto at = fetch_adapter_position(s.op), prior = fetch_adapter_position(before.op);
+  if (!at || !prior || *prior < *at) return true;
+  Diagnostic d = rule_error(
+      "E-FETCH-004", "fetch", "AdapterOrder",
+      fmt::format("`{}` follows `{}`: the Fetch Adapter runs its stages in a fixed order, each "
+                  "at most once",
+                  to_string(s.op), to_string(before.op)),
+      {"the order is table lookup, type cast, zero-point subtraction (docs/scalars.md §5.1; "
+       "furiosa-opt docs/src/computing-tensors/fetch-adapter.md)",
+       s.op == before.op
+           ? fmt::format("fix: call `{}` once", to_string(s.op))
+           : fmt::format("fix: call `{}` before `{}`", to_string(s.op), to_string(before.op))});
+  d.span = s.name_span.length ? s.name_span : s.span;
+  out.diagnostics.push_back(std::move(d));
+  return false;
+}
+
+/// fetch_table_lookup (docs/scalars.md §4.5): one of the four decode tables; the stream keeps its
+/// Time and Packet, so a packet holds as many elements after as before, in more bytes.
+void check_table_lookup(const StageSite& site, StageCheck& out) {
+  if (!check_adapter_order(site, out)) return;
+  const Stage& s = site.stage();
+  const ScalarType in = s.input.dtype;
+  const ScalarType to = s.cast_to.value_or(s.output.dtype);
+  if (!is_table_lookup(in, to)) {
+    Diagnostic d =
+        rule_error("E-FETCH-003", "fetch", "TableLookup",
+                   fmt::format("fetch_table_lookup has no table from {} to {}", name(in), name(to)),
+                   {explain_table_lookup_refusal(in, to),
+                    "the table is chosen by the stream's type and the requested one (furiosa-opt "
+                    "docs/src/computing-tensors/fetch-adapter.md \"Table Lookup\")"});
+    d.span = s.output.dtype_span.length ? s.output.dtype_span : s.span;
+    out.diagnostics.push_back(std::move(d));
+    return;
+  }
+  const std::uint64_t packet = s.input.mapping(Slot::Packet).size();
+  const bool paired = is_paired_table_lookup(in, to);
+  out.derived = DerivedTable{{"table", fmt::format("{} → {}", name(in), name(to))},
+                             {"paired", paired},
+                             // The sequencer walks byte-aligned keys: every table is indexed by a
+                             // whole byte, which holds two keys of a paired table.
+                             {"table_entries", std::uint64_t{1} << target::kRngd.bits_per_byte},
+                             {"values_per_key_byte", std::uint64_t{paired ? 2u : 1u}},
+                             {"packet_elements", packet},
+                             {"packet_bits_in", packet * wire_bits(in)},
+                             {"packet_bits_out", packet * wire_bits(to)}};
+}
+
 void check_fetch_cast(const StageSite& site, StageCheck& out) {
+  if (!check_adapter_order(site, out)) return;
   const Stage& s = site.stage();
   const ScalarType to = s.cast_to.value_or(s.output.dtype);
   if (is_fetch_cast(s.input.dtype, to)) return;
@@ -74,6 +131,7 @@ void check_fetch_cast(const StageSite& site, StageCheck& out) {
 }
 
 void check_zero_point(const StageSite& site, StageCheck& out) {
+  if (!check_adapter_order(site, out)) return;
   const Stage& s = site.stage();
   const ScalarType to = s.cast_to.value_or(s.output.dtype);
   // A wrong type pair is the front end's E-TYPE-015; here only the value of the zero point.
@@ -91,11 +149,25 @@ void check_zero_point(const StageSite& site, StageCheck& out) {
   out.diagnostics.push_back(std::move(d));
 }
 
+/// The target types of the Fetch Adapter stages that read the fetch at `site` one after the other
+/// (a following fetch_table_lookup and fetch_cast): each caps one read's size (docs/datapath.md
+/// §5).
+void adapter_targets(const StageSite& site, datapath::FetchInput& fi) {
+  std::size_t at = site.index;
+  for (std::size_t j = at + 1; j < site.stages.size(); ++j) {
+    const Stage& s = site.stages[j];
+    if (s.producer != at || !is_fetch_adapter(s.op)) break;
+    if (s.op == StageOp::FetchTableLookup) fi.lookup_to = s.cast_to;
+    if (s.op == StageOp::FetchCast) fi.cast_to = s.cast_to;
+    at = j;
+  }
+}
+
 void check_fetch(const StageSite& site, StageCheck& out) {
   const Stage& s = site.stage();
-  const Stage* next = site.next();
   // The Fetch Sequencer reads the Begin tensor's DM layout `Time ⊗ Packet` as the fetched
-  // stream (docs/datapath.md §4); a following fetch_cast caps one read's size (§5).
+  // stream (docs/datapath.md §4); a following table lookup or fetch_cast caps one read's size
+  // (§5).
   auto buf = Mapping::pair(s.input.mapping(Slot::Time), s.input.mapping(Slot::Packet));
   if (!buf) {
     take(std::move(buf), s, out);
@@ -107,9 +179,9 @@ void check_fetch(const StageSite& site, StageCheck& out) {
                           s.output.mapping(Slot::Packet),
                           s.context == ContextKind::Sub ? datapath::FetchContext::Sub
                                                         : datapath::FetchContext::Main,
+                          std::nullopt,
                           std::nullopt};
-  if (next != nullptr && next->chain == s.chain && next->op == StageOp::FetchCast)
-    fi.cast_to = next->cast_to;
+  adapter_targets(site, fi);
   fetch_report(datapath::verify_fetch(fi), s, out);
 }
 
@@ -338,6 +410,7 @@ constexpr ArgumentRule kCommitArgs[] = {
 // In StageOp order (checked below).
 constexpr StageVerifier kVerifiers[] = {
     {StageOp::Fetch, &check_fetch, {}},
+    {StageOp::FetchTableLookup, &check_table_lookup, {}},
     {StageOp::FetchCast, &check_fetch_cast, {}},
     {StageOp::FetchZeroPointSub, &check_zero_point, {}},
     {StageOp::Switch, &check_switch, kSwitchArgs},

@@ -6,9 +6,8 @@ namespace tujit::runtime {
 
 std::uint32_t adapt_element(const ir::seq::OperandStreams& o, ir::ScalarType source,
                             std::uint32_t bits) {
-  if (o.adapter.zero_point) return zero_point_sub_bits(source, bits, *o.adapter.zero_point);
-  if (o.adapter.cast_to) return fetch_cast_bits(source, *o.adapter.cast_to, bits);
-  return bits;
+  return fetch_adapter_bits(source, o.adapter.lookup_to, o.adapter.cast_to, o.adapter.zero_point,
+                            bits);
 }
 
 std::uint32_t read_operand(const ir::seq::OperandStreams& o, const LogicalTensor& t,

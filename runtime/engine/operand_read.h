@@ -1,6 +1,6 @@
-// The element a run's operand reads, as its consumer sees it: the Fetch Adapter's cast or
-// zero-point subtraction (docs/datapath.md §6) applied to the logical tensor's element. Both
-// engines read operands through it (the JIT also to build its widening tables).
+// The element a run's operand reads, as its consumer sees it: the Fetch Adapter's table lookup,
+// cast or zero-point subtraction (docs/datapath.md §6) applied to the logical tensor's element.
+// Both engines read operands through it (the JIT also to build its widening tables).
 #pragma once
 
 #include "ir/seq/address_stream.h"
@@ -12,7 +12,7 @@
 namespace tujit::runtime {
 
 /// An element of `source` type (its 32-bit container) as the consumer of `operand` sees it: the
-/// Fetch Adapter's cast or zero-point subtraction applied (docs/datapath.md §6).
+/// Fetch Adapter's table lookup, cast and zero-point subtraction applied (docs/datapath.md §6).
 std::uint32_t adapt_element(const ir::seq::OperandStreams& operand, ir::ScalarType source,
                             std::uint32_t bits);
 

@@ -1,12 +1,14 @@
 #include "runtime/npy/npy_convert.h"
 
 #include "runtime/scalar/bf16.h"
+#include "runtime/scalar/f4e2m1.h"
 #include "runtime/scalar/f8.h"
 #include "runtime/scalar/float_bits.h"
 #include "runtime/tensor/float_round.h"
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstring>
 #include <optional>
 
@@ -53,8 +55,8 @@ bool is_float_npy(NpyDtype d) {
 }
 
 // The .npy dtype an output of type `t` is written as: integers in the smallest signed width that
-// holds their values, u8 as u1, f32 as f4, bf16 and f8 as f4 (or their raw codes as u2 / u1),
-// f4e2m1 as its exact f32 values.
+// holds their values, u8 as u1, f32 as f4, bf16, f8 and f4e2m1 as f4 (or their raw codes as u2 /
+// u1).
 NpyDtype npy_dtype_of(ir::ScalarType t, const NpyConvertOptions& opt) {
   switch (ir::encoding(t)) {
   case ir::Encoding::TwosComplement: {
@@ -67,8 +69,8 @@ NpyDtype npy_dtype_of(ir::ScalarType t, const NpyConvertOptions& opt) {
     return opt.raw_bits ? NpyDtype::U2 : NpyDtype::F4;
   case ir::Encoding::F8E4M3:
   case ir::Encoding::F8E5M2:
-    return opt.raw_bits ? NpyDtype::U1 : NpyDtype::F4;
   case ir::Encoding::F4E2M1:
+    return opt.raw_bits ? NpyDtype::U1 : NpyDtype::F4;
   case ir::Encoding::F32:
     return NpyDtype::F4;
   }
@@ -114,22 +116,67 @@ std::optional<NpyDtype> raw_code_dtype(ir::ScalarType t) {
   return std::nullopt;
 }
 
-/// An i4 array packed two per byte (|u1, the last dimension halved, rounded up): the shape it
+/// A 4-bit array packed two per byte (|u1, the last dimension halved, rounded up): the shape it
 /// has, or nullopt for a scalar.
-std::optional<std::vector<std::uint64_t>> packed_i4_shape(std::vector<std::uint64_t> shape) {
+std::optional<std::vector<std::uint64_t>> packed_nibble_shape(std::vector<std::uint64_t> shape) {
   if (shape.empty()) return std::nullopt;
   shape.back() = (shape.back() + 1) / 2;
   return shape;
 }
 
-/// i4 given as the device's packed bytes: |u1, last dimension halved (rounded up).
-void read_packed_i4(const NpyArray& a, LogicalTensor& t) {
+/// The 4-bit parameter types (docs/scalars.md §2), which may be given packed.
+bool is_packed_input_type(ir::ScalarType t) {
+  return t == ir::ScalarType::I4 || t == ir::ScalarType::F4E2M1;
+}
+
+/// i4 or f4e2m1 given as the device's packed bytes: |u1, last dimension halved (rounded up), the
+/// even-indexed element in the low nibble. An i4 nibble is sign-extended, an f4e2m1 nibble is its
+/// code.
+void read_packed_nibbles(const NpyArray& a, LogicalTensor& t) {
   const std::uint64_t row = t.shape().back(), row_bytes = a.shape.back();
+  const bool sign_extend = t.dtype == ir::ScalarType::I4;
   for (std::uint64_t k = 0; k < t.elements(); ++k) {
     const std::uint8_t byte = a.data[(k / row) * row_bytes + (k % row) / 2];
     const std::uint32_t nibble = (k % row) % 2 == 0 ? byte & 0xFu : byte >> 4;
-    t.set(k, static_cast<std::uint32_t>(static_cast<std::int32_t>(nibble << 28) >> 28));
+    t.set(k, sign_extend ? static_cast<std::uint32_t>(static_cast<std::int32_t>(nibble << 28) >> 28)
+                         : nibble);
   }
+}
+
+/// The f4e2m1 code whose value is exactly `v` (bit for bit in f32, so −0 is code 8), if any.
+std::optional<std::uint32_t> e2m1_code_of(double v) {
+  const auto f = static_cast<float>(v);
+  if (static_cast<double>(f) != v && !std::isnan(v)) return std::nullopt; // not even an f32
+  const std::uint32_t bits = f32_bits(f);
+  for (std::uint32_t code = 0; code < kE2M1ToF32.size(); ++code)
+    if (kE2M1ToF32[code] == bits) return code;
+  return std::nullopt;
+}
+
+/// f4e2m1 given per element (docs/cli.md §6.1): |u1 codes 0…15, or <f4 / <f8 values each exactly
+/// one of the sixteen (a host value is not rounded to this 16-value set).
+Status read_e2m1(const NpyArray& a, std::string_view name, LogicalTensor& t) {
+  const std::uint32_t w = npy_item_bytes(a.dtype);
+  for (std::uint64_t k = 0; k < t.elements(); ++k) {
+    const std::uint8_t* p = a.data.data() + k * w;
+    if (a.dtype == NpyDtype::U1) {
+      if (p[0] > 0xF)
+        return make_error("E-NPY-004",
+                          fmt::format("input {}: element {} is {}, not an f4e2m1 code (0 … 15)",
+                                      name, t.coordinate_text(k), p[0]));
+      t.set(k, p[0]);
+      continue;
+    }
+    const double v = load_float(a.dtype, p);
+    const auto code = e2m1_code_of(v);
+    if (!code)
+      return make_error("E-NPY-004",
+                        fmt::format("input {}: element {} is {}, which is not an f4e2m1 value "
+                                    "(0, ±0.5, ±1, ±1.5, ±2, ±3, ±4, ±6)",
+                                    name, t.coordinate_text(k), v));
+    t.set(k, *code);
+  }
+  return {};
 }
 
 /// Integer values, each within the parameter type's range (E-NPY-004 otherwise).
@@ -185,9 +232,9 @@ Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
   auto made = make_logical_tensor(dtype, std::move(axes));
   if (!made) return std::move(made).take_diagnostics();
   LogicalTensor t = std::move(made).value();
-  if (dtype == ir::ScalarType::I4 && a.dtype == NpyDtype::U1 && a.shape != t.shape() &&
-      packed_i4_shape(t.shape()) == a.shape) {
-    read_packed_i4(a, t);
+  if (is_packed_input_type(dtype) && a.dtype == NpyDtype::U1 && a.shape != t.shape() &&
+      packed_nibble_shape(t.shape()) == a.shape) {
+    read_packed_nibbles(a, t);
     return t;
   }
   if (a.shape != t.shape()) {
@@ -208,6 +255,13 @@ Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
                                   ir::name(dtype), npy_descr(a.dtype)),
                       std::nullopt, {fmt::format("expected {}", expected)});
   };
+  if (dtype == ir::ScalarType::F4E2M1) {
+    if (a.dtype != NpyDtype::U1 && !is_float_npy(a.dtype))
+      return bad_dtype("|u1 codes (or two per byte, the last dimension halved), or <f4 / <f8 "
+                       "values of f4e2m1");
+    if (auto r = read_e2m1(a, name, t); !r) return std::move(r).take_diagnostics();
+    return t;
+  }
   if (ir::is_integer(dtype)) {
     if (is_float_npy(a.dtype)) return bad_dtype("|i1 <i2 <i4 <i8 |u1 <u2 (integers)");
     if (auto r = read_integers(a, name, t); !r) return std::move(r).take_diagnostics();
@@ -221,12 +275,10 @@ Result<LogicalTensor> tensor_from_npy(const NpyArray& a, ir::ScalarType dtype,
       t.set(k, static_cast<std::uint32_t>(load_le(a.data.data() + k * w, w)));
     return t;
   }
-  if (!is_float_npy(a.dtype) || dtype == ir::ScalarType::F4E2M1)
-    return bad_dtype(dtype == ir::ScalarType::F4E2M1 ? "no .npy form (f4e2m1 inputs are not "
-                                                       "supported)"
-                     : raw == NpyDtype::U2           ? "<f4 or <f8 values, or <u2 bf16 codes"
-                     : raw == NpyDtype::U1           ? "<f4 or <f8 values, or |u1 codes"
-                                                     : "<f4 or <f8");
+  if (!is_float_npy(a.dtype))
+    return bad_dtype(raw == NpyDtype::U2   ? "<f4 or <f8 values, or <u2 bf16 codes"
+                     : raw == NpyDtype::U1 ? "<f4 or <f8 values, or |u1 codes"
+                                           : "<f4 or <f8");
   if (auto r = read_floats(a, name, opt, t); !r) return std::move(r).take_diagnostics();
   return t;
 }

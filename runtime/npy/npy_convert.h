@@ -6,9 +6,12 @@
 //     bf16     <u2, the 16-bit codes
 //     f8e4m3,  |u1, the 8-bit codes
 //     f8e5m2
-//     i4       |u1 with the last dimension halved (rounded up): two elements per byte, the
-//              even-indexed one in the low nibble (runtime/scalar/packing.h), as the device
-//              packs them. An |u1 array of the full logical shape is read as integer values.
+//     i4,      |u1 with the last dimension halved (rounded up): two elements per byte, the
+//     f4e2m1   even-indexed one in the low nibble (docs/scalars.md §2), as the device
+//              packs them. An |u1 array of the full logical shape is read as integer values
+//              (i4) or as one code 0…15 per element (f4e2m1).
+// - f4e2m1 also from <f4 / <f8 values, each exactly one of its sixteen (−0 is code 8); any other
+//   value is E-NPY-004 (no rounding to a 16-value set).
 // - float values for bf16 / f8 (<f4 or <f8), and <f8 for f32, are rounded by
 //   FloatInputRounding: `Nearest` (the default) rounds to nearest, ties to even, directly from
 //   the file's value, subnormals kept, NaN → the canonical NaN, and a finite value beyond the
@@ -21,7 +24,7 @@
 //   giving both shapes.
 // Writing: i32 → <i4, f32 → <f4, i8/i4/i5 → |i1, i16/i9 → <i2, u8 → |u1; bf16 / f8 / f4e2m1 →
 // <f4 holding their exact values (reading that back rounds to the same code), or with
-// `raw_bits` bf16 → <u2 and f8 → |u1 codes (lossless, NaN payloads included).
+// `raw_bits` bf16 → <u2 and f8 / f4e2m1 → |u1 codes (lossless, NaN payloads included).
 #pragma once
 
 #include "runtime/npy/npy.h"

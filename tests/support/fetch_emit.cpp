@@ -17,10 +17,12 @@
 
 #include "runtime/scalar/bf16.h"
 #include "runtime/scalar/f8.h"
+#include "runtime/scalar/table_lookup.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -51,6 +53,7 @@ private:
   void guard(llvm::Value* ok);
   void emit_element(llvm::Value* addr, llvm::Value* pos);
   llvm::Value* adapt(llvm::Value* v);
+  llvm::Value* table_lookup(llvm::Value* v);
   llvm::Value* zero_point(llvm::Value* v, unsigned bits);
   llvm::Value* decode_e4m3(llvm::Value* v);
   llvm::Value* decode_e5m2(llvm::Value* v);
@@ -115,7 +118,23 @@ void FetchEmitter::emit_element(llvm::Value* addr, llvm::Value* pos) {
   }
 }
 
+// docs/scalars.md §4.5: the key (the code in the container's low bits) indexes a constant copy of
+// the runtime's decode table, one entry per code of the source type.
+llvm::Value* FetchEmitter::table_lookup(llvm::Value* v) {
+  const std::uint32_t codes = 1u << ir::wire_bits(p_.dm_type);
+  std::vector<std::uint32_t> table(codes);
+  for (std::uint32_t k = 0; k < codes; ++k)
+    table[k] = runtime::table_lookup_bits(p_.dm_type, *p_.lookup_to, k);
+  llvm::Constant* init = llvm::ConstantDataArray::get(ctx_, table);
+  auto* global = new llvm::GlobalVariable(*m_, init->getType(), true,
+                                          llvm::GlobalValue::PrivateLinkage, init, "lookup.table");
+  llvm::Value* key = b_.CreateZExt(and_mask(v, codes - 1), b_.getInt64Ty());
+  llvm::Value* at = b_.CreateInBoundsGEP(init->getType(), global, {i64(0), key});
+  return b_.CreateAlignedLoad(b_.getInt32Ty(), at, llvm::Align(4), "decoded");
+}
+
 llvm::Value* FetchEmitter::adapt(llvm::Value* v) {
+  if (p_.lookup_to) v = table_lookup(v);
   switch (fetch_conversion(p_)) {
   case FetchConversion::ZeroPointI5:
     return zero_point(v, 5);
@@ -269,9 +288,9 @@ FetchConversion fetch_conversion(const ir::seq::FetchProgram& p) {
   if (p.zero_point)
     return p.dm_type == ScalarType::I4 ? FetchConversion::ZeroPointI5
                                        : FetchConversion::ZeroPointI9;
-  if (p.dm_type == p.stream_type) return FetchConversion::Identity;
+  if (p.cast_source() == p.stream_type) return FetchConversion::Identity;
   // A legal fetch_cast (ir::is_fetch_cast) between different types, by the source's encoding.
-  switch (ir::encoding(p.dm_type)) {
+  switch (ir::encoding(p.cast_source())) {
   case ir::Encoding::F8E4M3:
     return FetchConversion::DecodeE4M3;
   case ir::Encoding::F8E5M2:

@@ -31,16 +31,17 @@ namespace tujit::testing {
 inline constexpr const char* kFetchSymbol = "tujit_fetch";
 
 /// Bump when the fetch code generator's output for a given program changes (object cache key).
-inline constexpr std::uint32_t kFetchCodegenVersion = 2;
+inline constexpr std::uint32_t kFetchCodegenVersion = 3;
 
 /// C type of the generated function (returns kRunOk / kRunBoundsViolation,
 /// codegen/contraction_emit.h).
 using FetchFn = std::int32_t (*)(const std::uint32_t* dm_bits, std::uint32_t* out_bits,
                                  std::uint64_t slice_begin, std::uint64_t slice_end);
 
-/// The Fetch Adapter conversion a program applies, chosen exactly as the interpreter chooses it:
-/// runtime::zero_point_sub_bits with a zero point, else runtime::fetch_cast_bits
-/// (runtime/scalar/fetch_adapter.h).
+/// The Fetch Adapter conversion a program applies after its table lookup (when it has one, a load
+/// from a constant copy of the runtime's table), chosen exactly as the interpreter chooses it:
+/// runtime::zero_point_sub_bits with a zero point, else runtime::fetch_cast_bits of the lookup's
+/// output (runtime/scalar/fetch_adapter.h).
 enum class FetchConversion : std::uint8_t {
   Identity,    // same type, or an integer widening (the container is already sign-extended)
   ZeroPointI5, // Wrap(5)(sext(v) − zp), docs/scalars.md §6

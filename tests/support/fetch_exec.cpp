@@ -37,8 +37,6 @@ Result<DeviceImage> run_fetch(const ir::seq::FetchProgram& p, const DeviceImage&
   std::fill(out.bits.begin(), out.bits.end(), runtime::poison_bits(p.stream_type));
   std::fill(out.state.begin(), out.state.end(), CellState::Top);
   std::optional<std::uint64_t> bottom_read; // first DM cell read that is `#{!}`
-  const bool subtract = p.zero_point.has_value();
-  const std::int64_t zero_point = p.zero_point.value_or(0);
   for (std::uint64_t s = 0; s < p.spatial; ++s) {
     const std::uint64_t dm_base = s * p.buffer;
     const std::uint64_t pos_base = s * per_slice;
@@ -54,8 +52,8 @@ Result<DeviceImage> run_fetch(const ir::seq::FetchProgram& p, const DeviceImage&
       if (dm.state[src] == CellState::Bottom && !bottom_read) bottom_read = src;
       out.state[dst] = ir::fetched_state(positions->state[pos_base + pos], dm.state[src]);
       if (values)
-        out.bits[dst] = subtract ? runtime::zero_point_sub_bits(p.dm_type, dm.bits[src], zero_point)
-                                 : runtime::fetch_cast_bits(p.dm_type, p.stream_type, dm.bits[src]);
+        out.bits[dst] = runtime::fetch_adapter_bits(p.dm_type, p.lookup_to, p.cast_to, p.zero_point,
+                                                    dm.bits[src]);
     });
   }
   if (bottom_read) {

@@ -92,6 +92,45 @@ TEST_CASE("fetch_commit_simple: the commit behind a fetch and a transposing to_h
   CHECK(c.analytic == c.path_analytic->total + 1);
 }
 
+TEST_CASE("fetch_table_lookup: the lookup's latency adds to the cast's, its output caps a read",
+          "[cycles][whole][table_lookup]") {
+  auto file = ir::load_spec(spec_path("specs/kernels/fetch_table_lookup.rs"));
+  REQUIRE(file);
+  const auto command = [&](const char* name) {
+    for (const auto& k : file->kernels)
+      if (k.name == name) {
+        auto kc = cycles::kernel_cycles(testing::checked(k));
+        REQUIRE(kc);
+        REQUIRE(kc->commands.size() == 3);
+        REQUIRE(kc->commands[1].path_analytic);
+        return *kc->commands[1].path_analytic;
+      }
+    FAIL("no kernel " << name);
+    return cycles::DataPathCycles{};
+  };
+  // NVFP4: f4e2m1 → f8e4m3 → f32. Packet [A % 8, B] = 128 codes, one contiguous run; a read's
+  // f32 output fits 32 B at 8 elements (the cast's cap, docs/datapath.md §5): 16 reads per
+  // packet, 2 packets = 32 reads. Collect makes 16 flits of 8 f32 per packet = 32 flits.
+  // Latency: lookup 2 + cast 2 (docs/cycle-model.md A4), so 4 + max(32, 32).
+  const cycles::DataPathCycles nvfp4 = command("fetch_table_lookup_decode_e2m1");
+  CHECK(nvfp4.adapter_latency == 4);
+  CHECK(nvfp4.reads == 32);
+  CHECK(nvfp4.total == 4 + 32);
+  // f4e2m1 → f8e5m2 alone: packet [A % 8, Bp] = 256 codes; a read's decoded output fits 32 B at
+  // 32 codes (16 B read, docs/datapath.md §12.8): 8 reads per packet, 16 reads; 8 flits of 32 f8
+  // per packet, 16 flits. Latency: the lookup's 2.
+  const cycles::DataPathCycles e5m2 = command("fetch_table_lookup_decode_e2m1_to_f8e5m2");
+  CHECK(e5m2.adapter_latency == 2);
+  CHECK(e5m2.reads == 16);
+  CHECK(e5m2.total == 2 + 16);
+  // f8e4m3 → bf16: packet [A % 8, Bf] = 128 codes, 16 per read (32 B of bf16): 8 reads per
+  // packet, 16 reads; 8 flits of 16 bf16 per packet, 16 flits.
+  const cycles::DataPathCycles bf16 = command("fetch_table_lookup_decode_f8_to_bf16");
+  CHECK(bf16.adapter_latency == 2);
+  CHECK(bf16.reads == 16);
+  CHECK(bf16.total == 2 + 16);
+}
+
 TEST_CASE("a sub-context commit writes 8 bytes per cycle behind its engines", "[cycles][whole]") {
   // A fetch → collect → commit in the sub context: 32 packets of 8 i32 (32 B) each take four
   // 8-byte writes (docs/output-path.md §3), so the commit, not the collect, bounds the command:

@@ -45,10 +45,15 @@ TEST_CASE("every fetch of the valid kernel corpus derives and reads its DM tenso
                       s.output.mapping(ir::Slot::Time),
                       s.output.mapping(ir::Slot::Packet),
                       s.context == ir::ContextKind::Sub ? FetchContext::Sub : FetchContext::Main,
+                      std::nullopt,
                       std::nullopt};
-        // A following fetch_cast caps the read (docs/datapath.md §5).
-        if (i + 1 < kernel.stages.size() && kernel.stages[i + 1].op == ir::StageOp::FetchCast)
-          in.cast_to = kernel.stages[i + 1].cast_to;
+        // A following table lookup and fetch_cast cap the read (docs/datapath.md §5).
+        for (std::size_t j = i + 1, at = i; j < kernel.stages.size(); at = j++) {
+          const ir::Stage& next = kernel.stages[j];
+          if (next.producer != at || !ir::is_fetch_adapter(next.op)) break;
+          if (next.op == ir::StageOp::FetchTableLookup) in.lookup_to = next.cast_to;
+          if (next.op == ir::StageOp::FetchCast) in.cast_to = next.cast_to;
+        }
         auto r = verify_fetch(in);
         if (!r) {
           for (const auto& d : r.diagnostics()) UNSCOPED_INFO(render(d, nullptr));

@@ -130,11 +130,9 @@ TEST_CASE("datapath exec: every DM fetch chain of specs/ equals the direct layou
           live += want_live;
           broadcast += want_live && !value_known;
           const std::uint32_t want =
-              value_known
-                  ? (p->zero_point
-                         ? runtime::zero_point_sub_bits(p->dm_type, value(offset), *p->zero_point)
-                         : runtime::fetch_cast_bits(p->dm_type, p->stream_type, value(offset)))
-                  : 0;
+              value_known ? runtime::fetch_adapter_bits(p->dm_type, p->lookup_to, p->cast_to,
+                                                        p->zero_point, value(offset))
+                          : 0;
           if (want_live != (got->state[i] == CellState::Live) ||
               (value_known && want != got->bits[i])) {
             if (bad++ < 4)

@@ -35,8 +35,8 @@ Fetch fetch(ir::ScalarType dtype, const std::string& axes_text, const std::strin
             FetchContext ctx = FetchContext::Main,
             std::optional<ir::ScalarType> cast_to = std::nullopt) {
   ir::AxisTable axes = axes_of(axes_text);
-  FetchInput in{dtype,  parse_m(axes, buf), parse_m(axes, time), parse_m(axes, packet), ctx,
-                cast_to};
+  FetchInput in{dtype,   parse_m(axes, buf), parse_m(axes, time), parse_m(axes, packet), ctx,
+                cast_to, std::nullopt};
   auto r = verify_fetch(in);
   return Fetch{axes, in, std::move(r)};
 }

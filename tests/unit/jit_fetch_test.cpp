@@ -171,14 +171,16 @@ std::string difference(const DeviceImage& want, const DeviceImage& got) {
 ir::seq::FetchProgram synthetic(ScalarType in, ScalarType out, std::optional<std::int64_t> zp,
                                 std::vector<ir::datapath::SeqEntry> entries, std::uint64_t packet,
                                 std::uint64_t flits, std::uint64_t flit_elements,
-                                std::uint64_t buffer, std::uint64_t spatial) {
+                                std::uint64_t buffer, std::uint64_t spatial,
+                                std::optional<ScalarType> lookup = std::nullopt) {
   ir::seq::FetchProgram p;
   p.kernel_name = "synthetic";
   // Not `= "x"`: that assignment trips g++ 12's false -Wstringop-overflow at -O3.
   p.source.push_back('x');
   p.dm_type = in;
   p.stream_type = out;
-  if (in != out && !zp) p.cast_to = out;
+  p.lookup_to = lookup;
+  if (lookup.value_or(in) != out && !zp) p.cast_to = out;
   p.zero_point = zp;
   p.sequencer = ir::datapath::make_config(std::move(entries), packet);
   p.spatial = spatial;
@@ -192,10 +194,9 @@ ir::seq::FetchProgram synthetic(ScalarType in, ScalarType out, std::optional<std
 
 constexpr std::uint32_t kUntouched = 0xDEADBEEFu;
 
-/// The Fetch Adapter as the interpreter applies it (runtime/interp/fetch_exec.cpp).
+/// The Fetch Adapter as the interpreter applies it (tests/support/fetch_exec.cpp).
 std::uint32_t adapt(const ir::seq::FetchProgram& p, std::uint32_t bits) {
-  return p.zero_point ? runtime::zero_point_sub_bits(p.dm_type, bits, *p.zero_point)
-                      : runtime::fetch_cast_bits(p.dm_type, p.stream_type, bits);
+  return runtime::fetch_adapter_bits(p.dm_type, p.lookup_to, p.cast_to, p.zero_point, bits);
 }
 
 /// The values-only JIT output of `p` on `dm` (cells the fetch does not write keep kUntouched).
@@ -284,11 +285,12 @@ std::vector<std::uint32_t> source_patterns(ScalarType t) {
 
 /// One conversion over all patterns of its source: two slices (the patterns, then reversed),
 /// packets of 8 in flits of 16 (half of every flit is Collect's fill).
-std::uint64_t check_conversion(ScalarType in, ScalarType out, std::optional<std::int64_t> zp) {
+std::uint64_t check_conversion(ScalarType in, ScalarType out, std::optional<std::int64_t> zp,
+                               std::optional<ScalarType> lookup = std::nullopt) {
   std::vector<std::uint32_t> patterns = source_patterns(in);
   while (patterns.size() % 8 != 0) patterns.push_back(patterns[patterns.size() % 8]);
   const std::uint64_t n = patterns.size();
-  const auto p = synthetic(in, out, zp, {{n / 8, 8}, {8, 1}}, 8, 1, 16, n, 2);
+  const auto p = synthetic(in, out, zp, {{n / 8, 8}, {8, 1}}, 8, 1, 16, n, 2, lookup);
   std::vector<std::uint32_t> dm = patterns;
   dm.insert(dm.end(), patterns.rbegin(), patterns.rend());
   return check_values(p, dm);
@@ -456,6 +458,25 @@ TEST_CASE("jit fetch: every fetch_cast pair and zero-point subtraction equals th
     CHECK(check_conversion(ScalarType::I4, ScalarType::I5, zp) == 0);
     CHECK(check_conversion(ScalarType::I8, ScalarType::I9, zp) == 0);
   }
+}
+
+TEST_CASE("jit fetch: every table lookup, alone and followed by a cast, equals the reference on "
+          "every source pattern",
+          "[jit-fetch]") {
+  std::size_t lookups = 0;
+  for (ScalarType in : ir::kAllScalarTypes)
+    for (ScalarType to : ir::kAllScalarTypes) {
+      if (!ir::is_table_lookup(in, to)) continue;
+      INFO(ir::name(in) << " → " << ir::name(to));
+      CHECK(check_conversion(in, to, std::nullopt, to) == 0);
+      ++lookups;
+      for (ScalarType out : ir::kAllScalarTypes) {
+        if (out == to || !ir::is_fetch_cast(to, out)) continue;
+        INFO("then fetch_cast to " << ir::name(out));
+        CHECK(check_conversion(in, out, std::nullopt, to) == 0);
+      }
+    }
+  CHECK(lookups == 4); // docs/scalars.md §4.5
 }
 
 TEST_CASE("jit fetch: hand-made sequencer shapes follow offset_at and Collect's placement",

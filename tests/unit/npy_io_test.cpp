@@ -115,7 +115,6 @@ TEST_CASE("npy: reads hand-assembled files of every supported dtype and version"
 
 TEST_CASE("npy: write → read round trips for every dtype", "[npy]") {
   for (ScalarType t : ir::kAllScalarTypes) {
-    if (t == ScalarType::F4E2M1) continue; // no .npy input form
     INFO(ir::name(t));
     auto x = make_logical_tensor(t, kAB);
     REQUIRE(x.ok());
@@ -305,6 +304,56 @@ TEST_CASE("npy: raw bit patterns for every operand type", "[npy]") {
                            {{"A", 2}, {"B", 3}}, "x");
   REQUIRE(v.ok());
   CHECK(testing::containers(*v) == std::vector<std::uint32_t>{0, 1, 7, 2, 3, 4});
+}
+
+TEST_CASE("npy: f4e2m1 inputs as codes, packed codes or exact values (docs/cli.md §6.1)", "[npy]") {
+  auto array = [](const char* descr, const char* shape, std::vector<std::uint8_t> data) {
+    auto a = parse_npy(npy_bytes(fmt::format("{{'descr': '{}', 'fortran_order': False, "
+                                             "'shape': {}, }}",
+                                             descr, shape),
+                                 std::move(data)),
+                       "e2m1.npy");
+    REQUIRE(a.ok());
+    return *a;
+  };
+  const std::vector<ir::Axis> a2b3 = {{"A", 2}, {"B", 3}};
+  // One code per element (|u1 of the full shape).
+  auto codes =
+      tensor_from_npy(array("|u1", "(2, 3)", {0, 1, 7, 8, 9, 15}), ScalarType::F4E2M1, a2b3, "x");
+  REQUIRE(codes.ok());
+  CHECK(testing::containers(*codes) == std::vector<std::uint32_t>{0, 1, 7, 8, 9, 15});
+  // Packed as the device packs them: byte 0x71 is element 0 = code 1, element 1 = code 7 (codes
+  // kept, not sign-extended as an i4's would be); a row of 3 takes 2 bytes.
+  auto packed = tensor_from_npy(array("|u1", "(2, 2)", {0x71, 0x0F, 0x98, 0xFA}),
+                                ScalarType::F4E2M1, a2b3, "x");
+  REQUIRE(packed.ok());
+  CHECK(testing::containers(*packed) == std::vector<std::uint32_t>{1, 7, 15, 8, 9, 10});
+  // Exact values: 0.5 is code 1, -0.0 code 8, -6 code 15, 3 code 5.
+  auto values = tensor_from_npy(array("<f4", "(2, 2)", f32_le({0.5f, -0.0f, -6.0f, 3.0f})),
+                                ScalarType::F4E2M1, {{"A", 2}, {"B", 2}}, "x");
+  REQUIRE(values.ok());
+  CHECK(testing::containers(*values) == std::vector<std::uint32_t>{1, 8, 15, 5});
+  // Not a code, not a value of the set, not a form: E-NPY-004, E-NPY-004, E-NPY-003.
+  auto code16 = tensor_from_npy(array("|u1", "(1,)", {16}), ScalarType::F4E2M1, {{"A", 1}}, "x");
+  REQUIRE_FALSE(code16.ok());
+  CHECK(code16.diagnostics().front().code == "E-NPY-004");
+  auto inexact =
+      tensor_from_npy(array("<f4", "(1,)", f32_le({2.5f})), ScalarType::F4E2M1, {{"A", 1}}, "x");
+  REQUIRE_FALSE(inexact.ok());
+  CHECK(inexact.diagnostics().front().code == "E-NPY-004");
+  auto ints = tensor_from_npy(array("|i1", "(1,)", {1}), ScalarType::F4E2M1, {{"A", 1}}, "x");
+  REQUIRE_FALSE(ints.ok());
+  CHECK(ints.diagnostics().front().code == "E-NPY-003");
+  // Written as exact <f4 values, or |u1 codes raw; both read back to the same codes.
+  for (bool raw : {false, true}) {
+    auto bytes = serialize_npy(npy_from_tensor(*codes, NpyConvertOptions{raw}));
+    auto back = parse_npy(bytes, "rt.npy");
+    REQUIRE(back.ok());
+    CHECK(back->dtype == (raw ? NpyDtype::U1 : NpyDtype::F4));
+    auto t = tensor_from_npy(*back, ScalarType::F4E2M1, a2b3, "x");
+    REQUIRE(t.ok());
+    CHECK(t->data == codes->data);
+  }
 }
 
 TEST_CASE("npy: --float-input-rounding device applies the chip's converters", "[npy]") {

@@ -34,6 +34,7 @@ const std::vector<Row>& reference_rows() {
   using K = TensorKind;
   static const std::vector<Row> rows = {
       {"fetch", {"Time", "Packet"}, K::Begin, K::Fetch},
+      {"fetch_table_lookup", {""}, K::Fetch, K::Fetch},
       {"fetch_cast", {""}, K::Fetch, K::Fetch},
       {"fetch_zero_point_sub", {""}, K::Fetch, K::Fetch},
       {"switch", {"OutSlice", "OutTime"}, K::Fetch, K::Switch},
@@ -209,6 +210,7 @@ TEST_CASE("each stage stands for the unit that runs it", "[stage_descriptor]") {
   // the engines and the cycle models recognise a stage by this unit.
   using U = StageUnit;
   const std::map<std::string_view, StageUnit> units = {{"fetch", U::FetchSequencer},
+                                                       {"fetch_table_lookup", U::FetchAdapter},
                                                        {"fetch_cast", U::FetchAdapter},
                                                        {"fetch_zero_point_sub", U::FetchAdapter},
                                                        {"switch", U::SwitchEngine},
