@@ -81,14 +81,24 @@ struct Param {
   TypeExpr type;
 };
 
+/// A bound of a `for` loop's range (docs/kernel-language.md §3.1): an integer literal, a `const`,
+/// `NAME::SIZE`, or a parenthesised expression of those with `+ - * / %`; its tokens, evaluated
+/// by the typer once the file's constants are known.
+struct LoopBound {
+  std::vector<Token> tokens;
+  SourceSpan span;
+};
+
 struct Stmt {
-  enum class Kind : std::uint8_t { Let, Expr };
+  enum class Kind : std::uint8_t { Let, Expr, For };
   Kind kind = Kind::Expr;
   SourceSpan span;
-  std::string name; // Let: the bound name (`_` allowed)
+  std::string name; // Let: the bound name (`_` allowed); For: the loop variable
   SourceSpan name_span;
   std::optional<TypeExpr> annotation; // Let
   std::optional<Expr> value;          // Let (may be absent: `let x;`), Expr
+  std::optional<LoopBound> from, to;  // For: the range `from..to`
+  std::vector<Stmt> body;             // For: the loop body (a tail expression as a statement)
 };
 
 struct FnItem {

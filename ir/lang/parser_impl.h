@@ -231,6 +231,11 @@ private:
 
   void parse_let(std::size_t end, FnItem& fn);
 
+  /// `for NAME in FROM..TO { … }` with constant bounds (docs/kernel-language.md §3.1): the body
+  /// parsed as a block of its own; the typer unrolls it.
+  void parse_for(std::size_t end, FnItem& fn);
+  std::optional<LoopBound> parse_loop_bound();
+
   std::span<const Token> t_;
   Diagnostics& file_diags_;
   Diagnostics* cur_;

@@ -531,6 +531,10 @@ void Parser::parse_stmt(std::size_t end, FnItem& fn) {
       if (p_ == start) ++p_;
       return;
     }
+    if (tk.text == "for") {
+      parse_for(end, fn);
+      return;
+    }
     static constexpr std::string_view kControl[] = {"if",    "for",    "while", "loop",
                                                     "match", "return", "break", "continue"};
     for (auto w : kControl) {
@@ -610,6 +614,77 @@ void Parser::parse_let(std::size_t end, FnItem& fn) {
     return;
   }
   ++p_;
+  fn.body.push_back(std::move(s));
+}
+
+std::optional<LoopBound> Parser::parse_loop_bound() {
+  const Token& tk = peek();
+  LoopBound b;
+  b.span = tk.span;
+  std::size_t last = p_;
+  if (tk.is_punct("(")) {
+    last = close_of(p_);
+  } else if (tk.is(TokenKind::Ident) && at_punct("::", 1) && peek(2).is(TokenKind::Ident)) {
+    last = p_ + 2; // NAME::SIZE
+  } else if (!tk.is(TokenKind::Int) && !tk.is(TokenKind::Ident)) {
+    expected("an integer literal, a `const` or a parenthesised constant expression as a bound of "
+             "the loop's range",
+             tk);
+    return std::nullopt;
+  }
+  b.tokens.assign(t_.begin() + static_cast<std::ptrdiff_t>(p_),
+                  t_.begin() + static_cast<std::ptrdiff_t>(last + 1));
+  b.span = join(tk.span, tok(last).span);
+  p_ = last + 1;
+  return b;
+}
+
+void Parser::parse_for(std::size_t end, FnItem& fn) {
+  Stmt s;
+  s.kind = Stmt::Kind::For;
+  s.span = peek().span;
+  ++p_; // for
+  const std::size_t errs = cur_->size();
+  if (!peek().is(TokenKind::Ident) || at_ident("in")) {
+    expected("a loop variable after `for`", peek());
+  } else {
+    s.name = std::string(peek().text);
+    s.name_span = peek().span;
+    ++p_;
+    if (!at_ident("in")) expected("`in` after the loop variable", peek());
+  }
+  if (cur_->size() == errs) {
+    ++p_; // in
+    s.from = parse_loop_bound();
+  }
+  if (cur_->size() == errs) {
+    // `..` is two `.` tokens; `..=` and other ranges are outside the language.
+    if (!at_punct(".") || !at_punct(".", 1) || at_punct("=", 2))
+      expected("`..` in the loop's range `FROM..TO`", peek());
+    else
+      p_ += 2;
+  }
+  if (cur_->size() == errs) s.to = parse_loop_bound();
+  if (cur_->size() == errs && !at_punct("{")) expected("`{` to start the loop body", peek());
+  if (cur_->size() != errs) {
+    skip_stmt(end, &fn.skipped_refused);
+    return;
+  }
+  const std::size_t close = close_of(p_);
+  p_ += 1;
+  FnItem inner;
+  parse_block(close, inner);
+  p_ = close + 1;
+  s.span = join(s.span, tok(close).span);
+  s.body = std::move(inner.body);
+  if (inner.tail) { // `for … { x.commit_view(v) }`: the unit value is the statement
+    Stmt t;
+    t.kind = Stmt::Kind::Expr;
+    t.span = inner.tail->span;
+    t.value = std::move(inner.tail);
+    s.body.push_back(std::move(t));
+  }
+  for (auto& r : inner.skipped_refused) fn.skipped_refused.push_back(std::move(r));
   fn.body.push_back(std::move(s));
 }
 

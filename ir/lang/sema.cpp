@@ -83,6 +83,10 @@ void KernelTyper::type_param(const Param& p) {
 }
 
 void KernelTyper::type_stmt(const Stmt& s) {
+  if (s.kind == Stmt::Kind::For) {
+    type_for(s);
+    return;
+  }
   bound_to_ = s.kind == Stmt::Kind::Let ? scoped(s.name) : std::string();
   std::optional<TensorType> annotation;
   bool annotation_error = false;

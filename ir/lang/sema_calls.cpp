@@ -224,10 +224,17 @@ void collect_calls(const Expr& e, const std::set<std::string>& fns, const std::s
   for (const Expr& a : e.args) collect_calls(a, fns, self, out, depth + 1);
 }
 
+void collect_stmt_calls(const std::vector<Stmt>& body, const std::set<std::string>& fns,
+                        const std::string& self, std::set<std::string>& out) {
+  for (const Stmt& s : body) {
+    if (s.value) collect_calls(*s.value, fns, self, out);
+    collect_stmt_calls(s.body, fns, self, out); // a `for` loop's body
+  }
+}
+
 std::set<std::string> callees(const FnItem& f, const std::set<std::string>& fns) {
   std::set<std::string> out;
-  for (const Stmt& s : f.body)
-    if (s.value) collect_calls(*s.value, fns, f.name, out);
+  collect_stmt_calls(f.body, fns, f.name, out);
   if (f.tail) collect_calls(*f.tail, fns, f.name, out);
   return out;
 }

@@ -69,6 +69,11 @@ private:
   void type_param(const Param& p);
 
   void type_stmt(const Stmt& s);
+  /// A `for` loop unrolled: its body typed once per value of the range, the loop variable a
+  /// literal, the body's bindings scoped to the iteration (docs/kernel-language.md §3.1).
+  void type_for(const Stmt& s);
+  /// A bound of a loop's range, or nullopt (E-TYPE-028) when it is not a literal or a `const`.
+  std::optional<std::uint64_t> loop_bound(const LoopBound& b);
 
   /// "declared X, but the chain produces Y" for every differing part.
   void check_declared(const TensorType& declared, const TensorType& produced,
@@ -213,6 +218,9 @@ private:
   std::string scope_;
   std::map<std::string, std::size_t> instances_; // calls typed so far, per callee
   std::size_t calls_ = 0;
+  /// Loop iterations unrolled so far (kMaxLoopIterations), and whether the limit was reported.
+  std::uint64_t unrolled_ = 0;
+  bool unroll_refused_ = false;
 };
 
 } // namespace tujit::ir::lang::detail

@@ -79,7 +79,7 @@ sub('p11_bad_type_arg_separator', 'E-PARSE-203', B, "T, bf16, Chip, Cluster, Sli
 sub('p12_dot_without_name', 'E-PARSE-203', B, '        .contract_packet::<m![1]>()', '        .@@(m![1])', '. followed by (')
 sub('p13_turbofish_without_call', 'E-PARSE-203', B, "    input\n", "    let a = input.contract_outer::<m![M], m![K], _, _, _>@@;\n    input\n", 'turbofish without arguments')
 sub('p14_turbofish_separator', 'E-PARSE-203', B, '.contract_lane::<m![M], m![N]>', '.contract_lane::<m![M] @@m![N]>', 'type arguments without ,')
-sub('p15_for_loop', 'E-PARSE-205', B, '    input\n', '    @@for i in 0..4 {}\n    input\n', 'a for loop in a kernel')
+sub('p15_for_loop', 'E-PARSE-205', B, '    input\n', '    @@loop {}\n    input\n', 'a `loop` in a kernel (a constant `for` is unrolled)')
 sub('p16_return', 'E-PARSE-205', B, '    input\n', '    @@return input;\n    input\n', 'return in a kernel')
 sub('p18_axes_without_bracket', 'E-PARSE-203', B, 'axes![V = 32, M = 32, N = 8, K = 32];', 'axes! @@W = 4;\naxes![V = 32, M = 32, N = 8, K = 32];', 'axes! not followed by [')
 sub('p19_alias_without_eq', 'E-PARSE-203', B, 'type Lane = m![N];', 'type Lane @@m![N];', 'type alias without =')
@@ -179,6 +179,7 @@ fn outer<'l, const T: Tu>(
 """
 sub('t55_call_argument_type', 'E-TYPE-025', C, '    k(input, trf)', '    k(@@trf, input)', 'the arguments of a call swapped')
 sub('t56_recursive_call', 'E-TYPE-026', C, '    k(input, trf)', '    @@outer(input, trf)', 'a fn calling itself')
+sub('t57_loop_bound_not_constant', 'E-TYPE-028', B, '    input\n', '    for i in 0..@@n {}\n    input\n', 'a for loop whose bound is not a constant')
 
 # ---- Vector Engine pair mode (docs/vector-engine.md §3.5): the book's pair_add
 P = """axes![A = 2048, B = 2, I = 2];

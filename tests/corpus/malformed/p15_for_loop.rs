@@ -1,4 +1,4 @@
-// expect: E-PARSE-205 13:5   (a for loop in a kernel)
+// expect: E-PARSE-205 13:5   (a `loop` in a kernel (a constant `for` is unrolled))
 axes![V = 32, M = 32, N = 8, K = 32];
 
 type Chip = m![1];
@@ -10,7 +10,7 @@ fn k<'l, const T: Tu>(
     input: CollectTensor<'l, T, bf16, Chip, Cluster, Slice, m![M, K / 16], m![K % 16]>,
     trf: &TrfTensor<bf16, Chip, Cluster, Slice, Lane, m![K]>,
 ) -> ContractTensor<'l, T, f32, Chip, Cluster, Slice, m![M], m![N]> {
-    for i in 0..4 {}
+    loop {}
     input
         .contract_outer::<m![M], m![K], _, _, _>(trf)
         .contract_packet::<m![1]>()
