@@ -1,6 +1,7 @@
 #include "harness/bench/bench_session.h"
 
 #include "ir/lang/kernel.h"
+#include "ir/lang/kernel_pick.h"
 #include "runtime/io/interrupt.h"
 
 #include <fmt/format.h>
@@ -130,8 +131,12 @@ BenchReport bench_files(const std::vector<std::string>& files,
     auto file = ir::load_spec(path);
     if (!file) return stop(std::move(file).take_diagnostics(), path);
     bool any = false;
+    const ir::Kernel* only = nullptr; // the kernel --kernel names (docs/cli.md §3)
+    if (kernel)
+      if (const ir::KernelPick pick = ir::pick_kernel(file->kernels, *kernel); pick.index)
+        only = &file->kernels.at(pick.index.value());
     for (const auto& k : file->kernels) {
-      if (kernel && k.name != *kernel) continue;
+      if (kernel && &k != only) continue;
       any = true;
       if (!s.going()) break;
       KernelLabel label;

@@ -3,6 +3,7 @@
 #include "harness/cli/command_line.h"
 #include "harness/cli/derived_json.h"
 #include "harness/cli/diagnostic_json.h"
+#include "ir/lang/kernel_pick.h"
 #include "ir/support/input_file.h"
 
 #include <boost/program_options.hpp>
@@ -122,17 +123,13 @@ std::optional<int> load_checked(std::string_view cmd, const std::string& path,
   for (std::size_t i = 0; i < kernels.size(); ++i) out.selected.push_back(i);
   Diagnostics front = out.analysis->diagnostics;
   if (kernel) {
-    std::optional<std::size_t> pick;
-    for (std::size_t i = 0; i < kernels.size(); ++i)
-      if (kernels[i].name == *kernel) pick = i;
-    if (!pick) {
-      std::string names;
-      for (const auto& k : kernels) names += (names.empty() ? "" : ", ") + k.name;
-      io.err << "tujit " << cmd << ": no kernel named '" << *kernel << "' in '" << path << "'"
-             << (names.empty() ? std::string(" (it defines none)") : "; its kernels are: " + names)
+    const ir::KernelPick found = ir::pick_kernel(kernels, *kernel);
+    if (!found.index) {
+      io.err << "tujit " << cmd << ": " << ir::kernel_pick_error(kernels, found, *kernel, path)
              << "\n";
       return kExitUsage;
     }
+    const std::optional<std::size_t> pick = found.index;
     out.selected = {*pick};
     // Keep the kernel's diagnostics and the file-level ones (outside every kernel).
     Diagnostics keep;

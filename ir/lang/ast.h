@@ -1,8 +1,9 @@
 // Syntax tree of the kernel spec language (docs/kernel-language.md §3). It keeps only what
-// can change a kernel's meaning; attributes, `use`, `extern crate`, lifetimes and driver
-// statements other than top-level `let`s (FileAst::driver) are dropped by the parser. Mapping
-// bodies stay as token ranges: they are parsed in sema (ir/lang/sema.cpp), once the axes and
-// aliases they refer to are known.
+// can change a kernel's meaning; attributes, `extern crate`, lifetimes and driver statements
+// other than top-level `let`s (FileAst::driver) are dropped by the parser. Inline `mod` blocks
+// and `use` items are kept as a module table (docs/kernel-language.md §1.2): every item carries
+// the index of the module it is written in. Mapping bodies stay as token ranges: they are parsed
+// in sema (ir/lang/sema.cpp), once the axes and aliases they refer to are known.
 #pragma once
 
 #include "ir/lex/token.h"
@@ -117,17 +118,20 @@ struct FnItem {
   /// Refused operations (vector_*, commit*, …) seen in statements the parser skipped as driver
   /// code: name and span, reported as warnings.
   std::vector<std::pair<std::string, SourceSpan>> skipped_refused;
+  std::size_t module = 0; // FileAst::modules
 };
 
 struct AxesDecl {
   SourceSpan span;         // `axes!`
   std::vector<Token> body; // between the brackets
+  std::size_t module = 0;  // FileAst::modules
 };
 
 struct TypeAlias {
   std::string name;
   SourceSpan name_span;
   TypeExpr type;
+  std::size_t module = 0; // FileAst::modules
 };
 
 /// `const NAME: ty = INT;` — usable as `{ NAME }` in mapping number positions (docs/mapping.md
@@ -136,6 +140,37 @@ struct ConstItem {
   std::string name;
   SourceSpan name_span;
   std::optional<std::uint64_t> value; // nullopt when not a plain natural literal
+  std::size_t module = 0;             // FileAst::modules
+};
+
+/// A module of the file (docs/kernel-language.md §1.2). Index 0 is the file's own top level; each
+/// `mod NAME { … }` adds one whose items carry its index, and `mod NAME;` one whose items are in
+/// another file (found where Rust puts it).
+struct ModuleDecl {
+  std::string name; // empty for the file's top level
+  SourceSpan name_span;
+  std::size_t parent = 0; // the module it is written in
+  bool has_body = true;   // `mod NAME { … }`; false for `mod NAME;`
+};
+
+/// One name a `use` item imports (docs/kernel-language.md §1.2): `use crate::a::{B, C as D};`
+/// is two, `use super::*;` one glob. Paths into other crates (`furiosa_opt_std::…`) are not kept.
+struct UseName {
+  std::vector<std::string> path; // the module path before the name: `crate`, `a`
+  SourceSpan path_span;          // that path as written
+  std::string name;              // the item; empty for a glob `*`; `self` for the module itself
+  std::string bound;             // the name it is known by in the importing module (`D`)
+  SourceSpan span;               // the name, or the `*`, as written
+  std::size_t module = 0;        // the importing module
+  bool glob() const { return name.empty(); }
+};
+
+/// A named item outside the kernel language (`struct`, `enum`, `trait`, …): kept so that a `use`
+/// naming one is told why it imports nothing.
+struct OtherItem {
+  std::string name;
+  std::string what; // the keyword: "struct", "enum", …
+  std::size_t module = 0;
 };
 
 struct FileAst {
@@ -151,6 +186,10 @@ struct FileAst {
   /// A top-level `use super::*;`: the parent module's axes, type aliases and consts are in scope
   /// (ir/lang/parent_module.h).
   std::optional<SourceSpan> use_super;
+  /// The file's modules, its top level first (ModuleDecl), and what their `use` items import.
+  std::vector<ModuleDecl> modules{ModuleDecl{}};
+  std::vector<UseName> uses;
+  std::vector<OtherItem> others;
 };
 
 /// The calls tujit recognises but does not simulate (docs/kernel-language.md §6.1): the

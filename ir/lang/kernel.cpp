@@ -1,7 +1,7 @@
 #include "ir/lang/kernel.h"
 
 #include "ir/lang/driver.h"
-#include "ir/lang/parent_module.h"
+#include "ir/lang/module_graph.h"
 #include "ir/lang/sema.h"
 #include "ir/support/input_file.h"
 #include "ir/support/stable_sort.h"
@@ -123,6 +123,49 @@ std::vector<std::uint32_t> junk_bytes(const std::string& t) {
   return out;
 }
 
+/// Types the kernels of module `m` (docs/kernel-language.md §1.2) into `kernels`, named with the
+/// module's path (`packet::k`); `names` holds the names taken so far.
+void type_module(lang::ModuleGraph& graph, std::size_t m, std::set<std::string>& names,
+                 std::vector<Kernel>& kernels, Diagnostics& diags) {
+  lang::ModuleScope& scope = graph.scope(m);
+  lang::Resolver& resolver = graph.resolver(m);
+  const std::vector<lang::CallableFn> callables = graph.callables(m);
+  const std::string prefix = graph.kernel_prefix(m);
+  std::vector<Kernel> typed;
+  // A fn that kernels call is typed at each call, not as a kernel of its own
+  // (docs/kernel-language.md §9); its body's syntax errors are reported once.
+  const std::set<std::string> helpers = lang::helper_fns(scope.ast.fns, resolver);
+  for (std::size_t i = 0; i < scope.ast.fns.size(); ++i) {
+    const lang::FnItem& fn = scope.ast.fns[i];
+    if (helpers.count(fn.name)) {
+      for (auto& d : scope.body_diags[i]) diags.push_back(std::move(d));
+      continue;
+    }
+    Diagnostics kd;
+    auto k = lang::type_kernel(fn, resolver, kd, callables);
+    if (!k) {
+      lang::warn_refused_in_driver(fn, diags);
+      continue;
+    }
+    for (auto& d : scope.body_diags[i]) kd.push_back(std::move(d));
+    if (!names.insert(prefix + k->name).second) {
+      Diagnostic d = make_error(
+          "E-TYPE-022", fmt::format("a kernel named `{}` is defined twice", prefix + k->name),
+          k->name_span, {"kernel names select kernels (`--kernel NAME`)"});
+      d.stage = "type";
+      kd.push_back(std::move(d));
+    }
+    k->ok = k->ok && !has_errors(kd);
+    for (auto& d : kd) diags.push_back(std::move(d));
+    typed.push_back(std::move(*k));
+  }
+  lang::type_drivers(scope.ast, resolver, typed, helpers, diags);
+  for (Kernel& k : typed) {
+    k.name = prefix + k.name;
+    kernels.push_back(std::move(k));
+  }
+}
+
 } // namespace
 
 SpecAnalysis analyze(SourceBuffer source) {
@@ -149,41 +192,13 @@ SpecAnalysis analyze(SourceBuffer source) {
     blanked.emplace(src.name(), std::move(copy));
   }
   std::vector<Token> tokens = lex(blanked ? *blanked : src, diags);
-  lang::ParsedFile parsed = lang::parse_file(tokens, diags);
-  lang::ParentSources parents; // the parent modules' text, read while the AST is
-  if (parsed.ast.use_super) lang::import_parent_module(src.name(), parsed.ast, parents, diags);
-  lang::Resolver resolver(parsed.ast, diags);
-  resolver.collect();
-
+  // Each module is a scope of its own (ir/lang/module_graph.h); a file without modules is one.
+  lang::ModuleGraph graph(src, lang::parse_file(tokens, diags), diags);
+  graph.resolve();
   std::set<std::string> names;
-  // A fn that kernels call is typed at each call, not as a kernel of its own
-  // (docs/kernel-language.md §9); its body's syntax errors are reported once.
-  const std::set<std::string> helpers = lang::helper_fns(parsed.ast.fns, resolver);
-  for (std::size_t i = 0; i < parsed.ast.fns.size(); ++i) {
-    const lang::FnItem& fn = parsed.ast.fns[i];
-    if (helpers.count(fn.name)) {
-      for (auto& d : parsed.body_diags[i]) diags.push_back(std::move(d));
-      continue;
-    }
-    Diagnostics kd;
-    auto k = lang::type_kernel(fn, resolver, kd, &parsed.ast.fns);
-    if (!k) {
-      lang::warn_refused_in_driver(fn, diags);
-      continue;
-    }
-    for (auto& d : parsed.body_diags[i]) kd.push_back(std::move(d));
-    if (!names.insert(k->name).second) {
-      Diagnostic d =
-          make_error("E-TYPE-022", fmt::format("a kernel named `{}` is defined twice", k->name),
-                     k->name_span, {"kernel names select kernels (`--kernel NAME`)"});
-      d.stage = "type";
-      kd.push_back(std::move(d));
-    }
-    k->ok = k->ok && !has_errors(kd);
-    for (auto& d : kd) diags.push_back(std::move(d));
-    out.file.kernels.push_back(std::move(*k));
-  }
-  lang::type_drivers(parsed.ast, resolver, out.file.kernels, helpers, diags);
+  for (std::size_t m = 0; m < graph.module_count(); ++m)
+    type_module(graph, m, names, out.file.kernels, diags);
+  out.file.axes = graph.file_axes();
   for (auto& d : diags) {
     if (d.severity != Severity::Error || !d.span) continue;
     for (auto& k : out.file.kernels)
@@ -196,7 +211,6 @@ SpecAnalysis analyze(SourceBuffer source) {
     d.stage = "parse";
     diags.push_back(std::move(d));
   }
-  out.file.axes = resolver.axes();
   for (const auto& d : diags)
     if (d.severity == Severity::Warning) out.file.warnings.push_back(d);
   finish(diags, out.file.kernels);

@@ -57,11 +57,13 @@ std::set<std::string, std::less<>> axis_names(const FileAst& ast) {
   return names;
 }
 
-/// `parent`'s items that `child` does not define itself, added to `child`.
+/// `parent`'s items that `child` does not define itself, added to `child`. Only the parent's top
+/// level: the items of a `mod` block in it are that module's (docs/kernel-language.md §1.2).
 void merge(const FileAst& parent, FileAst& child) {
   const auto own_axes = axis_names(child);
   for (const AxesDecl& d : parent.axes) {
-    AxesDecl kept{d.span, {}};
+    if (d.module != 0) continue;
+    AxesDecl kept{d.span, {}, 0};
     for (const auto& e : axis_entries(d.body)) {
       if (e.empty() || (e.front().kind == TokenKind::Ident && own_axes.count(e.front().text)))
         continue;
@@ -74,9 +76,9 @@ void merge(const FileAst& parent, FileAst& child) {
   for (const TypeAlias& a : child.aliases) own.insert(a.name);
   for (const ConstItem& c : child.consts) own.insert(c.name);
   for (const TypeAlias& a : parent.aliases)
-    if (!own.count(a.name)) child.aliases.insert(child.aliases.begin(), a);
+    if (a.module == 0 && !own.count(a.name)) child.aliases.insert(child.aliases.begin(), a);
   for (const ConstItem& c : parent.consts)
-    if (!own.count(c.name)) child.consts.insert(child.consts.begin(), c);
+    if (c.module == 0 && !own.count(c.name)) child.consts.insert(child.consts.begin(), c);
 }
 
 } // namespace

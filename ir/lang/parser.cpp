@@ -87,6 +87,7 @@ bool Parser::parse_item_if_any(std::size_t end) {
   const Token& tk = peek();
   if (tk.is_punct("#")) {
     pending_device_ = pending_device_ || at_device_attribute();
+    pending_cfg_test_ = pending_cfg_test_ || at_cfg_test_attribute();
     skip_attribute();
     return true;
   }
@@ -100,6 +101,7 @@ bool Parser::parse_item_if_any(std::size_t end) {
     if (at_punct("(")) p_ = close_of(p_) + 1;
     return true;
   }
+  const bool cfg_test = std::exchange(pending_cfg_test_, false);
   if (tk.text == "unsafe" || tk.text == "async" || tk.text == "extern") {
     if (tk.text == "extern" && peek(1).is(TokenKind::String)) {
       ++p_; // extern "C" fn
@@ -113,12 +115,22 @@ bool Parser::parse_item_if_any(std::size_t end) {
     }
     return false;
   }
-  if (tk.text == "use" && at_ident("super", 1) && at_punct("::", 2) && at_punct("*", 3) &&
-      at_punct(";", 4)) {
+  if (tk.text == "use" && module_ == 0 && at_ident("super", 1) && at_punct("::", 2) &&
+      at_punct("*", 3) && at_punct(";", 4)) {
     out_.ast.use_super = SourceSpan{tk.span.offset, peek(4).span.offset + 1 - tk.span.offset};
     p_ += 5;
     return true;
   }
+  // Modules and imports at item level (docs/kernel-language.md §1.2); a `#[cfg(test)]` module
+  // is not part of the program, and one inside a fn body is not reachable by path.
+  if (tk.text == "use" && body_depth_ == 0) {
+    parse_use(end);
+    return true;
+  }
+  if (tk.text == "mod" && body_depth_ == 0 && !cfg_test) return parse_mod(end);
+  if (tk.text == "struct" || tk.text == "enum" || tk.text == "trait" || tk.text == "static" ||
+      tk.text == "macro_rules" || tk.text == "union")
+    note_other_item();
   if (tk.text == "use" || tk.text == "mod" || tk.text == "struct" || tk.text == "enum" ||
       tk.text == "impl" || tk.text == "trait" || tk.text == "static" || tk.text == "macro_rules")
     return false; // skipped: cannot change a kernel's meaning
@@ -145,6 +157,7 @@ void Parser::parse_axes_decl(std::size_t end) {
   FileScope scope(*this); // aliases and axes are file-global, whatever fn they sit in
   AxesDecl a;
   a.span = join(peek().span, peek(1).span);
+  a.module = module_;
   p_ += 2;
   if (!is_opener(peek())) {
     expected("`[` after `axes!`", peek());
@@ -163,6 +176,7 @@ void Parser::parse_type_alias(std::size_t end) {
   FileScope scope(*this); // aliases and axes are file-global, whatever fn they sit in
   ++p_;                   // type
   TypeAlias al;
+  al.module = module_;
   al.name = std::string(peek().text);
   al.name_span = peek().span;
   ++p_;
@@ -190,6 +204,7 @@ void Parser::parse_const(std::size_t end) {
   FileScope scope(*this); // aliases and axes are file-global, whatever fn they sit in
   ++p_;                   // const
   ConstItem c;
+  c.module = module_;
   c.name = std::string(peek().text);
   c.name_span = peek().span;
   std::size_t start = p_;
@@ -256,6 +271,7 @@ void Parser::parse_fn() {
   std::size_t fn_tok = p_;
   ++p_; // fn
   fn.device = std::exchange(pending_device_, false);
+  fn.module = module_;
   fn.name = std::string(peek().text);
   fn.name_span = peek().span;
   ++p_;
@@ -298,7 +314,9 @@ void Parser::parse_fn() {
     p_ = body_open + 1;
     fn.body_parsed = true;
     cur_ = &out_.body_diags[fn_index];
+    ++body_depth_;
     parse_block(close, fn);
+    --body_depth_;
     p_ = close + 1;
     fn.span = join(tok(fn_tok).span, tok(close).span);
   } else {

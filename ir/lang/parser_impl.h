@@ -90,6 +90,11 @@ private:
 
   /// Whether the attribute at `#` is `#[device…]` (the reference's kernel entry points).
   bool at_device_attribute() const { return at_punct("[", 1) && peek(2).is_ident("device"); }
+  /// Whether the attribute at `#` is `#[cfg(test)]`: the item is not part of the program.
+  bool at_cfg_test_attribute() const {
+    return at_punct("[", 1) && peek(2).is_ident("cfg") && at_punct("(", 3) &&
+           peek(4).is_ident("test") && at_punct(")", 5);
+  }
 
   /// Skips `#[…]` / `#![…]`. At `#`.
   void skip_attribute() {
@@ -103,7 +108,7 @@ private:
   void parse_items(std::size_t end, bool in_body) {
     while (p_ < end) {
       std::size_t before = p_;
-      if (!in_body && at_ident("let"))
+      if (!in_body && module_ == 0 && at_ident("let"))
         parse_driver_let(end);
       else if (!parse_item_if_any(end))
         skip_stmt(end, &out_.ast.skipped_refused);
@@ -144,6 +149,17 @@ private:
   };
 
   void parse_axes_decl(std::size_t end);
+
+  // ---- modules and imports (parser_modules.cpp, docs/kernel-language.md §1.2) ---------------
+  /// `mod NAME { items }` or `mod NAME;`. At `mod`; false when no module name follows.
+  bool parse_mod(std::size_t end);
+  /// `use TREE;`: every name it imports, into FileAst::uses. At `use`.
+  void parse_use(std::size_t end);
+  /// One use tree after `prefix` (`a::b::`): a name, `name as other`, `*` or `{ trees }`.
+  bool parse_use_tree(std::vector<std::string>& prefix, SourceSpan prefix_span,
+                      std::vector<UseName>& out);
+  /// Records a named item outside the kernel language (`struct S`, `enum E`, …) at p_.
+  void note_other_item();
 
   void parse_type_alias(std::size_t end);
 
@@ -246,6 +262,12 @@ private:
   bool too_deep_reported_ = false;
   /// A `#[device…]` attribute seen since the last fn: the next fn is a device fn.
   bool pending_device_ = false;
+  /// A `#[cfg(test)]` attribute right before the item being parsed: a `mod` it marks is skipped.
+  bool pending_cfg_test_ = false;
+  /// The module (FileAst::modules) whose items are being parsed.
+  std::size_t module_ = 0;
+  /// Fn bodies being parsed: a `mod` or `use` inside one is not a module item.
+  std::size_t body_depth_ = 0;
   std::size_t reported_ = 0;
   static constexpr std::size_t kMaxParseDiagnostics = 5000;
   ParsedFile out_;

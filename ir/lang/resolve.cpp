@@ -22,11 +22,7 @@ std::string arg_names(TensorKind k) {
 Resolver::Resolver(const FileAst& ast, Diagnostics& diags) : ast_(ast), diags_(diags) {
   mctx_.axes = &axes_;
   mctx_.alias = [this](std::string_view name) { return alias_mapping(name); };
-  mctx_.constant = [this](std::string_view name) -> std::optional<std::uint64_t> {
-    auto it = consts_.find(name);
-    if (it == consts_.end()) return std::nullopt;
-    return it->second;
-  };
+  mctx_.constant = [this](std::string_view name) { return constant(name); };
   mctx_.max_depth = 128;
 }
 
@@ -94,20 +90,86 @@ bool Resolver::looks_like_tensor(const TypeExpr& t, int depth) const {
   if (t.kind != TypeExpr::Kind::Name || depth > 16) return false;
   if (tensor_kind_from_name(t.name)) return true;
   if (t.has_args) return false;
+  if (auto imp = imported_aliases_.find(t.name); imp != imported_aliases_.end()) {
+    const auto home = imp->second.home->aliases_.find(imp->second.name);
+    if (home != imp->second.home->aliases_.end())
+      return imp->second.home->looks_like_tensor(home->second.decl->type, depth + 1);
+    TypeExpr again = t; // imported by the home module in turn
+    again.name = imp->second.name;
+    return imp->second.home->looks_like_tensor(again, depth + 1);
+  }
   auto it = aliases_.find(t.name);
   return it != aliases_.end() && looks_like_tensor(it->second.decl->type, depth + 1);
 }
 
 std::optional<Mapping> Resolver::alias_mapping(std::string_view name) {
-  if (aliases_.find(name) == aliases_.end()) return std::nullopt;
+  if (!has_alias(name)) return std::nullopt;
   Resolved r = resolve_alias(std::string(name), SourceSpan{});
   if (r.kind != Resolved::Kind::Mapping) return std::nullopt;
   return r.mapping.mapping;
 }
 
+void Resolver::import_axis(const Axis& axis) {
+  if (!axes_.find(axis.name)) axes_.add(axis);
+}
+
+void Resolver::import_const(const std::string& name, std::uint64_t value) {
+  consts_.try_emplace(name, value);
+}
+
+void Resolver::import_alias(const std::string& name, Resolver& home, const std::string& home_name,
+                            bool other_file) {
+  if (aliases_.count(name)) return; // the module's own alias shadows an import
+  imported_aliases_.try_emplace(name, ImportedAlias{&home, home_name, other_file});
+}
+
+std::optional<std::uint64_t> Resolver::constant(std::string_view name) const {
+  auto it = consts_.find(name);
+  if (it == consts_.end()) return std::nullopt;
+  return it->second;
+}
+
+bool Resolver::has_alias(std::string_view name) const {
+  return aliases_.find(name) != aliases_.end() ||
+         imported_aliases_.find(name) != imported_aliases_.end();
+}
+
+namespace {
+
+/// Every span of `r` set to `use` (what another file's alias resolved to, seen from this file).
+void respan(Resolved& r, SourceSpan use) {
+  r.span = use;
+  r.mapping.span = use;
+  r.tensor.span = use;
+  r.tensor.dtype_span = use;
+  for (auto& slot : r.tensor.slots)
+    if (slot) slot->span = use;
+  if (r.tensor.pre_time) r.tensor.pre_time->span = use;
+}
+
+} // namespace
+
+Resolved Resolver::resolve_imported_alias(const ImportedAlias& a, SourceSpan use) {
+  if (++alias_depth_ > kMaxAliasDepth) {
+    --alias_depth_;
+    Resolved bad;
+    bad.span = use;
+    error("E-TYPE-007", fmt::format("type alias `{}` refers to itself", a.name), use,
+          {"an alias must be defined in terms of axes and other aliases"});
+    return bad;
+  }
+  Resolved out = a.home->resolve_alias(a.name, a.other_file ? SourceSpan{} : use);
+  --alias_depth_;
+  if (out.kind == Resolved::Kind::Error) return out; // diagnosed where it is defined
+  if (a.other_file) respan(out, use);
+  return out;
+}
+
 Resolved Resolver::resolve_alias(const std::string& name, SourceSpan use) {
   Resolved bad;
   bad.span = use;
+  if (auto imp = imported_aliases_.find(name); imp != imported_aliases_.end())
+    return resolve_imported_alias(imp->second, use);
   auto it = aliases_.find(name);
   if (it == aliases_.end()) return bad;
   AliasState& st = it->second;
@@ -179,7 +241,7 @@ Resolved Resolver::resolve(const TypeExpr& t) {
     r.scalar = *s;
     return r;
   }
-  if (aliases_.find(t.name) != aliases_.end()) return resolve_alias(t.name, t.span);
+  if (has_alias(t.name)) return resolve_alias(t.name, t.span);
   if (t.name == "Context") {
     r.kind = Resolved::Kind::Context;
     return r;

@@ -65,6 +65,21 @@ public:
   /// Without diagnostics: does `t` name a tensor type, directly or through aliases?
   bool looks_like_tensor(const TypeExpr& t, int depth = 0) const;
 
+  // ---- names a `use` brings in (docs/kernel-language.md §1.2), added after collect() ---------
+  /// An axis: its name and size, as declared where it is defined.
+  void import_axis(const Axis& axis);
+  /// A const with its value.
+  void import_const(const std::string& name, std::uint64_t value);
+  /// A type alias, resolved by `home` (the resolver of the module that defines it, as
+  /// `home_name`) with that module's names. `other_file`: `home` reads another file, so the
+  /// spans of what it resolves are replaced by the span of the use in this file.
+  void import_alias(const std::string& name, Resolver& home, const std::string& home_name,
+                    bool other_file);
+  /// The const `name` in scope (own or imported), when it has a value.
+  std::optional<std::uint64_t> constant(std::string_view name) const;
+  /// Whether `name` is a type alias in scope (own or imported).
+  bool has_alias(std::string_view name) const;
+
 private:
   struct AliasState {
     const TypeAlias* decl = nullptr;
@@ -72,7 +87,14 @@ private:
     Resolved value;
   };
 
+  struct ImportedAlias {
+    Resolver* home = nullptr;
+    std::string name; // in `home`
+    bool other_file = false;
+  };
+
   Resolved resolve_alias(const std::string& name, SourceSpan use);
+  Resolved resolve_imported_alias(const ImportedAlias& a, SourceSpan use);
   Resolved resolve_tensor(const TypeExpr& t, TensorKind kind);
   std::optional<Mapping> alias_mapping(std::string_view name);
   void error(std::string code, std::string msg, SourceSpan span,
@@ -84,6 +106,7 @@ private:
   AxisTable axes_;
   std::map<std::string, std::uint64_t, std::less<>> consts_;
   std::map<std::string, AliasState, std::less<>> aliases_;
+  std::map<std::string, ImportedAlias, std::less<>> imported_aliases_;
   std::vector<std::string> generics_;
   std::size_t alias_depth_ = 0;
   MappingContext mctx_;

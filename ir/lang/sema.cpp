@@ -10,15 +10,15 @@ namespace tujit::ir::lang {
 namespace detail {
 
 std::optional<Kernel> KernelTyper::run() {
-  r_.set_generics(fn_.generics);
-  if (!is_kernel_candidate(fn_, r_)) return std::nullopt;
+  r_->set_generics(fn_.generics);
+  if (!is_kernel_candidate(fn_, *r_)) return std::nullopt;
 
   k_.name = fn_.name;
   k_.span = fn_.span;
   k_.name_span = fn_.name_span;
   for (const auto& p : fn_.params) type_param(p);
   if (fn_.ret) {
-    Resolved ret = r_.resolve(*fn_.ret);
+    Resolved ret = r_->resolve(*fn_.ret);
     if (ret.kind == Resolved::Kind::Tensor) k_.declared_return = ret.tensor;
     if (ret.kind == Resolved::Kind::Error) k_.ok = false;
   }
@@ -59,7 +59,7 @@ void KernelTyper::type_param(const Param& p) {
   kp.name = p.name;
   kp.span = p.span;
   kp.by_ref = p.type.is_ref;
-  Resolved r = r_.resolve(p.type);
+  Resolved r = r_->resolve(p.type);
   Value v;
   v.span = p.span;
   v.name = p.name;
@@ -91,7 +91,7 @@ void KernelTyper::type_stmt(const Stmt& s) {
   std::optional<TensorType> annotation;
   bool annotation_error = false;
   if (s.annotation) {
-    Resolved r = r_.resolve(*s.annotation);
+    Resolved r = r_->resolve(*s.annotation);
     if (r.kind == Resolved::Kind::Tensor) annotation = r.tensor;
     annotation_error = r.kind == Resolved::Kind::Error;
     if (annotation_error) k_.ok = false;
@@ -418,7 +418,7 @@ bool in_pair(const std::vector<Stage>& stages, std::optional<std::size_t> at) {
 std::optional<SpannedMapping> KernelTyper::group_axis_arg(const TypeExpr& t,
                                                           std::string_view what) {
   if (t.kind == TypeExpr::Kind::Name && !t.has_args && !t.is_path)
-    if (const Axis* a = r_.axes().find(t.name)) return SpannedMapping{Mapping::symbol(*a), t.span};
+    if (const Axis* a = r_->axes().find(t.name)) return SpannedMapping{Mapping::symbol(*a), t.span};
   error("E-TYPE-004", fmt::format("{} names an axis of `axes![…]`", what), t.span,
         {"the grouping axis is written by its name: `vector_intra_slice_unzip::<I, m![1 # 2], "
          "m![1]>()` (docs/vector-engine.md §3.5)"});
@@ -449,10 +449,10 @@ bool KernelTyper::resolve_type_args(const Expr& call, const MethodInfo& m,
       args[i].mapping = group_axis_arg(t, what);
       ok = ok && args[i].mapping.has_value();
     } else if (m.params[i].scalar) {
-      args[i].scalar = r_.resolve_scalar(t, what);
+      args[i].scalar = r_->resolve_scalar(t, what);
       ok = ok && args[i].scalar.has_value();
     } else {
-      args[i].mapping = r_.resolve_mapping(t, what);
+      args[i].mapping = r_->resolve_mapping(t, what);
       ok = ok && args[i].mapping.has_value();
     }
   }
@@ -690,7 +690,15 @@ void collect_refused(const Expr& e, std::vector<std::pair<std::string, SourceSpa
 
 std::optional<Kernel> type_kernel(const FnItem& fn, Resolver& resolver, Diagnostics& diags,
                                   const std::vector<FnItem>* fns) {
-  return detail::KernelTyper(fn, resolver, diags, fns).run();
+  if (fns == nullptr) return detail::KernelTyper(fn, resolver, diags, nullptr).run();
+  std::vector<CallableFn> callables;
+  for (const FnItem& f : *fns) callables.push_back({f.name, &f, &resolver});
+  return detail::KernelTyper(fn, resolver, diags, &callables).run();
+}
+
+std::optional<Kernel> type_kernel(const FnItem& fn, Resolver& resolver, Diagnostics& diags,
+                                  const std::vector<CallableFn>& callables) {
+  return detail::KernelTyper(fn, resolver, diags, &callables).run();
 }
 
 void warn_refused_in_driver(const FnItem& fn, Diagnostics& diags) {

@@ -14,12 +14,24 @@
 
 namespace tujit::ir::lang {
 
+/// A fn a kernel body may call (docs/kernel-language.md §9): one of its module's own, or one a
+/// `use` brings from another module of the file (§1.2), whose body is typed with the names of the
+/// module that defines it (`resolver`).
+struct CallableFn {
+  std::string name; // the name the caller uses (a `use … as` may rename it)
+  const FnItem* fn = nullptr;
+  Resolver* resolver = nullptr;
+};
+
 /// Types one kernel candidate `fn` (its parameters, statements and tail). Diagnostics go to
 /// `diags`. Returns nullopt when the fn is not a kernel candidate (driver code). A call of one of
 /// `fns` (the file's) is typed inline at the call (docs/kernel-language.md §9); with nullptr
 /// (driver code) a free call stays outside the kernel language.
 std::optional<Kernel> type_kernel(const FnItem& fn, Resolver& resolver, Diagnostics& diags,
                                   const std::vector<FnItem>* fns = nullptr);
+/// The same with the fns the kernel may call given with their resolvers.
+std::optional<Kernel> type_kernel(const FnItem& fn, Resolver& resolver, Diagnostics& diags,
+                                  const std::vector<CallableFn>& callables);
 
 /// A kernel candidate: a fn with a tensor-typed parameter, or one taking `ctx: &mut Context`
 /// and returning a tensor.

@@ -32,10 +32,10 @@ std::string signature_text(const FnItem& f) {
 
 } // namespace
 
-const FnItem* KernelTyper::find_fn(std::string_view name) const {
+const CallableFn* KernelTyper::find_fn(std::string_view name) const {
   if (fns_ == nullptr) return nullptr;
-  for (const FnItem& f : *fns_)
-    if (f.name == name) return &f;
+  for (const CallableFn& f : *fns_)
+    if (f.name == name && f.fn != nullptr) return &f;
   return nullptr;
 }
 
@@ -46,14 +46,15 @@ std::string KernelTyper::scoped(const std::string& name) const {
 Value KernelTyper::type_fn_call(const Expr& call) {
   Value fail;
   fail.span = call.span;
-  const FnItem* callee = find_fn(call.name);
-  if (callee == nullptr) {
+  const CallableFn* callable = find_fn(call.name);
+  if (callable == nullptr) {
     error("E-TYPE-021", fmt::format("`{}` is not a function of this file", call.name),
           call.name_span,
           {"a kernel body calls only fns of its own file, whose bodies tujit types at the call "
            "(docs/kernel-language.md §9); other expressions are method chains on tensors"});
     return fail;
   }
+  const FnItem* const callee = callable->fn;
   if (auto at = std::find(stack_.begin(), stack_.end(), callee); at != stack_.end()) {
     std::string path;
     for (auto it = at; it != stack_.end(); ++it) path += (*it)->name + " → ";
@@ -73,17 +74,19 @@ Value KernelTyper::type_fn_call(const Expr& call) {
     return fail;
   }
   if (!callee->body_parsed) return fail; // its syntax error is reported with the fn
-  // The callee's declared types are resolved with its own generics.
-  r_.set_generics(callee->generics);
+  // The callee's declared types are resolved with its own generics, in its own module's names.
+  Resolver* const caller_r = r_;
+  Resolver* const callee_r = callable->resolver != nullptr ? callable->resolver : r_;
+  callee_r->set_generics(callee->generics);
   std::optional<TensorType> ret;
   if (callee->ret) {
-    Resolved r = r_.resolve(*callee->ret);
+    Resolved r = callee_r->resolve(*callee->ret);
     if (r.kind == Resolved::Kind::Tensor) ret = r.tensor;
     if (r.kind == Resolved::Kind::Error) k_.ok = false;
   }
-  r_.set_generics(stack_.back()->generics);
+  caller_r->set_generics(stack_.back()->generics);
   std::map<std::string, Value> env;
-  if (!bind_arguments(call, *callee, env)) return fail;
+  if (!bind_arguments(call, *callable, env)) return fail;
 
   std::map<std::string, Value> caller_env = std::exchange(env_, std::move(env));
   BoundValues caller_bound = std::exchange(bound_values_, {});
@@ -91,10 +94,12 @@ Value KernelTyper::type_fn_call(const Expr& call) {
   const std::size_t instance = ++instances_[callee->name];
   scope_ = instance == 1 ? callee->name + "." : fmt::format("{}#{}.", callee->name, instance);
   stack_.push_back(callee);
-  r_.set_generics(callee->generics);
+  r_ = callee_r;
+  r_->set_generics(callee->generics);
   Value v = type_callee_body(*callee, ret);
   stack_.pop_back();
-  r_.set_generics(stack_.back()->generics);
+  r_ = caller_r;
+  r_->set_generics(stack_.back()->generics);
   scope_ = caller_scope;
   env_ = std::move(caller_env);
   bound_values_ = std::move(caller_bound);
@@ -132,8 +137,9 @@ Value KernelTyper::type_callee_body(const FnItem& callee, const std::optional<Te
   return v;
 }
 
-bool KernelTyper::bind_arguments(const Expr& call, const FnItem& callee,
+bool KernelTyper::bind_arguments(const Expr& call, const CallableFn& callable,
                                  std::map<std::string, Value>& env) {
+  const FnItem& callee = *callable.fn;
   if (call.args.size() != callee.params.size()) {
     error("E-TYPE-025",
           fmt::format("`{}` takes {} argument{}, but this call passes {}", callee.name,
@@ -142,9 +148,10 @@ bool KernelTyper::bind_arguments(const Expr& call, const FnItem& callee,
     return false;
   }
   std::vector<Resolved> declared;
-  r_.set_generics(callee.generics);
-  for (const Param& p : callee.params) declared.push_back(r_.resolve(p.type));
-  r_.set_generics(stack_.back()->generics);
+  Resolver& callee_r = callable.resolver != nullptr ? *callable.resolver : *r_;
+  callee_r.set_generics(callee.generics);
+  for (const Param& p : callee.params) declared.push_back(callee_r.resolve(p.type));
+  r_->set_generics(stack_.back()->generics);
   bool ok = true;
   for (std::size_t i = 0; i < call.args.size(); ++i) {
     Value arg = type_expr(call.args[i], nullptr, false);

@@ -7,6 +7,7 @@
 #include "ir/lang/context_rules.h"
 #include "ir/lang/kernel.h"
 #include "ir/lang/resolve.h"
+#include "ir/lang/sema.h"
 #include "ir/lang/sema_methods.h"
 #include "ir/lang/vector_branch_args.h"
 
@@ -55,10 +56,10 @@ inline std::string mtext(const Mapping& m) {
 
 class KernelTyper {
 public:
-  /// `fns`: the file's fns, whose calls are typed inline (docs/kernel-language.md §9); nullptr
-  /// for driver code, where a free call stays outside the kernel language.
-  KernelTyper(const FnItem& fn, Resolver& r, Diagnostics& d, const std::vector<FnItem>* fns)
-      : fn_(fn), r_(r), diags_(d), fns_(fns), stack_{&fn} {}
+  /// `fns`: the fns the kernel may call, whose calls are typed inline (docs/kernel-language.md
+  /// §9); nullptr for driver code, where a free call stays outside the kernel language.
+  KernelTyper(const FnItem& fn, Resolver& r, Diagnostics& d, const std::vector<CallableFn>* fns)
+      : fn_(fn), r_(&r), diags_(d), fns_(fns), stack_{&fn} {}
 
   std::optional<Kernel> run();
 
@@ -185,14 +186,15 @@ private:
   Value type_fn_call(const Expr& call);
   /// The callee's parameters bound to the call's arguments (typed in the caller), each argument
   /// checked against its parameter's type (E-TYPE-025). False when one does not bind.
-  bool bind_arguments(const Expr& call, const FnItem& callee, std::map<std::string, Value>& env);
+  bool bind_arguments(const Expr& call, const CallableFn& callee,
+                      std::map<std::string, Value>& env);
   /// Binds one argument `arg` to the callee's parameter `p` (resolved as `declared`).
   bool bind_argument(const Expr& a, Value arg, const Param& p, const Resolved& declared,
                      const FnItem& callee, std::map<std::string, Value>& env);
   /// The callee's body typed in place (statements, then the tail in the caller's statement).
   Value type_callee_body(const FnItem& callee, const std::optional<TensorType>& ret);
-  /// The fn of the file named `name`, or nullptr.
-  const FnItem* find_fn(std::string_view name) const;
+  /// The fn the kernel may call by `name`, or nullptr.
+  const CallableFn* find_fn(std::string_view name) const;
   /// The name a `let` of the body being typed binds, as stages and values carry it: the name
   /// itself in the kernel's own body, `f.name` inside a call of f (`f#2.name` in its second).
   std::string scoped(const std::string& name) const;
@@ -201,7 +203,8 @@ private:
   void renumber_chains();
 
   const FnItem& fn_;
-  Resolver& r_;
+  /// The names of the module whose body is being typed: the kernel's, or a called fn's.
+  Resolver* r_;
   Diagnostics& diags_;
   Kernel k_;
   std::map<std::string, Value> env_;
@@ -211,7 +214,7 @@ private:
   std::size_t chain_ = 0;
   std::size_t next_chain_ = 0;
   std::string bound_to_;
-  const std::vector<FnItem>* fns_;
+  const std::vector<CallableFn>* fns_;
   /// The fns whose bodies are being typed, the kernel first: a call of one of them is recursive.
   std::vector<const FnItem*> stack_;
   /// `f.` while typing a call of f (`f#2.` for its second call), empty in the kernel's body.

@@ -170,9 +170,15 @@ TEST_CASE("lang parser: skipped items and driver statements", "[lang]") {
   REQUIRE(ast.consts.size() == 1);
   CHECK(ast.consts[0].name == "N");
   CHECK(ast.consts[0].value == std::optional<std::uint64_t>(4));
-  REQUIRE(ast.fns.size() == 2); // main and inner (mod/impl contents are skipped)
-  CHECK(ast.fns[0].name == "main");
-  CHECK(ast.fns[1].name == "inner");
+  // `hidden` is an item of module m (docs/kernel-language.md §1.2); impl contents are skipped.
+  REQUIRE(ast.fns.size() == 3);
+  CHECK(ast.fns[0].name == "hidden");
+  REQUIRE(ast.modules.size() == 2);
+  CHECK(ast.modules[1].name == "m");
+  CHECK(ast.fns[0].module == 1);
+  CHECK(ast.fns[1].name == "main");
+  CHECK(ast.fns[1].module == 0);
+  CHECK(ast.fns[2].name == "inner");
   REQUIRE(ast.aliases.size() == 1);
   CHECK(ast.aliases[0].name == "L");
   REQUIRE(ast.skipped_refused.size() == 1);
