@@ -10,8 +10,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -118,23 +121,51 @@ Index restrict_to(const Index& i, const std::set<std::string>& keep) {
   return out;
 }
 
+/// A cell's coordinates on the input's axes as one number (mixed radix over the axes' sizes), so
+/// that the sets below hold integers rather than maps; nullopt when the sizes overflow 64 bits.
+class CellKeys {
+public:
+  explicit CellKeys(const SwitchInput& in) {
+    std::uint64_t stride = 1;
+    for (const Mapping* m : {&in.slice, &in.time})
+      for (const Axis& a : m->axes()) {
+        if (stride_.contains(a.name)) continue;
+        stride_.emplace(a.name, stride);
+        if (__builtin_mul_overflow(stride, std::max<std::uint64_t>(a.size, 1), &stride))
+          fits_ = false;
+      }
+  }
+  bool fits() const { return fits_; }
+  /// The key of `i` restricted to the input's axes (restrict_to: other axes do not count).
+  std::uint64_t operator()(const Index& i) const {
+    std::uint64_t k = 0;
+    for (const auto& [axis, v] : i)
+      if (auto it = stride_.find(axis); it != stride_.end()) k += v * it->second;
+    return k;
+  }
+
+private:
+  std::map<std::string, std::uint64_t> stride_;
+  bool fits_ = true;
+};
+
 /// E-SWITCH-017: every live output cell holds an element the input holds (a broadcast axis
 /// repeating it), and every live input element reaches an output cell: only padding is dropped.
-Status check_sequencing(const SwitchInput& in) {
-  std::set<std::string> axes;
-  for (const Mapping* m : {&in.slice, &in.time})
-    for (const Axis& a : m->axes()) axes.insert(a.name);
-  std::set<Index> held, reached;
+/// `Key` maps a cell's index to what the sets hold (CellKeys, or the restricted index itself).
+template <class Key>
+Status check_sequencing(const SwitchInput& in, const Key& key) {
+  using K = std::decay_t<decltype(key(Index{}))>;
+  std::set<K> held, reached;
   for (std::uint64_t s = 0; s < in.slice.size(); ++s)
     for (std::uint64_t t = 0; t < in.time.size(); ++t) {
       const Cell c = combine(in.slice.map(s), in.time.map(t));
-      if (c.is_live()) held.insert(restrict_to(c.index, axes));
+      if (c.is_live()) held.insert(key(c.index));
     }
   for (std::uint64_t s = 0; s < in.out_slice.size(); ++s)
     for (std::uint64_t t = 0; t < in.out_time.size(); ++t) {
       const Cell c = combine(in.out_slice.map(s), in.out_time.map(t));
       if (!c.is_live()) continue;
-      Index i = restrict_to(c.index, axes);
+      K i = key(c.index);
       if (!held.contains(i))
         return switch_error(
             "E-SWITCH-017", "Unsequenceable",
@@ -148,6 +179,15 @@ Status check_sequencing(const SwitchInput& in) {
         fmt::format("{} live input elements reach no output cell", held.size() - reached.size()),
         {"only padding may be dropped: slicing a live axis discards input (docs/switch.md §3.2)"});
   return {};
+}
+
+Status check_sequencing(const SwitchInput& in) {
+  const CellKeys keys(in);
+  if (keys.fits()) return check_sequencing(in, keys);
+  std::set<std::string> axes;
+  for (const Mapping* m : {&in.slice, &in.time})
+    for (const Axis& a : m->axes()) axes.insert(a.name);
+  return check_sequencing(in, [&](const Index& i) { return restrict_to(i, axes); });
 }
 
 /// Per slice-index bit, innermost first, what the digit is: `axis@weight`, padding, a broadcast,

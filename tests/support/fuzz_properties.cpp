@@ -7,6 +7,8 @@
 #include "ir/mapping/syntax.h"
 #include "ir/seq/fetch_program.h"
 #include "ir/seq/fnv1a.h"
+#include "ir/seq/operand_streams.h"
+#include "ir/seq/run_operands.h"
 #include "ir/types/scalar_type.h"
 #include "ir/verify/kernel_checker.h"
 #include "runtime/engine/result_diff.h"
@@ -22,6 +24,7 @@
 #include <cmath>
 #include <initializer_list>
 #include <iterator>
+#include <map>
 
 namespace tujit::fuzz {
 
@@ -163,6 +166,23 @@ Broken engine_failure(const Diagnostics& ds, const std::string& kernel) {
   return std::nullopt;
 }
 
+/// A contraction's logical products: the product of the sizes of every axis its stream, TRF and
+/// output name (each axis once; saturating). 0 for a kernel that forms none.
+std::uint64_t logical_products(const ir::SpecFile& file, const ir::Kernel& k,
+                               const ir::seq::RunOperands& ops) {
+  if (ops.shape != ir::seq::RunShape::Contraction && ops.shape != ir::seq::RunShape::Partial)
+    return 0;
+  std::map<std::string, std::uint64_t> sizes;
+  std::vector<const ir::TensorType*> types{&ops.stream_type(k), &ops.output_type(k)};
+  if (ops.trf && ops.trf->tensor) types.push_back(&*ops.trf->tensor);
+  for (const ir::TensorType* t : types)
+    for (const ir::Axis& a : ir::seq::type_axes(*t, file.axes)) sizes[a.name] = a.size;
+  std::uint64_t n = 1;
+  for (const auto& [name, size] : sizes)
+    if (__builtin_mul_overflow(n, size, &n)) return ~std::uint64_t{0};
+  return n;
+}
+
 } // namespace
 
 std::optional<std::string> run_properties(std::string_view input, std::uint64_t max_bytes) {
@@ -182,6 +202,7 @@ std::optional<std::string> run_properties(std::string_view input, std::uint64_t 
       if (auto b = check_diagnostics(fp.diagnostics(), &src)) return b;
       continue;
     }
+    if (logical_products(*file, k, *ops) > kFuzzRunMaxProducts) continue;
     // The interpreter runs first; --verify then runs the JIT (checked code, so an address outside
     // a buffer is a diagnostic, not silent corruption) and the float64 oracle.
     run::RunRequest req;

@@ -30,10 +30,13 @@ std::optional<std::string> spec_properties(std::string_view input);
 std::optional<std::string> npy_properties(std::span<const std::uint8_t> input);
 
 /// (d) spec → verify → find_run_operands → run_kernel on the reference interpreter with --verify,
-/// for kernels whose run footprint (harness/run/run_footprint.h) is at most `max_bytes`: the JIT
-/// (checked code) agrees with the interpreter bit for bit, and an unpoisoned output agrees with the
-/// float64 oracle wherever the oracle applies; the JIT never fails on a verified kernel.
+/// for kernels whose run footprint (harness/run/run_footprint.h) is at most `max_bytes` and whose
+/// contraction forms at most kFuzzRunMaxProducts logical products (the interpreter's time grows
+/// with them, which the footprint does not bound: a 512³ GEMM holds 2 MB): the JIT (checked code)
+/// agrees with the interpreter bit for bit, and an unpoisoned output agrees with the float64 oracle
+/// wherever the oracle applies; the JIT never fails on a verified kernel.
 inline constexpr std::uint64_t kFuzzRunMaxBytes = 8u << 20; // most book kernels fit
+inline constexpr std::uint64_t kFuzzRunMaxProducts = 1u << 21;
 std::optional<std::string> run_properties(std::string_view input,
                                           std::uint64_t max_bytes = kFuzzRunMaxBytes);
 
@@ -41,8 +44,10 @@ std::optional<std::string> run_properties(std::string_view input,
 /// (ir/seq/lower_fetches), and on a DM tensor of adversarial codes the address streams lowering
 /// composes give every collected cell the state and the bits the image-based fetch interpreter
 /// gives it (tests/support/fetch_streams_check.h). Programs whose DM or collected image exceeds
-/// `max_cells` are skipped.
-inline constexpr std::uint64_t kFuzzFetchMaxCells = 1u << 20;
+/// `max_cells` are skipped: the check costs about half a microsecond a cell unsanitised and ten
+/// times that under `make fuzz`'s sanitizers, so 2^18 cells keep an input well within its timeout
+/// (the reference's lm_head, 2^20 cells, took 27 s on a loaded 2-core host).
+inline constexpr std::uint64_t kFuzzFetchMaxCells = 1u << 18;
 std::optional<std::string> fetch_properties(std::string_view input,
                                             std::uint64_t max_cells = kFuzzFetchMaxCells);
 
