@@ -56,12 +56,6 @@ public:
   /// Resolves `t` and requires a scalar type, or reports E-TYPE-002 / E-TYPE-004.
   std::optional<ScalarType> resolve_scalar(const TypeExpr& t, std::string_view what);
 
-  /// The value of the file's `const NAME` (a plain natural literal), or nullopt.
-  std::optional<std::uint64_t> constant(std::string_view name) const {
-    const auto it = consts_.find(name);
-    return it == consts_.end() ? std::nullopt : std::optional<std::uint64_t>(it->second);
-  }
-
   /// Without diagnostics: does `t` name a tensor type, directly or through aliases?
   bool looks_like_tensor(const TypeExpr& t, int depth = 0) const;
 
