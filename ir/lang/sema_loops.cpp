@@ -15,8 +15,8 @@ namespace tujit::ir::lang::detail {
 std::optional<std::uint64_t> KernelTyper::loop_bound(const LoopBound& b) {
   const ConstantLookup lookup = [this](std::string_view name,
                                        bool size) -> std::optional<std::uint64_t> {
-    if (!size) return r_.constant(name);
-    const Axis* a = r_.axes().find(name);
+    if (!size) return r_->constant(name);
+    const Axis* a = r_->axes().find(name);
     return a ? std::optional<std::uint64_t>(a->size) : std::nullopt;
   };
   auto v = evaluate_loop_bound(b.tokens, lookup, b.span);
