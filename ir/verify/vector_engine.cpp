@@ -300,13 +300,18 @@ Result<VectorState> unzip(VectorState st, const VectorStep& s) {
                                   mtext(s.packet), s.packet.size()),
                       {"pad the packet to 8 (`# 8`) in the collect before vector_init"});
   const FactorList axis = factorize(s.group_axis);
-  const Atom& a = axis.factors.front().atom;
   const auto bad = [&](std::string what) {
     return rule_error("E-VE-023", kStage, "UnzipGroupAxis", std::move(what),
                       {"the grouping axis has 2 elements, held whole by Time (`begin_interleaved` "
                        "or a collect with I in Time); TileTime is Time with I replaced by "
                        "`1 # 2`, SplitTime is Time without I (docs/vector-engine.md §3.5)"});
   };
+  // A one-element axis factors to nothing, and a padded or split one to more than its atom.
+  if (axis.factors.size() != 1 || !axis.factors.front().is_term())
+    return bad(fmt::format("the grouping axis {} is not one axis of 2 elements; pair mode splits "
+                           "a 2-way axis",
+                           mtext(s.group_axis)));
+  const Atom& a = axis.factors.front().atom;
   if (a.size != 2)
     return bad(fmt::format("the grouping axis `{}` has {} elements; pair mode splits a 2-way axis",
                            a.name, a.size));
