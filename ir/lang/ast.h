@@ -36,6 +36,7 @@ struct TypeExpr {
   std::vector<TypeExpr> args; // Name: generic arguments, lifetimes dropped
   std::vector<Token> body;    // Mapping: the tokens strictly between `m![` and `]`
   bool is_ref = false;        // written `&T` / `&mut T`
+  bool is_mut_ref = false;    // written `&mut T`
 };
 
 /// An expression of a kernel body: `input`, `ctx.main`, method chains, arguments.
@@ -75,6 +76,28 @@ struct Expr {
   std::vector<std::string> field_names; // StructLit: `field` of each `field: value`
   std::vector<SourceSpan> field_spans;  // StructLit: the span of each field name
 };
+
+/// A deep copy of `e` (an Expr owns its receiver, so it is move-only).
+inline Expr clone(const Expr& e) {
+  Expr c;
+  c.kind = e.kind;
+  c.span = e.span;
+  c.name = e.name;
+  c.name_span = e.name_span;
+  if (e.inner) c.inner = std::make_unique<Expr>(clone(*e.inner));
+  c.ref_mut = e.ref_mut;
+  c.has_turbofish = e.has_turbofish;
+  c.targs = e.targs;
+  for (const auto& a : e.args) c.args.push_back(clone(a));
+  c.int_value = e.int_value;
+  c.int_overflow = e.int_overflow;
+  c.float_value = e.float_value;
+  c.float_text = e.float_text;
+  c.path = e.path;
+  c.field_names = e.field_names;
+  c.field_spans = e.field_spans;
+  return c;
+}
 
 struct Param {
   std::string name;

@@ -11,22 +11,6 @@ namespace tujit::ir::lang {
 
 namespace {
 
-Expr clone(const Expr& e) {
-  Expr c;
-  c.kind = e.kind;
-  c.span = e.span;
-  c.name = e.name;
-  c.name_span = e.name_span;
-  if (e.inner) c.inner = std::make_unique<Expr>(clone(*e.inner));
-  c.ref_mut = e.ref_mut;
-  c.has_turbofish = e.has_turbofish;
-  c.targs = e.targs;
-  for (const auto& a : e.args) c.args.push_back(clone(a));
-  c.int_value = e.int_value;
-  c.int_overflow = e.int_overflow;
-  return c;
-}
-
 // The variable a method chain (or a plain use) starts from: `a` in `a.contract_outer(…)…`.
 std::string chain_root(const Expr& e) {
   const Expr* x = &e;

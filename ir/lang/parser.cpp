@@ -16,7 +16,7 @@ bool is_refused_operation(std::string_view m) {
   return (m.starts_with("vector_") && !vector_call_kind(m)) ||
          (m.starts_with("transpose") && m != "transpose") || m == "commit_view" ||
          m == "commit_valid_count_pack" || m.starts_with("dma") || m.starts_with("to_dm_") ||
-         m.starts_with("to_hbm_");
+         (m.starts_with("to_hbm_") && m != "to_hbm_view");
 }
 
 namespace detail {

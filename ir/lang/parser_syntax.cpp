@@ -21,9 +21,11 @@ TypeExpr Parser::parse_type(int) {
   if (tk.is_punct("&")) {
     ++p_;
     while (peek().is(TokenKind::Lifetime)) ++p_;
-    if (at_ident("mut")) ++p_;
+    const bool mut = at_ident("mut");
+    if (mut) ++p_;
     TypeExpr inner = parse_type(0);
     inner.is_ref = true;
+    inner.is_mut_ref = mut;
     inner.span = join(tk.span, inner.span);
     return inner;
   }

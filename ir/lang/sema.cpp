@@ -42,6 +42,7 @@ std::optional<Kernel> KernelTyper::run() {
                       fn_.name, tensor_type_name(k_.declared_return->kind)),
           fn_.ret->span, {"end the body with the chain that produces the result (no `;`)"});
   }
+  output_parameter_result();
   renumber_chains();
   return std::move(k_);
 }
@@ -63,6 +64,7 @@ void KernelTyper::type_param(const Param& p) {
   Value v;
   v.span = p.span;
   v.name = p.name;
+  v.writable = p.type.is_mut_ref;
   v.source = p.name;
   if (r.kind == Resolved::Kind::Tensor) {
     kp.tensor = r.tensor;
@@ -214,7 +216,11 @@ std::string KernelTyper::describe_value(const Value& v) {
   case Value::Kind::Tensor:
     return fmt::format("a {}", tensor_type_name(v.tensor.kind));
   case Value::Kind::View:
-    return "a DmTensor view";
+    return fmt::format("a view of {} {}", v.tensor.kind == TensorKind::Hbm ? "an" : "a",
+                       tensor_type_name(v.tensor.kind));
+  case Value::Kind::ViewMut:
+    return fmt::format("a mutable view of {} {}", v.tensor.kind == TensorKind::Hbm ? "an" : "a",
+                       tensor_type_name(v.tensor.kind));
   case Value::Kind::CtxRoot:
     return "the context";
   case Value::Kind::Context:
@@ -247,19 +253,9 @@ Value KernelTyper::type_call(const Expr& call, const TensorType* expected, bool 
     return v;
   }
   if (recv.kind == Value::Kind::Error) return v;
-  if (call.name == "view") {
-    if (recv.kind == Value::Kind::Tensor && recv.tensor.kind == TensorKind::Dm &&
-        call.args.empty()) {
-      v = recv;
-      v.kind = Value::Kind::View;
-      v.memory_producer = recv.producer;
-      v.producer.reset();
-      return v;
-    }
-    error("E-TYPE-010", fmt::format("`view()` needs a DmTensor, found {}", describe_value(recv)),
-          call.name_span);
-    return v;
-  }
+  if (call.name == "view") return type_view(call, recv);
+  if (call.name == "view_mut") return type_view_mut(call, recv);
+  if (call.name == "to_hbm_view") return type_to_hbm_view(call, recv);
   if (call.name == "begin") return type_begin(call, recv);
   if (call.name == "begin_interleaved") return type_begin_interleaved(call, recv);
   if (call.name == "write" && recv.kind == Value::Kind::Tensor &&
@@ -316,8 +312,8 @@ Value KernelTyper::type_begin(const Expr& call, const Value& recv) {
   }
   Value arg = type_expr(call.args[0], nullptr, false);
   if (arg.kind == Value::Kind::Error) return v;
-  if (arg.kind != Value::Kind::View &&
-      !(arg.kind == Value::Kind::Tensor && arg.tensor.kind == TensorKind::Dm)) {
+  if ((arg.kind != Value::Kind::View && arg.kind != Value::Kind::Tensor) ||
+      arg.tensor.kind != TensorKind::Dm) {
     error("E-TYPE-016",
           fmt::format("`begin` needs `x.view()` of a DmTensor, found {}", describe_value(arg)),
           call.args[0].span);

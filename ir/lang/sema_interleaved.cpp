@@ -54,8 +54,8 @@ Value KernelTyper::type_begin_interleaved(const Expr& call, const Value& recv) {
   for (int k = 0; k < 2; ++k) {
     args[k] = type_expr(call.args[k], nullptr, false);
     if (args[k].kind == Value::Kind::Error) return v;
-    if (args[k].kind != Value::Kind::View &&
-        !(args[k].kind == Value::Kind::Tensor && args[k].tensor.kind == TensorKind::Dm)) {
+    if ((args[k].kind != Value::Kind::View && args[k].kind != Value::Kind::Tensor) ||
+        args[k].tensor.kind != TensorKind::Dm) {
       error("E-TYPE-016",
             fmt::format("`begin_interleaved` needs `x.view()` of a DmTensor, found {}",
                         describe_value(args[k])),

@@ -23,7 +23,8 @@ namespace tujit::ir::lang::detail {
 struct Value {
   enum class Kind : std::uint8_t {
     Tensor,
-    View,    // `x.view()` of a DmTensor (the argument of `begin`)
+    View,    // `x.view()` of a DmTensor (the argument of `begin`) or of an HbmTensor
+    ViewMut, // `out.view_mut()` of an `&mut HbmTensor` parameter (a `to_hbm_view` destination)
     CtxRoot, // a `&mut Context` parameter
     Context, // `ctx.main` / `ctx.sub` / `ctx.tdma`
     Opaque,  // a number, `ctx.tdma`, a non-tensor parameter: fine as an argument
@@ -33,6 +34,8 @@ struct Value {
   TensorType tensor;
   ContextKind ctx = ContextKind::Unknown;
   std::string name; // the variable a Tensor came from (for TRF operands)
+  /// A tensor parameter written `&mut` (only such a parameter can take a `to_hbm_view`).
+  bool writable = false;
   SourceSpan span;
   /// The stage that produced a Tensor (index into Kernel::stages); nullopt for a parameter or
   /// a `begin`. Stage::producer / Stage::source are taken from here.
@@ -89,6 +92,17 @@ private:
   /// E-TYPE-010 unless `recv` is `ctx.main` or `ctx.sub`, the contexts a chain begins on.
   bool begins_on_context(const Expr& call, const Value& recv, std::string_view method);
   Value type_begin(const Expr& call, const Value& recv);
+
+  // ---- views and writes into output parameters (sema_views.cpp, docs/kernel-language.md §6) --
+  /// `x.view()` of a DmTensor or HbmTensor: the value a `begin` reads or a DMA view copies.
+  Value type_view(const Expr& call, const Value& recv);
+  /// `out.view_mut()` of an `&mut HbmTensor` parameter: a `to_hbm_view` destination.
+  Value type_view_mut(const Expr& call, const Value& recv);
+  /// `x.view().to_hbm_view(&mut ctx.tdma, out.view_mut())`: a to_hbm into the layout of the
+  /// output parameter `out` (Stage::target names it).
+  Value type_to_hbm_view(const Expr& call, const Value& recv);
+  /// The kernel's result when its body writes one output parameter last and has no tail.
+  void output_parameter_result();
   Value type_begin_interleaved(const Expr& call, const Value& recv);
 
   /// A type argument: explicit (and resolved), or still to be inferred.

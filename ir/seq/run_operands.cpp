@@ -512,10 +512,37 @@ Status transfers_only(const Kernel& kernel, RunOperands& ops) {
   return {};
 }
 
+/// A run takes one result: the returned tensor, or the one output parameter the body's last
+/// statement writes with `to_hbm_view` (docs/kernels.md §4).
+Status one_result(const Kernel& k) {
+  std::vector<const Stage*> writes;
+  for (const Stage& s : k.stages)
+    if (s.op == StageOp::ToHbm && !s.target.empty()) writes.push_back(&s);
+  if (writes.empty() || (writes.size() == 1 && writes.front() == &k.stages.back() && k.returned))
+    return {};
+  std::string why;
+  if (writes.size() > 1) {
+    why = fmt::format("writes {} output parameters (`{}`", writes.size(), writes.front()->target);
+    for (std::size_t i = 1; i < writes.size(); ++i) why += fmt::format(", `{}`", writes[i]->target);
+    why += ")";
+  } else if (k.returned) {
+    why = fmt::format("writes the output parameter `{}` and also returns a tensor",
+                      writes.front()->target);
+  } else {
+    why = fmt::format("writes the output parameter `{}` before its last statement",
+                      writes.front()->target);
+  }
+  return unsupported(fmt::format("tujit run: kernel `{}` {}; a run takes one result, the returned "
+                                 "tensor or the output parameter the last statement writes",
+                                 k.name, why),
+                     writes.back()->name_span);
+}
+
 } // namespace
 
 Result<RunOperands> find_run_operands(const Kernel& kernel) {
   RunOperands ops;
+  if (auto r = one_result(kernel); !r) return std::move(r).take_diagnostics();
   if (auto chain = find_contraction_chain(kernel)) {
     ops.outer = chain->outer;
     ops.lane = chain->lane;

@@ -202,6 +202,29 @@ fn pair_add<'l, const T: Tu>(
 sub('v02_pair_single_operand', 'E-VE-024', P, '.vector_clip_zip(ClipBinaryOpI32::AddFxp)', '.vector_fxp(@@FxpBinaryOp::MulInt, 10)\n        .vector_clip_zip(ClipBinaryOpI32::AddFxp)', 'one operand for both groups')
 sub('v03_zip_without_pair', 'E-VE-025', P, '.vector_intra_slice_unzip::<I, m![1 # 2], m![1]>()\n        .vector_clip_zip(ClipBinaryOpI32::AddFxp)', '.vector_intra_slice_unzip::<I, m![1 # 2], m![1]>()\n        .vector_clip_zip(ClipBinaryOpI32::AddFxp)\n        .@@vector_clip_zip(ClipBinaryOpI32::Max)', 'a second zip')
 
+# ---- a whole kernel writing its result into an output parameter (docs/kernel-language.md §6)
+W = """use furiosa_opt_std::prelude::*;
+
+axes![A = 8, B = 32];
+
+type Chip = m![1];
+type Cluster = m![1 # 2];
+type Slice = m![1 # 256];
+
+#[device(chip = 1)]
+pub fn k(
+    ctx: &mut Context,
+    input: &HbmTensor<i8, Chip, m![A, B]>,
+    output: &mut HbmTensor<i8, Chip, m![A, B]>,
+) {
+    let input_dm = input.to_dm::<Cluster, Slice, m![A, B]>(&mut ctx.tdma);
+    input_dm.view().to_hbm_view(&mut ctx.tdma, output.view_mut());
+}
+"""
+raw('t58_view_mut_not_mut', 'E-TYPE-029', W.replace('output: &mut HbmTensor', 'output: &HbmTensor').replace('output.view_mut()', 'output.@@view_mut()'), 'view_mut of a parameter not written &mut')
+sub('t59_to_hbm_view_destination', 'E-TYPE-029', W, 'output.view_mut());', 'input.@@view());', 'to_hbm_view into a view that is not an output parameter')
+sub('t60_to_hbm_view_dtype', 'E-TYPE-013', W, 'output: &mut HbmTensor<i8,', 'output: &mut HbmTensor<@@bf16,', 'to_hbm_view into an output parameter of another scalar type')
+
 seen=set()
 for name, code, text, what in cases:
     assert name not in seen, name
