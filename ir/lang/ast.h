@@ -46,6 +46,7 @@ struct Expr {
     Field,      // receiver.IDENT
     MethodCall, // receiver.IDENT::<targs>(args)
     Ref,        // &expr / &mut expr (operand in `inner`)
+    Neg,        // -expr of a name (`-offset`; a negative literal is an Int / Float)
     Int,        // integer literal, optionally negated
     LaneMode,   // LaneMode::Interleaved / LaneMode::Sequential
     Float,      // float literal, optionally negated (`2.0f32`, `-0.5`)

@@ -348,6 +348,15 @@ Expr Parser::parse_primary() {
     v.span = join(tk.span, v.span);
     return v;
   }
+  if (tk.is_punct("-") && peek(1).is(TokenKind::Ident)) {
+    // `-offset`: the negation of a constant bound by `let` (folded by the typer).
+    ++p_;
+    Expr inner = parse_primary();
+    e.kind = Expr::Kind::Neg;
+    e.span = join(tk.span, inner.span);
+    e.inner = std::make_unique<Expr>(std::move(inner));
+    return e;
+  }
   if (tk.is(TokenKind::Float)) {
     ++p_;
     parse_float_literal(tk, e);

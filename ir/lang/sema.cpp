@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 namespace tujit::ir::lang {
 
 namespace detail {
@@ -128,7 +130,39 @@ void KernelTyper::type_stmt(const Stmt& s) {
   }
   v.name = scoped(s.name);
   bound_values_.erase(s.name); // a later binding shadows a guard of that name
+  // A number (`let offset = 100.0f32;`, `let neg = -offset;`): an operand names it.
+  if (s.value && v.kind == Value::Kind::Opaque) {
+    if (auto lit = fold_constant(*s.value)) {
+      constants_.push_back(std::move(*lit));
+      bound_values_[s.name] = &constants_.back();
+    }
+  }
   if (s.name != "_") env_[s.name] = std::move(v);
+}
+
+std::optional<Expr> KernelTyper::fold_constant(const Expr& e) const {
+  if (e.kind == Expr::Kind::Int || e.kind == Expr::Kind::Float) return clone(e);
+  if (e.kind == Expr::Kind::Name) {
+    auto it = bound_values_.find(e.name);
+    if (it == bound_values_.end()) return std::nullopt;
+    const Expr& bound = *it->second;
+    if (bound.kind != Expr::Kind::Int && bound.kind != Expr::Kind::Float) return std::nullopt;
+    return clone(bound);
+  }
+  if (e.kind != Expr::Kind::Neg || !e.inner) return std::nullopt;
+  std::optional<Expr> x = fold_constant(*e.inner);
+  if (!x) return std::nullopt;
+  // IEEE negation flips the sign of the f32 nearest to the decimal, which is the f32 nearest to
+  // the negated decimal; i64::MIN has no negation.
+  if (x->kind == Expr::Kind::Int) {
+    x->int_overflow = x->int_overflow || x->int_value == std::numeric_limits<std::int64_t>::min();
+    if (!x->int_overflow) x->int_value = -x->int_value;
+  } else {
+    x->float_value = -x->float_value;
+    x->float_text = x->float_text.starts_with('-') ? x->float_text.substr(1) : "-" + x->float_text;
+  }
+  x->span = e.span;
+  return x;
 }
 
 void KernelTyper::check_declared(const TensorType& declared, const TensorType& produced,
@@ -160,6 +194,15 @@ Value KernelTyper::type_expr(const Expr& e, const TensorType* expected, bool top
   }
   case Expr::Kind::Ref:
     return type_expr(*e.inner, expected, top);
+  case Expr::Kind::Neg: {
+    const Value inner = type_expr(*e.inner, nullptr, false);
+    if (inner.kind == Value::Kind::Opaque) v.kind = Value::Kind::Opaque;
+    else if (inner.kind != Value::Kind::Error)
+      error("E-TYPE-021", fmt::format("`-` of {} is not part of the kernel language",
+                                      describe_value(inner)),
+            e.span, {"`-x` negates a number bound by `let` (docs/kernel-language.md §3)"});
+    return v;
+  }
   case Expr::Kind::Int:
   case Expr::Kind::LaneMode:
   case Expr::Kind::Float:
@@ -214,7 +257,8 @@ Value KernelTyper::type_expr(const Expr& e, const TensorType* expected, bool top
 std::string KernelTyper::describe_value(const Value& v) {
   switch (v.kind) {
   case Value::Kind::Tensor:
-    return fmt::format("a {}", tensor_type_name(v.tensor.kind));
+    return fmt::format("{} {}", v.tensor.kind == TensorKind::Hbm ? "an" : "a",
+                       tensor_type_name(v.tensor.kind));
   case Value::Kind::View:
     return fmt::format("a view of {} {}", v.tensor.kind == TensorKind::Hbm ? "an" : "a",
                        tensor_type_name(v.tensor.kind));

@@ -11,6 +11,7 @@
 #include "ir/lang/sema_methods.h"
 #include "ir/lang/vector_branch_args.h"
 
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -73,6 +74,9 @@ private:
   void type_param(const Param& p);
 
   void type_stmt(const Stmt& s);
+  /// The literal a numeric `let` value folds to (a literal, a name bound to one, `-` of those),
+  /// or nullopt.
+  std::optional<Expr> fold_constant(const Expr& e) const;
   /// A `for` loop unrolled: its body typed once per value of the range, the loop variable a
   /// literal, the body's bindings scoped to the iteration (docs/kernel-language.md §3.1).
   void type_for(const Stmt& s);
@@ -223,8 +227,11 @@ private:
   Kernel k_;
   std::map<std::string, Value> env_;
   /// `let` bindings of values outside the tensor types a Vector Engine argument may name (a
-  /// TagGuard, docs/vector-engine.md §3.4), scoped like env_.
+  /// TagGuard, docs/vector-engine.md §3.4; a number, folded to a literal in constants_), scoped
+  /// like env_.
   BoundValues bound_values_;
+  std::deque<Expr> constants_; // a deque: bound_values_ points into it
+
   std::size_t chain_ = 0;
   std::size_t next_chain_ = 0;
   std::string bound_to_;

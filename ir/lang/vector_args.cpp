@@ -271,8 +271,10 @@ private:
              a.span);
       return false;
     }
-    // `&vrf`, or a name already bound to a reference (`vrf: &VrfTensor<…>`).
-    const bool tensor = a.kind == Expr::Kind::Ref || a.kind == Expr::Kind::Name;
+    // `&vrf`, or a name already bound to a reference (`vrf: &VrfTensor<…>`); a name bound to a
+    // number is a constant.
+    const bool tensor =
+        a.kind == Expr::Kind::Ref || (a.kind == Expr::Kind::Name && !bound_number(a));
     if (!tensor) return constant(a, v.operand[slot]);
     if (slot == 0) {
       v.source = VeOperandSource::Vrf;
@@ -284,8 +286,18 @@ private:
     return false;
   }
 
+  /// The literal a name is bound to by `let` (sema's constant folding), or nullptr.
+  const Expr* bound_number(const Expr& a) const {
+    if (a.kind != Expr::Kind::Name) return nullptr;
+    auto it = bound_.find(a.name);
+    if (it == bound_.end()) return nullptr;
+    const Expr* e = it->second;
+    return e->kind == Expr::Kind::Int || e->kind == Expr::Kind::Float ? e : nullptr;
+  }
+
   /// A constant operand of the stream's scalar.
   bool constant(const Expr& a, std::uint32_t& bits) {
+    if (const Expr* n = bound_number(a)) return constant(*n, bits);
     if (dtype_ == ScalarType::I32) {
       if (a.kind == Expr::Kind::Int && !a.int_overflow &&
           a.int_value >= std::numeric_limits<std::int32_t>::min() &&
@@ -561,7 +573,7 @@ private:
               a.span);
       return false;
     }
-    if (a.kind == Expr::Kind::Ref || a.kind == Expr::Kind::Name) {
+    if (a.kind == Expr::Kind::Ref || (a.kind == Expr::Kind::Name && !bound_number(a))) {
       refuse("a VRF operand of a pair op is not simulated: each group takes a constant or `()`",
              a.span);
       return false;
