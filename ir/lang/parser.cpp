@@ -14,8 +14,8 @@ bool is_refused_operation(std::string_view m) {
   // forms and Commit Adapter stages tujit does not simulate, and the Vector Engine methods it does
   // not simulate (vector_args.h lists the ones it does).
   return (m.starts_with("vector_") && !vector_call_kind(m)) ||
-         (m.starts_with("transpose") && m != "transpose") || m == "commit_view" ||
-         m == "commit_valid_count_pack" || m.starts_with("dma") || m.starts_with("to_dm_") ||
+         (m.starts_with("transpose") && m != "transpose") || m == "commit_valid_count_pack" ||
+         m.starts_with("dma") || m.starts_with("to_dm_") ||
          (m.starts_with("to_hbm_") && m != "to_hbm_view");
 }
 

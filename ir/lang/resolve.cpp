@@ -5,6 +5,30 @@
 namespace tujit::ir::lang {
 
 namespace {
+
+/// The view types of the memory tensors (furiosa-opt-std tensor/memory.rs): a view of the tensor
+/// kind its name starts with.
+struct ViewName {
+  std::string_view name;
+  TensorKind kind;
+  Resolved::View view;
+};
+constexpr ViewName kViewNames[] = {
+    {"HbmTensorView", TensorKind::Hbm, Resolved::View::Shared},
+    {"HbmTensorViewMut", TensorKind::Hbm, Resolved::View::Mut},
+    {"DmTensorView", TensorKind::Dm, Resolved::View::Shared},
+    {"DmTensorViewMut", TensorKind::Dm, Resolved::View::Mut},
+};
+
+const ViewName* view_name(std::string_view name) {
+  for (const ViewName& v : kViewNames)
+    if (v.name == name) return &v;
+  return nullptr;
+}
+
+} // namespace
+
+namespace {
 /// Aliases referring to aliases: deeper chains are refused (a cycle or a generated file).
 constexpr std::size_t kMaxAliasDepth = 64;
 constexpr std::size_t kMaxTypeDiagnostics = 5000;
@@ -88,7 +112,7 @@ bool Resolver::is_generic_arg(const TypeExpr& t) const {
 
 bool Resolver::looks_like_tensor(const TypeExpr& t, int depth) const {
   if (t.kind != TypeExpr::Kind::Name || depth > 16) return false;
-  if (tensor_kind_from_name(t.name)) return true;
+  if (tensor_kind_from_name(t.name) || view_name(t.name)) return true;
   if (t.has_args) return false;
   if (auto imp = imported_aliases_.find(t.name); imp != imported_aliases_.end()) {
     const auto home = imp->second.home->aliases_.find(imp->second.name);
@@ -229,6 +253,11 @@ Resolved Resolver::resolve(const TypeExpr& t) {
   r.name = t.name;
   if (t.has_args) {
     if (auto k = tensor_kind_from_name(t.name)) return resolve_tensor(t, *k);
+    if (const ViewName* v = view_name(t.name)) {
+      Resolved viewed = resolve_tensor(t, v->kind);
+      if (viewed.kind == Resolved::Kind::Tensor) viewed.view = v->view;
+      return viewed;
+    }
     r.kind = Resolved::Kind::Other;
     return r;
   }

@@ -26,7 +26,11 @@ struct Resolved {
     Other,   // a type outside the kernel language (usize, a struct, `()`): not an error by itself
     Error,   // already diagnosed
   };
+  /// A view type (`HbmTensorView`, `DmTensorViewMut`, …): a Tensor of the viewed kind, and whether
+  /// it is a view and a mutable one (docs/kernel-language.md §6).
+  enum class View : std::uint8_t { None, Shared, Mut };
   Kind kind = Kind::Error;
+  View view = View::None;
   SourceSpan span;
   std::string name; // Other/Generic: the name as written
   SpannedMapping mapping;

@@ -70,7 +70,9 @@ void KernelTyper::type_param(const Param& p) {
   v.source = p.name;
   if (r.kind == Resolved::Kind::Tensor) {
     kp.tensor = r.tensor;
-    v.kind = Value::Kind::Tensor;
+    v.kind = r.view == Resolved::View::Shared ? Value::Kind::View
+             : r.view == Resolved::View::Mut  ? Value::Kind::ViewMut
+                                              : Value::Kind::Tensor;
     v.tensor = r.tensor;
     v.ctx = r.tensor.tu;
   } else if (r.kind == Resolved::Kind::Context) {
@@ -190,16 +192,18 @@ Value KernelTyper::type_expr(const Expr& e, const TensorType* expected, bool top
     }
     v = it->second;
     v.span = e.span;
+    written_value(v);
     return v;
   }
   case Expr::Kind::Ref:
     return type_expr(*e.inner, expected, top);
   case Expr::Kind::Neg: {
     const Value inner = type_expr(*e.inner, nullptr, false);
-    if (inner.kind == Value::Kind::Opaque) v.kind = Value::Kind::Opaque;
+    if (inner.kind == Value::Kind::Opaque)
+      v.kind = Value::Kind::Opaque;
     else if (inner.kind != Value::Kind::Error)
-      error("E-TYPE-021", fmt::format("`-` of {} is not part of the kernel language",
-                                      describe_value(inner)),
+      error("E-TYPE-021",
+            fmt::format("`-` of {} is not part of the kernel language", describe_value(inner)),
             e.span, {"`-x` negates a number bound by `let` (docs/kernel-language.md §3)"});
     return v;
   }
@@ -298,6 +302,7 @@ Value KernelTyper::type_call(const Expr& call, const TensorType* expected, bool 
   }
   if (recv.kind == Value::Kind::Error) return v;
   if (call.name == "view") return type_view(call, recv);
+  if (call.name == "commit_view") return type_commit_view(call, recv);
   if (call.name == "view_mut") return type_view_mut(call, recv);
   if (call.name == "to_hbm_view") return type_to_hbm_view(call, recv);
   if (call.name == "begin") return type_begin(call, recv);
@@ -305,6 +310,13 @@ Value KernelTyper::type_call(const Expr& call, const TensorType* expected, bool 
   if (call.name == "write" && recv.kind == Value::Kind::Tensor &&
       recv.tensor.kind == TensorKind::Mem)
     return type_write(call, recv);
+  if (recv.kind == Value::Kind::View && recv.tensor.kind == TensorKind::Hbm &&
+      (call.name == "to_dm" || call.name == "to_hbm")) {
+    // A DMA from `x: HbmTensorView` reads the whole viewed tensor (tiles are not simulated).
+    recv.kind = Value::Kind::Tensor;
+    recv.producer = recv.memory_producer;
+    recv.memory_producer.reset();
+  }
   const MethodInfo* m = find_method(
       call.name, recv.kind == Value::Kind::Tensor ? std::optional(recv.tensor.kind) : std::nullopt);
   if (!m) {
@@ -617,15 +629,33 @@ bool KernelTyper::type_operation(const Expr& call, const MethodInfo& m, const Te
   return true;
 }
 
-bool KernelTyper::is_tensor_new(const Expr& e) {
-  return e.kind == Expr::Kind::PathCall && e.path.size() == 2 && e.path[1] == "new" &&
-         tensor_kind_from_name(e.path[0]).has_value();
+bool KernelTyper::is_tensor_new(const Expr& e) const {
+  if (e.kind != Expr::Kind::PathCall || e.path.size() != 2 || e.path[1] != "new") return false;
+  TypeExpr t;
+  t.kind = TypeExpr::Kind::Name;
+  t.name = e.path[0];
+  return tensor_kind_from_name(e.path[0]).has_value() || r_->looks_like_tensor(t);
 }
 
-void KernelTyper::build_inside(const Stmt& s, const std::optional<TensorType>& annotation) {
+std::optional<TensorType> KernelTyper::new_alias_type(const Expr& e) {
+  if (tensor_kind_from_name(e.path[0])) return std::nullopt;
+  TypeExpr t;
+  t.kind = TypeExpr::Kind::Name;
+  t.name = e.path[0];
+  t.span = e.span;
+  Resolved r = r_->resolve(t);
+  if (r.kind != Resolved::Kind::Tensor || r.view != Resolved::View::None) return std::nullopt;
+  return r.tensor;
+}
+
+void KernelTyper::build_inside(const Stmt& s, const std::optional<TensorType>& declared) {
   const Expr& e = *s.value;
-  if (e.path[0] != "DmTensor" || !e.args.empty() || !annotation ||
-      annotation->kind != TensorKind::Dm) {
+  // `type R = DmTensor<…>; let r = R::new();` names the type through the alias.
+  const std::optional<TensorType> aliased = new_alias_type(e);
+  if (aliased && declared) check_declared(*declared, *aliased, fmt::format("type of `{}`", s.name));
+  const std::optional<TensorType>& annotation = aliased ? aliased : declared;
+  const bool dm_new = e.path[0] == "DmTensor" || aliased;
+  if (!dm_new || !e.args.empty() || !annotation || annotation->kind != TensorKind::Dm) {
     error("E-TYPE-024",
           fmt::format("`{}::new()` cannot be typed here: a kernel builds DM tensors only, as "
                       "`let x: DmTensor<D, Chip, Cluster, Slice, Element> = DmTensor::new();`",

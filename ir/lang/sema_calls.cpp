@@ -187,8 +187,15 @@ bool KernelTyper::bind_argument(const Expr& a, Value arg, const Param& p, const 
     env[p.name] = std::move(arg);
     return true;
   }
-  if (arg.kind != Value::Kind::Tensor)
-    return mismatch(fmt::format("a {}", tensor_type_name(declared.tensor.kind)),
+  // A view parameter (`HbmTensorView`, `DmTensorViewMut`) takes `x.view()` / `x.view_mut()`.
+  Value want;
+  want.kind = declared.view == Resolved::View::Shared ? Value::Kind::View
+              : declared.view == Resolved::View::Mut  ? Value::Kind::ViewMut
+                                                      : Value::Kind::Tensor;
+  want.tensor = declared.tensor;
+  if (arg.kind != want.kind ||
+      (want.kind != Value::Kind::Tensor && arg.tensor.kind != declared.tensor.kind))
+    return mismatch(describe_value(want),
                     {fmt::format("`{}` declares `{}`", p.name, to_string(declared.tensor))});
   bool ok = true;
   for (const auto& d : compare_types(declared.tensor, arg.tensor)) {

@@ -107,6 +107,12 @@ private:
   Value type_to_hbm_view(const Expr& call, const Value& recv);
   /// The kernel's result when its body writes one output parameter last and has no tail.
   void output_parameter_result();
+  /// `stream.commit_view(out)`: the commit whose DmTensor is `out`'s (a `view_mut()` of a DM
+  /// tensor), which then holds the commit's result (written_).
+  Value type_commit_view(const Expr& call, const Value& recv);
+  /// `v` as the latest write through a `view_mut()` left it: a tensor a commit_view wrote is that
+  /// commit's result.
+  void written_value(Value& v) const;
   Value type_begin_interleaved(const Expr& call, const Value& recv);
 
   /// A type argument: explicit (and resolved), or still to be inferred.
@@ -163,7 +169,10 @@ private:
   bool type_vector_output(const Expr& call, const MethodInfo& m, const std::vector<TypeArg>& args,
                           const TensorType& in, TensorType& out);
 
-  static bool is_tensor_new(const Expr& e);
+  /// `X::new()` with X a tensor type name or an alias of a tensor type.
+  bool is_tensor_new(const Expr& e) const;
+  /// The tensor type `X` of `X::new()` names through an alias, or nullopt.
+  std::optional<TensorType> new_alias_type(const Expr& e);
 
   /// `let dm: DmTensor<…> = DmTensor::new();`: a DM tensor the kernel builds itself. Where it lands
   /// is the compiler's choice; a run feeds it like a parameter (KernelParam::built_inside).
@@ -231,6 +240,9 @@ private:
   /// like env_.
   BoundValues bound_values_;
   std::deque<Expr> constants_; // a deque: bound_values_ points into it
+  /// The DM tensors written whole through a `view_mut()` (by their Value::name), each with the
+  /// stage that wrote it last.
+  std::map<std::string, std::size_t> written_;
 
   std::size_t chain_ = 0;
   std::size_t next_chain_ = 0;

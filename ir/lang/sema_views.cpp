@@ -36,22 +36,24 @@ Value KernelTyper::type_view(const Expr& call, const Value& recv) {
 Value KernelTyper::type_view_mut(const Expr& call, const Value& recv) {
   Value v;
   v.span = call.span;
-  const bool output_param = recv.kind == Value::Kind::Tensor &&
-                            recv.tensor.kind == TensorKind::Hbm && !recv.producer && recv.writable;
-  if (output_param && call.args.empty()) {
+  const bool tensor = recv.kind == Value::Kind::Tensor;
+  const bool hbm_param = tensor && recv.tensor.kind == TensorKind::Hbm && !recv.producer;
+  // An output parameter takes a to_hbm_view; a DM tensor of the kernel (built inside, or a
+  // `let`) a commit_view.
+  const bool dm = tensor && recv.tensor.kind == TensorKind::Dm;
+  if (((hbm_param && recv.writable) || dm) && call.args.empty()) {
     v = recv;
     v.kind = Value::Kind::ViewMut;
     return v;
   }
   error("E-TYPE-029",
-        fmt::format("`view_mut()` needs a kernel parameter `&mut HbmTensor<…>`, found {}",
-                    recv.kind == Value::Kind::Tensor && recv.tensor.kind == TensorKind::Hbm &&
-                            !recv.producer
-                        ? fmt::format("`{}`, which is not `&mut`", recv.name)
-                        : describe_value(recv)),
+        fmt::format("`view_mut()` needs a DmTensor or a kernel parameter `&mut HbmTensor<…>`, "
+                    "found {}",
+                    hbm_param ? fmt::format("`{}`, which is not `&mut`", recv.name)
+                              : describe_value(recv)),
         call.name_span,
-        {kToHbmViewForm, "tujit writes a kernel's result into an output parameter only; DM "
-                         "views (`to_dm_view`) and tiles are refused (docs/kernels.md §4)"});
+        {kToHbmViewForm, "a DmTensor's `view_mut()` is a `commit_view` destination; tiles are "
+                         "not simulated (docs/kernels.md §4)"});
   return v;
 }
 
@@ -111,6 +113,59 @@ void KernelTyper::output_parameter_result() {
   // §4); a kernel with several output parameters is checked, not run.
   const Stage& last = k_.stages.back();
   if (writes == 1 && last.op == StageOp::ToHbm && !last.target.empty()) k_.returned = last.output;
+}
+
+Value KernelTyper::type_commit_view(const Expr& call, const Value& recv) {
+  Value v;
+  v.span = call.span;
+  if (recv.kind != Value::Kind::Tensor) {
+    error("E-TYPE-010",
+          fmt::format("`commit_view` is called on a stream, not on {}", describe_value(recv)),
+          call.name_span);
+    return v;
+  }
+  if (call.args.size() != 1 || !call.targs.empty()) {
+    error("E-TYPE-029", "`commit_view` takes one argument, `x.view_mut()` of a DmTensor", call.span,
+          {"the destination's type gives the commit's DmTensor type"});
+    return v;
+  }
+  Value dst = type_expr(call.args[0], nullptr, false);
+  if (dst.kind == Value::Kind::Error) return v;
+  if (dst.kind != Value::Kind::ViewMut || dst.tensor.kind != TensorKind::Dm) {
+    error("E-TYPE-029",
+          fmt::format("the destination of `commit_view` is `x.view_mut()` of a DmTensor, found {}",
+                      describe_value(dst)),
+          call.args[0].span, {"`commit_view(out)` commits into the DmTensor `out` views"});
+    return v;
+  }
+  const MethodInfo* m = find_method("commit", recv.tensor.kind);
+  if (m == nullptr || !m->accepts(recv.tensor.kind)) {
+    error("E-TYPE-010",
+          fmt::format("`commit_view` is a method of {}, but it is called on {}",
+                      method_inputs_text("commit"), describe_value(recv)),
+          call.name_span);
+    return v;
+  }
+  Expr commit = clone(call);
+  commit.args.clear();
+  const std::size_t before = k_.stages.size();
+  Value out = type_stage(commit, *m, recv, &dst.tensor);
+  if (out.kind != Value::Kind::Tensor || k_.stages.size() != before + 1) return v;
+  check_declared(dst.tensor, out.tensor, fmt::format("destination `{}`", dst.name));
+  written_[dst.name] = before;
+  k_.stages.back().bound_to = dst.name; // the commit's result is that tensor's value
+  v.kind = Value::Kind::Opaque;         // `()`
+  return v;
+}
+
+void KernelTyper::written_value(Value& v) const {
+  if (v.kind != Value::Kind::Tensor || v.tensor.kind != TensorKind::Dm) return;
+  auto it = written_.find(v.name);
+  if (it == written_.end()) return;
+  const Stage& w = k_.stages[it->second];
+  v.producer = it->second;
+  v.source = w.source;
+  v.interleaved.clear();
 }
 
 } // namespace tujit::ir::lang::detail

@@ -35,7 +35,8 @@ pub fn k(ctx: &mut Context, input: &HbmTensor<)" +
         .collect::<m![1], m![A % 2 # 8]>()
         .vector_init()
         .vector_intra_slice_tag(TagMode::Zero)
-)" + ops + R"(        .vector_final()
+)" + ops +
+         R"(        .vector_final()
         .commit_trim::<m![A % 2]>()
         .commit();
     result.to_hbm(&mut ctx.tdma)
@@ -64,28 +65,29 @@ std::set<std::string> codes(const ir::SpecAnalysis& a) {
 
 TEST_CASE("let constants: an operand names a number, and -x negates it", "[lang][vector]") {
   SECTION("i32: 7, -7 and -(-7)") {
-    const auto a = ir::analyze(SourceBuffer(
-        "i32.rs", kernel("i32", "    let c = 7;\n    let d = -c;\n    let e = -d;\n",
-                         "        .vector_fxp(FxpBinaryOp::AddFxp, d)\n"
-                         "        .vector_fxp(FxpBinaryOp::MulInt, e)\n")));
+    const auto a = ir::analyze(
+        SourceBuffer("i32.rs", kernel("i32", "    let c = 7;\n    let d = -c;\n    let e = -d;\n",
+                                      "        .vector_fxp(FxpBinaryOp::AddFxp, d)\n"
+                                      "        .vector_fxp(FxpBinaryOp::MulInt, e)\n")));
     CHECK(codes(a).empty());
     REQUIRE(a.file.kernels.size() == 1);
     CHECK(operands(a.file.kernels[0]) == std::vector<std::uint32_t>{0xFFFFFFF9u, 7u});
   }
   SECTION("f32: the reference's neg_offset, -100.0") {
-    const auto a = ir::analyze(
-        SourceBuffer("f32.rs", kernel("f32", "    let offset = 100.0f32;\n    let neg_offset = "
-                                             "-offset;\n",
-                                      "        .vector_fp_binary(FpBinaryOp::AddF, neg_offset)\n")));
+    const auto a = ir::analyze(SourceBuffer(
+        "f32.rs", kernel("f32",
+                         "    let offset = 100.0f32;\n    let neg_offset = "
+                         "-offset;\n",
+                         "        .vector_fp_binary(FpBinaryOp::AddF, neg_offset)\n")));
     CHECK(codes(a).empty());
     REQUIRE(a.file.kernels.size() == 1);
     // -100.0f32 = sign 1, exponent 127 + 6, mantissa 0x480000 (1.5625 × 2^6).
     CHECK(operands(a.file.kernels[0]) == std::vector<std::uint32_t>{0xC2C80000u});
   }
   SECTION("-x of a tensor is outside the kernel language") {
-    const auto a = ir::analyze(SourceBuffer(
-        "neg_tensor.rs", kernel("i32", "    let d = -input;\n",
-                                "        .vector_fxp(FxpBinaryOp::AddFxp, 1)\n")));
+    const auto a = ir::analyze(
+        SourceBuffer("neg_tensor.rs", kernel("i32", "    let d = -input;\n",
+                                             "        .vector_fxp(FxpBinaryOp::AddFxp, 1)\n")));
     CHECK(codes(a) == std::set<std::string>{"E-TYPE-021"});
   }
 }

@@ -238,7 +238,7 @@ fn f<'l, const T: Tu>(input: In) -> CollectTensor<'l, T, D, m![1], m![1 # 2], m!
 TEST_CASE("lang sema: refused operations are errors in kernels, warnings in driver code",
           "[lang]") {
   std::string text = kSpecExample;
-  text.append("fn main() {\n    let o = x.vector_add(y).commit_view();\n}\n");
+  text.append("fn main() {\n    let o = x.vector_add(y).commit_valid_count_pack();\n}\n");
   SpecAnalysis a = run(text);
   INFO(dump(a));
   CHECK(!has_errors(a.diagnostics));

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -77,4 +78,28 @@ pub fn bcast(ctx: &mut Context, input: &HbmTensor<f32, Chip, m![A]>) -> HbmTenso
   CHECK(r.status != 0);
   CHECK(r.err.find("E-RUN-110") != std::string::npos);
   CHECK(r.err.find("broadcasts `input`") != std::string::npos);
+}
+
+TEST_CASE("reference kernels: binary_add.rs adds its two inputs through a called fn's views",
+          "[reference][vector]") {
+  // binary_add_2048 calls binary_add_kernel with `lhs.view()`, `rhs.view()` (HbmTensorView) and
+  // `result.view_mut()` of a `ResultDmTensor::new()`; the callee's pair-mode pass commits into
+  // that view (`commit_view`), and the kernel returns the DM tensor moved to HBM
+  // (docs/kernel-language.md §6, docs/vector-engine.md §3.5). Each output is lhs + rhs, widened
+  // from i8 to i32.
+  testing::TempDir dir("reference_binary_add");
+  auto arrays = testing::run_saved(kDir + "binary_add.rs", dir, "5");
+  REQUIRE(arrays.count("lhs") == 1);
+  REQUIRE(arrays.count("rhs") == 1);
+  REQUIRE(arrays.count("out") == 1);
+  CHECK(arrays.size() == 3); // the built-inside result is not an input
+  const auto lhs = testing::npy_values<std::int8_t>(arrays.at("lhs"));
+  const auto rhs = testing::npy_values<std::int8_t>(arrays.at("rhs"));
+  const auto out = testing::npy_values<std::int32_t>(arrays.at("out"));
+  REQUIRE(lhs.size() == 2048);
+  REQUIRE(out.size() == lhs.size());
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < out.size(); ++i)
+    wrong += out[i] == std::int32_t{lhs[i]} + std::int32_t{rhs[i]} ? 0 : 1;
+  CHECK(wrong == 0);
 }

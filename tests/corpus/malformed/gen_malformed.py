@@ -225,6 +225,29 @@ raw('t58_view_mut_not_mut', 'E-TYPE-029', W.replace('output: &mut HbmTensor', 'o
 sub('t59_to_hbm_view_destination', 'E-TYPE-029', W, 'output.view_mut());', 'input.@@view());', 'to_hbm_view into a view that is not an output parameter')
 sub('t60_to_hbm_view_dtype', 'E-TYPE-013', W, 'output: &mut HbmTensor<i8,', 'output: &mut HbmTensor<@@bf16,', 'to_hbm_view into an output parameter of another scalar type')
 
+C2 = """use furiosa_opt_std::prelude::*;
+
+axes![A = 8, B = 32];
+
+type Chip = m![1];
+type Cluster = m![1 # 2];
+type Slice = m![1 # 256];
+
+#[device(chip = 1)]
+pub fn k(ctx: &mut Context, input: &HbmTensor<i8, Chip, m![A, B]>) -> HbmTensor<i8, Chip, m![A, B]> {
+    let input_dm = input.to_dm::<Cluster, Slice, m![A, B]>(&mut ctx.tdma);
+    let mut out: DmTensor<i8, Chip, Cluster, Slice, m![A, B]> = DmTensor::new();
+    ctx.main
+        .begin(input_dm.view())
+        .fetch::<m![A], m![B]>()
+        .collect::<m![A], m![B]>()
+        .commit_trim::<m![B]>()
+        .commit_view(out.view_mut());
+    out.to_hbm(&mut ctx.tdma)
+}
+"""
+sub('t61_commit_view_destination', 'E-TYPE-029', C2, '.commit_view(out.view_mut());', '.commit_view(out.@@view());', 'commit_view into a view that is not a view_mut')
+
 seen=set()
 for name, code, text, what in cases:
     assert name not in seen, name
