@@ -107,7 +107,9 @@ std::uint64_t register_kernel(PreparedKernel* k, const BenchOptions& options,
     codegen::JitRunOptions ro;
     ro.threads = options.threads;
     time_runs(st, "the JIT run failed", k->result.simulated_macs, [&] {
-      return codegen::run_contraction_jit(*k->compiled, k->program, k->inputs.tensors, ro);
+      return k->program.is_move()
+                 ? codegen::run_move_jit(*k->compiled, k->program, k->inputs.tensors, ro)
+                 : codegen::run_contraction_jit(*k->compiled, k->program, k->inputs.tensors, ro);
     });
   }));
   configure(benchmark::RegisterBenchmark((l + "/run").c_str(), [k, &options](benchmark::State& st) {
@@ -119,7 +121,7 @@ std::uint64_t register_kernel(PreparedKernel* k, const BenchOptions& options,
     time_runs(st, "the interpreter run failed", k->result.interp_macs,
               [&] { return runtime::interpret(k->interp_program, k->inputs.tensors); });
   }));
-  if (!options.sgemm) return 3;
+  if (!options.sgemm || k->result.work != "MAC") return 3;
   configure(benchmark::RegisterBenchmark((l + "/sgemm").c_str(), [k](benchmark::State& st) {
     openblas_set_num_threads(1); // the simulation baselines are one core each
     const GemmShape& g = k->result.gemm;

@@ -5,6 +5,7 @@
 
 #include "codegen/contraction_jit.h"
 #include "harness/cycles/cycle_report.h"
+#include "harness/cycles/kernel_cycles.h"
 #include "harness/run/run_footprint.h"
 #include "harness/run/run_inputs.h"
 #include "harness/run/run_pipeline.h"
@@ -122,6 +123,12 @@ Result<double> compile_warm_ms(const ir::seq::RunProgram& program, bool* hit) {
   return ms;
 }
 
+/// A kernel without a contraction whose run applies a Vector Engine pass to a collected stream:
+/// the bench times the pass (its rates count output elements).
+bool is_pass(const ir::seq::RunOperands& ops) {
+  return ops.shape == ir::seq::RunShape::Collect && ops.vector_final.has_value();
+}
+
 /// What the run of a checked kernel reads (an invalid kernel is reported with the rule that
 /// failed): a bench times a complete contraction chain.
 Result<ir::seq::RunOperands> bench_operands(const ir::verify::CheckedKernel& checked) {
@@ -146,10 +153,10 @@ Result<ir::seq::RunOperands> bench_operands(const ir::verify::CheckedKernel& che
         fmt::format("kernel `{}` cannot be benchmarked: {}", kernel.name, ds.front().message);
     return ds;
   }
-  if (ops->shape != ir::seq::RunShape::Contraction)
+  if (ops->shape != ir::seq::RunShape::Contraction && !is_pass(*ops))
     return make_error("E-BENCH-005",
-                      fmt::format("kernel `{}` cannot be benchmarked: it has no contract_outer … "
-                                  "contract_lane chain",
+                      fmt::format("kernel `{}` cannot be benchmarked: it has neither a "
+                                  "contract_outer … contract_lane chain nor a Vector Engine pass",
                                   kernel.name),
                       kernel.name_span);
   return ops;
@@ -188,6 +195,42 @@ Status compile_cold_and_warm(PreparedKernel& p) {
   auto warm = compile_warm_ms(p.program, &r.warm_cache_hit);
   if (!warm) return std::move(warm).take_diagnostics();
   r.compile_warm_ms = *warm;
+  return {};
+}
+
+/// A Vector Engine pass run once on each engine, the whole program on both: the elements it
+/// writes, and the engines' agreement. Returns the JIT's run.
+Result<runtime::RunResult> run_pass_both_engines(const ir::Kernel& kernel,
+                                                 const BenchOptions& options, PreparedKernel& p) {
+  KernelResult& r = p.result;
+  codegen::JitRunOptions ro;
+  ro.threads = options.threads;
+  auto jr = codegen::run_move_jit(*p.compiled, p.program, p.inputs.tensors, ro);
+  if (!jr) return jr;
+  p.interp_program = p.program;
+  auto in = runtime::interpret(p.interp_program, p.inputs.tensors);
+  if (!in) return std::move(in).take_diagnostics();
+  r.work = "element";
+  r.simulated_macs = r.interp_macs = jr->output.elements();
+  r.live_slices = r.interp_slices = r.slices = p.program.live_slices().size();
+  r.gemm = {0, 0, 0, 0};
+  r.engines_bit_exact = jr->output == in->output;
+  if (!r.engines_bit_exact)
+    return bench_error("E-BENCH-007",
+                       fmt::format("kernel `{}`: the JIT and the interpreter disagree; the "
+                                   "benchmark would time a wrong simulation",
+                                   kernel.name),
+                       {"this is a bug in tujit; `tujit run --verify` names the first difference"},
+                       kernel.name_span);
+  return jr;
+}
+
+/// Both cycle models of the whole kernel (its commands scheduled, docs/cycle-model.md §14).
+Status pass_cycles(PreparedKernel& p) {
+  auto k = cycles::kernel_cycles(p.checked());
+  if (!k) return std::move(k).take_diagnostics();
+  p.result.cycles_analytic = k->analytic_total;
+  p.result.cycles_trace = k->trace_total;
   return {};
 }
 
@@ -264,18 +307,23 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
   r.params = label.params;
   if (auto s = lower_with_inputs(file, *ops, options, *p); !s)
     return std::move(s).take_diagnostics();
-  r.gemm = gemm_shape(p->inputs.shapes.at(ops->stream->name), p->inputs.shapes.at(ops->trf->name),
-                      ir::seq::type_axes(ops->lane->output, file.axes));
-
-  const auto cycles =
-      cycles::cycle_report(p->program.contraction().chain, cycles::cycle_options_for(p->checked()));
-  r.cycles_analytic = cycles.analytic.total;
-  r.cycles_trace = cycles.trace.total;
-  r.mac_utilization = cycles.analytic.mac_utilization;
-  r.mac_utilization_overall = cycles.analytic.mac_utilization_overall;
+  const bool pass = is_pass(*ops);
+  if (pass) {
+    if (auto s = pass_cycles(*p); !s) return std::move(s).take_diagnostics();
+  } else {
+    r.gemm = gemm_shape(p->inputs.shapes.at(ops->stream->name), p->inputs.shapes.at(ops->trf->name),
+                        ir::seq::type_axes(ops->lane->output, file.axes));
+    const auto cycles = cycles::cycle_report(p->program.contraction().chain,
+                                             cycles::cycle_options_for(p->checked()));
+    r.cycles_analytic = cycles.analytic.total;
+    r.cycles_trace = cycles.trace.total;
+    r.mac_utilization = cycles.analytic.mac_utilization;
+    r.mac_utilization_overall = cycles.analytic.mac_utilization_overall;
+  }
 
   if (auto s = compile_cold_and_warm(*p); !s) return std::move(s).take_diagnostics();
-  auto jr = run_both_engines(kernel, options, *p);
+  auto jr =
+      pass ? run_pass_both_engines(kernel, options, *p) : run_both_engines(kernel, options, *p);
   if (!jr) return std::move(jr).take_diagnostics();
 
   // The end-to-end run once, which also fills the object cache its measurement loads from: the
@@ -290,7 +338,7 @@ Result<PreparedPtr> prepare_kernel(const ir::SpecFile& file, const ir::Kernel& k
                                    kernel.name),
                        {"this is a bug in tujit"}, kernel.name_span);
 
-  if (options.sgemm) make_sgemm_operands(options, *p);
+  if (options.sgemm && !pass) make_sgemm_operands(options, *p);
   r.peak_rss_mib = runtime::peak_rss_mib();
   return p;
 }

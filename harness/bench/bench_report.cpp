@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <csignal>
 
 #include <set>
@@ -32,6 +34,7 @@ ojson kernel_json(const KernelResult& k) {
   j["point"] = k.point ? ojson(*k.point) : ojson(nullptr);
   j["params"] = k.params;
   j["rank"] = k.rank;
+  j["work"] = k.work;
   j["slices"] = k.slices;
   j["live_slices"] = k.live_slices;
   j["simulated_macs"] = k.simulated_macs;
@@ -72,6 +75,7 @@ KernelResult kernel_from(const nlohmann::json& j) {
     k.point = j["point"].get<std::uint64_t>();
   if (j.contains("params")) k.params = j["params"].get<std::map<std::string, std::string>>();
   k.rank = j.value("rank", std::uint64_t{0});
+  k.work = j.value("work", std::string("MAC"));
   k.slices = j.value("slices", std::uint64_t{0});
   k.live_slices = j.value("live_slices", std::uint64_t{0});
   k.simulated_macs = j.value("simulated_macs", std::uint64_t{0});
@@ -168,7 +172,8 @@ Ratios ratios_of(const KernelResult& k) {
   Ratios r;
   r.jit_vs_interp = ratio(k.jit_macs_per_s.median, k.interp_macs_per_s.median);
   r.jit_vs_sgemm = ratio(k.jit_macs_per_s.median, k.sgemm_macs_per_s.median);
-  r.jit_vs_fma_peak = ratio(k.jit_macs_per_s.median, k.fma_peak_macs_per_s);
+  // Elements per second are no MAC rate: the FMA peak is no yardstick for them.
+  r.jit_vs_fma_peak = k.work == "MAC" ? ratio(k.jit_macs_per_s.median, k.fma_peak_macs_per_s) : 0;
   r.sgemm_vs_fma_peak = ratio(k.sgemm_macs_per_s.median, k.fma_peak_macs_per_s);
   return r;
 }
@@ -254,26 +259,38 @@ std::string report_csv(const BenchReport& r) {
       "jit_macs_per_s_min,jit_macs_per_s_median,jit_macs_per_s_max,run_macs_per_s_median,"
       "interp_macs_per_s_median,"
       "interp_slices,live_slices,sgemm_macs_per_s_median,fma_peak_macs_per_s,jit_vs_interp,"
-      "jit_vs_sgemm,jit_vs_fma_peak,compile_cold_ms,compile_warm_ms,peak_rss_mib\n";
+      "jit_vs_sgemm,jit_vs_fma_peak,compile_cold_ms,compile_warm_ms,peak_rss_mib,work\n";
   for (const auto& k : r.kernels) {
     const Ratios q = ratios_of(k);
     out += fmt::format(
         "{},{},{},{},{},{},ok,,,{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-        "{},{}\n",
+        "{},{},{}\n",
         k.rank, csv_field(k.label), csv_field(k.kernel), csv_field(k.source),
         k.point ? std::to_string(*k.point) : "", csv_field(params_text(k.params)), k.cycles_trace,
         k.cycles_analytic, k.mac_utilization, k.mac_utilization_overall, k.simulated_macs,
         k.gemm.batch, k.gemm.m, k.gemm.k, k.gemm.n, k.jit_macs_per_s.min, k.jit_macs_per_s.median,
         k.jit_macs_per_s.max, k.run_macs_per_s.median, k.interp_macs_per_s.median, k.interp_slices,
         k.live_slices, k.sgemm_macs_per_s.median, k.fma_peak_macs_per_s, q.jit_vs_interp,
-        q.jit_vs_sgemm, q.jit_vs_fma_peak, k.compile_cold_ms, k.compile_warm_ms, k.peak_rss_mib);
+        q.jit_vs_sgemm, q.jit_vs_fma_peak, k.compile_cold_ms, k.compile_warm_ms, k.peak_rss_mib,
+        k.work);
   }
   for (const auto& p : r.invalid)
     out += fmt::format(",{},,,{},{},invalid,{},{}{}\n", csv_field(p.name), p.point,
                        csv_field(params_text(p.params)), p.code, csv_field(p.message),
-                       std::string(24, ','));
+                       std::string(25, ','));
   return out;
 }
+
+namespace {
+
+/// A row's kernel column: the label cut to 44 characters, marked `*` when its rates are not MACs.
+std::string row_label(const KernelResult& k) {
+  const std::string mark = k.work == "MAC" ? "" : "*";
+  const std::size_t room = 44 - mark.size();
+  return (k.label.size() > room ? k.label.substr(0, room - 3) + "..." : k.label) + mark;
+}
+
+} // namespace
 
 std::string report_text(const BenchReport& r) {
   std::string out =
@@ -284,11 +301,15 @@ std::string report_text(const BenchReport& r) {
     const Ratios q = ratios_of(k);
     out += fmt::format("{:>4}  {:<44} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10.1f} {:>9.3f} "
                        "{:>9.3f} {:>8.1f}\n",
-                       k.rank, k.label.size() > 44 ? k.label.substr(0, 41) + "..." : k.label,
-                       k.cycles_trace, rate(k.jit_macs_per_s.median), rate(k.run_macs_per_s.median),
-                       rate(k.interp_macs_per_s.median), rate(k.sgemm_macs_per_s.median),
-                       q.jit_vs_interp, q.jit_vs_sgemm, q.jit_vs_fma_peak, k.compile_cold_ms);
+                       k.rank, row_label(k), k.cycles_trace, rate(k.jit_macs_per_s.median),
+                       rate(k.run_macs_per_s.median), rate(k.interp_macs_per_s.median),
+                       rate(k.sgemm_macs_per_s.median), q.jit_vs_interp, q.jit_vs_sgemm,
+                       q.jit_vs_fma_peak, k.compile_cold_ms);
   }
+  if (std::any_of(r.kernels.begin(), r.kernels.end(),
+                  [](const KernelResult& k) { return k.work != "MAC"; }))
+    out += "\n* no contraction chain: the rates count output elements of the Vector Engine pass "
+           "per second, not MACs; sgemm and the FMA peak do not apply\n";
   if (!r.invalid.empty()) {
     out += fmt::format("\n{} invalid point(s):\n", r.invalid.size());
     for (const auto& p : r.invalid)

@@ -35,8 +35,11 @@ struct KernelResult {
   std::map<std::string, std::string> params; // sweep point parameters
   std::uint64_t rank = 0;                    // 1 = fewest modelled cycles
 
+  /// What the rates count: "MAC" (a contraction chain's present products) or "element" (a
+  /// kernel without one, whose Vector Engine pass the bench times: its output elements).
+  std::string work = "MAC";
   std::uint64_t slices = 0, live_slices = 0;
-  std::uint64_t simulated_macs = 0; // present products of one JIT run (all live slices)
+  std::uint64_t simulated_macs = 0; // present products (elements) of one JIT run, live slices
   std::uint64_t interp_slices = 0;  // live slices the interpreter ran (capped)
   std::uint64_t interp_macs = 0;    // present products of one interpreter run
   bool engines_bit_exact = false;   // JIT ≡ interpreter on the interpreter's slices

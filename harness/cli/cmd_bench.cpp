@@ -243,7 +243,9 @@ int run_bench(const std::vector<std::string>& args, CommandIO& io) {
               "ratios, compile times (cold / object cache), analytic and trace cycles, MAC\n"
               "utilisation and peak RSS. A sweep's points are ranked by modelled cycles;\n"
               "points the verifiers refuse are listed with their diagnostic. SIGINT or SIGTERM\n"
-              "stop after the current kernel and keep what was measured (exit 128 + signal).\n\n"
+              "stop after the current kernel and keep what was measured (exit 128 + signal).\n"
+              "A kernel with a Vector Engine pass and no contraction is timed in output\n"
+              "elements per second instead of MACs (docs/cli.md §8).\n\n"
            << o;
     note_help_table(o, io);
     return kExitOk;

@@ -272,3 +272,32 @@ TEST_CASE("bench: a kernel over --max-bytes is refused, and in a sweep it is an 
   for (const auto& p : t["invalid"]) limited += p["code"] == "E-LIMIT-002";
   CHECK(limited == 2); // the two points the verifiers accept
 }
+
+TEST_CASE("bench FILE times a Vector Engine pass in elements per second", "[bench][vector]") {
+  // constant_add_kernel: HBM → DM, fetch, a Vector Engine AddFxp pass over A = 2048 i32 elements,
+  // commit, DM → HBM (the spec file, by hand): the bench times the pass on both engines.
+  const fs::path dir = scratch_dir();
+  const std::string spec =
+      (fs::path(TUJIT_SOURCE_DIR) / "specs" / "kernels" / "constant_add_kernel.rs").string();
+  const std::string json = (dir / "ve.json").string();
+  const auto r = tujit_cli(with_fast({spec, "--json", json}));
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const auto doc = nlohmann::json::parse(read_text(json));
+  const auto& k = doc["tujit"]["kernels"][0];
+  CHECK(k["kernel"] == "constant_add_kernel");
+  CHECK(k["work"] == "element");
+  CHECK(k["simulated_macs"] == 2048);
+  CHECK(k["interp_macs"] == 2048);
+  CHECK(k["engines_bit_exact"] == true);
+  CHECK(k["gemm"]["macs"] == 0);
+  CHECK(k["macs_per_s"]["jit"]["median"].get<double>() > 0);
+  CHECK(k["macs_per_s"]["interp"]["median"].get<double>() > 0);
+  CHECK(k["macs_per_s"]["sgemm"]["median"] == 0); // no GEMM to compare with
+  CHECK(k["ratios"]["jit_vs_fma_peak"] == 0);
+  CHECK(k["cycles"]["trace"].get<std::uint64_t>() > 0);
+  // The text report marks the row and says what its rates count.
+  CHECK(r.out.find("constant_add_kernel*") != std::string::npos);
+  CHECK(r.out.find("the rates count output elements of the Vector Engine pass") !=
+        std::string::npos);
+}
