@@ -65,6 +65,10 @@ private:
       // A coordinate at or past the cap stays there: coordinates only add.
       r.beyond[c] = a.beyond[c] || b.beyond[c];
       const std::vector<std::uint64_t> ys = set_coordinates(b.held[c]);
+      if (ys.size() == 1 && ys[0] == 0) { // adding 0: a's set (the common case of other axes)
+        r.held[c] = a.held[c];
+        continue;
+      }
       for (std::uint64_t x = 0; x < cap; ++x) {
         if (!a.held[c][x]) continue;
         for (std::uint64_t y : ys) {
@@ -112,10 +116,34 @@ private:
 } // namespace
 
 std::vector<std::uint64_t> set_coordinates(const std::vector<bool>& present) {
-  std::vector<std::uint64_t> v;
+  // Sized first: an axis of a million coordinates would otherwise regrow the vector ~20 times.
+  std::vector<std::uint64_t> v(
+      static_cast<std::size_t>(std::count(present.begin(), present.end(), true)));
+  std::size_t n = 0;
   for (std::uint64_t c = 0; c < present.size(); ++c)
-    if (present[c]) v.push_back(c);
+    if (present[c]) v[n++] = c;
   return v;
+}
+
+std::uint64_t live_positions(const Mapping& m) {
+  switch (m.kind()) {
+  case Mapping::Kind::Symbol:
+  case Mapping::Kind::Broadcast:
+    return m.size();
+  case Mapping::Kind::Pair: // the pairs of live positions of both sides
+    return live_positions(m.lhs()) * live_positions(m.rhs());
+  case Mapping::Kind::Padding: // the operand's positions, then dead ones
+    return live_positions(m.lhs());
+  case Mapping::Kind::Modulo:
+  case Mapping::Kind::Resize:
+    if (m.size() == m.lhs().size()) return live_positions(m.lhs());
+    break;
+  case Mapping::Kind::Stride:
+    break;
+  }
+  std::uint64_t n = 0;
+  for (std::uint64_t p = 0; p < m.size(); ++p) n += m.map(p).kind == Cell::Kind::Index ? 1 : 0;
+  return n;
 }
 
 LiveCoordinates live_coordinates(const Mapping& m, const std::vector<Axis>& axes) {

@@ -33,4 +33,9 @@ std::vector<std::uint64_t> set_coordinates(const std::vector<bool>& present);
 /// live rows.
 LiveCoordinates live_coordinates(const Mapping& m, const std::vector<Axis>& axes);
 
+/// How many positions of `m` are live (Cell::Kind::Index), from the tree where its live positions
+/// are a product of its operands' (pairs, padding, whole prefixes), position by position
+/// elsewhere.
+std::uint64_t live_positions(const Mapping& m);
+
 } // namespace tujit::ir

@@ -35,6 +35,12 @@ using AxisValues = std::vector<std::vector<std::uint64_t>>;
 /// {a + b : a ∈ x, b ∈ y, a + b < size}, increasing.
 std::vector<std::uint64_t> sums_below(const std::vector<std::uint64_t>& x,
                                       const std::vector<std::uint64_t>& y, std::uint64_t size) {
+  // {0} + y is y, below size (both sets increase): no bitmap of the axis for the common case.
+  const auto below = [size](const std::vector<std::uint64_t>& v) {
+    return std::vector<std::uint64_t>(v.begin(), std::lower_bound(v.begin(), v.end(), size));
+  };
+  if (x.size() == 1 && x[0] == 0) return below(y);
+  if (y.size() == 1 && y[0] == 0) return below(x);
   std::vector<bool> present(size, false);
   for (std::uint64_t a : x)
     for (std::uint64_t b : y)

@@ -34,12 +34,6 @@ Result<Mapping> layout(const TensorType& t) {
   return Mapping::pair(t.mapping(Slot::Chip), m);
 }
 
-std::uint64_t live_count(const Mapping& m) {
-  std::uint64_t n = 0;
-  for (std::uint64_t p = 0; p < m.size(); ++p) n += m.map(p).kind == Cell::Kind::Index;
-  return n;
-}
-
 /// The coordinates of `axis` that `held` marks, as text for a note ("all 2048", "0 … 7").
 std::string held_text(const std::vector<bool>& held) {
   const auto v = set_coordinates(held);
@@ -205,11 +199,11 @@ Result<DmaDerived> verify_dma(const DmaInput& in) {
          "fix: keep the source's innermost axis innermost in the destination's Element, over at "
          "least 8 bytes"});
 
-  out.elements = live_count(dst.mapping(Slot::Chip));
+  out.elements = live_positions(dst.mapping(Slot::Chip));
   if (dst.kind == TensorKind::Dm)
-    out.elements = sat_mul(out.elements, sat_mul(live_count(dst.mapping(Slot::Cluster)),
-                                                 live_count(dst.mapping(Slot::Slice))));
-  out.elements = sat_mul(out.elements, live_count(de));
+    out.elements = sat_mul(out.elements, sat_mul(live_positions(dst.mapping(Slot::Cluster)),
+                                                 live_positions(dst.mapping(Slot::Slice))));
+  out.elements = sat_mul(out.elements, live_positions(de));
   out.bytes = bytes_of(src.dtype, out.elements);
   // A run longer than the AXI limit is split into 4096-byte packets; every packet into 256-byte
   // requests (docs/dma.md §3).

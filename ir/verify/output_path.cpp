@@ -1,6 +1,7 @@
 #include "ir/verify/output_path.h"
 
 #include "ir/datapath/sequencer_derive.h"
+#include "ir/mapping/live_coordinates.h"
 #include "ir/target/rngd.h"
 #include "ir/verify/hardware_limits.h"
 #include "ir/verify/outer_util.h"
@@ -29,13 +30,6 @@ std::optional<std::uint64_t> first_live_difference(const Mapping& a, const Mappi
     if (la != lb || !cell_equivalent(ca, cb)) return p;
   }
   return std::nullopt;
-}
-
-/// The number of positions of `m` that hold an element (its live cells).
-std::uint64_t live_positions(const Mapping& m) {
-  std::uint64_t n = 0;
-  for (std::uint64_t p = 0; p < m.size(); ++p) n += m.map(p).kind == Cell::Kind::Index;
-  return n;
 }
 
 std::string cell_text(const Mapping& m, std::uint64_t p) {

@@ -110,3 +110,18 @@ TEST_CASE("live_coordinates equals map_table's live rows, collected, on random m
   }
   CHECK(beyond > 20); // the cap splits sets often enough to be tested
 }
+
+TEST_CASE("live_positions equals the live positions counted one by one, on random mappings",
+          "[mapping]") {
+  testing::MappingGenOptions opts;
+  opts.allow_repeat_axis = true;
+  testing::MappingGenerator gen(20261208, opts);
+  for (int i = 0; i < 400; ++i) {
+    const testing::GeneratedMapping g = gen.next();
+    INFO(g.mapping.to_string());
+    std::uint64_t live = 0;
+    for (std::uint64_t p = 0; p < g.mapping.size(); ++p)
+      live += g.mapping.map(p).kind == Cell::Kind::Index ? 1 : 0;
+    REQUIRE(live_positions(g.mapping) == live);
+  }
+}
