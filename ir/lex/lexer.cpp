@@ -205,15 +205,40 @@ private:
   }
 
   TokenKind lex_number() {
+    const std::size_t start = i_;
+    // `0x…`, `0o…`, `0b…`: an `e` there is a digit, never an exponent.
+    const bool radix = t_[i_] == '0' && i_ + 1 < t_.size() &&
+                       (t_[i_ + 1] == 'x' || t_[i_ + 1] == 'o' || t_[i_ + 1] == 'b');
     while (i_ < t_.size() && (ident_char(t_[i_]))) ++i_;
+    bool is_float = false;
     // A fraction only when a digit follows the dot (`x.0.1` tuple fields never start with a digit
     // token here, and `1..4` ranges keep their dots).
     if (i_ + 1 < t_.size() && t_[i_] == '.' && digit(t_[i_ + 1])) {
       ++i_;
       while (i_ < t_.size() && ident_char(t_[i_])) ++i_;
-      return TokenKind::Float;
+      is_float = true;
     }
-    return TokenKind::Int;
+    if (!radix && lex_exponent(start)) is_float = true;
+    return is_float ? TokenKind::Float : TokenKind::Int;
+  }
+
+  /// A decimal exponent in the number from `start` to i_ (`1e10`, `2.5E3f32`, and with a sign,
+  /// `1.0e-40f32`, which the sign would otherwise end): an `e` / `E` right after a digit, then
+  /// digits. The sign and what follows it are taken here. `5usize` has no exponent.
+  bool lex_exponent(std::size_t start) {
+    for (std::size_t k = start + 1; k < i_; ++k) {
+      const bool e = (t_[k] == 'e' || t_[k] == 'E') && (digit(t_[k - 1]) || t_[k - 1] == '_');
+      if (!e) continue;
+      if (k + 1 < i_) return digit(t_[k + 1]) || t_[k + 1] == '_';
+      // The `e` ends the scan: a signed exponent follows.
+      if (i_ + 1 < t_.size() && (t_[i_] == '+' || t_[i_] == '-') && digit(t_[i_ + 1])) {
+        ++i_;
+        while (i_ < t_.size() && ident_char(t_[i_])) ++i_;
+        return true;
+      }
+      return false;
+    }
+    return false;
   }
 
   // At the opening quote. `hashes` > 0 for r#"…"# raw strings (no escapes).

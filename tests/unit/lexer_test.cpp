@@ -52,6 +52,23 @@ TEST_CASE("lexer: int_value reads Rust's bases and rejects overflow and suffixes
   CHECK_FALSE(t[9].int_value().has_value()); // 2 is no binary digit
 }
 
+TEST_CASE("lexer: float literals with exponents are one token, radix digits and suffixes are not",
+          "[lexer]") {
+  // Rust's float literals: `1.0e-40f32` and `1e-40` keep their signed exponent, `2.5E+3f32`,
+  // `1e10` too; an `e` of a hex literal is a digit (`0x1e-1` is 0x1e minus 1), and `5usize-1`
+  // subtracts.
+  SourceBuffer src("t", "1.0e-40f32 1e-40 2.5E+3f32 1e10 0x1e-1 5usize-1 1_000.5e2");
+  auto t = lex_ok(src);
+  std::vector<std::string> texts;
+  for (auto& k : t) texts.emplace_back(k.text);
+  const std::vector<std::string> want = {"1.0e-40f32", "1e-40", "2.5E+3f32", "1e10",
+                                         "0x1e",       "-",     "1",         "5usize",
+                                         "-",          "1",     "1_000.5e2", ""};
+  CHECK(texts == want);
+  for (std::size_t i : {0, 1, 2, 3, 10}) CHECK(t[i].kind == TokenKind::Float);
+  for (std::size_t i : {4, 6, 7, 9}) CHECK(t[i].kind == TokenKind::Int);
+}
+
 TEST_CASE("lexer: bad bytes and unterminated constructs are diagnostics", "[lexer]") {
   SourceBuffer src("t", std::string("a \xff b \xc3\xa9 `\n/* open", 16));
   Diagnostics ds;
