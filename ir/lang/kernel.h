@@ -74,7 +74,8 @@ struct Stage {
   /// comes from; producer nullopt when the operand is a TrfTensor parameter.
   std::optional<std::size_t> trf_producer;
   std::string trf_source;
-  /// MemWrite: the MemTensor parameter the stream is written into.
+  /// MemWrite: the MemTensor parameter the stream is written into; a to_hbm written by
+  /// `to_hbm_view`: the `&mut HbmTensor` output parameter it writes (docs/kernel-language.md §6).
   std::string target;
   /// The stage that wrote the memory tensor a chain's `begin(x.view())` reads (a to_dm, a commit
   /// of an earlier statement), set on the chain's first stage; nullopt when `x` is a parameter or
@@ -110,7 +111,7 @@ struct KernelParam {
   /// Where the register file or DM places it is the compiler's choice; `tujit run` feeds it like
   /// an input (its contents are whatever the program finds there).
   bool built_inside = false;
-  std::optional<TensorType> tensor; // set for tensor-typed parameters (kernel inputs)
+  std::optional<TensorType> tensor; // set for tensor-typed parameters (inputs, output parameters)
 };
 
 struct Kernel {
