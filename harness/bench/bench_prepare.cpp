@@ -198,6 +198,16 @@ Status compile_cold_and_warm(PreparedKernel& p) {
   return {};
 }
 
+/// E-BENCH-007: the engines' outputs differ, so a rate would time a wrong simulation.
+Diagnostic engines_disagree(const ir::Kernel& kernel) {
+  return bench_error("E-BENCH-007",
+                     fmt::format("kernel `{}`: the JIT and the interpreter disagree; the "
+                                 "benchmark would time a wrong simulation",
+                                 kernel.name),
+                     {"this is a bug in tujit; `tujit run --verify` names the first difference"},
+                     kernel.name_span);
+}
+
 /// A Vector Engine pass run once on each engine, the whole program on both: the elements it
 /// writes, and the engines' agreement. Returns the JIT's run.
 Result<runtime::RunResult> run_pass_both_engines(const ir::Kernel& kernel,
@@ -216,12 +226,7 @@ Result<runtime::RunResult> run_pass_both_engines(const ir::Kernel& kernel,
   r.gemm = {0, 0, 0, 0};
   r.engines_bit_exact = jr->output == in->output;
   if (!r.engines_bit_exact)
-    return bench_error("E-BENCH-007",
-                       fmt::format("kernel `{}`: the JIT and the interpreter disagree; the "
-                                   "benchmark would time a wrong simulation",
-                                   kernel.name),
-                       {"this is a bug in tujit; `tujit run --verify` names the first difference"},
-                       kernel.name_span);
+    return engines_disagree(kernel);
   return jr;
 }
 
@@ -257,12 +262,7 @@ Result<runtime::RunResult> run_both_engines(const ir::Kernel& kernel, const Benc
   r.interp_macs = ir_->simulated_macs;
   r.engines_bit_exact = same_on_slices(*jr, *ir_, p.interp_program);
   if (!r.engines_bit_exact)
-    return bench_error("E-BENCH-007",
-                       fmt::format("kernel `{}`: the JIT and the interpreter disagree; the "
-                                   "benchmark would time a wrong simulation",
-                                   kernel.name),
-                       {"this is a bug in tujit; `tujit run --verify` names the first difference"},
-                       kernel.name_span);
+    return engines_disagree(kernel);
   return jr;
 }
 
