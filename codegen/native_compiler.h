@@ -85,7 +85,8 @@ Diagnostic compile_failure(const std::string& kernel_name, const std::string& wh
 /// An ORC LLJIT for the host and the link step of one compiled object: the object goes into a
 /// JITDylib of its own (freeing one program's code never touches another's), with this process's
 /// symbols visible (the object may call memset / memcpy), and one symbol is looked up. Thread-safe;
-/// a LinkedFunction's release keeps the session alive.
+/// a LinkedFunction's release keeps the session alive. For the tests' own modules: the JIT core
+/// places its objects with object_loader.h.
 class JitSession : public std::enable_shared_from_this<JitSession> {
 public:
   /// A session linking objects compiled for `target` (E-JIT-001 when LLVM cannot build a JIT for
