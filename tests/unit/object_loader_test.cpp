@@ -26,9 +26,8 @@ namespace {
 constexpr std::uint32_t R_64 = 1, R_PC32 = 2, R_GOT32 = 3, R_PLT32 = 4, R_GOTPCREL = 9, R_32 = 10,
                         R_32S = 11, R_PC64 = 24, R_GOTPCRELX = 41, R_REX_GOTPCRELX = 42;
 constexpr std::uint16_t kText = 1, kRodata = 2, kData = 3, kBss = 4, kAbs = 0xFFF1;
-// Symbol indices (1-based) of sample_object().
-constexpr std::uint32_t kSymRodata = 1, kSymK = 2, kSymTable = 3, kSymSeven = 4, kSymSmall = 5,
-                        kSymGetK = 6;
+// Symbol indices (1-based) of sample_object() that its relocations name.
+constexpr std::uint32_t kSymRodata = 1, kSymK = 2, kSymSeven = 4, kSymSmall = 5, kSymGetK = 6;
 
 std::string bytes(std::initializer_list<int> b) {
   std::string s;
