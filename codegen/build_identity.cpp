@@ -10,7 +10,10 @@
 #include <vector>
 
 #include <elf.h>
+#include <fcntl.h>
 #include <link.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace tujit::codegen {
 
@@ -91,6 +94,36 @@ std::string compute() {
 }
 
 } // namespace
+
+std::string file_build_id(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  struct stat st {};
+  const std::uint64_t size = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? st.st_size : 0;
+  // Reads of whole records inside the file only; a note segment is a few dozen bytes.
+  const auto read = [&](std::uint64_t at, std::uint64_t n, std::string& out) {
+    if (at > size || n > size - at || n > (std::uint64_t{1} << 20)) return false;
+    out.assign(static_cast<std::size_t>(n), '\0');
+    return ::pread(fd, out.data(), out.size(), static_cast<off_t>(at)) ==
+           static_cast<ssize_t>(out.size());
+  };
+  std::string id, header, phdrs, note;
+  ElfW(Ehdr) eh;
+  if (read(0, sizeof eh, header)) {
+    std::memcpy(&eh, header.data(), sizeof eh);
+    if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+        eh.e_phentsize == sizeof(ElfW(Phdr)) &&
+        read(eh.e_phoff, std::uint64_t{eh.e_phnum} * sizeof(ElfW(Phdr)), phdrs))
+      for (std::size_t i = 0; i < eh.e_phnum && id.empty(); ++i) {
+        ElfW(Phdr) ph;
+        std::memcpy(&ph, phdrs.data() + i * sizeof ph, sizeof ph);
+        if (ph.p_type == PT_NOTE && read(ph.p_offset, ph.p_filesz, note))
+          id = build_id_note(note.data(), note.size());
+      }
+  }
+  ::close(fd);
+  return id;
+}
 
 const std::string& build_identity() {
   static const std::string id = compute();

@@ -14,4 +14,8 @@ namespace tujit::codegen {
 /// cache. Computed once.
 const std::string& build_identity();
 
+/// The GNU build ID (lower-case hex) of the ELF file at `path`, read from its PT_NOTE segments
+/// without loading it; empty when it has none or cannot be read.
+std::string file_build_id(const std::string& path);
+
 } // namespace tujit::codegen

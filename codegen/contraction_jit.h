@@ -1,11 +1,12 @@
-// The LLVM ORC JIT back end of the Sequencer IR (docs/design.md): a run program
+// The LLVM JIT back end of the Sequencer IR (docs/design.md): a run program
 // (ir/seq/run_program.h, a contraction or a data movement) becomes one native function that runs
 // one slice bit-exactly like the reference interpreter (runtime::interpret, docs/design.md §2.4),
 // specialised on everything the program fixes at compile time, reading the logical tensors
 // through the program's address streams.
 // Compiled objects are cached on disk under the program's fingerprint (plus the LLVM version,
 // the host CPU and the code generator's version) so re-running an unchanged kernel does not
-// recompile.
+// recompile, and are placed by tujit's own loader (object_loader.h): a cached run never starts
+// LLVM (compile_backend.h).
 #pragma once
 
 #include "codegen/jit_options.h"
@@ -62,7 +63,8 @@ private:
 
 class ContractionJit {
 public:
-  /// The host's LLJIT instance. E-JIT-001 when LLVM cannot target the host.
+  /// The JIT and its object cache (LLVM is started by the first cache miss: E-JIT-001 then when
+  /// LLVM cannot target the host or its library cannot be loaded).
   static Result<std::unique_ptr<ContractionJit>> create(JitOptions options = {});
   explicit ContractionJit(std::unique_ptr<JitCore> core);
   ~ContractionJit();

@@ -39,16 +39,4 @@ HostDot host_dot(const std::string& features) {
   return h;
 }
 
-const HostDot& native_host_dot() {
-  static const HostDot host = [] {
-    // The feature string as llvm::orc::JITTargetMachineBuilder::detectHost spells it.
-    std::string features;
-    for (const auto& f : llvm::sys::getHostCPUFeatures())
-      features +=
-          (features.empty() ? "" : ",") + std::string(f.second ? "+" : "-") + f.first().str();
-    return host_dot(features);
-  }();
-  return host;
-}
-
 } // namespace tujit::codegen

@@ -25,12 +25,13 @@ struct HostDot {
   bool vnni = false; // vpdpwssd and vpdpbusd on 256 bits (AVX-VNNI, or AVX512-VNNI with AVX512VL)
   bool vnni512 = false; // vpdpbusd on 512 bits (AVX512-VNNI)
   bool avx512f = false; // f32 products and sums on 16 lanes (contraction_emit.cpp, HALF PACKETS)
+  bool operator==(const HostDot&) const = default;
 };
 /// From LLVM's feature string of the target ("+avx2,-avx512f,…").
 HostDot host_dot(const std::string& features);
-/// This process's host, as the JIT compiles for it (its features as LLVM detects them, the
-/// string native_target() gives and the object cache key records); computed once. The run stages
-/// operands in the layout the code compiled for this host reads (operand_staging.h).
+/// This process's host, as the JIT compiles for it: from CPUID (host_cpu.h cpuid_host_dot), equal
+/// to host_dot of the features LLVM detects, which the compile path checks; computed once. The run
+/// stages operands in the layout the code compiled for this host reads (operand_staging.h).
 const HostDot& native_host_dot();
 /// The byte dot products code compiled for `host` uses (codegen/quad_madd.h), which decide how
 /// the run stages the TRF.

@@ -1,9 +1,13 @@
 #include "codegen/jit_core.h"
 
+#include "codegen/build_identity.h"
+#include "codegen/compile_backend.h"
+#include "codegen/host_cpu.h"
+#include "codegen/native_compiler.h"
+#include "codegen/object_loader.h"
+
 #include <fmt/format.h>
-#include <llvm/Config/llvm-config.h>
-#include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/Module.h>
+#include <llvm/Config/llvm-config.h> // LLVM_VERSION_STRING only: a macro, no code
 
 #include <algorithm>
 #include <chrono>
@@ -20,57 +24,70 @@ double ms_since(Clock::time_point t0) {
 
 } // namespace
 
-JitCore::JitCore(JitOptions options, NativeTarget target, std::shared_ptr<JitSession> session)
-    : options_(std::move(options)), target_(std::move(target)), session_(std::move(session)) {
-  if (options_.use_cache)
-    if (auto dir = resolve_cache_dir(options_.cache_dir)) cache_.emplace(*dir);
+Diagnostic compile_failure(const std::string& kernel_name, const std::string& what) {
+  Diagnostic d = make_error(
+      "E-JIT-002", fmt::format("LLVM failed to compile kernel `{}`: {}", kernel_name, what));
+  d.stage = "jit";
+  return d;
+}
+
+JitCore::JitCore(JitOptions options) : options_(std::move(options)) {
+  // The compile backend's library is rebuilt without relinking `tujit`: its own build ID is part
+  // of every key (compile_backend.h).
+  if (options_.use_cache && !build_identity().empty())
+    if (auto dir = resolve_cache_dir(options_.cache_dir)) {
+      const std::string& backend = compile_backend_identity();
+      cache_.emplace(*dir, backend.empty() ? build_identity()
+                                           : build_identity() + " compiler " + backend);
+    }
 }
 
 Result<JitCore> JitCore::create(JitOptions options) {
-  auto target = native_target();
-  if (!target) return target.diagnostics();
-  auto session = JitSession::create(*target);
-  if (!session) return session.diagnostics();
-  return JitCore(std::move(options), std::move(*target), std::move(*session));
+  return JitCore(std::move(options));
 }
 
 // Everything the object depends on besides the program: the code generator, the back end's
-// pipeline, LLVM, the host CPU and its features, checked code or not.
+// pipeline, LLVM, the host CPU (the CPUID words its name and features come from), checked code or
+// not.
 std::string JitCore::cache_key(const JitProgramKind& kind, std::uint64_t fingerprint) const {
-  return fmt::format(
-      "{} {}; program {:016x}; backend {}; LLVM {}; {}; cpu {}; features {}; checked {}",
-      kind.cache_label, kind.codegen_version, fingerprint, kBackendPipeline, LLVM_VERSION_STRING,
-      target_.triple, target_.cpu, target_.features, options_.checked ? 1 : 0);
+  return fmt::format("{} {}; program {:016x}; backend {}; LLVM {}; {}; checked {}",
+                     kind.cache_label, kind.codegen_version, fingerprint, kBackendPipeline,
+                     LLVM_VERSION_STRING, host_cpu_key(), options_.checked ? 1 : 0);
 }
 
 Result<JitObject> JitCore::compile(const JitProgramKind& kind, std::uint64_t fingerprint,
-                                   const ModuleBuilder& build, const std::string& kernel_name,
-                                   const std::string& module_name) {
+                                   const ObjectMaker& make, const std::string& kernel_name) {
   const auto t0 = Clock::now();
   CompileStats stats;
   stats.fingerprint = fingerprint;
   const std::string key = cache_key(kind, fingerprint);
-
-  // Compiling to an object ourselves makes a cache hit the same path as a fresh compile: read
-  // bytes, link, look up one symbol.
-  std::optional<std::string> object;
-  if (cache_) object = cache_->load(fingerprint, key);
-  stats.cache_hit = object.has_value();
-  if (!object) {
-    llvm::LLVMContext context;
-    auto module = build(target_, context);
-    if (!module) return module.diagnostics();
-    auto compiled = emit_native(**module, target_, NativeOutput::Object, kernel_name);
-    if (!compiled) return compiled.diagnostics();
-    stats.codegen_ms = ms_since(t0);
-    object = std::move(*compiled);
-    if (cache_) cache_->store(fingerprint, key, *object);
-  }
-  auto linked = session_->link(*object, std::string(kind.symbol), std::string(kind.dylib_prefix),
-                               module_name);
-  if (!linked) return linked.diagnostics();
+  // A hit and a fresh compile take the same path from the object's bytes: the loader places
+  // them and the kind's symbol is looked up.
+  const auto place = [&](const std::string& object) -> std::optional<LinkedFunction> {
+    auto loaded = load_object(object, runtime_symbols());
+    return loaded.image ? loaded_function(std::move(loaded.image), kind.symbol) : std::nullopt;
+  };
+  if (cache_)
+    if (auto object = cache_->load(fingerprint, key))
+      if (auto fn = place(*object)) {
+        stats.cache_hit = true;
+        stats.native_ms = ms_since(t0);
+        return JitObject{stats, std::move(*fn)};
+      }
+  auto object = make();
+  if (!object) return object.diagnostics();
+  stats.codegen_ms = ms_since(t0);
+  auto loaded = load_object(*object, runtime_symbols());
+  if (!loaded.image)
+    return compile_failure(kernel_name,
+                           "the object loader refused the compiled object: " + loaded.refusal);
+  auto fn = loaded_function(std::move(loaded.image), kind.symbol);
+  if (!fn)
+    return compile_failure(kernel_name,
+                           fmt::format("the compiled object defines no `{}`", kind.symbol));
+  if (cache_) cache_->store(fingerprint, key, *object);
   stats.native_ms = ms_since(t0);
-  return JitObject{stats, std::move(*linked)};
+  return JitObject{stats, std::move(*fn)};
 }
 
 unsigned pool_size(unsigned threads, std::uint64_t most) {

@@ -1,14 +1,16 @@
-// The one JIT core every program kind shares (docs/design.md §2.4): the host target and ORC
-// session, the object-cache key, the compile path (emit, optimise, compile to an object, cache,
-// link into a JITDylib of its own) and the partition of a program's slices over the thread pool.
-// A program kind (a whole chain, a part of one, a data move, the poison shadow; the tests' fetch
-// programs, tests/support/fetch_jit.h) brings only its code generator, its symbol and its runner.
+// The one JIT core every program kind shares (docs/design.md §2.4): the object-cache key, the
+// compile path (the object from the cache, or made by the kind's code generator and stored; then
+// placed by tujit's object loader, object_loader.h) and the partition of a program's slices over
+// the thread pool. A program kind (a whole chain, a part of one, a data move, the poison shadow;
+// the tests' fetch programs, tests/support/fetch_jit.h) brings only its object maker, its symbol
+// and its runner. Nothing here uses LLVM: a cache hit never starts it (README "Performance").
 // Internal to codegen/ and the tests.
 #pragma once
 
 #include "codegen/jit_options.h"
-#include "codegen/native_compiler.h"
+#include "codegen/linked_function.h"
 #include "codegen/object_cache.h"
+#include "ir/support/diagnostic.h"
 #include "runtime/exec/thread_pool.h"
 
 #include <cstdint>
@@ -27,8 +29,11 @@ struct JitProgramKind {
   std::string_view cache_label;  // e.g. "tujit run object; codegen"
   std::uint32_t codegen_version; // the kind's code generator version
   std::string_view symbol;       // the function the object defines
-  std::string_view dylib_prefix; // its JITDylibs are `<prefix>.<n>`
 };
+
+/// A kind's code generator on a cache miss: the program compiled to an ELF object for this host
+/// (native_compiler.h compile_object).
+using ObjectMaker = std::function<Result<std::string>()>;
 
 /// One compiled program: its statistics and its linked function.
 struct JitObject {
@@ -38,27 +43,24 @@ struct JitObject {
 
 class JitCore {
 public:
-  /// The host's target and LLJIT session (E-JIT-001 when LLVM cannot target the host).
+  /// The JIT's options and its object cache; LLVM is started only by an object maker, on a miss.
   static Result<JitCore> create(JitOptions options);
 
   bool checked() const { return options_.checked; }
   /// The run programs' poison shadow is compiled too (JitOptions::poison_shadow).
   bool poison_shadow() const { return options_.checked || options_.poison_shadow; }
-  const NativeTarget& target() const { return target_; }
 
-  /// The object of the program `fingerprint` of `kind`: from the cache, or made by `build`,
-  /// compiled and stored; then linked. E-JIT-002 naming `kernel_name` when LLVM fails.
+  /// The object of the program `fingerprint` of `kind`: from the cache, or made by `make` and
+  /// stored; then placed by the object loader. A cached object the loader refuses is a miss.
+  /// E-JIT-002 naming `kernel_name` when the maker fails or the loader refuses its object.
   Result<JitObject> compile(const JitProgramKind& kind, std::uint64_t fingerprint,
-                            const ModuleBuilder& build, const std::string& kernel_name,
-                            const std::string& module_name);
+                            const ObjectMaker& make, const std::string& kernel_name);
 
 private:
-  JitCore(JitOptions options, NativeTarget target, std::shared_ptr<JitSession> session);
+  explicit JitCore(JitOptions options);
   std::string cache_key(const JitProgramKind& kind, std::uint64_t fingerprint) const;
 
   JitOptions options_;
-  NativeTarget target_;
-  std::shared_ptr<JitSession> session_;
   std::optional<ObjectCache> cache_;
 };
 

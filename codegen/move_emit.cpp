@@ -20,21 +20,6 @@
 
 namespace tujit::codegen {
 
-MoveConvert move_convert(const ir::seq::RunProgram& p) {
-  const ir::seq::OperandStreams& s = p.move().source;
-  if (runtime::element_bytes(s.streams.dtype) == 1) return MoveConvert::Table;
-  if (s.adapter.identity() && !p.output_cast &&
-      runtime::element_bytes(s.streams.dtype) == runtime::element_bytes(p.output.dtype))
-    return MoveConvert::Copy;
-  return MoveConvert::Preadapted;
-}
-
-std::uint32_t move_source_bytes(const ir::seq::RunProgram& p) {
-  return move_convert(p) == MoveConvert::Preadapted
-             ? 4
-             : runtime::element_bytes(p.move().source.streams.dtype);
-}
-
 namespace {
 
 enum Field : unsigned {

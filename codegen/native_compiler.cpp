@@ -1,5 +1,6 @@
 #include "codegen/native_compiler.h"
 
+#include "codegen/host_target.h"
 #include "codegen/vector_apply.h"
 
 #include <fmt/format.h>
@@ -42,6 +43,7 @@
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
 
 #include <mutex>
+#include <optional>
 
 namespace tujit::codegen {
 namespace {
@@ -61,13 +63,6 @@ Diagnostic no_host_target(const std::string& why) {
 }
 
 } // namespace
-
-Diagnostic compile_failure(const std::string& kernel_name, const std::string& what) {
-  Diagnostic d = make_error(
-      "E-JIT-002", fmt::format("LLVM failed to compile kernel `{}`: {}", kernel_name, what));
-  d.stage = "jit";
-  return d;
-}
 
 Result<NativeTarget> native_target() {
   if (!initialise_llvm()) return no_host_target("the native target is not linked in");
@@ -198,6 +193,34 @@ Result<std::string> emit_native(llvm::Module& module, const NativeTarget& target
     return compile_failure(kernel_name, "the host target cannot emit this file type");
   pm.run(module);
   return std::string(buffer.begin(), buffer.end());
+}
+
+namespace {
+
+/// The host's target machine, built once per process on the first compile; the JIT runs code it
+/// compiled with the operand layout of native_host_dot(), so the two must agree.
+Result<NativeTarget> shared_target() {
+  static std::mutex mu;
+  static std::optional<Result<NativeTarget>> target;
+  std::lock_guard<std::mutex> lock(mu);
+  if (!target) {
+    target.emplace(native_target());
+    if (*target && !(host_dot((*target)->features) == native_host_dot()))
+      target.emplace(no_host_target(
+          "the vector features LLVM detects differ from the processor's CPUID (host_cpu.h)"));
+  }
+  return *target;
+}
+
+} // namespace
+
+Result<std::string> compile_object(const ModuleBuilder& build, const std::string& kernel_name) {
+  auto target = shared_target();
+  if (!target) return target.diagnostics();
+  llvm::LLVMContext context;
+  auto module = build(*target, context);
+  if (!module) return module.diagnostics();
+  return emit_native(**module, *target, NativeOutput::Object, kernel_name);
 }
 
 Result<std::shared_ptr<JitSession>> JitSession::create(const NativeTarget& target) {

@@ -6,6 +6,7 @@
 // no host target, E-JIT-002 compile failure naming the kernel); nothing here aborts.
 #pragma once
 
+#include "codegen/linked_function.h"
 #include "ir/support/diagnostic.h"
 
 #include <cstdint>
@@ -68,6 +69,11 @@ std::string module_text(const llvm::Module& module);
 /// Builds an optimised module for the host (the caller's code generator).
 using ModuleBuilder =
     std::function<Result<std::unique_ptr<llvm::Module>>(const NativeTarget&, llvm::LLVMContext&)>;
+/// The object of what `build` makes, compiled for the host at its tier (the host's target machine
+/// is built on the first call; E-JIT-001 when LLVM cannot target the host or its vector features
+/// differ from CPUID's, host_cpu.h).
+Result<std::string> compile_object(const ModuleBuilder& build, const std::string& kernel_name);
+
 /// `tujit compile --emit llvm` (module text) or `--emit asm` (host assembly) of what `build`
 /// makes; `kernel_name` names the kernel in diagnostics.
 Result<std::string> emit_module(const ModuleBuilder& build, bool assembly,
@@ -76,21 +82,11 @@ Result<std::string> emit_module(const ModuleBuilder& build, bool assembly,
 /// E-JIT-002 for `kernel_name` with LLVM's message.
 Diagnostic compile_failure(const std::string& kernel_name, const std::string& what);
 
-/// One linked function: its address, and the callback that frees its code (call it once, when no
-/// thread can still run the function).
-struct LinkedFunction {
-  std::uintptr_t address = 0;
-  std::function<void()> release;
-  template <typename Fn>
-  Fn as() const {
-    return reinterpret_cast<Fn>(address);
-  }
-};
-
 /// An ORC LLJIT for the host and the link step of one compiled object: the object goes into a
 /// JITDylib of its own (freeing one program's code never touches another's), with this process's
 /// symbols visible (the object may call memset / memcpy), and one symbol is looked up. Thread-safe;
-/// a LinkedFunction's release keeps the session alive.
+/// a LinkedFunction's release keeps the session alive. For the tests' own modules: the JIT core
+/// places its objects with object_loader.h.
 class JitSession : public std::enable_shared_from_this<JitSession> {
 public:
   /// A session linking objects compiled for `target` (E-JIT-001 when LLVM cannot build a JIT for

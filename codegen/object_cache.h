@@ -1,8 +1,9 @@
 // On-disk cache of compiled contraction and fetch objects: re-running an unchanged kernel loads
 // its machine code instead of recompiling. The key names everything the object depends on: the
 // build of tujit that compiled it (build_identity.h: a hash of the linked binary, so any rebuilt
-// tujit has its own entries), fingerprint(program) (ir/seq/contraction_program.h), the LLVM
-// version, the host triple / CPU / features and the checked flag (the callers' key text).
+// tujit has its own entries; with the compile backend's library's own, compile_backend.h),
+// fingerprint(program) (ir/seq/contraction_program.h), the LLVM version, the host's CPUID words
+// (host_cpu.h) and the checked flag (the callers' key text).
 //
 // File format (little-endian), one file per key, written through runtime/io/output_file.h
 // (temporary + fsync + rename: a reader never sees a half-written file):

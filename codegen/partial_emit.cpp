@@ -268,19 +268,6 @@ std::unique_ptr<llvm::Module> PartialEmitter::run() {
 
 } // namespace
 
-PartialShape partial_shape(const Program& p) {
-  PartialShape s;
-  s.in_cells = p.forms_products() ? p.time * p.packet : p.input_outer() * p.input_inner();
-  s.trf_cells = p.forms_products() ? p.lanes * p.element : 0;
-  s.acc_cells = p.cycle_output() ? 0 : p.accumulator_cells();
-  s.out_cells = p.output_outer() * p.output_inner();
-  return s;
-}
-
-bool is_partial(const ir::seq::RunProgram& program) {
-  return !program.is_move() && !program.contraction().chain.whole();
-}
-
 std::unique_ptr<llvm::Module> emit_partial_module(const ir::seq::RunProgram& program, bool checked,
                                                   llvm::LLVMContext& context) {
   return PartialEmitter(program, checked, context).run();

@@ -110,4 +110,18 @@ Result<runtime::RunResult> run_partial_jit(const CompiledContraction& compiled,
   return result;
 }
 
+// The shapes partial_emit.cpp and this runner share.
+PartialShape partial_shape(const ir::seq::ContractionProgram& p) {
+  PartialShape s;
+  s.in_cells = p.forms_products() ? p.time * p.packet : p.input_outer() * p.input_inner();
+  s.trf_cells = p.forms_products() ? p.lanes * p.element : 0;
+  s.acc_cells = p.cycle_output() ? 0 : p.accumulator_cells();
+  s.out_cells = p.output_outer() * p.output_inner();
+  return s;
+}
+
+bool is_partial(const ir::seq::RunProgram& program) {
+  return !program.is_move() && !program.contraction().chain.whole();
+}
+
 } // namespace tujit::codegen

@@ -227,21 +227,6 @@ std::unique_ptr<llvm::Module> PoisonEmitter::run() {
 
 } // namespace
 
-PoisonShape poison_shape(const ir::seq::RunProgram& rp) {
-  PoisonShape s;
-  if (rp.is_move()) {
-    const auto& cells = rp.input().streams.cells;
-    s.in_cells = s.out_cells = cells.outer_size * cells.inner_size;
-    return s;
-  }
-  const Program& p = rp.contraction().chain;
-  s.in_cells = p.forms_products() ? p.time * p.packet : p.input_outer() * p.input_inner();
-  s.trf_cells = p.forms_products() ? p.lanes * p.element : 0;
-  s.slot_cells = p.cycle_output() ? 0 : p.accumulator_cells();
-  s.out_cells = p.output_outer() * p.output_inner();
-  return s;
-}
-
 std::unique_ptr<llvm::Module> emit_poison_module(const ir::seq::RunProgram& program,
                                                  llvm::LLVMContext& context) {
   return PoisonEmitter(program, context).run();

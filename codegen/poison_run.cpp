@@ -73,4 +73,20 @@ Result<runtime::PoisonReport> jit_poison(const CompiledContraction& compiled,
   return run_poison_shadow(fn, rp, poison_tables(rp));
 }
 
+// The shapes poison_emit.cpp and this runner share.
+PoisonShape poison_shape(const ir::seq::RunProgram& rp) {
+  PoisonShape s;
+  if (rp.is_move()) {
+    const auto& cells = rp.input().streams.cells;
+    s.in_cells = s.out_cells = cells.outer_size * cells.inner_size;
+    return s;
+  }
+  const ir::seq::ContractionProgram& p = rp.contraction().chain;
+  s.in_cells = p.forms_products() ? p.time * p.packet : p.input_outer() * p.input_inner();
+  s.trf_cells = p.forms_products() ? p.lanes * p.element : 0;
+  s.slot_cells = p.cycle_output() ? 0 : p.accumulator_cells();
+  s.out_cells = p.output_outer() * p.output_inner();
+  return s;
+}
+
 } // namespace tujit::codegen

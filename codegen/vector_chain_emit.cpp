@@ -104,7 +104,3 @@ llvm::Value* emit_vector_pass(llvm::IRBuilder<>& b, llvm::Module& m,
 }
 
 } // namespace tujit::codegen
-
-extern "C" std::uint32_t tujit_ve_transcendental(std::uint32_t op, std::uint32_t x) {
-  return tujit::runtime::vector::correctly_rounded_bits(static_cast<tujit::ir::FpUnaryOp>(op), x);
-}

@@ -3,7 +3,7 @@
 # name, its control fields and its files (dpkg-deb -I / -c); what Debian policy asks of its
 # documentation (a machine-readable copyright file, the man page compressed with `gzip -9n`); and
 # its Depends — derived by dpkg-shlibdeps — naming exactly the packages that hold the shared
-# libraries `ldd` lists for the packed executable.
+# libraries `ldd` lists for the packed executable and the compile backend library it loads.
 # usage: deb_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 BUILD=$(cd "$1" && pwd)
@@ -79,6 +79,10 @@ owner() {
   done
   return 1
 }
+# The compile backend tujit loads on a cache miss (codegen/CMakeLists.txt): packed, and its
+# libraries are the package's dependencies too.
+mapfile -t backend < <(find "$TMP/root/usr/lib" -name libtujit_llvm.so)
+[ "${#backend[@]}" = 1 ] || fail "the package holds ${#backend[@]} compile backend libraries"
 : >"$TMP/needed"
 while read -r lib path; do
   # The loader and the kernel's vDSO are the system itself, not a dependency.
@@ -86,7 +90,8 @@ while read -r lib path; do
   [ -f "$path" ] || fail "ldd: $lib not found"
   pkg=$(owner "$path") || fail "no installed package holds $path"
   echo "$pkg" >>"$TMP/needed"
-done < <(ldd "$TMP/root/usr/bin/tujit" | awk '$2 == "=>" {print $1, $3} $2 != "=>" {print $1, $1}')
+done < <(for f in "$TMP/root/usr/bin/tujit" "${backend[@]}"; do ldd "$f"; done |
+  awk '$2 == "=>" {print $1, $3} $2 != "=>" {print $1, $1}')
 sort -u -o "$TMP/needed" "$TMP/needed"
 [ -s "$TMP/needed" ] || fail "ldd listed no library"
 if ! diff -u "$TMP/needed" "$TMP/depends" >"$TMP/diff"; then

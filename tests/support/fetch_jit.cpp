@@ -1,7 +1,7 @@
 // FetchJit on the JIT core (codegen/jit_core.h), and its runner. Like a run program, each fetch
-// program is emitted (fetch_emit.cpp), optimised, compiled to an object, cached on disk and linked
-// into a JITDylib of its own, which the CompiledFetch removes when it dies; the runner partitions
-// the slices over the thread pool the same way.
+// program is emitted (fetch_emit.cpp), optimised, compiled to an object, cached on disk and placed
+// by the object loader in memory of its own, which the CompiledFetch frees when it dies; the
+// runner partitions the slices over the thread pool the same way.
 #include "tests/support/fetch_jit.h"
 
 #include "codegen/jit_core.h"
@@ -27,10 +27,6 @@ using codegen::JitProgramKind;
 using codegen::ModuleBuilder;
 using codegen::NativeTarget;
 
-std::string module_name(const ir::seq::FetchProgram& p) {
-  return fmt::format("{} (fetch of `{}`)", p.kernel_name, p.source);
-}
-
 ModuleBuilder module_builder(const ir::seq::FetchProgram& program, bool checked) {
   return [&program, checked](const NativeTarget& target,
                              llvm::LLVMContext& context) -> Result<std::unique_ptr<llvm::Module>> {
@@ -44,7 +40,7 @@ ModuleBuilder module_builder(const ir::seq::FetchProgram& program, bool checked)
 // "fetch object" and the fetch code generator's own version keep fetch and run-program objects
 // apart even when two fingerprints coincide.
 constexpr JitProgramKind kFetchKind{"tujit fetch object; fetch codegen", kFetchCodegenVersion,
-                                    kFetchSymbol, "tujit.fetch"};
+                                    kFetchSymbol};
 
 // Why an unchecked run of `p` could leave its images, or empty: the loops enumerate |T|·|P|
 // positions and each packet fits its F flits (lower_fetch guarantees both; a hand-made program
@@ -92,9 +88,13 @@ FetchJit::~FetchJit() = default;
 
 Result<std::shared_ptr<const CompiledFetch>>
 FetchJit::compile(const ir::seq::FetchProgram& program) {
-  auto object = core_->compile(kFetchKind, ir::seq::fingerprint(program),
-                               module_builder(program, core_->checked()), program.kernel_name,
-                               module_name(program));
+  const bool checked = core_->checked();
+  auto object = core_->compile(
+      kFetchKind, ir::seq::fingerprint(program),
+      [&] {
+        return codegen::compile_object(module_builder(program, checked), program.kernel_name);
+      },
+      program.kernel_name);
   if (!object) return object.diagnostics();
   return std::shared_ptr<const CompiledFetch>(
       std::make_shared<CompiledFetch>(object->stats, std::move(object->fn), core_->checked()));

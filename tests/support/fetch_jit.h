@@ -46,7 +46,7 @@ private:
 
 class FetchJit {
 public:
-  /// The host's LLJIT instance. E-JIT-001 when LLVM cannot target the host.
+  /// The JIT and its object cache (E-JIT-001 on the first miss when LLVM cannot target the host).
   static Result<std::unique_ptr<FetchJit>> create(codegen::JitOptions options = {});
   explicit FetchJit(std::unique_ptr<codegen::JitCore> core);
   ~FetchJit();

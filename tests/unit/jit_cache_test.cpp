@@ -2,9 +2,10 @@
 // cache hit (also from a new JIT instance), a truncated or corrupted cache file is detected and
 // recompiled (never trusted, never a crash), checked mode has its own entry, entries are keyed by
 // the build (the binary's GNU build ID) and loaded only whole with the right SHA-256, a
-// directory in an entry's place is a miss, a directory others can write is not used,
-// emit_llvm_ir / emit_assembly produce the contraction function, and the parts of a chain and the
-// poison shadow are the only modules on the back end's cold tier.
+// directory in an entry's place is a miss, an entry whose object the loader refuses is a miss, a
+// directory others can write is not used, emit_llvm_ir / emit_assembly produce the contraction
+// function, and the parts of a chain and the poison shadow are the only modules on the back end's
+// cold tier.
 #include "tests/support/spec_corpus.h"
 #include "tests/unit/jit_test_support.h"
 
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -235,6 +237,60 @@ TEST_CASE("jit cache: only a whole entry with the right SHA-256 is loaded", "[ji
     f.put('\0');
   }
   CHECK_FALSE(cache.load(9, key));
+  fs::remove_all(dir);
+}
+
+// An entry whose digest is right but whose object the loader (codegen/object_loader.h) refuses —
+// here its first relocation's type changed to R_X86_64_GOT32, which the loader does not place — is
+// a miss: the kernel is compiled again, runs right, and the entry is replaced.
+TEST_CASE("jit cache: an object the loader refuses is a miss and recompiled", "[jit]") {
+  const auto chain = bmatmul();
+  const auto p = testing::chain_run_of(chain).program;
+  const fs::path dir = fresh_dir("refused");
+  auto jit = jit_in(dir);
+  REQUIRE(jit->compile(p).ok());
+  const fs::path file = cache_files(dir).front();
+  std::string bytes;
+  {
+    std::ifstream in(file, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  constexpr std::size_t kHeader = 8 + 4 + 4 + 8 + 32;
+  REQUIRE(bytes.size() > kHeader);
+  std::uint32_t key_bytes = 0;
+  std::memcpy(&key_bytes, bytes.data() + 12, 4);
+  const std::size_t object_at = kHeader + key_bytes;
+  // The ELF64 section headers: find the first SHT_RELA (4) and its first entry's r_info.
+  const auto u64 = [&](std::size_t at) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, bytes.data() + object_at + at, 8);
+    return v;
+  };
+  const std::uint64_t shoff = u64(0x28);
+  std::uint16_t shnum = 0;
+  std::memcpy(&shnum, bytes.data() + object_at + 0x3C, 2);
+  std::size_t rela_at = 0;
+  for (std::size_t i = 0; i < shnum && rela_at == 0; ++i) {
+    std::uint32_t type = 0;
+    std::memcpy(&type, bytes.data() + object_at + shoff + 64 * i + 4, 4);
+    if (type == 4) rela_at = static_cast<std::size_t>(u64(shoff + 64 * i + 0x18));
+  }
+  REQUIRE(rela_at != 0);
+  bytes[object_at + rela_at + 8] = 3; // r_info's type byte: R_X86_64_GOT32
+  runtime::Sha256 h;
+  h.update({reinterpret_cast<const std::uint8_t*>(bytes.data()) + kHeader, bytes.size() - kHeader});
+  const auto sum = h.finish();
+  std::memcpy(bytes.data() + 8 + 4 + 4 + 8, sum.data(), sum.size());
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+
+  auto again = jit_in(dir)->compile(p);
+  REQUIRE(again.ok());
+  CHECK_FALSE((*again)->stats().cache_hit);
+  check_runs(**again, chain);
+  auto healed = jit_in(dir)->compile(p);
+  REQUIRE(healed.ok());
+  CHECK((*healed)->stats().cache_hit);
+  check_runs(**healed, chain);
   fs::remove_all(dir);
 }
 
