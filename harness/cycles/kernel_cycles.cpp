@@ -134,13 +134,15 @@ std::optional<DataPathCommand> data_path(const ir::verify::CheckedKernel& checke
     // vector_init reads is fetched in the statement or is a parameter.
     c.flits = last.output.mapping(ir::Slot::Time).size();
     collected = nullptr;
-    bool pair = false;
+    bool pair = false, reduce = false;
     for (const ir::Stage* s = &last; s->producer; s = &k.stages[*s->producer]) {
       pair = pair || (s->vector && s->vector->kind == ir::VectorCallKind::Unzip);
+      reduce = reduce || (s->vector && s->vector->kind == ir::VectorCallKind::IntraSliceReduce);
       if (s->vector && s->vector->kind == ir::VectorCallKind::Init) {
         // Pair mode enters both groups' flits, one per cycle at Way8, and leaves one for each
-        // pair (docs/cycle-model.md §7): the pass takes the entering stream's flits.
-        if (pair) c.flits = s->input.mapping(ir::Slot::Time).size();
+        // pair; the intra-slice reduce takes one flit per cycle and leaves one per reduction
+        // group (docs/cycle-model.md §7): the pass takes the entering stream's flits.
+        if (pair || reduce) c.flits = s->input.mapping(ir::Slot::Time).size();
         collected = &k.stages[*s->producer];
         break;
       }

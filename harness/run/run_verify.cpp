@@ -4,6 +4,7 @@
 #include "runtime/oracle/oracle.h"
 #include "runtime/scalar/fetch_adapter.h"
 #include "runtime/scalar/widen.h"
+#include "runtime/vector/reduce_oracle.h"
 #include "runtime/vector/vector_oracle.h"
 
 #include <fmt/format.h>
@@ -253,6 +254,45 @@ void check_pair_pass(const ir::seq::VectorProgram& p, const std::string& group_a
   }
 }
 
+/// A pass with an intra-slice reduce (docs/vector-engine.md §3.6, §8): output element c reduces
+/// the input elements (c, R = r) for every r of the reduced axis `R`, read by coordinates,
+/// independently of the engines' address streams and of the order they combine the terms in; the
+/// input holds exactly the output's axes and `R`.
+void check_reduce_pass(const ir::seq::VectorProgram& p, const std::string& axis,
+                       const runtime::LogicalTensor& input, const runtime::LogicalTensor& output,
+                       const std::vector<runtime::LogicalTensor>& vrf_sources, RunVerification& v) {
+  std::vector<ir::Axis> expect = output.axes;
+  std::uint64_t extent = 0;
+  for (const ir::Axis& a : input.axes)
+    if (a.name == axis) {
+      expect.push_back(a);
+      extent = a.size;
+    }
+  std::vector<ir::Axis> have = input.axes;
+  const auto by_name = [](const ir::Axis& a, const ir::Axis& b) { return a.name < b.name; };
+  std::sort(expect.begin(), expect.end(), by_name);
+  std::sort(have.begin(), have.end(), by_name);
+  if (expect != have) {
+    v.oracle_not_applicable = "the input's axes are not the output's and the reduced axis";
+    return;
+  }
+  v.oracle_ok = true;
+  std::vector<std::uint32_t> vrf, terms(extent);
+  for (std::uint64_t o = 0; o < output.elements(); ++o) {
+    ir::Index at = output.index(o);
+    for (std::uint64_t r = 0; r < extent; ++r) {
+      at[axis] = r;
+      terms[r] = input.get(input.offset(at));
+    }
+    vrf_operands_at(vrf_sources, output, o, vrf);
+    const auto c = runtime::vector::oracle_reduce_check(p, terms, vrf, output.get(o));
+    if (std::isfinite(c.abs_err)) v.oracle_max_abs_err = std::max(v.oracle_max_abs_err, c.abs_err);
+    if (c.ok) continue;
+    if (v.mismatches++ == 0) v.worst = output.coordinate_text(o);
+    v.oracle_ok = false;
+  }
+}
+
 /// A Vector Engine pass reading a contraction's output (docs/vector-engine.md §8): the chain's
 /// f32 result c lies within the einsum's tolerance t of its float64 value r, so the pass's output
 /// must be what the float64 pass gives somewhere on [r − t, r + t]: between its values at the
@@ -366,6 +406,15 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
       return cast ? cast_compare(p, expected, *cast, out)
                   : runtime::vector::oracle_compare(p, expected, out);
     };
+    if (const std::string& axis = program.move().reduce_axis; !axis.empty()) {
+      if (cast) {
+        v.oracle_not_applicable = "the oracle does not compose the output path's cast after "
+                                  "an intra-slice reduce";
+        return {};
+      }
+      check_reduce_pass(p, axis, input, output, vrf_sources(ops, fetches, inputs, tiles), v);
+      return {};
+    }
     if (const std::string& group_axis = program.move().pair_group_axis; !group_axis.empty()) {
       check_pair_pass(p, group_axis, input, output, vrf_sources(ops, fetches, inputs, tiles), v,
                       judge);

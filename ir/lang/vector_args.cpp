@@ -46,6 +46,7 @@ constexpr KindName kKinds[] = {
     {"vector_final", VectorCallKind::Final},
     {"vector_stash", VectorCallKind::Stash},
     {"vector_intra_slice_unzip", VectorCallKind::Unzip},
+    {"vector_intra_slice_reduce", VectorCallKind::IntraSliceReduce},
     {"vector_logic_zip", VectorCallKind::Logic},
     {"vector_logic_zip_with_mode", VectorCallKind::Logic},
     {"vector_fxp_zip", VectorCallKind::Fxp},
@@ -136,6 +137,14 @@ public:
       return logic_or_clip<LogicBinaryOp>(v, with_mode, "LogicBinaryOp", parse_logic_binary_op);
     case VectorCallKind::Clip:
       return logic_or_clip<ClipBinaryOp>(v, with_mode, "ClipBinaryOp", parse_clip_binary_op);
+    case VectorCallKind::IntraSliceReduce: {
+      // `IntraSliceReduceOpI32::{AddSat, Max, Min}` / `IntraSliceReduceOpF32::{Add, Max, Min}`.
+      if (!arity(1)) return std::nullopt;
+      auto op = scalar_variant<ReduceOp>(call_.args[0], "IntraSliceReduceOp", parse_reduce_op);
+      if (!op) return std::nullopt;
+      v.reduce = VeReduce{*op};
+      return v;
+    }
     case VectorCallKind::FxpToFp:
     case VectorCallKind::FpToFxp:
       if (!arity(1)) return std::nullopt;
@@ -363,6 +372,14 @@ private:
   static bool valid_for_scalar(LogicBinaryOp op, bool f32) {
     return !f32 || op == LogicBinaryOp::BitAnd || op == LogicBinaryOp::BitOr ||
            op == LogicBinaryOp::BitXor;
+  }
+  static std::optional<ReduceOp> parse_reduce_op(std::string_view n) {
+    for (ReduceOp op : {ReduceOp::Add, ReduceOp::AddSat, ReduceOp::Max, ReduceOp::Min})
+      if (n == to_string(op)) return op;
+    return std::nullopt;
+  }
+  static bool valid_for_scalar(ReduceOp op, bool f32) {
+    return f32 ? op != ReduceOp::AddSat : op != ReduceOp::Add;
   }
   static bool valid_for_scalar(ClipBinaryOp op, bool f32) {
     if (f32) return op != ClipBinaryOp::AddFxp && op != ClipBinaryOp::AddFxpSat;
@@ -631,7 +648,8 @@ std::optional<VectorCallKind> vector_call_kind(std::string_view method) {
 
 std::string vector_refusal_reason(std::string_view method) {
   if (method.find("reduce") != std::string_view::npos)
-    return "intra- and inter-slice reductions are not simulated by tujit";
+    return "the inter-slice reducer (vector_inter_slice_reduce) is not simulated by tujit; the "
+           "intra-slice reduce is (docs/vector-engine.md §3.6)";
   if (method == "vector_filter")
     return "vector_filter masks output flits by tag; tujit simulates TagMode::Zero streams, "
            "where there is nothing to filter";

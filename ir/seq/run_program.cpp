@@ -241,7 +241,7 @@ Result<RunProgram> lower_run(const SpecFile& file, const verify::CheckedKernel& 
 
   if (ops.shape != RunShape::Contraction && ops.shape != RunShape::Partial) {
     std::vector<OperandStreams> vrf_reads;
-    std::string pair_group_axis;
+    std::string pair_group_axis, reduce_axis;
     if (ops.vector_final) {
       // The Vector Engine pass between the stream and the store or the result.
       auto chain = lower_vector(kernel, *ops.vector_final);
@@ -256,7 +256,21 @@ Result<RunProgram> lower_run(const SpecFile& file, const verify::CheckedKernel& 
         vrf_reads.push_back(std::move(*group1));
         pair_group_axis = chain->group_axis;
       }
-      auto passed = passed_operand(init, final, *stream);
+      // The intra-slice reduce (docs/vector-engine.md §3.6): the output cell with coordinates c
+      // takes term k, the entering element (c, R = reduce_terms[k]); term 0 is its stream, the
+      // others operand streams the reduce reads in order.
+      Index first;
+      if (!chain->reduce_axis.empty()) {
+        first[chain->reduce_axis] = chain->reduce_terms.front();
+        for (std::size_t k = 1; k < chain->reduce_terms.size(); ++k) {
+          auto term = passed_operand(init, final, *stream,
+                                     Index{{chain->reduce_axis, chain->reduce_terms[k]}});
+          if (!term) return std::move(term).take_diagnostics();
+          vrf_reads.push_back(std::move(*term));
+        }
+        reduce_axis = chain->reduce_axis;
+      }
+      auto passed = passed_operand(init, final, *stream, first);
       if (!passed) return std::move(passed).take_diagnostics();
       stream = std::move(passed);
       p.vector = std::move(chain->program);
@@ -281,7 +295,7 @@ Result<RunProgram> lower_run(const SpecFile& file, const verify::CheckedKernel& 
     };
     auto moved = after_pass(*stream);
     if (!moved) return std::move(moved).take_diagnostics();
-    p.body = MoveRun{std::move(*moved), std::move(pair_group_axis)};
+    p.body = MoveRun{std::move(*moved), std::move(pair_group_axis), std::move(reduce_axis)};
     for (const OperandStreams& read : vrf_reads) {
       auto cells = after_pass(read);
       if (!cells) return std::move(cells).take_diagnostics();
@@ -352,6 +366,11 @@ Result<RunProgram> lower_run(const SpecFile& file, const verify::CheckedKernel& 
                                                 "collected stream, not after a contraction "
                                                 "(docs/vector-engine.md §3.5)",
                                                 kernel.name));
+    if (!pass->reduce_axis.empty())
+      return run_error("E-RUN-110", fmt::format("kernel `{}`: tujit runs the intra-slice reduce "
+                                                "on a fetched or collected stream, not after a "
+                                                "contraction (docs/vector-engine.md §3.6)",
+                                                kernel.name));
     auto same = holds_same(file, chain_out, out_type);
     if (!same) return std::move(same).take_diagnostics();
     if (!*same)
@@ -388,7 +407,7 @@ Status verify_vrf_operands(const RunProgram& p) {
     if (auto ok = verify(*p.vector); !ok) return ok;
   std::size_t reads = 0;
   if (p.vector)
-    for (const VectorStepIR& st : p.vector->steps) reads += st.call.reads_operand_stream() ? 1 : 0;
+    for (const VectorStepIR& st : p.vector->steps) reads += st.call.operand_streams();
   if (reads != p.vrf_operands.size())
     return run_error("E-RUN-102", fmt::format("internal: `{}` has {} VRF operand streams for {} "
                                               "calls reading the VRF",
@@ -460,11 +479,14 @@ std::string to_text(const RunProgram& p) {
   if (!p.is_move())
     out += to_text(p.contraction().chain);
   else
-    out += fmt::format("move {} ; {} → {}{}\n", p.kernel_name, name(p.move().source.type),
-                       name(p.output.dtype),
-                       p.move().pair_group_axis.empty()
-                           ? ""
-                           : fmt::format(" ; pairs along {}", p.move().pair_group_axis));
+    out += fmt::format(
+        "move {} ; {} → {}{}{}\n", p.kernel_name, name(p.move().source.type), name(p.output.dtype),
+        p.move().pair_group_axis.empty()
+            ? ""
+            : fmt::format(" ; pairs along {}", p.move().pair_group_axis),
+        p.move().reduce_axis.empty()
+            ? ""
+            : fmt::format(" ; reduces {} (operand streams: its terms)", p.move().reduce_axis));
   const auto operand = [&](const char* role, const OperandStreams& o) {
     std::string adapter;
     if (o.adapter.lookup_to)

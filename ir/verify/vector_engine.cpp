@@ -181,6 +181,8 @@ std::optional<Diagnostic> pad_rules(const VectorStep& s) {
   return std::nullopt;
 }
 
+std::optional<Diagnostic> reduce_rules(const VectorStep& s);
+
 std::optional<Diagnostic> reshape_rules(const VectorStep& s) {
   switch (s.call.kind) {
   case VectorCallKind::NarrowSplit:
@@ -191,6 +193,8 @@ std::optional<Diagnostic> reshape_rules(const VectorStep& s) {
     return trim_rules(s);
   case VectorCallKind::WidenPad:
     return pad_rules(s);
+  case VectorCallKind::IntraSliceReduce:
+    return reduce_rules(s);
   default:
     return std::nullopt;
   }
@@ -343,6 +347,117 @@ Result<VectorState> unzip(VectorState st, const VectorStep& s) {
   return st;
 }
 
+/// Product of the counts of `l`'s factors that are terms of `axis`.
+std::uint64_t axis_count(const FactorList& l, const std::string& axis) {
+  std::uint64_t n = 1;
+  for (const Factor& f : l.factors)
+    if (f.is_term() && !f.atom.is_composite() && f.atom.name == axis) n *= f.count;
+  return n;
+}
+
+/// `l` without the terms of `axis`, each padding's cumulative extent divided by the removed
+/// digits below it; nullopt when such an extent does not divide (the axis is padded there).
+std::optional<FactorList> without_axis(const FactorList& l, const std::string& axis) {
+  FactorList out;
+  std::uint64_t removed = 1;
+  for (const Factor& f : l.factors) {
+    if (f.is_term() && !f.atom.is_composite() && f.atom.name == axis) {
+      removed *= f.count;
+      continue;
+    }
+    Factor g = f;
+    if (g.is_pad()) {
+      if (g.total % removed != 0) return std::nullopt;
+      g.total /= removed;
+    }
+    out.factors.push_back(g);
+  }
+  return normalize(out);
+}
+
+/// vector_intra_slice_reduce::<Axis, Time2, Packet2>(op) (docs/vector-engine.md §3.6; the book's
+/// intra-slice-reduce.md, [REF] furiosa-opt-lower `config_reduce_label`): the axis is held by Time
+/// and / or Packet; Time2 is Time without it; Packet2 is Packet, or `1 # 4` when Packet holds it,
+/// then only it (C2: no padding on the reduced axis in Packet); at most 8 accumulator slots.
+std::optional<Diagnostic> reduce_rules(const VectorStep& s) {
+  const FactorList axis = factorize(s.group_axis);
+  if (axis.factors.size() != 1 || !axis.factors.front().is_term())
+    return rule_error("E-VE-027", kStage, "ReduceAxis",
+                      fmt::format("the reduced axis {} is not one axis of two or more elements",
+                                  mtext(s.group_axis)),
+                      {"name the axis to reduce: `vector_intra_slice_reduce::<R, …>` "
+                       "(docs/vector-engine.md §3.6)"});
+  const std::string& r = axis.factors.front().atom.name;
+  const FactorList time = factorize(s.time), packet = factorize(s.packet);
+  const std::uint64_t in_time = axis_count(time, r), in_packet = axis_count(packet, r);
+  const auto in_composite = [&](const FactorList& l) {
+    for (const Factor& f : l.factors)
+      if (f.is_term() && f.atom.is_composite() && mentions(*f.atom.comp, r)) return true;
+    return false;
+  };
+  if ((in_time == 1 && in_packet == 1) || in_composite(time) || in_composite(packet))
+    return rule_error("E-VE-027", kStage, "ReduceAxis",
+                      fmt::format("the reduced axis `{}` is held by neither Time {} nor Packet {} "
+                                  "(as digits of its own)",
+                                  r, mtext(s.time), mtext(s.packet)),
+                      {"the intra-slice reduce collapses the axis's factors in Time and Packet; an "
+                       "axis in Slice only is the inter-slice reducer's (docs/vector-engine.md "
+                       "§3.6)"});
+  if (in_packet > 1 && in_packet != s.packet.size())
+    return rule_error("E-VE-030", kStage, "ReducePacketPadding",
+                      fmt::format("Packet {} holds the reduced axis `{}` beside padding or other "
+                                  "axes: the tree reduces all 4 lanes of a flit",
+                                  mtext(s.packet), r),
+                      {"C2: a Packet holding the reduced axis holds it alone, without padding "
+                       "(4 lanes, op(op(a, b), op(c, d))); move the rest to Time "
+                       "(docs/vector-engine.md §3.6)"});
+  const auto want_packet =
+      in_packet > 1 ? padding(FactorList{}, kWay4Elements, PaddingKind::Top) : Result(packet);
+  if (!want_packet || !(*want_packet == factorize(s.out_packet)))
+    return rule_error("E-VE-029", kStage, "ReducePacketMismatch",
+                      fmt::format("Packet2 {} is not {}", mtext(s.out_packet),
+                                  in_packet > 1 ? "`m![1 # 4]` (the tree's one value per flit)"
+                                                : fmt::format("Packet {} (the axis is not in it)",
+                                                              mtext(s.packet))),
+                      {"Packet2 = Packet when the axis is in Time only, `1 # 4` when Packet holds "
+                       "it (docs/vector-engine.md §3.6)"});
+  // A padding the reduced axis's digits do not divide, or a Time larger than Time2 times them,
+  // holds padded positions of the axis among the reduced flits.
+  const auto kept = without_axis(time, r);
+  if (!kept || (*kept == factorize(s.out_time) && s.time.size() != s.out_time.size() * in_time))
+    return rule_error("E-VE-013", kStage, "NotSimulated",
+                      fmt::format("Time {} pads the reduced axis `{}`: excluding its padded "
+                                  "positions needs the Valid Count Generator, which tujit does "
+                                  "not simulate",
+                                  mtext(s.time), r),
+                      {"the book's intra-slice-reduce.md \"Padding strategy\"; reduce an unpadded "
+                       "axis (docs/vector-engine.md §3.6)"});
+  if (!(*kept == factorize(s.out_time)))
+    return rule_error("E-VE-028", kStage, "ReduceTimeMismatch",
+                      fmt::format("Time2 {} is not Time {} without the reduced axis `{}`, {}",
+                                  mtext(s.out_time), mtext(s.time), r, ftext(*kept)),
+                      {"every factor of the reduced axis leaves Time and Packet, every other "
+                       "stays in its order ([REF] config_reduce_label; docs/vector-engine.md "
+                       "§3.6)"});
+  // The accumulator slots: the Time digits inside the outermost digit of the axis.
+  std::size_t outer = 0;
+  for (std::size_t j = 0; j < time.factors.size(); ++j)
+    if (time.factors[j].is_term() && time.factors[j].atom.name == r) outer = j;
+  std::uint64_t below = 1;
+  for (std::size_t j = 0; j < outer; ++j)
+    if (time.factors[j].is_term() && time.factors[j].atom.name == r) below *= time.factors[j].count;
+  const std::uint64_t slots = in_time > 1 ? time.extent_before(outer) / below : 1;
+  if (slots > kReduceSlots)
+    return rule_error("E-VE-031", kStage, "ReduceSlots",
+                      fmt::format("Time {} keeps {} time steps inside the reduced axis `{}`: "
+                                  "each needs an accumulator slot, and there are {}",
+                                  mtext(s.time), slots, r, kReduceSlots),
+                      {"InnerTime::SIZE ≤ 8 (the book's intra-slice-reduce.md \"Reduction in "
+                       "Time\"); put the reduced axis innermost in Time (docs/vector-engine.md "
+                       "§3.6)"});
+  return std::nullopt;
+}
+
 /// What pair mode drops (docs/vector-engine.md §3.5): the stash in both phases; before the zip
 /// the trim / pad forms, a single-stream operand, and leaving the engine; a zip of no pair.
 std::optional<Diagnostic> pair_rules(const VectorState& st, const VectorStep& s) {
@@ -408,6 +523,7 @@ Result<VectorState> step(VectorState st, const VectorStep& s) {
                         {"pad the packet to 8 (`# 8`) in the collect before vector_init"});
     st.stage = VeStage::Tag;
     st.way = kWay8Elements;
+    st.per_element_state = call.comparisons.has_value();
     return st;
   }
   if (st.stage == VeStage::Init) return order_error(call, st.stage, *to);
@@ -429,9 +545,19 @@ Result<VectorState> step(VectorState st, const VectorStep& s) {
     st.alus.insert(*a);
   }
   if (auto d = stash_read(st, s)) return *d;
+  if (call.kind == VectorCallKind::IntraSliceReduce &&
+      (st.pair != PairPhase::None || st.stash != StashSlot::Empty || st.per_element_state))
+    return rule_error("E-VE-013", kStage, "NotSimulated",
+                      "an intra-slice reduce after a comparison tag, a guard, a `&vrf` operand, "
+                      "the stash or in pair mode is not simulated by tujit",
+                      {"tujit runs each term of a reduce through the calls before it on its own; "
+                       "the book leaves the reduced element's tag and stash open "
+                       "(docs/vector-engine.md §3.6)"});
   if (auto d = reshape_rules(s)) return *d;
   if (*to != VeStage::Final) st.stage = *to;
   if (call.zip) st.pair = PairPhase::Zipped;
+  st.per_element_state = st.per_element_state || call.comparisons.has_value() || call.reads_vrf() ||
+                         call.branches.has_value() || !call.guard.unconditional();
   if (*to == VeStage::Narrow) {
     st.way = kWay4Elements;
     st.way4 = true;
@@ -485,6 +611,8 @@ std::vector<VectorStep> vector_chain_to(std::span<const Stage> stages, std::size
       out.back().group_axis = s.type_args[0].mapping;
       out.back().tile_time = s.type_args[1].mapping;
     }
+    if (s.vector->kind == VectorCallKind::IntraSliceReduce && !s.type_args.empty())
+      out.back().group_axis = s.type_args[0].mapping;
     if (s.vector->kind == VectorCallKind::Init) break;
     at = s.producer;
     if (!at) return {};

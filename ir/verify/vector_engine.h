@@ -15,6 +15,7 @@
 
 #include "ir/lang/kernel.h"
 #include "ir/support/diagnostic.h"
+#include "ir/target/rngd.h"
 #include "ir/types/vector_op.h"
 #include "ir/verify/stage_check.h"
 
@@ -28,6 +29,8 @@ namespace tujit::ir::verify {
 /// Elements per packet in each Way (a Way8 packet is one 32 B flit of 32-bit elements).
 inline constexpr std::uint64_t kWay8Elements = 8;
 inline constexpr std::uint64_t kWay4Elements = 4;
+/// The intra-slice reduce's accumulator slots (ir/target/rngd.h).
+inline constexpr std::uint64_t kReduceSlots = target::kRngd.ve_reduce_slots;
 
 /// The engine's state after a call.
 /// The chain's stash slot (docs/vector-engine.md §3.3): written once, read once.
@@ -44,6 +47,9 @@ struct VectorState {
   StashSlot stash = StashSlot::Empty;
   ScalarType stash_dtype = ScalarType::I32; // the scalar the stash holds, once Occupied
   PairPhase pair = PairPhase::None;
+  /// A call so far computed a comparison tag or read a `&vrf` operand, the stash or a guard: the
+  /// terms of a later intra-slice reduce could not each run it alone (docs/vector-engine.md §3.6).
+  bool per_element_state = false;
   /// Keys: stage, way, alu (the one this call claimed, if any), alus_used; at vector_final the
   /// timing of docs/vector-engine.md §5: cycles_per_flit (1 at full Way8 throughput,
   /// 2 when the chain runs a Way4 stretch: its packets are half as wide) and latency_cycles (one
@@ -57,7 +63,8 @@ struct VectorStep {
   Mapping time, packet;               // the stream entering the call
   Mapping out_time, out_packet;       // the stream it produces
   ScalarType dtype = ScalarType::I32; // the stream's scalar entering the call
-  /// vector_intra_slice_unzip's grouping axis (`m![I]`) and TileTime; empty for other calls.
+  /// vector_intra_slice_unzip's grouping axis (`m![I]`) and TileTime, vector_intra_slice_reduce's
+  /// reduced axis (in group_axis); empty for other calls.
   Mapping group_axis, tile_time;
 };
 
