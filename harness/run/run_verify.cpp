@@ -254,34 +254,52 @@ void check_pair_pass(const ir::seq::VectorProgram& p, const std::string& group_a
   }
 }
 
-/// A pass with an intra-slice reduce (docs/vector-engine.md §3.6, §8): output element c reduces
-/// the input elements (c, R = r) for every r of the reduced axis `R`, read by coordinates,
-/// independently of the engines' address streams and of the order they combine the terms in; the
-/// input holds exactly the output's axes and `R`.
-void check_reduce_pass(const ir::seq::VectorProgram& p, const std::string& axis,
+/// A pass with an intra- or inter-slice reduce (docs/vector-engine.md §3.6, §3.7, §8): output
+/// element c reduces the input elements with c's coordinates and every coordinate of the reduced
+/// `axes`, read by coordinates, independently of the engines' address streams and of the order
+/// they combine the terms in; an output axis the input lacks (a Slice2 broadcast) is ignored. The
+/// input holds exactly the output's other axes and the reduced ones.
+void check_reduce_pass(const ir::seq::VectorProgram& p, const std::vector<std::string>& axes,
                        const runtime::LogicalTensor& input, const runtime::LogicalTensor& output,
                        const std::vector<runtime::LogicalTensor>& vrf_sources, RunVerification& v) {
-  std::vector<ir::Axis> expect = output.axes;
-  std::uint64_t extent = 0;
-  for (const ir::Axis& a : input.axes)
-    if (a.name == axis) {
+  const auto held = [&](const std::string& n) {
+    return std::any_of(input.axes.begin(), input.axes.end(),
+                       [&](const ir::Axis& a) { return a.name == n; });
+  };
+  std::vector<ir::Axis> expect, reduced;
+  std::vector<std::string> fresh;
+  for (const ir::Axis& a : output.axes) {
+    if (held(a.name))
       expect.push_back(a);
-      extent = a.size;
+    else
+      fresh.push_back(a.name);
+  }
+  std::uint64_t extent = 1;
+  for (const ir::Axis& a : input.axes)
+    if (std::find(axes.begin(), axes.end(), a.name) != axes.end()) {
+      expect.push_back(a);
+      reduced.push_back(a);
+      extent *= a.size;
     }
   std::vector<ir::Axis> have = input.axes;
   const auto by_name = [](const ir::Axis& a, const ir::Axis& b) { return a.name < b.name; };
   std::sort(expect.begin(), expect.end(), by_name);
   std::sort(have.begin(), have.end(), by_name);
   if (expect != have) {
-    v.oracle_not_applicable = "the input's axes are not the output's and the reduced axis";
+    v.oracle_not_applicable = "the input's axes are not the output's and the reduced ones";
     return;
   }
   v.oracle_ok = true;
   std::vector<std::uint32_t> vrf, terms(extent);
   for (std::uint64_t o = 0; o < output.elements(); ++o) {
     ir::Index at = output.index(o);
+    for (const std::string& f : fresh) at.erase(f);
     for (std::uint64_t r = 0; r < extent; ++r) {
-      at[axis] = r;
+      std::uint64_t rest = r;
+      for (auto a = reduced.rbegin(); a != reduced.rend(); ++a) {
+        at[a->name] = rest % a->size;
+        rest /= a->size;
+      }
       terms[r] = input.get(input.offset(at));
     }
     vrf_operands_at(vrf_sources, output, o, vrf);
@@ -406,13 +424,13 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
       return cast ? cast_compare(p, expected, *cast, out)
                   : runtime::vector::oracle_compare(p, expected, out);
     };
-    if (const std::string& axis = program.move().reduce_axis; !axis.empty()) {
+    if (const auto& axes = program.move().reduce_axes; !axes.empty()) {
       if (cast) {
         v.oracle_not_applicable = "the oracle does not compose the output path's cast after "
-                                  "an intra-slice reduce";
+                                  "a reduce";
         return {};
       }
-      check_reduce_pass(p, axis, input, output, vrf_sources(ops, fetches, inputs, tiles), v);
+      check_reduce_pass(p, axes, input, output, vrf_sources(ops, fetches, inputs, tiles), v);
       return {};
     }
     if (const std::string& group_axis = program.move().pair_group_axis; !group_axis.empty()) {

@@ -241,7 +241,8 @@ Result<RunProgram> lower_run(const SpecFile& file, const verify::CheckedKernel& 
 
   if (ops.shape != RunShape::Contraction && ops.shape != RunShape::Partial) {
     std::vector<OperandStreams> vrf_reads;
-    std::string pair_group_axis, reduce_axis;
+    std::string pair_group_axis;
+    std::vector<std::string> reduce_axes;
     if (ops.vector_final) {
       // The Vector Engine pass between the stream and the store or the result.
       auto chain = lower_vector(kernel, *ops.vector_final);
@@ -256,21 +257,23 @@ Result<RunProgram> lower_run(const SpecFile& file, const verify::CheckedKernel& 
         vrf_reads.push_back(std::move(*group1));
         pair_group_axis = chain->group_axis;
       }
-      // The intra-slice reduce (docs/vector-engine.md §3.6): the output cell with coordinates c
-      // takes term k, the entering element (c, R = reduce_terms[k]); term 0 is its stream, the
-      // others operand streams the reduce reads in order.
-      Index first;
-      if (!chain->reduce_axis.empty()) {
-        first[chain->reduce_axis] = chain->reduce_terms.front();
-        for (std::size_t k = 1; k < chain->reduce_terms.size(); ++k) {
-          auto term = passed_operand(init, final, *stream,
-                                     Index{{chain->reduce_axis, chain->reduce_terms[k]}});
-          if (!term) return std::move(term).take_diagnostics();
-          vrf_reads.push_back(std::move(*term));
-        }
-        reduce_axis = chain->reduce_axis;
+      // A reduce (docs/vector-engine.md §3.6, §3.7): the output cell with coordinates c takes
+      // term k, the entering element (c, reduced axes at reduce_terms[k]), from its own slice
+      // (intra-slice) or the reduction group's (inter-slice); term 0 is its stream, the others
+      // operand streams the reduce reads in order.
+      const auto term = [&](const Index& fixed) {
+        return chain->across_slices ? gathered_operand(init, final, *stream, fixed, file.axes)
+                                    : passed_operand(init, final, *stream, fixed);
+      };
+      for (std::size_t k = 1; k < chain->reduce_terms.size(); ++k) {
+        auto t = term(chain->reduce_terms[k]);
+        if (!t) return std::move(t).take_diagnostics();
+        vrf_reads.push_back(std::move(*t));
       }
-      auto passed = passed_operand(init, final, *stream, first);
+      reduce_axes = chain->reduce_axes;
+      auto passed = chain->reduce_terms.empty() ? passed_operand(init, final, *stream)
+                                                : term(chain->reduce_terms.front());
+      if (passed) passed->type = final.dtype;
       if (!passed) return std::move(passed).take_diagnostics();
       stream = std::move(passed);
       p.vector = std::move(chain->program);
@@ -295,7 +298,7 @@ Result<RunProgram> lower_run(const SpecFile& file, const verify::CheckedKernel& 
     };
     auto moved = after_pass(*stream);
     if (!moved) return std::move(moved).take_diagnostics();
-    p.body = MoveRun{std::move(*moved), std::move(pair_group_axis), std::move(reduce_axis)};
+    p.body = MoveRun{std::move(*moved), std::move(pair_group_axis), std::move(reduce_axes)};
     for (const OperandStreams& read : vrf_reads) {
       auto cells = after_pass(read);
       if (!cells) return std::move(cells).take_diagnostics();
@@ -366,10 +369,11 @@ Result<RunProgram> lower_run(const SpecFile& file, const verify::CheckedKernel& 
                                                 "collected stream, not after a contraction "
                                                 "(docs/vector-engine.md §3.5)",
                                                 kernel.name));
-    if (!pass->reduce_axis.empty())
-      return run_error("E-RUN-110", fmt::format("kernel `{}`: tujit runs the intra-slice reduce "
-                                                "on a fetched or collected stream, not after a "
-                                                "contraction (docs/vector-engine.md §3.6)",
+    if (!pass->reduce_axes.empty())
+      return run_error("E-RUN-110", fmt::format("kernel `{}`: tujit runs the intra- and "
+                                                "inter-slice reductions on a fetched or collected "
+                                                "stream, not after a contraction "
+                                                "(docs/vector-engine.md §3.6, §3.7)",
                                                 kernel.name));
     auto same = holds_same(file, chain_out, out_type);
     if (!same) return std::move(same).take_diagnostics();
@@ -484,9 +488,9 @@ std::string to_text(const RunProgram& p) {
         p.move().pair_group_axis.empty()
             ? ""
             : fmt::format(" ; pairs along {}", p.move().pair_group_axis),
-        p.move().reduce_axis.empty()
-            ? ""
-            : fmt::format(" ; reduces {} (operand streams: its terms)", p.move().reduce_axis));
+        p.move().reduce_axes.empty() ? ""
+                                     : fmt::format(" ; reduces {} (operand streams: its terms)",
+                                                   fmt::join(p.move().reduce_axes, ", ")));
   const auto operand = [&](const char* role, const OperandStreams& o) {
     std::string adapter;
     if (o.adapter.lookup_to)

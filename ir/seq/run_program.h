@@ -82,13 +82,13 @@ struct MoveRun {
   /// The intra-slice reduce (docs/vector-engine.md §3.6): the reduced axis; `source` holds each
   /// output cell's first term, the pass's first operand streams the others (in the reduce's
   /// order). Empty otherwise. The oracle reads the terms by coordinates.
-  std::string reduce_axis;
+  std::vector<std::string> reduce_axes;
 };
 template <class Run, class F>
 requires std::same_as<std::remove_const_t<Run>, MoveRun>
 void for_each_field(Run& r, F&& f) {
-  auto& [source, pair_group_axis, reduce_axis] = r;
-  (f(source), f(pair_group_axis), f(reduce_axis));
+  auto& [source, pair_group_axis, reduce_axes] = r;
+  (f(source), f(pair_group_axis), f(reduce_axes));
 }
 
 /// The closed set of run kinds. A command kind the engines come to execute is one more

@@ -140,7 +140,10 @@ std::optional<std::string> reduce_defect(const VectorProgram& p) {
   bool reduced = false;
   for (std::size_t i = 0; i < p.steps.size(); ++i) {
     const VectorCall& c = p.steps[i].call;
-    if (c.reduce.has_value() != (c.kind == VectorCallKind::IntraSliceReduce))
+    const bool reduces =
+        c.kind == VectorCallKind::IntraSliceReduce || c.kind == VectorCallKind::InterSliceReduce;
+    if (c.reduce.has_value() != reduces ||
+        (c.reduce && c.kind == VectorCallKind::InterSliceReduce && c.reduce->lanes != 1))
       return fmt::format("step {} holds a reduce of another kind", i);
     if (!c.reduce) continue;
     if (reduced) return fmt::format("reduces a second time at step {}", i);
@@ -189,14 +192,42 @@ std::optional<std::string> reduce_shape(const Stage& st, VectorChain& out, Vecto
     return fmt::format("internal: the reduce's Packet holds `{}` in {} lanes", axis, lanes.size());
   if (steps.empty()) return "internal: the reduce's Time has no live step";
   for (std::uint64_t s : steps)
-    for (std::uint64_t l : lanes) out.reduce_terms.push_back(s + l);
+    for (std::uint64_t l : lanes) out.reduce_terms.push_back(Index{{axis, s + l}});
   if (out.reduce_terms.size() > kMaxReduceTerms)
     return fmt::format("tujit runs a reduce of at most {} terms per output element; this one "
                        "combines {}",
                        kMaxReduceTerms, out.reduce_terms.size());
   call.reduce->lanes = static_cast<std::uint32_t>(lanes.size());
   call.reduce->steps = static_cast<std::uint32_t>(steps.size());
-  out.reduce_axis = axis;
+  out.reduce_axes = {axis};
+  return std::nullopt;
+}
+
+/// The terms of the inter-slice reducer at `st` (docs/vector-engine.md §3.7): the coordinates each
+/// slice of a reduction group holds on the reduced axes, in ring order (slice 0 first), one lane
+/// per step.
+std::optional<std::string> inter_shape(const Stage& st, VectorChain& out, VectorCall& call) {
+  if (!call.reduce) return "internal: an inter-slice reduce without its op";
+  const auto group =
+      verify::inter_reduced_slices(st.input.mapping(Slot::Slice), st.output.mapping(Slot::Slice));
+  if (!group) return "internal: the inter-slice reducer has no reduction group";
+  std::set<std::string> axes;
+  for (std::uint64_t q = 0; q < group->size(); ++q) {
+    const Cell c = eval(*group, q);
+    if (!c.is_live()) return "internal: the inter-slice reducer's group holds padding";
+    for (const auto& [a, v] : c.index) axes.insert(a);
+    out.reduce_terms.push_back(c.index);
+  }
+  for (const Factor& f : group->factors)
+    if (f.is_term()) axes.insert(f.atom.name);
+  if (out.reduce_terms.size() > kMaxReduceTerms)
+    return fmt::format("tujit runs a reduce of at most {} terms per output element; this one "
+                       "combines {}",
+                       kMaxReduceTerms, out.reduce_terms.size());
+  call.reduce->lanes = 1;
+  call.reduce->steps = static_cast<std::uint32_t>(out.reduce_terms.size());
+  out.reduce_axes.assign(axes.begin(), axes.end());
+  out.across_slices = true;
   return std::nullopt;
 }
 
@@ -269,6 +300,7 @@ bool is_value_call(VectorCallKind k) {
   case VectorCallKind::Stash:            // the value a later `Stash` operand reads
   case VectorCallKind::Unzip:            // pair mode: group 1 enters (docs/vector-engine.md §3.5)
   case VectorCallKind::IntraSliceReduce: // the terms combine (§3.6)
+  case VectorCallKind::InterSliceReduce: // the slices' terms combine (§3.7)
     return true;
   default:
     return false;
@@ -295,6 +327,9 @@ Result<VectorChain> lower_vector(const Kernel& kernel, std::size_t final_index) 
           out.program.steps.push_back(VectorStepIR{*(*it)->vector, (*it)->input.dtype});
         if ((*it)->vector->kind == VectorCallKind::IntraSliceReduce)
           if (auto bad = reduce_shape(**it, out, out.program.steps.back().call))
+            return lower_error(*bad, (*it)->name_span);
+        if ((*it)->vector->kind == VectorCallKind::InterSliceReduce)
+          if (auto bad = inter_shape(**it, out, out.program.steps.back().call))
             return lower_error(*bad, (*it)->name_span);
         if ((*it)->vector->kind == VectorCallKind::Unzip && !(*it)->type_args.empty())
           if (const FactorList a = factorize((*it)->type_args[0].mapping); !a.factors.empty())

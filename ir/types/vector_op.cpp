@@ -335,6 +335,8 @@ std::string_view method_name(VectorCallKind k) {
     return "vector_intra_slice_unzip";
   case VectorCallKind::IntraSliceReduce:
     return "vector_intra_slice_reduce";
+  case VectorCallKind::InterSliceReduce:
+    return "vector_inter_slice_reduce";
   }
   return "?";
 }
@@ -380,6 +382,8 @@ std::optional<VeStage> stage_of(VectorCallKind k) {
     return VeStage::Final;
   case VectorCallKind::IntraSliceReduce:
     return VeStage::IntraSliceReduce;
+  case VectorCallKind::InterSliceReduce: // outside the intra-slice chain (§3.7)
+    return std::nullopt;
   }
   return std::nullopt;
 }
@@ -546,9 +550,11 @@ std::string VectorCall::describe() const {
   case VectorCallKind::FpToFxp:
     return fmt::format("{}({})", m, int_width);
   case VectorCallKind::IntraSliceReduce:
+  case VectorCallKind::InterSliceReduce:
     if (!reduce) return std::string(m);
-    return fmt::format("{}(IntraSliceReduceOp::{}) ({} lanes × {} steps)", m, to_string(reduce->op),
-                       reduce->lanes, reduce->steps);
+    return fmt::format("{}({}SliceReduceOp::{}) ({} lanes × {} steps)", m,
+                       kind == VectorCallKind::IntraSliceReduce ? "Intra" : "Inter",
+                       to_string(reduce->op), reduce->lanes, reduce->steps);
   default:
     return std::string(m);
   }

@@ -97,14 +97,17 @@ enum class ClipBinaryOp : std::uint8_t { Min, Max, AbsMin, AbsMax, AddFxp, AddFx
 /// operand.
 enum class BinaryArgMode : std::uint8_t { Mode00, Mode01, Mode10, Mode11 };
 /// The reduction of `vector_intra_slice_reduce` (`IntraSliceReduceOpI32::{AddSat, Max, Min}`,
-/// `IntraSliceReduceOpF32::{Add, Max, Min}`; docs/vector-engine.md §3.6).
+/// `IntraSliceReduceOpF32::{Add, Max, Min}`; docs/vector-engine.md §3.6) and of
+/// `vector_inter_slice_reduce` (`InterSliceReduceOpI32::{Add, AddSat, Max, Min}`,
+/// `InterSliceReduceOpF32::{Add, Max, Min, Mul}`; §3.7).
 enum class ReduceOp : std::uint8_t { Add, AddSat, Max, Min, Mul };
 std::string_view to_string(ReduceOp op);
 
 /// A reduce call: its op, and the shape of the reduction the run derives from the stream
 /// (ir/seq/vector_program.h lower_vector): each output element combines `lanes` × `steps` terms,
 /// `lanes` (1 or 4) packet lanes through the tree op(op(a, b), op(c, d)) per flit, then `steps`
-/// flits accumulated in arrival order (docs/vector-engine.md §3.6).
+/// flits accumulated in arrival order (docs/vector-engine.md §3.6); the inter-slice reducer's
+/// `steps` are the slices of a reduction group in ring order, one lane (§3.7).
 struct VeReduce {
   ReduceOp op = ReduceOp::Add;
   std::uint32_t lanes = 1;
@@ -154,6 +157,7 @@ enum class VectorCallKind : std::uint8_t {
   Stash,            // vector_stash(): snapshots the running tensor for one later `Stash` operand
   Unzip,            // vector_intra_slice_unzip::<I, TileTime, SplitTime>(): enters pair mode
   IntraSliceReduce, // vector_intra_slice_reduce::<Axis, Time2, Packet2>(op)
+  InterSliceReduce, // vector_inter_slice_reduce::<Slice2, Time2>(op): across slices
 };
 std::string_view method_name(VectorCallKind k); // "vector_fp_unary", …
 /// The pipeline stage a call occupies (Init and Final for the entry and the exit; a reinterpret
@@ -202,7 +206,8 @@ struct VectorCall {
   /// A `_zip` call (Logic / Fxp / FpBinary / Clip): op(x, y) of the two groups' streams, `mode`
   /// choosing them (0 = group 0, 1 = group 1); the pair becomes one stream.
   bool zip = false;
-  /// vector_intra_slice_reduce's op and shape; nullopt for other calls.
+  /// vector_intra_slice_reduce's or vector_inter_slice_reduce's op and shape; nullopt for other
+  /// calls.
   std::optional<VeReduce> reduce;
   /// Whether operand0 is read from the VRF.
   bool reads_vrf() const { return source == VeOperandSource::Vrf; }

@@ -458,6 +458,165 @@ std::optional<Diagnostic> reduce_rules(const VectorStep& s) {
   return std::nullopt;
 }
 
+/// The reduction group of Slice → Slice2: the smallest r (≥ 2) with Slice / r ≡ Slice2 / r; the
+/// split of Slice there (inner: the r reduced slices).
+std::optional<Split> inter_group(const FactorList& slice, const FactorList& slice2,
+                                 std::uint64_t size) {
+  for (std::uint64_t r = 2; r <= size; ++r) {
+    if (size % r != 0) continue;
+    auto a = split_at(slice, r);
+    auto b = split_at(slice2, r);
+    if (a && b && a->outer == b->outer) return *a;
+  }
+  return std::nullopt;
+}
+
+/// `l` without the factors in `drop` (each matched once), each padding's cumulative extent divided
+/// by the removed digits below it; nullopt when a factor is not in `l` or an extent does not
+/// divide.
+std::optional<FactorList> without_factors(const FactorList& l, std::vector<Factor> drop) {
+  FactorList out;
+  std::uint64_t removed = 1;
+  for (const Factor& f : l.factors) {
+    auto it = std::find(drop.begin(), drop.end(), f);
+    if (f.is_term() && it != drop.end()) {
+      removed *= f.count;
+      drop.erase(it);
+      continue;
+    }
+    Factor g = f;
+    if (g.is_pad()) {
+      if (g.total % removed != 0) return std::nullopt;
+      g.total /= removed;
+    }
+    out.factors.push_back(g);
+  }
+  if (!drop.empty()) return std::nullopt;
+  return normalize(out);
+}
+
+/// The inter-slice reducer's shape (docs/vector-engine.md §3.7; the book's inter-slice-reducer.md
+/// "Constraints"): Slice2 keeps Slice but for its innermost r slices, whose factors (unpadded
+/// terms) are reduced; their slot in Slice2 holds a dummy, a fresh axis (a broadcast) or a factor
+/// promoted from Time; Time2 is Time without the promoted factors, in order. The reduction ratio
+/// r, or the rule broken.
+Result<std::uint64_t> inter_shape(const VectorStep& s) {
+  const FactorList slice = factorize(s.slice), slice2 = factorize(s.out_slice);
+  const FactorList time = factorize(s.time), packet = factorize(s.packet);
+  const auto innermost = [&](std::string what) {
+    return rule_error("E-VE-033", kStage, "InterReduceInnermost", std::move(what),
+                      {"rule 1 of the book's inter-slice-reducer.md: the reduced portion of Slice "
+                       "is its innermost factors, contiguous, unpadded; Slice2 keeps the rest "
+                       "(docs/vector-engine.md §3.7)"});
+  };
+  if (s.slice.size() != s.out_slice.size())
+    return innermost(fmt::format("Slice2 {} has {} slices, Slice {} has {}: the reducer rewrites "
+                                 "the slices of a cluster in place",
+                                 mtext(s.out_slice), s.out_slice.size(), mtext(s.slice),
+                                 s.slice.size()));
+  const std::optional<Split> in = inter_group(slice, slice2, s.slice.size());
+  const std::optional<Split> out =
+      in ? std::optional<Split>(*split_at(slice2, in->inner.size())) : std::nullopt;
+  if (!in)
+    return innermost(fmt::format("Slice2 {} does not keep Slice {} outside an innermost group of "
+                                 "slices: no reduction group",
+                                 mtext(s.out_slice), mtext(s.slice)));
+  std::vector<std::string> reduced;
+  for (const Factor& f : in->inner.factors) {
+    if (!f.is_term() || f.atom.is_composite())
+      return innermost(fmt::format("the reduced slices {} of Slice {} hold padding or a broadcast",
+                                   ftext(in->inner), mtext(s.slice)));
+    reduced.push_back(f.atom.name);
+  }
+  for (const std::string& a : reduced)
+    if (mentions(out->outer, a) || mentions(factorize(s.out_time), a) || mentions(packet, a))
+      return innermost(
+          fmt::format("the reduced axis `{}` stays in Slice2 {}, Time2 {} or Packet {}: "
+                      "the reducer sums it whole",
+                      a, mtext(s.out_slice), mtext(s.out_time), mtext(s.packet)));
+  std::vector<Factor> promoted;
+  for (const Factor& f : out->inner.factors) {
+    if (!f.is_term()) continue; // a dummy slot
+    const std::string& a = f.atom.name;
+    const bool ok = !f.atom.is_composite() &&
+                    std::find(reduced.begin(), reduced.end(), a) == reduced.end() &&
+                    !mentions(in->outer, a) && !mentions(packet, a);
+    if (!ok)
+      return rule_error("E-VE-034", kStage, "InterReplacement",
+                        fmt::format("Slice2 {} fills the reduced slots with {}, which is not a "
+                                    "dummy, a fresh axis or a factor of Time",
+                                    mtext(s.out_slice), ftext(out->inner)),
+                        {"rule 2 of the book's inter-slice-reducer.md: each reduced slot holds a "
+                         "dummy (`1 # n`), a broadcast over an axis the input lacks, or a factor "
+                         "promoted from Time (docs/vector-engine.md §3.7)"});
+    if (mentions(time, a)) promoted.push_back(f);
+  }
+  const auto kept = without_factors(time, promoted);
+  if (!kept || !(*kept == factorize(s.out_time)))
+    return rule_error("E-VE-035", kStage, "InterTimeMismatch",
+                      fmt::format("Time2 {} is not Time {} without the factors Slice2 promotes{}",
+                                  mtext(s.out_time), mtext(s.time),
+                                  kept ? fmt::format(", {}", ftext(*kept)) : std::string()),
+                      {"rule 4 of the book's inter-slice-reducer.md: Time2 keeps Time's other "
+                       "factors in their order; a promoted factor leaves Time whole "
+                       "(docs/vector-engine.md §3.7)"});
+  return in->inner.size();
+}
+
+/// The stages the intra-slice chain may hand to the inter-slice reducer from (the book's Pipeline
+/// table, "→ Inter-Slice Reducer": Logic, Fxp, FxpToFp, Widen, FpToFxp, Clip).
+bool hands_to_reducer(VeStage s) {
+  switch (s) {
+  case VeStage::Logic:
+  case VeStage::Fxp:
+  case VeStage::FxpToFp:
+  case VeStage::Widen:
+  case VeStage::FpToFxp:
+  case VeStage::Clip:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// vector_inter_slice_reduce::<Slice2, Time2>(op) (docs/vector-engine.md §3.7).
+Result<VectorState> inter_reduce(VectorState st, const VectorStep& s) {
+  const auto placement = [&](std::string what) {
+    return rule_error("E-VE-032", kStage, "InterPlacement", std::move(what),
+                      {"the reducer follows vector_init, or a Logic, Fxp, FxpToFp, Widen, FpToFxp "
+                       "or Clip stage of the intra-slice chain (Way8), once; after it from the "
+                       "chain only vector_final follows (docs/vector-engine.md §3.7)"});
+  };
+  if (st.inter != InterPhase::None)
+    return placement("a second vector_inter_slice_reduce in one chain");
+  if (st.pair == PairPhase::Paired)
+    return placement("vector_inter_slice_reduce on pair mode's two groups before their zip");
+  if (st.stage != VeStage::Init && !hands_to_reducer(st.stage))
+    return placement(fmt::format("vector_inter_slice_reduce after the {} stage, which does not "
+                                 "hand on to the inter-slice reducer",
+                                 to_string(st.stage)));
+  if (st.way != kWay8Elements || s.packet.size() != kWay8Elements)
+    return rule_error("E-VE-004", kStage, "WayMismatch",
+                      fmt::format("vector_inter_slice_reduce takes 8-element packets (Way8), but "
+                                  "Packet {} holds {}",
+                                  mtext(s.packet), s.packet.size()),
+                      {"widen first (vector_widen_concat / vector_widen_pad)", kPage});
+  if (st.reduced || st.per_element_state || st.stash != StashSlot::Empty ||
+      st.pair != PairPhase::None)
+    return rule_error(
+        "E-VE-013", kStage, "NotSimulated",
+        "the inter-slice reducer after an intra-slice reduce, a comparison tag, a "
+        "guard, a `&vrf` operand, the stash or in pair mode is not simulated by tujit",
+        {"tujit runs each slice's element through the calls before the reducer on "
+         "its own (docs/vector-engine.md §3.7)"});
+  auto r = inter_shape(s);
+  if (!r) return r.diagnostics();
+  st.inter = st.stage == VeStage::Init ? InterPhase::InterFirst : InterPhase::Exited;
+  st.reduced = true;
+  st.reduce_ratio = *r;
+  return st;
+}
+
 /// What pair mode drops (docs/vector-engine.md §3.5): the stash in both phases; before the zip
 /// the trim / pad forms, a single-stream operand, and leaving the engine; a zip of no pair.
 std::optional<Diagnostic> pair_rules(const VectorState& st, const VectorStep& s) {
@@ -511,6 +670,14 @@ Result<VectorState> step(VectorState st, const VectorStep& s) {
   if (call.kind == VectorCallKind::Init) return VectorState{};
   if (call.kind == VectorCallKind::Unzip) return unzip(std::move(st), s);
   if (auto d = pair_rules(st, s)) return *d;
+  if (call.kind == VectorCallKind::InterSliceReduce) return inter_reduce(std::move(st), s);
+  if (st.inter == InterPhase::Exited && call.kind != VectorCallKind::Final)
+    return rule_error("E-VE-032", kStage, "InterPlacement",
+                      fmt::format("`{}` after the inter-slice reducer, entered from the "
+                                  "intra-slice chain: the chain exits there",
+                                  method_name(call)),
+                      {"vector_final follows; a chain continues after the reducer only when it "
+                       "entered right after vector_init (docs/vector-engine.md §3.7)"});
   if (call.kind == VectorCallKind::Stash) return stash(std::move(st), s);
   if (!to) return st; // a reinterpret holds the stage and the Way
   if (call.kind == VectorCallKind::Tag) {
@@ -526,7 +693,8 @@ Result<VectorState> step(VectorState st, const VectorStep& s) {
     st.per_element_state = call.comparisons.has_value();
     return st;
   }
-  if (st.stage == VeStage::Init) return order_error(call, st.stage, *to);
+  if (st.stage == VeStage::Init && !(*to == VeStage::Final && st.inter != InterPhase::None))
+    return order_error(call, st.stage, *to);
   const bool forward = *to > st.stage || (*to == st.stage && ve_stage_repeats(*to));
   if (*to != VeStage::Final && !forward) return order_error(call, st.stage, *to);
   if (st.way != way_in(*to)) return way_error(call, *to, st.way);
@@ -546,15 +714,18 @@ Result<VectorState> step(VectorState st, const VectorStep& s) {
   }
   if (auto d = stash_read(st, s)) return *d;
   if (call.kind == VectorCallKind::IntraSliceReduce &&
-      (st.pair != PairPhase::None || st.stash != StashSlot::Empty || st.per_element_state))
+      (st.pair != PairPhase::None || st.stash != StashSlot::Empty || st.per_element_state ||
+       st.reduced))
     return rule_error("E-VE-013", kStage, "NotSimulated",
-                      "an intra-slice reduce after a comparison tag, a guard, a `&vrf` operand, "
-                      "the stash or in pair mode is not simulated by tujit",
+                      "an intra-slice reduce after the inter-slice reducer, a comparison tag, a "
+                      "guard, a `&vrf` operand, the stash or in pair mode is not simulated by "
+                      "tujit",
                       {"tujit runs each term of a reduce through the calls before it on its own; "
                        "the book leaves the reduced element's tag and stash open "
                        "(docs/vector-engine.md §3.6)"});
   if (auto d = reshape_rules(s)) return *d;
   if (*to != VeStage::Final) st.stage = *to;
+  if (call.kind == VectorCallKind::IntraSliceReduce) st.reduced = true;
   if (call.zip) st.pair = PairPhase::Zipped;
   st.per_element_state = st.per_element_state || call.comparisons.has_value() || call.reads_vrf() ||
                          call.branches.has_value() || !call.guard.unconditional();
@@ -578,6 +749,7 @@ DerivedTable VectorState::to_table(const VectorCall& call) const {
   t["alus_used"] = used.empty() ? std::string("none") : used;
   if (pair != PairPhase::None)
     t["pair"] = std::string(pair == PairPhase::Paired ? "paired" : "zipped");
+  if (reduce_ratio > 1) t["reduction_ratio"] = reduce_ratio;
   if (call.kind == VectorCallKind::Final) {
     t["cycles_per_flit"] = std::uint64_t{way4 ? 2u : 1u};
     t["latency_cycles"] = static_cast<std::uint64_t>(alus.size());
@@ -599,6 +771,13 @@ Result<VectorState> verify_vector_step(const std::vector<VectorStep>& chain) {
   return st;
 }
 
+std::optional<FactorList> inter_reduced_slices(const Mapping& slice, const Mapping& slice2) {
+  if (slice.size() != slice2.size()) return std::nullopt;
+  auto g = inter_group(factorize(slice), factorize(slice2), slice.size());
+  if (!g) return std::nullopt;
+  return g->inner;
+}
+
 std::vector<VectorStep> vector_chain_to(std::span<const Stage> stages, std::size_t index) {
   std::vector<VectorStep> out;
   for (std::optional<std::size_t> at = index; at;) {
@@ -606,7 +785,8 @@ std::vector<VectorStep> vector_chain_to(std::span<const Stage> stages, std::size
     if (!s.vector) return {}; // not a Vector Engine call
     out.push_back(VectorStep{*s.vector, s.input.mapping(Slot::Time), s.input.mapping(Slot::Packet),
                              s.output.mapping(Slot::Time), s.output.mapping(Slot::Packet),
-                             s.input.dtype, Mapping(), Mapping()});
+                             s.input.dtype, Mapping(), Mapping(), s.input.mapping(Slot::Slice),
+                             s.output.mapping(Slot::Slice)});
     if (s.vector->kind == VectorCallKind::Unzip && s.type_args.size() == 3) {
       out.back().group_axis = s.type_args[0].mapping;
       out.back().tile_time = s.type_args[1].mapping;
