@@ -3,6 +3,7 @@
 #include "ir/lang/stage_descriptor.h"
 #include "ir/target/rngd.h"
 #include "ir/verify/checked_kernel.h"
+#include "ir/verify/vector_engine.h"
 
 #include <fmt/format.h>
 
@@ -137,7 +138,14 @@ std::optional<DataPathCommand> data_path(const ir::verify::CheckedKernel& checke
     bool pair = false, reduce = false;
     for (const ir::Stage* s = &last; s->producer; s = &k.stages[*s->producer]) {
       pair = pair || (s->vector && s->vector->kind == ir::VectorCallKind::Unzip);
-      reduce = reduce || (s->vector && s->vector->kind == ir::VectorCallKind::IntraSliceReduce);
+      reduce = reduce || (s->vector && s->vector->reduce.has_value());
+      // The inter-slice reducer's result leaves one ring traversal of its group after the last
+      // flit (furiosa-opt docs/src/computing-tensors/vector-engine/inter-slice-reducer.md
+      // "Performance": "approximately one ring traversal of the reduction group").
+      if (s->vector && s->vector->kind == ir::VectorCallKind::InterSliceReduce)
+        if (auto g = ir::verify::inter_reduced_slices(s->input.mapping(ir::Slot::Slice),
+                                                      s->output.mapping(ir::Slot::Slice)))
+          c.ring_tail = g->size();
       if (s->vector && s->vector->kind == ir::VectorCallKind::Init) {
         // Pair mode enters both groups' flits, one per cycle at Way8, and leaves one for each
         // pair; the intra-slice reduce takes one flit per cycle and leaves one per reduction
