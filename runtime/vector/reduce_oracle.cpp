@@ -16,6 +16,7 @@ using ir::ScalarType;
 constexpr double kMinI32 = -2147483648.0, kMaxI32 = 2147483647.0;
 constexpr double kUnit = 0x1p-24; // binary32's unit roundoff
 const double kMaxF32 = static_cast<double>(std::numeric_limits<float>::max());
+const double kMinNormalF32 = static_cast<double>(std::numeric_limits<float>::min());
 
 /// The pass cut at its reduce: the calls before it (each term's), and after it (the result's).
 struct Cut {
@@ -101,19 +102,33 @@ Range f32_add_range(const std::vector<Term>& terms) {
 
 Range f32_mul_range(const std::vector<Term>& terms) {
   Range r;
-  double prod = 1;
+  double prod = 1, rel = 0;
   for (const Term& t : terms) {
-    r.nan = r.nan || std::isnan(t.value) || t.tol != 0;
+    r.nan = r.nan || std::isnan(t.value);
     prod *= t.value;
+    // A term known to ±tol moves the product by at most that share of it.
+    if (t.tol != 0) rel += t.tol / std::max(std::fabs(t.value), std::ldexp(1.0, -149));
   }
-  if (std::isnan(prod)) r.nan = true;
+  if (r.nan || std::isnan(prod)) {
+    r.nan = true;
+    return r;
+  }
   const double k = static_cast<double>(terms.size() - 1) * kUnit;
-  // Relative error γ(n−1), and a subnormal step's absolute error per product.
-  const double bound =
-      k / (1 - k) * std::fabs(prod) + static_cast<double>(terms.size()) * std::ldexp(1.0, -149);
+  // Relative error γ(n−1) (and the terms' own), and a subnormal step's absolute error per product.
+  const double bound = (k / (1 - k) + rel) * std::fabs(prod) +
+                       static_cast<double>(terms.size()) * std::ldexp(1.0, -149);
   r.lo = prod - bound;
   r.hi = prod + bound;
-  r.overflow = std::fabs(prod) + bound >= kMaxF32;
+  // Some order's partial product may leave binary32's range: past the largest value (±inf), or
+  // below the smallest normal, where a subnormal step loses up to all its digits: then any value
+  // of the product's sign, zero included, is some order's.
+  double big = 1, small = 1;
+  for (const Term& t : terms) (std::fabs(t.value) > 1 ? big : small) *= std::fabs(t.value);
+  r.overflow = big >= kMaxF32 || std::fabs(prod) + bound >= kMaxF32;
+  if (small < kMinNormalF32 && prod != 0) {
+    r.lo = prod > 0 ? 0 : -INFINITY;
+    r.hi = prod > 0 ? INFINITY : 0;
+  }
   return r;
 }
 

@@ -1,8 +1,9 @@
-// The intra-slice reduce (docs/vector-engine.md §3.6) emitted by the JIT equals the interpreter's
-// bit for bit: every op of both scalars, the tree alone, the slot alone and both, bare or with a
-// call before it (run on every term) and one after it, on adversarial terms (NaN payloads, ±0,
-// subnormals, infinities, the i32 extremes and near-overflow values). The terms after the first
-// enter as the pass's operand streams, as a run feeds them (ir/seq/run_program.h).
+// The intra-slice reduce and the inter-slice reducer (docs/vector-engine.md §3.6, §3.7) emitted by
+// the JIT equal the interpreter's bit for bit: every op of both scalars, the tree alone, the slot
+// alone and both, the reducer's ring, bare or with a call before it (run on every term) and one
+// after it, on adversarial terms (NaN payloads, ±0, subnormals, infinities, the i32 extremes and
+// near-overflow values). The terms after the first enter as the pass's operand streams, as a run
+// feeds them (ir/seq/run_program.h).
 #include "codegen/native_compiler.h"
 #include "codegen/vector_chain_emit.h"
 #include "runtime/vector/ve_scalar.h"
@@ -60,6 +61,21 @@ std::vector<ir::seq::VectorProgram> every_reduce() {
             if (around) p.steps.push_back({post, t});
             out.push_back(std::move(p));
           }
+    // The inter-slice reducer's shape (one lane, the ring's slices; docs/vector-engine.md §3.7)
+    // and its own ops: i32 Add wrapping, f32 Mul.
+    for (ir::ReduceOp op : {f32 ? ir::ReduceOp::Mul : ir::ReduceOp::Add, ir::ReduceOp::Max,
+                            f32 ? ir::ReduceOp::Add : ir::ReduceOp::AddSat})
+      for (bool around : {false, true}) {
+        ir::seq::VectorProgram p;
+        p.in_type = p.out_type = t;
+        VectorCall r;
+        r.kind = VectorCallKind::InterSliceReduce;
+        r.reduce = ir::VeReduce{op, 1, 8};
+        if (around) p.steps.push_back({pre, t});
+        p.steps.push_back({r, t});
+        if (around) p.steps.push_back({post, t});
+        out.push_back(std::move(p));
+      }
   }
   return out;
 }

@@ -21,12 +21,12 @@ using namespace tujit;
 namespace {
 
 ir::seq::VectorProgram reduce_program(ir::ReduceOp op, bool f32, std::uint32_t lanes,
-                                      std::uint32_t steps) {
+                                      std::uint32_t steps, bool inter = false) {
   ir::seq::VectorProgram p;
   const ir::ScalarType t = f32 ? ir::ScalarType::F32 : ir::ScalarType::I32;
   p.in_type = p.out_type = t;
   ir::VectorCall c;
-  c.kind = ir::VectorCallKind::IntraSliceReduce;
+  c.kind = inter ? ir::VectorCallKind::InterSliceReduce : ir::VectorCallKind::IntraSliceReduce;
   c.reduce = ir::VeReduce{op, lanes, steps};
   p.steps.push_back({c, t});
   return p;
@@ -115,6 +115,28 @@ TEST_CASE("intra-slice reduce: f32 Add gives the canonical NaN for a NaN or +inf
   CHECK(reduce(add, {0x80000000u, 0x00000000u, 0x80000000u}) == 0x00000000u);
 }
 
+TEST_CASE("inter-slice reducer: the ring order, i32 Add wrapping, f32 Mul",
+          "[vector][reduce][numerics]") {
+  // One lane, the group's slices in ring order (docs/vector-engine.md §3.7): slice 0's value,
+  // then each next slice's added: 1 + 2^24 = 2^24 (tie to even), + 1 = 2^24, + 1 = 2^24.
+  const auto ring = reduce_program(ir::ReduceOp::Add, true, 1, 4, true);
+  CHECK(reduce(ring, {f(1), f(k2p24), f(1), f(1)}) == f(k2p24));
+  // i32 Add wraps: MAX + 1 = MIN, + MIN = 0, + 5 = 5; AddSat saturates: MAX, then MAX + MIN = −1.
+  const auto wrap = reduce_program(ir::ReduceOp::Add, false, 1, 4, true);
+  CHECK(reduce(wrap, {i(kMax), i(1), i(kMin), i(5)}) == i(5));
+  const auto sat = reduce_program(ir::ReduceOp::AddSat, false, 1, 4, true);
+  CHECK(reduce(sat, {i(kMax), i(1), i(kMin), i(5)}) == i(4));
+  // f32 Mul: 3 · 0.5 · 2^-148 = 1.5 · 2^-148 = 3 · 2^-149 (exact subnormal), · 0.5 = 1.5 · 2^-149,
+  // which rounds to even: 2 · 2^-149 = 0x00000002.
+  const auto mul = reduce_program(ir::ReduceOp::Mul, true, 1, 4, true);
+  CHECK(reduce(mul, {f(3), f(0.5f), 0x00000002u, f(0.5f)}) == 0x00000002u);
+  CHECK(reduce(mul, {f(2), 0x7F800000u, f(0), f(1)}) == 0x7FC00000u);  // inf · 0: NaN
+  CHECK(reduce(mul, {f(-2), f(3), 0x80000000u, f(1)}) == 0x00000000u); // −6 · −0 = +0
+  // Max / Min as the intra-slice reduce's.
+  const auto mx = reduce_program(ir::ReduceOp::Max, false, 1, 4, true);
+  CHECK(reduce(mx, {i(kMin), i(-1), i(kMax), i(0)}) == i(kMax));
+}
+
 TEST_CASE("intra-slice reduce oracle: order-independent bounds accept every order only",
           "[vector][reduce][oracle]") {
   using runtime::vector::oracle_reduce_check;
@@ -146,10 +168,17 @@ TEST_CASE("intra-slice reduce oracle: order-independent bounds accept every orde
           .ok);
   // The engines' own order is always inside the bound.
   CHECK(oracle_reduce_check(add, t, {}, reduce(add, t)).ok);
+  // i32 Add (the inter-slice reducer's) wraps: exact whatever the order.
+  const auto wrap = reduce_program(ir::ReduceOp::Add, false, 1, 3, true);
+  CHECK(oracle_reduce_check(wrap, {i(kMax), i(1), i(1)}, {}, i(kMin + 1)).ok);
+  CHECK_FALSE(oracle_reduce_check(wrap, {i(kMax), i(1), i(1)}, {}, i(kMax)).ok);
+  // f32 Mul: within γ(n − 1) of the exact product.
+  const auto mul = reduce_program(ir::ReduceOp::Mul, true, 1, 3, true);
+  CHECK(oracle_reduce_check(mul, {f(3), f(5), f(7)}, {}, f(105)).ok);
+  CHECK_FALSE(oracle_reduce_check(mul, {f(3), f(5), f(7)}, {}, f(104)).ok);
 }
 
-TEST_CASE("intra-slice reduce: the book's Packet and Time-and-Packet examples run verified",
-          "[vector][reduce]") {
+TEST_CASE("reduce: the book's intra- and inter-slice examples run verified", "[vector][reduce]") {
   testing::TempDir dir("ve_reduce_book");
   // intra-slice-reduce.md "Reduction in Packet": R = 4 in Packet, a 4-way tree per flit.
   const std::string packet = dir.file("packet.rs", R"(use furiosa_opt_std::prelude::*;
@@ -184,7 +213,47 @@ fn reduce_time_packet<'l, const T: Tu>(
         .vector_final()
 }
 )");
-  for (const std::string& spec : {packet, both}) {
+  // inter-slice-reducer.md "Broadcast Into a New Slice Dimension" and "Promotion from Time into
+  // OutSlice" (this one with Mul), and the reducer entered from the intra-slice chain.
+  const std::string broadcast = dir.file("broadcast.rs", R"(use furiosa_opt_std::prelude::*;
+axes![B = 2, P = 8, R = 4, W = 64, X = 4];
+fn broadcast_into_x<'l, const T: Tu>(
+    input: CollectTensor<'l, T, f32, m![1], m![B], m![W, R], m![1], m![P]>,
+) -> VectorFinalTensor<'l, T, f32, m![1], m![B], m![W, X], m![1], m![P]> {
+    input
+        .vector_init()
+        .vector_inter_slice_reduce::<m![W, X], m![1]>(InterSliceReduceOpF32::Add)
+        .vector_final()
+}
+)");
+  const std::string promotion = dir.file("promotion.rs", R"(use furiosa_opt_std::prelude::*;
+axes![B = 2, P = 8, R = 4, S = 2, U = 2, V = 4, W = 64];
+fn axis_promotion<'l, const T: Tu>(
+    input: CollectTensor<'l, T, f32, m![1], m![B], m![W, R], m![S, V, U], m![P]>,
+) -> VectorFinalTensor<'l, T, f32, m![1], m![B], m![W, V], m![S, U], m![P]> {
+    input
+        .vector_init()
+        .vector_inter_slice_reduce::<m![W, V], m![S, U]>(InterSliceReduceOpF32::Mul)
+        .vector_final()
+}
+)");
+  const std::string chain_first = dir.file("chain_first.rs", R"(use furiosa_opt_std::prelude::*;
+axes![A = 512, B = 2, R = 4];
+fn inter<'l, const T: Tu>(
+    input: CollectTensor<'l, T, f32, m![1], m![B], m![A / 8, R], m![1], m![A % 8]>,
+) -> VectorFinalTensor<'l, T, i32, m![1], m![B], m![A / 8, 1 # 4], m![1], m![A % 8]> {
+    input
+        .vector_init()
+        .vector_intra_slice_tag(TagMode::Zero)
+        .vector_narrow_split::<m![A / 4 % 2], m![A % 4]>()
+        .vector_fp_unary(FpUnaryOp::Exp)
+        .vector_widen_concat::<m![1], m![A % 8]>()
+        .vector_fp_to_fxp(20)
+        .vector_inter_slice_reduce::<m![A / 8, 1 # 4], m![1]>(InterSliceReduceOpI32::Add)
+        .vector_final()
+}
+)");
+  for (const std::string& spec : {packet, both, broadcast, promotion, chain_first}) {
     const testing::CliRun r = testing::run_tujit({"run", spec, "--verify", "--json"});
     INFO(r.out << r.err);
     REQUIRE(r.status == 0);
