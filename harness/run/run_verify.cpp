@@ -13,6 +13,7 @@
 #include <bit>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <tuple>
 #include <utility>
 
@@ -257,8 +258,10 @@ void check_pair_pass(const ir::seq::VectorProgram& p, const std::string& group_a
 /// A pass with an intra- or inter-slice reduce (docs/vector-engine.md §3.6, §3.7, §8): output
 /// element c reduces the input elements with c's coordinates and every coordinate of the reduced
 /// `axes`, read by coordinates, independently of the engines' address streams and of the order
-/// they combine the terms in; an output axis the input lacks (a Slice2 broadcast) is ignored. The
-/// input holds exactly the output's other axes and the reduced ones.
+/// they combine the terms in. An output axis `R / s` (a per-slice reduction keeps R's Slice part,
+/// held at every s-th coordinate) fixes R to [c·s, c·s + s); another output axis the input lacks
+/// (a Slice2 broadcast) is ignored. The input holds exactly the output's other axes and the
+/// reduced ones.
 void check_reduce_pass(const ir::seq::VectorProgram& p, const std::vector<std::string>& axes,
                        const runtime::LogicalTensor& input, const runtime::LogicalTensor& output,
                        const std::vector<runtime::LogicalTensor>& vrf_sources, RunVerification& v) {
@@ -266,21 +269,35 @@ void check_reduce_pass(const ir::seq::VectorProgram& p, const std::vector<std::s
     return std::any_of(input.axes.begin(), input.axes.end(),
                        [&](const ir::Axis& a) { return a.name == n; });
   };
-  std::vector<ir::Axis> expect, reduced;
+  // A reduced axis's kept part (`R / s`, docs/cli.md's name of a strided output axis): its stride.
+  std::map<std::string, std::uint64_t> kept;
   std::vector<std::string> fresh;
+  std::vector<ir::Axis> expect;
   for (const ir::Axis& a : output.axes) {
-    if (held(a.name))
+    if (held(a.name)) {
       expect.push_back(a);
-    else
-      fresh.push_back(a.name);
-  }
-  std::uint64_t extent = 1;
-  for (const ir::Axis& a : input.axes)
-    if (std::find(axes.begin(), axes.end(), a.name) != axes.end()) {
-      expect.push_back(a);
-      reduced.push_back(a);
-      extent *= a.size;
+      continue;
     }
+    fresh.push_back(a.name);
+    for (const std::string& r : axes)
+      if (a.name.rfind(r + " / ", 0) == 0 && a.name.find('%') == std::string::npos)
+        kept[a.name] = std::stoull(a.name.substr(r.size() + 3));
+  }
+  struct Reduced {
+    std::string name, part; // the axis, and its kept part's output axis (empty: none)
+    std::uint64_t extent = 0;
+  };
+  std::vector<Reduced> reduced;
+  std::uint64_t extent = 1;
+  for (const ir::Axis& a : input.axes) {
+    if (std::find(axes.begin(), axes.end(), a.name) == axes.end()) continue;
+    expect.push_back(a);
+    Reduced r{a.name, "", a.size};
+    for (const auto& [name, stride] : kept)
+      if (name.rfind(a.name + " / ", 0) == 0) r = {a.name, name, stride};
+    reduced.push_back(r);
+    extent *= r.extent;
+  }
   std::vector<ir::Axis> have = input.axes;
   const auto by_name = [](const ir::Axis& a, const ir::Axis& b) { return a.name < b.name; };
   std::sort(expect.begin(), expect.end(), by_name);
@@ -292,15 +309,17 @@ void check_reduce_pass(const ir::seq::VectorProgram& p, const std::vector<std::s
   v.oracle_ok = true;
   std::vector<std::uint32_t> vrf, terms(extent);
   for (std::uint64_t o = 0; o < output.elements(); ++o) {
-    ir::Index at = output.index(o);
+    const ir::Index out_at = output.index(o);
+    ir::Index at = out_at;
     for (const std::string& f : fresh) at.erase(f);
-    for (std::uint64_t r = 0; r < extent; ++r) {
-      std::uint64_t rest = r;
-      for (auto a = reduced.rbegin(); a != reduced.rend(); ++a) {
-        at[a->name] = rest % a->size;
-        rest /= a->size;
+    for (std::uint64_t t = 0; t < extent; ++t) {
+      std::uint64_t rest = t;
+      for (auto r = reduced.rbegin(); r != reduced.rend(); ++r) {
+        const std::uint64_t base = r->part.empty() ? 0 : out_at.at(r->part) * r->extent;
+        at[r->name] = base + rest % r->extent;
+        rest /= r->extent;
       }
-      terms[r] = input.get(input.offset(at));
+      terms[t] = input.get(input.offset(at));
     }
     vrf_operands_at(vrf_sources, output, o, vrf);
     const auto c = runtime::vector::oracle_reduce_check(p, terms, vrf, output.get(o));

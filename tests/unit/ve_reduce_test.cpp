@@ -253,7 +253,23 @@ fn inter<'l, const T: Tu>(
         .vector_final()
 }
 )");
-  for (const std::string& spec : {packet, both, broadcast, promotion, chain_first}) {
+  // intra-slice-reduce.md "Per-Slice Reduction", unpadded: R / 4 stays in Slice, R % 4 in Time is
+  // reduced; the output holds R at every 4th coordinate, each the minimum of its own 4.
+  const std::string per_slice = dir.file("per_slice.rs", R"(use furiosa_opt_std::prelude::*;
+axes![A = 64, R = 16, Q = 2];
+fn per_slice<'l, const T: Tu>(
+    input: CollectTensor<'l, T, i32, m![1], m![1 # 2], m![A, R / 4], m![R % 4], m![Q # 8]>,
+) -> VectorFinalTensor<'l, T, i32, m![1], m![1 # 2], m![A, R / 4], m![1], m![Q # 8]> {
+    input
+        .vector_init()
+        .vector_intra_slice_tag(TagMode::Zero)
+        .vector_narrow_trim::<m![Q # 4]>()
+        .vector_intra_slice_reduce::<R, m![1], m![Q # 4]>(IntraSliceReduceOpI32::Min)
+        .vector_widen_pad::<m![Q # 8]>()
+        .vector_final()
+}
+)");
+  for (const std::string& spec : {packet, both, per_slice, broadcast, promotion, chain_first}) {
     const testing::CliRun r = testing::run_tujit({"run", spec, "--verify", "--json"});
     INFO(r.out << r.err);
     REQUIRE(r.status == 0);
