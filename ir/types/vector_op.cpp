@@ -552,9 +552,10 @@ std::string VectorCall::describe() const {
   case VectorCallKind::IntraSliceReduce:
   case VectorCallKind::InterSliceReduce:
     if (!reduce) return std::string(m);
-    return fmt::format("{}({}SliceReduceOp::{}) ({} lanes × {} steps)", m,
+    return fmt::format("{}({}SliceReduceOp::{}) ({} lane{} × {} step{})", m,
                        kind == VectorCallKind::IntraSliceReduce ? "Intra" : "Inter",
-                       to_string(reduce->op), reduce->lanes, reduce->steps);
+                       to_string(reduce->op), reduce->lanes, reduce->lanes == 1 ? "" : "s",
+                       reduce->steps, reduce->steps == 1 ? "" : "s");
   default:
     return std::string(m);
   }
