@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <string>
 
 using namespace tujit;
@@ -42,4 +43,27 @@ TEST_CASE("reference kernels: every kernel of reduce.rs runs with --verify",
   // No other kernel in the file goes unrun.
   const testing::CliRun listed = testing::run_tujit({"check", testing::source_path(kFile)});
   CHECK(listed.out.find("12 kernels: 12 ok") != std::string::npos);
+}
+
+TEST_CASE("reference kernels: the inter-slice reducer ends one ring traversal after its flits",
+          "[reference][vector][reduce][cycles]") {
+  // docs/cycle-model.md §7, A10: a reduce pass takes the entering flits one per cycle; the
+  // inter-slice reducer adds r cycles, r the slices of its reduction group. Both kernels fetch 4
+  // flits through a fetch_cast; the promoting reducer's group is R, 4 slices.
+  const auto data_path = [](const char* kernel) {
+    const testing::CliRun r =
+        testing::run_tujit({"cycles", testing::source_path(kFile), "--kernel", kernel, "--json"});
+    INFO(r.out << r.err);
+    REQUIRE(r.status == 0);
+    for (const auto& c : r.json()["commands"])
+      if (c["form"] == "data path") {
+        CHECK(c["analytic"]["cycles"] == c["trace"]["cycles"]);
+        return c["analytic"]["cycles"].get<std::uint64_t>();
+      }
+    FAIL("no data-path command");
+    return std::uint64_t{0};
+  };
+  const std::uint64_t intra = data_path("ve_intra_slice_reduce_max_i32");
+  const std::uint64_t inter = data_path("ve_inter_slice_reduce_promote_f32");
+  CHECK(inter == intra + 4);
 }
