@@ -223,7 +223,9 @@ OracleCheck judge(const Cut& c, const Range& r, std::span<const std::uint32_t> v
     lo = std::min({lo, e, rounded});
     hi = std::max({hi, e, rounded});
   }
-  if (got >= lo && got <= hi) return {true, std::fabs(got - 0.5 * (lo + hi))};
+  // An exact result (Max / Min, integers) is judged by oracle_compare alone: bit for bit, the
+  // sign of a zero included; an interval by where the value lies.
+  if (r.lo != r.hi && got >= lo && got <= hi) return {true, std::fabs(got - 0.5 * (lo + hi))};
   return best;
 }
 

@@ -146,16 +146,19 @@ TEST_CASE("vector engine: the reference's padded stride/modulo split", "[vector]
   init.kind = ir::VectorCallKind::Init;
   tag.kind = ir::VectorCallKind::Tag;
   const auto t = m("R # 24 / 4"), p = m("R # 24 % 4, A");
-  std::vector<ir::verify::VectorStep> chain = {{init, t, p, t, p, ir::ScalarType::I32, {}, {}},
-                                               {tag, t, p, t, p, ir::ScalarType::I32, {}, {}},
-                                               {split,
-                                                t,
-                                                p,
-                                                m("R # 24 / 4, R # 24 / 2 % 2"),
-                                                m("R # 24 % 2, A"),
-                                                ir::ScalarType::I32,
-                                                {},
-                                                {}}};
+  std::vector<ir::verify::VectorStep> chain = {
+      {init, t, p, t, p, ir::ScalarType::I32, {}, {}, {}, {}},
+      {tag, t, p, t, p, ir::ScalarType::I32, {}, {}, {}, {}},
+      {split,
+       t,
+       p,
+       m("R # 24 / 4, R # 24 / 2 % 2"),
+       m("R # 24 % 2, A"),
+       ir::ScalarType::I32,
+       {},
+       {},
+       {},
+       {}}};
   auto r = ir::verify::verify_vector_step(chain);
   if (!r)
     for (const auto& d : r.diagnostics()) UNSCOPED_INFO(render(d, nullptr));
