@@ -92,19 +92,21 @@ std::optional<FactorList> without_factors(const FactorList& l, std::vector<Facto
   return normalize(out);
 }
 
-/// The inter-slice reducer's shape (docs/vector-engine.md §3.7; the book's inter-slice-reducer.md
-/// "Constraints"): Slice2 keeps Slice but for its innermost r slices, whose factors (unpadded
-/// terms) are reduced; their slot in Slice2 holds a dummy, a fresh axis (a broadcast) or a factor
-/// promoted from Time; Time2 is Time without the promoted factors, in order. The reduction ratio
-/// r, or the rule broken.
+/// The inter-slice reducer's shape (docs/vector-engine.md §3.7; furiosa-opt
+/// docs/src/computing-tensors/vector-engine/inter-slice-reducer.md "Constraints"): Slice2 keeps
+/// Slice but for its innermost r slices, whose factors (unpadded terms) are reduced; their slot in
+/// Slice2 holds a dummy, a fresh axis (a broadcast) or a factor promoted from Time; Time2 is Time
+/// without the promoted factors, in order. The reduction ratio r, or the rule broken.
 Result<std::uint64_t> inter_shape(const VectorStep& s) {
   const FactorList slice = factorize(s.slice), slice2 = factorize(s.out_slice);
   const FactorList time = factorize(s.time), packet = factorize(s.packet);
   const auto innermost = [&](std::string what) {
-    return rule_error("E-VE-033", kStage, "InterReduceInnermost", std::move(what),
-                      {"rule 1 of the book's inter-slice-reducer.md: the reduced portion of Slice "
-                       "is its innermost factors, contiguous, unpadded; Slice2 keeps the rest "
-                       "(docs/vector-engine.md §3.7)"});
+    return rule_error(
+        "E-VE-033", kStage, "InterReduceInnermost", std::move(what),
+        {"rule 1 of furiosa-opt docs/src/computing-tensors/vector-engine/inter-slice-reducer.md: "
+         "the reduced portion of Slice "
+         "is its innermost factors, contiguous, unpadded; Slice2 keeps the rest "
+         "(docs/vector-engine.md §3.7)"});
   };
   if (s.slice.size() != s.out_slice.size())
     return innermost(fmt::format("Slice2 {} has {} slices, Slice {} has {}: the reducer rewrites "
@@ -139,24 +141,28 @@ Result<std::uint64_t> inter_shape(const VectorStep& s) {
                     std::find(reduced.begin(), reduced.end(), a) == reduced.end() &&
                     !mentions(in->outer, a) && !mentions(packet, a);
     if (!ok)
-      return rule_error("E-VE-034", kStage, "InterReplacement",
-                        fmt::format("Slice2 {} fills the reduced slots with {}, which is not a "
-                                    "dummy, a fresh axis or a factor of Time",
-                                    mtext(s.out_slice), ftext(out->inner)),
-                        {"rule 2 of the book's inter-slice-reducer.md: each reduced slot holds a "
-                         "dummy (`1 # n`), a broadcast over an axis the input lacks, or a factor "
-                         "promoted from Time (docs/vector-engine.md §3.7)"});
+      return rule_error(
+          "E-VE-034", kStage, "InterReplacement",
+          fmt::format("Slice2 {} fills the reduced slots with {}, which is not a "
+                      "dummy, a fresh axis or a factor of Time",
+                      mtext(s.out_slice), ftext(out->inner)),
+          {"rule 2 of furiosa-opt docs/src/computing-tensors/vector-engine/inter-slice-reducer.md: "
+           "each reduced slot holds a "
+           "dummy (`1 # n`), a broadcast over an axis the input lacks, or a factor "
+           "promoted from Time (docs/vector-engine.md §3.7)"});
     if (mentions(time, a)) promoted.push_back(f);
   }
   const auto kept = without_factors(time, promoted);
   if (!kept || !(*kept == factorize(s.out_time)))
-    return rule_error("E-VE-035", kStage, "InterTimeMismatch",
-                      fmt::format("Time2 {} is not Time {} without the factors Slice2 promotes{}",
-                                  mtext(s.out_time), mtext(s.time),
-                                  kept ? fmt::format(", {}", ftext(*kept)) : std::string()),
-                      {"rule 4 of the book's inter-slice-reducer.md: Time2 keeps Time's other "
-                       "factors in their order; a promoted factor leaves Time whole "
-                       "(docs/vector-engine.md §3.7)"});
+    return rule_error(
+        "E-VE-035", kStage, "InterTimeMismatch",
+        fmt::format("Time2 {} is not Time {} without the factors Slice2 promotes{}",
+                    mtext(s.out_time), mtext(s.time),
+                    kept ? fmt::format(", {}", ftext(*kept)) : std::string()),
+        {"rule 4 of furiosa-opt docs/src/computing-tensors/vector-engine/inter-slice-reducer.md: "
+         "Time2 keeps Time's other "
+         "factors in their order; a promoted factor leaves Time whole "
+         "(docs/vector-engine.md §3.7)"});
   return in->inner.size();
 }
 
@@ -179,9 +185,10 @@ bool hands_to_reducer(VeStage s) {
 } // namespace
 
 /// vector_intra_slice_reduce::<Axis, Time2, Packet2>(op) (docs/vector-engine.md §3.6; the book's
-/// intra-slice-reduce.md, [REF] furiosa-opt-lower `config_reduce_label`): the axis is held by Time
-/// and / or Packet; Time2 is Time without it; Packet2 is Packet, or `1 # 4` when Packet holds it,
-/// then only it (C2: no padding on the reduced axis in Packet); at most 8 accumulator slots.
+/// furiosa-opt docs/src/computing-tensors/vector-engine/intra-slice-reduce.md, [REF]
+/// furiosa-opt-lower `config_reduce_label`): the axis is held by Time and / or Packet; Time2 is
+/// Time without it; Packet2 is Packet, or `1 # 4` when Packet holds it, then only it (C2: no
+/// padding on the reduced axis in Packet); at most 8 accumulator slots.
 std::optional<Diagnostic> intra_reduce_rules(const VectorStep& s) {
   const FactorList axis = factorize(s.group_axis);
   if (axis.factors.size() != 1 || !axis.factors.front().is_term())
@@ -233,7 +240,8 @@ std::optional<Diagnostic> intra_reduce_rules(const VectorStep& s) {
                                   "positions needs the Valid Count Generator, which tujit does "
                                   "not simulate",
                                   mtext(s.time), r),
-                      {"the book's intra-slice-reduce.md \"Padding strategy\"; reduce an unpadded "
+                      {"furiosa-opt docs/src/computing-tensors/vector-engine/intra-slice-reduce.md "
+                       "\"Padding strategy\"; reduce an unpadded "
                        "axis (docs/vector-engine.md §3.6)"});
   if (!(*kept == factorize(s.out_time)))
     return rule_error("E-VE-028", kStage, "ReduceTimeMismatch",
@@ -251,13 +259,15 @@ std::optional<Diagnostic> intra_reduce_rules(const VectorStep& s) {
     if (time.factors[j].is_term() && time.factors[j].atom.name == r) below *= time.factors[j].count;
   const std::uint64_t slots = in_time > 1 ? time.extent_before(outer) / below : 1;
   if (slots > kReduceSlots)
-    return rule_error("E-VE-031", kStage, "ReduceSlots",
-                      fmt::format("Time {} keeps {} time steps inside the reduced axis `{}`: "
-                                  "each needs an accumulator slot, and there are {}",
-                                  mtext(s.time), slots, r, kReduceSlots),
-                      {"InnerTime::SIZE ≤ 8 (the book's intra-slice-reduce.md \"Reduction in "
-                       "Time\"); put the reduced axis innermost in Time (docs/vector-engine.md "
-                       "§3.6)"});
+    return rule_error(
+        "E-VE-031", kStage, "ReduceSlots",
+        fmt::format("Time {} keeps {} time steps inside the reduced axis `{}`: "
+                    "each needs an accumulator slot, and there are {}",
+                    mtext(s.time), slots, r, kReduceSlots),
+        {"InnerTime::SIZE ≤ 8 (furiosa-opt "
+         "docs/src/computing-tensors/vector-engine/intra-slice-reduce.md \"Reduction in "
+         "Time\"); put the reduced axis innermost in Time (docs/vector-engine.md "
+         "§3.6)"});
   return std::nullopt;
 }
 

@@ -1,8 +1,9 @@
 // The Vector Engine's reductions (docs/vector-engine.md §3.6, §3.7): the rules of the intra-slice
-// reduce (the book's intra-slice-reduce.md, the reference's furiosa-opt-lower
-// `config_reduce_label`) and of the inter-slice reducer (the book's inter-slice-reducer.md
-// "Constraints" and intra-slice-chain.md's Pipeline table), checked by the chain's verifier
-// (vector_engine.h) at each reduce call.
+// reduce (furiosa-opt docs/src/computing-tensors/vector-engine/intra-slice-reduce.md, the
+// reference's furiosa-opt-lower `config_reduce_label`) and of the inter-slice reducer (furiosa-opt
+// docs/src/computing-tensors/vector-engine/inter-slice-reducer.md "Constraints" and furiosa-opt
+// docs/src/computing-tensors/vector-engine/intra-slice-chain.md's Pipeline table), checked by the
+// chain's verifier (vector_engine.h) at each reduce call.
 #pragma once
 
 #include "ir/verify/vector_engine.h"

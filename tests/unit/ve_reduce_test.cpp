@@ -2,7 +2,8 @@
 // tree op(op(a, b), op(c, d)) per flit, the slot accumulating flits in arrival order, i32 AddSat
 // saturating at every step, f32 Max / Min as maxNum / minNum with −0 < +0 and a NaN ignored), the
 // oracle's order-independent bounds accepting every order's result and refusing others, and the
-// book's intra-slice-reduce.md examples run end to end with --verify.
+// book's furiosa-opt docs/src/computing-tensors/vector-engine/intra-slice-reduce.md examples run
+// end to end with --verify.
 #include "runtime/vector/reduce_oracle.h"
 #include "runtime/vector/ve_scalar.h"
 #include "tests/support/saved_run.h"
@@ -181,7 +182,8 @@ TEST_CASE("intra-slice reduce oracle: order-independent bounds accept every orde
 
 TEST_CASE("reduce: the book's intra- and inter-slice examples run verified", "[vector][reduce]") {
   testing::TempDir dir("ve_reduce_book");
-  // intra-slice-reduce.md "Reduction in Packet": R = 4 in Packet, a 4-way tree per flit.
+  // furiosa-opt docs/src/computing-tensors/vector-engine/intra-slice-reduce.md "Reduction in
+  // Packet": R = 4 in Packet, a 4-way tree per flit.
   const std::string packet = dir.file("packet.rs", R"(use furiosa_opt_std::prelude::*;
 axes![A = 512, R = 4];
 fn reduce_packet<'l, const T: Tu>(
@@ -214,8 +216,9 @@ fn reduce_time_packet<'l, const T: Tu>(
         .vector_final()
 }
 )");
-  // inter-slice-reducer.md "Broadcast Into a New Slice Dimension" and "Promotion from Time into
-  // OutSlice" (this one with Mul), and the reducer entered from the intra-slice chain.
+  // furiosa-opt docs/src/computing-tensors/vector-engine/inter-slice-reducer.md "Broadcast Into a
+  // New Slice Dimension" and "Promotion from Time into OutSlice" (this one with Mul), and the
+  // reducer entered from the intra-slice chain.
   const std::string broadcast = dir.file("broadcast.rs", R"(use furiosa_opt_std::prelude::*;
 axes![B = 2, P = 8, R = 4, W = 64, X = 4];
 fn broadcast_into_x<'l, const T: Tu>(
@@ -254,8 +257,9 @@ fn inter<'l, const T: Tu>(
         .vector_final()
 }
 )");
-  // intra-slice-reduce.md "Per-Slice Reduction", unpadded: R / 4 stays in Slice, R % 4 in Time is
-  // reduced; the output holds R at every 4th coordinate, each the minimum of its own 4.
+  // furiosa-opt docs/src/computing-tensors/vector-engine/intra-slice-reduce.md "Per-Slice
+  // Reduction", unpadded: R / 4 stays in Slice, R % 4 in Time is reduced; the output holds R at
+  // every 4th coordinate, each the minimum of its own 4.
   const std::string per_slice = dir.file("per_slice.rs", R"(use furiosa_opt_std::prelude::*;
 axes![A = 64, R = 16, Q = 2];
 fn per_slice<'l, const T: Tu>(
@@ -278,4 +282,27 @@ fn per_slice<'l, const T: Tu>(
     CHECK(j["verify"]["engines_bit_exact"] == true);
     CHECK(j["verify"]["oracle_ok"] == true);
   }
+}
+
+TEST_CASE("reduce: an op of the other scalar is refused by the typer", "[vector][reduce]") {
+  // IntraSliceReduceOpF32 on an i32 stream (E-VE-006, docs/vector-engine.md §3.6).
+  testing::TempDir dir("ve_reduce_op_scalar");
+  const std::string spec = dir.file("op_scalar.rs", R"(use furiosa_opt_std::prelude::*;
+axes![A = 512, R = 4];
+fn reduce<'l, const T: Tu>(
+    input: CollectTensor<'l, T, i32, m![1], m![1 # 2], m![A / 2], m![R], m![A % 2 # 8]>,
+) -> VectorFinalTensor<'l, T, i32, m![1], m![1 # 2], m![A / 2], m![1], m![A % 2 # 8]> {
+    input
+        .vector_init()
+        .vector_intra_slice_tag(TagMode::Zero)
+        .vector_narrow_trim::<m![A % 2 # 4]>()
+        .vector_intra_slice_reduce::<R, m![1], m![A % 2 # 4]>(IntraSliceReduceOpF32::Add)
+        .vector_widen_pad::<m![A % 2 # 8]>()
+        .vector_final()
+}
+)");
+  const testing::CliRun r = testing::run_tujit({"check", spec});
+  INFO(r.out << r.err);
+  CHECK(r.status != 0);
+  CHECK(r.err.find("E-VE-006") != std::string::npos);
 }
