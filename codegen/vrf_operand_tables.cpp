@@ -13,9 +13,18 @@ VrfOperandTables::VrfOperandTables(const ir::seq::RunProgram& p, const runtime::
   for (const ir::seq::OperandStreams& op : p.vrf_operands) {
     Operand o;
     o.streams = &op;
-    const runtime::LogicalTensor& t = *inputs.at(op.streams.tensor);
-    o.adapted.assign(std::max<std::uint64_t>(t.elements(), 1), 0);
-    for (std::uint64_t i = 0; i < t.elements(); ++i) o.adapted[i] = runtime::read_operand(op, t, i);
+    for (const Operand& earlier : operands_)
+      if (earlier.streams->streams.tensor == op.streams.tensor &&
+          earlier.streams->adapter == op.adapter)
+        o.adapted = earlier.adapted;
+    if (!o.adapted) {
+      const runtime::LogicalTensor& t = *inputs.at(op.streams.tensor);
+      auto adapted = std::make_shared<std::vector<std::uint32_t>>(
+          std::max<std::uint64_t>(t.elements(), 1), 0);
+      for (std::uint64_t i = 0; i < t.elements(); ++i)
+        (*adapted)[i] = runtime::read_operand(op, t, i);
+      o.adapted = std::move(adapted);
+    }
     o.offset.resize(cells);
     o.live.resize(cells);
     for (std::uint64_t r = 0; r < oc.outer_size; ++r)
@@ -36,7 +45,7 @@ std::vector<VrfOperandArgs> VrfOperandTables::args(std::uint64_t s) const {
     const ir::seq::CellAddress base = o.streams->streams.spatial.at(s);
     const bool live = base.state == ir::CellState::Live;
     const std::uint64_t b = live ? base.offset : 0;
-    out.push_back({o.adapted.data() + b, o.adapted.size() - b, o.offset.data(),
+    out.push_back({o.adapted->data() + b, o.adapted->size() - b, o.offset.data(),
                    live ? o.live.data() : none_live_.data()});
   }
   return out;

@@ -9,6 +9,7 @@
 #include "runtime/engine/run_io.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace tujit::codegen {
@@ -37,7 +38,9 @@ public:
 private:
   struct Operand {
     const ir::seq::OperandStreams* streams = nullptr;
-    std::vector<std::uint32_t> adapted;
+    /// Shared by the operands reading one tensor through one adapter: a reduce's terms (up to
+    /// 1024 of them, docs/vector-engine.md §3.6) all read the stream's tensor.
+    std::shared_ptr<const std::vector<std::uint32_t>> adapted;
     std::vector<std::uint64_t> offset;
     std::vector<std::uint8_t> live;
   };

@@ -234,7 +234,7 @@ DataPathCycles DataPathTracer::run() {
     if (switched()) step_switch();
     step_sink();
   }
-  out_.total = cycle_;
+  out_.total = cycle_ + c_.ring_tail;
   out_.steps = cycle_;
   if (out_.trf) out_.trf->rows_per_lane = max_row_;
   marks_.flush(cycle_);
@@ -296,7 +296,7 @@ DataPathCycles datapath_analytic(const DataPathCommand& c) {
   if (c.fetch && !c.short_command()) busy_of(a, Stage::Collect) = c.flits;
   busy_of(a, c.sink) = c.flits;
   busy_of(a, Stage::Switch) = switch_cycles(c);
-  a.total = a.adapter_latency + std::max({c.flits, a.reads, switch_cycles(c)});
+  a.total = a.adapter_latency + std::max({c.flits, a.reads, switch_cycles(c)}) + c.ring_tail;
   a.bottleneck = bottleneck(a, c.sink);
   if (c.sink == Stage::TrfStore) a.trf = trf_placement(c);
   return a;

@@ -40,6 +40,9 @@ struct DataPathCommand {
   std::uint64_t flits = 1; // flits the sink takes: |Time| of the collected stream
   std::uint64_t lanes = 1; // TRF store: |Lane| (each lane takes flits / |Lane| consecutive flits)
   std::uint64_t register_bytes = 0; // TRF / VRF store: the stored tensor's bytes per slice
+  /// The inter-slice reducer's tail after the last flit: one ring traversal of its reduction
+  /// group, r cycles (docs/cycle-model.md §7; 0 without the reducer).
+  std::uint64_t ring_tail = 0;
   /// The fetch takes the StoTRF / StoVRF short command (FetchProgram::short_command).
   bool short_command() const { return fetch && fetch->short_command.has_value(); }
 };

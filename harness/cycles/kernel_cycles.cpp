@@ -3,6 +3,7 @@
 #include "ir/lang/stage_descriptor.h"
 #include "ir/target/rngd.h"
 #include "ir/verify/checked_kernel.h"
+#include "ir/verify/vector_engine.h"
 
 #include <fmt/format.h>
 
@@ -134,13 +135,22 @@ std::optional<DataPathCommand> data_path(const ir::verify::CheckedKernel& checke
     // vector_init reads is fetched in the statement or is a parameter.
     c.flits = last.output.mapping(ir::Slot::Time).size();
     collected = nullptr;
-    bool pair = false;
+    bool pair = false, reduce = false;
     for (const ir::Stage* s = &last; s->producer; s = &k.stages[*s->producer]) {
       pair = pair || (s->vector && s->vector->kind == ir::VectorCallKind::Unzip);
+      reduce = reduce || (s->vector && s->vector->reduce.has_value());
+      // The inter-slice reducer's result leaves one ring traversal of its group after the last
+      // flit (furiosa-opt docs/src/computing-tensors/vector-engine/inter-slice-reducer.md
+      // "Performance": "approximately one ring traversal of the reduction group").
+      if (s->vector && s->vector->kind == ir::VectorCallKind::InterSliceReduce)
+        if (auto g = ir::verify::inter_reduced_slices(s->input.mapping(ir::Slot::Slice),
+                                                      s->output.mapping(ir::Slot::Slice)))
+          c.ring_tail = g->size();
       if (s->vector && s->vector->kind == ir::VectorCallKind::Init) {
         // Pair mode enters both groups' flits, one per cycle at Way8, and leaves one for each
-        // pair (docs/cycle-model.md §7): the pass takes the entering stream's flits.
-        if (pair) c.flits = s->input.mapping(ir::Slot::Time).size();
+        // pair; the intra-slice reduce takes one flit per cycle and leaves one per reduction
+        // group (docs/cycle-model.md §7): the pass takes the entering stream's flits.
+        if (pair || reduce) c.flits = s->input.mapping(ir::Slot::Time).size();
         collected = &k.stages[*s->producer];
         break;
       }

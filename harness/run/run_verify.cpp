@@ -4,6 +4,7 @@
 #include "runtime/oracle/oracle.h"
 #include "runtime/scalar/fetch_adapter.h"
 #include "runtime/scalar/widen.h"
+#include "runtime/vector/reduce_oracle.h"
 #include "runtime/vector/vector_oracle.h"
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include <bit>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <tuple>
 #include <utility>
 
@@ -253,6 +255,81 @@ void check_pair_pass(const ir::seq::VectorProgram& p, const std::string& group_a
   }
 }
 
+/// A pass with an intra- or inter-slice reduce (docs/vector-engine.md §3.6, §3.7, §8): output
+/// element c reduces the input elements with c's coordinates and every coordinate of the reduced
+/// `axes`, read by coordinates, independently of the engines' address streams and of the order
+/// they combine the terms in. An output axis `R / s` (a per-slice reduction keeps R's Slice part,
+/// held at every s-th coordinate) fixes R to [c·s, c·s + s); another output axis the input lacks
+/// (a Slice2 broadcast) is ignored. The input holds exactly the output's other axes and the
+/// reduced ones.
+void check_reduce_pass(const ir::seq::VectorProgram& p, const std::vector<std::string>& axes,
+                       const runtime::LogicalTensor& input, const runtime::LogicalTensor& output,
+                       const std::vector<runtime::LogicalTensor>& vrf_sources, RunVerification& v) {
+  const auto held = [&](const std::string& n) {
+    return std::any_of(input.axes.begin(), input.axes.end(),
+                       [&](const ir::Axis& a) { return a.name == n; });
+  };
+  // A reduced axis's kept part (`R / s`, docs/cli.md's name of a strided output axis): its stride.
+  std::map<std::string, std::uint64_t> kept;
+  std::vector<std::string> fresh;
+  std::vector<ir::Axis> expect;
+  for (const ir::Axis& a : output.axes) {
+    if (held(a.name)) {
+      expect.push_back(a);
+      continue;
+    }
+    fresh.push_back(a.name);
+    for (const std::string& r : axes)
+      if (a.name.rfind(r + " / ", 0) == 0 && a.name.find('%') == std::string::npos)
+        kept[a.name] = std::stoull(a.name.substr(r.size() + 3));
+  }
+  struct Reduced {
+    std::string name, part; // the axis, and its kept part's output axis (empty: none)
+    std::uint64_t extent = 0;
+  };
+  std::vector<Reduced> reduced;
+  std::uint64_t extent = 1;
+  for (const ir::Axis& a : input.axes) {
+    if (std::find(axes.begin(), axes.end(), a.name) == axes.end()) continue;
+    expect.push_back(a);
+    Reduced r{a.name, "", a.size};
+    for (const auto& [name, stride] : kept)
+      if (name.rfind(a.name + " / ", 0) == 0) r = {a.name, name, stride};
+    reduced.push_back(r);
+    extent *= r.extent;
+  }
+  std::vector<ir::Axis> have = input.axes;
+  const auto by_name = [](const ir::Axis& a, const ir::Axis& b) { return a.name < b.name; };
+  std::sort(expect.begin(), expect.end(), by_name);
+  std::sort(have.begin(), have.end(), by_name);
+  if (expect != have) {
+    v.oracle_not_applicable = "the input's axes are not the output's and the reduced ones";
+    return;
+  }
+  v.oracle_ok = true;
+  std::vector<std::uint32_t> vrf, terms(extent);
+  for (std::uint64_t o = 0; o < output.elements(); ++o) {
+    const ir::Index out_at = output.index(o);
+    ir::Index at = out_at;
+    for (const std::string& f : fresh) at.erase(f);
+    for (std::uint64_t t = 0; t < extent; ++t) {
+      std::uint64_t rest = t;
+      for (auto r = reduced.rbegin(); r != reduced.rend(); ++r) {
+        const std::uint64_t base = r->part.empty() ? 0 : out_at.at(r->part) * r->extent;
+        at[r->name] = base + rest % r->extent;
+        rest /= r->extent;
+      }
+      terms[t] = input.get(input.offset(at));
+    }
+    vrf_operands_at(vrf_sources, output, o, vrf);
+    const auto c = runtime::vector::oracle_reduce_check(p, terms, vrf, output.get(o));
+    if (std::isfinite(c.abs_err)) v.oracle_max_abs_err = std::max(v.oracle_max_abs_err, c.abs_err);
+    if (c.ok) continue;
+    if (v.mismatches++ == 0) v.worst = output.coordinate_text(o);
+    v.oracle_ok = false;
+  }
+}
+
 /// A Vector Engine pass reading a contraction's output (docs/vector-engine.md §8): the chain's
 /// f32 result c lies within the einsum's tolerance t of its float64 value r, so the pass's output
 /// must be what the float64 pass gives somewhere on [r − t, r + t]: between its values at the
@@ -366,6 +443,15 @@ Status oracle_verdict(const ir::SpecFile& file, const ir::Kernel& kernel, const 
       return cast ? cast_compare(p, expected, *cast, out)
                   : runtime::vector::oracle_compare(p, expected, out);
     };
+    if (const auto& axes = program.move().reduce_axes; !axes.empty()) {
+      if (cast) {
+        v.oracle_not_applicable = "the oracle does not compose the output path's cast after "
+                                  "a reduce";
+        return {};
+      }
+      check_reduce_pass(p, axes, input, output, vrf_sources(ops, fetches, inputs, tiles), v);
+      return {};
+    }
     if (const std::string& group_axis = program.move().pair_group_axis; !group_axis.empty()) {
       check_pair_pass(p, group_axis, input, output, vrf_sources(ops, fetches, inputs, tiles), v,
                       judge);

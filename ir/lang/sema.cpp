@@ -472,8 +472,9 @@ std::optional<SpannedMapping> KernelTyper::group_axis_arg(const TypeExpr& t,
   if (t.kind == TypeExpr::Kind::Name && !t.has_args && !t.is_path)
     if (const Axis* a = r_->axes().find(t.name)) return SpannedMapping{Mapping::symbol(*a), t.span};
   error("E-TYPE-004", fmt::format("{} names an axis of `axes![…]`", what), t.span,
-        {"the grouping axis is written by its name: `vector_intra_slice_unzip::<I, m![1 # 2], "
-         "m![1]>()` (docs/vector-engine.md §3.5)"});
+        {"the axis is written by its name: `vector_intra_slice_unzip::<I, m![1 # 2], m![1]>()` "
+         "(docs/vector-engine.md §3.5), `vector_intra_slice_reduce::<R, m![1], m![1 # 4]>(…)` "
+         "(§3.6)"});
   return std::nullopt;
 }
 
@@ -497,7 +498,10 @@ bool KernelTyper::resolve_type_args(const Expr& call, const MethodInfo& m,
     std::string what = fmt::format("`{}` of `{}`", m.params[i].name, call.name);
     args[i].explicit_ = true;
     args[i].span = t.span;
-    if (m.vector == VectorCallKind::Unzip && i == 0) { // an axis name (docs/vector-engine.md §3.5)
+    // An axis name: pair mode's grouping axis (docs/vector-engine.md §3.5), the reduced axis
+    // (§3.6).
+    if ((m.vector == VectorCallKind::Unzip || m.vector == VectorCallKind::IntraSliceReduce) &&
+        i == 0) {
       args[i].mapping = group_axis_arg(t, what);
       ok = ok && args[i].mapping.has_value();
     } else if (m.params[i].scalar) {

@@ -63,6 +63,12 @@ const std::vector<MethodInfo>& methods() {
                        {{"I", false, std::nullopt},
                         {"TileTime", false, std::nullopt},
                         {"SplitTime", false, Slot::Time}}));
+    // The intra-slice reduce (docs/vector-engine.md §3.6): `Axis` names the reduced axis.
+    t.push_back(vector("vector_intra_slice_reduce", K::IntraSliceReduce, v,
+                       {{"Axis", false, std::nullopt}, time2, packet2}));
+    // The inter-slice reducer (§3.7): Slice and Time rewritten, Packet kept.
+    t.push_back(vector("vector_inter_slice_reduce", K::InterSliceReduce, v,
+                       {{"Slice2", false, Slot::Slice}, time2}));
     for (std::string_view name :
          {"vector_logic_zip", "vector_logic_zip_with_mode", "vector_fxp_zip",
           "vector_fxp_zip_with_mode", "vector_fp_zip", "vector_fp_zip_with_mode", "vector_clip_zip",

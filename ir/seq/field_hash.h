@@ -43,9 +43,15 @@ template <class C, class F>
 requires std::same_as<std::remove_const_t<C>, VectorCall>
 void for_each_field(C& c, F&& f) {
   auto& [kind, op, mul, mode, operand, int_width, source, ternary_mode, comparisons, branches,
-         guard, groups, zip] = c;
+         guard, groups, zip, reduce] = c;
   (f(kind), f(op), f(mul), f(mode), f(operand), f(int_width), f(source), f(ternary_mode),
-   f(comparisons), f(branches), f(guard), f(groups), f(zip));
+   f(comparisons), f(branches), f(guard), f(groups), f(zip), f(reduce));
+}
+template <class R, class F>
+requires std::same_as<std::remove_const_t<R>, VeReduce>
+void for_each_field(R& r, F&& f) {
+  auto& [op, lanes, steps] = r;
+  (f(op), f(lanes), f(steps));
 }
 template <class G, class F>
 requires std::same_as<std::remove_const_t<G>, VeGroupArgs>

@@ -75,6 +75,15 @@ Result<OperandStreams> stored_operand(const Stage& store, const verify::StageFac
 Result<OperandStreams> passed_operand(const TensorType& init, const TensorType& final,
                                       const OperandStreams& source, const Index& fixed = {});
 
+/// One term of the inter-slice reducer (docs/vector-engine.md §3.7): the pass's output cell with
+/// coordinates c (`final`, the vector_final's type) holds the element of the stream `source`
+/// entering the pass (`init`, the vector_init's input type) with coordinates c and the reduced axes
+/// at `fixed`, wherever its slice; an axis of `final` the source lacks is a broadcast. E-RUN-110
+/// when the source does not hold its tensor's elements at their own coordinates.
+Result<OperandStreams> gathered_operand(const TensorType& init, const TensorType& final,
+                                        const OperandStreams& source, const Index& fixed,
+                                        const AxisTable& table);
+
 /// The `&vrf` operand of a Vector Engine pass's call as a view of the pass's output cells (`final`
 /// is the vector_final's type; `vrf_type` the operand's, `vrf` its streams, one row of Element
 /// cells per slice): cell (t, e) holds the VRF element the pass's element at that cell reads, the

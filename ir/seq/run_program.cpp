@@ -242,6 +242,7 @@ Result<RunProgram> lower_run(const SpecFile& file, const verify::CheckedKernel& 
   if (ops.shape != RunShape::Contraction && ops.shape != RunShape::Partial) {
     std::vector<OperandStreams> vrf_reads;
     std::string pair_group_axis;
+    std::vector<std::string> reduce_axes;
     if (ops.vector_final) {
       // The Vector Engine pass between the stream and the store or the result.
       auto chain = lower_vector(kernel, *ops.vector_final);
@@ -256,7 +257,23 @@ Result<RunProgram> lower_run(const SpecFile& file, const verify::CheckedKernel& 
         vrf_reads.push_back(std::move(*group1));
         pair_group_axis = chain->group_axis;
       }
-      auto passed = passed_operand(init, final, *stream);
+      // A reduce (docs/vector-engine.md §3.6, §3.7): the output cell with coordinates c takes
+      // term k, the entering element (c, reduced axes at reduce_terms[k]), from its own slice
+      // (intra-slice) or the reduction group's (inter-slice); term 0 is its stream, the others
+      // operand streams the reduce reads in order.
+      const auto term = [&](const Index& fixed) {
+        return chain->across_slices ? gathered_operand(init, final, *stream, fixed, file.axes)
+                                    : passed_operand(init, final, *stream, fixed);
+      };
+      for (std::size_t k = 1; k < chain->reduce_terms.size(); ++k) {
+        auto t = term(chain->reduce_terms[k]);
+        if (!t) return std::move(t).take_diagnostics();
+        vrf_reads.push_back(std::move(*t));
+      }
+      reduce_axes = chain->reduce_axes;
+      auto passed = chain->reduce_terms.empty() ? passed_operand(init, final, *stream)
+                                                : term(chain->reduce_terms.front());
+      if (passed) passed->type = final.dtype;
       if (!passed) return std::move(passed).take_diagnostics();
       stream = std::move(passed);
       p.vector = std::move(chain->program);
@@ -281,7 +298,7 @@ Result<RunProgram> lower_run(const SpecFile& file, const verify::CheckedKernel& 
     };
     auto moved = after_pass(*stream);
     if (!moved) return std::move(moved).take_diagnostics();
-    p.body = MoveRun{std::move(*moved), std::move(pair_group_axis)};
+    p.body = MoveRun{std::move(*moved), std::move(pair_group_axis), std::move(reduce_axes)};
     for (const OperandStreams& read : vrf_reads) {
       auto cells = after_pass(read);
       if (!cells) return std::move(cells).take_diagnostics();
@@ -352,6 +369,12 @@ Result<RunProgram> lower_run(const SpecFile& file, const verify::CheckedKernel& 
                                                 "collected stream, not after a contraction "
                                                 "(docs/vector-engine.md §3.5)",
                                                 kernel.name));
+    if (!pass->reduce_axes.empty())
+      return run_error("E-RUN-110", fmt::format("kernel `{}`: tujit runs the intra- and "
+                                                "inter-slice reductions on a fetched or collected "
+                                                "stream, not after a contraction "
+                                                "(docs/vector-engine.md §3.6, §3.7)",
+                                                kernel.name));
     auto same = holds_same(file, chain_out, out_type);
     if (!same) return std::move(same).take_diagnostics();
     if (!*same)
@@ -388,7 +411,7 @@ Status verify_vrf_operands(const RunProgram& p) {
     if (auto ok = verify(*p.vector); !ok) return ok;
   std::size_t reads = 0;
   if (p.vector)
-    for (const VectorStepIR& st : p.vector->steps) reads += st.call.reads_operand_stream() ? 1 : 0;
+    for (const VectorStepIR& st : p.vector->steps) reads += st.call.operand_streams();
   if (reads != p.vrf_operands.size())
     return run_error("E-RUN-102", fmt::format("internal: `{}` has {} VRF operand streams for {} "
                                               "calls reading the VRF",
@@ -460,11 +483,14 @@ std::string to_text(const RunProgram& p) {
   if (!p.is_move())
     out += to_text(p.contraction().chain);
   else
-    out += fmt::format("move {} ; {} → {}{}\n", p.kernel_name, name(p.move().source.type),
-                       name(p.output.dtype),
-                       p.move().pair_group_axis.empty()
-                           ? ""
-                           : fmt::format(" ; pairs along {}", p.move().pair_group_axis));
+    out += fmt::format(
+        "move {} ; {} → {}{}{}\n", p.kernel_name, name(p.move().source.type), name(p.output.dtype),
+        p.move().pair_group_axis.empty()
+            ? ""
+            : fmt::format(" ; pairs along {}", p.move().pair_group_axis),
+        p.move().reduce_axes.empty() ? ""
+                                     : fmt::format(" ; reduces {} (operand streams: its terms)",
+                                                   fmt::join(p.move().reduce_axes, ", ")));
   const auto operand = [&](const char* role, const OperandStreams& o) {
     std::string adapter;
     if (o.adapter.lookup_to)

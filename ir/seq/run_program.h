@@ -79,12 +79,16 @@ struct MoveRun {
   /// pass's first `&vrf` operand holds at each output cell; empty otherwise. The engines read that
   /// operand; the oracle reads the pair by coordinates.
   std::string pair_group_axis;
+  /// The intra-slice reduce (docs/vector-engine.md §3.6): the reduced axis; `source` holds each
+  /// output cell's first term, the pass's first operand streams the others (in the reduce's
+  /// order). Empty otherwise. The oracle reads the terms by coordinates.
+  std::vector<std::string> reduce_axes;
 };
 template <class Run, class F>
 requires std::same_as<std::remove_const_t<Run>, MoveRun>
 void for_each_field(Run& r, F&& f) {
-  auto& [source, pair_group_axis] = r;
-  (f(source), f(pair_group_axis));
+  auto& [source, pair_group_axis, reduce_axes] = r;
+  (f(source), f(pair_group_axis), f(reduce_axes));
 }
 
 /// The closed set of run kinds. A command kind the engines come to execute is one more

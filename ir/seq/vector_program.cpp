@@ -1,10 +1,12 @@
 #include "ir/seq/vector_program.h"
 
 #include "ir/mapping/factor.h"
+#include "ir/verify/vector_engine.h"
 
 #include <fmt/format.h>
 
 #include <optional>
+#include <set>
 #include <variant>
 
 namespace tujit::ir::seq {
@@ -132,6 +134,103 @@ std::optional<std::string> pair_defect(const VectorProgram& p) {
   return std::nullopt;
 }
 
+/// The reduce's invariants (docs/vector-engine.md §3.6): one reduce, 1 or 4 lanes, a step or
+/// more; the calls before it read no operand stream, no stash, no pair and compute no tag.
+std::optional<std::string> reduce_defect(const VectorProgram& p) {
+  bool reduced = false;
+  for (std::size_t i = 0; i < p.steps.size(); ++i) {
+    const VectorCall& c = p.steps[i].call;
+    const bool reduces =
+        c.kind == VectorCallKind::IntraSliceReduce || c.kind == VectorCallKind::InterSliceReduce;
+    if (c.reduce.has_value() != reduces ||
+        (c.reduce && c.kind == VectorCallKind::InterSliceReduce && c.reduce->lanes != 1))
+      return fmt::format("step {} holds a reduce of another kind", i);
+    if (!c.reduce) continue;
+    if (reduced) return fmt::format("reduces a second time at step {}", i);
+    if ((c.reduce->lanes != 1 && c.reduce->lanes != 4) || c.reduce->steps == 0)
+      return fmt::format("reduces {} lanes × {} steps at step {}", c.reduce->lanes, c.reduce->steps,
+                         i);
+    for (std::size_t k = 0; k < i; ++k) {
+      const VectorCall& b = p.steps[k].call;
+      if (b.operand_streams() != 0 || b.kind == VectorCallKind::Stash || b.reads_stash() ||
+          b.kind == VectorCallKind::Tag)
+        return fmt::format("reads an operand stream, the stash or a tag at step {}, before its "
+                           "reduce",
+                           k);
+    }
+    reduced = true;
+  }
+  return std::nullopt;
+}
+
+/// The terms of the reduce at `st` (docs/vector-engine.md §3.6): the reduced axis's coordinate
+/// that each distinct Time contribution (in arrival order) plus each Packet lane's gives, and
+/// the tree's shape from them. A message when the stream is not what the verifier let through.
+std::optional<std::string> reduce_shape(const Stage& st, VectorChain& out, VectorCall& call) {
+  if (st.type_args.empty() || !call.reduce) return "internal: a reduce without its axis";
+  const FactorList a = factorize(st.type_args[0].mapping);
+  if (a.factors.size() != 1 || !a.factors.front().is_term())
+    return "internal: the reduce's axis is not one axis";
+  const std::string axis = a.factors.front().atom.name;
+  const Mapping& time = st.input.mapping(Slot::Time);
+  const Mapping& packet = st.input.mapping(Slot::Packet);
+  const auto coordinate = [&](const Cell& c) {
+    auto it = c.index.find(axis);
+    return it == c.index.end() ? std::uint64_t{0} : it->second;
+  };
+  std::vector<std::uint64_t> steps, lanes;
+  std::set<std::uint64_t> seen;
+  for (std::uint64_t t = 0; t < time.size(); ++t)
+    if (const Cell c = time.map(t); c.is_live() && seen.insert(coordinate(c)).second)
+      steps.push_back(coordinate(c));
+  for (std::uint64_t e = 0; e < packet.size(); ++e)
+    if (const Cell c = packet.map(e); c.is_live() && c.index.count(axis))
+      lanes.push_back(coordinate(c));
+  // A Packet holding the axis holds only it, in every lane (E-VE-030); else one lane per flit.
+  if (lanes.empty()) lanes.push_back(0);
+  if (lanes.size() != 1 && lanes.size() != verify::kWay4Elements)
+    return fmt::format("internal: the reduce's Packet holds `{}` in {} lanes", axis, lanes.size());
+  if (steps.empty()) return "internal: the reduce's Time has no live step";
+  for (std::uint64_t s : steps)
+    for (std::uint64_t l : lanes) out.reduce_terms.push_back(Index{{axis, s + l}});
+  if (out.reduce_terms.size() > kMaxReduceTerms)
+    return fmt::format("tujit runs a reduce of at most {} terms per output element; this one "
+                       "combines {}",
+                       kMaxReduceTerms, out.reduce_terms.size());
+  call.reduce->lanes = static_cast<std::uint32_t>(lanes.size());
+  call.reduce->steps = static_cast<std::uint32_t>(steps.size());
+  out.reduce_axes = {axis};
+  return std::nullopt;
+}
+
+/// The terms of the inter-slice reducer at `st` (docs/vector-engine.md §3.7): the coordinates each
+/// slice of a reduction group holds on the reduced axes, in ring order (slice 0 first), one lane
+/// per step.
+std::optional<std::string> inter_shape(const Stage& st, VectorChain& out, VectorCall& call) {
+  if (!call.reduce) return "internal: an inter-slice reduce without its op";
+  const auto group =
+      verify::inter_reduced_slices(st.input.mapping(Slot::Slice), st.output.mapping(Slot::Slice));
+  if (!group) return "internal: the inter-slice reducer has no reduction group";
+  std::set<std::string> axes;
+  for (std::uint64_t q = 0; q < group->size(); ++q) {
+    const Cell c = eval(*group, q);
+    if (!c.is_live()) return "internal: the inter-slice reducer's group holds padding";
+    for (const auto& [a, v] : c.index) axes.insert(a);
+    out.reduce_terms.push_back(c.index);
+  }
+  for (const Factor& f : group->factors)
+    if (f.is_term()) axes.insert(f.atom.name);
+  if (out.reduce_terms.size() > kMaxReduceTerms)
+    return fmt::format("tujit runs a reduce of at most {} terms per output element; this one "
+                       "combines {}",
+                       kMaxReduceTerms, out.reduce_terms.size());
+  call.reduce->lanes = 1;
+  call.reduce->steps = static_cast<std::uint32_t>(out.reduce_terms.size());
+  out.reduce_axes.assign(axes.begin(), axes.end());
+  out.across_slices = true;
+  return std::nullopt;
+}
+
 } // namespace
 
 bool is_value_step(const VectorCall& c) {
@@ -179,6 +278,7 @@ Status verify(const VectorProgram& p) {
                                              : st.dtype;
   }
   if (auto bad = pair_defect(p)) return invalid(*bad);
+  if (auto bad = reduce_defect(p)) return invalid(*bad);
   if (!either && at != p.out_type)
     return invalid(
         fmt::format("hands on {} but says it leaves with {}", name(at), name(p.out_type)));
@@ -196,9 +296,11 @@ bool is_value_call(VectorCallKind k) {
   case VectorCallKind::FpTernary:
   case VectorCallKind::FpDiv:
   case VectorCallKind::Clip:
-  case VectorCallKind::Reinterpret: // the bits stay; the scalar they are read as changes
-  case VectorCallKind::Stash:       // the value a later `Stash` operand reads
-  case VectorCallKind::Unzip:       // pair mode: group 1 enters (docs/vector-engine.md §3.5)
+  case VectorCallKind::Reinterpret:      // the bits stay; the scalar they are read as changes
+  case VectorCallKind::Stash:            // the value a later `Stash` operand reads
+  case VectorCallKind::Unzip:            // pair mode: group 1 enters (docs/vector-engine.md §3.5)
+  case VectorCallKind::IntraSliceReduce: // the terms combine (§3.6)
+  case VectorCallKind::InterSliceReduce: // the slices' terms combine (§3.7)
     return true;
   default:
     return false;
@@ -223,6 +325,12 @@ Result<VectorChain> lower_vector(const Kernel& kernel, std::size_t final_index) 
       for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
         if (is_value_step(*(*it)->vector))
           out.program.steps.push_back(VectorStepIR{*(*it)->vector, (*it)->input.dtype});
+        if ((*it)->vector->kind == VectorCallKind::IntraSliceReduce)
+          if (auto bad = reduce_shape(**it, out, out.program.steps.back().call))
+            return lower_error(*bad, (*it)->name_span);
+        if ((*it)->vector->kind == VectorCallKind::InterSliceReduce)
+          if (auto bad = inter_shape(**it, out, out.program.steps.back().call))
+            return lower_error(*bad, (*it)->name_span);
         if ((*it)->vector->kind == VectorCallKind::Unzip && !(*it)->type_args.empty())
           if (const FactorList a = factorize((*it)->type_args[0].mapping); !a.factors.empty())
             out.group_axis = a.factors.front().atom.name;

@@ -25,6 +25,10 @@
 
 namespace tujit::ir::seq {
 
+/// The most terms a reduce combines per output element in a run: each is one operand stream of
+/// the output's cells (RunProgram::vrf_operands) and, in the JIT, one unrolled load.
+inline constexpr std::size_t kMaxReduceTerms = 1024;
+
 struct VectorStepIR {
   VectorCall call;
   ScalarType dtype = ScalarType::F32; // the stream's scalar entering the call
@@ -66,10 +70,20 @@ struct VectorChain {
   std::size_t init = 0;
   /// Pair mode (docs/vector-engine.md §3.5): the grouping axis the unzip splits; empty otherwise.
   std::string group_axis;
+  /// A reduce (docs/vector-engine.md §3.6, §3.7): the reduced axes, and per term (in the reduce's
+  /// order, VeReduce) their coordinates: the intra-slice reduce's those the stream's Time and
+  /// Packet give its axis, the inter-slice reducer's those each slice of a reduction group holds
+  /// (`across_slices`). Empty without a reduce.
+  std::vector<std::string> reduce_axes;
+  std::vector<Index> reduce_terms;
+  bool across_slices = false;
 };
 Result<VectorChain> lower_vector(const Kernel& kernel, std::size_t final_index);
 
 /// The invariants both engines rely on (E-RUN-102 naming the first broken one): only value calls,
+/// at most one reduce (intra- or inter-slice), of 1 or 4 lanes (an inter-slice one: 1) and at
+/// least one step, with no call before it reading an operand stream or the stash (each term runs
+/// those calls alone),
 /// each on the scalar the step before hands on and its cluster computes on (i32 / f32), its op of
 /// its kind, `int_width` ≤ 31, a VRF operand only where the call takes an operand, the tag and
 /// branch forms only on the calls that take them (docs/vector-engine.md §3.4), and the scalar

@@ -89,6 +89,12 @@ struct TensorUnitDescription {
   std::uint32_t switch_ring_slices = 256; // one router per slice on the chip's ring
   std::uint32_t switch_flit_bytes = 32;   // flits_per_packet = bytes of a packet / 32
 
+  // --- Vector Engine (docs/vector-engine.md §3.6) ---
+  // The intra-slice reduce's accumulator slots (furiosa-opt
+  // docs/src/computing-tensors/vector-engine/intra-slice-reduce.md "Reduction in Time": capacity
+  // 8).
+  std::uint32_t ve_reduce_slots = 8;
+
   // --- sequencers (docs/datapath.md §4) ---
   std::uint32_t sequencer_entries = 8; // MAX_SEQUENCER_ENTRIES
   std::uint64_t sequencer_max_loop_size = 65536;

@@ -148,6 +148,24 @@ std::string_view to_string(VeAlu a) {
     return "ClipMin";
   case VeAlu::FpDiv:
     return "FpDiv";
+  case VeAlu::ReduceAccTree:
+    return "ReduceAccTree";
+  }
+  return "?";
+}
+
+std::string_view to_string(ReduceOp op) {
+  switch (op) {
+  case ReduceOp::Add:
+    return "Add";
+  case ReduceOp::AddSat:
+    return "AddSat";
+  case ReduceOp::Max:
+    return "Max";
+  case ReduceOp::Min:
+    return "Min";
+  case ReduceOp::Mul:
+    return "Mul";
   }
   return "?";
 }
@@ -315,6 +333,10 @@ std::string_view method_name(VectorCallKind k) {
     return "vector_stash";
   case VectorCallKind::Unzip:
     return "vector_intra_slice_unzip";
+  case VectorCallKind::IntraSliceReduce:
+    return "vector_intra_slice_reduce";
+  case VectorCallKind::InterSliceReduce:
+    return "vector_inter_slice_reduce";
   }
   return "?";
 }
@@ -358,6 +380,10 @@ std::optional<VeStage> stage_of(VectorCallKind k) {
     return std::nullopt;
   case VectorCallKind::Final:
     return VeStage::Final;
+  case VectorCallKind::IntraSliceReduce:
+    return VeStage::IntraSliceReduce;
+  case VectorCallKind::InterSliceReduce: // outside the intra-slice chain (§3.7)
+    return std::nullopt;
   }
   return std::nullopt;
 }
@@ -378,6 +404,8 @@ std::optional<VeAlu> VectorCall::alu() const {
     return alu_of(std::get<LogicBinaryOp>(op));
   case VectorCallKind::Clip:
     return alu_of(std::get<ClipBinaryOp>(op));
+  case VectorCallKind::IntraSliceReduce:
+    return VeAlu::ReduceAccTree;
   default:
     return std::nullopt;
   }
@@ -521,6 +549,13 @@ std::string VectorCall::describe() const {
   case VectorCallKind::FxpToFp:
   case VectorCallKind::FpToFxp:
     return fmt::format("{}({})", m, int_width);
+  case VectorCallKind::IntraSliceReduce:
+  case VectorCallKind::InterSliceReduce:
+    if (!reduce) return std::string(m);
+    return fmt::format("{}({}SliceReduceOp::{}) ({} lane{} × {} step{})", m,
+                       kind == VectorCallKind::IntraSliceReduce ? "Intra" : "Inter",
+                       to_string(reduce->op), reduce->lanes, reduce->lanes == 1 ? "" : "s",
+                       reduce->steps, reduce->steps == 1 ? "" : "s");
   default:
     return std::string(m);
   }

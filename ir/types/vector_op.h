@@ -60,6 +60,7 @@ enum class VeAlu : std::uint8_t {
   ClipMax,
   ClipMin,
   FpDiv,
+  ReduceAccTree, // the intra-slice reduce's accumulator tree ([REF] op/mod.rs `alu()`)
 };
 std::string_view to_string(VeAlu a);
 
@@ -95,6 +96,26 @@ enum class ClipBinaryOp : std::uint8_t { Min, Max, AbsMin, AbsMax, AddFxp, AddFx
 /// `BinaryArgMode` (op/arg_mode.rs): ModeXY computes op(argX, argY), 0 = the stream, 1 = the
 /// operand.
 enum class BinaryArgMode : std::uint8_t { Mode00, Mode01, Mode10, Mode11 };
+/// The reduction of `vector_intra_slice_reduce` (`IntraSliceReduceOpI32::{AddSat, Max, Min}`,
+/// `IntraSliceReduceOpF32::{Add, Max, Min}`; docs/vector-engine.md §3.6) and of
+/// `vector_inter_slice_reduce` (`InterSliceReduceOpI32::{Add, AddSat, Max, Min}`,
+/// `InterSliceReduceOpF32::{Add, Max, Min, Mul}`; §3.7).
+enum class ReduceOp : std::uint8_t { Add, AddSat, Max, Min, Mul };
+std::string_view to_string(ReduceOp op);
+
+/// A reduce call: its op, and the shape of the reduction the run derives from the stream
+/// (ir/seq/vector_program.h lower_vector): each output element combines `lanes` × `steps` terms,
+/// `lanes` (1 or 4) packet lanes through the tree op(op(a, b), op(c, d)) per flit, then `steps`
+/// flits accumulated in arrival order (docs/vector-engine.md §3.6); the inter-slice reducer's
+/// `steps` are the slices of a reduction group in ring order, one lane (§3.7).
+struct VeReduce {
+  ReduceOp op = ReduceOp::Add;
+  std::uint32_t lanes = 1;
+  std::uint32_t steps = 1;
+  std::uint32_t terms() const { return lanes * steps; }
+  friend bool operator==(const VeReduce&, const VeReduce&) = default;
+};
+
 /// `FpMulAlu`: which ALU a MulF claims.
 enum class FpMulAlu : std::uint8_t { Mul0, Mul1, Fma };
 
@@ -116,25 +137,27 @@ std::optional<FpMulAlu> parse_fp_mul_alu(std::string_view variant);
 
 /// One Vector Engine method of a kernel body (the typed form of its arguments).
 enum class VectorCallKind : std::uint8_t {
-  Init,        // vector_init()
-  Tag,         // vector_intra_slice_tag(TagMode::Zero | TagMode::Comparison([…]))
-  NarrowSplit, // vector_narrow_split::<Time2, Packet2>()
-  NarrowTrim,  // vector_narrow_trim::<Packet2>()
-  WidenConcat, // vector_widen_concat::<Time2, Packet2>()
-  WidenPad,    // vector_widen_pad::<Packet2>()
-  FpUnary,     // vector_fp_unary(FpUnaryOp::…)
-  FpBinary,    // vector_fp_binary[_with_mode](FpBinaryOp::…, c)
-  FpTernary,   // vector_fp_ternary[_with_mode](FpTernaryOp::FmaF, (c0, c1)): fma, one rounding
-  FpDiv,       // vector_fp_div[_with_mode](FpDivBinaryOp::DivF, c)
-  Fxp,         // vector_fxp[_with_mode](FxpBinaryOp::…, c)
-  Logic,       // vector_logic[_with_mode](LogicBinaryOp…::…, c)
-  Clip,        // vector_clip[_with_mode](ClipBinaryOp…::…, c)
-  FxpToFp,     // vector_fxp_to_fp(int_width)
-  FpToFxp,     // vector_fp_to_fxp(int_width)
-  Reinterpret, // vector_reinterpret::<D2>()
-  Final,       // vector_final()
-  Stash,       // vector_stash(): snapshots the running tensor for one later `Stash` operand
-  Unzip,       // vector_intra_slice_unzip::<I, TileTime, SplitTime>(): enters pair mode
+  Init,             // vector_init()
+  Tag,              // vector_intra_slice_tag(TagMode::Zero | TagMode::Comparison([…]))
+  NarrowSplit,      // vector_narrow_split::<Time2, Packet2>()
+  NarrowTrim,       // vector_narrow_trim::<Packet2>()
+  WidenConcat,      // vector_widen_concat::<Time2, Packet2>()
+  WidenPad,         // vector_widen_pad::<Packet2>()
+  FpUnary,          // vector_fp_unary(FpUnaryOp::…)
+  FpBinary,         // vector_fp_binary[_with_mode](FpBinaryOp::…, c)
+  FpTernary,        // vector_fp_ternary[_with_mode](FpTernaryOp::FmaF, (c0, c1)): fma, one rounding
+  FpDiv,            // vector_fp_div[_with_mode](FpDivBinaryOp::DivF, c)
+  Fxp,              // vector_fxp[_with_mode](FxpBinaryOp::…, c)
+  Logic,            // vector_logic[_with_mode](LogicBinaryOp…::…, c)
+  Clip,             // vector_clip[_with_mode](ClipBinaryOp…::…, c)
+  FxpToFp,          // vector_fxp_to_fp(int_width)
+  FpToFxp,          // vector_fp_to_fxp(int_width)
+  Reinterpret,      // vector_reinterpret::<D2>()
+  Final,            // vector_final()
+  Stash,            // vector_stash(): snapshots the running tensor for one later `Stash` operand
+  Unzip,            // vector_intra_slice_unzip::<I, TileTime, SplitTime>(): enters pair mode
+  IntraSliceReduce, // vector_intra_slice_reduce::<Axis, Time2, Packet2>(op)
+  InterSliceReduce, // vector_inter_slice_reduce::<Slice2, Time2>(op): across slices
 };
 std::string_view method_name(VectorCallKind k); // "vector_fp_unary", …
 /// The pipeline stage a call occupies (Init and Final for the entry and the exit; a reinterpret
@@ -183,12 +206,18 @@ struct VectorCall {
   /// A `_zip` call (Logic / Fxp / FpBinary / Clip): op(x, y) of the two groups' streams, `mode`
   /// choosing them (0 = group 0, 1 = group 1); the pair becomes one stream.
   bool zip = false;
+  /// vector_intra_slice_reduce's or vector_inter_slice_reduce's op and shape; nullopt for other
+  /// calls.
+  std::optional<VeReduce> reduce;
   /// Whether operand0 is read from the VRF.
   bool reads_vrf() const { return source == VeOperandSource::Vrf; }
-  /// Whether the call reads one of the pass's operand streams (RunProgram::vrf_operands, in call
-  /// order): a `&vrf` operand, or pair mode's unzip, which reads group 1's element
-  /// (docs/vector-engine.md §3.5).
-  bool reads_operand_stream() const { return reads_vrf() || kind == VectorCallKind::Unzip; }
+  /// How many of the pass's operand streams (RunProgram::vrf_operands, in call order) the call
+  /// reads: a `&vrf` operand one, pair mode's unzip one (group 1's element, docs/vector-engine.md
+  /// §3.5), a reduce one per term after the first (its other terms, §3.6).
+  std::size_t operand_streams() const {
+    if (reduce) return reduce->terms() - 1;
+    return reads_vrf() || kind == VectorCallKind::Unzip ? 1 : 0;
+  }
   /// Whether operand0 is the stash.
   bool reads_stash() const { return source == VeOperandSource::Stash; }
   /// The ALU the call claims; nullopt for calls that claim none (narrow, widen, conversions).

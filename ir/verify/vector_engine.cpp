@@ -1,5 +1,7 @@
 #include "ir/verify/vector_engine.h"
 
+#include "ir/verify/vector_reduce.h"
+
 #include "ir/mapping/factor.h"
 
 #include <fmt/format.h>
@@ -191,6 +193,8 @@ std::optional<Diagnostic> reshape_rules(const VectorStep& s) {
     return trim_rules(s);
   case VectorCallKind::WidenPad:
     return pad_rules(s);
+  case VectorCallKind::IntraSliceReduce:
+    return intra_reduce_rules(s);
   default:
     return std::nullopt;
   }
@@ -396,6 +400,14 @@ Result<VectorState> step(VectorState st, const VectorStep& s) {
   if (call.kind == VectorCallKind::Init) return VectorState{};
   if (call.kind == VectorCallKind::Unzip) return unzip(std::move(st), s);
   if (auto d = pair_rules(st, s)) return *d;
+  if (call.kind == VectorCallKind::InterSliceReduce) return inter_reduce(std::move(st), s);
+  if (st.inter == InterPhase::Exited && call.kind != VectorCallKind::Final)
+    return rule_error("E-VE-032", kStage, "InterPlacement",
+                      fmt::format("`{}` after the inter-slice reducer, entered from the "
+                                  "intra-slice chain: the chain exits there",
+                                  method_name(call)),
+                      {"vector_final follows; a chain continues after the reducer only when it "
+                       "entered right after vector_init (docs/vector-engine.md §3.7)"});
   if (call.kind == VectorCallKind::Stash) return stash(std::move(st), s);
   if (!to) return st; // a reinterpret holds the stage and the Way
   if (call.kind == VectorCallKind::Tag) {
@@ -408,9 +420,11 @@ Result<VectorState> step(VectorState st, const VectorStep& s) {
                         {"pad the packet to 8 (`# 8`) in the collect before vector_init"});
     st.stage = VeStage::Tag;
     st.way = kWay8Elements;
+    st.per_element_state = call.comparisons.has_value();
     return st;
   }
-  if (st.stage == VeStage::Init) return order_error(call, st.stage, *to);
+  if (st.stage == VeStage::Init && !(*to == VeStage::Final && st.inter != InterPhase::None))
+    return order_error(call, st.stage, *to);
   const bool forward = *to > st.stage || (*to == st.stage && ve_stage_repeats(*to));
   if (*to != VeStage::Final && !forward) return order_error(call, st.stage, *to);
   if (st.way != way_in(*to)) return way_error(call, *to, st.way);
@@ -429,9 +443,22 @@ Result<VectorState> step(VectorState st, const VectorStep& s) {
     st.alus.insert(*a);
   }
   if (auto d = stash_read(st, s)) return *d;
+  if (call.kind == VectorCallKind::IntraSliceReduce &&
+      (st.pair != PairPhase::None || st.stash != StashSlot::Empty || st.per_element_state ||
+       st.reduced))
+    return rule_error("E-VE-013", kStage, "NotSimulated",
+                      "an intra-slice reduce after the inter-slice reducer, a comparison tag, a "
+                      "guard, a `&vrf` operand, the stash or in pair mode is not simulated by "
+                      "tujit",
+                      {"tujit runs each term of a reduce through the calls before it on its own; "
+                       "the book leaves the reduced element's tag and stash open "
+                       "(docs/vector-engine.md §3.6)"});
   if (auto d = reshape_rules(s)) return *d;
   if (*to != VeStage::Final) st.stage = *to;
+  if (call.kind == VectorCallKind::IntraSliceReduce) st.reduced = true;
   if (call.zip) st.pair = PairPhase::Zipped;
+  st.per_element_state = st.per_element_state || call.comparisons.has_value() || call.reads_vrf() ||
+                         call.branches.has_value() || !call.guard.unconditional();
   if (*to == VeStage::Narrow) {
     st.way = kWay4Elements;
     st.way4 = true;
@@ -452,6 +479,7 @@ DerivedTable VectorState::to_table(const VectorCall& call) const {
   t["alus_used"] = used.empty() ? std::string("none") : used;
   if (pair != PairPhase::None)
     t["pair"] = std::string(pair == PairPhase::Paired ? "paired" : "zipped");
+  if (reduce_ratio > 1) t["reduction_ratio"] = reduce_ratio;
   if (call.kind == VectorCallKind::Final) {
     t["cycles_per_flit"] = std::uint64_t{way4 ? 2u : 1u};
     t["latency_cycles"] = static_cast<std::uint64_t>(alus.size());
@@ -480,11 +508,14 @@ std::vector<VectorStep> vector_chain_to(std::span<const Stage> stages, std::size
     if (!s.vector) return {}; // not a Vector Engine call
     out.push_back(VectorStep{*s.vector, s.input.mapping(Slot::Time), s.input.mapping(Slot::Packet),
                              s.output.mapping(Slot::Time), s.output.mapping(Slot::Packet),
-                             s.input.dtype, Mapping(), Mapping()});
+                             s.input.dtype, Mapping(), Mapping(), s.input.mapping(Slot::Slice),
+                             s.output.mapping(Slot::Slice)});
     if (s.vector->kind == VectorCallKind::Unzip && s.type_args.size() == 3) {
       out.back().group_axis = s.type_args[0].mapping;
       out.back().tile_time = s.type_args[1].mapping;
     }
+    if (s.vector->kind == VectorCallKind::IntraSliceReduce && !s.type_args.empty())
+      out.back().group_axis = s.type_args[0].mapping;
     if (s.vector->kind == VectorCallKind::Init) break;
     at = s.producer;
     if (!at) return {};

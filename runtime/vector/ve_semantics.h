@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <span>
 
 namespace tujit::runtime::vector::semantics {
 
@@ -265,6 +266,44 @@ auto apply_call(B& b, const ir::VectorCall& call, bool f32, typename B::V v, typ
   }
 }
 
+/// One step of a reduction, op(x, y) (docs/vector-engine.md §3.6): i32 `AddSat` saturates and
+/// `Add` wraps; f32 `Add` / `Mul` are IEEE (canonical NaN); `Max` / `Min` are signed on i32 and
+/// IEEE maxNum / minNum on f32 with −0 < +0, as vector_clip's.
+template <class B>
+auto reduce_op(B& b, ir::ReduceOp op, bool f32, typename B::V x, typename B::V y) {
+  using R = ir::ReduceOp;
+  switch (op) {
+  case R::Add:
+    return f32 ? canonical(b, b.fadd(b.as_f(x), b.as_f(y))) : b.add(x, y);
+  case R::AddSat:
+    return saturate(b, b.add64(b.sext(x), b.sext(y)));
+  case R::Max:
+    return f32 ? min_max(b, true, x, y) : b.select(b.sgt(x, y), x, y);
+  case R::Min:
+    return f32 ? min_max(b, false, x, y) : b.select(b.slt(x, y), x, y);
+  case R::Mul:
+    break;
+  }
+  return f32 ? canonical(b, b.fmul(b.as_f(x), b.as_f(y))) : b.mul(x, y);
+}
+
+/// The reduction of one output element's terms in tujit's order (docs/vector-engine.md §3.6):
+/// `term(k)` is term k, lane k % lanes of flit k / lanes, flits in arrival order. Each flit's
+/// lanes go through the tree op(op(a, b), op(c, d)) (one lane: itself); the accumulator slot
+/// takes the first flit's value, then acc = op(acc, flit) for each later one.
+template <class B, class Term>
+auto reduce_terms(B& b, const ir::VeReduce& r, bool f32, Term&& term) {
+  const auto flit = [&](std::uint32_t s) {
+    const std::uint32_t k = s * r.lanes;
+    if (r.lanes != 4) return term(k);
+    return reduce_op(b, r.op, f32, reduce_op(b, r.op, f32, term(k), term(k + 1)),
+                     reduce_op(b, r.op, f32, term(k + 2), term(k + 3)));
+  };
+  auto acc = flit(0);
+  for (std::uint32_t s = 1; s < r.steps; ++s) acc = reduce_op(b, r.op, f32, acc, flit(s));
+  return acc;
+}
+
 /// Whether comparison `c` holds for the element `v` (docs/vector-engine.md §3.4): the scalar's own
 /// order (IEEE on f32: a NaN satisfies no Equal / Less / Greater, −0 equals +0), the `*Unsigned`
 /// pair on the raw bits.
@@ -335,11 +374,20 @@ auto group_call(B& b, const Step& st, bool f32, typename B::V v, std::size_t k) 
   return apply_call(b, st.call, f32, v, b.k(g.operand[k][0]), b.k(g.operand[k][1]));
 }
 
+/// The operand streams of the calls before a reduce: there are none (ir/seq/vector_program.h).
+template <class B>
+struct NoStream {
+  B& b;
+  auto operator()(std::size_t) const { return b.k(0); }
+};
+
 /// Every value call of a pass (`steps`: ir/seq/vector_program.h VectorStepIR) on the element `v`;
 /// `vrf(j)` is the element's j-th operand stream, counted in call order (a `&vrf` operand,
-/// docs/vector-engine.md §3.2, or pair mode's group 1), the other calls' operand0 their constant.
+/// docs/vector-engine.md §3.2, pair mode's group 1, or a reduce's terms after the first, §3.6),
+/// the other calls' operand0 their constant. `v` is a reduce's first term; each other term goes
+/// through the calls before the reduce (which read no operand stream) on its own.
 template <class B, class Steps, class Vrf>
-auto apply_steps(B& b, const Steps& steps, typename B::V v, Vrf&& vrf) {
+typename B::V apply_steps(B& b, const Steps& steps, typename B::V v, Vrf&& vrf) {
   std::size_t j = 0;
   // vector_stash() keeps the element's value where it stands for the one later `Stash` operand
   // (docs/vector-engine.md §3.3): a snapshot of the running tensor is, per element, its value.
@@ -351,8 +399,19 @@ auto apply_steps(B& b, const Steps& steps, typename B::V v, Vrf&& vrf) {
   // op(x, y) of the two, its mode choosing them (Mode01: op(group0, group1)).
   typename B::V w = v;
   bool paired = false;
-  for (const auto& st : steps) {
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const auto& st = steps[i];
     const bool f32 = st.dtype == ir::ScalarType::F32;
+    if (st.call.reduce) {
+      const std::span before(steps.data(), i);
+      const std::size_t first = j;
+      NoStream<B> no_stream{b};
+      v = reduce_terms(b, *st.call.reduce, f32, [&](std::uint32_t k) {
+        return k == 0 ? v : apply_steps(b, before, vrf(first + k - 1), no_stream);
+      });
+      j += st.call.reduce->terms() - 1;
+      continue;
+    }
     if (st.call.kind == ir::VectorCallKind::Unzip) {
       w = vrf(j++);
       paired = true;

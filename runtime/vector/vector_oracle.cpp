@@ -421,6 +421,15 @@ OracleCheck oracle_compare(const ir::seq::VectorProgram& p, double expected, std
   return r;
 }
 
+double oracle_tolerance(const ir::seq::VectorProgram& p, double expected) {
+  const FloatCalls fc = float_calls(p);
+  if (p.out_type != ScalarType::F32) return fc.count > 0 ? 1.0 : 0.0;
+  if (fc.exact || !std::isfinite(expected)) return 0;
+  const float want = static_cast<float>(expected);
+  const double ulp = std::fabs(static_cast<double>(std::nextafter(want, INFINITY)) - want);
+  return std::max(ulp, std::ldexp(std::fabs(expected), -16)) * std::max(1, fc.count);
+}
+
 std::string oracle_tolerance_text(const ir::seq::VectorProgram& p) {
   const FloatCalls fc = float_calls(p);
   if (p.out_type != ScalarType::F32)

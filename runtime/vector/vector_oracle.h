@@ -37,6 +37,11 @@ struct OracleCheck {
 /// and ±1 for an i32 result that went through a float call.
 OracleCheck oracle_compare(const ir::seq::VectorProgram& p, double expected, std::uint32_t actual);
 
+/// The absolute error oracle_compare allows the engines' value of p.out_type around `expected`: 0
+/// when it is bit-exact (the engines' value is then `expected` rounded once to the output's
+/// scalar), else its tolerance (docs/vector-engine.md §8).
+double oracle_tolerance(const ir::seq::VectorProgram& p, double expected);
+
 /// "bit-exact" or the tolerance, for reports.
 std::string oracle_tolerance_text(const ir::seq::VectorProgram& p);
 
