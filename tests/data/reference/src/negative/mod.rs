@@ -1,3 +1,4 @@
 // furiosa-opt-examples/src/negative/mod.rs in the reference: the module of the rejection fixtures
-// (each kernel in it must be refused). Only the module copied beside it is declared.
+// (each kernel in it must be refused). Only the modules copied beside it are declared.
 pub mod switch_assertions;
+pub mod vector_engine;
