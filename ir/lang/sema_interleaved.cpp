@@ -3,6 +3,7 @@
 // one type fetched as one stream whose Time is the new 2-element axis `I`, lhs at I = 0 and rhs at
 // I = 1, for pair mode to unzip.
 #include "ir/lang/sema_typer.h"
+#include "ir/mapping/mapping_text.h"
 
 #include "ir/mapping/factor.h"
 
@@ -11,14 +12,6 @@
 namespace tujit::ir::lang::detail {
 
 namespace {
-
-bool mentions(const FactorList& l, const std::string& axis) {
-  for (const Factor& f : l.factors)
-    if (f.is_term() &&
-        (f.atom.name == axis || (f.atom.is_composite() && mentions(*f.atom.comp, axis))))
-      return true;
-  return false;
-}
 
 bool holds_axis(const TensorType& t, const std::string& axis) {
   for (std::size_t i = 0; i < kSlotCount; ++i)

@@ -1,6 +1,7 @@
 // Lane Folder verifier (docs/contraction.md §8; buffer capacity §7; InnerTime docs/mapping.md
 // §7.5).
 #include "ir/verify/contract_lane.h"
+#include "ir/mapping/mapping_text.h"
 
 #include "ir/mapping/divide.h"
 #include "ir/mapping/factor.h"
@@ -19,13 +20,6 @@ namespace tujit::ir::verify {
 namespace {
 
 constexpr const char* kStage = "contract_lane";
-
-std::string mtext(const Mapping& m) {
-  return "m![" + m.to_string() + "]";
-}
-std::string mtext(const FactorList& l) {
-  return "m![" + render_text(l) + "]";
-}
 
 // Products of mapping sizes saturate instead of wrapping, so a huge Lane cannot wrap past the
 // buffer check.

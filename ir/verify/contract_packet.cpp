@@ -1,5 +1,6 @@
 // Packet Reducer verifier (docs/contraction.md §6).
 #include "ir/verify/contract_packet.h"
+#include "ir/mapping/mapping_text.h"
 
 #include "ir/target/rngd.h"
 
@@ -11,13 +12,6 @@ namespace tujit::ir::verify {
 namespace {
 
 constexpr const char* kStage = "contract_packet";
-
-std::string mtext(const Mapping& m) {
-  return "m![" + m.to_string() + "]";
-}
-std::string mtext(const FactorList& l) {
-  return "m![" + render_text(l) + "]";
-}
 
 // docs/contraction.md §10: the adder tree's latency depends only on the element width.
 std::uint32_t tree_latency_for(std::uint32_t bits) {

@@ -1,4 +1,5 @@
 #include "ir/verify/vector_engine.h"
+#include "ir/mapping/mapping_text.h"
 
 #include "ir/verify/vector_reduce.h"
 
@@ -14,13 +15,6 @@ namespace {
 
 constexpr const char* kStage = "vector";
 constexpr const char* kPage = "docs/vector-engine.md §2";
-
-std::string mtext(const Mapping& m) {
-  return "m![" + m.to_string() + "]";
-}
-std::string ftext(const FactorList& l) {
-  return "m![" + render_text(l) + "]";
-}
 
 /// The Way a stage runs in (docs/vector-engine.md §2); Tag and Final need Way8, the
 /// Narrow stage takes Way8 in, the Widen stage Way4 in.
@@ -84,7 +78,7 @@ std::optional<Diagnostic> split_rules(const VectorStep& s) {
   if (!(want_time == got_time))
     return rule_error("E-VE-008", kStage, "SplitTimeMismatch",
                       fmt::format("vector_narrow_split's Time2 {} is not [Time, Packet / 4] = {}",
-                                  mtext(s.out_time), ftext(want_time)),
+                                  mtext(s.out_time), mtext(want_time)),
                       {"Time2 = [Time, Packet / 4], Packet2 = Packet % 4 (compared by normal "
                        "form; furiosa-opt-lower config_vector_narrow_split)"});
   if (s.out_packet.size() != kWay4Elements)
@@ -96,7 +90,7 @@ std::optional<Diagnostic> split_rules(const VectorStep& s) {
   if (!(halves->inner == factorize(s.out_packet)))
     return rule_error("E-VE-008", kStage, "SplitPacketMismatch",
                       fmt::format("vector_narrow_split's Packet2 {} is not Packet % 4 = {}",
-                                  mtext(s.out_packet), ftext(halves->inner)),
+                                  mtext(s.out_packet), mtext(halves->inner)),
                       {"Time2 = [Time, Packet / 4], Packet2 = Packet % 4"});
   return std::nullopt;
 }
@@ -126,7 +120,7 @@ std::optional<Diagnostic> concat_rules(const VectorStep& s) {
   if (!(halves->outer == factorize(s.out_time)))
     return rule_error("E-VE-010", kStage, "ConcatTimeMismatch",
                       fmt::format("vector_widen_concat's Time2 {} is not Time / 2 = {}",
-                                  mtext(s.out_time), ftext(halves->outer)),
+                                  mtext(s.out_time), mtext(halves->outer)),
                       {"Time2 = Time / 2, Packet2 = [Time % 2, Packet] (furiosa-opt-lower "
                        "config_vector_widen_concat)"});
   const FactorList want_packet = pair(halves->inner, factorize(s.packet));
@@ -134,7 +128,7 @@ std::optional<Diagnostic> concat_rules(const VectorStep& s) {
     return rule_error("E-VE-010", kStage, "ConcatPacketMismatch",
                       fmt::format("vector_widen_concat's Packet2 {} is not [Time % 2, Packet] = "
                                   "{}",
-                                  mtext(s.out_packet), ftext(want_packet)),
+                                  mtext(s.out_packet), mtext(want_packet)),
                       {"Time2 = Time / 2, Packet2 = [Time % 2, Packet]"});
   return std::nullopt;
 }
@@ -154,14 +148,14 @@ std::optional<Diagnostic> trim_rules(const VectorStep& s) {
     return rule_error("E-VE-011", kStage, "TrimBackNotDummy",
                       fmt::format("vector_narrow_trim drops the back 4 lanes of Packet {}, but "
                                   "they hold data ({})",
-                                  mtext(s.packet), ftext(halves->outer)),
+                                  mtext(s.packet), mtext(halves->outer)),
                       {"use vector_narrow_split when the back half holds data; trim needs it to "
                        "be top padding, `# 8` over at most 4 live elements"});
   if (s.out_packet.size() != kWay4Elements || !(halves->inner == factorize(s.out_packet)))
     return rule_error("E-VE-011", kStage, "TrimPacketMismatch",
                       fmt::format("vector_narrow_trim's Packet2 {} is not the front 4 of the "
                                   "packet, {}",
-                                  mtext(s.out_packet), ftext(halves->inner)),
+                                  mtext(s.out_packet), mtext(halves->inner)),
                       {"Packet2 = Packet % 4"});
   return std::nullopt;
 }
@@ -178,7 +172,7 @@ std::optional<Diagnostic> pad_rules(const VectorStep& s) {
     return rule_error("E-VE-012", kStage, "PadPacketMismatch",
                       fmt::format("vector_widen_pad's Packet2 {} is not the packet padded to 8, "
                                   "{}",
-                                  mtext(s.out_packet), want ? ftext(*want) : "?"),
+                                  mtext(s.out_packet), want ? mtext(*want) : "?"),
                       {"Packet2 = Packet # 8 (the back 4 lanes are top padding)"});
   return std::nullopt;
 }
@@ -278,14 +272,6 @@ std::optional<std::size_t> group_digit(const FactorList& time, const Atom& axis)
   return at;
 }
 
-bool mentions(const FactorList& l, const std::string& axis) {
-  for (const Factor& f : l.factors)
-    if (f.is_term() &&
-        (f.atom.name == axis || (f.atom.is_composite() && mentions(*f.atom.comp, axis))))
-      return true;
-  return false;
-}
-
 /// vector_intra_slice_unzip::<I, TileTime, SplitTime>(): right after vector_init, on 8-element
 /// packets, `I` a 2-element axis held whole by Time; TileTime is Time with I's digit cut to its
 /// first value (`1 # 2`), SplitTime is Time without it (the reference's
@@ -337,10 +323,10 @@ Result<VectorState> unzip(VectorState st, const VectorStep& s) {
   split = normalize(split);
   if (!(tile == factorize(s.tile_time)))
     return bad(fmt::format("TileTime {} is not Time with `{}` cut to one element, {}",
-                           mtext(s.tile_time), a.name, ftext(tile)));
+                           mtext(s.tile_time), a.name, mtext(tile)));
   if (!(split == factorize(s.out_time)))
     return bad(fmt::format("SplitTime {} is not Time without `{}`, {}", mtext(s.out_time), a.name,
-                           ftext(split)));
+                           mtext(split)));
   st.stage = VeStage::Tag;
   st.way = kWay8Elements;
   st.pair = PairPhase::Paired;

@@ -1,4 +1,5 @@
 #include "ir/verify/vector_reduce.h"
+#include "ir/mapping/mapping_text.h"
 
 #include <fmt/format.h>
 
@@ -10,22 +11,6 @@ namespace {
 
 constexpr const char* kStage = "vector";
 constexpr const char* kPage = "docs/vector-engine.md §2";
-
-std::string mtext(const Mapping& m) {
-  return "m![" + m.to_string() + "]";
-}
-std::string ftext(const FactorList& l) {
-  return "m![" + render_text(l) + "]";
-}
-
-/// Whether `l` names `axis`, in a composite too.
-bool mentions(const FactorList& l, const std::string& axis) {
-  for (const Factor& f : l.factors)
-    if (f.is_term() &&
-        (f.atom.name == axis || (f.atom.is_composite() && mentions(*f.atom.comp, axis))))
-      return true;
-  return false;
-}
 
 /// Product of the counts of `l`'s factors that are terms of `axis`.
 std::uint64_t axis_count(const FactorList& l, const std::string& axis) {
@@ -124,7 +109,7 @@ Result<std::uint64_t> inter_shape(const VectorStep& s) {
   for (const Factor& f : in->inner.factors) {
     if (!f.is_term() || f.atom.is_composite())
       return innermost(fmt::format("the reduced slices {} of Slice {} hold padding or a broadcast",
-                                   ftext(in->inner), mtext(s.slice)));
+                                   mtext(in->inner), mtext(s.slice)));
     reduced.push_back(f.atom.name);
   }
   for (const std::string& a : reduced)
@@ -145,7 +130,7 @@ Result<std::uint64_t> inter_shape(const VectorStep& s) {
           "E-VE-034", kStage, "InterReplacement",
           fmt::format("Slice2 {} fills the reduced slots with {}, which is not a "
                       "dummy, a fresh axis or a factor of Time",
-                      mtext(s.out_slice), ftext(out->inner)),
+                      mtext(s.out_slice), mtext(out->inner)),
           {"rule 2 of furiosa-opt docs/src/computing-tensors/vector-engine/inter-slice-reducer.md: "
            "each reduced slot holds a "
            "dummy (`1 # n`), a broadcast over an axis the input lacks, or a factor "
@@ -158,7 +143,7 @@ Result<std::uint64_t> inter_shape(const VectorStep& s) {
         "E-VE-035", kStage, "InterTimeMismatch",
         fmt::format("Time2 {} is not Time {} without the factors Slice2 promotes{}",
                     mtext(s.out_time), mtext(s.time),
-                    kept ? fmt::format(", {}", ftext(*kept)) : std::string()),
+                    kept ? fmt::format(", {}", mtext(*kept)) : std::string()),
         {"rule 4 of furiosa-opt docs/src/computing-tensors/vector-engine/inter-slice-reducer.md: "
          "Time2 keeps Time's other "
          "factors in their order; a promoted factor leaves Time whole "
@@ -246,7 +231,7 @@ std::optional<Diagnostic> intra_reduce_rules(const VectorStep& s) {
   if (!(*kept == factorize(s.out_time)))
     return rule_error("E-VE-028", kStage, "ReduceTimeMismatch",
                       fmt::format("Time2 {} is not Time {} without the reduced axis `{}`, {}",
-                                  mtext(s.out_time), mtext(s.time), r, ftext(*kept)),
+                                  mtext(s.out_time), mtext(s.time), r, mtext(*kept)),
                       {"every factor of the reduced axis leaves Time and Packet, every other "
                        "stays in its order ([REF] config_reduce_label; docs/vector-engine.md "
                        "§3.6)"});

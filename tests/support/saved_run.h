@@ -15,6 +15,18 @@
 
 namespace tujit::testing {
 
+/// `tujit run SPEC --kernel KERNEL --verify --json`, SPEC a path under the source tree: exit 0,
+/// the engines bit for bit, the oracle ok.
+inline void require_runs_verified(const std::string& spec, const std::string& kernel) {
+  INFO(spec << " --kernel " << kernel);
+  const CliRun r = run_tujit({"run", source_path(spec), "--kernel", kernel, "--verify", "--json"});
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const auto j = r.json();
+  CHECK(j["verify"]["engines_bit_exact"] == true);
+  CHECK(j["verify"]["oracle_ok"] == true);
+}
+
 /// Runs `spec` (a path under the source tree) with --verify and `seed`, saving its inputs and raw
 /// output into `dir`; requires the engines bit for bit and the oracle ok. The arrays by name ("out"
 /// for the output).

@@ -16,14 +16,7 @@ namespace {
 const std::string kDir = "tests/data/reference/src/";
 
 void runs_verified(const std::string& file, const std::string& kernel) {
-  INFO(file << " --kernel " << kernel);
-  const testing::CliRun r = testing::run_tujit(
-      {"run", testing::source_path(kDir + file), "--kernel", kernel, "--verify", "--json"});
-  INFO(r.out << r.err);
-  REQUIRE(r.status == 0);
-  const auto j = r.json();
-  CHECK(j["verify"]["engines_bit_exact"] == true);
-  CHECK(j["verify"]["oracle_ok"] == true);
+  testing::require_runs_verified(kDir + file, kernel);
 }
 
 } // namespace

@@ -16,14 +16,7 @@ namespace {
 const std::string kFile = "tests/data/reference/src/vector_engine/reduce.rs";
 
 void runs_verified(const std::string& kernel) {
-  INFO(kFile << " --kernel " << kernel);
-  const testing::CliRun r = testing::run_tujit(
-      {"run", testing::source_path(kFile), "--kernel", kernel, "--verify", "--json"});
-  INFO(r.out << r.err);
-  REQUIRE(r.status == 0);
-  const auto j = r.json();
-  CHECK(j["verify"]["engines_bit_exact"] == true);
-  CHECK(j["verify"]["oracle_ok"] == true);
+  testing::require_runs_verified(kFile, kernel);
 }
 
 } // namespace

@@ -17,16 +17,7 @@ const std::string kDir = "tests/data/reference/src/vector_engine/";
 
 /// Each kernel of `file` runs verified, and the file holds no other.
 void all_run_verified(const std::string& file, const std::vector<std::string>& kernels) {
-  for (const std::string& k : kernels) {
-    INFO(file << " --kernel " << k);
-    const testing::CliRun r = testing::run_tujit(
-        {"run", testing::source_path(kDir + file), "--kernel", k, "--verify", "--json"});
-    INFO(r.out << r.err);
-    REQUIRE(r.status == 0);
-    const auto j = r.json();
-    CHECK(j["verify"]["engines_bit_exact"] == true);
-    CHECK(j["verify"]["oracle_ok"] == true);
-  }
+  for (const std::string& k : kernels) testing::require_runs_verified(kDir + file, k);
   const testing::CliRun listed = testing::run_tujit({"check", testing::source_path(kDir + file)});
   const std::string n = std::to_string(kernels.size());
   CHECK(listed.out.find(n + " kernels: " + n + " ok") != std::string::npos);
