@@ -20,13 +20,15 @@ std::uint64_t axis_count(const FactorList& l, const std::string& axis) {
   return n;
 }
 
-/// `l` without the terms of `axis`, each padding's cumulative extent divided by the removed
-/// digits below it; nullopt when such an extent does not divide (the axis is padded there).
-std::optional<FactorList> without_axis(const FactorList& l, const std::string& axis) {
+/// `l` without the term factors `take` accepts, each padding's cumulative extent divided by the
+/// removed digits below it; nullopt when such an extent does not divide (the axis is padded
+/// there).
+template <class Take>
+std::optional<FactorList> without_terms(const FactorList& l, Take take) {
   FactorList out;
   std::uint64_t removed = 1;
   for (const Factor& f : l.factors) {
-    if (f.is_term() && !f.atom.is_composite() && f.atom.name == axis) {
+    if (f.is_term() && take(f)) {
       removed *= f.count;
       continue;
     }
@@ -38,6 +40,12 @@ std::optional<FactorList> without_axis(const FactorList& l, const std::string& a
     out.factors.push_back(g);
   }
   return normalize(out);
+}
+
+/// `l` without the terms of `axis` (without_terms).
+std::optional<FactorList> without_axis(const FactorList& l, const std::string& axis) {
+  return without_terms(
+      l, [&](const Factor& f) { return !f.atom.is_composite() && f.atom.name == axis; });
 }
 
 /// The reduction group of Slice → Slice2: the smallest r (≥ 2) with Slice / r ≡ Slice2 / r; the
@@ -53,28 +61,17 @@ std::optional<Split> inter_group(const FactorList& slice, const FactorList& slic
   return std::nullopt;
 }
 
-/// `l` without the factors in `drop` (each matched once), each padding's cumulative extent divided
-/// by the removed digits below it; nullopt when a factor is not in `l` or an extent does not
-/// divide.
+/// `l` without the factors in `drop`, each matched once (without_terms); nullopt also when a
+/// factor is not in `l`.
 std::optional<FactorList> without_factors(const FactorList& l, std::vector<Factor> drop) {
-  FactorList out;
-  std::uint64_t removed = 1;
-  for (const Factor& f : l.factors) {
+  auto out = without_terms(l, [&](const Factor& f) {
     auto it = std::find(drop.begin(), drop.end(), f);
-    if (f.is_term() && it != drop.end()) {
-      removed *= f.count;
-      drop.erase(it);
-      continue;
-    }
-    Factor g = f;
-    if (g.is_pad()) {
-      if (g.total % removed != 0) return std::nullopt;
-      g.total /= removed;
-    }
-    out.factors.push_back(g);
-  }
+    if (it == drop.end()) return false;
+    drop.erase(it);
+    return true;
+  });
   if (!drop.empty()) return std::nullopt;
-  return normalize(out);
+  return out;
 }
 
 /// The inter-slice reducer's shape (docs/vector-engine.md §3.7; furiosa-opt
