@@ -42,4 +42,17 @@ private:
   std::mt19937_64 rng_;
 };
 
+/// A mapping of exactly `n` cells built from `m`: padded up, or cut with `% n` when n divides it;
+/// `n` cells of padding otherwise.
+inline ir::Mapping sized_mapping(const ir::Mapping& m, std::uint64_t n) {
+  if (m.size() <= n) {
+    auto p = ir::Mapping::padding(m, n, ir::PaddingKind::Top);
+    if (p.ok()) return *p;
+  } else if (m.size() % n == 0) {
+    auto p = ir::Mapping::modulo(m, n);
+    if (p.ok()) return *p;
+  }
+  return *ir::Mapping::padding(ir::Mapping(), n, ir::PaddingKind::Top);
+}
+
 } // namespace tujit::testing

@@ -25,18 +25,6 @@ void diagnosed(const Diagnostic& d) {
   CHECK_FALSE(d.message.empty());
 }
 
-// A mapping of exactly `n` cells built from `m`: padded up, or cut with `% n` when n divides it.
-Mapping sized(const Mapping& m, std::uint64_t n) {
-  if (m.size() <= n) {
-    auto p = Mapping::padding(m, n, PaddingKind::Top);
-    if (p.ok()) return *p;
-  } else if (m.size() % n == 0) {
-    auto p = Mapping::modulo(m, n);
-    if (p.ok()) return *p;
-  }
-  return *Mapping::padding(Mapping(), n, PaddingKind::Top);
-}
-
 VectorStep step(VectorCallKind kind, ReduceOp op) {
   VectorStep s;
   s.call.kind = kind;
@@ -63,9 +51,9 @@ TEST_CASE("the reductions' rules diagnose arbitrary mappings without crashing",
     // Intra-slice: Time random, Packet 4 cells, Time2 random or Time's piece, Packet2 4 cells.
     VectorStep s = step(VectorCallKind::IntraSliceReduce, ReduceOp::AddSat);
     s.time = g.mapping;
-    s.packet = sized(gen.next_over(ax), 4);
+    s.packet = testing::sized_mapping(gen.next_over(ax), 4);
     s.out_time = rng() % 2 == 0 ? gen.next_over(ax) : Mapping();
-    s.out_packet = rng() % 2 == 0 ? s.packet : sized(Mapping(), 4);
+    s.out_packet = rng() % 2 == 0 ? s.packet : testing::sized_mapping(Mapping(), 4);
     s.group_axis = Mapping::symbol(r);
     INFO("iteration " << iter << ": R = " << r.name << ", Time " << s.time.to_string()
                       << ", Packet " << s.packet.to_string() << ", Time2 "
@@ -77,11 +65,11 @@ TEST_CASE("the reductions' rules diagnose arbitrary mappings without crashing",
     // Inter-slice: Slice 256 cells from the mapping, Slice2 random of 256 or Slice with its
     // innermost part replaced by a dummy.
     VectorStep t = step(VectorCallKind::InterSliceReduce, ReduceOp::Add);
-    t.slice = sized(g.mapping, 256);
+    t.slice = testing::sized_mapping(g.mapping, 256);
     t.time = gen.next_over(ax);
     t.out_time = rng() % 2 == 0 ? t.time : Mapping();
-    t.packet = sized(gen.next_over(ax), 8);
-    Mapping slice2 = sized(gen.next_over(ax), 256);
+    t.packet = testing::sized_mapping(gen.next_over(ax), 8);
+    Mapping slice2 = testing::sized_mapping(gen.next_over(ax), 256);
     if (rng() % 2 == 0)
       if (auto outer = Mapping::stride(t.slice, 4); outer.ok())
         if (auto dummy = Mapping::padding(Mapping(), 4, PaddingKind::Top); dummy.ok())

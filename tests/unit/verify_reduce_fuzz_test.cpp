@@ -30,18 +30,6 @@ void accepted_or_diagnosed(const Result<T>& r, const char* prefix) {
   CHECK_FALSE(d.message.empty());
 }
 
-// A mapping of exactly `n` cells built from `m`: padded up, or cut with `% n` when n divides it.
-Mapping sized(const Mapping& m, std::uint64_t n) {
-  if (m.size() <= n) {
-    auto p = Mapping::padding(m, n, PaddingKind::Top);
-    if (p.ok()) return *p;
-  } else if (m.size() % n == 0) {
-    auto p = Mapping::modulo(m, n);
-    if (p.ok()) return *p;
-  }
-  return *Mapping::padding(Mapping(), n, PaddingKind::Top);
-}
-
 } // namespace
 
 TEST_CASE("the reduce-stage verifiers diagnose arbitrary mappings without crashing",
@@ -62,7 +50,7 @@ TEST_CASE("the reduce-stage verifiers diagnose arbitrary mappings without crashi
     // contract_packet: a packet of 32 or 64 B when the size allows one, P2 random or OP / 2^k.
     const ScalarType t = types[rng() % 4];
     const std::uint64_t op_cells = (1 + rng() % 2) * 256 / wire_bits(t);
-    const Mapping op = sized(a, op_cells);
+    const Mapping op = testing::sized_mapping(a, op_cells);
     const std::uint64_t g2 = std::uint64_t{1} << (rng() % 8);
     const Mapping p2 = (rng() % 2 == 0 && op_cells % g2 == 0) ? *Mapping::stride(op, g2) : b;
     accepted_or_diagnosed(verify_contract_packet(ContractPacketInput{t, op, p2}), "E-PACKET-");
@@ -79,9 +67,10 @@ TEST_CASE("the reduce-stage verifiers diagnose arbitrary mappings without crashi
     if (!it.ok()) CHECK_FALSE(it.diagnostics().empty());
 
     // contract_lane: Lane and P3 of plausible sizes, T3 = [T2, P2] or random.
-    const Mapping lane = sized(gen.next_over(ax), std::uint64_t{1} << (rng() % 4));
-    const Mapping pk = sized(gen.next_over(ax), std::uint64_t{1} << (rng() % 6));
-    const Mapping p3 = rng() % 2 == 0 ? sized(lane, 8) : sized(b, 8);
+    const Mapping lane = testing::sized_mapping(gen.next_over(ax), std::uint64_t{1} << (rng() % 4));
+    const Mapping pk = testing::sized_mapping(gen.next_over(ax), std::uint64_t{1} << (rng() % 6));
+    const Mapping p3 =
+        rng() % 2 == 0 ? testing::sized_mapping(lane, 8) : testing::sized_mapping(b, 8);
     Mapping t3 = b;
     if (rng() % 2 == 0) {
       auto pr = Mapping::pair(t2, pk);
